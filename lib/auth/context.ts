@@ -1,0 +1,83 @@
+import { allScopes, type Scope } from '../routes';
+
+/**
+ * The authorizer ↔ handler contract (docs/architecture.md).
+ *
+ * The authorizer always answers Allow with one of these outcomes in its context, never Deny or
+ * "Unauthorized": API Gateway would then answer with one status per gateway-response type,
+ * while the specification wants 400, 401, 403 or 404 depending on the case and two different
+ * error bodies. Every handler goes through the same gate (lib/http/route-handler.ts), which turns
+ * any outcome other than `allowed` into the route's exact error before business code runs.
+ */
+export type AuthOutcome =
+  'allowed' | 'forbidden' | 'unauthorized' | 'endpoint_missing' | 'endpoint_malformed' | 'endpoint_unknown' | 'failed';
+
+export type AuthDecision =
+  | { outcome: 'allowed' | 'forbidden'; principal: ApiKeyPrincipal }
+  | { outcome: 'allowed'; principal: WebhookPrincipal }
+  | { outcome: Exclude<AuthOutcome, 'allowed' | 'forbidden'> };
+
+export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: string; scopes: readonly string[] };
+export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string };
+export type Principal = ApiKeyPrincipal | WebhookPrincipal;
+
+/** API Gateway passes only flat string, number and boolean values; this contract uses strings. */
+export type AuthorizerContext = Record<string, string>;
+
+export function encodeDecision(decision: AuthDecision): AuthorizerContext {
+  if (!('principal' in decision)) return { outcome: decision.outcome };
+  const { principal } = decision;
+  return principal.kind === 'api-key'
+    ? {
+        outcome: decision.outcome,
+        kind: principal.kind,
+        workspaceId: principal.workspaceId,
+        keyId: principal.keyId,
+        scopes: principal.scopes.join(' '),
+      }
+    : {
+        outcome: decision.outcome,
+        kind: principal.kind,
+        workspaceId: principal.workspaceId,
+        endpointId: principal.endpointId,
+      };
+}
+
+const outcomes: readonly AuthOutcome[] = [
+  'allowed',
+  'forbidden',
+  'unauthorized',
+  'endpoint_missing',
+  'endpoint_malformed',
+  'endpoint_unknown',
+  'failed',
+];
+
+/** Anything unexpected (no authorizer context at all, a missing field) reads as `unauthorized`. */
+export function decodeDecision(context: Record<string, unknown> | null | undefined): AuthDecision {
+  const text = (name: string): string | undefined => {
+    const value = context?.[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const outcome = outcomes.find((candidate) => candidate === text('outcome'));
+  if (outcome === undefined) return { outcome: 'unauthorized' };
+  if (outcome !== 'allowed' && outcome !== 'forbidden') return { outcome };
+  const workspaceId = text('workspaceId');
+  if (workspaceId === undefined) return { outcome: 'unauthorized' };
+  const kind = text('kind');
+  const keyId = text('keyId');
+  if (kind === 'api-key' && keyId !== undefined) {
+    return { outcome, principal: { kind, workspaceId, keyId, scopes: (text('scopes') ?? '').split(' ') } };
+  }
+  const endpointId = text('endpointId');
+  if (kind === 'webhook' && endpointId !== undefined && outcome === 'allowed') {
+    return { outcome, principal: { kind, workspaceId, endpointId } };
+  }
+  return { outcome: 'unauthorized' };
+}
+
+export function grants(scopes: readonly string[], needed: Scope | undefined): boolean {
+  return needed === undefined || scopes.includes('*') || scopes.includes(needed);
+}
+
+export const isScope = (value: string): value is Scope => (allScopes as readonly string[]).includes(value);

@@ -1,0 +1,154 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { decodeDecision, type ApiKeyPrincipal, type AuthDecision, type WebhookPrincipal } from '../auth/context';
+import type { Deps } from '../deps';
+import {
+  DomainError,
+  EndpointIdMalformedError,
+  EndpointIdMissingError,
+  ForbiddenError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnknownEndpointError,
+} from '../errors';
+import { logError } from '../log';
+import type { Route } from '../routes';
+import { rateLimitHeaders, rateLimitState } from '../domain/rate-limit';
+import { countRequest } from '../storage/rate-counter';
+import { errorResponse } from './error-response';
+import type { HttpResponse } from './response';
+
+export type RouteContext<P> = Context & { principal: P; responseHeaders: Record<string, string> };
+
+export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P };
+
+type Handle<P> = (request: RouteRequest<P>) => Promise<HttpResponse>;
+
+const messages = {
+  unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
+  forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
+  rateLimited: "Trop de requêtes pour cette clé d'API : réessayez après le délai indiqué par Retry-After.",
+  endpointMissing: "Le paramètre endpoint_id est absent de l'URL du webhook.",
+  endpointMalformed: 'Le paramètre endpoint_id doit être un identifiant UUID.',
+  endpointUnknown: 'Aucun webhook ne correspond à cet endpoint_id.',
+  webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
+  failed: 'Authentification momentanément impossible : réessayez dans quelques instants.',
+} as const;
+
+/**
+ * The one wrapper every route handler goes through (middy, error responder first so its onError
+ * runs last). Its gate runs before any business code and turns every authorizer outcome other
+ * than `allowed` into the route's error, so no handler can act for an unauthenticated caller.
+ */
+export function apiKeyRoute(route: Route, deps: Deps, handle: Handle<ApiKeyPrincipal>) {
+  return compose<ApiKeyPrincipal>(route, apiKeyGate(route, deps), handle);
+}
+
+export function webhookRoute(route: Route, handle: Handle<WebhookPrincipal>) {
+  return compose<WebhookPrincipal>(route, webhookGate(), handle);
+}
+
+function compose<P>(
+  route: Route,
+  gate: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>,
+  handle: Handle<P>,
+) {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>()
+    .use(errorResponder(route))
+    .use(gate)
+    .handler(async (event, context) => {
+      const response = await handle({ event, principal: context.principal });
+      return { ...response, headers: { ...context.responseHeaders, ...response.headers } };
+    });
+}
+
+function errorResponder<P>(
+  route: Route,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>> {
+  return {
+    onError: async (request) => {
+      if (!isExposed(request.error)) logError('request failed', request.error, { route: route.id });
+      request.response = errorResponse(route.errorShape, request.error, request.context.responseHeaders ?? {});
+    },
+  };
+}
+
+const isExposed = (error: unknown): boolean => error instanceof DomainError;
+
+function decisionOf(event: APIGatewayProxyEvent): AuthDecision {
+  return decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
+}
+
+/** Check order of decisions 3: 401, then 403, then 429; every authenticated request not answered 429 counts. */
+function apiKeyGate(
+  route: Route,
+  deps: Deps,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<ApiKeyPrincipal>> {
+  return {
+    before: async (request) => {
+      request.context.responseHeaders = {};
+      const decision = decisionOf(request.event);
+      if (decision.outcome === 'failed') throw new Error('authorizer failed');
+      if (!('principal' in decision) || decision.principal.kind !== 'api-key') {
+        throw new UnauthorizedError(messages.unauthorized);
+      }
+      const now = deps.clock();
+      const stageChange = route.countsStageChanges === true && carriesStage(request.event.body);
+      const forbidden = decision.outcome === 'forbidden';
+      const outcome = await countRequest(deps, {
+        keyId: decision.principal.keyId,
+        now,
+        stageChange,
+        enforce: !forbidden,
+      });
+      const state = rateLimitState(outcome.counts, stageChange, now);
+      request.context.responseHeaders = rateLimitHeaders(outcome.counted ? state : { ...state, remaining: 0 });
+      if (forbidden) throw new ForbiddenError(messages.forbidden);
+      if (!outcome.counted) throw new RateLimitedError(messages.rateLimited, state.resetSeconds);
+      request.context.principal = decision.principal;
+    },
+  };
+}
+
+function webhookGate(): MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  RouteContext<WebhookPrincipal>
+> {
+  return {
+    before: async (request) => {
+      request.context.responseHeaders = {};
+      const decision = decisionOf(request.event);
+      switch (decision.outcome) {
+        case 'endpoint_missing':
+          throw new EndpointIdMissingError(messages.endpointMissing);
+        case 'endpoint_malformed':
+          throw new EndpointIdMalformedError(messages.endpointMalformed);
+        case 'endpoint_unknown':
+          throw new UnknownEndpointError(messages.endpointUnknown);
+        case 'failed':
+          throw new Error('authorizer failed');
+        case 'allowed':
+          if (decision.principal.kind === 'webhook') {
+            request.context.principal = decision.principal;
+            return;
+          }
+          throw new UnauthorizedError(messages.webhookUnauthorized);
+        default:
+          throw new UnauthorizedError(messages.webhookUnauthorized);
+      }
+    },
+  };
+}
+
+/** Decisions 3: a PATCH counts as a stage change when its body carries `stage`, whatever its outcome. */
+function carriesStage(body: string | null): boolean {
+  if (body === null) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.hasOwn(parsed, 'stage');
+  } catch {
+    return false;
+  }
+}

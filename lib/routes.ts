@@ -1,0 +1,60 @@
+/**
+ * The one route list. The CDK stack creates one function per line and the local server routes
+ * with the same lines, so adding a route is one line here plus its handler in functions/.
+ */
+export type Credential = 'api-key' | 'webhook-token';
+export type Scope = 'pipelines:read' | 'prospects:write' | 'notes:write' | 'tags:write';
+/** The two error body shapes of the specification: Prospect API and recruitment (7.1, 7.2) vs lead webhook (7.3). */
+export type ErrorShape = 'standard' | 'lead';
+/** The table actions a function performs; the stack grants exactly these. */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  | 'TransactWriteItems';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export type Route = {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  entry: string;
+  credential: Credential;
+  scope?: Scope;
+  errorShape: ErrorShape;
+  tableActions: readonly TableAction[];
+  /** PATCH /prospects/{id}: a body carrying `stage` also counts toward the stage-change limit. */
+  countsStageChanges?: boolean;
+};
+
+export const allScopes: readonly Scope[] = ['pipelines:read', 'prospects:write', 'notes:write', 'tags:write'];
+
+export const routes: readonly Route[] = [
+  {
+    id: 'listPipelines',
+    method: 'GET',
+    path: '/pipelines',
+    entry: 'functions/list-pipelines.ts',
+    credential: 'api-key',
+    scope: 'pipelines:read',
+    errorShape: 'standard',
+    /** UpdateItem is the rate-limit counter (RATE# items only). */
+    tableActions: ['Query', 'UpdateItem'],
+  },
+];
+
+export const authorizerEntry = 'functions/authorizer.ts';
+
+export function findRoute(method: string, resource: string): Route | undefined {
+  return routes.find((route) => route.method === method && route.path === resource);
+}
+
+export function routeById(id: string): Route {
+  const route = routes.find((candidate) => candidate.id === id);
+  if (!route) throw new Error(`Unknown route ${id}`);
+  return route;
+}

@@ -1,0 +1,31 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export type DbClientOptions = { endpoint?: string | undefined; region?: string | undefined };
+
+/**
+ * One client per cold start. Timeouts are explicit so a stalled connection fails the request
+ * well inside the Lambda timeout instead of hanging it.
+ * With an explicit endpoint (DynamoDB Local) the code supplies dummy credentials and a region
+ * itself: a fresh machine has none, and DynamoDB Local accepts only letters and digits as key id.
+ */
+export function createDynamoClient(options: DbClientOptions = {}): DynamoDBClient {
+  const local = options.endpoint !== undefined;
+  return new DynamoDBClient({
+    ...(local
+      ? {
+          endpoint: options.endpoint,
+          region: options.region ?? 'eu-west-3',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : { region: options.region }),
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+  });
+}
+
+export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoClient(options), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}

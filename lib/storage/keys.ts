@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Every key of the single table is built here (see docs/data-model.md).
+ *
+ * Partition-key prefixes carry the deletion policy the stack enforces with dynamodb:LeadingKeys:
+ * only UNIQ#, RATE# and IDEM# items may ever be deleted or replaced; prospects, candidates,
+ * their notes and change logs live under prefixes no role may delete.
+ * User-supplied strings enter a key only as a SHA-256, so their length never reaches a key limit.
+ */
+export const deletablePrefixes = ['UNIQ#', 'RATE#', 'IDEM#'] as const;
+
+export type ItemKey = { pk: string; sk: string };
+
+export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspaceId}`;
+export const configSkPrefix = 'CFG#';
+
+export const keys = {
+  workspace: (workspaceId: string): ItemKey => ({ pk: workspaceConfigPk(workspaceId), sk: 'CFG#WORKSPACE' }),
+  member: (workspaceId: string, memberId: string): ItemKey => ({
+    pk: workspaceConfigPk(workspaceId),
+    sk: `CFG#MEMBER#${memberId}`,
+  }),
+  tag: (workspaceId: string, tagId: string): ItemKey => ({
+    pk: workspaceConfigPk(workspaceId),
+    sk: `CFG#TAG#${tagId}`,
+  }),
+  salesPipeline: (workspaceId: string, pipelineId: string): ItemKey => ({
+    pk: workspaceConfigPk(workspaceId),
+    sk: `CFG#PIPELINE#${pipelineId}`,
+  }),
+  recruitmentPipeline: (workspaceId: string, pipelineId: string): ItemKey => ({
+    pk: workspaceConfigPk(workspaceId),
+    sk: `CFG#RPIPELINE#${pipelineId}`,
+  }),
+
+  apiKey: (fingerprint: string): ItemKey => ({ pk: `APIKEY#${fingerprint}`, sk: 'APIKEY' }),
+  apiKeysOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#APIKEYS`,
+
+  endpoint: (endpointId: string): ItemKey => ({ pk: `ENDPOINT#${endpointId}`, sk: 'ENDPOINT' }),
+
+  prospectPk: (workspaceId: string, prospectId: string): string => `PROSPECT#${workspaceId}#${prospectId}`,
+  prospect: (workspaceId: string, prospectId: string): ItemKey => ({
+    pk: keys.prospectPk(workspaceId, prospectId),
+    sk: 'PROSPECT',
+  }),
+  candidatePk: (workspaceId: string, candidateId: string): string => `CANDIDATE#${workspaceId}#${candidateId}`,
+  candidate: (workspaceId: string, candidateId: string): ItemKey => ({
+    pk: keys.candidatePk(workspaceId, candidateId),
+    sk: 'CANDIDATE',
+  }),
+  /** Notes sort by creation time inside the record's partition. */
+  noteSk: (createdAt: string, noteId: string): string => `NOTE#${createdAt}#${noteId}`,
+  changeLogSk: (at: string, entryId: string): string => `LOG#${at}#${entryId}`,
+  changeLogOfKey: (keyId: string): string => `APIKEYLOG#${keyId}`,
+  changeLogEntryRef: (workspaceId: string, entryId: string): string => `LOGENTRY#${workspaceId}#${entryId}`,
+
+  /** Uniqueness markers: one item per contact value, created with attribute_not_exists. */
+  emailMarker: (workspaceId: string, email: string): ItemKey =>
+    marker(workspaceId, 'EMAIL', email.trim().toLowerCase()),
+  phoneMarker: (workspaceId: string, phone: string): ItemKey => marker(workspaceId, 'PHONE', phone),
+  socialMarker: (workspaceId: string, socialUrl: string): ItemKey => marker(workspaceId, 'SOCIAL', socialUrl),
+  candidateMarker: (workspaceId: string, pipelineId: string, email: string): ItemKey =>
+    marker(workspaceId, `CANDIDATE#${pipelineId}`, email.trim().toLowerCase()),
+
+  rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
+  idempotency: (scope: string, idempotencyKey: string): ItemKey => ({
+    pk: `IDEM#${sha256Hex(`${scope}\n${idempotencyKey}`)}`,
+    sk: 'IDEM',
+  }),
+};
+
+function marker(workspaceId: string, kind: string, value: string): ItemKey {
+  return { pk: `UNIQ#${workspaceId}#${kind}#${sha256Hex(value)}`, sk: 'UNIQ' };
+}

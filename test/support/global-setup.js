@@ -1,0 +1,11 @@
+// Plain ESM: jest loads global setup outside its ESM transform, so TypeScript comes in through tsx.
+import { tsImport } from 'tsx/esm/api';
+
+/**
+ * One DynamoDB Local for the whole run, on a free port. Test files isolate themselves by seeding
+ * workspaces of their own, never by emptying the table.
+ */
+export default async function globalSetup() {
+  const { startTestDynamoDb } = await tsImport('./dynamodb.ts', import.meta.url);
+  globalThis.__dynamoDbLocal__ = await startTestDynamoDb();
+}
