@@ -1,0 +1,96 @@
+/**
+ * Stored shapes of the records that live in their own partitions (see docs/data-model.md).
+ * Prospects and candidates carry a `version` that every write raises: undo and the change log
+ * condition on it.
+ */
+export type ProspectItem = {
+  pk: string;
+  sk: 'PROSPECT';
+  type: 'prospect';
+  id: string;
+  workspace_id: string;
+  pipeline_id: string | null;
+  stage_id: string | null;
+  setter_id: string | null;
+  closer_id: string | null;
+  next_follow_up_at: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  social_url: string | null;
+  source: string | null;
+  /** A DynamoDB string set: adding a present tag or removing an absent one is a no-op the condition sees. Absent when empty. */
+  tag_ids?: Set<string>;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type CandidateItem = {
+  pk: string;
+  sk: 'CANDIDATE';
+  type: 'candidate';
+  id: string;
+  workspace_id: string;
+  pipeline_id: string;
+  column_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  position: string | null;
+  source: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** In the prospect's (or candidate's) partition, sort key NOTE#<created_at>#<id>. */
+export type NoteItem = {
+  pk: string;
+  sk: string;
+  type: 'note';
+  id: string;
+  workspace_id: string;
+  record_id: string;
+  content: string;
+  /** The note's date: backfilled when the caller gave a valid past one, else the reception time. */
+  date: string;
+  created_at: string;
+  /** The API key that wrote it, or null for a webhook or the admin tool. */
+  key_id: string | null;
+};
+
+export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
+
+/**
+ * In the prospect's partition, sort key LOG#<at>#<id>; gsi1 lists a key's entries, gsi2 finds
+ * one entry by id (admin undo).
+ */
+export type ChangeLogItem = {
+  pk: string;
+  sk: string;
+  type: 'changelog';
+  id: string;
+  workspace_id: string;
+  prospect_id: string;
+  key_id: string;
+  field: ChangeLogField;
+  before: string | null;
+  after: string | null;
+  /** For a stage entry: the pipelines before and after, so an undo restores the pipeline too. */
+  pipeline_before?: string | null;
+  pipeline_after?: string | null;
+  at: string;
+  /** The prospect's version right after this change: undo is refused once it moved on. */
+  prospect_version: number;
+  undone_at: string | null;
+  gsi1pk: string;
+  gsi1sk: string;
+  gsi2pk: string;
+  gsi2sk: string;
+};
+
+/** Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. */
+export type MarkerItem = { pk: string; sk: 'UNIQ'; type: 'marker'; record_id: string; workspace_id: string };
