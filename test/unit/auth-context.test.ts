@@ -1,0 +1,36 @@
+import { decodeDecision, encodeDecision, grants, type AuthDecision } from '../../lib/auth/context';
+
+describe('authorizer context contract', () => {
+  const apiKey: AuthDecision = {
+    outcome: 'allowed',
+    principal: { kind: 'api-key', workspaceId: 'w', keyId: 'k', scopes: ['pipelines:read', 'notes:write'] },
+  };
+  const webhook: AuthDecision = {
+    outcome: 'allowed',
+    principal: { kind: 'webhook', workspaceId: 'w', endpointId: 'e' },
+  };
+
+  it.each([apiKey, webhook, { outcome: 'endpoint_unknown' } as AuthDecision, { outcome: 'failed' } as AuthDecision])(
+    'round-trips %j through flat string values',
+    (decision) => {
+      const context = encodeDecision(decision);
+      expect(Object.values(context).every((value) => typeof value === 'string')).toBe(true);
+      expect(decodeDecision(context)).toEqual(decision);
+    },
+  );
+
+  it('reads a missing or tampered context as unauthorized', () => {
+    expect(decodeDecision(undefined)).toEqual({ outcome: 'unauthorized' });
+    expect(decodeDecision({ outcome: 'allowed' })).toEqual({ outcome: 'unauthorized' });
+    expect(decodeDecision({ outcome: 'allowed', workspaceId: 'w', kind: 'webhook' })).toEqual({
+      outcome: 'unauthorized',
+    });
+    expect(decodeDecision({ outcome: 'granted', workspaceId: 'w' })).toEqual({ outcome: 'unauthorized' });
+  });
+
+  it('grants a scope explicitly or through *', () => {
+    expect(grants(['pipelines:read'], 'pipelines:read')).toBe(true);
+    expect(grants(['*'], 'tags:write')).toBe(true);
+    expect(grants(['pipelines:read'], 'tags:write')).toBe(false);
+  });
+});
