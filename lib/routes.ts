@@ -45,6 +45,16 @@ export const routes: readonly Route[] = [
     /** UpdateItem is the rate-limit counter (RATE# items only). */
     tableActions: ['Query', 'UpdateItem'],
   },
+  {
+    id: 'ingestLead',
+    method: 'POST',
+    path: '/webhooks/ingest-lead',
+    entry: 'functions/ingest-lead.ts',
+    credential: 'webhook-token',
+    errorShape: 'lead',
+    /** DeleteItem only releases a uniqueness marker (UNIQ#) when a known contact changes e-mail or phone. */
+    tableActions: ['Query', 'BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+  },
 ];
 
 export const authorizerEntry = 'functions/authorizer.ts';

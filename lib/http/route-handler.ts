@@ -3,7 +3,6 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { decodeDecision, type ApiKeyPrincipal, type AuthDecision, type WebhookPrincipal } from '../auth/context';
 import type { Deps } from '../deps';
 import {
-  DomainError,
   EndpointIdMalformedError,
   EndpointIdMissingError,
   ForbiddenError,
@@ -18,7 +17,8 @@ import { countRequest } from '../storage/rate-counter';
 import { errorResponse } from './error-response';
 import type { HttpResponse } from './response';
 
-export type RouteContext<P> = Context & { principal: P; responseHeaders: Record<string, string> };
+/** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
+export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Record<string, string> };
 
 export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P };
 
@@ -57,6 +57,7 @@ function compose<P>(
     .use(errorResponder(route))
     .use(gate)
     .handler(async (event, context) => {
+      if (context.principal === undefined) throw new Error('route gate did not run');
       const response = await handle({ event, principal: context.principal });
       return { ...response, headers: { ...context.responseHeaders, ...response.headers } };
     });
@@ -67,13 +68,12 @@ function errorResponder<P>(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>> {
   return {
     onError: async (request) => {
-      if (!isExposed(request.error)) logError('request failed', request.error, { route: route.id });
-      request.response = errorResponse(route.errorShape, request.error, request.context.responseHeaders ?? {});
+      const response = errorResponse(route.errorShape, request.error, request.context.responseHeaders ?? {});
+      if (response.statusCode >= 500) logError('request failed', request.error, { route: route.id });
+      request.response = response;
     },
   };
 }
-
-const isExposed = (error: unknown): boolean => error instanceof DomainError;
 
 function decisionOf(event: APIGatewayProxyEvent): AuthDecision {
   return decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);

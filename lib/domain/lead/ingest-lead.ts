@@ -1,0 +1,141 @@
+import type { Deps } from '../../deps';
+import { StorageUnavailableError } from '../../errors';
+import type { WebhookFields } from '../../http/webhook-body';
+import {
+  createProspectWithMarkers,
+  findContactOwners,
+  updateKnownProspect,
+  updateKnownProspectContacts,
+} from '../../storage/leads';
+import { getProspect } from '../../storage/prospects';
+import type { ProspectItem } from '../../storage/records';
+import { keys } from '../../storage/keys';
+import { retryOnTransactionConflict, defaultRetryPolicy, type RetryPolicy } from '../../storage/retry';
+import { loadWorkspaceConfig } from '../../storage/workspace-config';
+import { resolveTagIds } from '../tags';
+import { interpretLead, type LeadInput } from './lead-input';
+import { matchContact } from './matching';
+import { placeNewLead } from './placement';
+
+export type LeadResult = {
+  status: 'created' | 'existing';
+  prospect_id: string;
+  pipeline_id: string | null;
+  stage_id: string | null;
+  placement: 'demande' | 'defaut' | 'existant' | 'aucun';
+  tags_applied: { id: string; name: string }[];
+  warnings: string[];
+};
+
+const notMoved = "Contact déjà connu : le prospect n'a pas été déplacé dans le pipeline.";
+const busy = "Le prospect n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.";
+
+/** A contact created or changed by a concurrent call between our read and our write: read again. */
+const maxRounds = 4;
+
+/**
+ * Section 4.7. Input: the body's fields, read by the service. Output: the answer of the webhook.
+ * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
+ * 2. Read the workspace configuration and the contact's markers, in parallel.
+ * 3. Unknown contact: place it, then create the prospect and its markers in one transaction that
+ *    fails if any marker exists meanwhile; known contact: update it, taking over a new e-mail or
+ *    phone only if no other prospect owns it.
+ * 4. When a concurrent call won the race, go back to 2: the contact is then known.
+ */
+export async function ingestLead(
+  deps: Deps,
+  workspaceId: string,
+  fields: WebhookFields,
+  retryPolicy: RetryPolicy = defaultRetryPolicy,
+): Promise<LeadResult> {
+  const { lead, warnings: inputWarnings } = interpretLead(fields);
+  const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  for (let round = 0; round < maxRounds; round += 1) {
+    const [config, owners] = await Promise.all([configLoad, findContactOwners(deps, workspaceId, lead)]);
+    const tags = resolveTagIds(config.tags, lead.tag_ids);
+    const tagIds = tags.applied.map((tag) => tag.id);
+    const match = matchContact(lead, owners);
+    const now = deps.clock().toISOString();
+
+    if (match.kind === 'new') {
+      const placement = placeNewLead(config.salesPipelines, lead);
+      const prospect = newProspect(deps.newId(), workspaceId, lead, placement, tagIds, now);
+      const outcome = await retryOnTransactionConflict(() => createProspectWithMarkers(deps, prospect), retryPolicy);
+      if (outcome === 'contact_taken') continue;
+      return {
+        status: 'created',
+        prospect_id: prospect.id,
+        pipeline_id: prospect.pipeline_id,
+        stage_id: prospect.stage_id,
+        placement: placement.kind,
+        tags_applied: tags.applied,
+        warnings: [...inputWarnings, ...tags.warnings, ...placement.warnings],
+      };
+    }
+
+    const update = {
+      first_name: lead.first_name,
+      last_name: lead.last_name,
+      email: match.email,
+      phone: match.phone,
+      tagIds,
+      now,
+    };
+    let prospect: ProspectItem | undefined;
+    if (match.takesNewEmail || match.takesNewPhone) {
+      const current = await getProspect(deps, workspaceId, match.prospectId);
+      if (!current) continue;
+      const outcome = await retryOnTransactionConflict(
+        () => updateKnownProspectContacts(deps, current, update),
+        retryPolicy,
+      );
+      if (outcome === 'changed_meanwhile') continue;
+      prospect = current;
+    } else {
+      prospect = await updateKnownProspect(deps, workspaceId, match.prospectId, update);
+      if (!prospect) continue;
+    }
+    return {
+      status: 'existing',
+      prospect_id: prospect.id,
+      pipeline_id: prospect.pipeline_id,
+      stage_id: prospect.stage_id,
+      placement: 'existant',
+      tags_applied: tags.applied,
+      warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, notMoved],
+    };
+  }
+  throw new StorageUnavailableError(busy);
+}
+
+function newProspect(
+  id: string,
+  workspaceId: string,
+  lead: LeadInput,
+  placement: { pipelineId: string | null; stageId: string | null },
+  tagIds: readonly string[],
+  now: string,
+): ProspectItem {
+  return {
+    ...keys.prospect(workspaceId, id),
+    sk: 'PROSPECT',
+    type: 'prospect',
+    id,
+    workspace_id: workspaceId,
+    pipeline_id: placement.pipelineId,
+    stage_id: placement.stageId,
+    setter_id: null,
+    closer_id: null,
+    next_follow_up_at: null,
+    first_name: lead.first_name ?? null,
+    last_name: lead.last_name ?? null,
+    email: lead.email ?? null,
+    phone: lead.phone ?? null,
+    social_url: lead.social_url ?? null,
+    source: lead.source ?? null,
+    ...(tagIds.length > 0 ? { tag_ids: new Set(tagIds) } : {}),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+}

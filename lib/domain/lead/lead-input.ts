@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { WebhookFields } from '../../http/webhook-body';
+import { InvalidInputError } from '../../errors';
+
+/** Section 4.7: the fields the lead webhook reads; anything else is reported and ignored. */
+export type LeadInput = {
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  phone?: string;
+  social_url?: string;
+  source?: string;
+  pipeline?: string;
+  stage?: string;
+  tag_ids: string[];
+};
+
+export type InterpretedLead = { lead: LeadInput; warnings: string[] };
+
+export const maxTagIds = 50;
+
+const textFields = ['first_name', 'last_name', 'email', 'phone', 'social_url', 'source', 'pipeline', 'stage'] as const;
+type TextField = (typeof textFields)[number];
+
+const text = z.string();
+const email = z.email().max(254);
+const tagIdList = z.union([z.array(z.string()), z.string()]);
+
+const warningsText = {
+  unknownField: (name: string) => `Champ inconnu ignoré : « ${shorten(name)} ».`,
+  tagsField: 'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',
+  wrongType: (name: string) => `Champ « ${name} » ignoré : une chaîne de caractères est attendue.`,
+  invalidEmail: "Champ « email » ignoré : ce n'est pas une adresse e-mail valide.",
+  wrongTagIds: 'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
+  tooManyTags: `Seuls les ${maxTagIds} premiers identifiants distincts de « tag_ids » sont lus ; les suivants sont ignorés.`,
+} as const;
+
+const noContact =
+  'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».';
+
+/**
+ * Decisions 4: a field left empty is absent; a field of the wrong type, or an e-mail that is not
+ * an address, is ignored and named in `warnings`; without any e-mail, phone or social_url left,
+ * the payload is refused.
+ */
+export function interpretLead(fields: WebhookFields): InterpretedLead {
+  const lead: LeadInput = { tag_ids: [] };
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (isTextField(name)) {
+      readText(lead, name, value, warnings);
+    } else if (name === 'tag_ids') {
+      lead.tag_ids = readTagIds(value, warnings);
+    } else if (name === 'tags') {
+      warnings.push(warningsText.tagsField);
+    } else {
+      warnings.push(warningsText.unknownField(name));
+    }
+  }
+  if (lead.email === undefined && lead.phone === undefined && lead.social_url === undefined) {
+    throw new InvalidInputError(noContact);
+  }
+  return { lead, warnings };
+}
+
+function isTextField(name: string): name is TextField {
+  return (textFields as readonly string[]).includes(name);
+}
+
+function readText(lead: LeadInput, name: TextField, value: unknown, warnings: string[]): void {
+  if (value === null || value === undefined) return;
+  const parsed = text.safeParse(value);
+  if (!parsed.success) {
+    warnings.push(warningsText.wrongType(name));
+    return;
+  }
+  const trimmed = parsed.data.trim();
+  if (trimmed === '') return;
+  if (name === 'email' && !email.safeParse(trimmed).success) {
+    warnings.push(warningsText.invalidEmail);
+    return;
+  }
+  lead[name] = trimmed;
+}
+
+/** A list, repeated form keys, or one comma-separated string; distinct, at most 50 read. */
+function readTagIds(value: unknown, warnings: string[]): string[] {
+  if (value === null || value === undefined || value === '') return [];
+  const parsed = tagIdList.safeParse(value);
+  if (!parsed.success) {
+    warnings.push(warningsText.wrongTagIds);
+    return [];
+  }
+  const items = typeof parsed.data === 'string' ? [parsed.data] : parsed.data;
+  const distinct = [
+    ...new Set(
+      items
+        .flatMap((item) => item.split(','))
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+  if (distinct.length > maxTagIds) warnings.push(warningsText.tooManyTags);
+  return distinct.slice(0, maxTagIds);
+}
+
+/** A warning quotes what the caller sent, never a 20 000-character copy of it. */
+export function shorten(value: string, max = 80): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}

@@ -1,0 +1,73 @@
+import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
+import { findByIdOrName, isProtectedStage } from '../names';
+import { shorten } from './lead-input';
+
+export type PlacementKind = 'demande' | 'defaut' | 'aucun';
+
+export type Placement = {
+  kind: PlacementKind;
+  pipelineId: string | null;
+  stageId: string | null;
+  warnings: string[];
+};
+
+const warningsText = {
+  pipelineNotFound: (name: string) =>
+    `Pipeline « ${shorten(name)} » introuvable : le prospect est placé à la première étape du pipeline par défaut.`,
+  stageNotFound: (name: string, pipeline: string) =>
+    `Étape « ${shorten(name)} » introuvable dans le pipeline « ${pipeline} » : le prospect est placé à la première étape du pipeline par défaut.`,
+  protectedStage: (name: string) =>
+    `L'étape « ${name} » est réservée aux ventes saisies dans l'application : le prospect est placé à la première étape du pipeline par défaut.`,
+  noPipeline: "L'espace n'a aucun pipeline actif : le prospect est créé sans être placé sur un tableau.",
+} as const;
+
+/** The active pipeline marked default; failing that, the first active one. */
+export function defaultPipeline(pipelines: readonly SalesPipelineItem[]): SalesPipelineItem | undefined {
+  const active = activePipelines(pipelines);
+  return active.find((pipeline) => pipeline.is_default) ?? active[0];
+}
+
+function activePipelines(pipelines: readonly SalesPipelineItem[]): SalesPipelineItem[] {
+  return pipelines.filter((pipeline) => pipeline.active).sort((a, b) => a.position - b.position);
+}
+
+const firstStage = (pipeline: SalesPipelineItem): StageItem | undefined =>
+  [...pipeline.stages].sort((a, b) => a.order - b.order)[0];
+
+/**
+ * Section 3 with decisions 4, for a new contact: a requested pipeline and stage are honoured when
+ * found; anything requested but not found sends the lead to the default pipeline's first stage
+ * with a warning; a stage requested without a pipeline is looked up in the default pipeline.
+ * The protected stages (Closé, Acompte) are never a lead's arrival stage.
+ */
+export function placeNewLead(
+  pipelines: readonly SalesPipelineItem[],
+  request: { pipeline?: string | undefined; stage?: string | undefined },
+): Placement {
+  const fallback = defaultPipeline(pipelines);
+  if (!fallback) {
+    const requested = request.pipeline !== undefined || request.stage !== undefined;
+    return { kind: 'aucun', pipelineId: null, stageId: null, warnings: requested ? [warningsText.noPipeline] : [] };
+  }
+  const atDefault = (warnings: string[]): Placement => ({
+    kind: 'defaut',
+    pipelineId: fallback.id,
+    stageId: firstStage(fallback)?.id ?? null,
+    warnings,
+  });
+
+  let pipeline = fallback;
+  if (request.pipeline !== undefined) {
+    const found = findByIdOrName(activePipelines(pipelines), request.pipeline);
+    if (!found) return atDefault([warningsText.pipelineNotFound(request.pipeline)]);
+    pipeline = found;
+  }
+  if (request.stage === undefined) {
+    if (request.pipeline === undefined) return atDefault([]);
+    return { kind: 'demande', pipelineId: pipeline.id, stageId: firstStage(pipeline)?.id ?? null, warnings: [] };
+  }
+  const stage = findByIdOrName(pipeline.stages, request.stage);
+  if (!stage) return atDefault([warningsText.stageNotFound(request.stage, pipeline.name)]);
+  if (isProtectedStage(stage)) return atDefault([warningsText.protectedStage(stage.name)]);
+  return { kind: 'demande', pipelineId: pipeline.id, stageId: stage.id, warnings: [] };
+}

@@ -1,0 +1,16 @@
+import type { TagItem } from '../storage/workspace-config';
+import { shorten } from './lead/lead-input';
+
+export type ResolvedTags = { applied: { id: string; name: string }[]; warnings: string[] };
+
+/** Tags are referenced by id only on the lead webhook; the API never creates a tag. */
+export function resolveTagIds(tags: readonly TagItem[], requested: readonly string[]): ResolvedTags {
+  const applied: { id: string; name: string }[] = [];
+  const warnings: string[] = [];
+  for (const id of requested) {
+    const tag = tags.find((candidate) => candidate.id === id.toLowerCase());
+    if (!tag) warnings.push(`Tag introuvable ignoré : « ${shorten(id)} ».`);
+    else if (!applied.some((entry) => entry.id === tag.id)) applied.push({ id: tag.id, name: tag.name });
+  }
+  return { applied, warnings };
+}

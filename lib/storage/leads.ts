@@ -1,0 +1,208 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { keys, type ItemKey } from './keys';
+import type { MarkerItem, ProspectItem } from './records';
+import { failedConditionIndexes } from './transactions';
+
+type Store = Pick<Deps, 'db' | 'tableName'>;
+
+export type ContactValues = {
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  social_url?: string | null | undefined;
+};
+export type ContactOwners = { email?: string; phone?: string; social?: string };
+
+type ContactKind = keyof ContactOwners;
+
+function markerKeys(workspaceId: string, contact: ContactValues): { kind: ContactKind; key: ItemKey }[] {
+  const found: { kind: ContactKind; key: ItemKey }[] = [];
+  if (contact.email != null) found.push({ kind: 'email', key: keys.emailMarker(workspaceId, contact.email) });
+  if (contact.phone != null) found.push({ kind: 'phone', key: keys.phoneMarker(workspaceId, contact.phone) });
+  if (contact.social_url != null) {
+    found.push({ kind: 'social', key: keys.socialMarker(workspaceId, contact.social_url) });
+  }
+  return found;
+}
+
+/** Access pattern "contact by e-mail, phone, social_url": the three markers in one BatchGetItem. */
+export async function findContactOwners(
+  store: Store,
+  workspaceId: string,
+  contact: ContactValues,
+): Promise<ContactOwners> {
+  const wanted = markerKeys(workspaceId, contact);
+  const owners: ContactOwners = {};
+  if (wanted.length === 0) return owners;
+  let pending: ItemKey[] = wanted.map((entry) => entry.key);
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+    if (round > 5) throw new Error('BatchGetItem kept keys unprocessed');
+    const result = await store.db.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of (result.Responses?.[store.tableName] ?? []) as (MarkerItem & ItemKey)[]) {
+      const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
+      if (entry) owners[entry.kind] = item.record_id;
+    }
+    pending = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+  }
+  return owners;
+}
+
+const markerItem = (key: ItemKey, workspaceId: string, recordId: string): MarkerItem & ItemKey => ({
+  ...key,
+  sk: 'UNIQ',
+  type: 'marker',
+  record_id: recordId,
+  workspace_id: workspaceId,
+});
+
+/**
+ * The prospect and one marker per contact value, in one transaction: each marker is created only
+ * if absent, so two concurrent creations of one contact cannot both succeed.
+ */
+export async function createProspectWithMarkers(
+  store: Store,
+  prospect: ProspectItem,
+): Promise<'created' | 'contact_taken'> {
+  const markers = markerKeys(prospect.workspace_id, prospect).map((entry) =>
+    markerItem(entry.key, prospect.workspace_id, prospect.id),
+  );
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: store.tableName, Item: prospect, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...markers.map((item) => ({
+            Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+          })),
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (failedConditionIndexes(error).length > 0) return 'contact_taken';
+    throw error;
+  }
+}
+
+export type KnownContactUpdate = {
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  tagIds: readonly string[];
+  now: string;
+};
+
+function updateExpression(update: KnownContactUpdate) {
+  const sets = ['updated_at = :now', 'version = version + :one'];
+  const values: Record<string, unknown> = { ':now': update.now, ':one': 1 };
+  for (const field of ['first_name', 'last_name', 'email', 'phone'] as const) {
+    const value = update[field];
+    if (value !== undefined) {
+      sets.push(`${field} = :${field}`);
+      values[`:${field}`] = value;
+    }
+  }
+  let expression = `SET ${sets.join(', ')}`;
+  if (update.tagIds.length > 0) {
+    expression += ' ADD tag_ids :tags';
+    values[':tags'] = new Set(update.tagIds);
+  }
+  return { expression, values };
+}
+
+/** A known contact whose markers stay as they are: one UpdateItem, which also returns the record. */
+export async function updateKnownProspect(
+  store: Store,
+  workspaceId: string,
+  prospectId: string,
+  update: KnownContactUpdate,
+): Promise<ProspectItem | undefined> {
+  const { expression, values } = updateExpression(update);
+  try {
+    const { Attributes } = await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.prospect(workspaceId, prospectId),
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as ProspectItem;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A known contact that takes a new e-mail or phone: the record (conditional on the version read),
+ * the new markers (created only if absent) and the release of the old ones, in one transaction.
+ */
+export async function updateKnownProspectContacts(
+  store: Store,
+  prospect: ProspectItem,
+  update: KnownContactUpdate,
+): Promise<'updated' | 'changed_meanwhile'> {
+  const { expression, values } = updateExpression(update);
+  const replaced = (['email', 'phone'] as const).filter(
+    (field) =>
+      update[field] !== undefined &&
+      markerOf(prospect, field, update[field]).pk !== markerOf(prospect, field, prospect[field]).pk,
+  );
+  const items = replaced.flatMap((field) => {
+    const added = {
+      Put: {
+        TableName: store.tableName,
+        Item: markerItem(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    const previous = prospect[field];
+    if (previous === null) return [added];
+    const released = {
+      Delete: {
+        TableName: store.tableName,
+        Key: markerOf(prospect, field, previous),
+        ConditionExpression: 'record_id = :owner',
+        ExpressionAttributeValues: { ':owner': prospect.id },
+      },
+    };
+    return [added, released];
+  });
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.prospect(prospect.workspace_id, prospect.id),
+              UpdateExpression: expression,
+              ConditionExpression: 'version = :version',
+              ExpressionAttributeValues: { ...values, ':version': prospect.version },
+            },
+          },
+          ...items,
+        ],
+      }),
+    );
+    return 'updated';
+  } catch (error) {
+    if (failedConditionIndexes(error).length > 0) return 'changed_meanwhile';
+    throw error;
+  }
+}
+
+function markerOf(prospect: ProspectItem, field: 'email' | 'phone', value: string | null | undefined): ItemKey {
+  if (value === null || value === undefined) return { pk: '', sk: '' };
+  return field === 'email'
+    ? keys.emailMarker(prospect.workspace_id, value)
+    : keys.phoneMarker(prospect.workspace_id, value);
+}

@@ -1,0 +1,18 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { keys } from './keys';
+import type { ProspectItem } from './records';
+
+type Store = Pick<Deps, 'db' | 'tableName'>;
+
+/** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
+export async function getProspect(
+  store: Store,
+  workspaceId: string,
+  prospectId: string,
+): Promise<ProspectItem | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.prospect(workspaceId, prospectId), ConsistentRead: true }),
+  );
+  return Item as ProspectItem | undefined;
+}

@@ -1,0 +1,63 @@
+import { InvalidInputError } from '../../lib/errors';
+import { interpretLead } from '../../lib/domain/lead/lead-input';
+
+describe('reading a lead (section 4.7, decisions 4)', () => {
+  it('keeps the known fields, trimmed, and treats empty ones as absent', () => {
+    const { lead, warnings } = interpretLead({
+      first_name: ' Léa ',
+      last_name: '',
+      email: 'Lea@Example.fr',
+      phone: '+33 6 12 34 56 78',
+      source: 'Typeform',
+    });
+    expect(lead).toEqual({
+      first_name: 'Léa',
+      email: 'Lea@Example.fr',
+      phone: '+33 6 12 34 56 78',
+      source: 'Typeform',
+      tag_ids: [],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('reports unknown fields, `tags`, wrong types and invalid e-mails, and ignores them', () => {
+    const { lead, warnings } = interpretLead({
+      phone: '0612',
+      company: 'Acme',
+      tags: ['VIP'],
+      first_name: 42,
+      email: 'pas-une-adresse',
+    });
+    expect(lead).toEqual({ phone: '0612', tag_ids: [] });
+    expect(warnings).toEqual([
+      'Champ inconnu ignoré : « company ».',
+      'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',
+      'Champ « first_name » ignoré : une chaîne de caractères est attendue.',
+      "Champ « email » ignoré : ce n'est pas une adresse e-mail valide.",
+    ]);
+  });
+
+  it('refuses a lead left without e-mail, phone or social_url', () => {
+    expect(() => interpretLead({ first_name: 'Léa' })).toThrow(InvalidInputError);
+    expect(() => interpretLead({ email: 'nope', phone: '' })).toThrow(InvalidInputError);
+    expect(() => interpretLead({ email: 'a'.repeat(20_000) + '@x.fr' })).toThrow(InvalidInputError);
+  });
+
+  it('reads tag_ids as a list or comma-separated, distinct, at most 50', () => {
+    expect(interpretLead({ email: 'a@b.fr', tag_ids: 'x, y,x' }).lead.tag_ids).toEqual(['x', 'y']);
+    expect(interpretLead({ email: 'a@b.fr', tag_ids: ['x', 'x', 'z'] }).lead.tag_ids).toEqual(['x', 'z']);
+    const many = interpretLead({ email: 'a@b.fr', tag_ids: Array.from({ length: 60 }, (_, i) => `t${i}`) });
+    expect(many.lead.tag_ids).toHaveLength(50);
+    expect(many.warnings).toHaveLength(1);
+    expect(interpretLead({ email: 'a@b.fr', tag_ids: [1, 2] }).warnings).toEqual([
+      'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
+    ]);
+  });
+
+  it('keeps a field named __proto__ a plain, reported field', () => {
+    const fields = JSON.parse('{"email":"a@b.fr","__proto__":{"polluted":true}}');
+    const { warnings } = interpretLead(fields);
+    expect(warnings).toEqual(['Champ inconnu ignoré : « __proto__ ».']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
