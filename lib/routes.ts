@@ -55,6 +55,15 @@ export const routes: readonly Route[] = [
     /** DeleteItem only releases a uniqueness marker (UNIQ#) when a known contact changes e-mail or phone. */
     tableActions: ['Query', 'BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
   },
+  {
+    id: 'recruitment',
+    method: 'POST',
+    path: '/webhooks/recruitment',
+    entry: 'functions/recruitment.ts',
+    credential: 'webhook-token',
+    errorShape: 'standard',
+    tableActions: ['Query', 'PutItem'],
+  },
 ];
 
 export const authorizerEntry = 'functions/authorizer.ts';

@@ -1,0 +1,13 @@
+import { productionDeps, type Deps } from '../lib/deps';
+import { receiveApplication } from '../lib/domain/recruitment/receive-application';
+import { json } from '../lib/http/response';
+import { webhookRoute } from '../lib/http/route-handler';
+import { readWebhookBody } from '../lib/http/webhook-body';
+import { routeById } from '../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  webhookRoute(routeById('recruitment'), async ({ event, principal }) =>
+    json(200, await receiveApplication(deps, principal.workspaceId, readWebhookBody(event))),
+  );
+
+export const handler = createHandler(productionDeps());

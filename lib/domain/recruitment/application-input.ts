@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { InvalidInputError } from '../../errors';
+import type { WebhookFields } from '../../http/webhook-body';
+import { isUuid } from '../../ids';
+
+export type ApplicationInput = {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | undefined;
+  position: string | undefined;
+  source: string;
+  pipeline_id: string | undefined;
+  pipeline: string | undefined;
+  answers: [question: string, answer: string][];
+};
+
+export const maxAnswerPairs = 200;
+
+const optionalText = (max?: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    max === undefined
+      ? z.string().trim().optional()
+      : z.string().trim().max(max, `${max} caractères au plus`).optional(),
+  );
+
+const answersSchema = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
+    error: 'un objet « question : réponse » est attendu, chaque réponse étant un texte, un nombre ou un booléen',
+  })
+  .refine((answers) => Object.keys(answers).length <= maxAnswerPairs, `${maxAnswerPairs} paires au plus`)
+  .optional();
+
+/** Section 4.6; unknown fields are ignored (decisions 4). */
+const applicationSchema = z.object({
+  email: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() : value),
+    z.email({ error: 'une adresse e-mail valide est attendue' }).max(254),
+  ),
+  name: optionalText(),
+  first_name: optionalText(),
+  last_name: optionalText(),
+  phone: optionalText(40),
+  position: optionalText(),
+  source: optionalText(),
+  pipeline_id: optionalText().refine(
+    (value) => value === undefined || isUuid(value),
+    'un identifiant UUID est attendu',
+  ),
+  pipeline: optionalText(),
+  answers: answersSchema,
+});
+
+const nestedPayload =
+  'Ce format imbriqué (« data.fields » ou « form_response.answers ») n’est pas accepté : aplatissez les réponses ' +
+  'avant l’envoi. Avec Zapier ou Make, associez chaque champ du formulaire à un champ du webhook ' +
+  '(email, name, phone, position…) et chaque question à une clé « answers[Question] ».';
+const missingName = 'Le champ « name » est requis quand « first_name » est absent.';
+
+/** Native payloads of form tools nest their answers; the webhook wants them flattened (§4.6 rule 4). */
+function isNestedFormPayload(fields: WebhookFields): boolean {
+  const data = fields.data as { fields?: unknown } | undefined;
+  const formResponse = fields.form_response as { answers?: unknown } | undefined;
+  return Array.isArray(data?.fields) || Array.isArray(formResponse?.answers);
+}
+
+export function interpretApplication(fields: WebhookFields): ApplicationInput {
+  if (isNestedFormPayload(fields))
+    throw new InvalidInputError(nestedPayload, { field: 'answers', message: nestedPayload });
+  const parsed = applicationSchema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'body');
+    const message = `Champ « ${field} » invalide : ${issue?.message ?? 'valeur refusée'}.`;
+    throw new InvalidInputError(message, { field, message });
+  }
+  const input = parsed.data;
+  const [first_name, last_name] =
+    input.first_name !== undefined ? [input.first_name, input.last_name ?? ''] : splitName(input.name);
+  return {
+    email: input.email,
+    first_name,
+    last_name,
+    phone: input.phone,
+    position: input.position,
+    source: input.source ?? 'webhook',
+    pipeline_id: input.pipeline_id?.toLowerCase(),
+    pipeline: input.pipeline,
+    answers: Object.entries(input.answers ?? {}).map(([question, answer]) => [question, String(answer)]),
+  };
+}
+
+/** "Full name, split automatically": the first word, then the rest (decisions 4: one word gives an empty last name). */
+function splitName(name: string | undefined): [string, string] {
+  if (name === undefined) throw new InvalidInputError(missingName, { field: 'name', message: missingName });
+  const [first = '', ...rest] = name.split(/\s+/);
+  return [first, rest.join(' ')];
+}

@@ -1,0 +1,43 @@
+import { ConflictError, NotFoundError, UnknownReferenceError } from '../../errors';
+import type { RecruitmentPipelineItem } from '../../storage/workspace-config';
+import { sameName } from '../names';
+import { shorten } from '../lead/lead-input';
+
+const messages = {
+  idNotFound: (id: string) => `Aucun pipeline de recrutement actif ne porte l'identifiant « ${id} ».`,
+  nameNotFound: (name: string) => `Aucun pipeline de recrutement actif ne s'appelle « ${shorten(name)} ».`,
+  ambiguous: (name: string) =>
+    `Plusieurs pipelines de recrutement s'appellent « ${shorten(name)} » : utilisez « pipeline_id » pour choisir.`,
+  none: "L'espace n'a aucun pipeline de recrutement actif : créez-en un dans l'application.",
+  noColumn: (name: string) => `Le pipeline de recrutement « ${name} » n'a aucune colonne.`,
+} as const;
+
+/**
+ * Section 4.6 with errors of 7.2: `pipeline_id` wins over `pipeline`; a name matches ignoring case
+ * and must designate one pipeline; without either, the default active pipeline. No pipeline is
+ * ever created.
+ */
+export function chooseRecruitmentPipeline(
+  pipelines: readonly RecruitmentPipelineItem[],
+  request: { pipeline_id?: string | undefined; pipeline?: string | undefined },
+): { pipeline: RecruitmentPipelineItem; columnId: string } {
+  const active = pipelines.filter((pipeline) => pipeline.active).sort((a, b) => a.position - b.position);
+  let chosen: RecruitmentPipelineItem | undefined;
+  if (request.pipeline_id !== undefined) {
+    chosen = active.find((pipeline) => pipeline.id === request.pipeline_id);
+    if (!chosen) throw new NotFoundError(messages.idNotFound(request.pipeline_id));
+  } else if (request.pipeline !== undefined) {
+    const name = request.pipeline;
+    const named = active.filter((pipeline) => sameName(pipeline.name, name));
+    if (named.length === 0) throw new NotFoundError(messages.nameNotFound(name));
+    if (named.length > 1) throw new ConflictError(messages.ambiguous(name));
+    chosen = named[0];
+  } else {
+    chosen = active.find((pipeline) => pipeline.is_default) ?? active[0];
+    if (!chosen) throw new UnknownReferenceError(messages.none);
+  }
+  if (!chosen) throw new UnknownReferenceError(messages.none);
+  const firstColumn = [...chosen.columns].sort((a, b) => a.order - b.order)[0];
+  if (!firstColumn) throw new UnknownReferenceError(messages.noColumn(chosen.name));
+  return { pipeline: chosen, columnId: firstColumn.id };
+}

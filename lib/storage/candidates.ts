@@ -1,0 +1,67 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { keys } from './keys';
+import type { CandidateItem, MarkerItem, NoteItem } from './records';
+
+type Store = Pick<Deps, 'db' | 'tableName'>;
+
+/**
+ * A new candidate, its marker (one per e-mail and recruitment pipeline, created only if absent)
+ * and its first note, in one transaction. When the marker exists, DynamoDB returns it with the
+ * cancellation (ReturnValuesOnConditionCheckFailure), so the known candidate is found without
+ * another read.
+ */
+export async function createCandidate(
+  store: Store,
+  candidate: CandidateItem,
+  note: NoteItem | undefined,
+): Promise<{ created: true } | { created: false; existingId: string }> {
+  const marker: MarkerItem = {
+    ...keys.candidateMarker(candidate.workspace_id, candidate.pipeline_id, candidate.email),
+    sk: 'UNIQ',
+    type: 'marker',
+    record_id: candidate.id,
+    workspace_id: candidate.workspace_id,
+  };
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: marker,
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          { Put: { TableName: store.tableName, Item: candidate, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...(note
+            ? [{ Put: { TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' } }]
+            : []),
+        ],
+      }),
+    );
+    return { created: true };
+  } catch (error) {
+    const existingId = existingOwner(error);
+    if (existingId !== undefined) return { created: false, existingId };
+    throw error;
+  }
+}
+
+function existingOwner(error: unknown): string | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const reason = error.CancellationReasons?.[0];
+  if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
+  const owner = reason.Item?.record_id as { S?: string } | string | undefined;
+  return typeof owner === 'string' ? owner : owner?.S;
+}
+
+/** A note on a known record; notes are never replaced, so the put is conditional on absence. */
+export async function addNote(store: Store, note: NoteItem): Promise<void> {
+  await store.db.send(
+    new PutCommand({ TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+}

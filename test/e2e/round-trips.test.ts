@@ -1,0 +1,98 @@
+import { seedWorkspace } from '../../lib/admin/seed';
+import { productionDeps } from '../../lib/deps';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
+
+/** The DynamoDB calls of each route, authorizer included, as docs/data-model.md lists them. */
+const deps = productionDeps();
+let api: TestApi;
+let counter: RoundTripCounter;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+
+beforeAll(async () => {
+  ws = await seedWorkspace(deps, {
+    workspace: { name: 'Compteur' },
+    tags: [{ key: 'vip', name: 'VIP' }],
+    pipelines: [
+      {
+        key: 'sales',
+        name: 'Ventes',
+        is_default: true,
+        active: true,
+        stages: [{ key: 'new', name: 'Nouveau', type: 'Follow up' }],
+      },
+    ],
+    recruitment_pipelines: [
+      { key: 'devs', name: 'Devs', is_default: true, active: true, columns: [{ key: 'in', name: 'Reçue' }] },
+    ],
+    api_keys: [{ key: 'k', name: 'K', scopes: ['*'] }],
+    webhook: { active: true },
+  });
+  counter = countRoundTrips(deps.db);
+  api = await startTestApi({ db: deps.db });
+});
+afterAll(async () => {
+  await api.close();
+});
+beforeEach(() => counter.reset());
+
+const lead = (body: object) =>
+  api.request('POST', '/webhooks/ingest-lead', {
+    query: { endpoint_id: ws.webhook?.endpoint_id ?? '' },
+    headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+    body,
+  });
+
+test('GET /pipelines: key, rate counter, configuration', async () => {
+  const response = await api.request('GET', '/pipelines', {
+    headers: { Authorization: `Bearer ${ws.api_keys.k?.secret}` },
+  });
+  expect(response.status).toBe(200);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query']);
+});
+
+test('new lead: endpoint, last call, configuration and markers, one transaction', async () => {
+  expect((await lead({ email: 'count@test.fr', phone: '+100' })).body).toMatchObject({ status: 'created' });
+  expect(counter.calls.slice(0, 2)).toEqual(['GetItem', 'UpdateItem']);
+  expect(counter.calls.slice(2, 4).sort()).toEqual(['BatchGetItem', 'Query']);
+  expect(counter.calls.slice(4)).toEqual(['TransactWriteItems']);
+});
+
+test('known lead: one UpdateItem when its contact values stay', async () => {
+  await lead({ email: 'known@test.fr', phone: '+200' });
+  counter.reset();
+  expect((await lead({ email: 'known@test.fr', first_name: 'Léa', tag_ids: [ws.tags.vip] })).body).toMatchObject({
+    status: 'existing',
+  });
+  expect(counter.calls).toHaveLength(5);
+  expect(counter.calls.slice(4)).toEqual(['UpdateItem']);
+});
+
+test('known lead taking a new phone: the record, then one transaction', async () => {
+  await lead({ email: 'mover@test.fr', phone: '+300' });
+  counter.reset();
+  expect((await lead({ email: 'mover@test.fr', phone: '+301' })).body).toMatchObject({ status: 'existing' });
+  expect(counter.calls).toHaveLength(6);
+  expect(counter.calls.slice(4)).toEqual(['GetItem', 'TransactWriteItems']);
+});
+
+const application = (body: object) =>
+  api.request('POST', '/webhooks/recruitment', {
+    query: { endpoint_id: ws.webhook?.endpoint_id ?? '' },
+    headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+    body,
+  });
+
+test('new candidate: endpoint, last call, configuration, one transaction', async () => {
+  expect((await application({ email: 'cand@test.fr', name: 'A', answers: { Q: 'R' } })).body).toMatchObject({
+    action: 'created',
+  });
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']);
+});
+
+test('known candidate: the refused transaction names the owner, then one PutItem for the note', async () => {
+  await application({ email: 'again@test.fr', name: 'A' });
+  counter.reset();
+  expect((await application({ email: 'again@test.fr', name: 'A' })).body).toMatchObject({ action: 'existing' });
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'PutItem']);
+});
