@@ -67,7 +67,7 @@ const errorBody = (code: string) => ({ error: { code, message: expect.any(String
 
 describe('POST /webhooks/recruitment: credentials (sections 5.2, 7.2)', () => {
   it('answers 400 bad_request for a missing or malformed endpoint_id', async () => {
-    for (const query of [{}, { endpoint_id: 'nope' }]) {
+    for (const query of [{}, { endpoint_id: 'nope' }] as Record<string, string>[]) {
       const response = await api.request('POST', '/webhooks/recruitment', { query, body: {} });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(errorBody('bad_request'));
@@ -82,7 +82,7 @@ describe('POST /webhooks/recruitment: credentials (sections 5.2, 7.2)', () => {
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(errorBody('not_found'));
-    for (const headers of [{}, { 'x-webhook-token': 'wrong' }]) {
+    for (const headers of [{}, { 'x-webhook-token': 'wrong' }] as Record<string, string>[]) {
       const response = await api.request('POST', '/webhooks/recruitment', {
         query: { endpoint_id: ws.webhook.endpoint_id },
         headers,
