@@ -1,0 +1,46 @@
+import { AdminInputError } from '../../lib/admin/errors';
+
+/** Flags every command accepts; every other option carries a value. */
+export const globalFlags = ['json', 'aws', 'help'] as const;
+export type GlobalFlag = (typeof globalFlags)[number];
+
+export type CommandLine = { words: string[]; options: Map<string, string>; flags: Set<GlobalFlag> };
+
+const isGlobalFlag = (name: string): name is GlobalFlag => (globalFlags as readonly string[]).includes(name);
+
+/**
+ * `apikey create --workspace W --name=N --json`: command words, `--name value` or `--name=value`
+ * options, and the global flags, in any order. Hand-written rather than node:util parseArgs so
+ * that every refusal is a French sentence and `--workspace --json` is a missing value, not a
+ * workspace named "--json".
+ */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const line: CommandLine = { words: [], options: new Map(), flags: new Set() };
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] ?? '';
+    if (!argument.startsWith('-')) {
+      line.words.push(argument);
+      continue;
+    }
+    if (!argument.startsWith('--') || argument === '--') throw new AdminInputError(`Option inconnue : ${argument}`);
+    const equals = argument.indexOf('=');
+    const name = argument.slice(2, equals === -1 ? undefined : equals);
+    const inlineValue = equals === -1 ? undefined : argument.slice(equals + 1);
+    if (isGlobalFlag(name)) {
+      if (inlineValue !== undefined) throw new AdminInputError(`L'option --${name} ne prend pas de valeur.`);
+      line.flags.add(name);
+      continue;
+    }
+    let value = inlineValue;
+    if (value === undefined) {
+      const next = argv[index + 1];
+      if (next === undefined || next.startsWith('--'))
+        throw new AdminInputError(`L'option --${name} attend une valeur.`);
+      value = next;
+      index += 1;
+    }
+    if (line.options.has(name)) throw new AdminInputError(`L'option --${name} est donnée deux fois.`);
+    line.options.set(name, value);
+  }
+  return line;
+}

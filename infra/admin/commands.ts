@@ -1,0 +1,8 @@
+import type { Command } from './command';
+import { apiKeyCommands } from './commands/api-keys';
+import { prospectShowCommand } from './commands/prospects';
+import { seedCommand } from './commands/seed';
+import { webhookCommands } from './commands/webhooks';
+
+/** Every admin command; a new one is a file under commands/ and a line here. */
+export const commands: readonly Command[] = [seedCommand, ...apiKeyCommands, ...webhookCommands, prospectShowCommand];

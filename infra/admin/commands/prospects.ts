@@ -1,0 +1,55 @@
+import { showProspect, type ProspectDetails } from '../../../lib/admin/prospects';
+import { defineCommand } from '../command';
+import { fields, shown, table } from '../render';
+
+export const prospectShowCommand = defineCommand({
+  words: ['prospect', 'show'],
+  summary: 'affiche un prospect avec ses étiquettes, ses notes et son journal des modifications',
+  options: { workspace: 'required', id: 'required' },
+  async run(target, options) {
+    const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
+    return { document: details, text: prospectText(details) };
+  },
+});
+
+function prospectText({ prospect, tags, notes, changelog }: ProspectDetails): string {
+  const record = fields([
+    ['Identifiant', prospect.id],
+    ['Prénom', prospect.first_name],
+    ['Nom', prospect.last_name],
+    ['E-mail', prospect.email],
+    ['Téléphone', prospect.phone],
+    ['Profil social', prospect.social_url],
+    ['Source', prospect.source],
+    ['Pipeline', prospect.pipeline_id],
+    ['Étape', prospect.stage_id],
+    ['Setter', prospect.setter_id],
+    ['Closer', prospect.closer_id],
+    ['Prochaine relance', prospect.next_follow_up_at],
+    ['Étiquettes', tags.map((tag) => tag.name ?? tag.id).join(', ')],
+    ['Version', prospect.version],
+    ['Créé le', prospect.created_at],
+    ['Modifié le', prospect.updated_at],
+  ]);
+  const noteBlocks = notes.map((note) => `[${note.date}] (reçue le ${note.created_at}, ${note.id})\n${note.content}`);
+  const log = table(
+    ['Date', 'Champ', 'Avant', 'Après', 'Clé', 'Annulée le', 'Entrée'],
+    changelog.map((entry) => [
+      entry.at,
+      entry.field,
+      entry.before,
+      entry.after,
+      entry.key_id,
+      entry.undone_at,
+      entry.id,
+    ]),
+    "Aucune modification par l'API.",
+  );
+  return [
+    record,
+    `Notes (${notes.length})`,
+    noteBlocks.length > 0 ? noteBlocks.join('\n\n') : shown(null),
+    "Modifications par l'API",
+    log,
+  ].join('\n\n');
+}

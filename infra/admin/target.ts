@@ -1,0 +1,35 @@
+import { AdminInputError } from '../../lib/admin/errors';
+import { loadConfig } from '../../lib/config';
+import { productionDeps, type Deps } from '../../lib/deps';
+
+export type Target = { deps: Deps; publicBaseUrl: string | undefined };
+
+const localEndpoint = 'http://127.0.0.1:8000';
+
+/**
+ * Decisions 2: the local table by default (DYNAMODB_ENDPOINT, TABLE_NAME); with --aws, real
+ * DynamoDB through the standard credential chain, TABLE_NAME and PUBLIC_BASE_URL then naming the
+ * stack's outputs (no sensible default exists for either).
+ */
+export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv): Target {
+  const config = loadConfig(env);
+  if (aws) {
+    if (!env.TABLE_NAME) {
+      throw new AdminInputError('Avec --aws, la variable TABLE_NAME doit donner le nom de la table déployée.');
+    }
+    return {
+      deps: productionDeps({ ...config, endpoint: undefined }),
+      publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    };
+  }
+  return {
+    deps: productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
+    publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
+  };
+}
+
+/** Only the commands that print a webhook URL need it. */
+export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): string {
+  if (target.publicBaseUrl) return target.publicBaseUrl;
+  throw new AdminInputError("Avec --aws, la variable PUBLIC_BASE_URL doit donner l'URL de l'API déployée.");
+}

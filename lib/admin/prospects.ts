@@ -1,0 +1,101 @@
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { isUuid } from '../ids';
+import { keys } from '../storage/keys';
+import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
+import { loadWorkspaceConfig } from '../storage/workspace-config';
+import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
+import { AdminInputError } from './errors';
+import { unknownWorkspace } from './workspace';
+
+export type ProspectView = Pick<
+  ProspectItem,
+  | 'id'
+  | 'pipeline_id'
+  | 'stage_id'
+  | 'setter_id'
+  | 'closer_id'
+  | 'next_follow_up_at'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'phone'
+  | 'social_url'
+  | 'source'
+  | 'version'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** A tag id the workspace no longer names keeps its place, with a null name, rather than vanishing. */
+export type ProspectTagView = { id: string; name: string | null };
+export type NoteView = Pick<NoteItem, 'id' | 'content' | 'date' | 'created_at'>;
+export type ProspectDetails = {
+  prospect: ProspectView;
+  tags: ProspectTagView[];
+  notes: NoteView[];
+  changelog: ChangeLogEntryView[];
+};
+
+type PartitionItem = ProspectItem | NoteItem | ChangeLogItem;
+
+/** `prospect show`: the record, its tags by name, its notes and its change log, newest first. */
+export async function showProspect(
+  deps: Deps,
+  input: { workspaceId: string; prospectId: string },
+): Promise<ProspectDetails> {
+  const config = await loadWorkspaceConfig(deps, input.workspaceId);
+  if (!config.workspace) throw unknownWorkspace(input.workspaceId);
+  const items = isUuid(input.prospectId) ? await prospectPartition(deps, input.workspaceId, input.prospectId) : [];
+  const record = items.find((item): item is ProspectItem => item.type === 'prospect');
+  if (!record) throw new AdminInputError(`Prospect inconnu dans cet espace : ${input.prospectId}`);
+  const tagNames = new Map(config.tags.map((tag) => [tag.id, tag.name]));
+  return {
+    prospect: prospectView(record),
+    tags: [...(record.tag_ids ?? [])]
+      .map((id) => ({ id, name: tagNames.get(id) ?? null }))
+      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'fr')),
+    notes: items
+      .filter((item): item is NoteItem => item.type === 'note')
+      .map((note) => ({ id: note.id, content: note.content, date: note.date, created_at: note.created_at })),
+    changelog: items.filter((item): item is ChangeLogItem => item.type === 'changelog').map(changeLogEntryView),
+  };
+}
+
+/**
+ * Access pattern "prospect with its notes and change log": one Query on the prospect's partition.
+ * Descending sort keys put NOTE#<created_at> and LOG#<at> items newest first.
+ */
+async function prospectPartition(deps: Deps, workspaceId: string, prospectId: string): Promise<PartitionItem[]> {
+  const items: PartitionItem[] = [];
+  const pages = paginateQuery(
+    { client: deps.db },
+    {
+      TableName: deps.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.prospectPk(workspaceId, prospectId) },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) items.push(...((page.Items ?? []) as PartitionItem[]));
+  return items;
+}
+
+const prospectView = (record: ProspectItem): ProspectView => ({
+  id: record.id,
+  pipeline_id: record.pipeline_id,
+  stage_id: record.stage_id,
+  setter_id: record.setter_id,
+  closer_id: record.closer_id,
+  next_follow_up_at: record.next_follow_up_at,
+  first_name: record.first_name,
+  last_name: record.last_name,
+  email: record.email,
+  phone: record.phone,
+  social_url: record.social_url,
+  source: record.source,
+  version: record.version,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});

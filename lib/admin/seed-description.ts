@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { allScopes } from '../routes';
+import { AdminInputError } from './errors';
+
+/**
+ * Decisions 2, input of `seed`. Every list is optional; `key` is a label local to the file
+ * (defaults to `name`; for a prospect, to its e-mail, else its phone, else its social URL) and
+ * prospects refer to pipelines, stages, members and tags by these labels.
+ * Lists keep their order: a pipeline's position, a stage's or a column's order is its place in
+ * its list. When no pipeline of a kind says `is_default: true`, the first one of the list is the
+ * default. Unknown fields are refused, so a misspelt field never goes unnoticed.
+ */
+const text = z.string().trim().min(1);
+const label = text;
+
+const member = z.strictObject({ key: label.optional(), name: text, email: z.email().nullable().optional() });
+const tag = z.strictObject({ key: label.optional(), name: text });
+const stage = z.strictObject({ key: label.optional(), name: text, type: text });
+const salesPipeline = z.strictObject({
+  key: label.optional(),
+  name: text,
+  is_default: z.boolean().default(false),
+  active: z.boolean().default(true),
+  stages: z.array(stage).min(1),
+});
+const column = z.strictObject({ key: label.optional(), name: text });
+const recruitmentPipeline = z.strictObject({
+  key: label.optional(),
+  name: text,
+  is_default: z.boolean().default(false),
+  active: z.boolean().default(true),
+  columns: z.array(column).min(1),
+});
+const apiKey = z.strictObject({
+  key: label.optional(),
+  name: text,
+  scopes: z
+    .array(z.enum(['*', ...allScopes]))
+    .min(1)
+    .optional(),
+});
+const webhook = z.strictObject({ active: z.boolean().default(true) });
+const optionalText = text.nullable().optional();
+const prospect = z.strictObject({
+  key: label.optional(),
+  first_name: optionalText,
+  last_name: optionalText,
+  email: z.email().nullable().optional(),
+  phone: text.max(40).nullable().optional(),
+  social_url: optionalText,
+  source: optionalText,
+  /** Labels; without `pipeline`, the default pipeline; without `stage`, the pipeline's first stage. */
+  pipeline: label.optional(),
+  stage: label.optional(),
+  setter: label.optional(),
+  closer: label.optional(),
+  tags: z.array(label).default([]),
+  next_follow_up_at: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+
+export const seedDescriptionSchema = z.strictObject({
+  workspace: z.strictObject({ name: text }),
+  members: z.array(member).default([]),
+  tags: z.array(tag).default([]),
+  pipelines: z.array(salesPipeline).default([]),
+  recruitment_pipelines: z.array(recruitmentPipeline).default([]),
+  api_keys: z.array(apiKey).default([]),
+  webhook: webhook.optional(),
+  prospects: z.array(prospect).default([]),
+});
+
+/** What a seed file may contain (optional parts optional). */
+export type SeedDescription = z.input<typeof seedDescriptionSchema>;
+/** The same, checked, with its defaults filled in. */
+export type ParsedSeedDescription = z.output<typeof seedDescriptionSchema>;
+
+export type SeedProblem = { path: readonly PropertyKey[]; message: string };
+
+export function parseSeedDescription(description: unknown): ParsedSeedDescription {
+  const parsed = seedDescriptionSchema.safeParse(description, { error: z.locales.fr().localeError });
+  if (!parsed.success) throw invalidSeed(parsed.error.issues);
+  return parsed.data;
+}
+
+export function invalidSeed(problems: readonly SeedProblem[]): AdminInputError {
+  const lines = problems.map((problem) => {
+    const where = problem.path.map(String).join('.');
+    return `- ${where === '' ? 'description' : where} : ${problem.message}`;
+  });
+  return new AdminInputError(`Description de seed invalide :\n${lines.join('\n')}`);
+}
