@@ -1,0 +1,16 @@
+import { App } from 'aws-cdk-lib';
+import { applyNagPacks } from './nag';
+import { CrmStack } from './stack';
+
+const app = new App();
+const stage: unknown = app.node.tryGetContext('stage') ?? 'dev';
+/** The stage names the stack, the API and its stage: letters, digits and hyphens keep all three valid. */
+if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
+  throw new Error(`Stage invalide : ${String(stage)} (lettres minuscules, chiffres et tirets, 20 caractères au plus)`);
+}
+new CrmStack(app, `Crm-${stage}`, {
+  stage,
+  description: `CRM ingestion service (${stage})`,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+applyNagPacks(app);

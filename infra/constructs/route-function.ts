@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { TableAction } from '../../lib/routes';
+import { logRetention } from '../log-retention';
+import { tableAccessStatements } from '../table-access';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export type RouteFunctionProps = {
+  /** Handler file, relative to the project root (the route list's `entry`). */
+  entry: string;
+  description: string;
+  table: ITable;
+  tableActions: readonly TableAction[];
+};
+
+/**
+ * Every function of the API, route handler or authorizer, with the same settings. Its role is
+ * its own: write to its own log group, X-Ray, and exactly the table actions it is given.
+ */
+export class RouteFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: RouteFunctionProps) {
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.description,
+    });
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: logRetention });
+    super(scope, id, {
+      entry: path.join(projectRoot, props.entry),
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      /**
+       * I/O-bound code (one to three DynamoDB round trips, a SHA-256): 512 MB gives a CPU share that
+       * keeps cold starts (module parse, TLS handshake) short, while a warm call, which waits on
+       * DynamoDB whatever the size, costs half of what it would at 1024 MB.
+       */
+      memorySize: 512,
+      /**
+       * Far above a normal call (tens of milliseconds) and under API Gateway's 29 s integration
+       * limit, so a stuck call ends as the gateway's 5xx in the specification's shape.
+       */
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      role,
+      logGroup,
+      environment: { TABLE_NAME: props.table.tableName },
+      bundling: {
+        minify: true,
+        /** Domain errors take their `name` from their class: minified class names would reach the logs. */
+        keepNames: true,
+        target: 'node22',
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        /**
+         * ESM builds first, so no bundled code calls require() today; the banner keeps a CommonJS
+         * dependency added later from failing at cold start ("Dynamic require … is not supported"),
+         * which the tests, bundling skipped, would not see.
+         */
+        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        /** A source map would have to be parsed on every cold start (--enable-source-maps): left out. */
+        sourceMap: false,
+        /**
+         * The SDK is bundled rather than taken from the runtime: the functions run the version
+         * pinned in package.json and tested here, not whatever the runtime ships that week, and
+         * tree-shaking keeps only the DynamoDB client.
+         */
+        externalModules: [],
+        forceDockerBundling: false,
+      },
+    });
+    logGroup.grantWrite(role);
+    for (const statement of tableAccessStatements(props.table, props.tableActions))
+      role.addToPrincipalPolicy(statement);
+    const runtimeChoice =
+      'nodejs22.x is pinned on purpose: the code is built (target node22) and tested for it; a newer runtime is a deliberate upgrade, not a default.';
+    Validations.of(this).acknowledge(
+      { id: 'AwsSolutions-L1', reason: runtimeChoice },
+      { id: 'Serverless-LambdaLatestVersion', reason: runtimeChoice },
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.',
+      },
+    );
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permission: "*" is their only resource.',
+    });
+  }
+}

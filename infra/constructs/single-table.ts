@@ -1,0 +1,33 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../../lib/storage/table';
+
+const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
+
+/**
+ * The single table, built from the one table definition DynamoDB Local is created from. Its name
+ * is left to CloudFormation: the table outlives its stack (retained, deletion protection), and a
+ * fixed name would stop the stack from ever being created again next to the table it left.
+ */
+export class SingleTable extends Table {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, {
+      partitionKey: stringKey(tableDefinition.partitionKey),
+      sortKey: stringKey(tableDefinition.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of tableDefinition.globalSecondaryIndexes) {
+      this.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: stringKey(index.partitionKey),
+        sortKey: stringKey(index.sortKey),
+        projectionType: ProjectionType.ALL,
+      });
+    }
+  }
+}

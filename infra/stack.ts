@@ -1,0 +1,107 @@
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AuthorizationType,
+  LambdaIntegration,
+  RequestAuthorizer,
+  type CfnAuthorizer,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { webhookUrl } from '../lib/admin/webhooks';
+import { authorizerEntry, routes, type TableAction } from '../lib/routes';
+import { Alarms } from './constructs/alarms';
+import { CrmApi } from './constructs/crm-api';
+import { RouteFunction } from './constructs/route-function';
+import { SingleTable } from './constructs/single-table';
+
+/** API key and endpoint lookups, then the endpoint's "last call received". */
+export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+
+export const authorizerDescription = 'Lambda authorizer: API keys and webhook tokens';
+
+export type CrmStackProps = StackProps & { stage: string };
+
+const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase() + routeId.slice(1);
+
+/** Everything the API needs, generated from the one route list and the one table definition. */
+export class CrmStack extends Stack {
+  constructor(scope: Construct, id: string, props: CrmStackProps) {
+    super(scope, id, props);
+    const table = new SingleTable(this, 'Table');
+    const api = new CrmApi(this, 'Api', { stage: props.stage });
+
+    const authorizerFunction = new RouteFunction(this, 'Authorizer', {
+      entry: authorizerEntry,
+      description: authorizerDescription,
+      table,
+      tableActions: authorizerTableActions,
+    });
+    const authorizer = new RequestAuthorizer(this, 'RequestAuthorizer', {
+      handler: authorizerFunction,
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    /**
+     * No identity source, so the authorizer runs for every request: with one, API Gateway would
+     * answer 401 by itself when it is missing, where the spec wants 400 or 404 on the webhooks.
+     * CDK writes an empty IdentitySource; the property is dropped so CloudFormation sees none.
+     */
+    (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+
+    const functions = new Map<string, IFunction>([['Authorizer', authorizerFunction]]);
+    for (const route of routes) {
+      const name = constructId(route.id);
+      const handler = new RouteFunction(this, name, {
+        entry: route.entry,
+        description: `${route.method} ${route.path}`,
+        table,
+        tableActions: route.tableActions,
+      });
+      functions.set(name, handler);
+      /** Console test calls skip the authorizer: no permission for them. */
+      api.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(handler, { allowTestInvoke: false }), {
+          authorizer,
+          authorizationType: AuthorizationType.CUSTOM,
+        });
+    }
+
+    new Alarms(this, 'Alarms', { api, functions, table });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
+    new CfnOutput(this, 'WebhookUrlPattern', {
+      value: webhookUrl(api.url, '<endpoint_id>'),
+      description: 'Lead webhook URL; endpoint_id comes from `admin webhook status`',
+    });
+
+    Validations.of(api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'The handlers validate requests: API Gateway request validation would answer 400 in its own body shape where the specification wants 404 not_found for a lead webhook call without endpoint_id.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF: callers are servers sending authenticated requests, the authorizer checks every one, each API key is rate-limited and the stage is throttled.',
+      },
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Authentication is by API key and webhook token through a Lambda authorizer by design; there are no Cognito users.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-level role API Gateway writes execution logs with: AWS maintains this policy for exactly that purpose, and no function uses the role.',
+      },
+      {
+        id: 'Serverless-APIGWXrayEnabled',
+        reason:
+          'X-Ray is on for the functions only: API Gateway segments record the full URL, query string included, where a webhook token may travel.',
+      },
+    );
+  }
+}

@@ -1,0 +1,343 @@
+import { readFileSync } from 'node:fs';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
+import { accessLogFields } from '../../infra/constructs/crm-api';
+import { gatewayResponses, gatewayResponseTemplate, type GatewayResponseType } from '../../infra/gateway-responses';
+import { nagPacks } from '../../infra/nag';
+import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/stack';
+import { deletableLeadingKeys, tableAccessStatements } from '../../infra/table-access';
+import { routes, type TableAction } from '../../lib/routes';
+import { keys } from '../../lib/storage/keys';
+import { tableDefinition } from '../../lib/storage/table';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The same feature flags as `cdk synth`; bundling skipped, so no esbuild run in the tests. */
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
+const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+const stack = new CrmStack(app, 'Crm-test', { stage: 'test' });
+const template = Template.fromStack(stack);
+const resources = template.toJSON().Resources as Record<string, Json>;
+
+const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
+const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+const routeDescription = (route: (typeof routes)[number]) => `${route.method} ${route.path}`;
+
+function functionIdByDescription(description: string): string {
+  const found = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Description === description);
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
+/** Every IAM statement attached to a function's role. */
+function statementsOf(functionId: string): Json[] {
+  const roleId = resources[functionId]!.Properties.Role['Fn::GetAtt'][0] as string;
+  return ofType('AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles as Json[]).some((role) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[]);
+}
+
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const dynamoActions = (statements: Json[]): string[] =>
+  [...new Set(statements.flatMap((s) => list<string>(s.Action)).filter((a) => a.startsWith('dynamodb:')))].sort();
+const expectedActions = (actions: readonly TableAction[]): string[] =>
+  [...new Set(actions.filter((a) => a !== 'TransactWriteItems'))].map((a) => `dynamodb:${a}`).sort();
+
+/** IAM's StringLike: `*` matches any run of characters. */
+const stringLike = (pattern: string, value: string): boolean =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`).test(value);
+
+/** Full paths of the API's resources, rebuilt from their PathPart and ParentId. */
+function resourcePath(resourceId: string): string {
+  const resource = resources[resourceId]!;
+  const parent = resource.Properties.ParentId as Json;
+  const prefix = parent.Ref ? resourcePath(parent.Ref as string) : '';
+  return `${prefix}/${resource.Properties.PathPart as string}`;
+}
+
+describe('functions', () => {
+  test('one function per route, plus the one authorizer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+    for (const route of routes) functionIdByDescription(routeDescription(route));
+    functionIdByDescription(authorizerDescription);
+  });
+
+  test('every function: nodejs22.x on arm64, memory and timeout set, X-Ray, its own log group, TABLE_NAME', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 512,
+        Timeout: 10,
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: { TABLE_NAME: { Ref: tableId } } },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+      expect(resources[fn.Properties.LoggingConfig.LogGroup.Ref]!.Type).toBe('AWS::Logs::LogGroup');
+    }
+  });
+
+  test('log groups are created with a retention, never through the logRetention custom resource', () => {
+    for (const [, group] of ofType('AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBe(30);
+    expect(ofType('Custom::LogRetention')).toHaveLength(0);
+  });
+});
+
+describe('API', () => {
+  test('every route of the list is a method wired to its own function', () => {
+    const methods = ofType('AWS::ApiGateway::Method').map(([, method]) => {
+      const uri = JSON.stringify(method.Properties.Integration.Uri);
+      const target = ofType('AWS::Lambda::Function').find(([id]) => uri.includes(`"${id}"`));
+      return {
+        route: `${method.Properties.HttpMethod as string} ${resourcePath(method.Properties.ResourceId.Ref as string)}`,
+        target: target?.[1].Properties.Description as string | undefined,
+        type: method.Properties.Integration.Type as string,
+      };
+    });
+    expect(methods.map((m) => m.route).sort()).toEqual(routes.map(routeDescription).sort());
+    for (const method of methods)
+      expect(method).toEqual({ route: method.route, target: method.route, type: 'AWS_PROXY' });
+  });
+
+  test('the one REQUEST authorizer guards every method, without cache and without identity source', () => {
+    const authorizers = ofType('AWS::ApiGateway::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    const [authorizerId, authorizer] = authorizers[0]!;
+    expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', AuthorizerResultTtlInSeconds: 0 });
+    expect(authorizer.Properties).not.toHaveProperty('IdentitySource');
+    expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(
+      `"${functionIdByDescription(authorizerDescription)}"`,
+    );
+    const methods = ofType('AWS::ApiGateway::Method');
+    expect(methods).toHaveLength(routes.length);
+    for (const [, method] of methods) {
+      expect(method.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
+    }
+  });
+
+  test.each(Object.keys(gatewayResponses) as GatewayResponseType[])(
+    'gateway response %s answers in the specification’s shapes',
+    (type) => {
+      const statusCode = gatewayResponses[type].statusCode;
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: statusCode === undefined ? Match.absent() : String(statusCode),
+        ResponseTemplates: { 'application/json': gatewayResponseTemplate(type) },
+      });
+    },
+  );
+
+  test('an unknown route answers 404 not_found instead of API Gateway’s 403', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '404',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"not_found"') },
+    });
+  });
+
+  test('stage: no X-Ray, execution logs at ERROR without data tracing, throttled', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'test',
+      TracingEnabled: false,
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: Match.anyValue(),
+          ThrottlingBurstLimit: Match.anyValue(),
+        }),
+      ],
+    });
+  });
+
+  test('access log lines are JSON without the query string or any header', () => {
+    const [[, stage]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
+    const format = stage.Properties.AccessLogSetting.Format as string;
+    expect(JSON.parse(format)).toEqual(accessLogFields);
+    expect(format).not.toMatch(/querystring|header|useragent|\$context\.path\b|requestOverride|responseOverride/i);
+  });
+
+  test('execution logs go to a log group with a retention, created before the stage', () => {
+    const [[stageId, stage]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
+    const [[groupId]] = ofType('AWS::Logs::LogGroup').filter(([, group]) =>
+      JSON.stringify(group.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+    ) as [[string, Json]];
+    expect(stage.DependsOn).toContain(groupId);
+    expect(stageId).toBeDefined();
+  });
+});
+
+describe('table', () => {
+  test('keys and indexes are the ones of the table definition', () => {
+    const keySchema = (partitionKey: string, sortKey: string) => [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ];
+    const table = resources[tableId]!.Properties;
+    expect(table.KeySchema).toEqual(keySchema(tableDefinition.partitionKey, tableDefinition.sortKey));
+    expect(table.GlobalSecondaryIndexes).toEqual(
+      tableDefinition.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: keySchema(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+  });
+
+  test('on demand, point-in-time recovery, deletion protection, TTL, retained with the stack gone', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+      }),
+    });
+  });
+});
+
+describe('least privilege', () => {
+  const allStatements = ofType('AWS::IAM::Policy').flatMap(
+    ([, policy]) => policy.Properties.PolicyDocument.Statement as Json[],
+  );
+  const tableStatements = allStatements.filter((s) => list<string>(s.Action).some((a) => a.startsWith('dynamodb:')));
+  const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] });
+
+  test.each(routes.map((route) => [route.id, route] as const))('%s gets exactly its table actions', (_, route) => {
+    const statements = statementsOf(functionIdByDescription(routeDescription(route)));
+    expect(dynamoActions(statements)).toEqual(expectedActions(route.tableActions));
+  });
+
+  test('the authorizer gets GetItem and UpdateItem only', () => {
+    const statements = statementsOf(functionIdByDescription(authorizerDescription));
+    expect(dynamoActions(statements)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(expectedActions(authorizerTableActions)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  });
+
+  test('table statements name the table or one of its indexes, with no wildcard action', () => {
+    expect(tableStatements.length).toBeGreaterThan(0);
+    const allowed = [tableArn, ...tableDefinition.globalSecondaryIndexes.map((index) => indexArn(index.indexName))];
+    for (const statement of tableStatements) {
+      for (const action of list<string>(statement.Action)) expect(action).not.toContain('*');
+      for (const resource of list<Json>(statement.Resource)) expect(allowed).toContainEqual(resource);
+    }
+  });
+
+  test('only functions that Query get the indexes, and only for Query', () => {
+    const withIndex = tableStatements.filter((s) => JSON.stringify(s.Resource).includes('/index/'));
+    for (const statement of withIndex) expect(statement.Action).toBe('dynamodb:Query');
+    for (const route of routes) {
+      const reachesIndex = statementsOf(functionIdByDescription(routeDescription(route))).some((s) =>
+        JSON.stringify(s.Resource).includes('/index/'),
+      );
+      expect(reachesIndex).toBe(route.tableActions.includes('Query'));
+    }
+  });
+
+  test('DeleteItem is always bound to the deletable key prefixes, which exclude prospects and notes', () => {
+    const deletions = tableStatements.filter((s) => list<string>(s.Action).includes('dynamodb:DeleteItem'));
+    expect(deletions.length).toBe(routes.filter((route) => route.tableActions.includes('DeleteItem')).length);
+    for (const statement of deletions) {
+      expect(statement.Action).toBe('dynamodb:DeleteItem');
+      expect(statement.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': deletableLeadingKeys },
+      });
+    }
+    /** Notes and change-log entries live in the prospect's (or candidate's) partition. */
+    const protectedPartitions = [
+      keys.prospect('w', 'p').pk,
+      keys.candidate('w', 'c').pk,
+      keys.workspace('w').pk,
+      keys.apiKey('f').pk,
+      keys.endpoint('e').pk,
+    ];
+    for (const pattern of deletableLeadingKeys) {
+      for (const pk of protectedPartitions) expect(stringLike(pattern, pk)).toBe(false);
+    }
+    expect(deletableLeadingKeys.some((pattern) => stringLike(pattern, keys.emailMarker('w', 'a@b.test').pk))).toBe(
+      true,
+    );
+  });
+
+  describe('mapping of route actions to IAM', () => {
+    const scratch = new Stack(new App(), 'Scratch');
+    const table = new Table(scratch, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+    const rendered = (actions: TableAction[]) =>
+      tableAccessStatements(table, actions).map((statement) => statement.toStatementJson() as Json);
+
+    test('TransactWriteItems is no IAM action: its item actions are granted instead', () => {
+      const statements = rendered(['TransactWriteItems', 'PutItem', 'ConditionCheckItem']);
+      expect(statements.map((s) => s.Action)).toEqual([['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']]);
+    });
+
+    test('TransactWriteItems alone is refused at synthesis', () => {
+      expect(() => rendered(['TransactWriteItems'])).toThrow(/item actions/);
+    });
+
+    test('a delete inside a transaction is bound to the deletable prefixes too', () => {
+      const statements = rendered(['TransactWriteItems', 'DeleteItem']);
+      expect(statements).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:DeleteItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': deletableLeadingKeys } },
+        }),
+      ]);
+    });
+  });
+});
+
+describe('operations', () => {
+  test('alarms on API 5xx, on every function’s throttles and on table throttles', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' });
+    const throttles = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'Throttles');
+    expect(throttles).toHaveLength(routes.length + 1);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([
+        Match.objectLike({
+          MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: 'ReadThrottleEvents' }) }),
+        }),
+      ]),
+    });
+  });
+
+  test('outputs: API URL, table name, lead webhook URL pattern', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    expect(outputs.TableName.Value).toEqual({ Ref: tableId });
+    expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');
+    const pattern = outputs.WebhookUrlPattern.Value['Fn::Join'][1] as unknown[];
+    expect(pattern.at(-1)).toBe('/webhooks/ingest-lead?endpoint_id=<endpoint_id>');
+  });
+});
+
+describe('cdk-nag', () => {
+  test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
+    '%s: no finding left unacknowledged',
+    (_, pack) => {
+      const findings = pack
+        .validateScope(stack)
+        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+      expect(findings).toEqual([]);
+    },
+  );
+
+  test('every acknowledgement carries a written reason', () => {
+    const acknowledged = stack.node
+      .findAll()
+      .flatMap((construct) => construct.node.metadata)
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>));
+    expect(acknowledged.length).toBeGreaterThan(0);
+    for (const [, reason] of acknowledged) expect(reason.length).toBeGreaterThan(40);
+  });
+
+  test('the CDK itself reports no warning or error', () => {
+    expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+});
