@@ -83,8 +83,11 @@ export type ChangeLogItem = {
   pipeline_before?: string | null;
   pipeline_after?: string | null;
   at: string;
-  /** The prospect's version right after this change: undo is refused once it moved on. */
-  prospect_version: number;
+  /**
+   * The prospect's version right after this change: undo is refused once it moved on. Null for a
+   * note entry, which is never undone (the API never deletes a note).
+   */
+  prospect_version: number | null;
   undone_at: string | null;
   gsi1pk: string;
   gsi1sk: string;

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { ApiKeyPrincipal } from '../../auth/context';
+import type { Deps } from '../../deps';
+import { NotFoundError } from '../../errors';
+import { prospectNotFound } from '../../http/path-ids';
+import { keys } from '../../storage/keys';
+import type { NoteItem } from '../../storage/records';
+import { writeNote } from '../../storage/prospect-writes';
+import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import { codePointLength, maxNoteLength } from '../notes';
+import { changeLogEntry } from './changelog';
+
+/** Section 4.3: content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case. */
+export const addNoteSchema = z.strictObject({
+  content: z
+    .string()
+    .refine((content) => content.trim() !== '', 'le contenu ne peut pas être vide')
+    .refine(
+      (content) => codePointLength(content) <= maxNoteLength,
+      `${maxNoteLength} caractères au plus (un emoji compte pour un)`,
+    ),
+  date: z.unknown().optional(),
+});
+
+export type AddNoteInput = z.output<typeof addNoteSchema>;
+
+export type NoteResult = { id: string; created_at: string; warnings: string[] };
+
+const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+const warningsText = {
+  invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
+  futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
+} as const;
+
+/** A backfilled date must be a valid ISO 8601 date in the past; otherwise the reception date, and a warning. */
+export function noteDate(date: unknown, receivedAt: Date): { date: string; warnings: string[] } {
+  const received = receivedAt.toISOString();
+  if (date === undefined || date === null) return { date: received, warnings: [] };
+  if (typeof date !== 'string' || !isoDate.test(date) || Number.isNaN(Date.parse(date))) {
+    return { date: received, warnings: [warningsText.invalidDate] };
+  }
+  const parsed = new Date(date);
+  if (parsed.getTime() > receivedAt.getTime()) return { date: received, warnings: [warningsText.futureDate] };
+  return { date: parsed.toISOString(), warnings: [] };
+}
+
+/**
+ * Section 4.3: the note, its log entry and the prospect's new version in one transaction, which
+ * also tells a prospect that does not exist (404) without a read beforehand.
+ */
+export async function addNote(
+  deps: Deps,
+  principal: ApiKeyPrincipal,
+  prospectId: string,
+  input: AddNoteInput,
+  retryPolicy: RetryPolicy = defaultRetryPolicy,
+): Promise<NoteResult> {
+  const { workspaceId } = principal;
+  const receivedAt = deps.clock();
+  const now = receivedAt.toISOString();
+  const { date, warnings } = noteDate(input.date, receivedAt);
+  const noteId = deps.newId();
+  const note: NoteItem = {
+    pk: keys.prospectPk(workspaceId, prospectId),
+    sk: keys.noteSk(now, noteId),
+    type: 'note',
+    id: noteId,
+    workspace_id: workspaceId,
+    record_id: prospectId,
+    content: input.content,
+    date,
+    created_at: now,
+    key_id: principal.keyId,
+  };
+  const entry = changeLogEntry({
+    id: deps.newId(),
+    workspaceId,
+    prospectId,
+    keyId: principal.keyId,
+    at: now,
+    prospectVersion: null,
+    change: { field: 'note', before: null, after: noteId },
+  });
+  const outcome = await retryOnTransactionConflict(
+    () => writeNote(deps, { workspaceId, prospectId }, note, entry, now),
+    retryPolicy,
+  );
+  if (outcome === 'prospect_not_found') throw new NotFoundError(prospectNotFound);
+  return { id: noteId, created_at: now, warnings };
+}

@@ -1,0 +1,72 @@
+import type { ApiKeyPrincipal } from '../../auth/context';
+import type { Deps } from '../../deps';
+import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../../errors';
+import { prospectNotFound } from '../../http/path-ids';
+import { getProspect } from '../../storage/prospects';
+import { writeProspectChange } from '../../storage/prospect-writes';
+import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import { loadWorkspaceConfig } from '../../storage/workspace-config';
+import { findByIdOrName } from '../names';
+import { shorten } from '../lead/lead-input';
+import { changeLogEntry } from './changelog';
+
+export type TagOutcome = {
+  outcome: 'added' | 'already_present' | 'removed' | 'absent';
+  tag: { id: string; name: string };
+};
+
+const unknownTag = (reference: string) =>
+  `Tag « ${shorten(reference)} » introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`;
+const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
+const maxRounds = 3;
+
+/**
+ * Sections 4.4 and 4.5. Input: the tag's id or exact name. Output: what happened.
+ * 1. Read the prospect and the workspace's tags, in parallel (404, then 422 for an unknown tag).
+ * 2. Tag already present (add) or absent (remove): nothing to write.
+ * 3. Otherwise the change and its log entry, in one transaction conditional on the version read,
+ *    so that of concurrent identical calls exactly one changes the record and the others read again.
+ */
+export async function changeTag(
+  deps: Deps,
+  principal: ApiKeyPrincipal,
+  prospectId: string,
+  request: { action: 'add' | 'remove'; tag: string },
+  retryPolicy: RetryPolicy = defaultRetryPolicy,
+): Promise<TagOutcome> {
+  const { workspaceId } = principal;
+  const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  for (let round = 0; round < maxRounds; round += 1) {
+    const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
+    if (!prospect) throw new NotFoundError(prospectNotFound);
+    const tag = findByIdOrName(config.tags, request.tag);
+    if (!tag) throw new UnknownReferenceError(unknownTag(request.tag));
+    const view = { id: tag.id, name: tag.name };
+    const present = prospect.tag_ids?.has(tag.id) ?? false;
+    const adding = request.action === 'add';
+    if (adding === present) return { outcome: adding ? 'already_present' : 'absent', tag: view };
+
+    const now = deps.clock().toISOString();
+    const entry = changeLogEntry({
+      id: deps.newId(),
+      workspaceId,
+      prospectId,
+      keyId: principal.keyId,
+      at: now,
+      prospectVersion: prospect.version + 1,
+      change: { field: 'tags', before: adding ? null : tag.id, after: adding ? tag.id : null },
+    });
+    const outcome = await retryOnTransactionConflict(
+      () =>
+        writeProspectChange(
+          deps,
+          { workspaceId, prospectId },
+          { set: {}, ...(adding ? { addTag: tag.id } : { removeTag: tag.id }), expectedVersion: prospect.version, now },
+          [{ kind: 'create', item: entry }],
+        ),
+      retryPolicy,
+    );
+    if (outcome === 'written') return { outcome: adding ? 'added' : 'removed', tag: view };
+  }
+  throw new StorageUnavailableError(busy);
+}

@@ -1,0 +1,123 @@
+import type { ApiKeyPrincipal } from '../../auth/context';
+import type { Deps } from '../../deps';
+import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../../errors';
+import { prospectNotFound } from '../../http/path-ids';
+import { getProspect } from '../../storage/prospects';
+import type { ProspectItem } from '../../storage/records';
+import { writeProspectChange } from '../../storage/prospect-writes';
+import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import { loadWorkspaceConfig, type MemberItem } from '../../storage/workspace-config';
+import { changeLogEntry, type FieldChange } from './changelog';
+import type { PatchProspectInput } from './patch-input';
+import { prospectPatchView, type ProspectPatchView } from './prospect-view';
+import { resolveStageMove } from './stage-move';
+
+export type PatchResult = ProspectPatchView & { changed: string[] };
+
+const unknownMember = (field: string) => `Champ « ${field} » : ce membre n'existe pas dans l'espace.`;
+const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
+
+/** A prospect changed by another call between our read and our write: read again. */
+const maxRounds = 3;
+
+/**
+ * Section 4.2. Input: the validated body. Output: the prospect after the change and what changed.
+ * 1. Read the prospect and the workspace configuration, in parallel (404 if no such prospect).
+ * 2. Resolve the stage (409 protected, 422 unknown) and the members (422 unknown).
+ * 3. Keep only the fields whose value really changes; nothing changes, nothing is written.
+ * 4. Write the change and one log entry per field in one transaction conditional on the version.
+ */
+export async function updateProspect(
+  deps: Deps,
+  principal: ApiKeyPrincipal,
+  prospectId: string,
+  input: PatchProspectInput,
+  retryPolicy: RetryPolicy = defaultRetryPolicy,
+): Promise<PatchResult> {
+  const { workspaceId } = principal;
+  const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  for (let round = 0; round < maxRounds; round += 1) {
+    const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
+    if (!prospect) throw new NotFoundError(prospectNotFound);
+    const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
+    if (changes.length === 0) return { ...prospectPatchView(prospect), changed: [] };
+
+    const now = deps.clock().toISOString();
+    const version = prospect.version + 1;
+    const entries = changes.map(({ change }) =>
+      changeLogEntry({
+        id: deps.newId(),
+        workspaceId,
+        prospectId,
+        keyId: principal.keyId,
+        at: now,
+        prospectVersion: version,
+        change,
+      }),
+    );
+    const set = Object.assign({}, ...changes.map(({ set }) => set)) as Record<string, string | null>;
+    const outcome = await retryOnTransactionConflict(
+      () =>
+        writeProspectChange(
+          deps,
+          { workspaceId, prospectId },
+          { set, expectedVersion: prospect.version, now },
+          entries.map((item) => ({ kind: 'create', item }) as const),
+        ),
+      retryPolicy,
+    );
+    if (outcome === 'changed_meanwhile') continue;
+    const updated = { ...prospect, ...set } as ProspectItem;
+    return { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) };
+  }
+  throw new StorageUnavailableError(busy);
+}
+
+type PendingChange = { change: FieldChange; set: Record<string, string | null> };
+
+function fieldChanges(
+  prospect: ProspectItem,
+  input: PatchProspectInput,
+  pipelines: Parameters<typeof resolveStageMove>[0],
+  members: readonly MemberItem[],
+): PendingChange[] {
+  const changes: PendingChange[] = [];
+  if (input.stage !== undefined) {
+    const target = resolveStageMove(pipelines, prospect, input.stage);
+    if (target.stage.id !== prospect.stage_id || target.pipelineId !== prospect.pipeline_id) {
+      changes.push({
+        change: {
+          field: 'stage',
+          before: prospect.stage_id,
+          after: target.stage.id,
+          pipelineBefore: prospect.pipeline_id,
+          pipelineAfter: target.pipelineId,
+        },
+        set: { stage_id: target.stage.id, pipeline_id: target.pipelineId },
+      });
+    }
+  }
+  for (const [field, attribute, value] of [
+    ['setter', 'setter_id', input.setter_id],
+    ['closer', 'closer_id', input.closer_id],
+  ] as const) {
+    if (value === undefined) continue;
+    const memberId = value === null ? null : memberIdOf(members, value, attribute);
+    if (memberId !== prospect[attribute]) {
+      changes.push({ change: { field, before: prospect[attribute], after: memberId }, set: { [attribute]: memberId } });
+    }
+  }
+  if (input.follow_up_at !== undefined && input.follow_up_at !== prospect.next_follow_up_at) {
+    changes.push({
+      change: { field: 'follow_up', before: prospect.next_follow_up_at, after: input.follow_up_at },
+      set: { next_follow_up_at: input.follow_up_at },
+    });
+  }
+  return changes;
+}
+
+function memberIdOf(members: readonly MemberItem[], reference: string, field: string): string {
+  const member = members.find((candidate) => candidate.id === reference.toLowerCase());
+  if (!member) throw new UnknownReferenceError(unknownMember(field));
+  return member.id;
+}

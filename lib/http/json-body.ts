@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { InvalidInputError } from '../errors';
+
+const unreadable = 'Le corps de la requête doit être un objet JSON.';
+
+/** Prospect API bodies: JSON parsed and validated by the route's zod schema; any failure is a 400 naming the field. */
+export function parseJsonBody<T>(body: string | null, schema: z.ZodType<T>): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch (error) {
+    throw new InvalidInputError(unreadable, undefined, { cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidInputError(unreadable);
+  const result = schema.safeParse(parsed);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path[0];
+  const name = field === undefined ? 'body' : String(field);
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `Champ inconnu : « ${name} ».`
+      : name === 'body'
+        ? `Corps de la requête invalide : ${issue?.message ?? 'valeur refusée'}.`
+        : `Champ « ${name} » invalide : ${issue?.message ?? 'valeur refusée'}.`;
+  throw new InvalidInputError(message, { field: name, message });
+}

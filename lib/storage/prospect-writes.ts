@@ -1,0 +1,131 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { keys } from './keys';
+import type { ChangeLogItem, NoteItem } from './records';
+
+type Store = Pick<Deps, 'db' | 'tableName'>;
+type Target = { workspaceId: string; prospectId: string };
+
+export type ProspectUpdate = {
+  /** Attribute name → new value (null clears it). */
+  set: Record<string, string | null>;
+  addTag?: string;
+  removeTag?: string;
+  expectedVersion: number;
+  now: string;
+};
+
+/** Another item of the same transaction: log entries to create, or the entry an undo marks. */
+export type CompanionWrite =
+  { kind: 'create'; item: ChangeLogItem | NoteItem } | { kind: 'mark-undone'; entry: ChangeLogItem; at: string };
+
+/**
+ * A prospect change and its companions (log entries, or the undone entry) in one transaction,
+ * conditional on the version read: a change made meanwhile by another call is never overwritten
+ * unseen, and a log entry never exists without its change, or the reverse.
+ */
+export async function writeProspectChange(
+  store: Store,
+  target: Target,
+  update: ProspectUpdate,
+  companions: readonly CompanionWrite[],
+): Promise<'written' | 'changed_meanwhile'> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': update.now, ':one': 1, ':version': update.expectedVersion };
+  const sets = ['updated_at = :now', 'version = version + :one'];
+  Object.entries(update.set).forEach(([attribute, value], index) => {
+    names[`#f${index}`] = attribute;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  let expression = `SET ${sets.join(', ')}`;
+  const tag = update.addTag ?? update.removeTag;
+  if (tag !== undefined) {
+    expression += `${update.addTag !== undefined ? ' ADD' : ' DELETE'} tag_ids :tags`;
+    values[':tags'] = new Set([tag]);
+  }
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.prospect(target.workspaceId, target.prospectId),
+              UpdateExpression: expression,
+              ConditionExpression: 'version = :version',
+              ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+              ExpressionAttributeValues: values,
+            },
+          },
+          ...companions.map((companion) => companionWrite(store, companion)),
+        ],
+      }),
+    );
+    return 'written';
+  } catch (error) {
+    if (failedOnItem(error, 0)) return 'changed_meanwhile';
+    throw error;
+  }
+}
+
+function companionWrite(store: Store, companion: CompanionWrite) {
+  if (companion.kind === 'create') {
+    return {
+      Put: { TableName: store.tableName, Item: companion.item, ConditionExpression: 'attribute_not_exists(pk)' },
+    };
+  }
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: { pk: companion.entry.pk, sk: companion.entry.sk },
+      UpdateExpression: 'SET undone_at = :at',
+      ConditionExpression: 'attribute_exists(pk) AND undone_at = :notYet',
+      ExpressionAttributeValues: { ':at': companion.at, ':notYet': null },
+    },
+  };
+}
+
+/**
+ * A note and its log entry; the prospect's version rises in the same transaction, whose
+ * condition also tells a prospect that does not exist, without a read beforehand.
+ */
+export async function writeNote(
+  store: Store,
+  target: Target,
+  note: NoteItem,
+  entry: ChangeLogItem,
+  now: string,
+): Promise<'written' | 'prospect_not_found'> {
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.prospect(target.workspaceId, target.prospectId),
+              UpdateExpression: 'SET updated_at = :now, version = version + :one',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':now': now, ':one': 1 },
+            },
+          },
+          companionWrite(store, { kind: 'create', item: note }),
+          companionWrite(store, { kind: 'create', item: entry }),
+        ],
+      }),
+    );
+    return 'written';
+  } catch (error) {
+    if (failedOnItem(error, 0)) return 'prospect_not_found';
+    throw error;
+  }
+}
+
+export function failedOnItem(error: unknown, index: number): boolean {
+  return (
+    error instanceof TransactionCanceledException &&
+    error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
+  );
+}
