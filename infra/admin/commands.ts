@@ -1,8 +1,18 @@
 import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
+import { candidateShowCommand } from './commands/candidates';
+import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
 import { webhookCommands } from './commands/webhooks';
 
 /** Every admin command; a new one is a file under commands/ and a line here. */
-export const commands: readonly Command[] = [seedCommand, ...apiKeyCommands, ...webhookCommands, prospectShowCommand];
+export const commands: readonly Command[] = [
+  seedCommand,
+  ...apiKeyCommands,
+  ...webhookCommands,
+  prospectShowCommand,
+  candidateShowCommand,
+  changelogListCommand,
+  changelogUndoCommand,
+];

@@ -82,7 +82,7 @@ async function prospectPartition(deps: Deps, workspaceId: string, prospectId: st
   return items;
 }
 
-const prospectView = (record: ProspectItem): ProspectView => ({
+export const prospectView = (record: ProspectItem): ProspectView => ({
   id: record.id,
   pipeline_id: record.pipeline_id,
   stage_id: record.stage_id,

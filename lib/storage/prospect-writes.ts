@@ -30,7 +30,7 @@ export async function writeProspectChange(
   target: Target,
   update: ProspectUpdate,
   companions: readonly CompanionWrite[],
-): Promise<'written' | 'changed_meanwhile'> {
+): Promise<'written' | 'changed_meanwhile' | 'companion_refused'> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': update.now, ':one': 1, ':version': update.expectedVersion };
   const sets = ['updated_at = :now', 'version = version + :one'];
@@ -66,6 +66,7 @@ export async function writeProspectChange(
     return 'written';
   } catch (error) {
     if (failedOnItem(error, 0)) return 'changed_meanwhile';
+    if (companions.some((_, index) => failedOnItem(error, index + 1))) return 'companion_refused';
     throw error;
   }
 }

@@ -1,30 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAdmin } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
-type Run = { code: number; stdout: string; stderr: string };
-
-/** The admin command line as a user runs it: a child process on the test table. */
-function admin(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      'node_modules/.bin/tsx',
-      ['infra/admin/cli.ts', ...args],
-      {
-        env: {
-          ...process.env,
-          DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-          TABLE_NAME: process.env.TABLE_NAME,
-          PUBLIC_BASE_URL: 'http://crm.test',
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const admin = runAdmin;
 
 let workDir: string;
 beforeAll(async () => {

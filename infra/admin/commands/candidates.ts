@@ -1,0 +1,31 @@
+import { showCandidate } from '../../../lib/admin/candidates';
+import { defineCommand } from '../command';
+import { fields, shown } from '../render';
+
+export const candidateShowCommand = defineCommand({
+  words: ['candidate', 'show'],
+  summary: 'affiche un candidat avec ses notes (réponses de formulaire)',
+  options: { workspace: 'required', id: 'required' },
+  async run(target, options) {
+    const document = await showCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id });
+    const { candidate, notes } = document;
+    const text = [
+      fields([
+        ['Identifiant', candidate.id],
+        ['Prénom', candidate.first_name],
+        ['Nom', candidate.last_name],
+        ['E-mail', candidate.email],
+        ['Téléphone', candidate.phone],
+        ['Poste', candidate.position],
+        ['Source', candidate.source],
+        ['Pipeline', candidate.pipeline_id],
+        ['Colonne', candidate.column_id],
+      ]),
+      `Notes (${notes.length})`,
+      notes.length > 0
+        ? notes.map((note) => `[${note.created_at}] (${note.id})\n${note.content}`).join('\n\n')
+        : shown(null),
+    ].join('\n\n');
+    return { document, text };
+  },
+});

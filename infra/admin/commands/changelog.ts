@@ -1,0 +1,56 @@
+import { changeLogEntries, undoChangeLogEntry } from '../../../lib/admin/changelog';
+import type { ChangeLogEntryView } from '../../../lib/admin/changelog-entry';
+import { defineCommand } from '../command';
+import { fields, table } from '../render';
+
+const entriesTable = (entries: readonly ChangeLogEntryView[]): string =>
+  table(
+    ['Date', 'Prospect', 'Champ', 'Avant', 'Après', 'Clé', 'Annulée le', 'Entrée'],
+    entries.map((entry) => [
+      entry.at,
+      entry.prospect_id,
+      entry.field,
+      entry.before,
+      entry.after,
+      entry.key_id,
+      entry.undone_at,
+      entry.id,
+    ]),
+    "Aucune modification par l'API.",
+  );
+
+export const changelogListCommand = defineCommand({
+  words: ['changelog', 'list'],
+  summary: "liste les modifications faites par l'API sur un prospect ou avec une clé, les plus récentes d'abord",
+  options: { workspace: 'required', prospect: 'optional', key: 'optional' },
+  async run(target, options) {
+    const document = await changeLogEntries(target.deps, {
+      workspaceId: options.workspace,
+      prospectId: options.prospect,
+      keyId: options.key,
+    });
+    return { document, text: entriesTable(document.entries) };
+  },
+});
+
+export const changelogUndoCommand = defineCommand({
+  words: ['changelog', 'undo'],
+  summary: "annule une modification si le prospect n'a pas changé depuis (sinon code 2, rien ne change)",
+  options: { workspace: 'required', entry: 'required' },
+  async run(target, options) {
+    const document = await undoChangeLogEntry(target.deps, { workspaceId: options.workspace, entryId: options.entry });
+    const text = [
+      `Modification ${document.entry.id} annulée (${document.entry.field} : ${document.entry.after ?? '—'} → ${document.entry.before ?? '—'}).`,
+      fields([
+        ['Prospect', document.prospect.id],
+        ['Pipeline', document.prospect.pipeline_id],
+        ['Étape', document.prospect.stage_id],
+        ['Setter', document.prospect.setter_id],
+        ['Closer', document.prospect.closer_id],
+        ['Prochaine relance', document.prospect.next_follow_up_at],
+        ['Version', document.prospect.version],
+      ]),
+    ].join('\n\n');
+    return { document, text };
+  },
+});

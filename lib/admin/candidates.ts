@@ -1,0 +1,55 @@
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import { isUuid } from '../ids';
+import { keys } from '../storage/keys';
+import type { CandidateItem, NoteItem } from '../storage/records';
+import { AdminInputError } from './errors';
+import { requireWorkspace } from './workspace';
+
+export type CandidateDetails = {
+  candidate: Pick<
+    CandidateItem,
+    'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'pipeline_id' | 'column_id'
+  >;
+  notes: Pick<NoteItem, 'id' | 'content' | 'created_at'>[];
+};
+
+/** `candidate show`: the candidate and its notes, newest first, from one Query on its partition. */
+export async function showCandidate(
+  deps: Deps,
+  input: { workspaceId: string; candidateId: string },
+): Promise<CandidateDetails> {
+  await requireWorkspace(deps, input.workspaceId);
+  const items: (CandidateItem | NoteItem)[] = [];
+  if (isUuid(input.candidateId)) {
+    const pages = paginateQuery(
+      { client: deps.db },
+      {
+        TableName: deps.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.candidatePk(input.workspaceId, input.candidateId.toLowerCase()) },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) items.push(...((page.Items ?? []) as (CandidateItem | NoteItem)[]));
+  }
+  const record = items.find((item): item is CandidateItem => item.type === 'candidate');
+  if (!record) throw new AdminInputError(`Candidat inconnu dans cet espace : ${input.candidateId}`);
+  return {
+    candidate: {
+      id: record.id,
+      first_name: record.first_name,
+      last_name: record.last_name,
+      email: record.email,
+      phone: record.phone,
+      position: record.position,
+      source: record.source,
+      pipeline_id: record.pipeline_id,
+      column_id: record.column_id,
+    },
+    notes: items
+      .filter((item): item is NoteItem => item.type === 'note')
+      .map((note) => ({ id: note.id, content: note.content, created_at: note.created_at })),
+  };
+}

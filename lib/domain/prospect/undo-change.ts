@@ -1,0 +1,70 @@
+import type { Deps } from '../../deps';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../errors';
+import { findChangeLogEntry } from '../../storage/changelog';
+import { getProspect } from '../../storage/prospects';
+import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
+import type { ChangeLogItem, ProspectItem } from '../../storage/records';
+
+const messages = {
+  unknownEntry: (id: string) => `Entrée du journal inconnue dans cet espace : ${id}.`,
+  note: "Une note ne s'annule pas : l'API ne supprime jamais une note.",
+  alreadyUndone: (at: string) => `Cette modification a déjà été annulée le ${at}.`,
+  moved: 'Le prospect a été modifié depuis cette entrée : annulation refusée, rien n’a changé.',
+  missing: 'Le prospect de cette entrée est introuvable.',
+} as const;
+
+/** What reverting one entry writes: the field back to its value before (a stage with its pipeline). */
+function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTag' | 'removeTag'> {
+  switch (entry.field) {
+    case 'stage':
+      return { set: { stage_id: entry.before, pipeline_id: entry.pipeline_before ?? null } };
+    case 'setter':
+      return { set: { setter_id: entry.before } };
+    case 'closer':
+      return { set: { closer_id: entry.before } };
+    case 'follow_up':
+      return { set: { next_follow_up_at: entry.before } };
+    case 'tags':
+      if (entry.after !== null) return { set: {}, removeTag: entry.after };
+      return { set: {}, addTag: entry.before ?? '' };
+    case 'note':
+      throw new InvalidInputError(messages.note);
+  }
+}
+
+/**
+ * Decisions 3, undo: reverts one entry's field while the prospect's version is still the one the
+ * entry left, marks the entry undone and writes no new entry, all in one transaction. Refused,
+ * with nothing changed, for a note, an entry already undone, or a prospect changed since.
+ */
+export async function undoChange(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  workspaceId: string,
+  entryId: string,
+): Promise<{ entry: ChangeLogItem; prospect: ProspectItem }> {
+  const entry = await findChangeLogEntry(deps, workspaceId, entryId);
+  if (!entry) throw new NotFoundError(messages.unknownEntry(entryId));
+  if (entry.undone_at) throw new ConflictError(messages.alreadyUndone(entry.undone_at));
+  const change = reversal(entry);
+  const prospect = await getProspect(deps, workspaceId, entry.prospect_id);
+  if (!prospect) throw new NotFoundError(messages.missing);
+  if (entry.prospect_version === null || prospect.version !== entry.prospect_version)
+    throw new ConflictError(messages.moved);
+
+  const now = deps.clock().toISOString();
+  const outcome = await writeProspectChange(
+    deps,
+    { workspaceId, prospectId: prospect.id },
+    { ...change, expectedVersion: entry.prospect_version, now },
+    [{ kind: 'mark-undone', entry, at: now }],
+  );
+  if (outcome === 'changed_meanwhile') throw new ConflictError(messages.moved);
+  if (outcome === 'companion_refused') throw new ConflictError(messages.alreadyUndone(now));
+  const tags = new Set(prospect.tag_ids ?? []);
+  if (change.addTag !== undefined) tags.add(change.addTag);
+  if (change.removeTag !== undefined) tags.delete(change.removeTag);
+  return {
+    entry: { ...entry, undone_at: now },
+    prospect: { ...prospect, ...change.set, tag_ids: tags, version: prospect.version + 1, updated_at: now },
+  };
+}
