@@ -96,3 +96,41 @@ test('known candidate: the refused transaction names the owner, then one PutItem
   expect((await application({ email: 'again@test.fr', name: 'A' })).body).toMatchObject({ action: 'existing' });
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'PutItem']);
 });
+
+const prospectCall = (method: string, path: string, body?: unknown) =>
+  api.request(method, path, { headers: { Authorization: `Bearer ${ws.api_keys.k?.secret}` }, body });
+
+async function aLeadId(): Promise<string> {
+  const response = await lead({ email: `${Math.random()}@round.trip` });
+  counter.reset();
+  return (response.body as { prospect_id: string }).prospect_id;
+}
+
+test('PATCH: key, rate counter, prospect ∥ configuration, one transaction', async () => {
+  const id = await aLeadId();
+  await prospectCall('PATCH', `/prospects/${id}`, { follow_up_at: '2027-01-01T10:00:00Z' });
+  expect(counter.calls.slice(0, 2)).toEqual(['GetItem', 'UpdateItem']);
+  expect(counter.calls.slice(2, 4).sort()).toEqual(['GetItem', 'Query']);
+  expect(counter.calls.slice(4)).toEqual(['TransactWriteItems']);
+});
+
+test('POST note: key, rate counter, one transaction that also finds the prospect', async () => {
+  const id = await aLeadId();
+  expect((await prospectCall('POST', `/prospects/${id}/notes`, { content: 'x' })).status).toBe(201);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'TransactWriteItems']);
+});
+
+test('POST and DELETE tag: key, rate counter, prospect ∥ configuration, one transaction', async () => {
+  const id = await aLeadId();
+  expect((await prospectCall('POST', `/prospects/${id}/tags`, { tag: 'VIP' })).status).toBe(201);
+  expect(counter.calls).toHaveLength(5);
+  expect(counter.calls[4]).toBe('TransactWriteItems');
+  counter.reset();
+  expect((await prospectCall('DELETE', `/prospects/${id}/tags/VIP`)).status).toBe(200);
+  expect(counter.calls).toHaveLength(5);
+});
+
+test('a non-UUID prospect id: nothing read beyond the credential and its counter', async () => {
+  expect((await prospectCall('PATCH', '/prospects/not-a-uuid', { stage: 'Nouveau' })).status).toBe(404);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem']);
+});
