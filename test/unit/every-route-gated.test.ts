@@ -1,0 +1,48 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import type { AuthDecision } from '../../lib/auth/context';
+import type { Deps } from '../../lib/deps';
+import { routes } from '../../lib/routes';
+import { aLambdaContext, aProxyEvent } from '../support/events';
+
+type RouteModule = {
+  createHandler: (deps: Deps) => (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+};
+
+const refusals: AuthDecision[] = [
+  { outcome: 'unauthorized' },
+  { outcome: 'endpoint_missing' },
+  { outcome: 'endpoint_malformed' },
+  { outcome: 'endpoint_unknown' },
+  { outcome: 'failed' },
+];
+
+/**
+ * The authorizer always allows and leaves the refusal to the handler (ADR 3), so every route's
+ * handler must refuse before any business code: here, before any DynamoDB call at all.
+ */
+describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
+  it.each(refusals.map((decision) => [decision.outcome, decision] as const))(
+    'refuses a `%s` decision without touching DynamoDB',
+    async (_outcome, decision) => {
+      const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-3' }));
+      const mock = mockClient(db);
+      const module = (await import(`../../${route.entry}`)) as RouteModule;
+      const handler = module.createHandler({ db, tableName: 't', clock: () => new Date(), newId: () => 'id' });
+      const response = await handler(
+        aProxyEvent({
+          resource: route.path,
+          httpMethod: route.method,
+          pathParameters: { prospect_id: '22222222-2222-4222-8222-222222222222', tag: 'VIP' },
+          body: '{"email":"a@b.fr","name":"A","stage":"x","content":"x","tag":"x"}',
+          decision,
+        }),
+        aLambdaContext(),
+      );
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+      expect(mock.calls()).toHaveLength(0);
+    },
+  );
+});
