@@ -8,7 +8,9 @@ import { apiKeyRoute } from '../lib/http/route-handler';
 import { routeById } from '../lib/routes';
 
 /** Section 4.4: the id or exact name of an existing tag. */
-const addTagSchema = z.strictObject({ tag: z.string().trim().min(1, 'un identifiant ou un nom de tag est attendu') });
+const addTagSchema = z.strictObject({
+  tag: z.string().trim().min(1, 'un identifiant ou un nom de tag est attendu').max(200, '200 caractères au plus'),
+});
 
 export const createHandler = (deps: Deps) =>
   apiKeyRoute(routeById('addTag'), deps, async ({ event, principal }) => {

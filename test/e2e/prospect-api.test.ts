@@ -310,3 +310,31 @@ describe('isolation, credentials and scopes', () => {
     }
   });
 });
+
+describe('20 000-character values', () => {
+  it('answer 4xx on every route, never 500', async () => {
+    const id = await aProspect();
+    const long = 'x'.repeat(20_000);
+    for (const [method, path, body] of [
+      ['PATCH', `/prospects/${id}`, { stage: long }],
+      ['PATCH', `/prospects/${id}`, { setter_id: long }],
+      ['POST', `/prospects/${id}/tags`, { tag: long }],
+      ['POST', `/prospects/${id}/notes`, { content: 'x', date: long }],
+    ] as const) {
+      const response = await call(method, path, body);
+      expect(response.status).toBeLessThan(500);
+    }
+    const lead = await api.request('POST', '/webhooks/ingest-lead', {
+      query: { endpoint_id: ws.webhook?.endpoint_id as string },
+      headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+      body: { phone: long, social_url: long, email: `${long}@x.fr` },
+    });
+    expect(lead.status).toBe(400);
+    const application = await api.request('POST', '/webhooks/recruitment', {
+      query: { endpoint_id: ws.webhook?.endpoint_id as string },
+      headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+      body: { email: 'long@test.fr', name: long },
+    });
+    expect(application.status).toBe(400);
+  });
+});

@@ -61,3 +61,14 @@ describe('reading a lead (section 4.7, decisions 4)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('very long values (keys hold only hashes; a value must still make sense)', () => {
+  it('ignores an over-long field with a warning, and refuses a lead left without contact', () => {
+    const long = 'x'.repeat(20_000);
+    expect(interpretLead({ email: 'a@b.fr', first_name: long }).warnings).toEqual([
+      'Champ « first_name » ignoré : 200 caractères au plus.',
+    ]);
+    expect(() => interpretLead({ phone: '1'.repeat(20_000) })).toThrow(InvalidInputError);
+    expect(() => interpretLead({ social_url: `https://x.fr/${long}` })).toThrow(InvalidInputError);
+  });
+});

@@ -19,11 +19,25 @@ export type InterpretedLead = { lead: LeadInput; warnings: string[] };
 
 export const maxTagIds = 50;
 
-const textFields = ['first_name', 'last_name', 'email', 'phone', 'social_url', 'source', 'pipeline', 'stage'] as const;
-type TextField = (typeof textFields)[number];
+/**
+ * Longest value read per field: beyond, a value is no name, phone or link, and it is ignored with a
+ * warning like a value of the wrong type (keys only ever hold hashes, so length is about sense).
+ */
+const maxLengths = {
+  first_name: 200,
+  last_name: 200,
+  email: 254,
+  phone: 40,
+  social_url: 2048,
+  source: 500,
+  pipeline: 200,
+  stage: 200,
+} as const;
+type TextField = keyof typeof maxLengths;
+const textFields = Object.keys(maxLengths) as TextField[];
 
 const text = z.string();
-const email = z.email().max(254);
+const email = z.email();
 const tagIdList = z.union([z.array(z.string()), z.string()]);
 
 const warningsText = {
@@ -31,6 +45,7 @@ const warningsText = {
   tagsField: 'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',
   wrongType: (name: string) => `Champ « ${name} » ignoré : une chaîne de caractères est attendue.`,
   invalidEmail: "Champ « email » ignoré : ce n'est pas une adresse e-mail valide.",
+  tooLong: (name: TextField) => `Champ « ${name} » ignoré : ${maxLengths[name]} caractères au plus.`,
   wrongTagIds: 'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
   tooManyTags: `Seuls les ${maxTagIds} premiers identifiants distincts de « tag_ids » sont lus ; les suivants sont ignorés.`,
 } as const;
@@ -76,6 +91,10 @@ function readText(lead: LeadInput, name: TextField, value: unknown, warnings: st
   }
   const trimmed = parsed.data.trim();
   if (trimmed === '') return;
+  if (trimmed.length > maxLengths[name]) {
+    warnings.push(warningsText.tooLong(name));
+    return;
+  }
   if (name === 'email' && !email.safeParse(trimmed).success) {
     warnings.push(warningsText.invalidEmail);
     return;

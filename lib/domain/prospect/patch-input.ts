@@ -14,9 +14,9 @@ const followUpAt = z
 /** Section 4.2: only the fields to change, at least one, nothing else. */
 export const patchProspectSchema = z
   .strictObject({
-    stage: z.string().trim().min(1, 'un identifiant ou un nom d’étape est attendu'),
-    setter_id: z.string().nullable(),
-    closer_id: z.string().nullable(),
+    stage: z.string().trim().min(1, 'un identifiant ou un nom d’étape est attendu').max(200, '200 caractères au plus'),
+    setter_id: z.string().max(100, '100 caractères au plus').nullable(),
+    closer_id: z.string().max(100, '100 caractères au plus').nullable(),
     follow_up_at: followUpAt.nullable(),
   })
   .partial()

@@ -17,12 +17,10 @@ export type ApplicationInput = {
 
 export const maxAnswerPairs = 200;
 
-const optionalText = (max?: number) =>
+const optionalText = (max = 500) =>
   z.preprocess(
     (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    max === undefined
-      ? z.string().trim().optional()
-      : z.string().trim().max(max, `${max} caractères au plus`).optional(),
+    z.string().trim().max(max, `${max} caractères au plus`).optional(),
   );
 
 const answersSchema = z
