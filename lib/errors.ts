@@ -52,3 +52,9 @@ export class UnknownEndpointError extends DomainError {}
 
 /** DynamoDB still failing after the bounded retries: the caller should retry later. */
 export class StorageUnavailableError extends DomainError {}
+
+/** An Idempotency-Key already used with another body (decisions 5). */
+export class IdempotencyKeyReusedError extends DomainError {}
+
+/** An Idempotency-Key whose first call is still running (decisions 5): retry in a second. */
+export class IdempotencyKeyInFlightError extends DomainError {}

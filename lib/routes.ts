@@ -6,7 +6,10 @@ export type Credential = 'api-key' | 'webhook-token';
 export type Scope = 'pipelines:read' | 'prospects:write' | 'notes:write' | 'tags:write';
 /** The two error body shapes of the specification: Prospect API and recruitment (7.1, 7.2) vs lead webhook (7.3). */
 export type ErrorShape = 'standard' | 'lead';
-/** The table actions a function performs; the stack grants exactly these. */
+/**
+ * The table actions a function performs; the stack grants exactly these. Every write route may
+ * delete its idempotency records (IDEM#); the stack confines DeleteItem to the deletable prefixes.
+ */
 export type TableAction =
   | 'GetItem'
   | 'BatchGetItem'
@@ -53,7 +56,7 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'prospects:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     countsStageChanges: true,
   },
   {
@@ -64,7 +67,7 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'notes:write',
     errorShape: 'standard',
-    tableActions: ['UpdateItem', 'PutItem'],
+    tableActions: ['UpdateItem', 'PutItem', 'DeleteItem'],
   },
   {
     id: 'addTag',
@@ -74,7 +77,7 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
   },
   {
     id: 'removeTag',
@@ -84,7 +87,7 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
   },
   {
     id: 'ingestLead',
@@ -93,7 +96,7 @@ export const routes: readonly Route[] = [
     entry: 'functions/ingest-lead.ts',
     credential: 'webhook-token',
     errorShape: 'lead',
-    /** DeleteItem only releases a uniqueness marker (UNIQ#) when a known contact changes e-mail or phone. */
+    /** DeleteItem releases a uniqueness marker (UNIQ#) when a known contact changes e-mail or phone. */
     tableActions: ['Query', 'BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
   },
   {
@@ -103,7 +106,7 @@ export const routes: readonly Route[] = [
     entry: 'functions/recruitment.ts',
     credential: 'webhook-token',
     errorShape: 'standard',
-    tableActions: ['Query', 'PutItem'],
+    tableActions: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
   },
 ];
 

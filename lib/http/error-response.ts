@@ -1,5 +1,7 @@
 import {
   ConflictError,
+  IdempotencyKeyInFlightError,
+  IdempotencyKeyReusedError,
   EndpointIdMalformedError,
   EndpointIdMissingError,
   ForbiddenError,
@@ -11,7 +13,7 @@ import {
   UnknownEndpointError,
   UnknownReferenceError,
 } from '../errors';
-import type { ErrorShape } from '../routes';
+import type { ErrorShape, Route } from '../routes';
 import { json, type HttpResponse } from './response';
 
 type Rule = { error: abstract new (...args: never[]) => Error; status: number; code: string };
@@ -31,8 +33,24 @@ const standardRules: readonly Rule[] = [
   { error: RateLimitedError, status: 429, code: 'rate_limited' },
 ];
 
-/** Section 7.3 with decisions 4: an unknown endpoint is a 401 on the lead webhook. */
+/** Decisions 5 on the Prospect API: the in-flight refusal is a 409 the client retries. */
+const apiKeyRules: readonly Rule[] = [
+  { error: IdempotencyKeyReusedError, status: 422, code: 'unprocessable' },
+  { error: IdempotencyKeyInFlightError, status: 409, code: 'conflict' },
+  ...standardRules,
+];
+
+/** Decisions 5 on the recruitment webhook: form tools retry a 500, not a 409. */
+const recruitmentRules: readonly Rule[] = [
+  { error: IdempotencyKeyReusedError, status: 400, code: 'bad_request' },
+  { error: IdempotencyKeyInFlightError, status: 500, code: 'internal' },
+  ...standardRules,
+];
+
+/** Section 7.3 with decisions 4 and 5: an unknown endpoint is a 401 on the lead webhook. */
 const leadRules: readonly Rule[] = [
+  { error: IdempotencyKeyReusedError, status: 400, code: 'invalid_payload' },
+  { error: IdempotencyKeyInFlightError, status: 500, code: 'ingest_failed' },
   { error: EndpointIdMissingError, status: 404, code: 'not_found' },
   { error: EndpointIdMalformedError, status: 400, code: 'invalid_endpoint_id' },
   { error: InvalidInputError, status: 400, code: 'invalid_payload' },
@@ -48,17 +66,35 @@ const internal = {
   },
 } as const;
 
+function rulesOf(route: Pick<Route, 'errorShape' | 'credential'>): readonly Rule[] {
+  if (route.errorShape === 'lead') return leadRules;
+  return route.credential === 'api-key' ? apiKeyRules : recruitmentRules;
+}
+
+function retryAfter(error: unknown): Record<string, string> {
+  if (error instanceof RateLimitedError) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof IdempotencyKeyInFlightError) return { 'Retry-After': '1' };
+  return {};
+}
+
 /** Only errors the rules name are exposed; anything else is a generic 500 that leaks nothing. */
-export function errorResponse(shape: ErrorShape, error: unknown, headers: Record<string, string> = {}): HttpResponse {
-  const rules = shape === 'lead' ? leadRules : standardRules;
-  const rule = rules.find((candidate) => error instanceof candidate.error);
-  const extraHeaders: Record<string, string> =
-    error instanceof RateLimitedError ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+export function errorResponse(
+  route: Pick<Route, 'errorShape' | 'credential'>,
+  error: unknown,
+  headers: Record<string, string> = {},
+): HttpResponse {
+  const shape = route.errorShape;
+  const rule = rulesOf(route).find((candidate) => error instanceof candidate.error);
+  const extraHeaders = retryAfter(error);
   if (!rule || !(error instanceof Error)) {
     return render(shape, 500, internal[shape].code, internal[shape].message, undefined, headers);
   }
   const details = 'details' in error ? error.details : undefined;
-  return render(shape, rule.status, rule.code, error.message, details, { ...headers, ...extraHeaders });
+  const message = rule.status >= 500 ? internal[shape].message : error.message;
+  return render(shape, rule.status, rule.code, message, rule.status >= 500 ? undefined : details, {
+    ...headers,
+    ...extraHeaders,
+  });
 }
 
 export function render(

@@ -1,6 +1,12 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { decodeDecision, type ApiKeyPrincipal, type AuthDecision, type WebhookPrincipal } from '../auth/context';
+import {
+  decodeDecision,
+  type ApiKeyPrincipal,
+  type AuthDecision,
+  type Principal,
+  type WebhookPrincipal,
+} from '../auth/context';
 import type { Deps } from '../deps';
 import {
   EndpointIdMalformedError,
@@ -15,6 +21,7 @@ import type { Route } from '../routes';
 import { rateLimitHeaders, rateLimitState } from '../domain/rate-limit';
 import { countRequest } from '../storage/rate-counter';
 import { errorResponse } from './error-response';
+import { answerOnce } from './idempotency';
 import type { HttpResponse } from './response';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
@@ -41,15 +48,20 @@ const messages = {
  * than `allowed` into the route's error, so no handler can act for an unauthenticated caller.
  */
 export function apiKeyRoute(route: Route, deps: Deps, handle: Handle<ApiKeyPrincipal>) {
-  return compose<ApiKeyPrincipal>(route, apiKeyGate(route, deps), handle);
+  return compose<ApiKeyPrincipal>(route, deps, apiKeyGate(route, deps), handle);
 }
 
-export function webhookRoute(route: Route, handle: Handle<WebhookPrincipal>) {
-  return compose<WebhookPrincipal>(route, webhookGate(), handle);
+export function webhookRoute(route: Route, deps: Deps, handle: Handle<WebhookPrincipal>) {
+  return compose<WebhookPrincipal>(route, deps, webhookGate(), handle);
 }
 
-function compose<P>(
+/**
+ * After the gate, the handler's answer, success or error, goes through the idempotency record
+ * (decisions 5), which replays a first answer or refuses a reused key before the handler runs.
+ */
+function compose<P extends Principal>(
   route: Route,
+  deps: Deps,
   gate: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>,
   handle: Handle<P>,
 ) {
@@ -57,10 +69,19 @@ function compose<P>(
     .use(errorResponder(route))
     .use(gate)
     .handler(async (event, context) => {
-      if (context.principal === undefined) throw new Error('route gate did not run');
-      const response = await handle({ event, principal: context.principal });
+      const principal = context.principal;
+      if (principal === undefined) throw new Error('route gate did not run');
+      const response = await answerOnce(deps, route, event, principal, () =>
+        handle({ event, principal }).catch((error: unknown) => respondWithError(route, error)),
+      );
       return { ...response, headers: { ...context.responseHeaders, ...response.headers } };
     });
+}
+
+function respondWithError(route: Route, error: unknown, headers: Record<string, string> = {}): HttpResponse {
+  const response = errorResponse(route, error, headers);
+  if (response.statusCode >= 500) logError('request failed', error, { route: route.id });
+  return response;
 }
 
 function errorResponder<P>(
@@ -68,9 +89,7 @@ function errorResponder<P>(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>> {
   return {
     onError: async (request) => {
-      const response = errorResponse(route.errorShape, request.error, request.context.responseHeaders ?? {});
-      if (response.statusCode >= 500) logError('request failed', request.error, { route: route.id });
-      request.response = response;
+      request.response = respondWithError(route, request.error, request.context.responseHeaders ?? {});
     },
   };
 }

@@ -66,10 +66,11 @@ describe('the gate every API-key handler goes through', () => {
 
   it('answers 500 in the route shape when the authorizer failed', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await webhookRoute(leadRoute, handle)(
-      aProxyEvent({ decision: { outcome: 'failed' } }),
-      aLambdaContext(),
-    );
+    const response = await webhookRoute(
+      leadRoute,
+      deps,
+      handle,
+    )(aProxyEvent({ decision: { outcome: 'failed' } }), aLambdaContext());
     expect(response.statusCode).toBe(500);
     expect(JSON.parse(response.body)).toEqual({ error: 'ingest_failed', message: expect.any(String) });
     expect(handle).not.toHaveBeenCalled();

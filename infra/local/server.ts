@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from 'aws-lambda';
+import type { Deps } from '../../lib/deps';
+import { logError } from '../../lib/log';
+import { authorizerEntry, routes } from '../../lib/routes';
+import { answer, maxRequestBodyBytes, type GatewayReply, type Invocations } from './api-gateway';
+import { lambdaContext } from './lambda-context';
+
+export type LocalServer = { url: string; close: () => Promise<void> };
+
+type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
+type Factory = 'createHandler' | 'createAuthorizer';
+
+const health: GatewayReply = {
+  statusCode: 200,
+  headers: { 'Content-Type': ['application/json'] },
+  body: Buffer.from('{"ok":true}'),
+};
+
+/**
+ * The local stand-in for API Gateway: routes from lib/routes.ts only, each function module
+ * imported once and its handler built once with the given deps, like a warm Lambda. What API
+ * Gateway does with a request lives in api-gateway.ts; this file only moves bytes.
+ */
+export async function startLocalServer(options: { deps: Deps; port: number; host?: string }): Promise<LocalServer> {
+  const host = options.host ?? '127.0.0.1';
+  const invocations = lambdaInvocations(options.deps);
+  const server = createServer((req, res) => {
+    reply(req, invocations)
+      .then((response) => send(res, response))
+      .catch((error: unknown) => {
+        logError('local server failed', error);
+        res.destroy();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://${host}:${port}`, close: () => close(server) };
+}
+
+async function reply(req: IncomingMessage, invocations: Invocations): Promise<GatewayReply> {
+  const target = req.url ?? '/';
+  const method = req.method ?? 'GET';
+  const body = await readBody(req);
+  // Local only: readiness for `npm start` and the tests, outside the API's routes.
+  if (method === 'GET' && target.split('?')[0] === '/health') return health;
+  return answer(
+    routes,
+    {
+      method,
+      target,
+      rawHeaders: req.rawHeaders,
+      body,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      httpVersion: req.httpVersion,
+    },
+    invocations,
+    { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() },
+  );
+}
+
+function lambdaInvocations(deps: Deps): Invocations {
+  const load = functionLoader(deps);
+  const invoke = async (entry: string, factory: Factory, name: string, event: unknown) => {
+    try {
+      const lambda = await load(entry, factory);
+      return await lambda(event, lambdaContext(`crm-local-${name}`));
+    } catch (error) {
+      // What the Lambda runtime would write to the function's log before API Gateway answers 5xx.
+      logError('function failed', error, { function: name });
+      throw error;
+    }
+  };
+  return {
+    authorizer: (event) => invoke(authorizerEntry, 'createAuthorizer', 'authorizer', event),
+    handler: (route, event) => invoke(route.entry, 'createHandler', route.id, event),
+  };
+}
+
+function functionLoader(deps: Deps): (entry: string, factory: Factory) => Promise<LambdaFunction> {
+  const loaded = new Map<string, Promise<LambdaFunction>>();
+  return (entry, factory) => {
+    let lambda = loaded.get(entry);
+    if (lambda === undefined) {
+      lambda = import(`../../${entry}`).then((module: Record<string, unknown>) => {
+        const create = module[factory];
+        if (typeof create !== 'function') throw new Error(`${entry} does not export ${factory}`);
+        return create(deps) as LambdaFunction;
+      });
+      // A failed cold start is tried again on the next request, as Lambda does.
+      lambda.catch(() => loaded.delete(entry));
+      loaded.set(entry, lambda);
+    }
+    return lambda;
+  };
+}
+
+/** The whole body as text, or undefined past API Gateway's quota (still read to the end, so the reply reaches the client). */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= maxRequestBodyBytes) chunks.push(chunk);
+  }
+  return size > maxRequestBodyBytes ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, response: GatewayReply): void {
+  res.writeHead(response.statusCode, response.headers);
+  res.end(response.body);
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../lib/deps';
+import { createDynamoClient } from '../../lib/storage/client';
+import { ensureTable } from '../../lib/storage/create-table';
+import { demoBanner } from './demo-banner';
+import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
+
+/**
+ * `npm start` (decisions 1): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the table, a demo
+ * workspace on an empty database, then the local API. SIGINT and SIGTERM stop the API and the
+ * DynamoDB Local child, so no java process outlives this one.
+ */
+
+const cleanups: Array<() => Promise<void>> = [];
+
+async function start(): Promise<void> {
+  const port = portFrom('PORT', 3000);
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
+    if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+    const dynamo = await startDynamoDbLocal({ port: portFrom('DYNAMODB_LOCAL_PORT', 8000), dataDir });
+    cleanups.push(dynamo.stop);
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    console.log(`DynamoDB Local : ${dynamo.endpoint} (${dataDir ? `données dans ${dataDir}` : 'en mémoire'})`);
+  } else {
+    console.log(`DynamoDB : ${process.env.DYNAMODB_ENDPOINT}`);
+  }
+  process.env.TABLE_NAME ||= 'crm-local';
+
+  // Imported only now: the functions read their configuration from the environment set above.
+  const { productionDeps } = await import('../../lib/deps');
+  const { startLocalServer } = await import('./server');
+  const deps = productionDeps();
+
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const table = await ensureTable(client, deps.tableName);
+  const empty = (await client.send(new ScanCommand({ TableName: deps.tableName, Limit: 1 }))).Count === 0;
+  client.destroy();
+  console.log(`Table : ${deps.tableName} (${table === 'created' ? 'créée' : 'existante'})`);
+
+  const seed = empty ? await seedDemoWorkspace(deps) : undefined;
+  const server = await startLocalServer({ deps, port, host: '127.0.0.1' });
+  cleanups.push(server.close);
+
+  if (seed !== undefined) {
+    const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
+    console.log(demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
+  } else {
+    console.log(
+      'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
+        'pour une nouvelle clé : npm run admin -- apikey create --workspace <id> --name <nom>.',
+    );
+  }
+  console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
+}
+
+async function seedDemoWorkspace(deps: Deps) {
+  const { seedWorkspace } = await import('../../lib/admin/seed');
+  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
+  return seedWorkspace(deps, description);
+}
+
+function portFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${name} doit être un numéro de port entre 1 et 65535 (reçu : ${raw}).`);
+  }
+  return port;
+}
+
+let stopping: Promise<void> | undefined;
+
+function stop(exitCode: number): Promise<void> {
+  stopping ??= (async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => console.error(`Arrêt incomplet : ${String(error)}`));
+    }
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
+const starting = start();
+
+/**
+ * A signal during start-up waits for it: DynamoDB Local may be half-started and must be stopped
+ * too. `on`, not `once`: tsx relays a signal it sees as unhandled a second time, and a second
+ * signal without a listener would end this process before DynamoDB Local is stopped.
+ */
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void starting.then(
+      () => stop(0),
+      () => stop(0),
+    );
+  });
+}
+
+starting.catch(async (error: unknown) => {
+  console.error(
+    error instanceof JavaMissingError
+      ? error.message
+      : `Démarrage impossible : ${error instanceof Error ? error.message : String(error)}`,
+  );
+  await stop(1);
+});

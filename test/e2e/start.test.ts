@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { freePort } from '../../infra/local/free-port';
+import { createDynamoClient } from '../../lib/storage/client';
+
+/** `npm start` as a user runs it: a child process, read through what it prints. */
+type Started = { child: ChildProcess; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> };
+
+const running = new Set<ChildProcess>();
+
+function startCommand(env: Record<string, string | undefined>): Started {
+  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], {
+    env: { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, DATA_DIR: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  void exited.then(() => running.delete(child));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(started.output());
+    if (match) return match;
+    if (started.child.exitCode !== null) throw new Error(`npm start exited early:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const ready = /API locale prête sur (http:\/\/127\.0\.0\.1:\d+)/;
+const printedApiKey = /Clé d'API « Démo »\s*:\s*(crm_key_\S+)/;
+
+async function pipelineNames(baseUrl: string, apiKey: string): Promise<string[]> {
+  const response = await fetch(`${baseUrl}/pipelines`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { pipelines: Array<{ name: string }> };
+  return body.pipelines.map((pipeline) => pipeline.name);
+}
+
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+test('npm start runs DynamoDB Local, seeds a working demo and leaves no java behind on SIGTERM', async () => {
+  const [port, dynamoPort] = [await freePort(), await freePort()];
+  const started = startCommand({ PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort) });
+
+  const baseUrl = (await waitForOutput(started, ready))[1];
+  expect(baseUrl).toBe(`http://127.0.0.1:${port}`);
+  const health = await fetch(`${baseUrl}/health`);
+  expect(await health.json()).toEqual({ ok: true });
+  const apiKey = (await waitForOutput(started, printedApiKey))[1] as string;
+  expect(started.output()).toMatch(
+    new RegExp(
+      `Webhook prospects\\s*: http://127\\.0\\.0\\.1:${port}/webhooks/ingest-lead\\?endpoint_id=[0-9a-f-]{36}`,
+    ),
+  );
+  expect(await pipelineNames(`http://127.0.0.1:${port}`, apiKey)).toEqual(['Ventes', 'Partenariats']);
+  expect(await portAnswers(dynamoPort)).toBe(true);
+
+  started.child.kill('SIGTERM');
+  const [code] = await started.exited;
+  expect(code).toBe(0);
+  expect(await portAnswers(dynamoPort)).toBe(false);
+  expect(await portAnswers(port)).toBe(false);
+}, 90_000);
+
+test('with DYNAMODB_ENDPOINT set, npm start spawns nothing and uses that database', async () => {
+  const [port, unusedDynamoPort] = [await freePort(), await freePort()];
+  const tableName = `crm-start-${randomUUID()}`;
+  const started = startCommand({
+    PORT: String(port),
+    DYNAMODB_LOCAL_PORT: String(unusedDynamoPort),
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+    TABLE_NAME: tableName,
+  });
+
+  await waitForOutput(started, ready);
+  const apiKey = (await waitForOutput(started, printedApiKey))[1] as string;
+  expect(await pipelineNames(`http://127.0.0.1:${port}`, apiKey)).toContain('Ventes');
+  expect(await portAnswers(unusedDynamoPort)).toBe(false);
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  client.destroy();
+  expect(Table?.TableName).toBe(tableName);
+
+  started.child.kill('SIGTERM');
+  const [code] = await started.exited;
+  expect(code).toBe(0);
+}, 90_000);
