@@ -3,6 +3,7 @@ import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/l
 import type { Deps } from '../deps';
 import { keys, type ItemKey } from './keys';
 import type { MarkerItem, ProspectItem } from './records';
+import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { failedConditionIndexes } from './transactions';
 
 type Store = Pick<Deps, 'db' | 'tableName'>;
@@ -97,22 +98,13 @@ export type KnownContactUpdate = {
   now: string;
 };
 
-function updateExpression(update: KnownContactUpdate) {
-  const sets = ['updated_at = :now', 'version = version + :one'];
-  const values: Record<string, unknown> = { ':now': update.now, ':one': 1 };
+function knownContactChange(update: KnownContactUpdate): ProspectChange {
+  const set: Record<string, string> = {};
   for (const field of ['first_name', 'last_name', 'email', 'phone'] as const) {
     const value = update[field];
-    if (value !== undefined) {
-      sets.push(`${field} = :${field}`);
-      values[`:${field}`] = value;
-    }
+    if (value !== undefined) set[field] = value;
   }
-  let expression = `SET ${sets.join(', ')}`;
-  if (update.tagIds.length > 0) {
-    expression += ' ADD tag_ids :tags';
-    values[':tags'] = new Set(update.tagIds);
-  }
-  return { expression, values };
+  return { set, addTags: update.tagIds, now: update.now };
 }
 
 /** A known contact whose markers stay as they are: one UpdateItem, which also returns the record. */
@@ -122,15 +114,13 @@ export async function updateKnownProspect(
   prospectId: string,
   update: KnownContactUpdate,
 ): Promise<ProspectItem | undefined> {
-  const { expression, values } = updateExpression(update);
   try {
     const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: keys.prospect(workspaceId, prospectId),
-        UpdateExpression: expression,
+        ...prospectUpdate(knownContactChange(update)),
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -150,7 +140,6 @@ export async function updateKnownProspectContacts(
   prospect: ProspectItem,
   update: KnownContactUpdate,
 ): Promise<'updated' | 'changed_meanwhile'> {
-  const { expression, values } = updateExpression(update);
   const replaced = (['email', 'phone'] as const).filter(
     (field) =>
       update[field] !== undefined &&
@@ -184,9 +173,8 @@ export async function updateKnownProspectContacts(
             Update: {
               TableName: store.tableName,
               Key: keys.prospect(prospect.workspace_id, prospect.id),
-              UpdateExpression: expression,
+              ...prospectUpdate(knownContactChange(update), { ':version': prospect.version }),
               ConditionExpression: 'version = :version',
-              ExpressionAttributeValues: { ...values, ':version': prospect.version },
             },
           },
           ...items,

@@ -2,19 +2,13 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import { keys } from './keys';
+import { prospectUpdate, type ProspectChange } from './prospect-update';
 import type { ChangeLogItem, NoteItem } from './records';
 
 type Store = Pick<Deps, 'db' | 'tableName'>;
 type Target = { workspaceId: string; prospectId: string };
 
-export type ProspectUpdate = {
-  /** Attribute name → new value (null clears it). */
-  set: Record<string, string | null>;
-  addTag?: string;
-  removeTag?: string;
-  expectedVersion: number;
-  now: string;
-};
+export type ProspectUpdate = ProspectChange & { expectedVersion: number };
 
 /** Another item of the same transaction: log entries to create, or the entry an undo marks. */
 export type CompanionWrite =
@@ -31,20 +25,6 @@ export async function writeProspectChange(
   update: ProspectUpdate,
   companions: readonly CompanionWrite[],
 ): Promise<'written' | 'changed_meanwhile' | 'companion_refused'> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': update.now, ':one': 1, ':version': update.expectedVersion };
-  const sets = ['updated_at = :now', 'version = version + :one'];
-  Object.entries(update.set).forEach(([attribute, value], index) => {
-    names[`#f${index}`] = attribute;
-    values[`:f${index}`] = value;
-    sets.push(`#f${index} = :f${index}`);
-  });
-  let expression = `SET ${sets.join(', ')}`;
-  const tag = update.addTag ?? update.removeTag;
-  if (tag !== undefined) {
-    expression += `${update.addTag !== undefined ? ' ADD' : ' DELETE'} tag_ids :tags`;
-    values[':tags'] = new Set([tag]);
-  }
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -53,10 +33,8 @@ export async function writeProspectChange(
             Update: {
               TableName: store.tableName,
               Key: keys.prospect(target.workspaceId, target.prospectId),
-              UpdateExpression: expression,
+              ...prospectUpdate(update, { ':version': update.expectedVersion }),
               ConditionExpression: 'version = :version',
-              ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-              ExpressionAttributeValues: values,
             },
           },
           ...companions.map((companion) => companionWrite(store, companion)),
@@ -107,9 +85,8 @@ export async function writeNote(
             Update: {
               TableName: store.tableName,
               Key: keys.prospect(target.workspaceId, target.prospectId),
-              UpdateExpression: 'SET updated_at = :now, version = version + :one',
+              ...prospectUpdate({ set: {}, now }),
               ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':now': now, ':one': 1 },
             },
           },
           companionWrite(store, { kind: 'create', item: note }),

@@ -61,7 +61,12 @@ export async function changeTag(
         writeProspectChange(
           deps,
           { workspaceId, prospectId },
-          { set: {}, ...(adding ? { addTag: tag.id } : { removeTag: tag.id }), expectedVersion: prospect.version, now },
+          {
+            set: {},
+            ...(adding ? { addTags: [tag.id] } : { removeTags: [tag.id] }),
+            expectedVersion: prospect.version,
+            now,
+          },
           [{ kind: 'create', item: entry }],
         ),
       retryPolicy,

@@ -14,7 +14,7 @@ const messages = {
 } as const;
 
 /** What reverting one entry writes: the field back to its value before (a stage with its pipeline). */
-function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTag' | 'removeTag'> {
+function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTags' | 'removeTags'> {
   switch (entry.field) {
     case 'stage':
       return { set: { stage_id: entry.before, pipeline_id: entry.pipeline_before ?? null } };
@@ -25,8 +25,8 @@ function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTag' |
     case 'follow_up':
       return { set: { next_follow_up_at: entry.before } };
     case 'tags':
-      if (entry.after !== null) return { set: {}, removeTag: entry.after };
-      return { set: {}, addTag: entry.before ?? '' };
+      if (entry.after !== null) return { set: {}, removeTags: [entry.after] };
+      return { set: {}, addTags: entry.before === null ? [] : [entry.before] };
     case 'note':
       throw new InvalidInputError(messages.note);
   }
@@ -61,8 +61,8 @@ export async function undoChange(
   if (outcome === 'changed_meanwhile') throw new ConflictError(messages.moved);
   if (outcome === 'companion_refused') throw new ConflictError(messages.alreadyUndone(now));
   const tags = new Set(prospect.tag_ids ?? []);
-  if (change.addTag !== undefined) tags.add(change.addTag);
-  if (change.removeTag !== undefined) tags.delete(change.removeTag);
+  change.addTags?.forEach((tag) => tags.add(tag));
+  change.removeTags?.forEach((tag) => tags.delete(tag));
   return {
     entry: { ...entry, undone_at: now },
     prospect: { ...prospect, ...change.set, tag_ids: tags, version: prospect.version + 1, updated_at: now },
