@@ -7,7 +7,7 @@ import { apiKeyRoute } from '../lib/http/route-handler';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  apiKeyRoute(routeById('addNote'), deps, async ({ event, principal }) => {
+  apiKeyRoute(routeById('addNote'), deps, async ({ event, principal, deps }) => {
     const input = parseJsonBody(event.body, addNoteSchema);
     return json(201, await addNote(deps, principal, prospectIdOf(event), input));
   });

@@ -6,7 +6,7 @@ import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  webhookRoute(routeById('ingestLead'), deps, async ({ event, principal }) =>
+  webhookRoute(routeById('ingestLead'), deps, async ({ event, principal, deps }) =>
     json(200, await ingestLead(deps, principal.workspaceId, readWebhookBody(event))),
   );
 

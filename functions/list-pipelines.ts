@@ -6,7 +6,7 @@ import { routeById } from '../lib/routes';
 import { loadWorkspaceConfig } from '../lib/storage/workspace-config';
 
 export const createHandler = (deps: Deps) =>
-  apiKeyRoute(routeById('listPipelines'), deps, async ({ principal }) =>
+  apiKeyRoute(routeById('listPipelines'), deps, async ({ principal, deps }) =>
     json(200, listActivePipelines(await loadWorkspaceConfig(deps, principal.workspaceId))),
   );
 

@@ -6,7 +6,7 @@ import { apiKeyRoute } from '../lib/http/route-handler';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  apiKeyRoute(routeById('removeTag'), deps, async ({ event, principal }) => {
+  apiKeyRoute(routeById('removeTag'), deps, async ({ event, principal, deps }) => {
     const prospectId = prospectIdOf(event);
     const tag = event.pathParameters?.tag ?? '';
     return json(200, await changeTag(deps, principal, prospectId, { action: 'remove', tag }));

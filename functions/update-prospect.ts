@@ -8,7 +8,7 @@ import { apiKeyRoute } from '../lib/http/route-handler';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  apiKeyRoute(routeById('updateProspect'), deps, async ({ event, principal }) => {
+  apiKeyRoute(routeById('updateProspect'), deps, async ({ event, principal, deps }) => {
     const input = parseJsonBody(event.body, patchProspectSchema);
     return json(200, await updateProspect(deps, principal, prospectIdOf(event), input));
   });

@@ -55,6 +55,12 @@ export const gatewayResponses: Record<GatewayResponseType, GatewayResponse> = {
   },
 };
 
+/**
+ * Headers every gateway response adds, mapped by API Gateway from its context: the request id the
+ * handlers also answer with and log (lib/http/route-handler.ts).
+ */
+export const gatewayResponseHeaders = { 'x-request-id': 'context.requestId' } as const;
+
 const leadPaths = routes.filter((route) => route.errorShape === 'lead').map((route) => route.path);
 
 export function shapeOfResource(resourcePath: string | undefined): ErrorShape {

@@ -8,7 +8,12 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { gatewayResponses, gatewayResponseTemplate, type GatewayResponseType } from '../gateway-responses';
+import {
+  gatewayResponseHeaders,
+  gatewayResponses,
+  gatewayResponseTemplate,
+  type GatewayResponseType,
+} from '../gateway-responses';
 import { logRetention } from '../log-retention';
 
 /**
@@ -80,6 +85,7 @@ export class CrmApi extends RestApi {
       this.addGatewayResponse(type, {
         type: ResponseType.of(type),
         statusCode: gatewayResponses[type].statusCode?.toString(),
+        responseHeaders: gatewayResponseHeaders,
         templates: { 'application/json': gatewayResponseTemplate(type) },
       });
     }

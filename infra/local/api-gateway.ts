@@ -334,7 +334,8 @@ export function gatewayReply(refusal: Refusal, resourcePath: string | undefined,
   const shape = shapeOfResource(resourcePath);
   return {
     statusCode: response.statusCode ?? refusal.statusCode,
-    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId] },
+    // gatewayResponseHeaders: x-request-id ← context.requestId.
+    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], 'x-request-id': [requestId] },
     body: Buffer.from(gatewayResponseBody(response[shape], shape)),
   };
 }

@@ -5,6 +5,7 @@ import type { Context } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
 import { logError } from '../../lib/log';
 import { authorizerEntry, routes } from '../../lib/routes';
+import { localReferencePage } from '../openapi/reference-pages';
 import { answer, maxRequestBodyBytes, type GatewayReply, type Invocations } from './api-gateway';
 import { lambdaContext } from './lambda-context';
 
@@ -47,8 +48,11 @@ async function reply(req: IncomingMessage, invocations: Invocations): Promise<Ga
   const target = req.url ?? '/';
   const method = req.method ?? 'GET';
   const body = await readBody(req);
-  // Local only: readiness for `npm start` and the tests, outside the API's routes.
-  if (method === 'GET' && target.split('?')[0] === '/health') return health;
+  // Local only, outside the API's routes: readiness for `npm start` and the tests, and the API's reference.
+  const path = target.split('?')[0] ?? '';
+  if (method === 'GET' && path === '/health') return health;
+  const page = method === 'GET' ? await localReferencePage(path) : undefined;
+  if (page !== undefined) return page;
   return answer(
     routes,
     {

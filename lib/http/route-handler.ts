@@ -21,13 +21,17 @@ import type { Route } from '../routes';
 import { rateLimitHeaders, rateLimitState } from '../domain/rate-limit';
 import { countRequest } from '../storage/rate-counter';
 import { errorResponse } from './error-response';
-import { answerOnce } from './idempotency';
+import { answerOnce, type RequestIdentity } from './idempotency';
 import type { HttpResponse } from './response';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
 export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Record<string, string> };
 
-export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P };
+/**
+ * What a handler works with. `deps` are the route's, except ids and clock, which a request retried
+ * under its Idempotency-Key takes from its first attempt (lib/http/idempotency.ts).
+ */
+export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P; deps: Deps };
 
 type Handle<P> = (request: RouteRequest<P>) => Promise<HttpResponse>;
 
@@ -41,6 +45,22 @@ const messages = {
   webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
   failed: 'Authentification momentanément impossible : réessayez dans quelques instants.',
 } as const;
+
+export const requestIdHeader = 'x-request-id';
+
+/**
+ * API Gateway's id of the request, the one of its access log: every answer carries it and every
+ * error log names it, so a caller reporting a problem can quote it and we can find the request.
+ */
+function requestIdOf(event: APIGatewayProxyEvent): { requestId?: string } {
+  const requestId = event.requestContext?.requestId;
+  return requestId ? { requestId } : {};
+}
+
+function requestIdHeaderOf(event: APIGatewayProxyEvent): Record<string, string> {
+  const { requestId } = requestIdOf(event);
+  return requestId === undefined ? {} : { [requestIdHeader]: requestId };
+}
 
 /**
  * The one wrapper every route handler goes through (middy, error responder first so its onError
@@ -71,16 +91,27 @@ function compose<P extends Principal>(
     .handler(async (event, context) => {
       const principal = context.principal;
       if (principal === undefined) throw new Error('route gate did not run');
-      const response = await answerOnce(deps, route, event, principal, () =>
-        handle({ event, principal }).catch((error: unknown) => respondWithError(route, error)),
-      );
-      return { ...response, headers: { ...context.responseHeaders, ...response.headers } };
+      const run = (identity: RequestIdentity) =>
+        handle({ event, principal, deps: { ...deps, ...identity } }).catch((error: unknown) =>
+          respondWithError(route, event, error),
+        );
+      // Decisions 5: Idempotency-Key on writes only; a GET has nothing to replay (and no right to write the record).
+      const response = route.method === 'GET' ? await run(deps) : await answerOnce(deps, route, event, principal, run);
+      return {
+        ...response,
+        headers: { ...context.responseHeaders, ...response.headers, ...requestIdHeaderOf(event) },
+      };
     });
 }
 
-function respondWithError(route: Route, error: unknown, headers: Record<string, string> = {}): HttpResponse {
+function respondWithError(
+  route: Route,
+  event: APIGatewayProxyEvent,
+  error: unknown,
+  headers: Record<string, string> = {},
+): HttpResponse {
   const response = errorResponse(route, error, headers);
-  if (response.statusCode >= 500) logError('request failed', error, { route: route.id });
+  if (response.statusCode >= 500) logError('request failed', error, { route: route.id, ...requestIdOf(event) });
   return response;
 }
 
@@ -89,7 +120,8 @@ function errorResponder<P>(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>> {
   return {
     onError: async (request) => {
-      request.response = respondWithError(route, request.error, request.context.responseHeaders ?? {});
+      const headers = { ...request.context.responseHeaders, ...requestIdHeaderOf(request.event) };
+      request.response = respondWithError(route, request.event, request.error, headers);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import { keys } from './keys';
@@ -59,9 +59,17 @@ function existingOwner(error: unknown): string | undefined {
   return typeof owner === 'string' ? owner : owner?.S;
 }
 
-/** A note on a known record; notes are never replaced, so the put is conditional on absence. */
+/**
+ * A note on a known record; notes are never replaced, so the put is conditional on absence. A note
+ * already there with this very key was written by this request's first attempt (same ids under an
+ * Idempotency-Key): nothing more to do.
+ */
 export async function addNote(store: Store, note: NoteItem): Promise<void> {
-  await store.db.send(
-    new PutCommand({ TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  try {
+    await store.db.send(
+      new PutCommand({ TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

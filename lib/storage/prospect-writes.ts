@@ -76,7 +76,7 @@ export async function writeNote(
   note: NoteItem,
   entry: ChangeLogItem,
   now: string,
-): Promise<'written' | 'prospect_not_found'> {
+): Promise<'written' | 'already_written' | 'prospect_not_found'> {
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -97,6 +97,9 @@ export async function writeNote(
     return 'written';
   } catch (error) {
     if (failedOnItem(error, 0)) return 'prospect_not_found';
+    // Ids are random, or, for a request retried under its Idempotency-Key, those of its first
+    // attempt: an existing note with this very key is that attempt's, which did land.
+    if (failedOnItem(error, 1)) return 'already_written';
     throw error;
   }
 }

@@ -38,7 +38,7 @@ describe('answerOnce (decisions 5) on DynamoDB Local', () => {
     });
   });
 
-  it('frees the key after a 5xx, so the retry runs', async () => {
+  it('lets the retry of a 5xx run again', async () => {
     const key = randomUUID();
     await answerOnce(deps, route, event(key), principal, async () => json(500, { error: 'x' }));
     const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'ok' }));

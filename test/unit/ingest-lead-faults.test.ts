@@ -1,125 +1,83 @@
-import {
-  DynamoDBClient,
-  ProvisionedThroughputExceededException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  DynamoDBDocumentClient,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { createHandler } from '../../functions/ingest-lead';
-import type { Deps } from '../../lib/deps';
-import { ingestLead } from '../../lib/domain/lead/ingest-lead';
+import { jest } from '@jest/globals';
+import { routeById } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
-import { aLambdaContext, aProxyEvent } from '../support/events';
+import { defaultRetryPolicy } from '../../lib/storage/retry';
+import { fakeTable, faults, fixture, storedProspect, transactionCancelled } from '../support/fake-table';
+import { callRoute, expectCleanServerError } from '../support/route-calls';
 
-const workspaceId = '11111111-1111-4111-8111-111111111111';
-const pipelineItem = {
-  type: 'pipeline',
-  id: 'p',
-  name: 'Ventes',
-  is_default: true,
-  active: true,
-  position: 0,
-  stages: [{ id: 's', name: 'Nouveau', type: 'Follow up', order: 0 }],
-};
+/**
+ * The lead webhook's own answers to faults; those common to every route (throttling, timeouts,
+ * conflicts) are in faults-every-route.test.ts.
+ */
 
-const cancelled = (...codes: string[]) =>
-  new TransactionCanceledException({
-    message: 'Transaction cancelled',
-    $metadata: {},
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  });
-
-function mockedDeps() {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-3' }));
-  const mock = mockClient(db);
-  mock.on(QueryCommand).resolves({ Items: [pipelineItem] });
-  mock.on(BatchGetCommand).resolves({ Responses: { t: [] } });
-  const deps: Deps = { db, tableName: 't', clock: () => new Date('2026-11-22T10:00:00Z'), newId: () => 'new-id' };
-  return { deps, mock };
-}
-
-const delays: number[] = [];
-const policy = {
-  attempts: 5,
-  baseDelayMs: 25,
-  sleep: async (ms: number) => {
-    delays.push(ms);
-  },
-};
-
-beforeEach(() => {
-  delays.length = 0;
+const route = routeById('ingestLead');
+const knownEmail = 'lea@exemple.test';
+const owner = (email: string, recordId: string) => ({
+  ...keys.emailMarker(fixture.workspaceId, email),
+  record_id: recordId,
 });
+const markersAnswer = (...items: object[]) => ({ answer: { Responses: { [fixture.tableName]: items } } });
+
+let sleeps: number[];
+beforeEach(() => {
+  sleeps = [];
+  jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
 
 describe('lead webhook under DynamoDB faults', () => {
-  it('retries a transaction conflict with jittered, growing pauses, then succeeds', async () => {
-    const { deps, mock } = mockedDeps();
-    mock
-      .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('TransactionConflict', 'None'))
-      .rejectsOnce(cancelled('None', 'TransactionConflict'))
-      .resolves({});
-    const result = await ingestLead(deps, workspaceId, { email: 'a@b.fr' }, policy);
-    expect(result).toMatchObject({ status: 'created', prospect_id: 'new-id', placement: 'defaut' });
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
-    expect(delays).toHaveLength(2);
-    expect(delays[0]).toBeLessThan(25 * 2);
-    expect(delays[1]).toBeLessThan(25 * 4);
+  it('never retries a failed marker condition blindly: it reads the markers again and finds the contact', async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('None', 'ConditionalCheckFailed') });
+    table.script('markers', markersAnswer(), markersAnswer(owner('nouveau@exemple.test', fixture.prospectId)));
+    const response = await callRoute('ingestLead', table.deps);
+    expect(JSON.parse(response.body)).toMatchObject({ status: 'existing', prospect_id: fixture.prospectId });
+    expect(table.calls('transaction')).toHaveLength(1);
+    expect(table.calls('markers')).toHaveLength(2);
+    expect(sleeps).toEqual([]);
   });
 
-  it('gives up after a bounded number of attempts', async () => {
-    const { deps, mock } = mockedDeps();
-    mock.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'None'));
-    await expect(ingestLead(deps, workspaceId, { email: 'a@b.fr' }, policy)).rejects.toBeInstanceOf(
-      TransactionCanceledException,
+  it('answers a clean 500 when a known contact cannot be updated, having written nothing else', async () => {
+    const table = fakeTable();
+    table.script('markers', markersAnswer(owner(knownEmail, fixture.prospectId)));
+    table.failAlways('prospect-update', faults.provisionedThroughputExceeded);
+    const response = await callRoute('ingestLead', table.deps, { body: { email: knownEmail, first_name: 'Léa' } });
+    expectCleanServerError(route, response);
+    expect(table.calls('transaction')).toHaveLength(0);
+    expect(table.writesOutsideTransactions()).toEqual(['prospect-update']);
+  });
+
+  it('takes over a new phone in one transaction conditional on the version, read again when it moved', async () => {
+    const table = fakeTable();
+    table.script(
+      'markers',
+      markersAnswer(owner(knownEmail, fixture.prospectId)),
+      markersAnswer(owner(knownEmail, fixture.prospectId)),
     );
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(5);
+    table.script(
+      'prospect-read',
+      { answer: { Item: storedProspect() } },
+      { answer: { Item: storedProspect({ version: 5 }) } },
+    );
+    table.script('transaction', { fail: transactionCancelled('ConditionalCheckFailed', 'None') });
+    const response = await callRoute('ingestLead', table.deps, { body: { email: knownEmail, phone: '+33611111111' } });
+    expect(JSON.parse(response.body)).toMatchObject({ status: 'existing', prospect_id: fixture.prospectId });
+    const versions = table
+      .calls('transaction')
+      .map((input) => input.TransactItems as { Update?: { ExpressionAttributeValues: Record<string, unknown> } }[])
+      .map((items) => items[0]?.Update?.ExpressionAttributeValues[':version']);
+    expect(versions).toEqual([4, 5]);
+    expect(table.writesOutsideTransactions()).toEqual([]);
+    expect(sleeps).toEqual([]);
   });
 
-  it('never retries a failed condition blindly: it reads the markers again and finds the contact', async () => {
-    const { deps, mock } = mockedDeps();
-    mock
-      .on(BatchGetCommand)
-      .resolvesOnce({ Responses: { t: [] } })
-      .resolves({ Responses: { t: [{ ...keys.emailMarker(workspaceId, 'A@b.fr'), record_id: 'winner' }] } });
-    mock.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
-    mock.on(UpdateCommand).resolves({ Attributes: { id: 'winner', pipeline_id: 'p', stage_id: 's' } });
-    const result = await ingestLead(deps, workspaceId, { email: 'a@b.fr' }, policy);
-    expect(result).toMatchObject({ status: 'existing', prospect_id: 'winner' });
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(1);
-    expect(delays).toHaveLength(0);
+  it('stops after a bounded number of rounds when the contact keeps changing: a clean 500', async () => {
+    const table = fakeTable();
+    table.failAlways('transaction', () => transactionCancelled('None', 'ConditionalCheckFailed'));
+    const response = await callRoute('ingestLead', table.deps);
+    expectCleanServerError(route, response);
+    expect(table.calls('transaction')).toHaveLength(4);
+    expect(table.writesOutsideTransactions()).toEqual([]);
   });
-
-  it.each([
-    ['throttled', new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} })],
-    ['conflicting without end', cancelled('TransactionConflict', 'None')],
-  ])(
-    'answers 500 ingest_failed when DynamoDB stays %s, with nothing written outside the transaction',
-    async (_label, fault) => {
-      const { deps, mock } = mockedDeps();
-      mock.on(TransactWriteCommand).rejects(fault);
-      const handler = createHandler(deps);
-      const response = await handler(
-        aProxyEvent({
-          resource: '/webhooks/ingest-lead',
-          httpMethod: 'POST',
-          body: JSON.stringify({ email: 'a@b.fr' }),
-          decision: { outcome: 'allowed', principal: { kind: 'webhook', workspaceId, endpointId: 'e' } },
-        }),
-        aLambdaContext(),
-      );
-      expect(response.statusCode).toBe(500);
-      expect(JSON.parse(response.body)).toEqual({ error: 'ingest_failed', message: expect.any(String) });
-      expect(response.body).not.toMatch(/Throughput|Transaction|stack/i);
-      expect(mock.commandCalls(PutCommand)).toHaveLength(0);
-      expect(mock.commandCalls(UpdateCommand)).toHaveLength(0);
-    },
-  );
 });

@@ -1,126 +1,149 @@
+import { jest } from '@jest/globals';
+import { defaultRetryPolicy } from '../../lib/storage/retry';
 import {
-  DynamoDBClient,
-  ProvisionedThroughputExceededException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { createHandler as addNoteHandler } from '../../functions/add-note';
-import { createHandler as addTagHandler } from '../../functions/add-tag';
-import { createHandler as updateProspectHandler } from '../../functions/update-prospect';
-import type { AuthDecision } from '../../lib/auth/context';
-import type { Deps } from '../../lib/deps';
-import { aLambdaContext, aProxyEvent } from '../support/events';
+  conditionFailed,
+  fakeTable,
+  faults,
+  fixture,
+  storedProspect,
+  transactionCancelled,
+} from '../support/fake-table';
+import { callRoute, expectCleanServerError } from '../support/route-calls';
+import { routeById } from '../../lib/routes';
 
-const workspaceId = '11111111-1111-4111-8111-111111111111';
-const prospectId = '22222222-2222-4222-8222-222222222222';
-const decision: AuthDecision = {
-  outcome: 'allowed',
-  principal: { kind: 'api-key', workspaceId, keyId: 'key', scopes: ['*'] },
-};
-const prospect = {
-  id: prospectId,
-  workspace_id: workspaceId,
-  pipeline_id: 'p',
-  stage_id: 's0',
-  setter_id: null,
-  closer_id: null,
-  next_follow_up_at: null,
-  version: 4,
-};
-const pipeline = {
-  type: 'pipeline',
-  id: 'p',
-  name: 'Ventes',
-  is_default: true,
-  active: true,
-  position: 0,
-  stages: [
-    { id: 's0', name: 'Nouveau', type: 'Follow up', order: 0 },
-    { id: 's1', name: 'Relance', type: 'Follow up', order: 1 },
-  ],
-};
-const tag = { type: 'tag', id: 't', name: 'VIP' };
+/**
+ * A failed condition is a fact about the data, never retried as is: the use case reads again and
+ * decides anew (or answers 404 / 429 / 422), without the pause reserved for transaction conflicts.
+ * The faults common to every route are in faults-every-route.test.ts.
+ */
 
-function mocked() {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-3' }));
-  const mock = mockClient(db);
-  mock.on(UpdateCommand).resolves({ Attributes: { requests: 1, stage_changes: 1 } });
-  mock.on(GetCommand).resolves({ Item: prospect });
-  mock.on(QueryCommand).resolves({ Items: [pipeline, tag] });
-  const deps: Deps = { db, tableName: 't', clock: () => new Date('2026-11-22T10:00:00Z'), newId: () => 'id' };
-  return { deps, mock };
-}
+let sleeps: number[];
+beforeEach(() => {
+  sleeps = [];
+  jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
 
-const throttled = () => new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} });
-const conflict = () =>
-  new TransactionCanceledException({
-    message: 'x',
-    $metadata: {},
-    CancellationReasons: [{ Code: 'TransactionConflict' }],
+const versionCondition = (input: Record<string, unknown>) =>
+  (input.TransactItems as { Update?: { ExpressionAttributeValues: Record<string, unknown> } }[])[0]?.Update
+    ?.ExpressionAttributeValues[':version'];
+
+describe('PATCH /prospects/{id} when its condition fails', () => {
+  it('reads the prospect again and writes against the new version, without pausing', async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('ConditionalCheckFailed', 'None') });
+    table.script(
+      'prospect-read',
+      { answer: { Item: storedProspect() } },
+      { answer: { Item: storedProspect({ version: 5 }) } },
+    );
+    const response = await callRoute('updateProspect', table.deps);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ changed: ['stage'] });
+    expect(table.calls('transaction').map(versionCondition)).toEqual([4, 5]);
+    expect(table.calls('prospect-read')).toHaveLength(2);
+    expect(sleeps).toEqual([]);
   });
 
-const cases = [
-  ['PATCH', updateProspectHandler, '/prospects/{prospect_id}', { stage: 'Relance' }],
-  ['POST notes', addNoteHandler, '/prospects/{prospect_id}/notes', { content: 'x' }],
-  ['POST tags', addTagHandler, '/prospects/{prospect_id}/tags', { tag: 'VIP' }],
-] as const;
-
-describe('Prospect API under DynamoDB faults: a clean 500, nothing written outside the transaction', () => {
-  it.each(cases)('%s: transaction throttled', async (_label, createHandler, resource, body) => {
-    const { deps, mock } = mocked();
-    mock.on(TransactWriteCommand).rejects(throttled());
-    const response = await createHandler(deps)(
-      aProxyEvent({
-        resource,
-        httpMethod: 'POST',
-        pathParameters: { prospect_id: prospectId },
-        body: JSON.stringify(body),
-        decision,
-      }),
-      aLambdaContext(),
+  it('answers "nothing changed" when the re-read shows the change already made by another call', async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('ConditionalCheckFailed', 'None') });
+    table.script(
+      'prospect-read',
+      { answer: { Item: storedProspect() } },
+      { answer: { Item: storedProspect({ version: 5, stage_id: fixture.stages.followUp }) } },
     );
-    expect(response.statusCode).toBe(500);
-    expect(JSON.parse(response.body)).toEqual({ error: { code: 'internal', message: expect.any(String) } });
-    expect(response.body).not.toMatch(/Throughput|slow down|stack/i);
-    expect(response.headers?.['RateLimit-Limit']).toBeDefined();
-    expect(mock.commandCalls(PutCommand)).toHaveLength(0);
-    expect(mock.commandCalls(UpdateCommand)).toHaveLength(1);
+    const response = await callRoute('updateProspect', table.deps);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ changed: [] });
+    expect(table.calls('transaction')).toHaveLength(1);
   });
 
-  it.each(cases)('%s: transaction conflicts retried within a bound', async (_label, createHandler, resource, body) => {
-    const { deps, mock } = mocked();
-    mock.on(TransactWriteCommand).rejects(conflict());
-    const response = await createHandler(deps)(
-      aProxyEvent({
-        resource,
-        httpMethod: 'POST',
-        pathParameters: { prospect_id: prospectId },
-        body: JSON.stringify(body),
-        decision,
-      }),
-      aLambdaContext(),
-    );
-    expect(response.statusCode).toBe(500);
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(5);
+  it('never claims a change whose log entry was refused: the transaction wrote nothing, so it tries again', async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('None', 'ConditionalCheckFailed') });
+    const response = await callRoute('updateProspect', table.deps);
+    expect(response.statusCode).toBe(200);
+    const [first, second] = table.calls('transaction') as { TransactItems: { Put?: { Item: { id: string } } }[] }[];
+    expect(second).toBeDefined();
+    expect(second?.TransactItems[1]?.Put?.Item.id).not.toEqual(first?.TransactItems[1]?.Put?.Item.id);
   });
 
-  it('answers 500 when the rate counter cannot be reached, before any business read', async () => {
-    const { deps, mock } = mocked();
-    mock.on(UpdateCommand).rejects(throttled());
-    const response = await updateProspectHandler(deps)(
-      aProxyEvent({ pathParameters: { prospect_id: prospectId }, body: '{"stage":"Relance"}', decision }),
-      aLambdaContext(),
+  it('stops after a bounded number of reads when the prospect keeps changing: a clean 500', async () => {
+    const table = fakeTable();
+    table.failAlways('transaction', () => transactionCancelled('ConditionalCheckFailed', 'None'));
+    const response = await callRoute('updateProspect', table.deps);
+    expectCleanServerError(routeById('updateProspect'), response);
+    expect(table.calls('transaction')).toHaveLength(3);
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe('POST notes when the prospect condition fails', () => {
+  it('answers 404 after one transaction: the prospect does not exist', async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('ConditionalCheckFailed', 'None', 'None') });
+    const response = await callRoute('addNote', table.deps);
+    expect(response.statusCode).toBe(404);
+    expect(table.calls('transaction')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe.each([
+  ['addTag', { tag_ids: new Set([fixture.tags.hot, fixture.tags.vip]) }, 'already_present'],
+  ['removeTag', { tag_ids: undefined }, 'absent'],
+])('%s when the version condition fails', (routeId, meanwhile, outcome) => {
+  it(`reads again and answers "${outcome}" when another call made the same change`, async () => {
+    const table = fakeTable();
+    table.script('transaction', { fail: transactionCancelled('ConditionalCheckFailed', 'None') });
+    table.script(
+      'prospect-read',
+      { answer: { Item: storedProspect() } },
+      { answer: { Item: storedProspect({ version: 5, ...meanwhile }) } },
     );
-    expect(response.statusCode).toBe(500);
-    expect(mock.commandCalls(GetCommand)).toHaveLength(0);
-    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    const response = await callRoute(routeId, table.deps);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ outcome });
+    expect(table.calls('transaction')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe('gate and idempotency conditions', () => {
+  it('a refused rate-limit condition is a 429 with Retry-After, counted once, nothing else read', async () => {
+    const table = fakeTable();
+    table.script('rate-counter', { fail: conditionFailed({ requests: { N: '120' } }) });
+    const response = await callRoute('addNote', table.deps);
+    expect(response.statusCode).toBe(429);
+    expect(response.headers?.['Retry-After']).toMatch(/^\d+$/);
+    expect(table.calls('rate-counter')).toHaveLength(1);
+    expect(table.calls('transaction')).toHaveLength(0);
+  });
+
+  it('a key taken with another body is a 422, claimed once, nothing else written', async () => {
+    const table = fakeTable();
+    table.script('idempotency', {
+      fail: conditionFailed({ body_hash: { S: 'other' }, state: { S: 'answered' } }),
+    });
+    const response = await callRoute('addNote', table.deps, { headers: { 'Idempotency-Key': 'k1' } });
+    expect(response.statusCode).toBe(422);
+    expect(table.calls('idempotency')).toHaveLength(1);
+    expect(table.calls('transaction')).toHaveLength(0);
+  });
+
+  it('a throttled transaction marks the Idempotency-Key failed, so that the retry runs it again', async () => {
+    const table = fakeTable();
+    table.failAlways('transaction', faults.provisionedThroughputExceeded);
+    const response = await callRoute('addNote', table.deps, { headers: { 'Idempotency-Key': 'k2' } });
+    expectCleanServerError(routeById('addNote'), response);
+    const [claim, failed] = table.calls('idempotency');
+    expect(claim).toHaveProperty('ConditionExpression');
+    expect(failed).toMatchObject({
+      TableName: fixture.tableName,
+      Key: { pk: claim?.Item?.pk, sk: 'IDEM' },
+      ExpressionAttributeValues: { ':failed': 'failed' },
+    });
   });
 });

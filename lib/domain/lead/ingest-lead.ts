@@ -50,6 +50,7 @@ export async function ingestLead(
 ): Promise<LeadResult> {
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  const newProspectId = deps.newId();
   for (let round = 0; round < maxRounds; round += 1) {
     const [config, owners] = await Promise.all([configLoad, findContactOwners(deps, workspaceId, lead)]);
     const tags = resolveTagIds(config.tags, lead.tag_ids);
@@ -57,11 +58,15 @@ export async function ingestLead(
     const match = matchContact(lead, owners);
     const now = deps.clock().toISOString();
 
-    if (match.kind === 'new') {
+    // The contact is this request's own prospect when a retry under the same Idempotency-Key
+    // repeats a first attempt that did land (same ids): it was created then.
+    if (match.kind === 'new' || match.prospectId === newProspectId) {
       const placement = placeNewLead(config.salesPipelines, lead);
-      const prospect = newProspect(deps.newId(), workspaceId, lead, placement, tagIds, now);
-      const outcome = await retryOnTransactionConflict(() => createProspectWithMarkers(deps, prospect), retryPolicy);
-      if (outcome === 'contact_taken') continue;
+      const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, now);
+      if (match.kind === 'new') {
+        const outcome = await retryOnTransactionConflict(() => createProspectWithMarkers(deps, prospect), retryPolicy);
+        if (outcome === 'contact_taken') continue;
+      }
       return {
         status: 'created',
         prospect_id: prospect.id,

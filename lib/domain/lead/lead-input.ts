@@ -40,6 +40,9 @@ const text = z.string();
 const email = z.email();
 const tagIdList = z.union([z.array(z.string()), z.string()]);
 
+/** The definitions the reading below applies field by field; lib/openapi describes the body with them. */
+export const leadFieldDefinitions = { maxLengths, text, email, tagIdList } as const;
+
 const warningsText = {
   unknownField: (name: string) => `Champ inconnu ignoré : « ${shorten(name)} ».`,
   tagsField: 'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',

@@ -66,7 +66,8 @@ export async function updateProspect(
         ),
       retryPolicy,
     );
-    if (outcome === 'changed_meanwhile') continue;
+    // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing, read again.
+    if (outcome !== 'written') continue;
     const updated = { ...prospect, ...set } as ProspectItem;
     return { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) };
   }

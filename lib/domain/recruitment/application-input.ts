@@ -31,7 +31,7 @@ const answersSchema = z
   .optional();
 
 /** Section 4.6; unknown fields are ignored (decisions 4). */
-const applicationSchema = z.object({
+export const applicationSchema = z.object({
   email: z.preprocess(
     (value) => (typeof value === 'string' ? value.trim() : value),
     z.email({ error: 'une adresse e-mail valide est attendue' }).max(254),

@@ -69,7 +69,10 @@ export async function receiveApplication(
     () => createCandidate(deps, candidate, content === undefined ? undefined : noteOn(candidateId, content)),
     retryPolicy,
   );
-  if (outcome.created) return { ok: true, talent_id: candidateId, action: 'created' };
+  // The marker is this candidate's own when a retry under the same Idempotency-Key repeats a first
+  // attempt that did land: the candidate was created then.
+  if (outcome.created || outcome.existingId === candidateId)
+    return { ok: true, talent_id: candidateId, action: 'created' };
   await addNote(deps, noteOn(outcome.existingId, content ?? resubmittedWithoutAnswers));
   return { ok: true, talent_id: outcome.existingId, action: 'existing' };
 }

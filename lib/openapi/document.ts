@@ -1,0 +1,306 @@
+import type { z } from 'zod';
+import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
+import { allScopes, routes, type Route } from '../routes';
+import { exampleIds } from './examples';
+import { componentSchemas, withPropertyDescriptions, type JsonSchema } from './json-schema';
+import { operations, type ErrorCase, type ErrorExample, type OperationText, type SuccessCase } from './operations';
+import { requestPropertyDescriptions, requestSchemas, type RequestSchemaName } from './request-schemas';
+import { leadErrorSchema, responseSchemas, standardErrorSchema } from './response-schemas';
+
+export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, JsonSchema>> } & JsonSchema;
+
+/** Sections 7.1 and 7.2 with decisions 3: on these routes the status gives the code. */
+const standardCodes: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  500: 'internal',
+};
+
+const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
+
+const pathParameters: Record<string, JsonSchema> = {
+  prospect_id: {
+    description: "The prospect's id (UUID). Any other value, or another workspace's prospect, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.prospect,
+  },
+  tag: {
+    description: 'Id or exact name (ignoring case) of an existing tag, percent-encoded.',
+    schema: { type: 'string' },
+    example: 'VIP',
+  },
+};
+
+const parameters: Record<string, JsonSchema> = {
+  EndpointId: {
+    name: 'endpoint_id',
+    in: 'query',
+    required: true,
+    description:
+      'Designates the workspace; not a secret (the token is). Absent: 404 on the lead webhook, 400 on the ' +
+      'recruitment webhook. Not a UUID: 400. Unknown: 401 on the lead webhook, 404 on the recruitment webhook.',
+    schema: { type: 'string', format: 'uuid' },
+    example: exampleIds.endpoint,
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Optional, any text unique to this request (a UUID is a good choice). For 24 hours, per workspace, ' +
+      'credential and route: the same key with the same body replays the first answer without writing again; ' +
+      'with another body, or while the first call is still running, the call is refused (see the responses).',
+    schema: { type: 'string', minLength: 1, maxLength: maxIdempotencyKeyLength },
+    example: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  },
+};
+
+const securitySchemes: Record<string, JsonSchema> = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      `Prospect API: \`Authorization: Bearer <API key>\`, and only there (a key in the URL is refused). One key ` +
+      `per integration, revocable; scopes: ${allScopes.map((scope) => `\`${scope}\``).join(', ')}, or \`*\` for all. ` +
+      'Each operation lists the scope it needs.',
+  },
+  webhookToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Webhooks, best place for the token: `Authorization: Bearer <webhook token>`.',
+  },
+  webhookTokenHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-webhook-token',
+    description: 'Webhooks, second place: read when no `Authorization: Bearer` carries a token.',
+  },
+  webhookTokenQuery: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: 'Webhooks, last resort for tools that cannot set a header: read only when no header carries a token.',
+  },
+};
+
+const integerHeader = (description: string, required: boolean): JsonSchema => ({
+  description,
+  required,
+  schema: { type: 'integer', minimum: 0 },
+});
+
+const requestIdHeader: JsonSchema = {
+  description: "The request's id (API Gateway's), also written in the logs: quote it when reporting a problem.",
+  required: true,
+  schema: { type: 'string' },
+};
+
+const rateLimitHeaders: Record<string, JsonSchema> = {
+  'RateLimit-Limit': integerHeader(
+    `Requests allowed in the current minute for this key: ${requestLimit}, or ${stageChangeLimit} for a PATCH ` +
+      'carrying `stage` when that limit is the tighter.',
+    true,
+  ),
+  'RateLimit-Remaining': integerHeader('Requests left in the current minute, for the same limit.', true),
+  'RateLimit-Reset': integerHeader('Seconds until the current one-minute window ends.', true),
+};
+
+function responseHeaders(route: Route, status: number, retryAfter: ErrorCase['retryAfter']): JsonSchema {
+  const headers: JsonSchema = { 'x-request-id': requestIdHeader };
+  // Past the authorizer every Prospect API answer carries the limits; a 401 and a 500 may be answered before.
+  if (route.credential === 'api-key' && status !== 401 && status !== 500) Object.assign(headers, rateLimitHeaders);
+  if (retryAfter !== undefined) {
+    headers['Retry-After'] = integerHeader(
+      retryAfter === 'always'
+        ? 'Seconds to wait before retrying.'
+        : 'Seconds to wait before retrying (1), when a call with the same `Idempotency-Key` is still running.',
+      retryAfter === 'always',
+    );
+  }
+  return headers;
+}
+
+function errorComponentName(route: Route, code: string): string {
+  return route.errorShape === 'lead' ? `LeadError.${code}` : `Error.${code}`;
+}
+
+function codesOf(route: Route, status: number, error: ErrorCase): string[] {
+  if (route.errorShape === 'standard') {
+    const code = standardCodes[status];
+    if (code === undefined) throw new Error(`No error code for status ${status}`);
+    return [code];
+  }
+  const codes = error.examples.map((example) => example.code);
+  if (codes.some((code) => code === undefined)) throw new Error(`Lead webhook example without code (${status})`);
+  return [...new Set(codes as string[])];
+}
+
+function errorExampleValue(route: Route, status: number, example: ErrorExample): unknown {
+  if (route.errorShape === 'lead') return { error: example.code, message: example.message };
+  const details = example.details === undefined ? {} : { details: example.details };
+  return { error: { code: standardCodes[status], message: example.message, ...details } };
+}
+
+function errorResponse(route: Route, status: number, error: ErrorCase): JsonSchema {
+  const schemas = codesOf(route, status, error).map((code) => ref('schemas', errorComponentName(route, code)));
+  const examples = Object.fromEntries(
+    error.examples.map((example, index) => [
+      `example${index + 1}`,
+      { summary: example.summary, value: errorExampleValue(route, status, example) },
+    ]),
+  );
+  return {
+    description: error.description,
+    headers: responseHeaders(route, status, error.retryAfter),
+    content: { 'application/json': { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas }, examples } },
+  };
+}
+
+function successResponse(route: Route, status: number, success: SuccessCase): JsonSchema {
+  return {
+    description: success.description,
+    headers: responseHeaders(route, status, undefined),
+    content: { 'application/json': { schema: ref('schemas', success.schema), examples: success.examples } },
+  };
+}
+
+function requestBody(text: NonNullable<OperationText['requestBody']>): JsonSchema {
+  const schema = ref('schemas', text.schema);
+  const form = text.formEncoding && {
+    'application/x-www-form-urlencoded': { schema, encoding: text.formEncoding },
+  };
+  return {
+    required: true,
+    description: text.description,
+    content: { 'application/json': { schema, examples: text.examples }, ...form },
+  };
+}
+
+function security(route: Route): JsonSchema[] {
+  if (route.credential === 'webhook-token') {
+    return [{ webhookToken: [] }, { webhookTokenHeader: [] }, { webhookTokenQuery: [] }];
+  }
+  return [{ apiKey: route.scope === undefined ? [] : [route.scope] }];
+}
+
+function operation(route: Route): JsonSchema {
+  const text = operations[route.id];
+  if (text === undefined) throw new Error(`No description for route ${route.id}`);
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  const path = names.map((name) => {
+    const parameter = pathParameters[name];
+    if (parameter === undefined) throw new Error(`No description for path parameter ${name}`);
+    return { name, in: 'path', required: true, ...parameter };
+  });
+  const query = route.credential === 'webhook-token' ? [ref('parameters', 'EndpointId')] : [];
+  const idempotency = route.method === 'GET' ? [] : [ref('parameters', 'IdempotencyKey')];
+  const scope = route.scope === undefined ? '' : `\n\nScope: \`${route.scope}\`.`;
+  const statuses = [...Object.entries(text.success), ...Object.entries(text.errors)].sort(([a], [b]) => +a - +b);
+  return {
+    operationId: route.id,
+    tags: [route.credential === 'api-key' ? 'Prospect API' : 'Webhooks'],
+    summary: text.summary,
+    description: text.description + scope,
+    security: security(route),
+    parameters: [...path, ...query, ...idempotency],
+    ...(text.requestBody ? { requestBody: requestBody(text.requestBody) } : {}),
+    responses: Object.fromEntries(
+      statuses.map(([status, answer]) => [
+        status,
+        'schema' in answer
+          ? successResponse(route, Number(status), answer)
+          : errorResponse(route, Number(status), answer),
+      ]),
+    ),
+  };
+}
+
+function errorSchemas(): Record<string, JsonSchema> {
+  const schemas: Record<string, z.ZodType> = {};
+  for (const route of routes) {
+    for (const [status, error] of Object.entries(operations[route.id]?.errors ?? {})) {
+      for (const code of codesOf(route, Number(status), error)) {
+        schemas[errorComponentName(route, code)] ??=
+          route.errorShape === 'lead' ? leadErrorSchema(code) : standardErrorSchema(code);
+      }
+    }
+  }
+  return componentSchemas('output', schemas);
+}
+
+function requestComponents(): Record<string, JsonSchema> {
+  const generated = componentSchemas('input', requestSchemas);
+  return Object.fromEntries(
+    Object.entries(generated).map(([name, schema]) => [
+      name,
+      withPropertyDescriptions(schema, requestPropertyDescriptions[name as RequestSchemaName]),
+    ]),
+  );
+}
+
+const overview = `Back end of a CRM for French-speaking sales and recruitment teams, one workspace ("espace") at a time.
+
+- **Prospect API** (API key): pipelines, stages and tags; a prospect's stage, setter, closer and next follow-up; notes; tags.
+  Every change is logged with the key and the values before and after, and can be undone in the application.
+- **Webhooks** (webhook token): leads from form tools, and job applications.
+
+**Errors.** Prospect API and recruitment webhook: \`{ "error": { "code", "message", "details"? } }\`; lead webhook:
+\`{ "error", "message" }\`. Messages and warnings are French sentences meant for people.
+
+**Rate limits.** ${requestLimit} requests a minute per API key, of which ${stageChangeLimit} stage changes; every Prospect API
+answer past authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, a 429 also \`Retry-After\`.
+
+**Retries.** Every POST, PATCH and DELETE accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
+
+**Support.** Every answer carries \`x-request-id\`, also in the logs: quote it when reporting a problem.`;
+
+/** The OpenAPI 3.1 description of the API, built from the route list and the schemas the handlers use. */
+export function openApiDocument(version: string): OpenApiDocument {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  const unknown = Object.keys(operations).filter((id) => !routes.some((route) => route.id === id));
+  if (unknown.length > 0) throw new Error(`Descriptions of routes that do not exist: ${unknown.join(', ')}`);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'CRM ingestion service',
+      version,
+      summary: 'Lead and recruitment webhooks, and the Prospect API.',
+      description: overview,
+    },
+    servers: [
+      { url: 'http://127.0.0.1:3000', description: 'Local API (`npm start`)' },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+        description: 'Deployed stage (`ApiUrl` output of the stack)',
+        variables: {
+          apiId: { default: 'abcde12345', description: 'Id of the REST API' },
+          region: { default: 'eu-west-3' },
+          stage: { default: 'dev' },
+        },
+      },
+    ],
+    tags: [
+      { name: 'Prospect API', description: 'Read pipelines and tags, change prospects. API key.' },
+      { name: 'Webhooks', description: 'Receive leads and applications from form tools. Webhook token.' },
+    ],
+    paths,
+    components: {
+      schemas: {
+        ...requestComponents(),
+        ...componentSchemas('output', responseSchemas),
+        ...errorSchemas(),
+      },
+      parameters,
+      securitySchemes,
+    },
+  };
+}

@@ -1,0 +1,531 @@
+import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { maxWebhookBodyBytes } from '../http/webhook-body';
+import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
+import { exampleIds as ids, exampleMessages as messages } from './examples';
+import type { RequestSchemaName } from './request-schemas';
+import type { ResponseSchemaName } from './response-schemas';
+
+export type Example = { summary: string; value: unknown };
+
+/** One error answer; `code` only for the lead webhook, whose 400 has two (the others' code follows the status). */
+export type ErrorExample = {
+  summary: string;
+  message: string;
+  code?: string;
+  details?: { field: string; message: string };
+};
+
+export type ErrorCase = {
+  description: string;
+  examples: readonly ErrorExample[];
+  /** 429 always carries Retry-After; a refusal for an Idempotency-Key still in flight does too. */
+  retryAfter?: 'always' | 'when in flight';
+};
+
+export type SuccessCase = { description: string; schema: ResponseSchemaName; examples: Record<string, Example> };
+
+export type RequestBody = {
+  schema: RequestSchemaName;
+  description: string;
+  /**
+   * Webhooks also read `application/x-www-form-urlencoded`, what "Webhooks by Zapier" sends by
+   * default: how its fields that are no plain text are written there.
+   */
+  formEncoding?: Record<string, { style: 'form' | 'deepObject'; explode: boolean }>;
+  examples: Record<string, Example>;
+};
+
+export type OperationText = {
+  summary: string;
+  description: string;
+  requestBody?: RequestBody;
+  success: Record<number, SuccessCase>;
+  errors: Record<number, ErrorCase>;
+};
+
+const keyDetails = (message: string) => ({ field: 'Idempotency-Key', message });
+
+const prospectApiErrors = (scope: string, stageChanges = false): Record<number, ErrorCase> => ({
+  401: {
+    description:
+      'API key missing, invalid or revoked, a webhook token instead of a key, or a credential in the query string ' +
+      '(`api_key`, `apikey`, `key`, `token`, `access_token`), even next to a valid header.',
+    examples: [{ summary: 'No valid key', message: messages.unauthorized }],
+  },
+  403: {
+    description: `The key lacks the \`${scope}\` scope.`,
+    examples: [{ summary: 'Scope missing', message: messages.forbidden }],
+  },
+  429: {
+    description:
+      `More than ${requestLimit} requests in the current minute for this key` +
+      (stageChanges ? `, or more than ${stageChangeLimit} PATCHes carrying \`stage\`` : '') +
+      '. Retry after `Retry-After` seconds; a refused request counts nothing.',
+    examples: [{ summary: 'Limit reached', message: messages.rateLimited }],
+    retryAfter: 'always',
+  },
+  500: {
+    description: 'Internal error: retry later. The message says nothing more; quote `x-request-id` to support.',
+    examples: [{ summary: 'Internal error', message: messages.internal }],
+  },
+});
+
+const prospectNotFound: ErrorCase = {
+  description:
+    "No such prospect in the key's workspace (also a `prospect_id` that is not a UUID, or another workspace's prospect).",
+  examples: [{ summary: 'Unknown prospect', message: messages.prospectNotFound }],
+};
+
+const keyTooLong: ErrorExample = {
+  summary: 'Idempotency-Key too long',
+  message: messages.keyTooLong,
+  details: keyDetails(messages.keyTooLong),
+};
+
+const keyInFlight: ErrorExample = {
+  summary: 'Same Idempotency-Key still running',
+  message: messages.keyInFlight,
+  details: keyDetails(messages.keyInFlight),
+};
+
+const keyReused: ErrorExample = {
+  summary: 'Idempotency-Key reused with another body',
+  message: messages.keyReused,
+  details: keyDetails(messages.keyReused),
+};
+
+const inFlightConflict: ErrorCase = {
+  description: 'A call with the same `Idempotency-Key` is still running: retry after `Retry-After` (1 second).',
+  examples: [keyInFlight],
+  retryAfter: 'when in flight',
+};
+
+const tagOutcome = (outcome: string, tag = { id: ids.vipTag, name: 'VIP' }): Example => ({
+  summary: outcome,
+  value: { outcome, tag },
+});
+
+const lead = {
+  first_name: 'Nina',
+  last_name: 'Roux',
+  email: 'nina.roux@exemple.test',
+  phone: '+33698765432',
+  social_url: 'https://www.linkedin.com/in/nina-roux',
+  source: 'Typeform - formulaire de contact',
+  pipeline: 'Ventes',
+  stage: 'Nouveau',
+  tag_ids: [ids.vipTag],
+};
+
+/** What the document says about each route of lib/routes.ts, by route id. */
+export const operations: Record<string, OperationText> = {
+  listPipelines: {
+    summary: 'List the active sales pipelines, their stages and the tags',
+    description:
+      'The active sales pipelines of the workspace (recruitment pipelines are not part of the Prospect API), each ' +
+      'with its stages in board order, and the tags of the workspace. A workspace may have none.',
+    success: {
+      200: {
+        description: 'Pipelines and tags.',
+        schema: 'PipelineListing',
+        examples: {
+          workspace: {
+            summary: 'One pipeline, two tags',
+            value: {
+              pipelines: [
+                {
+                  id: ids.salesPipeline,
+                  name: 'Ventes',
+                  is_default: true,
+                  stages: [
+                    { id: ids.newStage, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
+                    { id: ids.followUpStage, name: 'Relance', type: 'Follow up', order: 1 },
+                    { id: ids.wonStage, name: 'Closé', type: 'Follow up', order: 2 },
+                  ],
+                },
+              ],
+              tags: [
+                { id: ids.hotTag, name: 'Chaud' },
+                { id: ids.vipTag, name: 'VIP' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    errors: prospectApiErrors('pipelines:read'),
+  },
+
+  updateProspect: {
+    summary: "Change a prospect's stage, setter, closer or next follow-up",
+    description:
+      'Send only the fields to change, at least one. Every field whose value really changes is logged with the key ' +
+      'and the values before and after; a team member can undo it. A PATCH carrying `stage` also counts toward ' +
+      `the ${stageChangeLimit} stage changes a minute, whatever its outcome.`,
+    requestBody: {
+      schema: 'ProspectChange',
+      description: 'The fields to change, at least one; any other field is refused (400).',
+      examples: {
+        move: {
+          summary: 'Move and plan a follow-up',
+          value: { stage: 'Relance', setter_id: ids.member, follow_up_at: '2026-12-01T09:30:00+01:00' },
+        },
+        cancelFollowUp: { summary: 'Cancel the next follow-up', value: { follow_up_at: null } },
+      },
+    },
+    success: {
+      200: {
+        description: 'The prospect after the change, and what changed.',
+        schema: 'ProspectChangeResult',
+        examples: {
+          moved: {
+            summary: 'Stage, setter and follow-up changed',
+            value: {
+              id: ids.prospect,
+              pipeline_id: ids.salesPipeline,
+              stage_id: ids.followUpStage,
+              setter_id: ids.member,
+              closer_id: null,
+              next_follow_up_at: '2026-12-01T08:30:00.000Z',
+              changed: ['stage', 'setter', 'follow_up'],
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'Body not a JSON object, unknown field, invalid value (`details.field` names it), no field to change, or ' +
+          `an \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          {
+            summary: 'Unknown field',
+            message: messages.unknownField,
+            details: { field: 'status', message: messages.unknownField },
+          },
+          keyTooLong,
+        ],
+      },
+      404: prospectNotFound,
+      409: {
+        description:
+          'The prospect is in `Closé` or `Acompte`, or the move goes to one of them (a sale is entered in the ' +
+          'application): nothing of the PATCH is applied. Also: a call with the same `Idempotency-Key` is still ' +
+          'running (with `Retry-After: 1`).',
+        examples: [{ summary: 'Protected stage', message: messages.protectedStage }, keyInFlight],
+        retryAfter: 'when in flight',
+      },
+      422: {
+        description:
+          'Stage or member not found in the workspace, or an `Idempotency-Key` already used with another body.',
+        examples: [
+          { summary: 'Unknown stage', message: messages.unknownStage },
+          { summary: 'Unknown member', message: messages.unknownMember },
+          keyReused,
+        ],
+      },
+      ...prospectApiErrors('prospects:write', true),
+    },
+  },
+
+  addNote: {
+    summary: 'Add a note to a prospect',
+    description: 'Plain text, kept as sent (HTML is shown as written, a blank line makes a paragraph). Never deleted.',
+    requestBody: {
+      schema: 'NewNote',
+      description: 'The note.',
+      examples: {
+        backfilled: {
+          summary: 'A note dated in the past',
+          value: { content: 'Rappelé, intéressé par l’offre annuelle.', date: '2026-11-20T15:00:00+01:00' },
+        },
+      },
+    },
+    success: {
+      201: {
+        description: 'The note is created.',
+        schema: 'NoteResult',
+        examples: {
+          created: {
+            summary: 'Created',
+            value: { id: ids.note, created_at: '2026-11-21T10:04:12.345Z', warnings: [] },
+          },
+          futureDate: {
+            summary: 'Date in the future: reception date kept',
+            value: { id: ids.note, created_at: '2026-11-21T10:04:12.345Z', warnings: [messages.futureNoteDate] },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'Body not a JSON object, unknown field, blank `content` or longer than 10 000 characters, or an ' +
+          `\`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          {
+            summary: 'Blank content',
+            message: messages.blankNote,
+            details: { field: 'content', message: messages.blankNote },
+          },
+        ],
+      },
+      404: prospectNotFound,
+      409: inFlightConflict,
+      422: { description: 'An `Idempotency-Key` already used with another body.', examples: [keyReused] },
+      ...prospectApiErrors('notes:write'),
+    },
+  },
+
+  addTag: {
+    summary: 'Add a tag to a prospect',
+    description: 'The tag must exist in the workspace: the API never creates tags.',
+    requestBody: {
+      schema: 'TagReference',
+      description: 'The tag, by id or exact name.',
+      examples: {
+        byName: { summary: 'By name', value: { tag: 'VIP' } },
+        byId: { summary: 'By id', value: { tag: ids.vipTag } },
+      },
+    },
+    success: {
+      201: { description: 'The tag was added.', schema: 'TagOutcome', examples: { added: tagOutcome('added') } },
+      200: {
+        description: 'The prospect already had the tag: nothing changed.',
+        schema: 'TagOutcome',
+        examples: { alreadyPresent: tagOutcome('already_present') },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'Body not a JSON object, unknown field, `tag` missing or blank, or an `Idempotency-Key` over ' +
+          `${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          {
+            summary: 'Unknown field',
+            message: 'Champ inconnu : « tags ».',
+            details: { field: 'tags', message: 'Champ inconnu : « tags ».' },
+          },
+        ],
+      },
+      404: prospectNotFound,
+      409: inFlightConflict,
+      422: {
+        description: 'No such tag in the workspace, or an `Idempotency-Key` already used with another body.',
+        examples: [{ summary: 'Unknown tag', message: messages.unknownTag }, keyReused],
+      },
+      ...prospectApiErrors('tags:write'),
+    },
+  },
+
+  removeTag: {
+    summary: 'Remove a tag from a prospect',
+    description: 'The tag must exist in the workspace; a tag the prospect does not have is answered `absent`.',
+    success: {
+      200: {
+        description: 'The tag was removed, or the prospect did not have it.',
+        schema: 'TagOutcome',
+        examples: { removed: tagOutcome('removed'), absent: tagOutcome('absent') },
+      },
+    },
+    errors: {
+      400: {
+        description: `An \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
+        examples: [keyTooLong],
+      },
+      404: prospectNotFound,
+      409: inFlightConflict,
+      422: {
+        description: 'No such tag in the workspace, or an `Idempotency-Key` already used with another request.',
+        examples: [{ summary: 'Unknown tag', message: messages.unknownTag }, keyReused],
+      },
+      ...prospectApiErrors('tags:write'),
+    },
+  },
+
+  ingestLead: {
+    summary: 'Receive a lead: create a prospect, or find the known one',
+    description:
+      'Known contact: same e-mail (ignoring case), else same phone, else, for a lead with neither a known e-mail ' +
+      'nor a known phone, same `social_url`. A known contact is not moved and keeps its `source`; its names, ' +
+      'e-mail and phone take the values sent (an e-mail or phone owned by another prospect is not taken). ' +
+      'Resending a lead never creates a duplicate, even ten times at once. What was not applied as sent is ' +
+      `listed in \`warnings\`. Body: JSON whatever the \`Content-Type\`, or a form; at most ${maxWebhookBodyBytes / 1024} KB.`,
+    requestBody: {
+      schema: 'Lead',
+      description:
+        'A flat object; every field is optional but at least one of `email`, `phone`, `social_url` must be usable. ' +
+        'A field left empty is absent; a field of the wrong type, an `email` that is not an address, a value over ' +
+        'its length or any other field is ignored and named in `warnings`. A field `tags` (names) is ignored: use `tag_ids`.',
+      formEncoding: { tag_ids: { style: 'form', explode: true } },
+      examples: {
+        full: { summary: 'A form answer mapped field by field', value: lead },
+        socialOnly: {
+          summary: 'Only a social profile',
+          value: { first_name: 'Hugo', social_url: 'https://www.linkedin.com/in/hugo-exemple', source: 'LinkedIn' },
+        },
+      },
+    },
+    success: {
+      200: {
+        description: 'The prospect, created or found.',
+        schema: 'LeadResult',
+        examples: {
+          created: {
+            summary: 'New contact, placed as asked',
+            value: {
+              status: 'created',
+              prospect_id: ids.prospect,
+              pipeline_id: ids.salesPipeline,
+              stage_id: ids.newStage,
+              placement: 'demande',
+              tags_applied: [{ id: ids.vipTag, name: 'VIP' }],
+              warnings: [],
+            },
+          },
+          defaultPlacement: {
+            summary: 'Stage not found: default placement, with a warning',
+            value: {
+              status: 'created',
+              prospect_id: ids.prospect,
+              pipeline_id: ids.salesPipeline,
+              stage_id: ids.newStage,
+              placement: 'defaut',
+              tags_applied: [],
+              warnings: [messages.stageNotFound, messages.unknownFieldIgnored, messages.unknownTagIgnored],
+            },
+          },
+          existing: {
+            summary: 'Known contact, not moved',
+            value: {
+              status: 'existing',
+              prospect_id: ids.prospect,
+              pipeline_id: ids.salesPipeline,
+              stage_id: ids.followUpStage,
+              placement: 'existant',
+              tags_applied: [],
+              warnings: [messages.notMoved],
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          '`invalid_endpoint_id`: `endpoint_id` is not a UUID. `invalid_payload`: body not a JSON object or a form, ' +
+          `over ${maxWebhookBodyBytes / 1024} KB, or without a usable \`email\`, \`phone\` or \`social_url\`; or an ` +
+          `\`Idempotency-Key\` reused with another body or over ${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          { summary: 'endpoint_id not a UUID', code: 'invalid_endpoint_id', message: messages.endpointMalformed },
+          { summary: 'No contact', code: 'invalid_payload', message: messages.noContact },
+        ],
+      },
+      401: {
+        description: 'Token missing or invalid, webhook disabled, or an `endpoint_id` that designates no webhook.',
+        examples: [{ summary: 'Bad token', code: 'unauthorized', message: messages.webhookUnauthorized }],
+      },
+      404: {
+        description: '`endpoint_id` absent from the URL.',
+        examples: [{ summary: 'No endpoint_id', code: 'not_found', message: messages.endpointMissing }],
+      },
+      500: {
+        description:
+          'Internal error, or a call with the same `Idempotency-Key` still running (then with `Retry-After: 1`): ' +
+          'retry later; form tools do.',
+        examples: [{ summary: 'Internal error', code: 'ingest_failed', message: messages.leadFailed }],
+        retryAfter: 'when in flight',
+      },
+    },
+  },
+
+  recruitment: {
+    summary: 'Receive an application: create a candidate, or note a known one',
+    description:
+      'The candidate lands in the first column of the recruitment pipeline named (by id, else by exact name), or ' +
+      'of the default active one; no pipeline is ever created. The answers become one note. The same e-mail in ' +
+      'the same pipeline adds the note to the known candidate (`existing`) without changing it. Native nested ' +
+      'payloads of form tools (`data.fields[]`, `form_response.answers[]`) are refused: flatten them first. ' +
+      `Body: JSON whatever the \`Content-Type\`, or a form (\`answers[Question]=Réponse\`); at most ${maxWebhookBodyBytes / 1024} KB.`,
+    requestBody: {
+      schema: 'Application',
+      description: 'A flat object; fields not listed are ignored.',
+      formEncoding: { answers: { style: 'deepObject', explode: true } },
+      examples: {
+        application: {
+          summary: 'An application with its answers',
+          value: {
+            email: 'camille.dupont@exemple.test',
+            name: 'Camille Dupont',
+            phone: '+33600000000',
+            position: 'Développeuse backend',
+            pipeline: 'Développeurs',
+            source: 'Typeform',
+            answers: { 'Années d’expérience': '5', 'Disponible ?': 'Dans un mois' },
+          },
+        },
+      },
+    },
+    success: {
+      200: {
+        description: 'The candidate, created or found.',
+        schema: 'ApplicationResult',
+        examples: {
+          created: { summary: 'New candidate', value: { ok: true, talent_id: ids.talent, action: 'created' } },
+          existing: {
+            summary: 'Known candidate: note added',
+            value: { ok: true, talent_id: ids.talent, action: 'existing' },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          '`endpoint_id` missing or not a UUID, unreadable body, invalid field (`details.field` names it), `answers` ' +
+          'too large or nested payload; or an `Idempotency-Key` reused with another body or over ' +
+          `${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          {
+            summary: 'Invalid e-mail',
+            message: messages.invalidEmail,
+            details: { field: 'email', message: messages.invalidEmail },
+          },
+          {
+            summary: 'Nested form payload',
+            message: messages.nestedPayload,
+            details: { field: 'answers', message: messages.nestedPayload },
+          },
+        ],
+      },
+      401: {
+        description: 'Token missing or invalid, or webhook disabled.',
+        examples: [{ summary: 'Bad token', message: messages.webhookUnauthorized }],
+      },
+      404: {
+        description: 'An `endpoint_id` that designates no webhook, or the requested pipeline not found.',
+        examples: [
+          { summary: 'Unknown endpoint', message: messages.endpointUnknown },
+          { summary: 'Unknown pipeline', message: messages.recruitmentPipelineNotFound },
+        ],
+      },
+      409: {
+        description: 'Several recruitment pipelines carry the requested name: use `pipeline_id`.',
+        examples: [{ summary: 'Ambiguous name', message: messages.ambiguousPipeline }],
+      },
+      422: {
+        description: 'The workspace has no active recruitment pipeline.',
+        examples: [{ summary: 'No pipeline', message: messages.noRecruitmentPipeline }],
+      },
+      500: {
+        description:
+          'Internal error, or a call with the same `Idempotency-Key` still running (then with `Retry-After: 1`): ' +
+          'retry later; form tools do.',
+        examples: [{ summary: 'Internal error', message: messages.internal }],
+        retryAfter: 'when in flight',
+      },
+    },
+  },
+};

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { SeedOutput } from '../../lib/admin/seed';
+import { productionDeps } from '../../lib/deps';
+import { requestLimit } from '../../lib/domain/rate-limit';
+import { countRequest } from '../../lib/storage/rate-counter';
+import { routes } from '../../lib/routes';
+import { matchRoute } from '../../infra/local/api-gateway';
+import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
+import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+/**
+ * Real answers of the local API, checked against the OpenAPI document it serves: each status must
+ * be documented for its operation, each body valid against the documented schema (ajv, JSON Schema
+ * 2020-12 as OpenAPI 3.1 uses it), each required header present and valid. The last test checks
+ * that every documented answer was met, so the document promises nothing the code does not do.
+ */
+
+type HeaderSpec = { required?: boolean; schema: object };
+type ResponseSpec = { headers?: Record<string, HeaderSpec>; content?: Record<string, { schema: object }> };
+type OperationSpec = { operationId: string; responses: Record<string, ResponseSpec> };
+type Document = { paths: Record<string, Record<string, OperationSpec>> };
+
+let api: TestApi;
+let limitedApi: TestApi;
+let failingApi: TestApi;
+let gatedApi: TestApi;
+let document: Document;
+let ws: SeedOutput;
+let noRecruitment: SeedOutput;
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+addFormats(ajv);
+const met = new Set<string>();
+const store = productionDeps();
+const limitedNow = new Date('2030-01-01T10:00:00.000Z');
+
+const failingDeps = productionDeps();
+failingDeps.db.middlewareStack.add(
+  () => async () => {
+    throw new Error('DynamoDB injoignable');
+  },
+  { step: 'initialize', name: 'outage' },
+);
+
+/** Holds the first transaction written until released: a second call with the same Idempotency-Key meets it in flight. */
+const gatedDeps = productionDeps();
+let gate: { arrived: () => void; release: Promise<void> } | undefined;
+gatedDeps.db.middlewareStack.add(
+  (next, context) => async (args) => {
+    if (context.commandName === 'TransactWriteItemsCommand' && gate !== undefined) {
+      gate.arrived();
+      await gate.release;
+    }
+    return next(args);
+  },
+  { step: 'initialize', name: 'gate' },
+);
+
+beforeAll(async () => {
+  [ws, noRecruitment] = await Promise.all([
+    seedTestWorkspace(
+      aWorkspace({
+        api_keys: [
+          { key: 'admin', name: 'Zapier', scopes: ['*'] },
+          { key: 'reader', name: 'Tableau de bord', scopes: ['pipelines:read'] },
+          { key: 'notes', name: 'Notes', scopes: ['notes:write'] },
+          { key: 'burst', name: 'Rafale', scopes: ['*'] },
+        ],
+        recruitment_pipelines: [
+          { key: 'devs', name: 'Développeurs', is_default: true, active: true, columns: [{ key: 'a', name: 'Reçue' }] },
+          { key: 'sales1', name: 'Commerciaux', active: true, columns: [{ key: 'a', name: 'Reçue' }] },
+          { key: 'sales2', name: 'commerciaux', active: true, columns: [{ key: 'a', name: 'Reçue' }] },
+        ],
+      }),
+    ),
+    seedTestWorkspace({ workspace: { name: 'Sans recrutement' }, webhook: { active: true } }),
+  ]);
+  [api, limitedApi, failingApi, gatedApi] = await Promise.all([
+    startTestApi(),
+    startTestApi({ clock: () => limitedNow }),
+    startTestApi({ db: failingDeps.db }),
+    startTestApi({ db: gatedDeps.db }),
+  ]);
+  const served = await api.request('GET', '/openapi.json');
+  document = served.body as Document;
+  ajv.addSchema(document, 'openapi.json');
+});
+
+afterAll(async () => {
+  await Promise.all([api, limitedApi, failingApi, gatedApi].map((server) => server.close()));
+  for (const deps of [store, failingDeps, gatedDeps]) deps.db.destroy();
+});
+
+const escape = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** What the document says that this answer breaks; records the operation and status as met. */
+function disagreements(method: string, path: string, response: ApiResponse): string[] {
+  const match = matchRoute(routes, method, path);
+  if (match === undefined) return [`${method} ${path} is no route`];
+  const operation = document.paths[match.route.path]?.[method.toLowerCase()];
+  if (operation === undefined) return [`${method} ${match.route.path} is not documented`];
+  const status = String(response.status);
+  const spec = operation.responses[status];
+  if (spec === undefined) return [`status ${status} is not documented`];
+  met.add(`${operation.operationId} ${status}`);
+  const problems: string[] = [];
+  for (const [name, header] of Object.entries(spec.headers ?? {})) {
+    const value = response.headers.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`header ${name} missing`);
+      continue;
+    }
+    const typed = (header.schema as { type?: string }).type === 'integer' ? Number(value) : value;
+    if (!ajv.validate(header.schema, typed)) problems.push(`header ${name}: ${ajv.errorsText()}`);
+  }
+  if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) {
+    problems.push(`content-type ${response.headers.get('content-type')}`);
+  }
+  const schemaRef = [
+    'paths',
+    match.route.path,
+    method.toLowerCase(),
+    'responses',
+    status,
+    'content',
+    'application/json',
+  ]
+    .map(escape)
+    .join('/');
+  const validate = ajv.getSchema(`openapi.json#/${schemaRef}/schema`);
+  if (validate === undefined) problems.push(`no schema at ${schemaRef}`);
+  else if (!validate(response.body)) problems.push(`body: ${ajv.errorsText(validate.errors)} in ${response.text}`);
+  return problems;
+}
+
+async function call(server: TestApi, method: string, path: string, options: RequestOptions = {}) {
+  const response = await server.request(method, path, options);
+  expect({ call: `${method} ${path} → ${response.status}`, problems: disagreements(method, path, response) }).toEqual({
+    call: `${method} ${path} → ${response.status}`,
+    problems: [],
+  });
+  return response;
+}
+
+const key = (name: string) => ({ Authorization: `Bearer ${ws.api_keys[name]?.secret}` });
+const prospect = (name: string) => `/prospects/${ws.prospects[name]}`;
+const webhookQuery = (seed: SeedOutput = ws) => ({ endpoint_id: seed.webhook?.endpoint_id as string });
+const token = (seed: SeedOutput = ws) => ({ Authorization: `Bearer ${seed.webhook?.token}` });
+const unknownId = '00000000-0000-4000-8000-000000000000';
+
+/** Every Prospect API call, with a body each route accepts. */
+const prospectApiCalls = (): [string, string, RequestOptions][] => [
+  ['GET', '/pipelines', {}],
+  ['PATCH', prospect('lead'), { body: { follow_up_at: null } }],
+  ['POST', `${prospect('lead')}/notes`, { body: { content: 'Note' } }],
+  ['POST', `${prospect('lead')}/tags`, { body: { tag: 'VIP' } }],
+  ['DELETE', `${prospect('lead')}/tags/VIP`, {}],
+];
+
+describe('the Prospect API answers as documented', () => {
+  test('GET /pipelines', async () => {
+    await call(api, 'GET', '/pipelines', { headers: key('reader') });
+    await call(api, 'GET', '/pipelines', { headers: key('notes') });
+  });
+
+  test('PATCH /prospects/{prospect_id}', async () => {
+    await call(api, 'PATCH', prospect('lead'), {
+      headers: key('admin'),
+      body: { stage: 'Relance', setter_id: ws.members.alice, follow_up_at: '2026-12-01T09:30:00+01:00' },
+    });
+    await call(api, 'PATCH', prospect('lead'), { headers: key('admin'), body: { status: 'x' } });
+    await call(api, 'PATCH', '/prospects/pas-un-uuid', { headers: key('admin'), body: { setter_id: null } });
+    await call(api, 'PATCH', prospect('sold'), { headers: key('admin'), body: { stage: 'Nouveau' } });
+    await call(api, 'PATCH', prospect('lead'), { headers: key('admin'), body: { stage: 'Inconnue' } });
+    await call(api, 'PATCH', prospect('lead'), { headers: key('reader'), body: { setter_id: null } });
+  });
+
+  test('POST /prospects/{prospect_id}/notes', async () => {
+    const idempotency = randomUUID();
+    const note = (content: string) => ({
+      headers: { ...key('notes'), 'Idempotency-Key': idempotency },
+      body: { content, date: '2999-01-01T00:00:00Z' },
+    });
+    await call(api, 'POST', `${prospect('lead')}/notes`, note('Rappelé, intéressé.'));
+    await call(api, 'POST', `${prospect('lead')}/notes`, note('Un autre contenu'));
+    await call(api, 'POST', `${prospect('lead')}/notes`, { headers: key('admin'), body: { content: '   ' } });
+    await call(api, 'POST', `/prospects/${unknownId}/notes`, { headers: key('admin'), body: { content: 'Note' } });
+    await call(api, 'POST', `${prospect('lead')}/notes`, { headers: key('reader'), body: { content: 'Note' } });
+  });
+
+  test('POST /prospects/{prospect_id}/tags and DELETE /prospects/{prospect_id}/tags/{tag}', async () => {
+    const tags = `${prospect('deposit')}/tags`;
+    await call(api, 'POST', tags, { headers: key('admin'), body: { tag: 'vip' } });
+    await call(api, 'POST', tags, { headers: key('admin'), body: { tag: ws.tags.vip } });
+    await call(api, 'POST', tags, { headers: key('admin'), body: { tag: '' } });
+    await call(api, 'POST', tags, { headers: key('admin'), body: { tag: 'Premium' } });
+    await call(api, 'POST', `/prospects/${unknownId}/tags`, { headers: key('admin'), body: { tag: 'VIP' } });
+    await call(api, 'POST', tags, { headers: key('reader'), body: { tag: 'VIP' } });
+    await call(api, 'DELETE', `${tags}/VIP`, { headers: key('admin') });
+    await call(api, 'DELETE', `${tags}/VIP`, { headers: key('admin') });
+    await call(api, 'DELETE', `${tags}/Premium`, { headers: key('admin') });
+    await call(api, 'DELETE', `${tags}/VIP`, { headers: { ...key('admin'), 'Idempotency-Key': 'k'.repeat(256) } });
+    await call(api, 'DELETE', `/prospects/${unknownId}/tags/VIP`, { headers: key('admin') });
+    await call(api, 'DELETE', `${tags}/VIP`, { headers: key('reader') });
+  });
+
+  test('every route without a key: 401', async () => {
+    for (const [method, path, options] of prospectApiCalls()) await call(api, method, path, options);
+  });
+
+  test('every route past the limit: 429 with Retry-After', async () => {
+    const burst = { Authorization: `Bearer ${ws.api_keys.burst?.secret}` };
+    const keyId = ws.api_keys.burst?.id as string;
+    const count = () => countRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of prospectApiCalls()) {
+      await call(limitedApi, method, path, { ...options, headers: burst });
+    }
+  });
+
+  test('a write whose Idempotency-Key is still in flight: 409 with Retry-After', async () => {
+    const writes = prospectApiCalls().filter(([method]) => method === 'POST' || method === 'DELETE');
+    for (const [method, path, options] of writes) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const first = new Promise<void>((resolve) => (arrived = resolve));
+      gate = { arrived, release: new Promise((resolve) => (release = resolve)) };
+      const request = { ...options, headers: { ...key('admin'), 'Idempotency-Key': randomUUID() } };
+      const running = gatedApi.request(method, path, request);
+      await first;
+      const second = await call(gatedApi, method, path, request);
+      expect(second.status).toBe(409);
+      gate = undefined;
+      release();
+      await running;
+    }
+  });
+
+  test('GET /pipelines ignores an Idempotency-Key: the header is for writes only', async () => {
+    const headers = { ...key('reader'), 'Idempotency-Key': 'k'.repeat(256) };
+    expect((await call(api, 'GET', '/pipelines', { headers })).status).toBe(200);
+  });
+});
+
+describe('the webhooks answer as documented', () => {
+  test('POST /webhooks/ingest-lead', async () => {
+    const lead = { first_name: 'Nina', email: 'nina.openapi@exemple.test', pipeline: 'Ventes', stage: 'Nouveaux' };
+    const path = '/webhooks/ingest-lead';
+    await call(api, 'POST', path, { query: webhookQuery(), headers: token(), body: { ...lead, entreprise: 'Acme' } });
+    await call(api, 'POST', path, {
+      query: webhookQuery(),
+      headers: { 'x-webhook-token': ws.webhook?.token as string, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=nina.openapi%40exemple.test&tag_ids=${ws.tags.vip},${unknownId}`,
+    });
+    await call(api, 'POST', path, { query: { endpoint_id: 'pas-un-uuid' }, headers: token(), body: lead });
+    await call(api, 'POST', path, { query: webhookQuery(), headers: token(), body: { first_name: 'Nina' } });
+    await call(api, 'POST', path, { query: { endpoint_id: unknownId }, headers: token(), body: lead });
+    await call(api, 'POST', path, { headers: token(), body: lead });
+  });
+
+  test('POST /webhooks/recruitment', async () => {
+    const application = {
+      email: 'camille.openapi@exemple.test',
+      name: 'Camille Dupont',
+      answers: { 'Disponible ?': 'Oui' },
+    };
+    const path = '/webhooks/recruitment';
+    await call(api, 'POST', path, {
+      query: { ...webhookQuery(), token: ws.webhook?.token as string },
+      body: application,
+    });
+    await call(api, 'POST', path, { query: webhookQuery(), headers: token(), body: { ...application, email: 'non' } });
+    await call(api, 'POST', path, {
+      query: webhookQuery(),
+      headers: { Authorization: 'Bearer faux' },
+      body: application,
+    });
+    await call(api, 'POST', path, { query: { endpoint_id: unknownId }, headers: token(), body: application });
+    await call(api, 'POST', path, {
+      query: webhookQuery(),
+      headers: token(),
+      body: { ...application, pipeline: 'Commerciaux' },
+    });
+    await call(api, 'POST', path, {
+      query: webhookQuery(noRecruitment),
+      headers: token(noRecruitment),
+      body: application,
+    });
+  });
+});
+
+test('every route, when DynamoDB fails: 500 in its own shape', async () => {
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const webhookCall = { query: webhookQuery(), headers: token(), body: { email: 'panne@exemple.test', name: 'Panne' } };
+  const calls: [string, string, RequestOptions][] = [
+    ...prospectApiCalls().map(([method, path, options]): [string, string, RequestOptions] => [
+      method,
+      path,
+      { ...options, headers: key('admin') },
+    ]),
+    ['POST', '/webhooks/ingest-lead', webhookCall],
+    ['POST', '/webhooks/recruitment', webhookCall],
+  ];
+  for (const [method, path, options] of calls) await call(failingApi, method, path, options);
+  jest.restoreAllMocks();
+});
+
+test('every answer the document lists was met', () => {
+  const documented = Object.values(document.paths).flatMap((operations) =>
+    Object.values(operations).flatMap((operation) =>
+      Object.keys(operation.responses).map((status) => `${operation.operationId} ${status}`),
+    ),
+  );
+  expect(documented.filter((answer) => !met.has(answer))).toEqual([]);
+  expect(new Set(documented.map((answer) => answer.split(' ')[0]))).toEqual(new Set(routes.map((route) => route.id)));
+});
