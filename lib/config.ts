@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const configSchema = z.object({
-  TABLE_NAME: z.string().min(1).default('crm-local'),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  AWS_REGION: z.string().min(1).optional(),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'crm-local'),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  AWS_REGION: z.optional(z.string().check(z.minLength(1))),
 });
 
 export type Config = {

@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { InvalidInputError } from '../errors';
 
 const unreadable = 'Le corps de la requête doit être un objet JSON.';
 
 /** Prospect API bodies: JSON parsed and validated by the route's zod schema; any failure is a 400 naming the field. */
-export function parseJsonBody<T>(body: string | null, schema: z.ZodType<T>): T {
+export function parseJsonBody<T>(body: string | null, schema: z.ZodMiniType<T>): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body ?? '');

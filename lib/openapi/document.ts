@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import { maxIdempotencyKeyLength } from '../http/idempotency';
 import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
@@ -222,7 +222,7 @@ function operation(route: Route): JsonSchema {
 }
 
 function errorSchemas(): Record<string, JsonSchema> {
-  const schemas: Record<string, z.ZodType> = {};
+  const schemas: Record<string, $ZodType> = {};
   for (const route of routes) {
     for (const [status, error] of Object.entries(operations[route.id]?.errors ?? {})) {
       for (const code of codesOf(route, Number(status), error)) {

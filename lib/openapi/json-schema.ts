@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
@@ -11,7 +12,7 @@ const formatsWithoutPattern = new Set(['uuid', 'email']);
  */
 export function componentSchemas(
   io: 'input' | 'output',
-  schemas: Record<string, z.ZodType>,
+  schemas: Record<string, $ZodType>,
 ): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });

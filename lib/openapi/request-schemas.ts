@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead-input';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
@@ -7,7 +7,8 @@ import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/applica
 import { maxNoteLength } from '../domain/notes';
 
 const { maxLengths, text, email, tagIdList } = leadFieldDefinitions;
-const lengthLimited = (name: keyof typeof maxLengths) => (name === 'email' ? email : text).max(maxLengths[name]);
+const lengthLimited = (name: keyof typeof maxLengths) =>
+  (name === 'email' ? email : text).check(z.maxLength(maxLengths[name]));
 
 /**
  * The lead webhook reads its body field by field (a wrongly typed field is a warning, not a 400):
@@ -16,9 +17,9 @@ const lengthLimited = (name: keyof typeof maxLengths) => (name === 'email' ? ema
  */
 const leadBodySchema = z.looseObject({
   ...Object.fromEntries(
-    (Object.keys(maxLengths) as (keyof typeof maxLengths)[]).map((name) => [name, lengthLimited(name).optional()]),
+    (Object.keys(maxLengths) as (keyof typeof maxLengths)[]).map((name) => [name, z.optional(lengthLimited(name))]),
   ),
-  tag_ids: tagIdList.optional(),
+  tag_ids: z.optional(tagIdList),
 });
 
 /** The schemas the handlers validate with, by component name. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { WebhookFields } from '../../http/webhook-body';
 import { InvalidInputError } from '../../errors';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ApiKeyPrincipal } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { NotFoundError } from '../../errors';
@@ -12,14 +12,14 @@ import { changeLogEntry } from './changelog';
 
 /** Section 4.3: content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case. */
 export const addNoteSchema = z.strictObject({
-  content: z
-    .string()
-    .refine((content) => content.trim() !== '', 'le contenu ne peut pas être vide')
-    .refine(
+  content: z.string().check(
+    z.refine((content) => content.trim() !== '', 'le contenu ne peut pas être vide'),
+    z.refine(
       (content) => codePointLength(content) <= maxNoteLength,
       `${maxNoteLength} caractères au plus (un emoji compte pour un)`,
     ),
-  date: z.unknown().optional(),
+  ),
+  date: z.optional(z.unknown()),
 });
 
 export type AddNoteInput = z.output<typeof addNoteSchema>;

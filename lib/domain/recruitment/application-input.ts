@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidInputError } from '../../errors';
 import type { WebhookFields } from '../../http/webhook-body';
 import { isUuid } from '../../ids';
@@ -17,24 +17,26 @@ export type ApplicationInput = {
 
 export const maxAnswerPairs = 200;
 
+/** A field left empty is absent. */
 const optionalText = (max = 500) =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.string().trim().max(max, `${max} caractères au plus`).optional(),
+  z.pipe(
+    z.transform((value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)),
+    z.optional(z.string().check(z.trim(), z.maxLength(max, `${max} caractères au plus`))),
   );
 
-const answersSchema = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
-    error: 'un objet « question : réponse » est attendu, chaque réponse étant un texte, un nombre ou un booléen',
-  })
-  .refine((answers) => Object.keys(answers).length <= maxAnswerPairs, `${maxAnswerPairs} paires au plus`)
-  .optional();
+const answersSchema = z.optional(
+  z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
+      error: 'un objet « question : réponse » est attendu, chaque réponse étant un texte, un nombre ou un booléen',
+    })
+    .check(z.refine((answers) => Object.keys(answers).length <= maxAnswerPairs, `${maxAnswerPairs} paires au plus`)),
+);
 
 /** Section 4.6; unknown fields are ignored (decisions 4). */
 export const applicationSchema = z.object({
-  email: z.preprocess(
-    (value) => (typeof value === 'string' ? value.trim() : value),
-    z.email({ error: 'une adresse e-mail valide est attendue' }).max(254),
+  email: z.pipe(
+    z.transform((value: unknown) => (typeof value === 'string' ? value.trim() : value)),
+    z.email({ error: 'une adresse e-mail valide est attendue' }).check(z.maxLength(254)),
   ),
   name: optionalText(),
   first_name: optionalText(),
@@ -42,9 +44,8 @@ export const applicationSchema = z.object({
   phone: optionalText(40),
   position: optionalText(),
   source: optionalText(),
-  pipeline_id: optionalText().refine(
-    (value) => value === undefined || isUuid(value),
-    'un identifiant UUID est attendu',
+  pipeline_id: optionalText().check(
+    z.refine((value) => value === undefined || isUuid(value), 'un identifiant UUID est attendu'),
   ),
   pipeline: optionalText(),
   answers: answersSchema,
