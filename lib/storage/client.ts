@@ -5,7 +5,8 @@ export type DbClientOptions = { endpoint?: string | undefined; region?: string |
 
 /**
  * One client per cold start. Timeouts are explicit so a stalled connection fails the request
- * well inside the Lambda timeout instead of hanging it.
+ * well inside the Lambda timeout instead of hanging it. DynamoDB Local, one JVM on a laptop or a
+ * 2-core CI machine, can take seconds to accept a burst of connections: it gets more patience.
  * With an explicit endpoint (DynamoDB Local) the code supplies dummy credentials and a region
  * itself: a fresh machine has none, and DynamoDB Local accepts only letters and digits as key id.
  */
@@ -20,7 +21,9 @@ export function createDynamoClient(options: DbClientOptions = {}): DynamoDBClien
         }
       : { region: options.region }),
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+    requestHandler: local
+      ? { connectionTimeout: 5000, requestTimeout: 15000 }
+      : { connectionTimeout: 1000, requestTimeout: 3000 },
   });
 }
 
