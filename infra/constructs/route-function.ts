@@ -4,10 +4,11 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { TableAction } from '../../lib/routes';
+import { functionBundling } from '../bundling';
 import { logRetention } from '../log-retention';
 import { tableAccessStatements } from '../table-access';
 
@@ -54,29 +55,7 @@ export class RouteFunction extends NodejsFunction {
       role,
       logGroup,
       environment: { TABLE_NAME: props.table.tableName },
-      bundling: {
-        minify: true,
-        /** Domain errors take their `name` from their class: minified class names would reach the logs. */
-        keepNames: true,
-        target: 'node22',
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        /**
-         * ESM builds first, so no bundled code calls require() today; the banner keeps a CommonJS
-         * dependency added later from failing at cold start ("Dynamic require … is not supported"),
-         * which the tests, bundling skipped, would not see.
-         */
-        banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        /** A source map would have to be parsed on every cold start (--enable-source-maps): left out. */
-        sourceMap: false,
-        /**
-         * The SDK is bundled rather than taken from the runtime: the functions run the version
-         * pinned in package.json and tested here, not whatever the runtime ships that week, and
-         * tree-shaking keeps only the DynamoDB client.
-         */
-        externalModules: [],
-        forceDockerBundling: false,
-      },
+      bundling: { ...functionBundling, forceDockerBundling: false },
     });
     logGroup.grantWrite(role);
     for (const statement of tableAccessStatements(props.table, props.tableActions))

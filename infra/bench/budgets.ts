@@ -1,0 +1,71 @@
+/** The budgets of issue 7, kept by `npm run bench -- --check`. */
+export const maxColdStartRatio = 1.5;
+export const maxBundleBytes = 1_000_000;
+
+export type BudgetCheck = { budget: string; measured: string; ok: boolean };
+
+export type BudgetInputs = {
+  /** The functions of the stack (the reference excluded). */
+  functions: readonly { name: string; bytes: number; coldStartMs: number }[];
+  referenceColdStartMs: number;
+  operations: readonly { label: string; calls: readonly string[]; minimum: readonly string[] }[];
+  load: readonly { label: string; errors: number; non2xx: number; status5xx: number }[];
+};
+
+const sortedList = (calls: readonly string[]) => [...calls].sort().join(',');
+
+export function heaviest<T extends { bytes: number }>(functions: readonly T[]): T {
+  const found = functions.reduce<T | undefined>(
+    (top, candidate) => (top && top.bytes >= candidate.bytes ? top : candidate),
+    undefined,
+  );
+  if (found === undefined) throw new Error('no function bundled');
+  return found;
+}
+
+export function checkBudgets(inputs: BudgetInputs): BudgetCheck[] {
+  const top = heaviest(inputs.functions);
+  const ratio = top.coldStartMs / inputs.referenceColdStartMs;
+  const extra = inputs.operations.filter((operation) => sortedList(operation.calls) !== sortedList(operation.minimum));
+  const failing = inputs.load.filter((run) => run.errors > 0 || run.non2xx > 0);
+  const count = (field: 'errors' | 'non2xx' | 'status5xx') => inputs.load.reduce((total, run) => total + run[field], 0);
+  return [
+    {
+      budget: `Cold start of the heaviest function ≤ ${maxColdStartRatio} × the reference`,
+      measured: `${top.name}: ${ratio.toFixed(2)} × (${Math.round(top.coldStartMs)} ms against ${Math.round(inputs.referenceColdStartMs)} ms)`,
+      ok: ratio <= maxColdStartRatio,
+    },
+    {
+      budget: `Heaviest bundle ≤ ${formatBytes(maxBundleBytes)} minified`,
+      measured: `${top.name}: ${formatBytes(top.bytes)} (${Math.round((top.bytes / maxBundleBytes) * 100)} % of the budget)`,
+      ok: top.bytes <= maxBundleBytes,
+    },
+    {
+      budget: 'DynamoDB round trips equal to the documented minimum',
+      measured:
+        extra.length === 0
+          ? `${inputs.operations.length} of ${inputs.operations.length} operations at their minimum`
+          : extra
+              .map(
+                (operation) =>
+                  `${operation.label}: ${operation.calls.length} calls, minimum ${operation.minimum.length}`,
+              )
+              .join('; '),
+      ok: extra.length === 0,
+    },
+    {
+      budget: 'Zero 5xx (and no other error) under load',
+      measured:
+        failing.length === 0
+          ? `${inputs.load.length} runs, 0 errors`
+          : `${count('status5xx')} 5xx, ${count('non2xx')} non-2xx, ${count('errors')} socket errors or timeouts (${failing.map((run) => run.label).join(', ')})`,
+      ok: failing.length === 0,
+    },
+  ];
+}
+
+/** Decimal units: 1 MB is 1,000,000 bytes, 1 KB 1,000. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(2)} MB`;
+  return `${(bytes / 1000).toFixed(1)} KB`;
+}

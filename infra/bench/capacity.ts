@@ -1,0 +1,152 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { tableDefinition } from '../../lib/storage/table';
+
+/**
+ * What DynamoDB on demand bills for one call, from its documented rules ("Item sizes and
+ * formats", "Capacity unit consumption"): a read unit per 4 KB read, half of it eventually
+ * consistent, a read of a missing item at the minimum; a write unit per KB written; every index
+ * that holds the item (projection ALL) written again; every item of a transaction twice. A write
+ * refused by its condition is billed like the write (for a cancelled transaction an upper bound:
+ * AWS does not document it). An update is sized by the item it left, which for this service's
+ * updates is within a few bytes of the larger of before and after. DynamoDB Local's own figures
+ * are not used for this: it bills a transaction's items as if they were one, and a BatchGetItem's
+ * missing keys as free.
+ */
+/** An item as the document client sends and returns it (plain values, Sets for string sets). */
+export type Item = Record<string, unknown>;
+export type Units = { read: number; write: number };
+
+/** One DynamoDB call as the bench's middleware saw it: the document client's input and output. */
+export type MeteredCall = {
+  operation: string;
+  input: Record<string, unknown>;
+  output: Record<string, unknown> | undefined;
+};
+
+/** The stored item under a key, read after the call: what an update left, with no size in the answer. */
+export type ItemLookup = (key: Item) => Item | undefined;
+
+const readBlock = 4096;
+const writeBlock = 1024;
+/** A transaction prepares and commits each item: DynamoDB bills it twice. */
+const transactionFactor = 2;
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** Significant digits, two to a byte, plus one byte (and one more when negative). */
+export function numberSize(value: string): number {
+  const digits = value
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
+  return Math.ceil(Math.max(digits.length, 1) / 2) + 1 + (value.startsWith('-') ? 1 : 0);
+}
+
+function valueSize(value: AttributeValue): number {
+  if (value.S !== undefined) return utf8(value.S);
+  if (value.N !== undefined) return numberSize(value.N);
+  if (value.B !== undefined) return value.B.byteLength;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.SS !== undefined) return value.SS.reduce((size, text) => size + utf8(text), 0);
+  if (value.NS !== undefined) return value.NS.reduce((size, number) => size + numberSize(number), 0);
+  if (value.BS !== undefined) return value.BS.reduce((size, bytes) => size + bytes.byteLength, 0);
+  if (value.L !== undefined) return 3 + value.L.reduce((size, element) => size + valueSize(element) + 1, 0);
+  if (value.M !== undefined) {
+    return 3 + Object.entries(value.M).reduce((size, [name, element]) => size + utf8(name) + valueSize(element) + 1, 0);
+  }
+  throw new Error(`unknown attribute value type: ${Object.keys(value).join(', ')}`);
+}
+
+/** Attribute names count as much as their values; the item is marshalled as the document client does. */
+export function itemSize(item: Item): number {
+  const marshalled = marshall(item, { removeUndefinedValues: true });
+  return Object.entries(marshalled).reduce((size, [name, value]) => size + utf8(name) + valueSize(value), 0);
+}
+
+export function readUnits(bytes: number, consistent: boolean): number {
+  return Math.max(1, Math.ceil(bytes / readBlock)) * (consistent ? 1 : 0.5);
+}
+
+/** The table's write and one more for each index the item appears in (both its key attributes set). */
+export function writeUnits(item: Item | undefined): number {
+  const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / writeBlock));
+  const indexes = tableDefinition.globalSecondaryIndexes.filter(
+    (index) => item?.[index.partitionKey] !== undefined && item?.[index.sortKey] !== undefined,
+  ).length;
+  return units * (1 + indexes);
+}
+
+type TransactItem = {
+  Put?: { Item: Item };
+  Update?: { Key: Item };
+  Delete?: { Key: Item };
+  ConditionCheck?: { Key: Item };
+};
+
+function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
+  if (entry.Put) return writeUnits(entry.Put.Item);
+  if (entry.Update) return writeUnits(lookup(entry.Update.Key));
+  // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
+  if (entry.Delete) return writeUnits(undefined);
+  throw new Error('ConditionCheck in a transaction is not modelled');
+}
+
+export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
+  const { input, output } = call;
+  switch (call.operation) {
+    case 'GetItem': {
+      const item = output?.Item as Item | undefined;
+      return { read: readUnits(item ? itemSize(item) : 0, input.ConsistentRead === true), write: 0 };
+    }
+    case 'BatchGetItem': {
+      let read = 0;
+      const requests = input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>;
+      const responses = (output?.Responses ?? {}) as Record<string, Item[]>;
+      for (const [table, request] of Object.entries(requests)) {
+        for (const key of request.Keys) {
+          const found = (responses[table] ?? []).find((item) => sameKey(item, key));
+          read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
+        }
+      }
+      return { read, write: 0 };
+    }
+    case 'Query': {
+      const bytes = ((output?.Items ?? []) as Item[]).reduce((size, item) => size + itemSize(item), 0);
+      return { read: readUnits(bytes, input.ConsistentRead === true), write: 0 };
+    }
+    case 'PutItem':
+      return { read: 0, write: writeUnits(input.Item as Item) };
+    case 'UpdateItem': {
+      const after = input.ReturnValues === 'ALL_NEW' ? (output?.Attributes as Item) : lookup(input.Key as Item);
+      return { read: 0, write: writeUnits(after) };
+    }
+    case 'DeleteItem':
+      return { read: 0, write: writeUnits(undefined) };
+    case 'TransactWriteItems': {
+      const entries = input.TransactItems as TransactItem[];
+      const write = entries.reduce((units, entry) => units + transactionWrite(entry, lookup), 0);
+      return { read: 0, write: write * transactionFactor };
+    }
+    default:
+      throw new Error(`${call.operation}: capacity not modelled`);
+  }
+}
+
+export function sameKey(item: Item, key: Item): boolean {
+  return [tableDefinition.partitionKey, tableDefinition.sortKey].every(
+    (name) => item[name] !== undefined && item[name] === key[name],
+  );
+}
+
+/** What DynamoDB Local put in ConsumedCapacity (one object, or one per table). */
+export function reportedUnits(output: Record<string, unknown> | undefined): number {
+  const consumed = output?.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
+  if (consumed === undefined) return 0;
+  return (Array.isArray(consumed) ? consumed : [consumed]).reduce(
+    (units, entry) => units + (entry.CapacityUnits ?? 0),
+    0,
+  );
+}

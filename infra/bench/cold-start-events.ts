@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { SeedOutput } from '../../lib/admin/seed';
+import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
+import { routes } from '../../lib/routes';
+import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
+import { authorizerName, referenceName } from './bundles';
+import { applicationBody, newLeadBody, noteBody } from './payloads';
+
+/** The first event of one cold start, and whether the function's answer is the success expected. */
+export type ColdStartCase = { event: (run: number) => unknown; succeeded: (answer: Answer) => boolean };
+
+/** What the probe process reports of a function's answer. */
+export type Answer = { statusCode?: number; outcome?: string };
+
+export type ColdStartContext = {
+  seed: SeedOutput;
+  /** The key each route's calls are counted on, by route id. */
+  keyIdOf: (routeId: string) => string;
+  prospects: (count: number) => string[];
+  fresh: () => number;
+};
+
+type Request = { method: string; target: string; headers: Record<string, string>; body?: unknown };
+
+/** The proxy event API Gateway builds for a request (infra/local/api-gateway.ts, as the local server does). */
+function gatewayEvent(request: Request) {
+  const path = request.target.split('?')[0] ?? '';
+  const match = matchRoute(routes, request.method, path);
+  if (match === undefined) throw new Error(`no route for ${request.method} ${path}`);
+  const body = request.body === undefined ? '' : JSON.stringify(request.body);
+  const headers = { 'Content-Type': 'application/json', ...request.headers };
+  return proxyEvent(
+    {
+      method: request.method,
+      target: request.target,
+      rawHeaders: Object.entries(headers).flat(),
+      body,
+      sourceIp: '127.0.0.1',
+      httpVersion: '1.1',
+    },
+    match,
+    { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() },
+  );
+}
+
+/** What the handler receives once the authorizer allowed the request. */
+function allowedEvent(request: Request, decision: AuthDecision) {
+  return authorizedEvent(gatewayEvent(request), { ...encodeDecision(decision), principalId: 'bench' });
+}
+
+const answered = (status: number) => (answer: Answer) => answer.statusCode === status;
+
+/**
+ * One case per function: each run sends a first event that does the function's real work (a new
+ * lead, a new candidate, a tag on a prospect that lacks it), never a no-op.
+ */
+export function coldStartCases(context: ColdStartContext, runs: number): Map<string, ColdStartCase> {
+  const { seed } = context;
+  const webhook = seed.webhook;
+  if (webhook === null) throw new Error('the bench workspace has no webhook');
+  const webhookTarget = (path: string) => `${path}?endpoint_id=${webhook.endpoint_id}`;
+  const webhookDecision: AuthDecision = {
+    outcome: 'allowed',
+    principal: { kind: 'webhook', workspaceId: seed.workspace_id, endpointId: webhook.endpoint_id },
+  };
+  const keyDecision = (routeId: string): AuthDecision => ({
+    outcome: 'allowed',
+    principal: { kind: 'api-key', workspaceId: seed.workspace_id, keyId: context.keyIdOf(routeId), scopes: ['*'] },
+  });
+  const [changed, noted] = context.prospects(2);
+  const tagged = context.prospects(runs);
+  const untagged = context.prospects(runs);
+  const prospectPath = (id: string | undefined) => `/prospects/${id}`;
+
+  return new Map<string, ColdStartCase>([
+    [
+      'listPipelines',
+      {
+        event: () => allowedEvent({ method: 'GET', target: '/pipelines', headers: {} }, keyDecision('listPipelines')),
+        succeeded: answered(200),
+      },
+    ],
+    [
+      'updateProspect',
+      {
+        event: (run) =>
+          allowedEvent(
+            {
+              method: 'PATCH',
+              target: prospectPath(changed),
+              headers: {},
+              body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
+            },
+            keyDecision('updateProspect'),
+          ),
+        succeeded: answered(200),
+      },
+    ],
+    [
+      'addNote',
+      {
+        event: () =>
+          allowedEvent(
+            { method: 'POST', target: `${prospectPath(noted)}/notes`, headers: {}, body: noteBody },
+            keyDecision('addNote'),
+          ),
+        succeeded: answered(201),
+      },
+    ],
+    [
+      'addTag',
+      {
+        event: (run) =>
+          allowedEvent(
+            { method: 'POST', target: `${prospectPath(tagged[run])}/tags`, headers: {}, body: { tag: 'VIP' } },
+            keyDecision('addTag'),
+          ),
+        succeeded: answered(201),
+      },
+    ],
+    [
+      'removeTag',
+      {
+        event: (run) =>
+          allowedEvent(
+            { method: 'DELETE', target: `${prospectPath(untagged[run])}/tags/Chaud`, headers: {} },
+            keyDecision('removeTag'),
+          ),
+        succeeded: answered(200),
+      },
+    ],
+    [
+      'ingestLead',
+      {
+        event: () =>
+          allowedEvent(
+            {
+              method: 'POST',
+              target: webhookTarget('/webhooks/ingest-lead'),
+              headers: {},
+              body: newLeadBody(context.fresh(), seed.tags.vip),
+            },
+            webhookDecision,
+          ),
+        succeeded: answered(200),
+      },
+    ],
+    [
+      'recruitment',
+      {
+        event: () =>
+          allowedEvent(
+            {
+              method: 'POST',
+              target: webhookTarget('/webhooks/recruitment'),
+              headers: {},
+              body: applicationBody(context.fresh()),
+            },
+            webhookDecision,
+          ),
+        succeeded: answered(200),
+      },
+    ],
+    [
+      authorizerName,
+      {
+        // The lead webhook's: endpoint read, then the last call recorded.
+        event: () =>
+          requestAuthorizerEvent(
+            gatewayEvent({
+              method: 'POST',
+              target: webhookTarget('/webhooks/ingest-lead'),
+              headers: { Authorization: `Bearer ${webhook.token}` },
+              body: newLeadBody(context.fresh(), undefined),
+            }),
+          ),
+        succeeded: (answer) => answer.outcome === 'allowed',
+      },
+    ],
+    [referenceName, { event: () => ({}), succeeded: answered(200) }],
+  ]);
+}

@@ -1,0 +1,50 @@
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * How every function is bundled. RouteFunction deploys with these options and the benchmark
+ * (infra/bench) bundles with them, so the sizes and cold starts it measures are the deployed ones.
+ */
+export const functionBundling = {
+  minify: true,
+  /** Domain errors take their `name` from their class: minified class names would reach the logs. */
+  keepNames: true,
+  target: 'node22',
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  /**
+   * ESM builds first, so no bundled code calls require() today; the banner keeps a CommonJS
+   * dependency added later from failing at cold start ("Dynamic require … is not supported"),
+   * which the tests, bundling skipped, would not see.
+   */
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  /** A source map would have to be parsed on every cold start (--enable-source-maps): left out. */
+  sourceMap: false,
+  /**
+   * The SDK is bundled rather than taken from the runtime: the functions run the version
+   * pinned in package.json and tested here, not whatever the runtime ships that week, and
+   * tree-shaking keeps only the DynamoDB client.
+   */
+  externalModules: [] as string[],
+} satisfies BundlingOptions;
+
+/**
+ * The esbuild build that CDK's local bundling runs for `functionBundling` (the arguments
+ * aws-lambda-nodejs passes to `esbuild --bundle`, as API options), writing index.mjs like CDK.
+ */
+export function esbuildOptionsFor(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    outfile,
+    platform: 'node',
+    target: functionBundling.target,
+    format: functionBundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
+    minify: functionBundling.minify,
+    keepNames: functionBundling.keepNames,
+    mainFields: functionBundling.mainFields,
+    banner: { js: functionBundling.banner },
+    sourcemap: functionBundling.sourceMap,
+    external: functionBundling.externalModules,
+  };
+}

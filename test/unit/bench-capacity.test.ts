@@ -1,0 +1,121 @@
+import { jest } from '@jest/globals';
+import {
+  billedUnits,
+  itemSize,
+  numberSize,
+  readUnits,
+  reportedUnits,
+  writeUnits,
+  type ItemLookup,
+} from '../../infra/bench/capacity';
+
+const none = () => undefined;
+const prospect = { pk: 'PROSPECT#w#p', sk: 'PROSPECT', version: 3 };
+const logEntry = {
+  pk: 'PROSPECT#w#p',
+  sk: 'LOG#1',
+  gsi1pk: 'APIKEYLOG#k',
+  gsi1sk: 'x',
+  gsi2pk: 'LOGENTRY#w#e',
+  gsi2sk: 'LOG',
+};
+
+describe('item sizes, as DynamoDB counts them', () => {
+  it('counts attribute names and UTF-8 bytes of strings', () => {
+    expect(itemSize({ pk: 'abc', nom: 'é' })).toBe(2 + 3 + 3 + 2);
+  });
+
+  it('counts numbers by significant digits, two to a byte, plus one', () => {
+    expect(numberSize('1')).toBe(2);
+    expect(numberSize('12345')).toBe(4);
+    expect(numberSize('1000')).toBe(2);
+    expect(numberSize('-0.25')).toBe(3);
+  });
+
+  it('counts sets, lists, maps, booleans and null', () => {
+    expect(itemSize({ s: new Set(['ab', 'c']) })).toBe(1 + 3);
+    expect(itemSize({ l: ['ab'] })).toBe(1 + 3 + 2 + 1);
+    expect(itemSize({ m: { k: 'v' } })).toBe(1 + 3 + 1 + 1 + 1);
+    expect(itemSize({ b: true, n: null })).toBe(2 + 2);
+  });
+});
+
+describe('units billed', () => {
+  it('reads 4 KB per unit, halves an eventually consistent read, bills a missing item at the minimum', () => {
+    expect(readUnits(0, true)).toBe(1);
+    expect(readUnits(4096, true)).toBe(1);
+    expect(readUnits(4097, true)).toBe(2);
+    expect(readUnits(5000, false)).toBe(1);
+    expect(readUnits(100, false)).toBe(0.5);
+  });
+
+  it('writes 1 KB per unit and the item again in every index that holds it', () => {
+    expect(writeUnits({ pk: 'a', sk: 'b' })).toBe(1);
+    expect(writeUnits({ pk: 'a', sk: 'b', big: 'x'.repeat(1100) })).toBe(2);
+    expect(writeUnits(logEntry)).toBe(3);
+    expect(writeUnits({ pk: 'a', sk: 'b', gsi1pk: 'only the partition key' })).toBe(1);
+  });
+
+  it('bills every key of a BatchGetItem, found or not', () => {
+    const call = {
+      operation: 'BatchGetItem',
+      input: {
+        RequestItems: {
+          t: {
+            Keys: [
+              { pk: 'a', sk: 'UNIQ' },
+              { pk: 'b', sk: 'UNIQ' },
+            ],
+            ConsistentRead: true,
+          },
+        },
+      },
+      output: { Responses: { t: [{ pk: 'a', sk: 'UNIQ', record_id: 'p' }] } },
+    };
+    expect(billedUnits(call, none)).toEqual({ read: 2, write: 0 });
+  });
+
+  it('sums the items a Query read before rounding', () => {
+    const items = [
+      { pk: 'WS#w', sk: 'CFG#A', v: 'x'.repeat(3000) },
+      { pk: 'WS#w', sk: 'CFG#B', v: 'x'.repeat(3000) },
+    ];
+    expect(billedUnits({ operation: 'Query', input: {}, output: { Items: items } }, none)).toEqual({
+      read: 1,
+      write: 0,
+    });
+  });
+
+  it('bills each item of a transaction twice, sizing an update by the item it left', () => {
+    const call = {
+      operation: 'TransactWriteItems',
+      input: {
+        TransactItems: [{ Update: { Key: { pk: prospect.pk, sk: prospect.sk } } }, { Put: { Item: logEntry } }],
+      },
+      output: {},
+    };
+    const lookup = jest.fn<ItemLookup>(() => prospect);
+    expect(billedUnits(call, lookup)).toEqual({ read: 0, write: (1 + 3) * 2 });
+    expect(lookup).toHaveBeenCalledWith({ pk: prospect.pk, sk: prospect.sk });
+  });
+
+  it('sizes an UpdateItem by its ALL_NEW answer when it asked for one, else by the stored item', () => {
+    const big = { ...prospect, notes: 'x'.repeat(1500) };
+    const asked = { operation: 'UpdateItem', input: { Key: {}, ReturnValues: 'ALL_NEW' }, output: { Attributes: big } };
+    expect(billedUnits(asked, none)).toEqual({ read: 0, write: 2 });
+    const silent = { operation: 'UpdateItem', input: { Key: {} }, output: {} };
+    expect(billedUnits(silent, () => big)).toEqual({ read: 0, write: 2 });
+  });
+
+  it('refuses an operation it does not model instead of billing it as free', () => {
+    expect(() => billedUnits({ operation: 'Scan', input: {}, output: {} }, none)).toThrow(
+      'Scan: capacity not modelled',
+    );
+  });
+
+  it('adds up what DynamoDB Local reported, one object or one per table', () => {
+    expect(reportedUnits({ ConsumedCapacity: { CapacityUnits: 1.5 } })).toBe(1.5);
+    expect(reportedUnits({ ConsumedCapacity: [{ CapacityUnits: 2 }, { CapacityUnits: 1 }] })).toBe(3);
+    expect(reportedUnits(undefined)).toBe(0);
+  });
+});
