@@ -1,3 +1,4 @@
+import { newProspect } from '../../lib/domain/lead/new-prospect';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/keys';
@@ -50,27 +51,21 @@ function prospectItems(
   const id = deps.newId();
   const email = bulkEmail(index);
   const phone = `+337${String(index).padStart(8, '0')}`;
-  const prospect: ProspectItem = {
-    ...keys.prospect(workspaceId, id),
-    sk: 'PROSPECT',
-    type: 'prospect',
+  const prospect = newProspect(
     id,
-    workspace_id: workspaceId,
-    pipeline_id: placement.pipelineId,
-    stage_id: placement.stageId,
-    setter_id: null,
-    closer_id: null,
-    next_follow_up_at: null,
-    first_name: 'Prénom',
-    last_name: `Volume ${index}`,
-    email,
-    phone,
-    social_url: null,
-    source: 'Import du banc de mesure',
-    version: 1,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
+    workspaceId,
+    {
+      first_name: 'Prénom',
+      last_name: `Volume ${index}`,
+      email,
+      phone,
+      source: 'Import du banc de mesure',
+      tag_ids: [],
+    },
+    placement,
+    [],
+    createdAt,
+  );
   const marker = (key: { pk: string }): MarkerItem => ({
     pk: key.pk,
     sk: 'UNIQ',

@@ -9,12 +9,12 @@ import {
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
-import { keys } from '../../storage/keys';
 import { retryOnTransactionConflict, defaultRetryPolicy, type RetryPolicy } from '../../storage/retry';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
-import { interpretLead, type LeadInput } from './lead-input';
+import { interpretLead } from './lead-input';
 import { matchContact } from './matching';
+import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 
 export type LeadResult = {
@@ -111,36 +111,4 @@ export async function ingestLead(
     };
   }
   throw new StorageUnavailableError(busy);
-}
-
-function newProspect(
-  id: string,
-  workspaceId: string,
-  lead: LeadInput,
-  placement: { pipelineId: string | null; stageId: string | null },
-  tagIds: readonly string[],
-  now: string,
-): ProspectItem {
-  return {
-    ...keys.prospect(workspaceId, id),
-    sk: 'PROSPECT',
-    type: 'prospect',
-    id,
-    workspace_id: workspaceId,
-    pipeline_id: placement.pipelineId,
-    stage_id: placement.stageId,
-    setter_id: null,
-    closer_id: null,
-    next_follow_up_at: null,
-    first_name: lead.first_name ?? null,
-    last_name: lead.last_name ?? null,
-    email: lead.email ?? null,
-    phone: lead.phone ?? null,
-    social_url: lead.social_url ?? null,
-    source: lead.source ?? null,
-    ...(tagIds.length > 0 ? { tag_ids: new Set(tagIds) } : {}),
-    version: 1,
-    created_at: now,
-    updated_at: now,
-  };
 }
