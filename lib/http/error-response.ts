@@ -71,9 +71,17 @@ function rulesOf(route: Pick<Route, 'errorShape' | 'credential'>): readonly Rule
   return route.credential === 'api-key' ? apiKeyRules : recruitmentRules;
 }
 
+/** DynamoDB's own "slow down" answers, already retried by the SDK: the caller may try again shortly. */
+const throttlingErrors = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
+
 function retryAfter(error: unknown): Record<string, string> {
   if (error instanceof RateLimitedError) return { 'Retry-After': String(error.retryAfterSeconds) };
   if (error instanceof IdempotencyKeyInFlightError) return { 'Retry-After': '1' };
+  if (error instanceof Error && throttlingErrors.has(error.name)) return { 'Retry-After': '1' };
   return {};
 }
 
@@ -87,7 +95,10 @@ export function errorResponse(
   const rule = rulesOf(route).find((candidate) => error instanceof candidate.error);
   const extraHeaders = retryAfter(error);
   if (!rule || !(error instanceof Error)) {
-    return render(shape, 500, internal[shape].code, internal[shape].message, undefined, headers);
+    return render(shape, 500, internal[shape].code, internal[shape].message, undefined, {
+      ...headers,
+      ...extraHeaders,
+    });
   }
   const details = 'details' in error ? error.details : undefined;
   const message = rule.status >= 500 ? internal[shape].message : error.message;

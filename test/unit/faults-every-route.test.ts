@@ -51,6 +51,9 @@ describe.each(routeIds)('%s under DynamoDB faults', (routeId) => {
     if (later.includes('transaction')) expect(table.calls('transaction')).toHaveLength(0);
     // Our code retries transaction conflicts only; throttling and timeouts are the SDK's to retry.
     expect(sleeps).toEqual([]);
+    // DynamoDB throttling (after the SDK's own retries) tells the caller to come back shortly.
+    const throttled = ['ProvisionedThroughputExceededException', 'ThrottlingException'].includes(faults[fault]().name);
+    expect(response.headers?.['Retry-After']).toBe(throttled ? '1' : undefined);
     // The fault is logged for the operators, by name only.
     expect(logged.join('\n')).toContain(`"errorName":"${faults[fault]().name}"`);
   });
