@@ -1,23 +1,7 @@
 import { changeLogEntries, undoChangeLogEntry } from '../../../lib/admin/changelog';
-import type { ChangeLogEntryView } from '../../../lib/admin/changelog-entry';
 import { defineCommand } from '../command';
-import { fields, table } from '../render';
-
-const entriesTable = (entries: readonly ChangeLogEntryView[]): string =>
-  table(
-    ['Date', 'Prospect', 'Champ', 'Avant', 'Après', 'Clé', 'Annulée le', 'Entrée'],
-    entries.map((entry) => [
-      entry.at,
-      entry.prospect_id,
-      entry.field,
-      entry.before,
-      entry.after,
-      entry.key_id,
-      entry.undone_at,
-      entry.id,
-    ]),
-    "Aucune modification par l'API.",
-  );
+import { changeLogTable } from '../changelog-table';
+import { fields } from '../render';
 
 export const changelogListCommand = defineCommand({
   words: ['changelog', 'list'],
@@ -29,7 +13,7 @@ export const changelogListCommand = defineCommand({
       prospectId: options.prospect,
       keyId: options.key,
     });
-    return { document, text: entriesTable(document.entries) };
+    return { document, text: changeLogTable(document.entries, { withProspect: true }) };
   },
 });
 

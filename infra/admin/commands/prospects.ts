@@ -1,6 +1,7 @@
 import { showProspect, type ProspectDetails } from '../../../lib/admin/prospects';
 import { defineCommand } from '../command';
-import { fields, shown, table } from '../render';
+import { changeLogTable } from '../changelog-table';
+import { fields, shown } from '../render';
 
 export const prospectShowCommand = defineCommand({
   words: ['prospect', 'show'],
@@ -32,19 +33,7 @@ function prospectText({ prospect, tags, notes, changelog }: ProspectDetails): st
     ['Modifié le', prospect.updated_at],
   ]);
   const noteBlocks = notes.map((note) => `[${note.date}] (reçue le ${note.created_at}, ${note.id})\n${note.content}`);
-  const log = table(
-    ['Date', 'Champ', 'Avant', 'Après', 'Clé', 'Annulée le', 'Entrée'],
-    changelog.map((entry) => [
-      entry.at,
-      entry.field,
-      entry.before,
-      entry.after,
-      entry.key_id,
-      entry.undone_at,
-      entry.id,
-    ]),
-    "Aucune modification par l'API.",
-  );
+  const log = changeLogTable(changelog, { withProspect: false });
   return [
     record,
     `Notes (${notes.length})`,
