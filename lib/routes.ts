@@ -34,6 +34,13 @@ export type Route = {
   countsStageChanges?: boolean;
 };
 
+/**
+ * A route function's timeout (CDK): far above a normal call (tens of milliseconds) and under API
+ * Gateway's 29 s integration limit. Past it, Lambda has ended the call, so an Idempotency-Key it
+ * claimed and left "in flight" belongs to nobody (lib/http/idempotency.ts).
+ */
+export const functionTimeoutSeconds = 10;
+
 export const allScopes: readonly Scope[] = ['pipelines:read', 'prospects:write', 'notes:write', 'tags:write'];
 
 export const routes: readonly Route[] = [

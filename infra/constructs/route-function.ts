@@ -7,7 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { TableAction } from '../../lib/routes';
+import { functionTimeoutSeconds, type TableAction } from '../../lib/routes';
 import { functionBundling } from '../bundling';
 import { logRetention } from '../log-retention';
 import { tableAccessStatements } from '../table-access';
@@ -46,11 +46,8 @@ export class RouteFunction extends NodejsFunction {
        * DynamoDB whatever the size, costs half of what it would at 1024 MB.
        */
       memorySize: 512,
-      /**
-       * Far above a normal call (tens of milliseconds) and under API Gateway's 29 s integration
-       * limit, so a stuck call ends as the gateway's 5xx in the specification's shape.
-       */
-      timeout: Duration.seconds(10),
+      /** A stuck call ends as the gateway's 5xx in the specification's shape (see functionTimeoutSeconds). */
+      timeout: Duration.seconds(functionTimeoutSeconds),
       tracing: Tracing.ACTIVE,
       role,
       logGroup,

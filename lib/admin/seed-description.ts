@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEmailAddress } from '../domain/email';
 import { allScopes } from '../routes';
 import { AdminInputError } from './errors';
 
@@ -12,8 +13,10 @@ import { AdminInputError } from './errors';
  */
 const text = z.string().trim().min(1);
 const label = text;
+/** The webhooks' rule for an address (decisions 4), so a seeded contact is one a lead can match. */
+const email = z.string().trim().refine(isEmailAddress, 'adresse e-mail invalide');
 
-const member = z.strictObject({ key: label.optional(), name: text, email: z.email().nullable().optional() });
+const member = z.strictObject({ key: label.optional(), name: text, email: email.nullable().optional() });
 const tag = z.strictObject({ key: label.optional(), name: text });
 const stage = z.strictObject({ key: label.optional(), name: text, type: text });
 const salesPipeline = z.strictObject({
@@ -45,7 +48,7 @@ const prospect = z.strictObject({
   key: label.optional(),
   first_name: optionalText,
   last_name: optionalText,
-  email: z.email().nullable().optional(),
+  email: email.nullable().optional(),
   phone: text.max(40).nullable().optional(),
   social_url: optionalText,
   source: optionalText,

@@ -1,4 +1,6 @@
 import type { Deps } from '../deps';
+import { nameKey } from '../domain/names';
+import { readIsoTimestamp } from '../domain/timestamps';
 import { allScopes } from '../routes';
 import { keys, type ItemKey } from '../storage/keys';
 import type { MarkerItem, ProspectItem } from '../storage/records';
@@ -242,6 +244,12 @@ function planProspects(planning: Planning, references: References, prospects: Se
     };
     const setterId = memberId('setter');
     const closerId = memberId('closer');
+    const followUp = prospect.next_follow_up_at
+      ? readIsoTimestamp(prospect.next_follow_up_at, { zone: 'required', dateOnly: false })
+      : null;
+    if (followUp === undefined) {
+      problem(planning, [...path, 'next_follow_up_at'], 'date ISO 8601 avec fuseau horaire invalide ou inexistante');
+    }
     const tagIds = new Set<string>();
     prospect.tags.forEach((reference, tagIndex) => {
       const found = references.tagIds.get(reference);
@@ -259,7 +267,7 @@ function planProspects(planning: Planning, references: References, prospects: Se
       ...place,
       setter_id: setterId,
       closer_id: closerId,
-      next_follow_up_at: prospect.next_follow_up_at ? new Date(prospect.next_follow_up_at).toISOString() : null,
+      next_follow_up_at: followUp?.toISOString() ?? null,
       first_name: prospect.first_name ?? null,
       last_name: prospect.last_name ?? null,
       email: prospect.email ?? null,
@@ -343,7 +351,7 @@ function claimLabel<T>(planning: Planning, taken: Map<string, T>, label: string,
 
 /** Decisions 2: two names equal ignoring case are refused (sales pipelines, stages of one pipeline, tags). */
 function claimName(planning: Planning, taken: Map<string, Path>, name: string, path: Path): void {
-  const normalized = name.toLocaleLowerCase('fr');
+  const normalized = nameKey(name);
   const owner = taken.get(normalized);
   if (owner) {
     problem(

@@ -3,10 +3,10 @@ import type { Principal } from '../auth/context';
 import type { Deps } from '../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../errors';
 import { logError } from '../log';
-import type { Route } from '../routes';
+import { functionTimeoutSeconds, type Route } from '../routes';
 import { seededIds } from '../ids';
-import { claimIdempotencyKey, markAttemptFailed, recordAnswer } from '../storage/idempotency';
-import { keys, sha256Hex } from '../storage/keys';
+import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
+import { keys, sha256Hex, type ItemKey } from '../storage/keys';
 import type { HttpResponse } from './response';
 
 const headerName = 'idempotency-key';
@@ -32,48 +32,97 @@ function idempotencyKeyOf(event: Pick<APIGatewayProxyEvent, 'headers'>): string 
 /** The ids and clock a request writes with: under an Idempotency-Key, those of its first attempt. */
 export type RequestIdentity = Pick<Deps, 'clock' | 'newId'>;
 
+type KeyedEvent = Pick<APIGatewayProxyEvent, 'headers' | 'body'> & {
+  pathParameters?: APIGatewayProxyEvent['pathParameters'];
+};
+
+/**
+ * Decisions 5: a key stands for one request, its method, its concrete path (the prospect id and
+ * the tag in it) and its body; reused for anything else it gets the "different body" answer,
+ * never another resource's answer.
+ */
+function requestHash(route: Route, event: KeyedEvent): string {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(event.pathParameters?.[name] ?? ''),
+  );
+  return sha256Hex(`${route.method} ${path}\n${event.body ?? ''}`);
+}
+
+/**
+ * Leaves the key to a retry after a request that keeps no answer. Best effort: if even this write
+ * fails, the claim is taken over once the function's timeout has passed.
+ */
+async function release(deps: Pick<Deps, 'db' | 'tableName'>, route: Route, key: ItemKey, claimant: string) {
+  try {
+    await releaseIdempotencyKey(deps, key, claimant);
+  } catch (error) {
+    logError('idempotency key not released', error, { route: route.id });
+  }
+}
+
+/** A claim whose Lambda can no longer be running (its timeout passed, with a margin for clocks). */
+const abandonedAfterSeconds = functionTimeoutSeconds + 5;
+
 /**
  * Decisions 5: with an Idempotency-Key, the first answer (status and body) is recorded for 24 hours,
- * per workspace, credential and route, and replayed for the same key and body; another body, or a
- * first call still running, is refused. A 5xx is not an answer to keep, yet its writes may have
- * landed: the retry runs again with the first attempt's ids and time, so it rewrites the same items
- * (conditional puts make that a no-op) instead of adding new ones. Without the header nothing is
- * read or written.
+ * per workspace and credential, and replayed for the same request; another request under the same
+ * key, or a first call still running, is refused. A request that keeps no answer (a 5xx, an
+ * answer too large to store, a failure of its own claim) releases the key, yet its writes may have
+ * landed: the retry runs again with the first attempt's ids and time, so it rewrites the same
+ * items (conditional puts make that a no-op) instead of adding new ones. Without the header
+ * nothing is read or written.
  */
 export async function answerOnce(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId'>,
   route: Route,
-  event: Pick<APIGatewayProxyEvent, 'headers' | 'body'>,
+  event: KeyedEvent,
   principal: Principal,
   answer: (identity: RequestIdentity) => Promise<HttpResponse>,
 ): Promise<HttpResponse> {
   const idempotencyKey = idempotencyKeyOf(event);
   if (idempotencyKey === undefined) return answer({ clock: deps.clock, newId: deps.newId });
   const credential = principal.kind === 'api-key' ? principal.keyId : principal.endpointId;
-  const key = keys.idempotency(`${principal.workspaceId}\n${credential}\n${route.id}`, idempotencyKey);
-  const claim = await claimIdempotencyKey(deps, key, {
-    bodyHash: sha256Hex(event.body ?? ''),
-    now: deps.clock(),
-    seed: deps.newId(),
-  });
-  if (claim.kind === 'other_body') throw new IdempotencyKeyReusedError(messages.reused, detail(messages.reused));
+  const key = keys.idempotency(`${principal.workspaceId}\n${credential}`, idempotencyKey);
+  const claimant = deps.newId();
+  let claim: Claim;
+  try {
+    claim = await claimIdempotencyKey(deps, key, {
+      requestHash: requestHash(route, event),
+      now: deps.clock(),
+      claimant,
+      abandonedAfterSeconds,
+    });
+  } catch (error) {
+    // The claim may have landed with its answer lost: give it back rather than block the retries.
+    await release(deps, route, key, claimant);
+    throw error;
+  }
+  if (claim.kind === 'other_request') throw new IdempotencyKeyReusedError(messages.reused, detail(messages.reused));
   if (claim.kind === 'in_flight') throw new IdempotencyKeyInFlightError(messages.inFlight, detail(messages.inFlight));
   if (claim.kind === 'replay') {
     const { statusCode, body, contentType } = claim.answer;
     return { statusCode, body, headers: { 'Content-Type': contentType } };
   }
   const firstAt = new Date(claim.attempt.firstAt);
-  const response = await answer({ clock: () => firstAt, newId: seededIds(claim.attempt.seed) });
+  let response: HttpResponse;
   try {
-    if (response.statusCode >= 500) await markAttemptFailed(deps, key);
-    else {
-      const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
-      await recordAnswer(deps, key, { statusCode: response.statusCode, body: response.body, contentType });
-    }
+    response = await answer({ clock: () => firstAt, newId: seededIds(claim.attempt.seed) });
   } catch (error) {
-    // The change itself is done: answer it. The key stays "in flight" until abandoned, so a retry
-    // in the meantime is refused rather than run twice.
-    logError('idempotency record not updated', error, { route: route.id });
+    await release(deps, route, key, claimant);
+    throw error;
+  }
+  if (response.statusCode >= 500) {
+    await release(deps, route, key, claimant);
+    return response;
+  }
+  try {
+    const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
+    await recordAnswer(deps, key, claimant, { statusCode: response.statusCode, body: response.body, contentType });
+  } catch (error) {
+    // The change itself is done: answer it. Decisions 5: an answer that cannot be stored (too
+    // large, or the write failed) releases the key, so a retry runs the request again.
+    logError('idempotency answer not recorded', error, { route: route.id });
+    await release(deps, route, key, claimant);
   }
   return response;
 }

@@ -14,14 +14,19 @@ export type Attempt = { seed: string; firstAt: string };
 export type Claim =
   | { kind: 'claimed'; attempt: Attempt }
   | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'other_body' }
+  | { kind: 'other_request' }
   | { kind: 'in_flight' };
 
+/**
+ * `claimant` is the request holding the key now (a value of its own, fresh per request); `seed`
+ * and `first_at` stay those of the first attempt across take-overs.
+ */
 type IdempotencyItem = ItemKey & {
-  body_hash: string;
-  state: 'in_flight' | 'answered' | 'failed';
+  request_hash: string;
+  state: 'in_flight' | 'answered' | 'released';
   started_at: number;
   expires_at: number;
+  claimant: string;
   seed: string;
   first_at: string;
   answer?: StoredAnswer;
@@ -29,30 +34,35 @@ type IdempotencyItem = ItemKey & {
 
 /** Decisions 5: a record lives 24 hours; TTL only cleans up, the condition below reads expires_at itself. */
 export const retentionSeconds = 24 * 3600;
-/** A first call still "running" after this long died with its Lambda: a retry may take over. */
-export const abandonedAfterSeconds = 60;
 
 const stateName = { '#state': 'state' };
 
+export type ClaimRequest = {
+  requestHash: string;
+  now: Date;
+  /** Fresh per request: the seed of a first attempt, and who holds the key. */
+  claimant: string;
+  /** A claim still "in flight" this long after it started belongs to a call that is over. */
+  abandonedAfterSeconds: number;
+};
+
 /**
  * Access pattern "idempotency record". A conditional PutItem claims a new (or expired) key; when
- * the key is taken, the record comes back with the refusal and decides: replay the answer, refuse
- * another body, refuse while the first call runs, or take over a first call that failed or died,
- * keeping its seed and time so the retry repeats its writes instead of making new ones.
+ * the key is taken, the record comes back with the refusal and decides: ours already (the SDK
+ * retried a put whose answer was lost), replay the answer, refuse another request, refuse while
+ * the first call runs, or take over a released or abandoned one with its seed and time, so the
+ * retry repeats its writes instead of making new ones.
  */
-export async function claimIdempotencyKey(
-  store: Store,
-  key: ItemKey,
-  request: { bodyHash: string; now: Date; seed: string },
-): Promise<Claim> {
+export async function claimIdempotencyKey(store: Store, key: ItemKey, request: ClaimRequest): Promise<Claim> {
   const seconds = Math.floor(request.now.getTime() / 1000);
   const item: IdempotencyItem = {
     ...key,
-    body_hash: request.bodyHash,
+    request_hash: request.requestHash,
     state: 'in_flight',
     started_at: seconds,
     expires_at: seconds + retentionSeconds,
-    seed: request.seed,
+    claimant: request.claimant,
+    seed: request.claimant,
     first_at: request.now.toISOString(),
   };
   try {
@@ -65,66 +75,100 @@ export async function claimIdempotencyKey(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { kind: 'claimed', attempt: { seed: item.seed, firstAt: item.first_at } };
+    return claimed(item);
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-    const existing = unmarshall(error.Item) as IdempotencyItem;
-    if (existing.body_hash !== request.bodyHash) return { kind: 'other_body' };
+    const existing = refusedItem(error);
+    if (existing.claimant === request.claimant && existing.state === 'in_flight') return claimed(existing);
+    if (existing.request_hash !== request.requestHash) return { kind: 'other_request' };
     if (existing.state === 'answered' && existing.answer) return { kind: 'replay', answer: existing.answer };
-    const abandoned = existing.state === 'in_flight' && existing.started_at < seconds - abandonedAfterSeconds;
-    if (existing.state !== 'failed' && !abandoned) return { kind: 'in_flight' };
-    return takeOver(store, key, existing, seconds);
+    const abandoned = existing.state === 'in_flight' && existing.started_at < seconds - request.abandonedAfterSeconds;
+    if (existing.state !== 'released' && !abandoned) return { kind: 'in_flight' };
+    return takeOver(store, key, existing, request.claimant, seconds);
   }
 }
 
-async function takeOver(store: Store, key: ItemKey, existing: IdempotencyItem, seconds: number): Promise<Claim> {
+const claimed = (item: IdempotencyItem): Claim => ({
+  kind: 'claimed',
+  attempt: { seed: item.seed, firstAt: item.first_at },
+});
+
+/** The record a condition refused, as ReturnValuesOnConditionCheckFailure sent it back; anything else is rethrown. */
+function refusedItem(error: unknown): IdempotencyItem {
+  if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+  return unmarshall(error.Item) as IdempotencyItem;
+}
+
+async function takeOver(
+  store: Store,
+  key: ItemKey,
+  existing: IdempotencyItem,
+  claimant: string,
+  seconds: number,
+): Promise<Claim> {
   try {
     await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: key,
-        UpdateExpression: 'SET #state = :inFlight, started_at = :now',
-        ConditionExpression: '#state = :seen AND started_at = :seenStartedAt',
+        UpdateExpression: 'SET #state = :inFlight, started_at = :now, claimant = :claimant',
+        ConditionExpression: '#state = :seen AND started_at = :seenStartedAt AND claimant = :seenClaimant',
         ExpressionAttributeNames: stateName,
         ExpressionAttributeValues: {
           ':inFlight': 'in_flight',
           ':now': seconds,
+          ':claimant': claimant,
           ':seen': existing.state,
           ':seenStartedAt': existing.started_at,
+          ':seenClaimant': existing.claimant,
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { kind: 'claimed', attempt: { seed: existing.seed, firstAt: existing.first_at } };
+    return claimed(existing);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return { kind: 'in_flight' };
-    throw error;
+    const current = refusedItem(error);
+    // The SDK retried a take-over that had landed: the key is this request's.
+    return current.claimant === claimant && current.state === 'in_flight' ? claimed(current) : { kind: 'in_flight' };
   }
 }
 
-export async function recordAnswer(store: Store, key: ItemKey, answer: StoredAnswer): Promise<void> {
-  await store.db.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: key,
-      UpdateExpression: 'SET #state = :answered, answer = :answer',
-      ExpressionAttributeNames: stateName,
-      ExpressionAttributeValues: { ':answered': 'answered', ':answer': answer },
-    }),
-  );
+/** Keeps the answer for replay; a no-op for a request that no longer holds the key. */
+export async function recordAnswer(store: Store, key: ItemKey, claimant: string, answer: StoredAnswer): Promise<void> {
+  await holderUpdate(store, key, claimant, 'SET #state = :answered, answer = :answer', {
+    ':answered': 'answered',
+    ':answer': answer,
+  });
 }
 
 /**
- * A first call that failed (5xx) leaves no answer to replay, but maybe a write it never heard back
- * about: the retry takes the key over and repeats the same writes, which conditions turn into no-ops.
+ * Gives the key back after a request that has no answer to keep (a 5xx, an error, an answer too
+ * large to store): a retry takes it over at once and repeats the same writes, which conditions
+ * turn into no-ops. A no-op for a request that no longer holds the key.
  */
-export async function markAttemptFailed(store: Store, key: ItemKey): Promise<void> {
-  await store.db.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: key,
-      UpdateExpression: 'SET #state = :failed',
-      ExpressionAttributeNames: stateName,
-      ExpressionAttributeValues: { ':failed': 'failed' },
-    }),
-  );
+export async function releaseIdempotencyKey(store: Store, key: ItemKey, claimant: string): Promise<void> {
+  await holderUpdate(store, key, claimant, 'SET #state = :released', { ':released': 'released' });
+}
+
+async function holderUpdate(
+  store: Store,
+  key: ItemKey,
+  claimant: string,
+  updateExpression: string,
+  values: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: key,
+        UpdateExpression: updateExpression,
+        ConditionExpression: 'claimant = :claimant AND #state = :inFlight',
+        ExpressionAttributeNames: stateName,
+        ExpressionAttributeValues: { ...values, ':claimant': claimant, ':inFlight': 'in_flight' },
+      }),
+    );
+  } catch (error) {
+    // Refused: another request took the key over, or an SDK retry finds its own write done.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

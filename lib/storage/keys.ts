@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { emailKey } from '../domain/email';
 
 /**
  * Every key of the single table is built here (see docs/data-model.md).
@@ -58,12 +59,11 @@ export const keys = {
   changeLogEntryRef: (workspaceId: string, entryId: string): string => `LOGENTRY#${workspaceId}#${entryId}`,
 
   /** Uniqueness markers: one item per contact value, created with attribute_not_exists. */
-  emailMarker: (workspaceId: string, email: string): ItemKey =>
-    marker(workspaceId, 'EMAIL', email.trim().toLowerCase()),
+  emailMarker: (workspaceId: string, email: string): ItemKey => marker(workspaceId, 'EMAIL', emailKey(email)),
   phoneMarker: (workspaceId: string, phone: string): ItemKey => marker(workspaceId, 'PHONE', phone),
   socialMarker: (workspaceId: string, socialUrl: string): ItemKey => marker(workspaceId, 'SOCIAL', socialUrl),
   candidateMarker: (workspaceId: string, pipelineId: string, email: string): ItemKey =>
-    marker(workspaceId, `CANDIDATE#${pipelineId}`, email.trim().toLowerCase()),
+    marker(workspaceId, `CANDIDATE#${pipelineId}`, emailKey(email)),
 
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({

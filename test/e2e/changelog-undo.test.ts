@@ -43,7 +43,7 @@ async function lastEntryId(prospectId: string): Promise<string> {
 describe('undoing an API change (decisions 3)', () => {
   it('restores a stage and its pipeline, marks the entry, and writes no new entry', async () => {
     const id = await aProspect();
-    await call('PATCH', `/prospects/${id}`, { stage: stage('archive', 'old') });
+    await call('PATCH', `/prospects/${id}`, { stage: stage('partners', 'first') });
     const entryId = await lastEntryId(id);
     const result = await undo(entryId);
     expect(result.entry).toMatchObject({ id: entryId, field: 'stage', undone_at: expect.any(String) });

@@ -4,7 +4,6 @@ import { createApiKey } from '../../lib/admin/api-keys';
 import { showProspect } from '../../lib/admin/prospects';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
-import { routeById } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
@@ -96,7 +95,7 @@ describe('Idempotency-Key replays (decisions 5)', () => {
     const { notes } = await show(prospectId);
     expect(notes.filter((note) => note.content === 'Un jour')).toHaveLength(2);
 
-    const scope = `${ws.workspace_id}\n${ws.api_keys.admin?.id}\n${routeById('addNote').id}`;
+    const scope = `${ws.workspace_id}\n${ws.api_keys.admin?.id}`;
     const { Item } = await deps.db.send(
       new GetCommand({ TableName: deps.tableName, Key: keys.idempotency(scope, key), ConsistentRead: true }),
     );

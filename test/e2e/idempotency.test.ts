@@ -71,16 +71,46 @@ describe('Idempotency-Key (decisions 5)', () => {
     expect(application.body).toMatchObject({ error: { code: 'bad_request', details: { field: 'Idempotency-Key' } } });
   });
 
-  it('scopes a key per credential and route: the same key elsewhere is a new request', async () => {
+  it("refuses a key reused on another route, prospect or tag, never replaying another resource's answer", async () => {
     const key = randomUUID();
     const prospect = ws.prospects.lead as string;
+    const other = ws.prospects.social as string;
     const first = await apiCall('POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }, key);
-    const otherRoute = await apiCall('DELETE', `/prospects/${prospect}/tags/Chaud`, undefined, key);
-    expect(first.status).toBe(201);
-    expect(otherRoute.body).toMatchObject({ outcome: 'removed' });
+    expect(first.body).toMatchObject({ outcome: 'added' });
+    const reuses = [
+      apiCall('DELETE', `/prospects/${prospect}/tags/Chaud`, undefined, key),
+      apiCall('POST', `/prospects/${other}/tags`, { tag: 'Chaud' }, key),
+      apiCall('POST', `/prospects/${prospect}/notes`, { tag: 'Chaud' }, key),
+    ];
+    for (const reuse of await Promise.all(reuses)) {
+      expect(reuse.status).toBe(422);
+      expect(reuse.body).toMatchObject({ error: { code: 'unprocessable', details: { field: 'Idempotency-Key' } } });
+    }
+    const { prospect: untouched } = await showProspect(deps, { workspaceId: ws.workspace_id, prospectId: other });
+    expect(untouched.version).toBe(1);
     const replay = await apiCall('POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }, key);
     expect(replay.status).toBe(201);
-    expect(replay.body).toMatchObject({ outcome: 'added' });
+    expect(replay.body).toEqual(first.body);
+  });
+
+  it('refuses a DELETE key reused on another tag: Froid is not answered "removed VIP"', async () => {
+    const key = randomUUID();
+    const prospect = ws.prospects.social as string;
+    const removed = await apiCall('DELETE', `/prospects/${prospect}/tags/VIP`, undefined, key);
+    expect(removed.body).toMatchObject({ outcome: 'removed', tag: { name: 'VIP' } });
+    const otherTag = await apiCall('DELETE', `/prospects/${prospect}/tags/Chaud`, undefined, key);
+    expect(otherTag.status).toBe(422);
+    const otherProspect = await apiCall('POST', `/prospects/${randomUUID()}/notes`, { content: 'x' }, key);
+    expect(otherProspect.status).toBe(422);
+  });
+
+  it("refuses a webhook key reused on the other webhook, in that webhook's shape", async () => {
+    const key = randomUUID();
+    const lead = await webhook('/webhooks/ingest-lead', { email: `${key}@test.fr` }, key);
+    expect(lead.status).toBe(200);
+    const application = await webhook('/webhooks/recruitment', { email: `${key}@test.fr`, name: 'A' }, key);
+    expect(application.status).toBe(400);
+    expect(application.body).toMatchObject({ error: { code: 'bad_request', details: { field: 'Idempotency-Key' } } });
   });
 
   it('replays a webhook answer, and refuses a key over 255 characters', async () => {
@@ -91,6 +121,17 @@ describe('Idempotency-Key (decisions 5)', () => {
     expect(again.body).toEqual(first.body);
     const tooLong = await webhook('/webhooks/ingest-lead', { email: 'long@test.fr' }, 'k'.repeat(256));
     expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual({ error: 'invalid_payload', message: expect.any(String) });
+    const longest = await webhook('/webhooks/ingest-lead', { email: 'long@test.fr' }, 'k'.repeat(255));
+    expect(longest.status).toBe(200);
+    const apiTooLong = await apiCall(
+      'POST',
+      `/prospects/${ws.prospects.lead}/notes`,
+      { content: 'x' },
+      'k'.repeat(256),
+    );
+    expect(apiTooLong.status).toBe(400);
+    expect(apiTooLong.body).toMatchObject({ error: { code: 'bad_request', details: { field: 'Idempotency-Key' } } });
   });
 
   it('answers the in-flight case: 409 on the API, with Retry-After: 1', async () => {

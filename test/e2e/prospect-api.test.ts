@@ -70,10 +70,10 @@ describe('PATCH /prospects/{prospect_id}', () => {
 
   it('moves a prospect to another pipeline by stage id', async () => {
     const id = await aProspect();
-    const response = await call('PATCH', `/prospects/${id}`, { stage: stage(ws, 'archive', 'old') });
+    const response = await call('PATCH', `/prospects/${id}`, { stage: stage(ws, 'partners', 'first') });
     expect(response.body).toMatchObject({
-      pipeline_id: ws.pipelines.archive?.id,
-      stage_id: stage(ws, 'archive', 'old'),
+      pipeline_id: ws.pipelines.partners?.id,
+      stage_id: stage(ws, 'partners', 'first'),
     });
   });
 

@@ -64,7 +64,7 @@ describe('seed', () => {
       name: 'Archives',
       is_default: false,
       active: false,
-      position: 1,
+      position: 2,
     });
     expect(config.recruitmentPipelines).toEqual([
       expect.objectContaining({
@@ -217,6 +217,26 @@ describe('seed refusals', () => {
   it('refuses two tags whose names differ only by case', async () => {
     const message = await refusal(aWorkspace({ tags: [{ name: 'VIP' }, { key: 'other', name: 'vip' }] }));
     expect(message).toContain('tags.1.name');
+  });
+
+  it.each([
+    ['NFC and NFD spellings', 'Closé', 'CLOSE\u0301'],
+    ['a dotted capital I lower-cased without a locale', 'Ivoire', 'IVOIRE'],
+  ])('refuses two stages whose names differ only by %s', async (_label, first, second) => {
+    const message = await refusal(
+      aWorkspace({ pipelines: [{ name: 'Ventes', stages: [stage(first), stage(second)] }] }),
+    );
+    expect(message).toContain('pipelines.0.stages.1.name');
+  });
+
+  it('refuses tags and pipelines equal under NFC and case, and keeps ß apart from ss', async () => {
+    expect(await refusal(aWorkspace({ tags: [{ name: 'Été' }, { key: 'other', name: 'E\u0301TE\u0301' }] }))).toContain(
+      'tags.1.name',
+    );
+    const seed = await seedTestWorkspace(
+      aWorkspace({ tags: [{ name: 'Straße' }, { key: 'other', name: 'STRASSE' }], prospects: [] }),
+    );
+    expect(Object.keys(seed.tags)).toHaveLength(2);
   });
 
   it('accepts the same stage name in two pipelines and two recruitment pipelines of one name', async () => {

@@ -94,7 +94,9 @@ export function initialModel(world: World): Model {
   };
 }
 
-const sameName = (a: string, b: string) => a.toLocaleLowerCase('fr') === b.toLocaleLowerCase('fr');
+/** Decisions 3, written again here on purpose (the model does not import the code it checks). */
+const comparable = (name: string) => name.normalize('NFC').trim().toLowerCase().normalize('NFC');
+const sameName = (a: string, b: string) => comparable(a) === comparable(b);
 
 const unauthorized = { error: { code: 'unauthorized' } };
 
@@ -209,9 +211,10 @@ export function expectPatch(model: Model, key: KeyName, prospectId: string, body
   if (body.stage !== undefined) {
     if (stageById(model, prospect.stage_id)?.protected) return nothing(409, { error: { code: 'conflict' } });
     const reference = body.stage;
+    const targets = model.world.stages.filter((stage) => stage.active);
     const target =
-      stageById(model, reference.toLowerCase()) ??
-      model.world.stages.find((stage) => stage.pipelineId === prospect.pipeline_id && sameName(stage.name, reference));
+      targets.find((stage) => stage.id === reference.trim().toLowerCase()) ??
+      targets.find((stage) => stage.pipelineId === prospect.pipeline_id && sameName(stage.name, reference));
     if (!target) return nothing(422, { error: { code: 'unprocessable' } });
     if (target.protected) return nothing(409, { error: { code: 'conflict' } });
     if (target.id !== prospect.stage_id || target.pipelineId !== prospect.pipeline_id) {

@@ -41,7 +41,8 @@ export const modelWorkspace: SeedDescription = {
 
 export type KeyName = 'full' | 'notes';
 
-export type Stage = { id: string; name: string; pipelineId: string; protected: boolean };
+/** `active`: its pipeline is active, so PATCH may target it (decisions 3). */
+export type Stage = { id: string; name: string; pipelineId: string; protected: boolean; active: boolean };
 
 /** What a sequence knows of its workspace: ids from the seed, names and rules from the description. */
 export type World = {
@@ -69,6 +70,7 @@ export function worldOf(seed: SeedOutput): World {
     name,
     pipelineId,
     protected: name === 'Closé',
+    active: pipelineId === sales.id,
   });
   const key = (name: KeyName, scopes: readonly string[]) => ({ ...required(seed.api_keys[name], name), scopes });
   const webhook = required(seed.webhook, 'webhook');

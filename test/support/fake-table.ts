@@ -109,7 +109,7 @@ export type AccessPattern =
   | 'idempotency';
 
 type Operation = 'Get' | 'Put' | 'Update' | 'Delete' | 'Query' | 'BatchGet' | 'TransactWrite';
-type Input = Record<string, unknown> & { Key?: { pk?: string }; Item?: { pk?: string } };
+type Input = Record<string, unknown> & { Key?: { pk?: string }; Item?: { pk?: string; [attribute: string]: unknown } };
 
 function patternOf(operation: Operation, input: Input): AccessPattern {
   const pk = input.Key?.pk ?? input.Item?.pk ?? '';

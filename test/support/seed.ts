@@ -3,7 +3,7 @@ import { productionDeps, type Deps } from '../../lib/deps';
 
 /**
  * A full seed description (decisions 2): two members, two tags, a default active sales pipeline
- * with Closé and Acompte plus an inactive one, a recruitment pipeline, a key with `*` and a
+ * with Closé and Acompte, another active one and an inactive one, a recruitment pipeline, a key with `*` and a
  * read-only key, an active webhook and prospects on several stages. Overrides replace whole
  * top-level parts.
  */
@@ -30,6 +30,13 @@ export function aWorkspace(overrides: Partial<SeedDescription> = {}): SeedDescri
           { key: 'won', name: 'Closé', type: 'Follow up' },
           { key: 'deposit', name: 'Acompte', type: 'Follow up' },
         ],
+      },
+      {
+        key: 'partners',
+        name: 'Partenaires',
+        is_default: false,
+        active: true,
+        stages: [{ key: 'first', name: 'Premier contact', type: 'Appointment Setting' }],
       },
       {
         key: 'archive',

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../lib/errors';
-import { interpretLead } from '../../lib/domain/lead/lead-input';
+import { interpretLead, maxNamedIgnoredFields, shorten } from '../../lib/domain/lead/lead-input';
 
 describe('reading a lead (section 4.7, decisions 4)', () => {
   it('keeps the known fields, trimmed, and treats empty ones as absent', () => {
@@ -70,5 +70,28 @@ describe('very long values (keys hold only hashes; a value must still make sense
     ]);
     expect(() => interpretLead({ phone: '1'.repeat(20_000) })).toThrow(InvalidInputError);
     expect(() => interpretLead({ social_url: `https://x.fr/${long}` })).toThrow(InvalidInputError);
+  });
+
+  it('names at most 20 ignored fields, then counts the rest in one warning (decisions 4)', () => {
+    const fields: Record<string, unknown> = { email: 'a@b.fr', first_name: 42, tags: ['x'] };
+    for (let index = 0; index < 5000; index += 1) fields[`champ_${index}`] = 'x';
+    const { warnings } = interpretLead(fields);
+    expect(warnings).toHaveLength(maxNamedIgnoredFields + 1);
+    expect(warnings[0]).toContain('first_name');
+    expect(warnings[1]).toContain('tags');
+    expect(warnings.at(-1)).toBe(`${5002 - maxNamedIgnoredFields} autres champs ignorés ne sont pas nommés ici.`);
+  });
+
+  it('keeps exactly 20 warnings as they are, and says "1 autre" for 21', () => {
+    const fields = (count: number) =>
+      Object.fromEntries([['phone', '0612'], ...Array.from({ length: count }, (_, i) => [`f${i}`, 1])]);
+    expect(interpretLead(fields(20)).warnings).toHaveLength(20);
+    expect(interpretLead(fields(21)).warnings.at(-1)).toBe('1 autre champ ignoré n’est pas nommé ici.');
+  });
+
+  it('quotes at most 80 code points of what was sent, never half an emoji', () => {
+    expect(shorten('😀'.repeat(50))).toBe('😀'.repeat(50));
+    expect(shorten('😀'.repeat(81))).toBe(`${'😀'.repeat(80)}…`);
+    expect(shorten('x'.repeat(10_000))).toHaveLength(81);
   });
 });

@@ -125,7 +125,7 @@ describe('gate and idempotency conditions', () => {
   it('a key taken with another body is a 422, claimed once, nothing else written', async () => {
     const table = fakeTable();
     table.script('idempotency', {
-      fail: conditionFailed({ body_hash: { S: 'other' }, state: { S: 'answered' } }),
+      fail: conditionFailed({ request_hash: { S: 'other' }, state: { S: 'answered' } }),
     });
     const response = await callRoute('addNote', table.deps, { headers: { 'Idempotency-Key': 'k1' } });
     expect(response.statusCode).toBe(422);
@@ -133,17 +133,18 @@ describe('gate and idempotency conditions', () => {
     expect(table.calls('transaction')).toHaveLength(0);
   });
 
-  it('a throttled transaction marks the Idempotency-Key failed, so that the retry runs it again', async () => {
+  it('a throttled transaction releases the Idempotency-Key, so that the retry runs it again', async () => {
     const table = fakeTable();
     table.failAlways('transaction', faults.provisionedThroughputExceeded);
     const response = await callRoute('addNote', table.deps, { headers: { 'Idempotency-Key': 'k2' } });
     expectCleanServerError(routeById('addNote'), response);
-    const [claim, failed] = table.calls('idempotency');
+    const [claim, released] = table.calls('idempotency');
     expect(claim).toHaveProperty('ConditionExpression');
-    expect(failed).toMatchObject({
+    expect(released).toMatchObject({
       TableName: fixture.tableName,
       Key: { pk: claim?.Item?.pk, sk: 'IDEM' },
-      ExpressionAttributeValues: { ':failed': 'failed' },
+      ConditionExpression: 'claimant = :claimant AND #state = :inFlight',
+      ExpressionAttributeValues: { ':released': 'released', ':claimant': claim?.Item?.claimant },
     });
   });
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { WebhookFields } from '../../http/webhook-body';
 import { InvalidInputError } from '../../errors';
+import { isEmailAddress, maxEmailLength } from '../email';
 
 /** Section 4.7: the fields the lead webhook reads; anything else is reported and ignored. */
 export type LeadInput = {
@@ -19,6 +20,9 @@ export type InterpretedLead = { lead: LeadInput; warnings: string[] };
 
 export const maxTagIds = 50;
 
+/** Decisions 4, "Bounded answers": whatever the body, at most this many warnings name ignored fields. */
+export const maxNamedIgnoredFields = 20;
+
 /**
  * Longest value read per field: beyond, a value is no name, phone or link, and it is ignored with a
  * warning like a value of the wrong type (keys only ever hold hashes, so length is about sense).
@@ -26,7 +30,7 @@ export const maxTagIds = 50;
 const maxLengths = {
   first_name: 200,
   last_name: 200,
-  email: 254,
+  email: maxEmailLength,
   phone: 40,
   social_url: 2048,
   source: 500,
@@ -37,7 +41,7 @@ type TextField = keyof typeof maxLengths;
 const textFields = Object.keys(maxLengths) as TextField[];
 
 const text = z.string();
-const email = z.email();
+const email = z.string().check(z.refine(isEmailAddress));
 const tagIdList = z.union([z.array(z.string()), z.string()]);
 
 /** The definitions the reading below applies field by field; lib/openapi describes the body with them. */
@@ -51,6 +55,10 @@ const warningsText = {
   tooLong: (name: TextField) => `Champ « ${name} » ignoré : ${maxLengths[name]} caractères au plus.`,
   wrongTagIds: 'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
   tooManyTags: `Seuls les ${maxTagIds} premiers identifiants distincts de « tag_ids » sont lus ; les suivants sont ignorés.`,
+  moreIgnored: (count: number) =>
+    count === 1
+      ? '1 autre champ ignoré n’est pas nommé ici.'
+      : `${count} autres champs ignorés ne sont pas nommés ici.`,
 } as const;
 
 const noContact =
@@ -78,7 +86,14 @@ export function interpretLead(fields: WebhookFields): InterpretedLead {
   if (lead.email === undefined && lead.phone === undefined && lead.social_url === undefined) {
     throw new InvalidInputError(noContact);
   }
-  return { lead, warnings };
+  return { lead, warnings: bounded(warnings) };
+}
+
+/** The first warnings about ignored fields, then one that counts the rest: an answer stays a few KB. */
+function bounded(warnings: string[]): string[] {
+  if (warnings.length <= maxNamedIgnoredFields) return warnings;
+  const rest = warnings.length - maxNamedIgnoredFields;
+  return [...warnings.slice(0, maxNamedIgnoredFields), warningsText.moreIgnored(rest)];
 }
 
 function isTextField(name: string): name is TextField {
@@ -126,7 +141,8 @@ function readTagIds(value: unknown, warnings: string[]): string[] {
   return distinct.slice(0, maxTagIds);
 }
 
-/** A warning quotes what the caller sent, never a 20 000-character copy of it. */
+/** A warning quotes what the caller sent, never a 20 000-character copy of it, nor half an emoji. */
 export function shorten(value: string, max = 80): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
+  const codePoints = Array.from(value);
+  return codePoints.length > max ? `${codePoints.slice(0, max).join('')}…` : value;
 }

@@ -8,6 +8,7 @@ import type { NoteItem } from '../../storage/records';
 import { writeNote } from '../../storage/prospect-writes';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
 import { codePointLength, maxNoteLength } from '../notes';
+import { readIsoTimestamp } from '../timestamps';
 import { changeLogEntry } from './changelog';
 
 /** Section 4.3: content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case. */
@@ -26,21 +27,21 @@ export type AddNoteInput = z.output<typeof addNoteSchema>;
 
 export type NoteResult = { id: string; created_at: string; warnings: string[] };
 
-const isoDate = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
 const warningsText = {
   invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
   futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
 } as const;
 
-/** A backfilled date must be a valid ISO 8601 date in the past; otherwise the reception date, and a warning. */
+/**
+ * A backfilled date must be an existing ISO 8601 date in the past, read as UTC when it has no zone
+ * (a date alone: UTC midnight); otherwise the reception date, and a warning.
+ */
 export function noteDate(date: unknown, receivedAt: Date): { date: string; warnings: string[] } {
   const received = receivedAt.toISOString();
   if (date === undefined || date === null) return { date: received, warnings: [] };
-  if (typeof date !== 'string' || !isoDate.test(date) || Number.isNaN(Date.parse(date))) {
-    return { date: received, warnings: [warningsText.invalidDate] };
-  }
-  const parsed = new Date(date);
+  const parsed =
+    typeof date === 'string' ? readIsoTimestamp(date, { zone: 'utc-if-absent', dateOnly: true }) : undefined;
+  if (!parsed) return { date: received, warnings: [warningsText.invalidDate] };
   if (parsed.getTime() > receivedAt.getTime()) return { date: received, warnings: [warningsText.futureDate] };
   return { date: parsed.toISOString(), warnings: [] };
 }

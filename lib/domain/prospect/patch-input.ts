@@ -1,18 +1,19 @@
 import * as z from 'zod/mini';
+import { readIsoTimestamp } from '../timestamps';
 
 /** ISO 8601 date and time with a time zone (Z or ±hh:mm): a follow-up without one is ambiguous. */
-const zonedTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 const followUpAt = z.pipe(
-  z
-    .string()
-    .check(
-      z.refine(
-        (value) => zonedTimestamp.test(value) && !Number.isNaN(Date.parse(value)),
-        'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
-      ),
-    ),
-  z.transform((value: string) => new Date(value).toISOString()),
+  z.string(),
+  z.transform((value: string, context) => {
+    const instant = readIsoTimestamp(value, { zone: 'required', dateOnly: false });
+    if (instant) return instant.toISOString();
+    context.issues.push({
+      code: 'custom',
+      message: 'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
+      input: value,
+    });
+    return z.NEVER;
+  }),
 );
 
 /** Section 4.2: only the fields to change, at least one, nothing else. */

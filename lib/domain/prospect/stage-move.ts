@@ -12,7 +12,7 @@ const messages = {
   toProtected: (name: string) =>
     `L'étape « ${name} » se gère dans l'application : l'API ne peut pas y placer un prospect.`,
   unknown: (reference: string) =>
-    `Étape « ${shorten(reference)} » introuvable : donnez l'identifiant d'une étape de l'espace ou le nom exact d'une étape du pipeline du prospect.`,
+    `Étape « ${shorten(reference)} » introuvable : donnez l'identifiant d'une étape d'un pipeline actif de l'espace ou le nom exact d'une étape du pipeline du prospect.`,
 } as const;
 
 function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null): StageTarget | undefined {
@@ -25,8 +25,8 @@ function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null
 }
 
 /**
- * Section 3: a stage id of any pipeline of the workspace (the prospect changes pipeline), or an
- * exact stage name, ignoring case, within the prospect's current pipeline. Closé and Acompte are
+ * Section 3: a stage id of any active pipeline of the workspace (the prospect changes pipeline), or
+ * a stage name (decisions 3's comparison) within the prospect's current pipeline, if active. Closé and Acompte are
  * neither left nor entered through the API (409, checked before an unknown target's 422).
  */
 export function resolveStageMove(
@@ -37,8 +37,10 @@ export function resolveStageMove(
   const current = stageOf(pipelines, prospect.stage_id);
   if (current && isProtectedStage(current.stage))
     throw new ProtectedStageError(messages.fromProtected(current.stage.name));
-  const byId = stageOf(pipelines, reference.toLowerCase());
-  const currentPipeline = pipelines.find((pipeline) => pipeline.id === prospect.pipeline_id);
+  // Decisions 3: a stage of an inactive pipeline is no target, by id or by name (the prospect would vanish from every board).
+  const targets = pipelines.filter((pipeline) => pipeline.active);
+  const byId = stageOf(targets, reference.trim().toLowerCase());
+  const currentPipeline = targets.find((pipeline) => pipeline.id === prospect.pipeline_id);
   const byName = currentPipeline?.stages.find((stage) => sameName(stage.name, reference));
   const target = byId ?? (byName && currentPipeline ? { pipelineId: currentPipeline.id, stage: byName } : undefined);
   if (!target) throw new UnknownReferenceError(messages.unknown(reference));

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { InvalidInputError } from '../../errors';
 import type { WebhookFields } from '../../http/webhook-body';
 import { isUuid } from '../../ids';
+import { isEmailAddress } from '../email';
 
 export type ApplicationInput = {
   email: string;
@@ -36,7 +37,9 @@ const answersSchema = z.optional(
 export const applicationSchema = z.object({
   email: z.pipe(
     z.transform((value: unknown) => (typeof value === 'string' ? value.trim() : value)),
-    z.email({ error: 'une adresse e-mail valide est attendue' }).check(z.maxLength(254)),
+    z
+      .string({ error: 'une adresse e-mail valide est attendue' })
+      .check(z.refine(isEmailAddress, 'une adresse e-mail valide est attendue')),
   ),
   name: optionalText(),
   first_name: optionalText(),
