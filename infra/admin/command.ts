@@ -1,3 +1,4 @@
+import { checkedId, type IdKind } from '../../lib/admin/ids';
 import { AdminInputError } from '../../lib/admin/errors';
 import type { CommandLine } from './args';
 import type { Target } from './target';
@@ -5,8 +6,13 @@ import type { Target } from './target';
 /** What a command produces: the --json document, and the readable text printed otherwise. */
 export type CommandResult = { document: unknown; text: string };
 
-type OptionSpec = Record<string, 'required' | 'optional'>;
-type OptionValues<S extends OptionSpec> = { [K in keyof S]: S[K] extends 'required' ? string : string | undefined };
+type Presence = 'required' | 'optional';
+/** An option naming a record by id: resolveCommand checks it (checkedId) before the command runs. */
+export type IdOption = { presence: Presence; id: IdKind };
+type OptionSpec = Record<string, Presence | IdOption>;
+type OptionValues<S extends OptionSpec> = {
+  [K in keyof S]: S[K] extends 'required' | { presence: 'required' } ? string : string | undefined;
+};
 
 export type Command = {
   words: readonly string[];
@@ -14,6 +20,16 @@ export type Command = {
   options: OptionSpec;
   run(target: Target, options: Record<string, string | undefined>): Promise<CommandResult>;
 };
+
+export const idOption = <P extends Presence>(presence: P, id: IdKind): { presence: P; id: IdKind } => ({
+  presence,
+  id,
+});
+
+/** Every command but seed acts on one workspace. */
+export const workspaceOption = idOption('required', 'workspace');
+
+const presenceOf = (spec: Presence | IdOption): Presence => (typeof spec === 'string' ? spec : spec.presence);
 
 /** Types a command's options from its spec; resolveCommand guarantees the required ones. */
 export const defineCommand = <S extends OptionSpec>(command: {
@@ -23,6 +39,10 @@ export const defineCommand = <S extends OptionSpec>(command: {
   run(target: Target, options: OptionValues<S>): Promise<CommandResult>;
 }): Command => command as Command;
 
+/**
+ * The command and its options, every id option already checked and lowercased: a malformed id
+ * is refused here, for every command alike, before any DynamoDB call.
+ */
 export function resolveCommand(
   commands: readonly Command[],
   line: CommandLine,
@@ -33,21 +53,27 @@ export function resolveCommand(
     throw new AdminInputError(`Commande inconnue : « ${wanted} ». Commandes possibles :\n${usageLines(commands)}`);
   }
   for (const name of line.options.keys()) {
-    if (!(name in command.options)) {
+    // Own properties only: `--constructor` is no option of any command.
+    if (!Object.hasOwn(command.options, name)) {
       throw new AdminInputError(`Option inconnue pour « ${wanted} » : --${name}. Usage : ${usageOf(command)}`);
     }
   }
-  for (const [name, presence] of Object.entries(command.options)) {
-    if (presence === 'required' && !line.options.get(name)?.trim()) {
+  for (const [name, spec] of Object.entries(command.options)) {
+    if (presenceOf(spec) === 'required' && !line.options.get(name)?.trim()) {
       throw new AdminInputError(`Option obligatoire manquante ou vide : --${name}. Usage : ${usageOf(command)}`);
     }
   }
-  return { command, options: Object.fromEntries(line.options) };
+  const options: Record<string, string> = {};
+  for (const [name, value] of line.options) {
+    const spec = command.options[name] as Presence | IdOption;
+    options[name] = typeof spec === 'string' ? value : checkedId(spec.id, value);
+  }
+  return { command, options };
 }
 
 export function usageOf(command: Command): string {
-  const options = Object.entries(command.options).map(([name, presence]) =>
-    presence === 'required' ? `--${name} <${name}>` : `[--${name} <${name}>]`,
+  const options = Object.entries(command.options).map(([name, spec]) =>
+    presenceOf(spec) === 'required' ? `--${name} <${name}>` : `[--${name} <${name}>]`,
   );
   return [...command.words, ...options].join(' ');
 }

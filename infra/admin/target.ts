@@ -9,21 +9,21 @@ const localEndpoint = 'http://127.0.0.1:8000';
 /**
  * Decisions 2: the local table by default (DYNAMODB_ENDPOINT, TABLE_NAME); with --aws, real
  * DynamoDB through the standard credential chain, TABLE_NAME and PUBLIC_BASE_URL then naming the
- * stack's outputs (no sensible default exists for either).
+ * stack's outputs (no sensible default exists for either). `deps`, when given, is used as is.
  */
-export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv): Target {
+export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps): Target {
   const config = loadConfig(env);
   if (aws) {
     if (!env.TABLE_NAME) {
       throw new AdminInputError('Avec --aws, la variable TABLE_NAME doit donner le nom de la table déployée.');
     }
     return {
-      deps: productionDeps({ ...config, endpoint: undefined }),
+      deps: deps ?? productionDeps({ ...config, endpoint: undefined }),
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     };
   }
   return {
-    deps: productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
+    deps: deps ?? productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
   };
 }

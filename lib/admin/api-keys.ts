@@ -7,7 +7,8 @@ import { allScopes } from '../routes';
 import { getApiKeyByFingerprint, type ApiKeyItem } from '../storage/credentials';
 import { keys, type ItemKey } from '../storage/keys';
 import { AdminInputError } from './errors';
-import { requireWorkspace, unknownWorkspace } from './workspace';
+import { checkedId, unknownId } from './ids';
+import { requireWorkspace } from './workspace';
 
 export type StoredApiKey = ApiKeyItem & ItemKey & { gsi1pk: string; gsi1sk: string };
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
@@ -56,12 +57,13 @@ export async function createApiKey(
   deps: Deps,
   input: { workspaceId: string; name: string; scopes?: readonly string[] | undefined },
 ): Promise<CreatedApiKey> {
+  const workspaceId = checkedId('workspace', input.workspaceId);
   const name = input.name.trim();
   if (name === '') throw new AdminInputError('Le nom de la clé ne peut pas être vide.');
   const scopes = checkScopes(input.scopes);
-  await requireWorkspace(deps, input.workspaceId);
+  await requireWorkspace(deps, workspaceId);
   const { item, secret } = newApiKey(deps, {
-    workspaceId: input.workspaceId,
+    workspaceId,
     name,
     scopes,
     createdAt: deps.clock().toISOString(),
@@ -74,7 +76,7 @@ export async function createApiKey(
           {
             ConditionCheck: {
               TableName: deps.tableName,
-              Key: keys.workspace(input.workspaceId),
+              Key: keys.workspace(workspaceId),
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
@@ -87,7 +89,7 @@ export async function createApiKey(
       error instanceof TransactionCanceledException &&
       error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
     ) {
-      throw unknownWorkspace(input.workspaceId);
+      throw unknownId('workspace', input.workspaceId);
     }
     throw error;
   }
@@ -95,8 +97,9 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(deps: Deps, workspaceId: string): Promise<ApiKeyView[]> {
-  await requireWorkspace(deps, workspaceId);
-  return (await apiKeysOfWorkspace(deps, workspaceId)).map(apiKeyView);
+  const id = checkedId('workspace', workspaceId);
+  await requireWorkspace(deps, id);
+  return (await apiKeysOfWorkspace(deps, id)).map(apiKeyView);
 }
 
 /** Revoking twice keeps the first revocation date. */
@@ -104,9 +107,10 @@ export async function revokeApiKey(
   deps: Deps,
   input: { workspaceId: string; keyId: string },
 ): Promise<{ id: string; revoked_at: string }> {
-  await requireWorkspace(deps, input.workspaceId);
-  const key = (await apiKeysOfWorkspace(deps, input.workspaceId)).find((candidate) => candidate.id === input.keyId);
-  if (!key) throw new AdminInputError(`Clé d'API inconnue dans cet espace : ${input.keyId}`);
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const keyId = checkedId('apiKey', input.keyId);
+  await requireWorkspace(deps, workspaceId);
+  const key = await requireApiKey(deps, workspaceId, keyId);
   if (key.revoked_at) return { id: key.id, revoked_at: key.revoked_at };
   const revokedAt = deps.clock().toISOString();
   try {
@@ -116,7 +120,7 @@ export async function revokeApiKey(
         Key: keys.apiKey(key.fingerprint),
         UpdateExpression: 'SET revoked_at = :now',
         ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
-        ExpressionAttributeValues: { ':now': revokedAt, ':workspace': input.workspaceId, ':id': key.id, ':none': null },
+        ExpressionAttributeValues: { ':now': revokedAt, ':workspace': workspaceId, ':id': key.id, ':none': null },
       }),
     );
     return { id: key.id, revoked_at: revokedAt };
@@ -126,6 +130,20 @@ export async function revokeApiKey(
     if (current?.revoked_at) return { id: key.id, revoked_at: current.revoked_at };
     throw error;
   }
+}
+
+/**
+ * A key named by id, found among its workspace's keys (a key is stored under its fingerprint):
+ * another workspace's key is unknown here. Takes ids already through checkedId.
+ */
+export async function requireApiKey(
+  deps: Pick<Deps, 'db' | 'tableName'>,
+  workspaceId: string,
+  keyId: string,
+): Promise<ApiKeyItem> {
+  const key = (await apiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
+  if (!key) throw unknownId('apiKey', keyId);
+  return key;
 }
 
 /** Access pattern "API keys of a workspace": gsi1, oldest first. */

@@ -1,9 +1,8 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
-import { isUuid } from '../ids';
 import { keys } from '../storage/keys';
 import type { CandidateItem, NoteItem } from '../storage/records';
-import { AdminInputError } from './errors';
+import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
 export type CandidateDetails = {
@@ -19,23 +18,23 @@ export async function showCandidate(
   deps: Deps,
   input: { workspaceId: string; candidateId: string },
 ): Promise<CandidateDetails> {
-  await requireWorkspace(deps, input.workspaceId);
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const candidateId = checkedId('candidate', input.candidateId);
+  await requireWorkspace(deps, workspaceId);
   const items: (CandidateItem | NoteItem)[] = [];
-  if (isUuid(input.candidateId)) {
-    const pages = paginateQuery(
-      { client: deps.db },
-      {
-        TableName: deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.candidatePk(input.workspaceId, input.candidateId.toLowerCase()) },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) items.push(...((page.Items ?? []) as (CandidateItem | NoteItem)[]));
-  }
+  const pages = paginateQuery(
+    { client: deps.db },
+    {
+      TableName: deps.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.candidatePk(workspaceId, candidateId) },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) items.push(...((page.Items ?? []) as (CandidateItem | NoteItem)[]));
   const record = items.find((item): item is CandidateItem => item.type === 'candidate');
-  if (!record) throw new AdminInputError(`Candidat inconnu dans cet espace : ${input.candidateId}`);
+  if (!record) throw unknownId('candidate', input.candidateId);
   return {
     candidate: {
       id: record.id,

@@ -2,26 +2,40 @@ import type { Deps } from '../deps';
 import { DomainError } from '../errors';
 import { undoChange } from '../domain/prospect/undo-change';
 import { listChangeLog } from '../storage/changelog';
+import { requireApiKey } from './api-keys';
 import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
 import { AdminInputError } from './errors';
-import { prospectView, type ProspectView } from './prospects';
+import { checkedId } from './ids';
+import { prospectView, requireProspect, type ProspectView } from './prospects';
 import { requireWorkspace } from './workspace';
-import { isUuid } from '../ids';
 
-/** `changelog list`: a prospect's or a key's entries, newest first ("Modifications par l'API"). */
+/**
+ * `changelog list`: a prospect's or a key's entries, newest first ("Modifications par l'API").
+ * An empty log is a fact only about a prospect or key that exists in the workspace, hence the
+ * check, read alongside the log.
+ */
 export async function changeLogEntries(
   deps: Deps,
   input: { workspaceId: string; prospectId?: string | undefined; keyId?: string | undefined },
 ): Promise<{ entries: ChangeLogEntryView[] }> {
-  await requireWorkspace(deps, input.workspaceId);
   if ((input.prospectId === undefined) === (input.keyId === undefined)) {
     throw new AdminInputError('Donnez soit --prospect, soit --key.');
   }
-  const entries =
-    input.prospectId !== undefined
-      ? await listChangeLog(deps, { workspaceId: input.workspaceId, prospectId: input.prospectId.toLowerCase() })
-      : await listChangeLog(deps, { keyId: (input.keyId as string).toLowerCase() });
-  return { entries: entries.filter((entry) => entry.workspace_id === input.workspaceId).map(changeLogEntryView) };
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  if (input.prospectId !== undefined) {
+    const prospectId = checkedId('prospect', input.prospectId);
+    await requireWorkspace(deps, workspaceId);
+    const [entries] = await Promise.all([
+      listChangeLog(deps, { workspaceId, prospectId }),
+      requireProspect(deps, workspaceId, prospectId),
+    ]);
+    return { entries: entries.map(changeLogEntryView) };
+  }
+  const keyId = checkedId('apiKey', input.keyId as string);
+  await requireWorkspace(deps, workspaceId);
+  // A key of this workspace only ever wrote entries of this workspace.
+  const [entries] = await Promise.all([listChangeLog(deps, { keyId }), requireApiKey(deps, workspaceId, keyId)]);
+  return { entries: entries.map(changeLogEntryView) };
 }
 
 /** `changelog undo`: a refusal (note, undone already, record changed since) exits 2 with nothing changed. */
@@ -29,11 +43,11 @@ export async function undoChangeLogEntry(
   deps: Deps,
   input: { workspaceId: string; entryId: string },
 ): Promise<{ entry: ChangeLogEntryView; prospect: ProspectView }> {
-  await requireWorkspace(deps, input.workspaceId);
-  if (!isUuid(input.entryId))
-    throw new AdminInputError(`Entrée du journal inconnue dans cet espace : ${input.entryId}.`);
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const entryId = checkedId('changeLogEntry', input.entryId);
+  await requireWorkspace(deps, workspaceId);
   try {
-    const { entry, prospect } = await undoChange(deps, input.workspaceId, input.entryId.toLowerCase());
+    const { entry, prospect } = await undoChange(deps, workspaceId, entryId);
     return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
   } catch (error) {
     if (error instanceof DomainError) throw new AdminInputError(error.message);

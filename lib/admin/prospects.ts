@@ -1,12 +1,12 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
-import { isUuid } from '../ids';
 import { keys } from '../storage/keys';
+import { getProspect } from '../storage/prospects';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
 import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
-import { AdminInputError } from './errors';
-import { unknownWorkspace } from './workspace';
+import { checkedId, unknownId } from './ids';
+import { requireWorkspace } from './workspace';
 
 export type ProspectView = Pick<
   ProspectItem,
@@ -39,17 +39,25 @@ export type ProspectDetails = {
 
 type PartitionItem = ProspectItem | NoteItem | ChangeLogItem;
 
-/** `prospect show`: the record, its tags by name, its notes and its change log, newest first. */
+/**
+ * `prospect show`: the record, its tags by name, its notes and its change log, newest first. The
+ * workspace and the prospect's partition are read together; the configuration (tag names) only
+ * for a prospect that has tags.
+ */
 export async function showProspect(
   deps: Deps,
   input: { workspaceId: string; prospectId: string },
 ): Promise<ProspectDetails> {
-  const config = await loadWorkspaceConfig(deps, input.workspaceId);
-  if (!config.workspace) throw unknownWorkspace(input.workspaceId);
-  const items = isUuid(input.prospectId) ? await prospectPartition(deps, input.workspaceId, input.prospectId) : [];
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const prospectId = checkedId('prospect', input.prospectId);
+  const [, items] = await Promise.all([
+    requireWorkspace(deps, workspaceId),
+    prospectPartition(deps, workspaceId, prospectId),
+  ]);
   const record = items.find((item): item is ProspectItem => item.type === 'prospect');
-  if (!record) throw new AdminInputError(`Prospect inconnu dans cet espace : ${input.prospectId}`);
-  const tagNames = new Map(config.tags.map((tag) => [tag.id, tag.name]));
+  if (!record) throw unknownId('prospect', input.prospectId);
+  const tags = record.tag_ids?.size ? (await loadWorkspaceConfig(deps, workspaceId)).tags : [];
+  const tagNames = new Map(tags.map((tag) => [tag.id, tag.name]));
   return {
     prospect: prospectView(record),
     tags: [...(record.tag_ids ?? [])]
@@ -80,6 +88,17 @@ async function prospectPartition(deps: Deps, workspaceId: string, prospectId: st
   );
   for await (const page of pages) items.push(...((page.Items ?? []) as PartitionItem[]));
   return items;
+}
+
+/** A prospect named by id in the workspace (ids already through checkedId). */
+export async function requireProspect(
+  deps: Pick<Deps, 'db' | 'tableName'>,
+  workspaceId: string,
+  prospectId: string,
+): Promise<ProspectItem> {
+  const prospect = await getProspect(deps, workspaceId, prospectId);
+  if (!prospect) throw unknownId('prospect', prospectId);
+  return prospect;
 }
 
 export const prospectView = (record: ProspectItem): ProspectView => ({

@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
 import { keys, type ItemKey } from '../storage/keys';
 import { AdminInputError } from './errors';
+import { checkedId } from './ids';
 import { requireWorkspace } from './workspace';
 
 export type WebhookTokenView = { endpoint_id: string; url: string; token: string };
@@ -41,9 +42,10 @@ export async function generateWebhook(
   workspaceId: string,
   publicBaseUrl: string,
 ): Promise<WebhookTokenView> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  if (workspace.endpoint_id) return rotateToken(deps, workspaceId, workspace.endpoint_id, publicBaseUrl);
-  const { item, token } = newEndpoint(deps, { workspaceId, active: true, createdAt: deps.clock().toISOString() });
+  const id = checkedId('workspace', workspaceId);
+  const workspace = await requireWorkspace(deps, id);
+  if (workspace.endpoint_id) return rotateToken(deps, id, workspace.endpoint_id, publicBaseUrl);
+  const { item, token } = newEndpoint(deps, { workspaceId: id, active: true, createdAt: deps.clock().toISOString() });
   try {
     // One endpoint per workspace: the workspace item records it only if it has none yet.
     await deps.db.send(
@@ -53,7 +55,7 @@ export async function generateWebhook(
           {
             Update: {
               TableName: deps.tableName,
-              Key: keys.workspace(workspaceId),
+              Key: keys.workspace(id),
               UpdateExpression: 'SET endpoint_id = :id',
               ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(endpoint_id)',
               ExpressionAttributeValues: { ':id': item.id },
@@ -66,7 +68,7 @@ export async function generateWebhook(
     const lostRace =
       error instanceof TransactionCanceledException &&
       error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed';
-    if (lostRace) return generateWebhook(deps, workspaceId, publicBaseUrl);
+    if (lostRace) return generateWebhook(deps, id, publicBaseUrl);
     throw error;
   }
   return { endpoint_id: item.id, url: webhookUrl(publicBaseUrl, item.id), token };
@@ -78,7 +80,8 @@ export async function regenerateWebhook(
   workspaceId: string,
   publicBaseUrl: string,
 ): Promise<WebhookTokenView> {
-  return rotateToken(deps, workspaceId, await requireEndpointId(deps, workspaceId), publicBaseUrl);
+  const id = checkedId('workspace', workspaceId);
+  return rotateToken(deps, id, await requireEndpointId(deps, id), publicBaseUrl);
 }
 
 export async function setWebhookActive(
@@ -87,14 +90,15 @@ export async function setWebhookActive(
   active: boolean,
   publicBaseUrl: string,
 ): Promise<WebhookStatusView> {
-  const endpointId = await requireEndpointId(deps, workspaceId);
+  const id = checkedId('workspace', workspaceId);
+  const endpointId = await requireEndpointId(deps, id);
   const { Attributes } = await deps.db.send(
     new UpdateCommand({
       TableName: deps.tableName,
       Key: keys.endpoint(endpointId),
       UpdateExpression: 'SET active = :active',
       ConditionExpression: 'workspace_id = :workspace',
-      ExpressionAttributeValues: { ':active': active, ':workspace': workspaceId },
+      ExpressionAttributeValues: { ':active': active, ':workspace': id },
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -106,7 +110,7 @@ export async function webhookStatus(
   workspaceId: string,
   publicBaseUrl: string,
 ): Promise<WebhookStatusView> {
-  const endpointId = await requireEndpointId(deps, workspaceId);
+  const endpointId = await requireEndpointId(deps, checkedId('workspace', workspaceId));
   const endpoint = await getEndpoint(deps, endpointId);
   if (!endpoint) throw new Error(`Le webhook ${endpointId} de l'espace ${workspaceId} est introuvable.`);
   return statusView(endpoint, publicBaseUrl);

@@ -66,7 +66,7 @@ describe('with a seeded workspace', () => {
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('ratelimit-limit')).toBe('120');
     const body = response.body as { pipelines: Array<{ id: string; name: string }> };
-    expect(body.pipelines.map((pipeline) => pipeline.name)).toEqual(['Ventes']);
+    expect(body.pipelines.map((pipeline) => pipeline.name)).toEqual(['Ventes', 'Partenaires']);
     expect(body.pipelines[0]?.id).toBe(seed.pipelines.sales?.id);
   });
 

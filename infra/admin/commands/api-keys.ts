@@ -1,11 +1,11 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../lib/admin/api-keys';
-import { defineCommand } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
 
 const apiKeyCreate = defineCommand({
   words: ['apikey', 'create'],
   summary: "crée une clé d'API (par défaut avec les quatre portées) ; sa valeur n'est affichée qu'une fois",
-  options: { workspace: 'required', name: 'required', scopes: 'optional' },
+  options: { workspace: workspaceOption, name: 'required', scopes: 'optional' },
   async run(target, options) {
     const created = await createApiKey(target.deps, {
       workspaceId: options.workspace,
@@ -30,7 +30,7 @@ const apiKeyCreate = defineCommand({
 const apiKeyRevoke = defineCommand({
   words: ['apikey', 'revoke'],
   summary: 'révoque une clé : la requête suivante qui la présente reçoit 401',
-  options: { workspace: 'required', id: 'required' },
+  options: { workspace: workspaceOption, id: idOption('required', 'apiKey') },
   async run(target, options) {
     const revoked = await revokeApiKey(target.deps, { workspaceId: options.workspace, keyId: options.id });
     return { document: revoked, text: `Clé ${revoked.id} révoquée le ${revoked.revoked_at}.` };
@@ -40,7 +40,7 @@ const apiKeyRevoke = defineCommand({
 const apiKeyList = defineCommand({
   words: ['apikey', 'list'],
   summary: "liste les clés d'API de l'espace (jamais leur valeur)",
-  options: { workspace: 'required' },
+  options: { workspace: workspaceOption },
   async run(target, options) {
     const apiKeys = await listApiKeys(target.deps, options.workspace);
     return {

@@ -1,11 +1,11 @@
 import { showCandidate } from '../../../lib/admin/candidates';
-import { defineCommand } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
 export const candidateShowCommand = defineCommand({
   words: ['candidate', 'show'],
   summary: 'affiche un candidat avec ses notes (réponses de formulaire)',
-  options: { workspace: 'required', id: 'required' },
+  options: { workspace: workspaceOption, id: idOption('required', 'candidate') },
   async run(target, options) {
     const document = await showCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id });
     const { candidate, notes } = document;

@@ -1,12 +1,16 @@
 import { changeLogEntries, undoChangeLogEntry } from '../../../lib/admin/changelog';
-import { defineCommand } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields } from '../render';
 
 export const changelogListCommand = defineCommand({
   words: ['changelog', 'list'],
   summary: "liste les modifications faites par l'API sur un prospect ou avec une clé, les plus récentes d'abord",
-  options: { workspace: 'required', prospect: 'optional', key: 'optional' },
+  options: {
+    workspace: workspaceOption,
+    prospect: idOption('optional', 'prospect'),
+    key: idOption('optional', 'apiKey'),
+  },
   async run(target, options) {
     const document = await changeLogEntries(target.deps, {
       workspaceId: options.workspace,
@@ -20,7 +24,7 @@ export const changelogListCommand = defineCommand({
 export const changelogUndoCommand = defineCommand({
   words: ['changelog', 'undo'],
   summary: "annule une modification si le prospect n'a pas changé depuis (sinon code 2, rien ne change)",
-  options: { workspace: 'required', entry: 'required' },
+  options: { workspace: workspaceOption, entry: idOption('required', 'changeLogEntry') },
   async run(target, options) {
     const document = await undoChangeLogEntry(target.deps, { workspaceId: options.workspace, entryId: options.entry });
     const text = [

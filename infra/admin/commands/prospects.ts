@@ -1,12 +1,12 @@
 import { showProspect, type ProspectDetails } from '../../../lib/admin/prospects';
-import { defineCommand } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, shown } from '../render';
 
 export const prospectShowCommand = defineCommand({
   words: ['prospect', 'show'],
   summary: 'affiche un prospect avec ses étiquettes, ses notes et son journal des modifications',
-  options: { workspace: 'required', id: 'required' },
+  options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
   async run(target, options) {
     const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
     return { document: details, text: prospectText(details) };

@@ -6,7 +6,7 @@ import {
   type WebhookStatusView,
   type WebhookTokenView,
 } from '../../../lib/admin/webhooks';
-import { defineCommand, type CommandResult } from '../command';
+import { defineCommand, workspaceOption, type CommandResult } from '../command';
 import { fields } from '../render';
 import { requirePublicBaseUrl } from '../target';
 
@@ -32,7 +32,7 @@ const statusResult = (view: WebhookStatusView): CommandResult => ({
   ]),
 });
 
-const options = { workspace: 'required' } as const;
+const options = { workspace: workspaceOption };
 
 export const webhookCommands = [
   defineCommand({

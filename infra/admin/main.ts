@@ -1,0 +1,54 @@
+import { AdminInputError } from '../../lib/admin/errors';
+import type { Deps } from '../../lib/deps';
+import { parseCommandLine } from './args';
+import { resolveCommand, usageLines } from './command';
+import { commands } from './commands';
+import { resolveTarget } from './target';
+
+const usage = [
+  'Usage : npm run --silent admin -- <commande> [options]',
+  '',
+  'Commandes :',
+  usageLines(commands),
+  '',
+  'Options de toutes les commandes :',
+  "  --json   un seul document JSON sur la sortie standard, rien d'autre",
+  '  --aws    DynamoDB sur AWS (identifiants AWS habituels) ; TABLE_NAME et PUBLIC_BASE_URL obligatoires',
+  '',
+  'Sans --aws : la table locale (DYNAMODB_ENDPOINT, par défaut http://127.0.0.1:8000 ; TABLE_NAME, par défaut crm-local).',
+].join('\n');
+
+export type AdminIo = {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** A table client of the caller's (tests count its round trips); otherwise one is built from env. */
+  deps?: Deps;
+};
+
+/**
+ * One run of the admin command line, in process (cli.ts is the process around it).
+ * Exit codes: 0 done, 1 internal or storage failure, 2 a request to correct (message on stderr).
+ */
+export async function main(argv: readonly string[], io: AdminIo): Promise<number> {
+  try {
+    const line = parseCommandLine(argv);
+    if (line.flags.has('help')) {
+      io.stdout(`${usage}\n`);
+      return 0;
+    }
+    if (line.words.length === 0) throw new AdminInputError(`Aucune commande.\n${usage}`);
+    const { command, options } = resolveCommand(commands, line);
+    const result = await command.run(resolveTarget(line.flags.has('aws'), io.env, io.deps), options);
+    io.stdout(line.flags.has('json') ? `${JSON.stringify(result.document, null, 2)}\n` : `${result.text}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminInputError) {
+      io.stderr(`Erreur : ${error.message}\n`);
+      return 2;
+    }
+    const detail = error instanceof Error ? `${error.name} : ${error.message}` : String(error);
+    io.stderr(`Échec de la commande (base de données injoignable ou erreur interne) : ${detail}\n`);
+    return 1;
+  }
+}
