@@ -3,9 +3,10 @@ import { maxIdempotencyKeyLength } from '../http/idempotency';
 import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
 import { exampleIds } from './examples';
-import { componentSchemas, withPropertyDescriptions, type JsonSchema } from './json-schema';
+import { componentSchemas, type JsonSchema } from './json-schema';
 import { operations, type ErrorCase, type ErrorExample, type OperationText, type SuccessCase } from './operations';
-import { requestPropertyDescriptions, requestSchemas, type RequestSchemaName } from './request-schemas';
+import { uuidPattern } from './patterns';
+import { requestComponents } from './request-schemas';
 import { leadErrorSchema, responseSchemas, standardErrorSchema } from './response-schemas';
 
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, JsonSchema>> } & JsonSchema;
@@ -45,7 +46,7 @@ const parameters: Record<string, JsonSchema> = {
     description:
       'Designates the workspace; not a secret (the token is). Absent: 404 on the lead webhook, 400 on the ' +
       'recruitment webhook. Not a UUID: 400. Unknown: 401 on the lead webhook, 404 on the recruitment webhook.',
-    schema: { type: 'string', format: 'uuid' },
+    schema: { type: 'string', format: 'uuid', pattern: uuidPattern },
     example: exampleIds.endpoint,
   },
   IdempotencyKey: {
@@ -53,10 +54,13 @@ const parameters: Record<string, JsonSchema> = {
     in: 'header',
     required: false,
     description:
-      'Optional, any text unique to this request (a UUID is a good choice). For 24 hours, per workspace, ' +
-      'credential and route: the same key with the same body replays the first answer without writing again; ' +
-      'with another body, or while the first call is still running, the call is refused (see the responses).',
-    schema: { type: 'string', minLength: 1, maxLength: maxIdempotencyKeyLength },
+      'Optional, any text unique to this request (a UUID is a good choice). Kept 24 hours per workspace and ' +
+      'credential; it stands for one request: its method, its concrete path (prospect id, tag) and its body. The ' +
+      'same request under the same key replays the first answer without writing again; any other request under ' +
+      'it (another body, route, prospect or tag), or the same one while the first call is still running, is ' +
+      'refused (see the responses); it never replays the answer given for another resource. ' +
+      `Longer than ${maxIdempotencyKeyLength} characters: 400. Empty: as if absent.`,
+    schema: { type: 'string', maxLength: maxIdempotencyKeyLength },
     example: '0f8fad5b-d9cb-469f-a165-70867728950e',
   },
 };
@@ -170,15 +174,25 @@ function successResponse(route: Route, status: number, success: SuccessCase): Js
   };
 }
 
+/**
+ * Every handler reads its body as JSON whatever the Content-Type (none included), and the webhooks
+ * read a form too: the wildcard media range says so, and `text/plain` (what form tools send raw
+ * JSON as) is named for the tools that do not match wildcards.
+ */
 function requestBody(text: NonNullable<OperationText['requestBody']>): JsonSchema {
   const schema = ref('schemas', text.schema);
-  const form = text.formEncoding && {
+  const webhook = text.formEncoding && {
+    'text/plain': { schema },
     'application/x-www-form-urlencoded': { schema, encoding: text.formEncoding },
   };
+  const reading = text.formEncoding
+    ? 'JSON whatever the `Content-Type` (`text/plain`, any other, or none), except a form ' +
+      '(`application/x-www-form-urlencoded`, read as the same flat object).'
+    : 'JSON whatever the `Content-Type` (any, or none).';
   return {
     required: true,
-    description: text.description,
-    content: { 'application/json': { schema, examples: text.examples }, ...form },
+    description: `${text.description} ${reading}`,
+    content: { 'application/json': { schema, examples: text.examples }, ...webhook, '*/*': { schema } },
   };
 }
 
@@ -234,16 +248,6 @@ function errorSchemas(): Record<string, JsonSchema> {
   return componentSchemas('output', schemas);
 }
 
-function requestComponents(): Record<string, JsonSchema> {
-  const generated = componentSchemas('input', requestSchemas);
-  return Object.fromEntries(
-    Object.entries(generated).map(([name, schema]) => [
-      name,
-      withPropertyDescriptions(schema, requestPropertyDescriptions[name as RequestSchemaName]),
-    ]),
-  );
-}
-
 const overview = `Back end of a CRM for French-speaking sales and recruitment teams, one workspace ("espace") at a time.
 
 - **Prospect API** (API key): pipelines, stages and tags; a prospect's stage, setter, closer and next follow-up; notes; tags.
@@ -255,6 +259,10 @@ const overview = `Back end of a CRM for French-speaking sales and recruitment te
 
 **Rate limits.** ${requestLimit} requests a minute per API key, of which ${stageChangeLimit} stage changes; every Prospect API
 answer past authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, a 429 also \`Retry-After\`.
+
+**Validation.** The request schemas say what the service accepts, rules checked in code included: each is a JSON Schema
+keyword, a pattern where no other says it (ECMA-262, with Unicode). \`format\` is an annotation, as OpenAPI 3.1 makes it: a
+validator that asserts it may refuse white space around an address or id, which the service trims away.
 
 **Retries.** Every POST, PATCH and DELETE accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
 

@@ -3,8 +3,8 @@ import type { $ZodType } from 'zod/v4/core';
 
 export type JsonSchema = { [keyword: string]: unknown };
 
-/** A format says it all: zod's long regular expressions for these would only clutter the document. */
-const formatsWithoutPattern = new Set(['uuid', 'email']);
+/** A format says it all: zod's long regular expression for it would only clutter the document. */
+const formatsWithoutPattern = new Set(['uuid']);
 
 /**
  * Zod schemas as OpenAPI 3.1 components (JSON Schema 2020-12), named by their keys. Request
@@ -26,28 +26,32 @@ export function componentSchemas(
       }
     },
   });
-  return Object.fromEntries(
-    Object.entries(generated.schemas).map(([id, schema]) => {
-      // Each component lives inside the document: no dialect or identifier of its own.
-      const component: JsonSchema = { ...schema };
-      delete component.$schema;
-      delete component.$id;
-      return [id, component];
-    }),
-  );
+  return Object.fromEntries(Object.entries(generated.schemas).map(([id, schema]) => [id, embedded(schema)]));
 }
 
+/** Each schema lives inside the document: no dialect or identifier of its own. */
+function embedded(schema: JsonSchema): JsonSchema {
+  const component: JsonSchema = { ...schema };
+  delete component.$schema;
+  delete component.$id;
+  return component;
+}
+
+/** One zod schema, as accepted (`input`), to be placed inside another schema. */
+export const inputSchema = (schema: $ZodType): JsonSchema =>
+  embedded(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }));
+
 /**
- * Adds descriptions to properties of a generated object schema, for schemas that live in the
- * domain without them. A name the schema does not have fails the build instead of documenting a
- * field that no longer exists.
+ * Adds keywords (descriptions, and the rules the handlers check in code) to properties of a
+ * generated object schema. A name the schema does not have fails the build instead of documenting
+ * a field that no longer exists.
  */
-export function withPropertyDescriptions(schema: JsonSchema, descriptions: Record<string, string>): JsonSchema {
+export function withPropertyKeywords(schema: JsonSchema, keywords: Record<string, JsonSchema>): JsonSchema {
   const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
-  for (const [name, description] of Object.entries(descriptions)) {
+  for (const [name, added] of Object.entries(keywords)) {
     const property = properties[name];
     if (property === undefined) throw new Error(`No property ${name} to describe`);
-    properties[name] = { ...property, description };
+    properties[name] = { ...property, ...added };
   }
   return { ...schema, properties };
 }

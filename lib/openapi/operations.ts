@@ -29,9 +29,10 @@ export type RequestBody = {
   description: string;
   /**
    * Webhooks also read `application/x-www-form-urlencoded`, what "Webhooks by Zapier" sends by
-   * default: how its fields that are no plain text are written there.
+   * default: how its fields that are no plain text are written there (reserved characters such as
+   * `,` and `[]` may stay unencoded: the service decodes the form as a browser does).
    */
-  formEncoding?: Record<string, { style: 'form' | 'deepObject'; explode: boolean }>;
+  formEncoding?: Record<string, { style: 'form' | 'deepObject'; explode: boolean; allowReserved: true }>;
   examples: Record<string, Example>;
 };
 
@@ -359,7 +360,7 @@ export const operations: Record<string, OperationText> = {
         'A flat object; every field is optional but at least one of `email`, `phone`, `social_url` must be usable. ' +
         'A field left empty is absent; a field of the wrong type, an `email` that is not an address, a value over ' +
         'its length or any other field is ignored and named in `warnings`. A field `tags` (names) is ignored: use `tag_ids`.',
-      formEncoding: { tag_ids: { style: 'form', explode: true } },
+      formEncoding: { tag_ids: { style: 'form', explode: true, allowReserved: true } },
       examples: {
         full: { summary: 'A form answer mapped field by field', value: lead },
         socialOnly: {
@@ -451,8 +452,10 @@ export const operations: Record<string, OperationText> = {
       `Body: JSON whatever the \`Content-Type\`, or a form (\`answers[Question]=Réponse\`); at most ${maxWebhookBodyBytes / 1024} KB.`,
     requestBody: {
       schema: 'Application',
-      description: 'A flat object; fields not listed are ignored.',
-      formEncoding: { answers: { style: 'deepObject', explode: true } },
+      description:
+        'A flat object; fields not listed are ignored. Text is trimmed and a blank field is absent; a value over its ' +
+        'length, or of another type, is refused (400, `details.field` names it).',
+      formEncoding: { answers: { style: 'deepObject', explode: true, allowReserved: true } },
       examples: {
         application: {
           summary: 'An application with its answers',

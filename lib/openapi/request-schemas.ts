@@ -1,75 +1,209 @@
 import * as z from 'zod/mini';
+import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead-input';
+import { maxNoteLength } from '../domain/notes';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../domain/prospect/patch-input';
 import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/application-input';
-import { maxNoteLength } from '../domain/notes';
-
-const { maxLengths, text, email, tagIdList } = leadFieldDefinitions;
-const lengthLimited = (name: keyof typeof maxLengths) =>
-  (name === 'email' ? email : text).check(z.maxLength(maxLengths[name]));
-
-/**
- * The lead webhook reads its body field by field (a wrongly typed field is a warning, not a 400):
- * this object is built from the very definitions it applies. Other fields are accepted, ignored and
- * named in `warnings`.
- */
-const leadBodySchema = z.looseObject({
-  ...Object.fromEntries(
-    (Object.keys(maxLengths) as (keyof typeof maxLengths)[]).map((name) => [name, z.optional(lengthLimited(name))]),
-  ),
-  tag_ids: z.optional(tagIdList),
-});
+import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
+import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 
 /** The schemas the handlers validate with, by component name. */
-export const requestSchemas = {
+const validatedSchemas = {
   ProspectChange: patchProspectSchema,
   NewNote: addNoteSchema,
   TagReference: addTagSchema,
-  Lead: leadBodySchema,
   Application: applicationSchema,
 } as const;
 
-export type RequestSchemaName = keyof typeof requestSchemas;
+export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
 
-/** What the zod schemas cannot say (rules checked in code), per component and property. */
-export const requestPropertyDescriptions: Record<RequestSchemaName, Record<string, string>> = {
+/** An address as the webhooks read it: `format` names it for tools, the pattern is the rule. */
+const emailKeywords = { format: 'idn-email', pattern: emailPattern, maxLength: maxEmailLength };
+
+/** `data.fields[]` or `form_response.answers[]`: the native payload of a form tool. */
+const nestedList = (object: string, list: string): JsonSchema => ({
+  required: [object],
+  properties: { [object]: { type: 'object', required: [list], properties: { [list]: { type: 'array' } } } },
+});
+
+/**
+ * What the zod schemas cannot say, because the handlers check it in code (refinements, trimming,
+ * transforms): keywords added to the generated component (`schema`) and to its properties, with
+ * the descriptions.
+ */
+const addedKeywords: Record<
+  keyof typeof validatedSchemas,
+  { schema?: JsonSchema; properties: Record<string, JsonSchema> }
+> = {
   ProspectChange: {
-    stage:
-      'Stage id (any pipeline of the workspace: the prospect then changes pipeline) or exact stage name within the ' +
-      "prospect's current pipeline, ignoring case. `Closé` and `Acompte` can be neither left nor entered (409).",
-    setter_id: 'Id of a workspace member; null removes the setter.',
-    closer_id: 'Id of a workspace member; null removes the closer.',
-    follow_up_at:
-      'ISO 8601 with a time zone (e.g. `2026-12-01T09:30:00+01:00`; without a zone: 400): reschedules or creates the ' +
-      'next follow-up; null cancels it.',
+    schema: { minProperties: 1 },
+    properties: {
+      stage: {
+        pattern: notBlank,
+        description:
+          'Stage id (any active pipeline of the workspace: the prospect then changes pipeline) or exact stage name ' +
+          "within the prospect's current pipeline, ignoring case; trimmed, not blank. `Closé` and `Acompte` can be " +
+          'neither left nor entered (409).',
+      },
+      setter_id: { description: 'Id of a workspace member; null removes the setter.' },
+      closer_id: { description: 'Id of a workspace member; null removes the closer.' },
+      follow_up_at: {
+        format: 'date-time',
+        pattern: zonedTimestampPattern,
+        description:
+          'Date and time with a time zone (`2026-12-01T09:30:00+01:00`; without a zone, or a date that does not ' +
+          'exist such as `2026-02-30`: 400): reschedules or creates the next follow-up; null cancels it. The ' +
+          'service also reads ISO 8601 times without seconds (`T09:30+01:00`): the pattern admits them, RFC 3339 ' +
+          '`date-time` does not, so a validator that asserts `format` refuses them; send the seconds.',
+      },
+    },
   },
   NewNote: {
-    content: `Plain text, not blank, at most ${maxNoteLength} characters (Unicode code points: an emoji counts as one). HTML is shown as written.`,
-    date:
-      'ISO 8601 date of the note, to backfill history. When invalid or in the future, the note takes the reception ' +
-      'date and `warnings` says so.',
+    properties: {
+      content: {
+        minLength: 1,
+        maxLength: maxNoteLength,
+        pattern: notBlank,
+        description:
+          `Plain text kept as sent, not blank, at most ${maxNoteLength} characters (Unicode code points, as ` +
+          '`maxLength` counts them: an emoji counts as one). HTML is shown as written.',
+      },
+      date: {
+        description:
+          'ISO 8601 date of the note, to backfill history (read as UTC without a zone). Any value is accepted: ' +
+          'when it is not such a date, does not exist or is in the future, the note takes the reception date ' +
+          'and `warnings` says so.',
+      },
+    },
   },
-  TagReference: { tag: 'Id or exact name (ignoring case) of an existing tag: the API never creates tags.' },
-  Lead: {
-    email: 'Recognises a known contact, ignoring case. Not an address: ignored with a warning.',
-    phone: 'Recognises a known contact by exact match: always send the same format, preferably international.',
-    social_url: 'Link of the social-network profile; recognises a contact that has neither e-mail nor phone.',
-    source: 'Free text, shown on the record; kept from the first submission.',
-    pipeline: 'Arrival pipeline, exact name or id; default: the default pipeline.',
-    stage: 'Arrival stage within that pipeline, exact name or id; default: its first stage.',
-    tag_ids: `Ids of existing tags, as a list or one comma-separated string; at most ${maxTagIds} distinct ids are read. Unknown ids are reported in \`warnings\`.`,
+  TagReference: {
+    properties: {
+      tag: {
+        pattern: notBlank,
+        description: 'Id or exact name (ignoring case) of an existing tag, trimmed: the API never creates tags.',
+      },
+    },
   },
   Application: {
-    email: 'Recognises a candidate already received in the same pipeline, ignoring case.',
-    name: 'Full name, split into first name (first word) and last name; required when `first_name` is absent.',
-    first_name: 'Used instead of `name`.',
-    pipeline_id: 'Recruitment pipeline id (UUID); takes precedence over `pipeline`.',
-    pipeline: 'Exact recruitment pipeline name, ignoring case; default: the default active recruitment pipeline.',
-    source: 'Origin of the application; default `webhook`.',
-    answers:
-      `One key per question: each pair becomes a line \`Question : Réponse\` of one note. At most ${maxAnswerPairs} ` +
-      `pairs and ${maxNoteLength} characters in all; each answer a string, number or boolean.`,
+    schema: {
+      anyOf: [
+        { required: ['name'], properties: { name: { pattern: notBlank } } },
+        { required: ['first_name'], properties: { first_name: { pattern: notBlank } } },
+      ],
+      not: {
+        description:
+          'Native nested payloads of form tools (`data.fields[]`, `form_response.answers[]`) are refused: flatten them.',
+        anyOf: [nestedList('data', 'fields'), nestedList('form_response', 'answers')],
+      },
+    },
+    properties: {
+      email: {
+        ...emailKeywords,
+        description:
+          'An address (RFC 6531: `hélène@exemple.fr` too), trimmed; recognises a candidate already received in the ' +
+          'same pipeline, ignoring case.',
+      },
+      name: {
+        description:
+          'Full name, split into first name (first word) and last name; required (not blank) when `first_name` is ' +
+          'absent or blank.',
+      },
+      first_name: { description: 'Used instead of `name`.' },
+      last_name: { description: 'Used with `first_name`.' },
+      phone: { description: 'Kept as sent.' },
+      position: { description: 'Position applied for, kept on the candidate.' },
+      pipeline_id: {
+        anyOf: [{ format: 'uuid', pattern: trimmed(uuidPattern) }, { pattern: blank }],
+        description: 'Recruitment pipeline id (UUID); takes precedence over `pipeline`.',
+      },
+      pipeline: {
+        description:
+          'Exact recruitment pipeline name, ignoring case; default: the default active recruitment pipeline.',
+      },
+      source: { description: 'Origin of the application; default `webhook`.' },
+      answers: {
+        maxProperties: maxAnswerPairs,
+        description:
+          `One key per question: each pair becomes a line \`Question : Réponse\` of one note. At most ${maxAnswerPairs} ` +
+          `pairs and ${maxNoteLength} characters in all (400 beyond); each answer a string, number or boolean.`,
+      },
+    },
   },
 };
+
+const { maxLengths, text, email, tagIdList } = leadFieldDefinitions;
+type LeadTextField = keyof typeof maxLengths;
+
+const leadFieldDescriptions: Record<LeadTextField | 'tag_ids', string> = {
+  first_name: 'First name.',
+  last_name: 'Last name.',
+  email: 'An address (RFC 6531: `hélène@exemple.fr` too); recognises a known contact, ignoring case.',
+  phone: 'Recognises a known contact by exact match: always send the same format, preferably international.',
+  social_url: 'Link of the social-network profile; recognises a contact that has neither e-mail nor phone.',
+  source: 'Free text, shown on the record; kept from the first submission.',
+  pipeline: 'Arrival pipeline, exact name or id; default: the default pipeline.',
+  stage: 'Arrival stage within that pipeline, exact name or id; default: its first stage.',
+  tag_ids: `Ids of existing tags, as a list or one comma-separated string; at most ${maxTagIds} distinct ids are read. Unknown ids are reported in \`warnings\`.`,
+};
+
+/** Decisions 4: whatever else a field holds is accepted, and reported instead of refused. */
+const ignored: JsonSchema = {
+  description:
+    'Any other value: null or blank is absent; another type or a longer text is ignored and named in `warnings`.',
+};
+
+/** What is read of a lead field (first alternative), and that anything else is accepted (second). */
+function leadField(name: LeadTextField): JsonSchema {
+  const read = inputSchema((name === 'email' ? email : text).check(z.maxLength(maxLengths[name])));
+  return {
+    description: `${leadFieldDescriptions[name]} Read if a text of at most ${maxLengths[name]} characters once trimmed.`,
+    anyOf: [name === 'email' ? { ...read, ...emailKeywords } : read, ignored],
+  };
+}
+
+/** A contact field the lead can be recognised by: a text, not blank, within its length (an address for `email`). */
+const usableContact = (name: 'email' | 'phone' | 'social_url'): JsonSchema => ({
+  required: [name],
+  properties: {
+    [name]: { type: 'string', maxLength: maxLengths[name], pattern: name === 'email' ? emailPattern : notBlank },
+  },
+});
+
+/**
+ * The lead webhook reads its body field by field and refuses it only when no contact is left
+ * (decisions 4), so the schema accepts what the service accepts: each field's type and length
+ * describe what is read, and only the contact rule is enforced.
+ */
+const leadComponent: JsonSchema = {
+  type: 'object',
+  description:
+    'What each field is read as is its first alternative; another value is accepted, ignored and named in ' +
+    '`warnings`, so no length or type is enforced here. Enforced: at least one of `email` (an address), `phone`, ' +
+    '`social_url` is a text within its length and not blank.',
+  properties: {
+    ...Object.fromEntries((Object.keys(maxLengths) as LeadTextField[]).map((name) => [name, leadField(name)])),
+    tag_ids: {
+      description: leadFieldDescriptions.tag_ids,
+      anyOf: [...(inputSchema(tagIdList).anyOf as JsonSchema[]), ignored],
+    },
+  },
+  additionalProperties: {
+    description: 'Any other field (`tags` too: send ids in `tag_ids`): ignored, named in `warnings`.',
+  },
+  anyOf: [usableContact('email'), usableContact('phone'), usableContact('social_url')],
+};
+
+/** The request body components: generated from the handlers' zod schemas, with what they check in code. */
+export function requestComponents(): Record<RequestSchemaName, JsonSchema> {
+  const generated = componentSchemas('input', validatedSchemas);
+  const components = Object.fromEntries(
+    Object.entries(addedKeywords).map(([name, added]) => {
+      const schema = generated[name];
+      if (schema === undefined) throw new Error(`No generated schema ${name}`);
+      return [name, { ...withPropertyKeywords(schema, added.properties), ...added.schema }];
+    }),
+  ) as Record<keyof typeof validatedSchemas, JsonSchema>;
+  return { ...components, Lead: leadComponent };
+}

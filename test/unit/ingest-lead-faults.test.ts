@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { routeById } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
-import { defaultRetryPolicy } from '../../lib/storage/retry';
+import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
 import { fakeTable, faults, fixture, storedProspect, transactionCancelled } from '../support/fake-table';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 
@@ -77,7 +77,7 @@ describe('lead webhook under DynamoDB faults', () => {
     table.failAlways('transaction', () => transactionCancelled('None', 'ConditionalCheckFailed'));
     const response = await callRoute('ingestLead', table.deps);
     expectCleanServerError(route, response);
-    expect(table.calls('transaction')).toHaveLength(4);
+    expect(table.calls('transaction')).toHaveLength(defaultRoundPolicy.attempts);
     expect(table.writesOutsideTransactions()).toEqual([]);
   });
 });

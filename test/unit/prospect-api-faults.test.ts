@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { defaultRetryPolicy } from '../../lib/storage/retry';
+import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
 import {
   conditionFailed,
   fakeTable,
@@ -75,7 +75,7 @@ describe('PATCH /prospects/{id} when its condition fails', () => {
     table.failAlways('transaction', () => transactionCancelled('ConditionalCheckFailed', 'None'));
     const response = await callRoute('updateProspect', table.deps);
     expectCleanServerError(routeById('updateProspect'), response);
-    expect(table.calls('transaction')).toHaveLength(3);
+    expect(table.calls('transaction')).toHaveLength(defaultRoundPolicy.attempts);
     expect(sleeps).toEqual([]);
   });
 });

@@ -9,7 +9,12 @@ import {
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
-import { retryOnTransactionConflict, defaultRetryPolicy, type RetryPolicy } from '../../storage/retry';
+import {
+  defaultRetryPolicy,
+  retryOnTransactionConflict,
+  retryWhileChangedMeanwhile,
+  type RetryPolicy,
+} from '../../storage/retry';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
 import { interpretLead } from './lead-input';
@@ -30,9 +35,6 @@ export type LeadResult = {
 const notMoved = "Contact déjà connu : le prospect n'a pas été déplacé dans le pipeline.";
 const busy = "Le prospect n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.";
 
-/** A contact created or changed by a concurrent call between our read and our write: read again. */
-const maxRounds = 4;
-
 /**
  * Section 4.7. Input: the body's fields, read by the service. Output: the answer of the webhook.
  * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
@@ -51,7 +53,7 @@ export async function ingestLead(
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
   const newProspectId = deps.newId();
-  for (let round = 0; round < maxRounds; round += 1) {
+  const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
     const [config, owners] = await Promise.all([configLoad, findContactOwners(deps, workspaceId, lead)]);
     const tags = resolveTagIds(config.tags, lead.tag_ids);
     const tagIds = tags.applied.map((tag) => tag.id);
@@ -65,7 +67,7 @@ export async function ingestLead(
       const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, now);
       if (match.kind === 'new') {
         const outcome = await retryOnTransactionConflict(() => createProspectWithMarkers(deps, prospect), retryPolicy);
-        if (outcome === 'contact_taken') continue;
+        if (outcome === 'contact_taken') return undefined;
       }
       return {
         status: 'created',
@@ -89,16 +91,16 @@ export async function ingestLead(
     let prospect: ProspectItem | undefined;
     if (match.takesNewEmail || match.takesNewPhone) {
       const current = await getProspect(deps, workspaceId, match.prospectId);
-      if (!current) continue;
+      if (!current) return undefined;
       const outcome = await retryOnTransactionConflict(
         () => updateKnownProspectContacts(deps, current, update),
         retryPolicy,
       );
-      if (outcome === 'changed_meanwhile') continue;
+      if (outcome === 'changed_meanwhile') return undefined;
       prospect = current;
     } else {
       prospect = await updateKnownProspect(deps, workspaceId, match.prospectId, update);
-      if (!prospect) continue;
+      if (!prospect) return undefined;
     }
     return {
       status: 'existing',
@@ -109,6 +111,7 @@ export async function ingestLead(
       tags_applied: tags.applied,
       warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, notMoved],
     };
-  }
+  });
+  if (result) return result;
   throw new StorageUnavailableError(busy);
 }

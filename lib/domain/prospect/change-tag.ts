@@ -4,7 +4,12 @@ import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '.
 import { prospectNotFound } from '../../http/path-ids';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import {
+  defaultRetryPolicy,
+  retryOnTransactionConflict,
+  retryWhileChangedMeanwhile,
+  type RetryPolicy,
+} from '../../storage/retry';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { findByIdOrName } from '../names';
 import { shorten } from '../lead/lead-input';
@@ -18,7 +23,6 @@ export type TagOutcome = {
 const unknownTag = (reference: string) =>
   `Tag « ${shorten(reference)} » introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`;
 const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
-const maxRounds = 3;
 
 /**
  * Sections 4.4 and 4.5. Input: the tag's id or exact name. Output: what happened.
@@ -36,7 +40,7 @@ export async function changeTag(
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
-  for (let round = 0; round < maxRounds; round += 1) {
+  const result = await retryWhileChangedMeanwhile(async (): Promise<TagOutcome | undefined> => {
     const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
     if (!prospect) throw new NotFoundError(prospectNotFound);
     const tag = findByIdOrName(config.tags, request.tag);
@@ -71,7 +75,8 @@ export async function changeTag(
         ),
       retryPolicy,
     );
-    if (outcome === 'written') return { outcome: adding ? 'added' : 'removed', tag: view };
-  }
+    return outcome === 'written' ? { outcome: adding ? 'added' : 'removed', tag: view } : undefined;
+  });
+  if (result) return result;
   throw new StorageUnavailableError(busy);
 }

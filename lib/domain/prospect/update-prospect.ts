@@ -5,7 +5,12 @@ import { prospectNotFound } from '../../http/path-ids';
 import { getProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import {
+  defaultRetryPolicy,
+  retryOnTransactionConflict,
+  retryWhileChangedMeanwhile,
+  type RetryPolicy,
+} from '../../storage/retry';
 import { loadWorkspaceConfig, type MemberItem } from '../../storage/workspace-config';
 import { changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
@@ -18,7 +23,6 @@ const unknownMember = (field: string) => `Champ « ${field} » : ce membre n'exi
 const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
 
 /** A prospect changed by another call between our read and our write: read again. */
-const maxRounds = 3;
 
 /**
  * Section 4.2. Input: the validated body. Output: the prospect after the change and what changed.
@@ -36,7 +40,7 @@ export async function updateProspect(
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
-  for (let round = 0; round < maxRounds; round += 1) {
+  const result = await retryWhileChangedMeanwhile(async (): Promise<PatchResult | undefined> => {
     const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
     if (!prospect) throw new NotFoundError(prospectNotFound);
     const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
@@ -67,10 +71,11 @@ export async function updateProspect(
       retryPolicy,
     );
     // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing, read again.
-    if (outcome !== 'written') continue;
+    if (outcome !== 'written') return undefined;
     const updated = { ...prospect, ...set } as ProspectItem;
     return { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) };
-  }
+  });
+  if (result) return result;
   throw new StorageUnavailableError(busy);
 }
 
