@@ -1,6 +1,23 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers (README, "Layout"): functions → lib/http → lib/domain → lib/storage. Only lib/storage
+ * and infra/ tooling talk to the AWS SDK; product code never imports tooling or tests; the domain
+ * knows nothing of HTTP; storage knows nothing of the layers above it.
+ */
+const sdk = { group: ['@aws-sdk/*'], message: 'Only lib/storage (and infra/ tooling) talks to DynamoDB.' };
+const tooling = {
+  group: ['**/infra/**', '**/test/**'],
+  message: 'Product code (functions/, lib/) never imports tooling or tests.',
+};
+const above = (layers, why) => ({ group: layers.flatMap((layer) => [`**/${layer}`, `**/${layer}/**`]), message: why });
+const layer = (files, patterns, ignores = []) => ({
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', 'coverage'] },
   js.configs.recommended,
@@ -13,4 +30,14 @@ export default tseslint.config(
     },
   },
   { files: ['infra/**/*.ts', 'test/**/*.ts', 'test/**/*.js'], rules: { 'no-console': 'off' } },
+  layer(['functions/**/*.ts', 'lib/**/*.ts'], [sdk, tooling], ['lib/storage/**', 'lib/domain/**']),
+  layer(
+    ['lib/domain/**/*.ts'],
+    [sdk, tooling, above(['http', 'auth', 'admin', 'openapi'], 'The domain knows nothing of HTTP or the admin tool.')],
+  ),
+  layer(
+    ['lib/storage/**/*.ts'],
+    [tooling, above(['domain', 'http', 'auth', 'admin', 'openapi'], 'Storage knows nothing of the layers above it.')],
+  ),
+  layer(['infra/bench/**/*.ts'], [{ group: ['**/test/**'], message: 'The bench never imports tests.' }]),
 );

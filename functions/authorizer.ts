@@ -6,8 +6,8 @@ import { logError } from '../lib/log';
 
 /**
  * Always answers Allow for this one method ARN, with the decision in the context: the route's
- * handler turns any decision other than `allowed` into the specification's exact error
- * (docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
+ * handler turns any decision other than `allowed` into the route's exact error (docs/api.md#error-bodies;
+ * docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
  * for it with a status of its own.
  */
 export function createAuthorizer(deps: Deps) {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { loadConfig, type Config } from './config';
 import { createDocumentClient } from './storage/client';
+import type { Store } from './storage/client';
 
 /** What every use case depends on; tests pass their own clock and ids. */
-export type Deps = {
-  db: DynamoDBDocumentClient;
-  tableName: string;
+export type Deps = Store & {
   clock: () => Date;
   newId: () => string;
 };

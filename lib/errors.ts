@@ -1,6 +1,6 @@
 /**
- * Domain errors. lib/http/errors-to-http.ts is the one place that turns them into HTTP
- * answers, per route error shape. Messages are French: they reach people.
+ * Domain errors. lib/http/error-response.ts is the one place that turns them into HTTP
+ * answers, per route error shape. Messages come from the catalogue (lib/messages.ts): they reach people.
  */
 export abstract class DomainError extends Error {
   readonly details: unknown;
@@ -53,8 +53,8 @@ export class UnknownEndpointError extends DomainError {}
 /** DynamoDB still failing after the bounded retries: the caller should retry later. */
 export class StorageUnavailableError extends DomainError {}
 
-/** An Idempotency-Key already used with another body (decisions 5). */
+/** An Idempotency-Key already used with another body (docs/api.md#idempotency-keys). */
 export class IdempotencyKeyReusedError extends DomainError {}
 
-/** An Idempotency-Key whose first call is still running (decisions 5): retry in a second. */
+/** An Idempotency-Key whose first call is still running (docs/api.md#idempotency-keys): retry in a second. */
 export class IdempotencyKeyInFlightError extends DomainError {}

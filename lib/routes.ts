@@ -4,7 +4,7 @@
  */
 export type Credential = 'api-key' | 'webhook-token';
 export type Scope = 'pipelines:read' | 'prospects:write' | 'notes:write' | 'tags:write';
-/** The two error body shapes of the specification: Prospect API and recruitment (7.1, 7.2) vs lead webhook (7.3). */
+/** The two error body shapes: Prospect API and recruitment vs lead webhook (docs/api.md#error-bodies). */
 export type ErrorShape = 'standard' | 'lead';
 /**
  * The table actions a function performs; the stack grants exactly these. Every write route may

@@ -7,7 +7,7 @@ export type Target = { deps: Deps; publicBaseUrl: string | undefined };
 const localEndpoint = 'http://127.0.0.1:8000';
 
 /**
- * Decisions 2: the local table by default (DYNAMODB_ENDPOINT, TABLE_NAME); with --aws, real
+ * The admin command line (docs/api.md#admin-command-line): the local table by default (DYNAMODB_ENDPOINT, TABLE_NAME); with --aws, real
  * DynamoDB through the standard credential chain, TABLE_NAME and PUBLIC_BASE_URL then naming the
  * stack's outputs (no sensible default exists for either). `deps`, when given, is used as is.
  */

@@ -2,7 +2,7 @@ import { newProspect } from '../../lib/domain/lead/new-prospect';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/keys';
-import type { MarkerItem, ProspectItem } from '../../lib/storage/records';
+import { items, type MarkerItem, type ProspectItem } from '../../lib/storage/records';
 
 /** A prospect and its e-mail and phone markers. */
 export const itemsPerProspect = 3;
@@ -66,14 +66,11 @@ function prospectItems(
     [],
     createdAt,
   );
-  const marker = (key: { pk: string }): MarkerItem => ({
-    pk: key.pk,
-    sk: 'UNIQ',
-    type: 'marker',
-    record_id: id,
-    workspace_id: workspaceId,
-  });
-  return [prospect, marker(keys.emailMarker(workspaceId, email)), marker(keys.phoneMarker(workspaceId, phone))];
+  return [
+    items.prospect(prospect),
+    items.marker(keys.emailMarker(workspaceId, email), workspaceId, id),
+    items.marker(keys.phoneMarker(workspaceId, phone), workspaceId, id),
+  ];
 }
 
 async function writeAll(deps: Pick<Deps, 'db' | 'tableName'>, items: readonly object[]): Promise<void> {

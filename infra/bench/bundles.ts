@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { authorizerEntry, routes } from '../../lib/routes';
-import { esbuildOptionsFor } from '../bundling';
+import { esbuildOptionsFor } from '../cdk/bundling';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -5,12 +5,10 @@ import { routes } from '../../lib/routes';
 import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
 import { authorizerName, referenceName } from './bundles';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
+import { benchWebhook } from './workspace';
 
-/** The first event of one cold start, and whether the function's answer is the success expected. */
-export type ColdStartCase = { event: (run: number) => unknown; succeeded: (answer: Answer) => boolean };
-
-/** What the probe process reports of a function's answer. */
-export type Answer = { statusCode?: number; outcome?: string };
+/** The first event of a function's cold start number `run`. */
+export type ColdStartEvent = (run: number) => unknown;
 
 export type ColdStartContext = {
   seed: SeedOutput;
@@ -48,16 +46,13 @@ function allowedEvent(request: Request, decision: AuthDecision) {
   return authorizedEvent(gatewayEvent(request), { ...encodeDecision(decision), principalId: 'bench' });
 }
 
-const answered = (status: number) => (answer: Answer) => answer.statusCode === status;
-
 /**
- * One case per function: each run sends a first event that does the function's real work (a new
- * lead, a new candidate, a tag on a prospect that lacks it), never a no-op.
+ * One first event per function: each run's does the function's real work (a new lead, a new
+ * candidate, a tag on a prospect that lacks it), never a no-op.
  */
-export function coldStartCases(context: ColdStartContext, runs: number): Map<string, ColdStartCase> {
+export function coldStartEvents(context: ColdStartContext, runs: number): Map<string, ColdStartEvent> {
   const { seed } = context;
-  const webhook = seed.webhook;
-  if (webhook === null) throw new Error('the bench workspace has no webhook');
+  const webhook = benchWebhook(seed);
   const webhookTarget = (path: string) => `${path}?endpoint_id=${webhook.endpoint_id}`;
   const webhookDecision: AuthDecision = {
     outcome: 'allowed',
@@ -72,111 +67,87 @@ export function coldStartCases(context: ColdStartContext, runs: number): Map<str
   const untagged = context.prospects(runs);
   const prospectPath = (id: string | undefined) => `/prospects/${id}`;
 
-  return new Map<string, ColdStartCase>([
+  return new Map<string, ColdStartEvent>([
     [
       'listPipelines',
-      {
-        event: () => allowedEvent({ method: 'GET', target: '/pipelines', headers: {} }, keyDecision('listPipelines')),
-        succeeded: answered(200),
-      },
+      () => allowedEvent({ method: 'GET', target: '/pipelines', headers: {} }, keyDecision('listPipelines')),
     ],
     [
       'updateProspect',
-      {
-        event: (run) =>
-          allowedEvent(
-            {
-              method: 'PATCH',
-              target: prospectPath(changed),
-              headers: {},
-              body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
-            },
-            keyDecision('updateProspect'),
-          ),
-        succeeded: answered(200),
-      },
+      (run) =>
+        allowedEvent(
+          {
+            method: 'PATCH',
+            target: prospectPath(changed),
+            headers: {},
+            body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
+          },
+          keyDecision('updateProspect'),
+        ),
     ],
     [
       'addNote',
-      {
-        event: () =>
-          allowedEvent(
-            { method: 'POST', target: `${prospectPath(noted)}/notes`, headers: {}, body: noteBody },
-            keyDecision('addNote'),
-          ),
-        succeeded: answered(201),
-      },
+      () =>
+        allowedEvent(
+          { method: 'POST', target: `${prospectPath(noted)}/notes`, headers: {}, body: noteBody },
+          keyDecision('addNote'),
+        ),
     ],
     [
       'addTag',
-      {
-        event: (run) =>
-          allowedEvent(
-            { method: 'POST', target: `${prospectPath(tagged[run])}/tags`, headers: {}, body: { tag: 'VIP' } },
-            keyDecision('addTag'),
-          ),
-        succeeded: answered(201),
-      },
+      (run) =>
+        allowedEvent(
+          { method: 'POST', target: `${prospectPath(tagged[run])}/tags`, headers: {}, body: { tag: 'VIP' } },
+          keyDecision('addTag'),
+        ),
     ],
     [
       'removeTag',
-      {
-        event: (run) =>
-          allowedEvent(
-            { method: 'DELETE', target: `${prospectPath(untagged[run])}/tags/Chaud`, headers: {} },
-            keyDecision('removeTag'),
-          ),
-        succeeded: answered(200),
-      },
+      (run) =>
+        allowedEvent(
+          { method: 'DELETE', target: `${prospectPath(untagged[run])}/tags/Chaud`, headers: {} },
+          keyDecision('removeTag'),
+        ),
     ],
     [
       'ingestLead',
-      {
-        event: () =>
-          allowedEvent(
-            {
-              method: 'POST',
-              target: webhookTarget('/webhooks/ingest-lead'),
-              headers: {},
-              body: newLeadBody(context.fresh(), seed.tags.vip),
-            },
-            webhookDecision,
-          ),
-        succeeded: answered(200),
-      },
+      () =>
+        allowedEvent(
+          {
+            method: 'POST',
+            target: webhookTarget('/webhooks/ingest-lead'),
+            headers: {},
+            body: newLeadBody(context.fresh(), seed.tags.vip),
+          },
+          webhookDecision,
+        ),
     ],
     [
       'recruitment',
-      {
-        event: () =>
-          allowedEvent(
-            {
-              method: 'POST',
-              target: webhookTarget('/webhooks/recruitment'),
-              headers: {},
-              body: applicationBody(context.fresh()),
-            },
-            webhookDecision,
-          ),
-        succeeded: answered(200),
-      },
+      () =>
+        allowedEvent(
+          {
+            method: 'POST',
+            target: webhookTarget('/webhooks/recruitment'),
+            headers: {},
+            body: applicationBody(context.fresh()),
+          },
+          webhookDecision,
+        ),
     ],
     [
       authorizerName,
-      {
-        // The lead webhook's: endpoint read, then the last call recorded.
-        event: () =>
-          requestAuthorizerEvent(
-            gatewayEvent({
-              method: 'POST',
-              target: webhookTarget('/webhooks/ingest-lead'),
-              headers: { Authorization: `Bearer ${webhook.token}` },
-              body: newLeadBody(context.fresh(), undefined),
-            }),
-          ),
-        succeeded: (answer) => answer.outcome === 'allowed',
-      },
+      // The lead webhook's: endpoint read, then the last call recorded.
+      () =>
+        requestAuthorizerEvent(
+          gatewayEvent({
+            method: 'POST',
+            target: webhookTarget('/webhooks/ingest-lead'),
+            headers: { Authorization: `Bearer ${webhook.token}` },
+            body: newLeadBody(context.fresh(), undefined),
+          }),
+        ),
     ],
-    [referenceName, { event: () => ({}), succeeded: answered(200) }],
+    [referenceName, () => ({})],
   ]);
 }

@@ -10,7 +10,7 @@ export const prices = {
   readUnitPerMillion: 0.125,
 } as const;
 
-/** The stack's setting (infra/constructs/route-function.ts). */
+/** The stack's setting (infra/cdk/constructs/route-function.ts). */
 export const memoryGb = 0.5;
 /** docs/deploy.md's assumption: 1 % of invocations start a new instance. */
 export const coldShare = 0.01;

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { connectionCounts, loadKeyLabel, loadPlan, type LoadPlan } from './load-plan';
 import { newLeadBody, noteBody } from './payloads';
-import { apiKeySecret, phases, type Phase } from './workspace';
+import { apiKeySecret, benchWebhook, phases, type Phase } from './workspace';
 
 export type Scenario = 'lead' | 'note';
 export const scenarios: readonly Scenario[] = ['lead', 'note'];
@@ -38,8 +38,7 @@ type Request = { method: 'POST'; path: string; headers: Record<string, string>; 
 function requestSource(context: LoadContext, scenario: Scenario, apiKeys: readonly string[]): () => Request {
   const json = { 'content-type': 'application/json' };
   if (scenario === 'lead') {
-    const webhook = context.seed.webhook;
-    if (webhook === null) throw new Error('the bench workspace has no webhook');
+    const webhook = benchWebhook(context.seed);
     return () => ({
       method: 'POST',
       path: `/webhooks/ingest-lead?endpoint_id=${webhook.endpoint_id}`,

@@ -23,8 +23,9 @@ const reportingOperations = new Set([
 
 /**
  * Asks DynamoDB for ReturnConsumedCapacity = TOTAL on every call that accepts it and records
- * each call with its input and output (as the document client sees them, before marshalling).
- * Refused writes are recorded too, with no output: DynamoDB bills them.
+ * each call as it leaves, in the order sent (one record per round trip, SDK retries aside: the
+ * bench's round-trip count), with its input and, once answered, its output (as the document
+ * client sees them, before marshalling). A refused write keeps no output: DynamoDB bills it still.
  */
 export function meterCapacity(db: DynamoDBDocumentClient): CapacityMeter {
   const calls: MeteredRecord[] = [];
@@ -33,15 +34,12 @@ export function meterCapacity(db: DynamoDBDocumentClient): CapacityMeter {
       const operation = String(context.commandName).replace(/Command$/, '');
       const input = args.input as Record<string, unknown>;
       if (reportingOperations.has(operation)) input.ReturnConsumedCapacity = 'TOTAL';
-      try {
-        const result = await next(args);
-        const output = result.output as Record<string, unknown>;
-        calls.push({ operation, input, output, reported: reportedUnits(output) });
-        return result;
-      } catch (error) {
-        calls.push({ operation, input, output: undefined, reported: 0 });
-        throw error;
-      }
+      const record: MeteredRecord = { operation, input, output: undefined, reported: 0 };
+      calls.push(record);
+      const result = await next(args);
+      record.output = result.output as Record<string, unknown>;
+      record.reported = reportedUnits(record.output);
+      return result;
     },
     { step: 'initialize', name: 'benchCapacityMeter' },
   );

@@ -10,7 +10,7 @@ export function functionsSection(results: BenchResults): string {
   return [
     '## 1. Bundle size and cold start',
     '',
-    `Every function of the stack is bundled with the options \`RouteFunction\` deploys with (\`infra/bundling.ts\`,
+    `Every function of the stack is bundled with the options \`RouteFunction\` deploys with (\`infra/cdk/bundling.ts\`,
 shared by the construct and the bench: the bundles are byte for byte the \`cdk synth\` assets). Sizes in decimal units
 (1 KB = 1,000 bytes); zod, AWS SDK (\`@aws-sdk/*\`, \`@smithy/*\`) and own code are esbuild's attribution of the
 minified output.`,

@@ -13,17 +13,23 @@ const scenarioLabels: Record<Scenario, string> = {
   note: 'POST /prospects/{id}/notes',
 };
 
-const loadRow = (run: LoadRun) => [
-  scenarioLabels[run.scenario],
-  String(run.connections),
-  String(run.requests),
-  String(run.keys),
-  ms(run.p50Ms),
-  ms(run.p99Ms),
-  String(Math.round(run.requestsPerSecond)),
-  String(run.errors),
-  String(run.non2xx),
-];
+/** One row per load run, as sections 3 and 4 show them. */
+const loadTable = (runs: readonly LoadRun[]) =>
+  table(
+    ['Scenario', 'Connections', 'Requests', 'Keys', 'p50', 'p99', 'Requests/s', 'Errors', 'Non-2xx'],
+    runs.map((run) => [
+      scenarioLabels[run.scenario],
+      String(run.connections),
+      String(run.requests),
+      String(run.keys),
+      ms(run.p50Ms),
+      ms(run.p99Ms),
+      String(Math.round(run.requestsPerSecond)),
+      String(run.errors),
+      String(run.non2xx),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
 
 export function loadSection(results: BenchResults): string {
   return [
@@ -37,11 +43,7 @@ taken round robin too (at least one key per connection, at most ${requestsPerKey
 120 a minute). A few requests before each scenario load the functions' modules and are not counted. Latencies are
 those of 2xx answers, from autocannon's histogram (1 ms resolution).`,
     '',
-    table(
-      ['Scenario', 'Connections', 'Requests', 'Keys', 'p50', 'p99', 'Requests/s', 'Errors', 'Non-2xx'],
-      results.load.empty.map(loadRow),
-      [1, 2, 3, 4, 5, 6, 7, 8],
-    ),
+    loadTable(results.load.empty),
     '',
     `![p50 and p99 latency by scenario and connections, with and without ${bulkProspectCount.toLocaleString('en-US')} prospects](${latencyChartFile})`,
     '',
@@ -105,11 +107,7 @@ operation, load run after load run), so that both meet the code and DynamoDB Loc
     '',
     `Under load, with the ${short} prospects:`,
     '',
-    table(
-      ['Scenario', 'Connections', 'Requests', 'Keys', 'p50', 'p99', 'Requests/s', 'Errors', 'Non-2xx'],
-      results.load.bulk.map(loadRow),
-      [1, 2, 3, 4, 5, 6, 7, 8],
-    ),
+    loadTable(results.load.bulk),
   ].join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { sameCalls } from './budgets';
 import { warmUpRounds, type CallUnits, type OperationMeasure } from './operation-costs';
 import { operations } from './operations';
 import { ms, table, units } from './markdown';
@@ -23,9 +24,9 @@ export function operationsSection(results: BenchResults): string {
     '## 2. DynamoDB round trips and capacity per operation',
     '',
     `Every operation once per round, ${results.repetitions} measured rounds after ${warmUpRounds} unmeasured ones,
-through the local API (\`startTestApi\`), whose one DynamoDB client serves the authorizer and the handlers, without
-\`Idempotency-Key\`. Round trips are counted by the SDK middleware of \`test/support/round-trips.ts\`;
-\`infra/bench/meter.ts\` adds \`ReturnConsumedCapacity: TOTAL\` to every call and records it. Capacity is shown
+through the local API (\`startLocalApi\`), whose one DynamoDB client serves the authorizer and the handlers, without
+\`Idempotency-Key\`. The SDK middleware of \`infra/bench/meter.ts\` records every call as it leaves (the round trips
+counted) and adds \`ReturnConsumedCapacity: TOTAL\` to it. Capacity is shown
 twice: **billed**, computed from the items written and read with DynamoDB's documented rules
 (\`infra/bench/capacity.ts\`: 1 RRU per 4 KB strongly consistent, half eventually consistent, a missing item at the
 minimum; 1 WRU per KB, once more per index holding the item; twice for each item of a transaction), and as
@@ -38,7 +39,7 @@ handler included.`,
       ['Operation', 'Round trips', 'Minimum', 'RRU billed', 'WRU billed', 'Local reports', 'Latency'],
       measures.map((measure) => {
         const operation = operationOf(measure);
-        const atMinimum = [...measure.calls].sort().join() === [...operation.minimum.calls].sort().join();
+        const atMinimum = sameCalls(measure.calls, operation.minimum.calls);
         return [
           operation.label,
           `${measure.calls.length}${measure.stable ? '' : ' (varies)'}`,

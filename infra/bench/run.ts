@@ -6,7 +6,7 @@ import { freePort } from '../local/free-port';
 import { checkBudgets } from './budgets';
 import { buildBundles, referenceName } from './bundles';
 import { bulkEmail } from './bulk-prospects';
-import { coldStartCases } from './cold-start-events';
+import { coldStartEvents } from './cold-start-events';
 import { coldStartWarmUps, measureColdStarts, type ColdStart } from './cold-start';
 import { describeEnvironment } from './environment';
 import { measureLoad, startLoadServer, warmUpDynamoDb, type LoadContext } from './load';
@@ -114,15 +114,15 @@ async function measureFunctions(context: Bench, bundleDir: string): Promise<Func
   const bundles = await buildBundles(bundleDir);
   log(`${bundles.length} bundles built; ${coldStartRuns} cold starts each…`);
   const { seed, prospects } = context.workspaces.empty;
-  const cases = coldStartCases(
+  const events = coldStartEvents(
     { seed, keyIdOf: (routeId) => seed.api_keys[coldKeyLabel(routeId)]?.id ?? '', prospects, fresh: context.fresh },
     coldStartWarmUps + coldStartRuns,
   );
   const coldStarts = await measureColdStarts(
     bundles.map((bundle) => {
-      const coldStart = cases.get(bundle.name);
-      if (coldStart === undefined) throw new Error(`no cold-start event for ${bundle.name}`);
-      return { name: bundle.name, file: bundle.file, coldStart };
+      const event = events.get(bundle.name);
+      if (event === undefined) throw new Error(`no cold-start event for ${bundle.name}`);
+      return { name: bundle.name, file: bundle.file, event };
     }),
     coldStartRuns,
     context.childEnv,

@@ -86,3 +86,8 @@ export function apiKeySecret(seed: SeedOutput, label: string): string {
   if (key === undefined) throw new Error(`no API key labelled ${label} in the bench workspace`);
   return key.secret;
 }
+
+export function benchWebhook(seed: SeedOutput): NonNullable<SeedOutput['webhook']> {
+  if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
+  return seed.webhook;
+}

@@ -5,7 +5,12 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
 import type { Route } from '../../lib/routes';
-import { gatewayResponseBody, gatewayResponses, shapeOfResource, type GatewayResponseType } from '../gateway-responses';
+import {
+  gatewayResponseBody,
+  gatewayResponses,
+  shapeOfResource,
+  type GatewayResponseType,
+} from '../cdk/gateway-responses';
 import { evaluatePolicy } from './iam-policy';
 
 /**

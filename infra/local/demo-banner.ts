@@ -28,6 +28,6 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
   return lines.join('\n');
 }
 
-/** Section 4.6: the same endpoint and token as the lead webhook. */
+/** The recruitment webhook shares the lead webhook's endpoint and token (docs/api.md#recruitment-webhook). */
 const recruitmentWebhookUrl = (publicBaseUrl: string, endpointId: string): string =>
   `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;

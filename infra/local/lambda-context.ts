@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { localStage } from './api-gateway';
 
-/** The function settings of the stack (infra/constructs/route-function.ts). */
+/** The function settings of the stack (infra/cdk/constructs/route-function.ts). */
 const timeoutMs = 10_000;
 const memoryLimitInMB = '512';
 

@@ -9,7 +9,7 @@ import { demoBanner } from './demo-banner';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
- * `npm start` (decisions 1): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the table, a demo
+ * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the table, a demo
  * workspace on an empty database, then the local API. SIGINT and SIGTERM stop the API and the
  * DynamoDB Local child, so no java process outlives this one.
  */

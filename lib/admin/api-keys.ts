@@ -1,29 +1,24 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { isScope } from '../auth/context';
 import { fingerprint, newApiKeySecret } from '../auth/secrets';
 import type { Deps } from '../deps';
+import { messages } from '../messages';
 import { allScopes } from '../routes';
-import { getApiKeyByFingerprint, type ApiKeyItem } from '../storage/credentials';
-import { keys, type ItemKey } from '../storage/keys';
+import * as credentials from '../storage/credentials';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
-export type StoredApiKey = ApiKeyItem & ItemKey & { gsi1pk: string; gsi1sk: string };
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
 export type ApiKeyView = { id: string; name: string; scopes: string[]; created_at: string; revoked_at: string | null };
 
-/** Decisions 3: a new key has the four scopes unless told otherwise; `*` grants all. */
+/** A new key has the four scopes unless told otherwise; `*` grants all (docs/api.md#scopes). */
 export function checkScopes(requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [...allScopes];
   const scopes = [...new Set(requested.map((scope) => scope.trim()).filter((scope) => scope !== ''))];
-  if (scopes.length === 0) throw new AdminInputError('Indiquez au moins une portée pour la clé.');
+  if (scopes.length === 0) throw new AdminInputError(messages.admin.apiKeys.noScope);
   const unknown = scopes.filter((scope) => scope !== '*' && !isScope(scope));
   if (unknown.length > 0) {
-    throw new AdminInputError(
-      `Portée inconnue : ${unknown.join(', ')} (portées possibles : *, ${allScopes.join(', ')}).`,
-    );
+    throw new AdminInputError(messages.admin.apiKeys.unknownScopes(unknown.join(', '), allScopes.join(', ')));
   }
   return scopes;
 }
@@ -32,23 +27,18 @@ export function checkScopes(requested: readonly string[] | undefined): string[] 
 export function newApiKey(
   deps: Pick<Deps, 'newId'>,
   input: { workspaceId: string; name: string; scopes: string[]; createdAt: string },
-): { item: StoredApiKey; secret: string } {
+): { key: credentials.ApiKeyItem; secret: string } {
   const secret = newApiKeySecret();
-  const id = deps.newId();
-  const keyFingerprint = fingerprint(secret);
   return {
     secret,
-    item: {
-      ...keys.apiKey(keyFingerprint),
-      id,
+    key: {
+      id: deps.newId(),
       workspace_id: input.workspaceId,
       name: input.name,
       scopes: input.scopes,
-      fingerprint: keyFingerprint,
+      fingerprint: fingerprint(secret),
       created_at: input.createdAt,
       revoked_at: null,
-      gsi1pk: keys.apiKeysOfWorkspace(input.workspaceId),
-      gsi1sk: `${input.createdAt}#${id}`,
     },
   };
 }
@@ -59,47 +49,26 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const name = input.name.trim();
-  if (name === '') throw new AdminInputError('Le nom de la clé ne peut pas être vide.');
+  if (name === '') throw new AdminInputError(messages.admin.apiKeys.blankName);
   const scopes = checkScopes(input.scopes);
   await requireWorkspace(deps, workspaceId);
-  const { item, secret } = newApiKey(deps, {
+  const { key, secret } = newApiKey(deps, {
     workspaceId,
     name,
     scopes,
     createdAt: deps.clock().toISOString(),
   });
-  try {
-    // The condition check closes the race with a workspace that disappears between the read and the write.
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: deps.tableName,
-              Key: keys.workspace(workspaceId),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          { Put: { TableName: deps.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
-      throw unknownId('workspace', input.workspaceId);
-    }
-    throw error;
+  // Written with a check on the workspace item: one that disappeared since the read is unknown.
+  if ((await credentials.createApiKey(deps, key)) === 'workspace_missing') {
+    throw unknownId('workspace', input.workspaceId);
   }
-  return { id: item.id, name, scopes, secret };
+  return { id: key.id, name, scopes, secret };
 }
 
 export async function listApiKeys(deps: Deps, workspaceId: string): Promise<ApiKeyView[]> {
   const id = checkedId('workspace', workspaceId);
   await requireWorkspace(deps, id);
-  return (await apiKeysOfWorkspace(deps, id)).map(apiKeyView);
+  return (await credentials.listApiKeysOfWorkspace(deps, id)).map(apiKeyView);
 }
 
 /** Revoking twice keeps the first revocation date. */
@@ -112,24 +81,8 @@ export async function revokeApiKey(
   await requireWorkspace(deps, workspaceId);
   const key = await requireApiKey(deps, workspaceId, keyId);
   if (key.revoked_at) return { id: key.id, revoked_at: key.revoked_at };
-  const revokedAt = deps.clock().toISOString();
-  try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.apiKey(key.fingerprint),
-        UpdateExpression: 'SET revoked_at = :now',
-        ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
-        ExpressionAttributeValues: { ':now': revokedAt, ':workspace': workspaceId, ':id': key.id, ':none': null },
-      }),
-    );
-    return { id: key.id, revoked_at: revokedAt };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const current = await getApiKeyByFingerprint(deps, key.fingerprint);
-    if (current?.revoked_at) return { id: key.id, revoked_at: current.revoked_at };
-    throw error;
-  }
+  const revokedAt = await credentials.revokeApiKey(deps, key, deps.clock().toISOString());
+  return { id: key.id, revoked_at: revokedAt };
 }
 
 /**
@@ -140,29 +93,13 @@ export async function requireApiKey(
   deps: Pick<Deps, 'db' | 'tableName'>,
   workspaceId: string,
   keyId: string,
-): Promise<ApiKeyItem> {
-  const key = (await apiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
+): Promise<credentials.ApiKeyItem> {
+  const key = (await credentials.listApiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
   if (!key) throw unknownId('apiKey', keyId);
   return key;
 }
 
-/** Access pattern "API keys of a workspace": gsi1, oldest first. */
-async function apiKeysOfWorkspace(deps: Pick<Deps, 'db' | 'tableName'>, workspaceId: string): Promise<ApiKeyItem[]> {
-  const found: ApiKeyItem[] = [];
-  const pages = paginateQuery(
-    { client: deps.db },
-    {
-      TableName: deps.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.apiKeysOfWorkspace(workspaceId) },
-    },
-  );
-  for await (const page of pages) found.push(...((page.Items ?? []) as ApiKeyItem[]));
-  return found;
-}
-
-const apiKeyView = (key: ApiKeyItem): ApiKeyView => ({
+const apiKeyView = (key: credentials.ApiKeyItem): ApiKeyView => ({
   id: key.id,
   name: key.name,
   scopes: key.scopes,

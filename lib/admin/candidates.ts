@@ -1,6 +1,5 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
-import { keys } from '../storage/keys';
+import { readCandidatePartition } from '../storage/record-partitions';
 import type { CandidateItem, NoteItem } from '../storage/records';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -21,18 +20,7 @@ export async function showCandidate(
   const workspaceId = checkedId('workspace', input.workspaceId);
   const candidateId = checkedId('candidate', input.candidateId);
   await requireWorkspace(deps, workspaceId);
-  const items: (CandidateItem | NoteItem)[] = [];
-  const pages = paginateQuery(
-    { client: deps.db },
-    {
-      TableName: deps.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.candidatePk(workspaceId, candidateId) },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) items.push(...((page.Items ?? []) as (CandidateItem | NoteItem)[]));
+  const items = await readCandidatePartition(deps, workspaceId, candidateId);
   const record = items.find((item): item is CandidateItem => item.type === 'candidate');
   if (!record) throw unknownId('candidate', input.candidateId);
   return {

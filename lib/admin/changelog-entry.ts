@@ -1,6 +1,6 @@
 import type { ChangeLogItem } from '../storage/records';
 
-/** Decisions 2: the change-log entry as every admin command prints it. */
+/** The change-log entry as every admin command prints it (docs/api.md#change-log-entry). */
 export type ChangeLogEntryView = Pick<
   ChangeLogItem,
   'id' | 'prospect_id' | 'key_id' | 'field' | 'before' | 'after' | 'at' | 'undone_at'

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { DomainError } from '../errors';
 import { undoChange } from '../domain/prospect/undo-change';
+import { messages } from '../messages';
 import { listChangeLog } from '../storage/changelog';
 import { requireApiKey } from './api-keys';
 import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
@@ -19,7 +20,7 @@ export async function changeLogEntries(
   input: { workspaceId: string; prospectId?: string | undefined; keyId?: string | undefined },
 ): Promise<{ entries: ChangeLogEntryView[] }> {
   if ((input.prospectId === undefined) === (input.keyId === undefined)) {
-    throw new AdminInputError('Donnez soit --prospect, soit --key.');
+    throw new AdminInputError(messages.admin.changeLog.prospectOrKey);
   }
   const workspaceId = checkedId('workspace', input.workspaceId);
   if (input.prospectId !== undefined) {

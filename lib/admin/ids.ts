@@ -1,27 +1,14 @@
 import { isUuid } from '../ids';
+import { messages } from '../messages';
 import { AdminInputError } from './errors';
 
-/** The records an admin command names by id. */
-const malformed = {
-  workspace: "Identifiant d'espace de travail invalide",
-  apiKey: "Identifiant de clé d'API invalide",
-  prospect: 'Identifiant de prospect invalide',
-  candidate: 'Identifiant de candidat invalide',
-  changeLogEntry: "Identifiant d'entrée du journal invalide",
-} as const;
+/** The records an admin command names by id; a pasted 500-character value is quoted by its start only. */
+const malformed = messages.admin.ids.malformed;
 
 export type IdKind = keyof typeof malformed;
 
 /** An unknown change-log entry is refused by undoChange itself, in the same words. */
-const unknown = {
-  workspace: 'Espace de travail inconnu',
-  apiKey: "Clé d'API inconnue dans cet espace",
-  prospect: 'Prospect inconnu dans cet espace',
-  candidate: 'Candidat inconnu dans cet espace',
-} as const satisfies Partial<Record<IdKind, string>>;
-
-/** A pasted 500-character value is quoted by its start only. */
-const quoted = (value: string): string => `« ${value.length > 40 ? `${value.slice(0, 40)}…` : value} »`;
+const unknown = messages.admin.ids.unknown satisfies Partial<Record<IdKind, (id: string) => string>>;
 
 /**
  * The one check of an id given to an admin command or use case, before it enters any DynamoDB key:
@@ -29,10 +16,10 @@ const quoted = (value: string): string => `« ${value.length > 40 ? `${value.sli
  * UUID typed in capitals names the same record.
  */
 export function checkedId(kind: IdKind, value: string): string {
-  if (!isUuid(value)) throw new AdminInputError(`${malformed[kind]} (un UUID est attendu) : ${quoted(value)}`);
+  if (!isUuid(value)) throw new AdminInputError(malformed[kind](value));
   return value.toLowerCase();
 }
 
 /** A well-formed id that names nothing in the workspace (another workspace's record included). */
 export const unknownId = (kind: keyof typeof unknown, id: string): AdminInputError =>
-  new AdminInputError(`${unknown[kind]} : ${id}`);
+  new AdminInputError(unknown[kind](id));

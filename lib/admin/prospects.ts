@@ -1,7 +1,6 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
-import { keys } from '../storage/keys';
 import { getProspect } from '../storage/prospects';
+import { readProspectPartition } from '../storage/record-partitions';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
 import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
@@ -37,8 +36,6 @@ export type ProspectDetails = {
   changelog: ChangeLogEntryView[];
 };
 
-type PartitionItem = ProspectItem | NoteItem | ChangeLogItem;
-
 /**
  * `prospect show`: the record, its tags by name, its notes and its change log, newest first. The
  * workspace and the prospect's partition are read together; the configuration (tag names) only
@@ -52,7 +49,7 @@ export async function showProspect(
   const prospectId = checkedId('prospect', input.prospectId);
   const [, items] = await Promise.all([
     requireWorkspace(deps, workspaceId),
-    prospectPartition(deps, workspaceId, prospectId),
+    readProspectPartition(deps, workspaceId, prospectId),
   ]);
   const record = items.find((item): item is ProspectItem => item.type === 'prospect');
   if (!record) throw unknownId('prospect', input.prospectId);
@@ -68,26 +65,6 @@ export async function showProspect(
       .map((note) => ({ id: note.id, content: note.content, date: note.date, created_at: note.created_at })),
     changelog: items.filter((item): item is ChangeLogItem => item.type === 'changelog').map(changeLogEntryView),
   };
-}
-
-/**
- * Access pattern "prospect with its notes and change log": one Query on the prospect's partition.
- * Descending sort keys put NOTE#<created_at> and LOG#<at> items newest first.
- */
-async function prospectPartition(deps: Deps, workspaceId: string, prospectId: string): Promise<PartitionItem[]> {
-  const items: PartitionItem[] = [];
-  const pages = paginateQuery(
-    { client: deps.db },
-    {
-      TableName: deps.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.prospectPk(workspaceId, prospectId) },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) items.push(...((page.Items ?? []) as PartitionItem[]));
-  return items;
 }
 
 /** A prospect named by id in the workspace (ids already through checkedId). */

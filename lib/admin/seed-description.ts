@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { isEmailAddress } from '../domain/email';
+import { messages } from '../messages';
 import { allScopes } from '../routes';
 import { AdminInputError } from './errors';
 
 /**
- * Decisions 2, input of `seed`. Every list is optional; `key` is a label local to the file
+ * The input of `seed` (docs/api.md#seed-description). Every list is optional; `key` is a label local to the file
  * (defaults to `name`; for a prospect, to its e-mail, else its phone, else its social URL) and
  * prospects refer to pipelines, stages, members and tags by these labels.
  * Lists keep their order: a pipeline's position, a stage's or a column's order is its place in
@@ -13,8 +14,8 @@ import { AdminInputError } from './errors';
  */
 const text = z.string().trim().min(1);
 const label = text;
-/** The webhooks' rule for an address (decisions 4), so a seeded contact is one a lead can match. */
-const email = z.string().trim().refine(isEmailAddress, 'adresse e-mail invalide');
+/** The webhooks' rule for an address (docs/api.md#e-mail-addresses), so a seeded contact is one a lead can match. */
+const email = z.string().trim().refine(isEmailAddress, messages.admin.seed.invalidEmail);
 
 const member = z.strictObject({ key: label.optional(), name: text, email: email.nullable().optional() });
 const tag = z.strictObject({ key: label.optional(), name: text });
@@ -86,9 +87,8 @@ export function parseSeedDescription(description: unknown): ParsedSeedDescriptio
 }
 
 export function invalidSeed(problems: readonly SeedProblem[]): AdminInputError {
-  const lines = problems.map((problem) => {
-    const where = problem.path.map(String).join('.');
-    return `- ${where === '' ? 'description' : where} : ${problem.message}`;
-  });
-  return new AdminInputError(`Description de seed invalide :\n${lines.join('\n')}`);
+  const lines = problems.map((problem) =>
+    messages.admin.seed.problem(problem.path.map(String).join('.'), problem.message),
+  );
+  return new AdminInputError(messages.admin.seed.invalid(lines.join('\n')));
 }

@@ -1,21 +1,17 @@
 import type { Deps } from '../deps';
 import { nameKey } from '../domain/names';
 import { readIsoTimestamp } from '../domain/timestamps';
+import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
-import { keys, type ItemKey } from '../storage/keys';
-import type { MarkerItem, ProspectItem } from '../storage/records';
-import type {
-  MemberItem,
-  RecruitmentPipelineItem,
-  SalesPipelineItem,
-  TagItem,
-  WorkspaceItem,
-} from '../storage/workspace-config';
+import { credentialItems } from '../storage/credentials';
+import { items, type Prospect } from '../storage/records';
+import { configItems } from '../storage/workspace-config';
+import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
 import { newEndpoint } from './webhooks';
 
-/** Decisions 2, "Seed output": every id and secret of the new workspace, by the file's labels. */
+/** Every id and secret of the new workspace, by the file's labels (docs/api.md#seed-output). */
 export type SeedOutput = {
   workspace_id: string;
   members: Record<string, string>;
@@ -28,10 +24,13 @@ export type SeedOutput = {
   prospects: Record<string, string>;
 };
 
-export type SeedItem = ItemKey & Record<string, unknown>;
+export type { SeedItem } from '../storage/workspace-seed';
 export type SeedPlan = { items: SeedItem[]; output: SeedOutput };
 
 type Path = readonly PropertyKey[];
+const messages = catalogue.admin.seed;
+/** A path as the problems name it: `prospects.0`. */
+const pathName = (path: Path): string => path.map(String).join('.');
 type Seed = ParsedSeedDescription;
 /** What every planning step adds to: the items to write, the output to print, the problems found. */
 type Planning = {
@@ -85,15 +84,14 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
   const endpointId = seed.webhook ? planWebhook(planning, seed.webhook) : undefined;
   planProspects(planning, references, seed.prospects);
 
-  const workspace: WorkspaceItem & ItemKey = {
-    ...keys.workspace(workspaceId),
-    type: 'workspace',
-    id: workspaceId,
-    name: seed.workspace.name,
-    created_at: planning.now,
-    ...(endpointId ? { endpoint_id: endpointId } : {}),
-  };
-  planning.items.push(workspace);
+  planning.items.push(
+    configItems.workspace({
+      id: workspaceId,
+      name: seed.workspace.name,
+      created_at: planning.now,
+      ...(endpointId ? { endpoint_id: endpointId } : {}),
+    }),
+  );
 
   if (planning.problems.length > 0) throw invalidSeed(planning.problems);
   return { items: planning.items, output: planning.output };
@@ -104,14 +102,9 @@ function planMembers(planning: Planning, members: Seed['members']): Map<string, 
   members.forEach((member, index) => {
     const id = planning.deps.newId();
     planning.output.members[claimLabel(planning, ids, member.key ?? member.name, id, ['members', index])] = id;
-    const item: MemberItem & ItemKey = {
-      ...keys.member(planning.workspaceId, id),
-      type: 'member',
-      id,
-      name: member.name,
-      email: member.email ?? null,
-    };
-    planning.items.push(item);
+    planning.items.push(
+      configItems.member(planning.workspaceId, { id, name: member.name, email: member.email ?? null }),
+    );
   });
   return ids;
 }
@@ -123,8 +116,7 @@ function planTags(planning: Planning, tags: Seed['tags']): Map<string, string> {
     const id = planning.deps.newId();
     planning.output.tags[claimLabel(planning, ids, tag.key ?? tag.name, id, ['tags', index])] = id;
     claimName(planning, names, tag.name, ['tags', index]);
-    const item: TagItem & ItemKey = { ...keys.tag(planning.workspaceId, id), type: 'tag', id, name: tag.name };
-    planning.items.push(item);
+    planning.items.push(configItems.tag(planning.workspaceId, { id, name: tag.name }));
   });
   return ids;
 }
@@ -153,22 +145,21 @@ function planSalesPipelines(
     const label = claimLabel(planning, planned, pipeline.key ?? pipeline.name, entry, path);
     planning.output.pipelines[label] = { id, stages: Object.fromEntries(stageIds) };
     if (index === defaultAt) defaultPipeline = entry;
-    const item: SalesPipelineItem & ItemKey = {
-      ...keys.salesPipeline(planning.workspaceId, id),
-      type: 'pipeline',
-      id,
-      name: pipeline.name,
-      is_default: index === defaultAt,
-      active: pipeline.active,
-      position: index,
-      stages,
-    };
-    planning.items.push(item);
+    planning.items.push(
+      configItems.salesPipeline(planning.workspaceId, {
+        id,
+        name: pipeline.name,
+        is_default: index === defaultAt,
+        active: pipeline.active,
+        position: index,
+        stages,
+      }),
+    );
   });
   return { salesPipelines: planned, defaultPipeline };
 }
 
-/** Recruitment pipelines may share a name (section 7.2 answers 409 to an ambiguous name). */
+/** Recruitment pipelines may share a name (an ambiguous name is a 409: docs/api.md#recruitment-webhook-errors). */
 function planRecruitmentPipelines(planning: Planning, pipelines: Seed['recruitment_pipelines']): void {
   const labels = new Map<string, string>();
   const defaultAt = defaultIndex(planning, pipelines, 'recruitment_pipelines');
@@ -183,44 +174,43 @@ function planRecruitmentPipelines(planning: Planning, pipelines: Seed['recruitme
     });
     const label = claimLabel(planning, labels, pipeline.key ?? pipeline.name, id, path);
     planning.output.recruitment_pipelines[label] = { id, columns: Object.fromEntries(columnIds) };
-    const item: RecruitmentPipelineItem & ItemKey = {
-      ...keys.recruitmentPipeline(planning.workspaceId, id),
-      type: 'recruitment_pipeline',
-      id,
-      name: pipeline.name,
-      is_default: index === defaultAt,
-      active: pipeline.active,
-      position: index,
-      columns,
-    };
-    planning.items.push(item);
+    planning.items.push(
+      configItems.recruitmentPipeline(planning.workspaceId, {
+        id,
+        name: pipeline.name,
+        is_default: index === defaultAt,
+        active: pipeline.active,
+        position: index,
+        columns,
+      }),
+    );
   });
 }
 
 function planApiKeys(planning: Planning, apiKeys: Seed['api_keys']): void {
   const labels = new Map<string, string>();
   apiKeys.forEach((apiKey, index) => {
-    const { item, secret } = newApiKey(planning.deps, {
+    const { key, secret } = newApiKey(planning.deps, {
       workspaceId: planning.workspaceId,
       name: apiKey.name,
       scopes: apiKey.scopes ?? [...allScopes],
       createdAt: planning.now,
     });
-    const label = claimLabel(planning, labels, apiKey.key ?? apiKey.name, item.id, ['api_keys', index]);
-    planning.output.api_keys[label] = { id: item.id, secret };
-    planning.items.push(item);
+    const label = claimLabel(planning, labels, apiKey.key ?? apiKey.name, key.id, ['api_keys', index]);
+    planning.output.api_keys[label] = { id: key.id, secret };
+    planning.items.push(credentialItems.apiKey(key));
   });
 }
 
 function planWebhook(planning: Planning, webhook: NonNullable<Seed['webhook']>): string {
-  const { item, token } = newEndpoint(planning.deps, {
+  const { endpoint, token } = newEndpoint(planning.deps, {
     workspaceId: planning.workspaceId,
     active: webhook.active,
     createdAt: planning.now,
   });
-  planning.output.webhook = { endpoint_id: item.id, token };
-  planning.items.push(item);
-  return item.id;
+  planning.output.webhook = { endpoint_id: endpoint.id, token };
+  planning.items.push(credentialItems.endpoint(endpoint));
+  return endpoint.id;
 }
 
 function planProspects(planning: Planning, references: References, prospects: Seed['prospects']): void {
@@ -232,14 +222,14 @@ function planProspects(planning: Planning, references: References, prospects: Se
     const id = planning.deps.newId();
     const label = prospect.key ?? prospect.email ?? prospect.phone ?? prospect.social_url;
     if (label) planning.output.prospects[claimLabel(planning, labels, label, id, path)] = id;
-    else problem(planning, path, 'donnez à ce prospect une clé (key), un e-mail, un téléphone ou un profil social');
+    else problem(planning, path, messages.unlabelledProspect);
 
     const place = placement(planning, references, prospect, path);
     const memberId = (field: 'setter' | 'closer'): string | null => {
       const reference = prospect[field];
       if (reference === undefined) return null;
       const found = references.memberIds.get(reference);
-      if (!found) problem(planning, [...path, field], `membre « ${reference} » inconnu`);
+      if (!found) problem(planning, [...path, field], messages.unknownMember(reference));
       return found ?? null;
     };
     const setterId = memberId('setter');
@@ -248,20 +238,15 @@ function planProspects(planning: Planning, references: References, prospects: Se
       ? readIsoTimestamp(prospect.next_follow_up_at, { zone: 'required', dateOnly: false })
       : null;
     if (followUp === undefined) {
-      problem(planning, [...path, 'next_follow_up_at'], 'date ISO 8601 avec fuseau horaire invalide ou inexistante');
+      problem(planning, [...path, 'next_follow_up_at'], messages.invalidFollowUp);
     }
     const tagIds = new Set<string>();
     prospect.tags.forEach((reference, tagIndex) => {
       const found = references.tagIds.get(reference);
       if (found) tagIds.add(found);
-      else problem(planning, [...path, 'tags', tagIndex], `étiquette « ${reference} » inconnue`);
+      else problem(planning, [...path, 'tags', tagIndex], messages.unknownTag(reference));
     });
-    planContactMarkers(planning, contactOwners, prospect, id, path);
-
-    const item: ProspectItem = {
-      ...keys.prospect(planning.workspaceId, id),
-      sk: 'PROSPECT',
-      type: 'prospect',
+    const record: Prospect = {
       id,
       workspace_id: planning.workspaceId,
       ...place,
@@ -279,7 +264,8 @@ function planProspects(planning: Planning, references: References, prospects: Se
       created_at: planning.now,
       updated_at: planning.now,
     };
-    planning.items.push(item);
+    planContactMarkers(planning, contactOwners, record, path);
+    planning.items.push(items.prospect(record));
   });
 }
 
@@ -294,48 +280,33 @@ function placement(
   const pipeline =
     prospect.pipeline === undefined ? references.defaultPipeline : references.salesPipelines.get(prospect.pipeline);
   if (prospect.pipeline !== undefined && !pipeline) {
-    problem(planning, [...path, 'pipeline'], `pipeline de vente « ${prospect.pipeline} » inconnu`);
+    problem(planning, [...path, 'pipeline'], messages.unknownPipeline(prospect.pipeline));
     return nowhere;
   }
   if (!pipeline) {
     if (prospect.stage !== undefined) {
-      problem(planning, [...path, 'stage'], "étape impossible : l'espace n'a aucun pipeline de vente");
+      problem(planning, [...path, 'stage'], messages.stageWithoutPipeline);
     }
     return nowhere;
   }
   const stageId = prospect.stage === undefined ? pipeline.firstStageId : pipeline.stageIds.get(prospect.stage);
   if (!stageId) {
-    problem(planning, [...path, 'stage'], `étape « ${prospect.stage} » inconnue dans ce pipeline`);
+    problem(planning, [...path, 'stage'], messages.unknownStage(String(prospect.stage)));
     return nowhere;
   }
   return { pipeline_id: pipeline.id, stage_id: stageId };
 }
 
 /** A seeded prospect owns its e-mail, phone and social URL like one the lead webhook created. */
-function planContactMarkers(
-  planning: Planning,
-  owners: Map<string, Path>,
-  prospect: Seed['prospects'][number],
-  prospectId: string,
-  path: Path,
-): void {
-  const ws = planning.workspaceId;
-  const contacts = [
-    ['email', prospect.email, (value: string) => keys.emailMarker(ws, value)],
-    ['phone', prospect.phone, (value: string) => keys.phoneMarker(ws, value)],
-    ['social_url', prospect.social_url, (value: string) => keys.socialMarker(ws, value)],
-  ] as const;
-  for (const [field, value, markerKey] of contacts) {
-    if (!value) continue;
-    const key = markerKey(value);
-    const owner = owners.get(key.pk);
+function planContactMarkers(planning: Planning, owners: Map<string, Path>, prospect: Prospect, path: Path): void {
+  for (const { field, item } of contactMarkers(prospect)) {
+    const owner = owners.get(item.pk);
     if (owner) {
-      problem(planning, [...path, field], `déjà utilisé par ${owner.map(String).join('.')}`);
+      problem(planning, [...path, field], messages.contactTaken(pathName(owner)));
       continue;
     }
-    owners.set(key.pk, path);
-    const marker: MarkerItem = { ...key, sk: 'UNIQ', type: 'marker', record_id: prospectId, workspace_id: ws };
-    planning.items.push(marker);
+    owners.set(item.pk, path);
+    planning.items.push(item);
   }
 }
 
@@ -344,21 +315,20 @@ function problem(planning: Planning, path: Path, message: string): void {
 }
 
 function claimLabel<T>(planning: Planning, taken: Map<string, T>, label: string, value: T, path: Path): string {
-  if (taken.has(label)) problem(planning, [...path, 'key'], `clé « ${label} » déjà utilisée dans cette liste`);
+  if (taken.has(label)) problem(planning, [...path, 'key'], messages.labelTaken(label));
   else taken.set(label, value);
   return label;
 }
 
-/** Decisions 2: two names equal ignoring case are refused (sales pipelines, stages of one pipeline, tags). */
+/**
+ * Two names equal ignoring case are refused: sales pipelines, stages of one pipeline, tags
+ * (docs/api.md#names-as-references).
+ */
 function claimName(planning: Planning, taken: Map<string, Path>, name: string, path: Path): void {
   const normalized = nameKey(name);
   const owner = taken.get(normalized);
   if (owner) {
-    problem(
-      planning,
-      [...path, 'name'],
-      `nom « ${name} » déjà pris par ${owner.map(String).join('.')} (la casse ne compte pas)`,
-    );
+    problem(planning, [...path, 'name'], messages.nameTaken(name, pathName(owner)));
   } else taken.set(normalized, path);
 }
 
@@ -366,7 +336,7 @@ function claimName(planning: Planning, taken: Map<string, Path>, name: string, p
 function defaultIndex(planning: Planning, pipelines: readonly { is_default: boolean }[], list: string): number {
   const marked = pipelines.flatMap((pipeline, index) => (pipeline.is_default ? [index] : []));
   for (const extra of marked.slice(1)) {
-    problem(planning, [list, extra, 'is_default'], 'un seul pipeline de ce type peut être par défaut');
+    problem(planning, [list, extra, 'is_default'], messages.secondDefault);
   }
   return marked[0] ?? 0;
 }

@@ -62,7 +62,7 @@ async function authorizeWebhook(
 }
 
 /**
- * Decisions 4: Authorization: Bearer, then x-webhook-token, then ?token=. A header counts only
+ * Authorization: Bearer, then x-webhook-token, then ?token= (docs/api.md#token-places). A header counts only
  * when it carries a non-empty token; once one counts, the later places are not read, even when
  * its token is wrong.
  */

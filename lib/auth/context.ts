@@ -1,3 +1,4 @@
+import type { ApiKeyPrincipal, WebhookPrincipal } from '../domain/principal';
 import { allScopes, type Scope } from '../routes';
 
 /**
@@ -5,9 +6,10 @@ import { allScopes, type Scope } from '../routes';
  *
  * The authorizer always answers Allow with one of these outcomes in its context, never Deny or
  * "Unauthorized": API Gateway would then answer with one status per gateway-response type,
- * while the specification wants 400, 401, 403 or 404 depending on the case and two different
- * error bodies. Every handler goes through the same gate (lib/http/route-handler.ts), which turns
- * any outcome other than `allowed` into the route's exact error before business code runs.
+ * while the API answers 400, 401, 403 or 404 depending on the case, with two different error
+ * bodies (docs/api.md#webhook-endpoint-checks, docs/api.md#error-bodies). Every handler goes
+ * through the same gate (lib/http/route-handler.ts), which turns any outcome other than `allowed`
+ * into the route's exact error before business code runs.
  */
 export type AuthOutcome =
   'allowed' | 'forbidden' | 'unauthorized' | 'endpoint_missing' | 'endpoint_malformed' | 'endpoint_unknown' | 'failed';
@@ -16,10 +18,6 @@ export type AuthDecision =
   | { outcome: 'allowed' | 'forbidden'; principal: ApiKeyPrincipal }
   | { outcome: 'allowed'; principal: WebhookPrincipal }
   | { outcome: Exclude<AuthOutcome, 'allowed' | 'forbidden'> };
-
-export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: string; scopes: readonly string[] };
-export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string };
-export type Principal = ApiKeyPrincipal | WebhookPrincipal;
 
 /** API Gateway passes only flat string, number and boolean values; this contract uses strings. */
 export type AuthorizerContext = Record<string, string>;

@@ -1,6 +1,6 @@
 /**
- * Decisions 4, "E-mail addresses": the one rule for what an address is and when two are the same,
- * on both webhooks and in the contact markers.
+ * The one rule for what an address is (docs/api.md#e-mail-addresses), on both webhooks and in
+ * the seed. When two are the same contact is the markers' rule (`emailKey`, lib/storage/keys.ts).
  *
  * The shape is the "practical" one zod applies to ASCII (dot-atoms of letters, digits and `_'+-`,
  * a dotted domain, a top-level label of two letters or more), with letters, marks and digits taken
@@ -20,9 +20,6 @@ export const maxEmailLength = 254;
 /** Whether `text` (already trimmed) is an address; NFC first, so a decomposed `é` is an `é`. */
 export const isEmailAddress = (text: string): boolean =>
   text.length <= maxEmailLength && emailPattern.test(text.normalize('NFC'));
-
-/** What two addresses share when they are the same contact: NFC, trimmed, lower-cased whatever the locale. */
-export const emailKey = (email: string): string => email.normalize('NFC').trim().toLowerCase();
 
 /** The pattern as JSON Schema and OpenAPI validators read it (ECMA-262 with the `u` flag). */
 export const emailPatternSource = emailPattern.source;

@@ -1,5 +1,5 @@
 /**
- * Decisions 3, "Names as references": the one comparison of pipeline, stage and tag names, wherever
+ * Names as references (docs/api.md#names-as-references): the one comparison of pipeline, stage and tag names, wherever
  * a name is a reference (bodies, the DELETE path, the lead webhook, the seed's refusals, the
  * protected stages). NFC so that `é` typed as `e` + U+0301 is `é`; surrounding white space trimmed
  * (String#trim knows Unicode spaces, NBSP included); `toLowerCase`, not `toLocaleLowerCase`, so the
@@ -20,7 +20,7 @@ export function findByIdOrName<T extends { id: string; name: string }>(
   return items.find((item) => item.id === id) ?? items.find((item) => nameKey(item.name) === key);
 }
 
-/** Stages a sale is entered in, inside the application only (spec §3), however spelt or encoded. */
+/** Stages a sale is entered in, in the application only (docs/api.md#protected-stages), however spelt or encoded. */
 const protectedStageKeys = ['Closé', 'Acompte'].map(nameKey);
 
 export const isProtectedStage = (stage: { name: string }): boolean => protectedStageKeys.includes(nameKey(stage.name));

@@ -10,7 +10,7 @@ export type PipelineListing = {
   tags: { id: string; name: string }[];
 };
 
-/** Section 4.1 with decisions 3: the active sales pipelines, stages in board order, and the tags. */
+/** GET /pipelines (docs/api.md#list-pipelines): the active sales pipelines, stages in board order, and the tags. */
 export function listActivePipelines(config: WorkspaceConfig): PipelineListing {
   return {
     pipelines: config.salesPipelines

@@ -1,5 +1,8 @@
+import { countRequest, type Counts } from '../storage/rate-counter';
+import type { Store } from '../storage/client';
+
 /**
- * Section 8 with decisions 3: fixed one-minute windows per API key; 120 requests, of which
+ * Rate limits (docs/api.md#rate-limits): fixed one-minute windows per API key; 120 requests, of which
  * 30 PATCHes carrying `stage`. One counter item per key and window holds both counts, so one
  * conditional update checks and counts them together, atomically across concurrent Lambdas.
  */
@@ -14,8 +17,6 @@ export function windowOf(now: Date): Window {
   return { start: new Date(start), end: new Date(start + windowMs) };
 }
 
-export type Counts = { requests: number; stageChanges: number };
-
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
 /** The tighter of the limits that apply: the one with the fewest requests left. */
@@ -27,10 +28,20 @@ export function rateLimitState(counts: Counts, countsStageChange: boolean, now: 
   return { ...(stage.remaining <= general.remaining ? stage : general), resetSeconds };
 }
 
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(state.remaining),
-    'RateLimit-Reset': String(state.resetSeconds),
-  };
+/**
+ * Counts one authenticated request in its key's window. With `enforce`, a request over either
+ * limit is refused and counts nothing; without (a 403 still counts toward 120), it is counted.
+ */
+export async function admitRequest(
+  store: Store,
+  request: { keyId: string; now: Date; stageChange: boolean; enforce: boolean },
+): Promise<{ admitted: boolean; state: RateLimitState }> {
+  const outcome = await countRequest(store, {
+    keyId: request.keyId,
+    window: windowOf(request.now),
+    stageChange: request.stageChange,
+    limits: request.enforce ? { requests: requestLimit, stageChanges: stageChangeLimit } : undefined,
+  });
+  const state = rateLimitState(outcome.counts, request.stageChange, request.now);
+  return { admitted: outcome.counted, state: outcome.counted ? state : { ...state, remaining: 0 } };
 }

@@ -1,5 +1,5 @@
 import type { TagItem } from '../storage/workspace-config';
-import { shorten } from './lead/lead-input';
+import { messages } from '../messages';
 
 export type ResolvedTags = { applied: { id: string; name: string }[]; warnings: string[] };
 
@@ -9,7 +9,7 @@ export function resolveTagIds(tags: readonly TagItem[], requested: readonly stri
   const warnings: string[] = [];
   for (const id of requested) {
     const tag = tags.find((candidate) => candidate.id === id.toLowerCase());
-    if (!tag) warnings.push(`Tag introuvable ignoré : « ${shorten(id)} ».`);
+    if (!tag) warnings.push(messages.lead.unknownTag(id));
     else if (!applied.some((entry) => entry.id === tag.id)) applied.push({ id: tag.id, name: tag.name });
   }
   return { applied, warnings };

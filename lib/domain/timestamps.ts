@@ -1,5 +1,5 @@
 /**
- * Decisions 3: the one reader of every ISO 8601 timestamp the service accepts. Each component is
+ * The one reader of every ISO 8601 timestamp the service accepts (docs/api.md#timestamps). Each component is
  * checked here, never left to `Date.parse`, which rolls a day that does not exist (`2026-02-30`,
  * `T24:00`) over to another one and reads a time without a zone in the server's local time.
  */

@@ -15,10 +15,14 @@ import {
 } from '../errors';
 import type { ErrorShape, Route } from '../routes';
 import { json, type HttpResponse } from './response';
+import { messages } from '../messages';
 
 type Rule = { error: abstract new (...args: never[]) => Error; status: number; code: string };
 
-/** Sections 7.1 and 7.2 with decisions 3 and 4. */
+/**
+ * Codes of the Prospect API and the recruitment webhook (docs/api.md#prospect-api-errors,
+ * docs/api.md#recruitment-webhook-errors).
+ */
 const standardRules: readonly Rule[] = [
   { error: InvalidInputError, status: 400, code: 'bad_request' },
   { error: EndpointIdMissingError, status: 400, code: 'bad_request' },
@@ -33,21 +37,24 @@ const standardRules: readonly Rule[] = [
   { error: RateLimitedError, status: 429, code: 'rate_limited' },
 ];
 
-/** Decisions 5 on the Prospect API: the in-flight refusal is a 409 the client retries. */
+/**
+ * Idempotency keys on the Prospect API: the in-flight refusal is a 409 the client retries
+ * (docs/api.md#idempotency-keys).
+ */
 const apiKeyRules: readonly Rule[] = [
   { error: IdempotencyKeyReusedError, status: 422, code: 'unprocessable' },
   { error: IdempotencyKeyInFlightError, status: 409, code: 'conflict' },
   ...standardRules,
 ];
 
-/** Decisions 5 on the recruitment webhook: form tools retry a 500, not a 409. */
+/** Idempotency keys on the recruitment webhook: form tools retry a 500, not a 409 (docs/api.md#idempotency-keys). */
 const recruitmentRules: readonly Rule[] = [
   { error: IdempotencyKeyReusedError, status: 400, code: 'bad_request' },
   { error: IdempotencyKeyInFlightError, status: 500, code: 'internal' },
   ...standardRules,
 ];
 
-/** Section 7.3 with decisions 4 and 5: an unknown endpoint is a 401 on the lead webhook. */
+/** The lead webhook's codes: an unknown endpoint is a 401 there (docs/api.md#lead-webhook-errors). */
 const leadRules: readonly Rule[] = [
   { error: IdempotencyKeyReusedError, status: 400, code: 'invalid_payload' },
   { error: IdempotencyKeyInFlightError, status: 500, code: 'ingest_failed' },
@@ -59,11 +66,8 @@ const leadRules: readonly Rule[] = [
 ];
 
 const internal = {
-  standard: { code: 'internal', message: 'Erreur interne : réessayez dans quelques instants.' },
-  lead: {
-    code: 'ingest_failed',
-    message: "Le prospect n'a pas pu être enregistré : réessayez dans quelques instants.",
-  },
+  standard: { code: 'internal', message: messages.failure.internal },
+  lead: { code: 'ingest_failed', message: messages.failure.leadNotSaved },
 } as const;
 
 function rulesOf(route: Pick<Route, 'errorShape' | 'credential'>): readonly Rule[] {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../auth/context';
+import type { Principal } from '../domain/principal';
 import type { Deps } from '../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../errors';
 import { logError } from '../log';
@@ -8,16 +8,12 @@ import { seededIds } from '../ids';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../storage/keys';
 import type { HttpResponse } from './response';
+import { messages as catalogue } from '../messages';
 
 const headerName = 'idempotency-key';
 export const maxIdempotencyKeyLength = 255;
 
-const messages = {
-  tooLong: `L'en-tête Idempotency-Key dépasse ${maxIdempotencyKeyLength} caractères.`,
-  reused:
-    'Cette clé Idempotency-Key a déjà servi pour un autre contenu : utilisez une nouvelle clé pour une nouvelle requête.',
-  inFlight: 'Une requête avec cette clé Idempotency-Key est encore en cours : réessayez dans une seconde.',
-} as const;
+const messages = { ...catalogue.idempotency, tooLong: catalogue.idempotency.tooLong(maxIdempotencyKeyLength) };
 
 const detail = (message: string) => ({ field: 'Idempotency-Key', message });
 
@@ -37,7 +33,7 @@ type KeyedEvent = Pick<APIGatewayProxyEvent, 'headers' | 'body'> & {
 };
 
 /**
- * Decisions 5: a key stands for one request, its method, its concrete path (the prospect id and
+ * A key stands for one request (docs/api.md#idempotency-keys): its method, its concrete path (the prospect id and
  * the tag in it) and its body; reused for anything else it gets the "different body" answer,
  * never another resource's answer.
  */
@@ -64,7 +60,7 @@ async function release(deps: Pick<Deps, 'db' | 'tableName'>, route: Route, key: 
 const abandonedAfterSeconds = functionTimeoutSeconds + 5;
 
 /**
- * Decisions 5: with an Idempotency-Key, the first answer (status and body) is recorded for 24 hours,
+ * With an Idempotency-Key (docs/api.md#idempotency-keys), the first answer (status and body) is recorded for 24 hours,
  * per workspace and credential, and replayed for the same request; another request under the same
  * key, or a first call still running, is refused. A request that keeps no answer (a 5xx, an
  * answer too large to store, a failure of its own claim) releases the key, yet its writes may have
@@ -119,8 +115,8 @@ export async function answerOnce(
     const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
     await recordAnswer(deps, key, claimant, { statusCode: response.statusCode, body: response.body, contentType });
   } catch (error) {
-    // The change itself is done: answer it. Decisions 5: an answer that cannot be stored (too
-    // large, or the write failed) releases the key, so a retry runs the request again.
+    // The change itself is done: answer it. An answer that cannot be stored (too large, or the
+    // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
     logError('idempotency answer not recorded', error, { route: route.id });
     await release(deps, route, key, claimant);
   }

@@ -1,12 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import {
-  decodeDecision,
-  type ApiKeyPrincipal,
-  type AuthDecision,
-  type Principal,
-  type WebhookPrincipal,
-} from '../auth/context';
+import { decodeDecision, type AuthDecision } from '../auth/context';
+import type { ApiKeyPrincipal, Principal, WebhookPrincipal } from '../domain/principal';
 import type { Deps } from '../deps';
 import {
   EndpointIdMalformedError,
@@ -18,11 +13,11 @@ import {
 } from '../errors';
 import { logError } from '../log';
 import type { Route } from '../routes';
-import { rateLimitHeaders, rateLimitState } from '../domain/rate-limit';
-import { countRequest } from '../storage/rate-counter';
+import { admitRequest } from '../domain/rate-limit';
 import { errorResponse } from './error-response';
 import { answerOnce, type RequestIdentity } from './idempotency';
-import type { HttpResponse } from './response';
+import { rateLimitHeaders, type HttpResponse } from './response';
+import { messages as catalogue } from '../messages';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
 export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Record<string, string> };
@@ -35,16 +30,7 @@ export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P; deps:
 
 type Handle<P> = (request: RouteRequest<P>) => Promise<HttpResponse>;
 
-const messages = {
-  unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
-  forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
-  rateLimited: "Trop de requêtes pour cette clé d'API : réessayez après le délai indiqué par Retry-After.",
-  endpointMissing: "Le paramètre endpoint_id est absent de l'URL du webhook.",
-  endpointMalformed: 'Le paramètre endpoint_id doit être un identifiant UUID.',
-  endpointUnknown: 'Aucun webhook ne correspond à cet endpoint_id.',
-  webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
-  failed: 'Authentification momentanément impossible : réessayez dans quelques instants.',
-} as const;
+const { access: messages } = catalogue;
 
 export const requestIdHeader = 'x-request-id';
 
@@ -77,7 +63,7 @@ export function webhookRoute(route: Route, deps: Deps, handle: Handle<WebhookPri
 
 /**
  * After the gate, the handler's answer, success or error, goes through the idempotency record
- * (decisions 5), which replays a first answer or refuses a reused key before the handler runs.
+ * (docs/api.md#idempotency-keys), which replays a first answer or refuses a reused key before the handler runs.
  */
 function compose<P extends Principal>(
   route: Route,
@@ -95,7 +81,8 @@ function compose<P extends Principal>(
         handle({ event, principal, deps: { ...deps, ...identity } }).catch((error: unknown) =>
           respondWithError(route, event, error),
         );
-      // Decisions 5: Idempotency-Key on writes only; a GET has nothing to replay (and no right to write the record).
+      // Idempotency-Key on writes only (docs/api.md#idempotency-keys); a GET has nothing to replay
+      // (and no right to write the record).
       const response = route.method === 'GET' ? await run(deps) : await answerOnce(deps, route, event, principal, run);
       return {
         ...response,
@@ -130,7 +117,10 @@ function decisionOf(event: APIGatewayProxyEvent): AuthDecision {
   return decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
 }
 
-/** Check order of decisions 3: 401, then 403, then 429; every authenticated request not answered 429 counts. */
+/**
+ * Check order (docs/api.md#check-order): 401, then 403, then 429; every authenticated request not
+ * answered 429 counts.
+ */
 function apiKeyGate(
   route: Route,
   deps: Deps,
@@ -143,19 +133,16 @@ function apiKeyGate(
       if (!('principal' in decision) || decision.principal.kind !== 'api-key') {
         throw new UnauthorizedError(messages.unauthorized);
       }
-      const now = deps.clock();
-      const stageChange = route.countsStageChanges === true && carriesStage(request.event.body);
       const forbidden = decision.outcome === 'forbidden';
-      const outcome = await countRequest(deps, {
+      const { admitted, state } = await admitRequest(deps, {
         keyId: decision.principal.keyId,
-        now,
-        stageChange,
+        now: deps.clock(),
+        stageChange: route.countsStageChanges === true && carriesStage(request.event.body),
         enforce: !forbidden,
       });
-      const state = rateLimitState(outcome.counts, stageChange, now);
-      request.context.responseHeaders = rateLimitHeaders(outcome.counted ? state : { ...state, remaining: 0 });
+      request.context.responseHeaders = rateLimitHeaders(state);
       if (forbidden) throw new ForbiddenError(messages.forbidden);
-      if (!outcome.counted) throw new RateLimitedError(messages.rateLimited, state.resetSeconds);
+      if (!admitted) throw new RateLimitedError(messages.rateLimited, state.resetSeconds);
       request.context.principal = decision.principal;
     },
   };
@@ -193,7 +180,7 @@ function webhookGate(): MiddlewareObj<
   };
 }
 
-/** Decisions 3: a PATCH counts as a stage change when its body carries `stage`, whatever its outcome. */
+/** A PATCH counts as a stage change when its body carries `stage`, whatever its outcome (docs/api.md#rate-limits). */
 function carriesStage(body: string | null): boolean {
   if (body === null) return false;
   try {

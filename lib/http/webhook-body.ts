@@ -1,16 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { WebhookFields } from '../domain/webhook-fields';
 import { InvalidInputError } from '../errors';
+import { messages } from '../messages';
 
-/** Decisions 4: bodies over 256 KB are refused with the route's 400. */
+/** Bodies over 256 KB are refused with the route's 400 (docs/api.md#webhook-bodies). */
 export const maxWebhookBodyBytes = 256 * 1024;
-
-export type WebhookFields = Record<string, unknown>;
-
-const messages = {
-  tooLarge: 'Le corps de la requête dépasse 256 Ko.',
-  unreadable:
-    'Le corps de la requête doit être un objet JSON ou un formulaire encodé (application/x-www-form-urlencoded).',
-} as const;
 
 /**
  * Webhook bodies are read by the service itself, never refused for their Content-Type: JSON
@@ -22,16 +16,17 @@ export function readWebhookBody(
   event: Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded' | 'headers'>,
 ): WebhookFields {
   const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  if (raw && Buffer.byteLength(raw, 'utf8') > maxWebhookBodyBytes) throw new InvalidInputError(messages.tooLarge);
+  if (raw && Buffer.byteLength(raw, 'utf8') > maxWebhookBodyBytes)
+    throw new InvalidInputError(messages.body.webhookTooLarge(maxWebhookBodyBytes / 1024));
   if (isFormEncoded(event.headers)) return readForm(raw ?? '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw ?? '');
   } catch (error) {
-    throw new InvalidInputError(messages.unreadable, undefined, { cause: error });
+    throw new InvalidInputError(messages.body.webhookUnreadable, undefined, { cause: error });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new InvalidInputError(messages.unreadable);
+    throw new InvalidInputError(messages.body.webhookUnreadable);
   }
   return parsed as WebhookFields;
 }

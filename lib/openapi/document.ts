@@ -11,7 +11,10 @@ import { leadErrorSchema, responseSchemas, standardErrorSchema } from './respons
 
 export type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, JsonSchema>> } & JsonSchema;
 
-/** Sections 7.1 and 7.2 with decisions 3: on these routes the status gives the code. */
+/**
+ * On the Prospect API and the recruitment webhook the status gives the code
+ * (docs/api.md#prospect-api-errors, docs/api.md#recruitment-webhook-errors).
+ */
 const standardCodes: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',

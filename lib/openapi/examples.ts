@@ -1,3 +1,6 @@
+import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { messages } from '../messages';
+
 /**
  * Example values of the document, consistent with each other (one workspace: the « Ventes »
  * pipeline, the « VIP » tag…). Texts meant for people are French, as the API answers them.
@@ -16,42 +19,37 @@ export const exampleIds = {
   endpoint: '6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b',
 } as const;
 
+/** Example messages, each one the service sends (lib/messages.ts), with the values of this workspace. */
 export const exampleMessages = {
-  unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
-  forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
-  rateLimited: "Trop de requêtes pour cette clé d'API : réessayez après le délai indiqué par Retry-After.",
-  internal: 'Erreur interne : réessayez dans quelques instants.',
-  prospectNotFound: 'Prospect introuvable dans cet espace.',
-  unknownField: 'Champ inconnu : « status ».',
-  keyReused:
-    'Cette clé Idempotency-Key a déjà servi pour un autre contenu : utilisez une nouvelle clé pour une nouvelle requête.',
-  keyInFlight: 'Une requête avec cette clé Idempotency-Key est encore en cours : réessayez dans une seconde.',
-  keyTooLong: "L'en-tête Idempotency-Key dépasse 255 caractères.",
-  protectedStage: "Le prospect est à l'étape « Closé » : une vente se gère dans l'application, pas par l'API.",
-  unknownStage:
-    "Étape « Rappel » introuvable : donnez l'identifiant d'une étape de l'espace ou le nom exact d'une étape du pipeline du prospect.",
-  unknownMember: "Champ « setter_id » : ce membre n'existe pas dans l'espace.",
-  blankNote: 'Champ « content » invalide : le contenu ne peut pas être vide.',
-  unknownTag: "Tag « Premium » introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.",
-  endpointMalformed: 'Le paramètre endpoint_id doit être un identifiant UUID.',
-  endpointMissing: "Le paramètre endpoint_id est absent de l'URL du webhook.",
-  endpointUnknown: 'Aucun webhook ne correspond à cet endpoint_id.',
-  webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
-  noContact: 'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».',
-  leadFailed: "Le prospect n'a pas pu être enregistré : réessayez dans quelques instants.",
-  invalidEmail: 'Champ « email » invalide : une adresse e-mail valide est attendue.',
-  nestedPayload:
-    'Ce format imbriqué (« data.fields » ou « form_response.answers ») n’est pas accepté : aplatissez les réponses ' +
-    'avant l’envoi. Avec Zapier ou Make, associez chaque champ du formulaire à un champ du webhook ' +
-    '(email, name, phone, position…) et chaque question à une clé « answers[Question] ».',
-  recruitmentPipelineNotFound: "Aucun pipeline de recrutement actif ne s'appelle « Commerciaux ».",
-  ambiguousPipeline:
-    "Plusieurs pipelines de recrutement s'appellent « Développeurs » : utilisez « pipeline_id » pour choisir.",
-  noRecruitmentPipeline: "L'espace n'a aucun pipeline de recrutement actif : créez-en un dans l'application.",
-  notMoved: "Contact déjà connu : le prospect n'a pas été déplacé dans le pipeline.",
-  stageNotFound:
-    'Étape « Nouveaux » introuvable dans le pipeline « Ventes » : le prospect est placé à la première étape du pipeline par défaut.',
-  unknownTagIgnored: 'Tag introuvable ignoré : « 00000000-0000-4000-8000-000000000000 ».',
-  unknownFieldIgnored: 'Champ inconnu ignoré : « entreprise ».',
-  futureNoteDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
+  unauthorized: messages.access.unauthorized,
+  forbidden: messages.access.forbidden,
+  rateLimited: messages.access.rateLimited,
+  internal: messages.failure.internal,
+  prospectNotFound: messages.prospect.notFound,
+  unknownField: messages.body.unknownField('status'),
+  unknownTagsField: messages.body.unknownField('tags'),
+  keyReused: messages.idempotency.reused,
+  keyInFlight: messages.idempotency.inFlight,
+  keyTooLong: messages.idempotency.tooLong(maxIdempotencyKeyLength),
+  protectedStage: messages.prospect.inProtectedStage('Closé'),
+  unknownStage: messages.prospect.unknownStage('Rappel'),
+  unknownMember: messages.prospect.unknownMember('setter_id'),
+  blankNote: messages.body.invalidField('content', messages.rules.blankNote),
+  unknownTag: messages.prospect.unknownTag('Premium'),
+  endpointMalformed: messages.access.endpointMalformed,
+  endpointMissing: messages.access.endpointMissing,
+  endpointUnknown: messages.access.endpointUnknown,
+  webhookUnauthorized: messages.access.webhookUnauthorized,
+  noContact: messages.lead.noContact,
+  leadFailed: messages.failure.leadNotSaved,
+  invalidEmail: messages.body.invalidField('email', messages.rules.emailAddress),
+  nestedPayload: messages.recruitment.nestedPayload,
+  recruitmentPipelineNotFound: messages.recruitment.pipelineNameNotFound('Commerciaux'),
+  ambiguousPipeline: messages.recruitment.ambiguousPipeline('Développeurs'),
+  noRecruitmentPipeline: messages.recruitment.noPipeline,
+  notMoved: messages.lead.notMoved,
+  stageNotFound: messages.lead.stageNotFound('Nouveaux', 'Ventes'),
+  unknownTagIgnored: messages.lead.unknownTag('00000000-0000-4000-8000-000000000000'),
+  unknownFieldIgnored: messages.lead.unknownField('entreprise'),
+  futureNoteDate: messages.note.futureDate,
 } as const;

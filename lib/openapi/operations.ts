@@ -306,8 +306,8 @@ export const operations: Record<string, OperationText> = {
         examples: [
           {
             summary: 'Unknown field',
-            message: 'Champ inconnu : « tags ».',
-            details: { field: 'tags', message: 'Champ inconnu : « tags ».' },
+            message: messages.unknownTagsField,
+            details: { field: 'tags', message: messages.unknownTagsField },
           },
         ],
       },

@@ -148,7 +148,7 @@ const leadFieldDescriptions: Record<LeadTextField | 'tag_ids', string> = {
   tag_ids: `Ids of existing tags, as a list or one comma-separated string; at most ${maxTagIds} distinct ids are read. Unknown ids are reported in \`warnings\`.`,
 };
 
-/** Decisions 4: whatever else a field holds is accepted, and reported instead of refused. */
+/** Whatever else a field holds is accepted, and reported instead of refused (docs/api.md#lead-fields). */
 const ignored: JsonSchema = {
   description:
     'Any other value: null or blank is absent; another type or a longer text is ignored and named in `warnings`.',
@@ -173,7 +173,7 @@ const usableContact = (name: 'email' | 'phone' | 'social_url'): JsonSchema => ({
 
 /**
  * The lead webhook reads its body field by field and refuses it only when no contact is left
- * (decisions 4), so the schema accepts what the service accepts: each field's type and length
+ * (docs/api.md#lead-fields), so the schema accepts what the service accepts: each field's type and length
  * describe what is read, and only the contact rule is enforced.
  */
 const leadComponent: JsonSchema = {

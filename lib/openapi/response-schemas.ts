@@ -91,7 +91,7 @@ export const applicationResultSchema = describing<ApplicationResult>()(
 /** `details` names the field at fault (the body's, or the Idempotency-Key header). */
 const errorDetails = z.strictObject({ field: z.string(), message: z.string() });
 
-/** Prospect API and recruitment webhook (sections 7.1, 7.2; decisions 3). */
+/** Prospect API and recruitment webhook (docs/api.md#error-bodies). */
 export const standardErrorSchema = (code: string) =>
   z.strictObject({
     error: z.strictObject({
@@ -101,7 +101,7 @@ export const standardErrorSchema = (code: string) =>
     }),
   });
 
-/** Lead webhook (section 7.3; decisions 4). */
+/** Lead webhook (docs/api.md#lead-webhook-errors). */
 export const leadErrorSchema = (code: string) =>
   z.strictObject({ error: z.literal(code), message: z.string().meta({ description: 'A French sentence.' }) });
 

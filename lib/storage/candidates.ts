@@ -1,10 +1,8 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import { keys } from './keys';
-import type { CandidateItem, MarkerItem, NoteItem } from './records';
-
-type Store = Pick<Deps, 'db' | 'tableName'>;
+import { items, type Candidate, type Note } from './records';
 
 /**
  * A new candidate, its marker (one per e-mail and recruitment pipeline, created only if absent)
@@ -14,16 +12,14 @@ type Store = Pick<Deps, 'db' | 'tableName'>;
  */
 export async function createCandidate(
   store: Store,
-  candidate: CandidateItem,
-  note: NoteItem | undefined,
+  candidate: Candidate,
+  note: Note | undefined,
 ): Promise<{ created: true } | { created: false; existingId: string }> {
-  const marker: MarkerItem = {
-    ...keys.candidateMarker(candidate.workspace_id, candidate.pipeline_id, candidate.email),
-    sk: 'UNIQ',
-    type: 'marker',
-    record_id: candidate.id,
-    workspace_id: candidate.workspace_id,
-  };
+  const marker = items.marker(
+    keys.candidateMarker(candidate.workspace_id, candidate.pipeline_id, candidate.email),
+    candidate.workspace_id,
+    candidate.id,
+  );
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -36,9 +32,23 @@ export async function createCandidate(
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
-          { Put: { TableName: store.tableName, Item: candidate, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: items.candidate(candidate),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           ...(note
-            ? [{ Put: { TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' } }]
+            ? [
+                {
+                  Put: {
+                    TableName: store.tableName,
+                    Item: items.note('candidate', note),
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+              ]
             : []),
         ],
       }),
@@ -64,10 +74,14 @@ function existingOwner(error: unknown): string | undefined {
  * already there with this very key was written by this request's first attempt (same ids under an
  * Idempotency-Key): nothing more to do.
  */
-export async function addNote(store: Store, note: NoteItem): Promise<void> {
+export async function addCandidateNote(store: Store, note: Note): Promise<void> {
   try {
     await store.db.send(
-      new PutCommand({ TableName: store.tableName, Item: note, ConditionExpression: 'attribute_not_exists(pk)' }),
+      new PutCommand({
+        TableName: store.tableName,
+        Item: items.note('candidate', note),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

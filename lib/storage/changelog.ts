@@ -1,9 +1,7 @@
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import { keys } from './keys';
 import type { ChangeLogItem } from './records';
-
-type Store = Pick<Deps, 'db' | 'tableName'>;
 
 /** Access pattern "change-log entry by id": gsi2 (eventually consistent; the undo transaction's conditions make that safe). */
 export async function findChangeLogEntry(

@@ -32,3 +32,6 @@ export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDoc
     marshallOptions: { removeUndefinedValues: true },
   });
 }
+
+/** What every storage function needs: the one document client of the cold start and the table. */
+export type Store = { db: DynamoDBDocumentClient; tableName: string };

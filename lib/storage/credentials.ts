@@ -1,8 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Deps } from '../deps';
-import { keys } from './keys';
+import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { keys, type ItemKey } from './keys';
+import { failedConditionIndexes } from './transactions';
+import type { Store } from './client';
 
+/** An API key as stored under its fingerprint, keys aside (also what the authorizer reads). */
 export type ApiKeyItem = {
   id: string;
   workspace_id: string;
@@ -13,6 +15,7 @@ export type ApiKeyItem = {
   revoked_at: string | null;
 };
 
+/** A webhook endpoint as stored under its id, keys aside (also what the authorizer reads). */
 export type EndpointItem = {
   id: string;
   workspace_id: string;
@@ -22,7 +25,23 @@ export type EndpointItem = {
   last_call_at: string | null;
 };
 
-type Store = Pick<Deps, 'db' | 'tableName'>;
+export type StoredApiKey = ApiKeyItem & ItemKey & { gsi1pk: string; gsi1sk: string };
+export type StoredEndpoint = EndpointItem & ItemKey;
+
+/** The one builder of each credential item kind (docs/data-model.md, "Items"). */
+export const credentialItems = {
+  /** Under its fingerprint (the authorizer's GetItem); gsi1 lists a workspace's keys, oldest first. */
+  apiKey: (key: ApiKeyItem): StoredApiKey => ({
+    ...keys.apiKey(key.fingerprint),
+    ...key,
+    gsi1pk: keys.apiKeysOfWorkspace(key.workspace_id),
+    gsi1sk: `${key.created_at}#${key.id}`,
+  }),
+  endpoint: (endpoint: EndpointItem): StoredEndpoint => ({
+    ...keys.endpoint(endpoint.id),
+    ...endpoint,
+  }),
+};
 
 /** Access pattern "key by fingerprint": strongly consistent, so a revocation counts on the next call. */
 export async function getApiKeyByFingerprint(store: Store, fingerprint: string): Promise<ApiKeyItem | undefined> {
@@ -32,12 +51,166 @@ export async function getApiKeyByFingerprint(store: Store, fingerprint: string):
   return Item as ApiKeyItem | undefined;
 }
 
+/**
+ * Access pattern "new API key": the key item, created only if absent, and a condition check on the
+ * workspace item in one transaction, which closes the race with a workspace that disappears
+ * between the caller's read and this write.
+ */
+export async function createApiKey(store: Store, key: ApiKeyItem): Promise<'created' | 'workspace_missing'> {
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: store.tableName,
+              Key: keys.workspace(key.workspace_id),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: credentialItems.apiKey(key),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (failedConditionIndexes(error).includes(0)) return 'workspace_missing';
+    throw error;
+  }
+}
+
+/**
+ * Access pattern "revoke an API key": UpdateItem on its fingerprint, conditional on the key being
+ * this workspace's and not revoked yet. Revoking twice keeps the first date: when the condition
+ * fails because another revocation won meanwhile, its date is the answer; any other failed
+ * condition is thrown.
+ */
+export async function revokeApiKey(
+  store: Store,
+  key: Pick<ApiKeyItem, 'id' | 'workspace_id' | 'fingerprint'>,
+  revokedAt: string,
+): Promise<string> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.apiKey(key.fingerprint),
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
+        ExpressionAttributeValues: { ':now': revokedAt, ':workspace': key.workspace_id, ':id': key.id, ':none': null },
+      }),
+    );
+    return revokedAt;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const current = await getApiKeyByFingerprint(store, key.fingerprint);
+    if (current?.revoked_at) return current.revoked_at;
+    throw error;
+  }
+}
+
+/** Access pattern "API keys of a workspace": Query gsi1 on WS#<ws>#APIKEYS, oldest first. */
+export async function listApiKeysOfWorkspace(store: Store, workspaceId: string): Promise<ApiKeyItem[]> {
+  const found: ApiKeyItem[] = [];
+  const pages = paginateQuery(
+    { client: store.db },
+    {
+      TableName: store.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.apiKeysOfWorkspace(workspaceId) },
+    },
+  );
+  for await (const page of pages) found.push(...((page.Items ?? []) as ApiKeyItem[]));
+  return found;
+}
+
 /** Access pattern "endpoint by id": strongly consistent, so a regenerated token counts on the next call. */
 export async function getEndpoint(store: Store, endpointId: string): Promise<EndpointItem | undefined> {
   const { Item } = await store.db.send(
     new GetCommand({ TableName: store.tableName, Key: keys.endpoint(endpointId), ConsistentRead: true }),
   );
   return Item as EndpointItem | undefined;
+}
+
+/**
+ * Access pattern "new webhook endpoint": the endpoint item, created only if absent, and the
+ * workspace item recording its id, in one transaction. One endpoint per workspace: the workspace
+ * records it only if it exists and has none yet; otherwise nothing is written and the answer is
+ * `workspace_changed` (the caller reads the workspace again).
+ */
+export async function createEndpoint(store: Store, endpoint: EndpointItem): Promise<'created' | 'workspace_changed'> {
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: credentialItems.endpoint(endpoint),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.workspace(endpoint.workspace_id),
+              UpdateExpression: 'SET endpoint_id = :id',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(endpoint_id)',
+              ExpressionAttributeValues: { ':id': endpoint.id },
+            },
+          },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (failedConditionIndexes(error).includes(1)) return 'workspace_changed';
+    throw error;
+  }
+}
+
+/**
+ * Access pattern "replace an endpoint's token": UpdateItem on ENDPOINT#<id>, conditional on its
+ * workspace. The old token stops working with this write (the authorizer reads consistently).
+ */
+export async function replaceEndpointToken(
+  store: Store,
+  endpoint: { id: string; workspaceId: string; tokenFingerprint: string },
+): Promise<void> {
+  await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.endpoint(endpoint.id),
+      UpdateExpression: 'SET token_fingerprint = :fingerprint',
+      ConditionExpression: 'workspace_id = :workspace',
+      ExpressionAttributeValues: { ':fingerprint': endpoint.tokenFingerprint, ':workspace': endpoint.workspaceId },
+    }),
+  );
+}
+
+/** Access pattern "enable or disable an endpoint": UpdateItem on ENDPOINT#<id>, conditional on its workspace. */
+export async function setEndpointActive(
+  store: Store,
+  endpoint: { id: string; workspaceId: string; active: boolean },
+): Promise<EndpointItem> {
+  const { Attributes } = await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.endpoint(endpoint.id),
+      UpdateExpression: 'SET active = :active',
+      ConditionExpression: 'workspace_id = :workspace',
+      ExpressionAttributeValues: { ':active': endpoint.active, ':workspace': endpoint.workspaceId },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes as EndpointItem;
 }
 
 /**

@@ -1,10 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import type { ItemKey } from './keys';
-
-type Store = Pick<Deps, 'db' | 'tableName'>;
 
 export type StoredAnswer = { statusCode: number; body: string; contentType: string };
 
@@ -32,7 +30,10 @@ type IdempotencyItem = ItemKey & {
   answer?: StoredAnswer;
 };
 
-/** Decisions 5: a record lives 24 hours; TTL only cleans up, the condition below reads expires_at itself. */
+/**
+ * A record lives 24 hours (docs/api.md#idempotency-keys); TTL only cleans up, the condition below
+ * reads expires_at itself.
+ */
 export const retentionSeconds = 24 * 3600;
 
 const stateName = { '#state': 'state' };

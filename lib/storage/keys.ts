@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { emailKey } from '../domain/email';
 
 /**
  * Every key of the single table is built here (see docs/data-model.md).
@@ -14,6 +13,13 @@ export const deletablePrefixes = ['UNIQ#', 'RATE#', 'IDEM#'] as const;
 export type ItemKey = { pk: string; sk: string };
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/**
+ * Two addresses are the same contact (docs/api.md#e-mail-addresses) when equal after NFC, trimming and lower-casing
+ * whatever the locale (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`, decomposed or not). The e-mail
+ * markers are keyed by it, so the webhooks' matching is this comparison.
+ */
+export const emailKey = (email: string): string => email.normalize('NFC').trim().toLowerCase();
 
 export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspaceId}`;
 export const configSkPrefix = 'CFG#';

@@ -1,12 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
-import type { MarkerItem, ProspectItem } from './records';
+import { items, type MarkerItem, type Prospect, type ProspectItem } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
+import { untilProcessed } from './retry';
 import { failedConditionIndexes } from './transactions';
-
-type Store = Pick<Deps, 'db' | 'tableName'>;
 
 export type ContactValues = {
   email?: string | null | undefined;
@@ -36,29 +35,21 @@ export async function findContactOwners(
   const wanted = markerKeys(workspaceId, contact);
   const owners: ContactOwners = {};
   if (wanted.length === 0) return owners;
-  let pending: ItemKey[] = wanted.map((entry) => entry.key);
-  for (let round = 0; pending.length > 0; round += 1) {
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-    if (round > 5) throw new Error('BatchGetItem kept keys unprocessed');
-    const result = await store.db.send(
-      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of (result.Responses?.[store.tableName] ?? []) as (MarkerItem & ItemKey)[]) {
-      const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
-      if (entry) owners[entry.kind] = item.record_id;
-    }
-    pending = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-  }
+  await untilProcessed(
+    wanted.map((entry) => entry.key),
+    async (part) => {
+      const result = await store.db.send(
+        new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
+      );
+      for (const item of (result.Responses?.[store.tableName] ?? []) as (MarkerItem & ItemKey)[]) {
+        const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
+        if (entry) owners[entry.kind] = item.record_id;
+      }
+      return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+    },
+  );
   return owners;
 }
-
-const markerItem = (key: ItemKey, workspaceId: string, recordId: string): MarkerItem & ItemKey => ({
-  ...key,
-  sk: 'UNIQ',
-  type: 'marker',
-  record_id: recordId,
-  workspace_id: workspaceId,
-});
 
 /**
  * The prospect and one marker per contact value, in one transaction: each marker is created only
@@ -66,16 +57,22 @@ const markerItem = (key: ItemKey, workspaceId: string, recordId: string): Marker
  */
 export async function createProspectWithMarkers(
   store: Store,
-  prospect: ProspectItem,
+  prospect: Prospect,
 ): Promise<'created' | 'contact_taken'> {
   const markers = markerKeys(prospect.workspace_id, prospect).map((entry) =>
-    markerItem(entry.key, prospect.workspace_id, prospect.id),
+    items.marker(entry.key, prospect.workspace_id, prospect.id),
   );
   try {
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: store.tableName, Item: prospect, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: store.tableName,
+              Item: items.prospect(prospect),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           ...markers.map((item) => ({
             Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
           })),
@@ -145,11 +142,11 @@ export async function updateKnownProspectContacts(
       update[field] !== undefined &&
       markerOf(prospect, field, update[field]).pk !== markerOf(prospect, field, prospect[field]).pk,
   );
-  const items = replaced.flatMap((field) => {
+  const markerWrites = replaced.flatMap((field) => {
     const added = {
       Put: {
         TableName: store.tableName,
-        Item: markerItem(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
+        Item: items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -177,7 +174,7 @@ export async function updateKnownProspectContacts(
               ConditionExpression: 'version = :version',
             },
           },
-          ...items,
+          ...markerWrites,
         ],
       }),
     );

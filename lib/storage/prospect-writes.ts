@@ -1,18 +1,17 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import { keys } from './keys';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
-import type { ChangeLogItem, NoteItem } from './records';
+import { items, type ChangeLogEntry, type ChangeLogItem, type Note } from './records';
 
-type Store = Pick<Deps, 'db' | 'tableName'>;
 type Target = { workspaceId: string; prospectId: string };
 
 export type ProspectUpdate = ProspectChange & { expectedVersion: number };
 
 /** Another item of the same transaction: log entries to create, or the entry an undo marks. */
 export type CompanionWrite =
-  { kind: 'create'; item: ChangeLogItem | NoteItem } | { kind: 'mark-undone'; entry: ChangeLogItem; at: string };
+  { kind: 'create-entry'; entry: ChangeLogEntry } | { kind: 'mark-undone'; entry: ChangeLogItem; at: string };
 
 /**
  * A prospect change and its companions (log entries, or the undone entry) in one transaction,
@@ -49,12 +48,12 @@ export async function writeProspectChange(
   }
 }
 
+const putNew = (store: Store, item: Record<string, unknown>) => ({
+  Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
 function companionWrite(store: Store, companion: CompanionWrite) {
-  if (companion.kind === 'create') {
-    return {
-      Put: { TableName: store.tableName, Item: companion.item, ConditionExpression: 'attribute_not_exists(pk)' },
-    };
-  }
+  if (companion.kind === 'create-entry') return putNew(store, items.changeLogEntry(companion.entry));
   return {
     Update: {
       TableName: store.tableName,
@@ -73,8 +72,8 @@ function companionWrite(store: Store, companion: CompanionWrite) {
 export async function writeNote(
   store: Store,
   target: Target,
-  note: NoteItem,
-  entry: ChangeLogItem,
+  note: Note,
+  entry: ChangeLogEntry,
   now: string,
 ): Promise<'written' | 'already_written' | 'prospect_not_found'> {
   try {
@@ -89,8 +88,8 @@ export async function writeNote(
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          companionWrite(store, { kind: 'create', item: note }),
-          companionWrite(store, { kind: 'create', item: entry }),
+          putNew(store, items.note('prospect', note)),
+          companionWrite(store, { kind: 'create-entry', entry }),
         ],
       }),
     );

@@ -1,9 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
+import type { Store } from './client';
 import { keys } from './keys';
 import type { ProspectItem } from './records';
-
-type Store = Pick<Deps, 'db' | 'tableName'>;
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
 export async function getProspect(

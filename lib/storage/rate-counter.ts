@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
-import { requestLimit, stageChangeLimit, windowOf, type Counts } from '../domain/rate-limit';
+import type { Store } from './client';
 import { keys } from './keys';
+
+export type Counts = { requests: number; stageChanges: number };
 
 export type CountOutcome = { counted: boolean; counts: Counts };
 
@@ -10,30 +11,36 @@ export type CountOutcome = { counted: boolean; counts: Counts };
 const retentionSeconds = 3600;
 
 /**
- * Access pattern "rate-limit counter per key and window": one UpdateItem. With `enforce`, the
- * request is counted only while under both limits, and a refused request counts nothing.
+ * Access pattern "rate-limit counter per key and window": one UpdateItem. With `limits`, the
+ * request is counted only while under both, and a refused request counts nothing; without, it is
+ * counted whatever the counts.
  */
 export async function countRequest(
-  store: Pick<Deps, 'db' | 'tableName'>,
-  input: { keyId: string; now: Date; stageChange: boolean; enforce: boolean },
+  store: Store,
+  input: {
+    keyId: string;
+    window: { start: Date; end: Date };
+    stageChange: boolean;
+    limits: Counts | undefined;
+  },
 ): Promise<CountOutcome> {
-  const window = windowOf(input.now);
+  const { limits } = input;
   const conditions = ['(attribute_not_exists(requests) OR requests < :requestLimit)'];
   if (input.stageChange) conditions.push('(attribute_not_exists(stage_changes) OR stage_changes < :stageLimit)');
   try {
     const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.rateCounter(input.keyId, window.start.toISOString()),
+        Key: keys.rateCounter(input.keyId, input.window.start.toISOString()),
         UpdateExpression: input.stageChange
           ? 'ADD requests :one, stage_changes :one SET expires_at = :expiresAt'
           : 'ADD requests :one SET expires_at = :expiresAt',
-        ...(input.enforce ? { ConditionExpression: conditions.join(' AND ') } : {}),
+        ...(limits ? { ConditionExpression: conditions.join(' AND ') } : {}),
         ExpressionAttributeValues: {
           ':one': 1,
-          ':expiresAt': Math.floor(window.end.getTime() / 1000) + retentionSeconds,
-          ...(input.enforce ? { ':requestLimit': requestLimit } : {}),
-          ...(input.enforce && input.stageChange ? { ':stageLimit': stageChangeLimit } : {}),
+          ':expiresAt': Math.floor(input.window.end.getTime() / 1000) + retentionSeconds,
+          ...(limits ? { ':requestLimit': limits.requests } : {}),
+          ...(limits && input.stageChange ? { ':stageLimit': limits.stageChanges } : {}),
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -1,3 +1,5 @@
+import { keys, type ItemKey } from './keys';
+
 /**
  * Stored shapes of the records that live in their own partitions (see docs/data-model.md).
  * Prospects and candidates carry a `version` that every write raises: undo and the change log
@@ -97,3 +99,53 @@ export type ChangeLogItem = {
 
 /** Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. */
 export type MarkerItem = { pk: string; sk: 'UNIQ'; type: 'marker'; record_id: string; workspace_id: string };
+
+/** A record as the domain sees it: what it is, not where it is stored (storage adds keys). */
+type Keyless<T> = Omit<T, 'pk' | 'sk' | 'type'>;
+export type Prospect = Keyless<ProspectItem>;
+export type Candidate = Keyless<CandidateItem>;
+export type Note = Keyless<NoteItem>;
+export type ChangeLogEntry = Omit<ChangeLogItem, 'pk' | 'sk' | 'type' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk'>;
+
+/** The one builder of each stored item kind: keys and item shapes are storage's alone. */
+export const items = {
+  prospect: (prospect: Prospect): ProspectItem => ({
+    ...keys.prospect(prospect.workspace_id, prospect.id),
+    sk: 'PROSPECT',
+    type: 'prospect',
+    ...prospect,
+  }),
+  candidate: (candidate: Candidate): CandidateItem => ({
+    ...keys.candidate(candidate.workspace_id, candidate.id),
+    sk: 'CANDIDATE',
+    type: 'candidate',
+    ...candidate,
+  }),
+  /** Notes live in the partition of the record they are on. */
+  note: (owner: 'prospect' | 'candidate', note: Note): NoteItem => ({
+    pk:
+      owner === 'prospect'
+        ? keys.prospectPk(note.workspace_id, note.record_id)
+        : keys.candidatePk(note.workspace_id, note.record_id),
+    sk: keys.noteSk(note.created_at, note.id),
+    type: 'note',
+    ...note,
+  }),
+  changeLogEntry: (entry: ChangeLogEntry): ChangeLogItem => ({
+    pk: keys.prospectPk(entry.workspace_id, entry.prospect_id),
+    sk: keys.changeLogSk(entry.at, entry.id),
+    type: 'changelog',
+    ...entry,
+    gsi1pk: keys.changeLogOfKey(entry.key_id),
+    gsi1sk: `${entry.at}#${entry.id}`,
+    gsi2pk: keys.changeLogEntryRef(entry.workspace_id, entry.id),
+    gsi2sk: 'LOG',
+  }),
+  marker: (key: ItemKey, workspaceId: string, recordId: string): MarkerItem => ({
+    pk: key.pk,
+    sk: 'UNIQ',
+    type: 'marker',
+    record_id: recordId,
+    workspace_id: workspaceId,
+  }),
+};

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps';
-import { configSkPrefix, workspaceConfigPk } from './keys';
+import { configSkPrefix, keys, workspaceConfigPk, type ItemKey } from './keys';
+import type { Store } from './client';
 
 export type StageItem = { id: string; name: string; type: string; order: number };
 export type ColumnItem = { id: string; name: string; order: number };
@@ -36,14 +36,56 @@ export type WorkspaceConfig = {
 
 type ConfigItem = WorkspaceItem | MemberItem | TagItem | SalesPipelineItem | RecruitmentPipelineItem;
 
+/** A configuration record as use cases build it: what it is, not where it is stored (storage adds keys). */
+type Keyless<T> = Omit<T, 'type'>;
+export type Workspace = Keyless<WorkspaceItem>;
+export type Member = Keyless<MemberItem>;
+export type Tag = Keyless<TagItem>;
+export type SalesPipeline = Keyless<SalesPipelineItem>;
+export type RecruitmentPipeline = Keyless<RecruitmentPipelineItem>;
+/** A configuration item as written: its record plus the table key. */
+export type StoredConfigItem<T extends ConfigItem> = T & ItemKey;
+
+/**
+ * The one builder of each configuration item kind (docs/data-model.md, "Items"): every one lives
+ * in its workspace's WS#<ws> partition, which members, tags and pipelines do not name themselves.
+ */
+export const configItems = {
+  workspace: (workspace: Workspace): StoredConfigItem<WorkspaceItem> => ({
+    ...keys.workspace(workspace.id),
+    type: 'workspace',
+    ...workspace,
+  }),
+  member: (workspaceId: string, member: Member): StoredConfigItem<MemberItem> => ({
+    ...keys.member(workspaceId, member.id),
+    type: 'member',
+    ...member,
+  }),
+  tag: (workspaceId: string, tag: Tag): StoredConfigItem<TagItem> => ({
+    ...keys.tag(workspaceId, tag.id),
+    type: 'tag',
+    ...tag,
+  }),
+  salesPipeline: (workspaceId: string, pipeline: SalesPipeline): StoredConfigItem<SalesPipelineItem> => ({
+    ...keys.salesPipeline(workspaceId, pipeline.id),
+    type: 'pipeline',
+    ...pipeline,
+  }),
+  recruitmentPipeline: (
+    workspaceId: string,
+    pipeline: RecruitmentPipeline,
+  ): StoredConfigItem<RecruitmentPipelineItem> => ({
+    ...keys.recruitmentPipeline(workspaceId, pipeline.id),
+    type: 'recruitment_pipeline',
+    ...pipeline,
+  }),
+};
+
 /**
  * Access pattern "workspace configuration": the workspace, its members, tags and pipelines (stages
  * and columns embedded) share one partition, so one Query reads them all.
  */
-export async function loadWorkspaceConfig(
-  store: Pick<Deps, 'db' | 'tableName'>,
-  workspaceId: string,
-): Promise<WorkspaceConfig> {
+export async function loadWorkspaceConfig(store: Store, workspaceId: string): Promise<WorkspaceConfig> {
   const config: WorkspaceConfig = {
     workspace: undefined,
     members: [],

@@ -15,7 +15,7 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Decisions 2, "a bad option or unknown id exits 2": every command × every id option it declares ×
+ * A bad option or unknown id exits 2 (docs/api.md#exit-codes): every command × every id option it declares ×
  * {unknown UUID, another workspace's id, malformed}, in process (the same `main` as the command
  * line), then a few through the real process. Exit 2, nothing on stdout, a French message on
  * stderr, no DynamoDB call for a malformed id, nothing changed in the table.
@@ -181,7 +181,7 @@ async function stored(): Promise<unknown> {
 
 let before: unknown;
 
-describe('admin command line: ids (decisions 2)', () => {
+describe('admin command line: ids', () => {
   it('has a valid invocation of every command, using each of its id options', () => {
     expect(Object.keys(invocations).sort()).toEqual(commands.map(wordsOf).sort());
     for (const command of commands) {

@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { SeedOutput } from '../../lib/admin/seed';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { seedTestWorkspace } from '../support/seed';
+import { useSeededApi } from '../support/seeded-api';
 
-/** Decisions 4, "Bounded answers": whatever the body, a webhook answer stays small and can be kept for replay. */
-let api: TestApi;
-let ws: SeedOutput;
-
-beforeAll(async () => {
-  ws = await seedTestWorkspace();
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+/** Whatever the body, a webhook answer stays small and can be kept for replay (docs/api.md#bounded-warnings). */
+const world = useSeededApi();
 
 const lead = (body: string, headers: Record<string, string> = {}) =>
-  api.request('POST', '/webhooks/ingest-lead', {
-    query: { endpoint_id: ws.webhook?.endpoint_id as string },
-    headers: { Authorization: `Bearer ${ws.webhook?.token}`, 'Content-Type': 'application/json', ...headers },
+  world.api.request('POST', '/webhooks/ingest-lead', {
+    query: { endpoint_id: world.ws.webhook?.endpoint_id as string },
+    headers: { Authorization: `Bearer ${world.ws.webhook?.token}`, 'Content-Type': 'application/json', ...headers },
     body,
   });
 

@@ -1,46 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { changeLogEntries, undoChangeLogEntry } from '../../lib/admin/changelog';
 import { AdminInputError } from '../../lib/admin/errors';
-import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
-import { productionDeps } from '../../lib/deps';
 import { runAdmin } from '../support/admin-cli';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { seedTestWorkspace } from '../support/seed';
+import { useSeededApi } from '../support/seeded-api';
 
-const deps = productionDeps();
-let api: TestApi;
-let ws: SeedOutput;
+const world = useSeededApi();
 
-beforeAll(async () => {
-  ws = await seedTestWorkspace();
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-  deps.db.destroy();
-});
-
-const call = (method: string, path: string, body?: unknown, key = 'admin') =>
-  api.request(method, path, { headers: { Authorization: `Bearer ${ws.api_keys[key]?.secret}` }, body });
-const show = (prospectId: string) => showProspect(deps, { workspaceId: ws.workspace_id, prospectId });
-const undo = (entryId: string) => undoChangeLogEntry(deps, { workspaceId: ws.workspace_id, entryId });
-const stage = (pipeline: string, key: string) => ws.pipelines[pipeline]?.stages[key] as string;
-
-async function aProspect(): Promise<string> {
-  const response = await api.request('POST', '/webhooks/ingest-lead', {
-    query: { endpoint_id: ws.webhook?.endpoint_id as string },
-    headers: { Authorization: `Bearer ${ws.webhook?.token}` },
-    body: { email: `${randomUUID()}@test.fr` },
-  });
-  return (response.body as { prospect_id: string }).prospect_id;
-}
+const { call, show, aProspect } = world;
+const undo = (entryId: string) => undoChangeLogEntry(world.deps, { workspaceId: world.ws.workspace_id, entryId });
+const stage = (pipeline: string, key: string) => world.ws.pipelines[pipeline]?.stages[key] as string;
 
 async function lastEntryId(prospectId: string): Promise<string> {
   return (await show(prospectId)).changelog[0]?.id as string;
 }
 
-describe('undoing an API change (decisions 3)', () => {
+describe('undoing an API change', () => {
   it('restores a stage and its pipeline, marks the entry, and writes no new entry', async () => {
     const id = await aProspect();
     await call('PATCH', `/prospects/${id}`, { stage: stage('partners', 'first') });
@@ -48,12 +22,12 @@ describe('undoing an API change (decisions 3)', () => {
     const result = await undo(entryId);
     expect(result.entry).toMatchObject({ id: entryId, field: 'stage', undone_at: expect.any(String) });
     expect(result.prospect).toMatchObject({
-      pipeline_id: ws.pipelines.sales?.id,
+      pipeline_id: world.ws.pipelines.sales?.id,
       stage_id: stage('sales', 'new'),
       version: 3,
     });
     const { prospect, changelog } = await show(id);
-    expect(prospect).toMatchObject({ pipeline_id: ws.pipelines.sales?.id, stage_id: stage('sales', 'new') });
+    expect(prospect).toMatchObject({ pipeline_id: world.ws.pipelines.sales?.id, stage_id: stage('sales', 'new') });
     expect(changelog).toHaveLength(1);
     expect(changelog[0]?.undone_at).toEqual(result.entry.undone_at);
   });
@@ -67,7 +41,7 @@ describe('undoing an API change (decisions 3)', () => {
     ],
   ])('restores the %s before the change', async (_label, body, read) => {
     const id = await aProspect();
-    const payload = 'setter_id' in body ? { setter_id: ws.members.alice } : body;
+    const payload = 'setter_id' in body ? { setter_id: world.ws.members.alice } : body;
     await call('PATCH', `/prospects/${id}`, payload);
     await undo(await lastEntryId(id));
     expect(read((await show(id)).prospect as never)).toBeNull();
@@ -81,14 +55,14 @@ describe('undoing an API change (decisions 3)', () => {
     await call('POST', `/prospects/${id}/tags`, { tag: 'Chaud' });
     await call('DELETE', `/prospects/${id}/tags/Chaud`);
     await undo(await lastEntryId(id));
-    expect((await show(id)).tags).toEqual([{ id: ws.tags.hot, name: 'Chaud' }]);
+    expect((await show(id)).tags).toEqual([{ id: world.ws.tags.hot, name: 'Chaud' }]);
   });
 
   it('is refused, with nothing changed, once the prospect moved on, for a note, or twice', async () => {
     const id = await aProspect();
     await call('PATCH', `/prospects/${id}`, { stage: 'Relance' });
     const stageEntry = await lastEntryId(id);
-    await call('PATCH', `/prospects/${id}`, { setter_id: ws.members.bob });
+    await call('PATCH', `/prospects/${id}`, { setter_id: world.ws.members.bob });
     await expect(undo(stageEntry)).rejects.toThrow(AdminInputError);
     expect((await show(id)).prospect).toMatchObject({ stage_id: stage('sales', 'fu'), version: 3 });
 
@@ -96,7 +70,7 @@ describe('undoing an API change (decisions 3)', () => {
     await expect(undo(await lastEntryId(id))).rejects.toThrow(/note/);
 
     const other = await aProspect();
-    await call('PATCH', `/prospects/${other}`, { closer_id: ws.members.bob });
+    await call('PATCH', `/prospects/${other}`, { closer_id: world.ws.members.bob });
     const entry = await lastEntryId(other);
     await undo(entry);
     await expect(undo(entry)).rejects.toThrow(/déjà été annulée/);
@@ -106,9 +80,9 @@ describe('undoing an API change (decisions 3)', () => {
   it('refuses a webhook update since the change too (every write raises the version)', async () => {
     const email = `${randomUUID()}@test.fr`;
     const lead = (first_name: string) =>
-      api.request('POST', '/webhooks/ingest-lead', {
-        query: { endpoint_id: ws.webhook?.endpoint_id as string },
-        headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+      world.api.request('POST', '/webhooks/ingest-lead', {
+        query: { endpoint_id: world.ws.webhook?.endpoint_id as string },
+        headers: { Authorization: `Bearer ${world.ws.webhook?.token}` },
         body: { email, first_name },
       });
     const id = ((await lead('A')).body as { prospect_id: string }).prospect_id;
@@ -124,10 +98,13 @@ describe('listing the change log', () => {
     const first = await aProspect();
     const second = await aProspect();
     await call('PATCH', `/prospects/${first}`, { stage: 'Relance' });
-    await call('PATCH', `/prospects/${second}`, { setter_id: ws.members.alice });
-    const ofProspect = await changeLogEntries(deps, { workspaceId: ws.workspace_id, prospectId: first });
+    await call('PATCH', `/prospects/${second}`, { setter_id: world.ws.members.alice });
+    const ofProspect = await changeLogEntries(world.deps, { workspaceId: world.ws.workspace_id, prospectId: first });
     expect(ofProspect.entries.map((entry) => entry.field)).toEqual(['stage']);
-    const ofKey = await changeLogEntries(deps, { workspaceId: ws.workspace_id, keyId: ws.api_keys.admin?.id });
+    const ofKey = await changeLogEntries(world.deps, {
+      workspaceId: world.ws.workspace_id,
+      keyId: world.ws.api_keys.admin?.id,
+    });
     const ats = ofKey.entries.map((entry) => entry.at);
     expect(ats).toEqual([...ats].sort().reverse());
     expect(ofKey.entries.slice(0, 2).map((entry) => entry.prospect_id)).toEqual([second, first]);
@@ -139,22 +116,30 @@ describe('admin command line: changelog and candidate', () => {
     const id = await aProspect();
     await call('PATCH', `/prospects/${id}`, { stage: 'Relance' });
     const entry = await lastEntryId(id);
-    const done = await runAdmin('changelog', 'undo', '--workspace', ws.workspace_id, '--entry', entry, '--json');
+    const done = await runAdmin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({
       entry: { id: entry, undone_at: expect.any(String) },
       prospect: { id },
     });
-    const again = await runAdmin('changelog', 'undo', '--workspace', ws.workspace_id, '--entry', entry, '--json');
+    const again = await runAdmin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
     expect(again).toMatchObject({ code: 2, stdout: '' });
     expect(again.stderr).toMatch(/déjà été annulée/);
-    const listed = await runAdmin('changelog', 'list', '--workspace', ws.workspace_id, '--prospect', id, '--json');
+    const listed = await runAdmin(
+      'changelog',
+      'list',
+      '--workspace',
+      world.ws.workspace_id,
+      '--prospect',
+      id,
+      '--json',
+    );
     expect(JSON.parse(listed.stdout)).toEqual({
       entries: [
         {
           id: entry,
           prospect_id: id,
-          key_id: ws.api_keys.admin?.id,
+          key_id: world.ws.api_keys.admin?.id,
           field: 'stage',
           before: stage('sales', 'new'),
           after: stage('sales', 'fu'),
@@ -166,13 +151,13 @@ describe('admin command line: changelog and candidate', () => {
   });
 
   it('shows a candidate with its notes', async () => {
-    const applied = await api.request('POST', '/webhooks/recruitment', {
-      query: { endpoint_id: ws.webhook?.endpoint_id as string },
-      headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+    const applied = await world.api.request('POST', '/webhooks/recruitment', {
+      query: { endpoint_id: world.ws.webhook?.endpoint_id as string },
+      headers: { Authorization: `Bearer ${world.ws.webhook?.token}` },
       body: { email: 'cand@test.fr', name: 'Nina Simone', position: 'Chanteuse', answers: { Style: 'Jazz' } },
     });
     const talentId = (applied.body as { talent_id: string }).talent_id;
-    const shown = await runAdmin('candidate', 'show', '--workspace', ws.workspace_id, '--id', talentId, '--json');
+    const shown = await runAdmin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', talentId, '--json');
     expect(JSON.parse(shown.stdout)).toEqual({
       candidate: {
         id: talentId,
@@ -182,11 +167,13 @@ describe('admin command line: changelog and candidate', () => {
         phone: null,
         position: 'Chanteuse',
         source: 'webhook',
-        pipeline_id: ws.recruitment_pipelines.devs?.id,
-        column_id: ws.recruitment_pipelines.devs?.columns.applied,
+        pipeline_id: world.ws.recruitment_pipelines.devs?.id,
+        column_id: world.ws.recruitment_pipelines.devs?.columns.applied,
       },
       notes: [{ id: expect.any(String), content: 'Style : Jazz', created_at: expect.any(String) }],
     });
-    expect((await runAdmin('candidate', 'show', '--workspace', ws.workspace_id, '--id', randomUUID())).code).toBe(2);
+    expect((await runAdmin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', randomUUID())).code).toBe(
+      2,
+    );
   });
 });

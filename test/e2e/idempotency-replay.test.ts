@@ -8,7 +8,10 @@ import { keys } from '../../lib/storage/keys';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 
-/** Decisions 5, the cases test/e2e/idempotency.test.ts leaves out: PATCH and DELETE, credentials, 24 hours. */
+/**
+ * Idempotency keys (docs/api.md#idempotency-keys), the cases test/e2e/idempotency.test.ts leaves
+ * out: PATCH and DELETE, credentials, 24 hours.
+ */
 
 const deps = productionDeps();
 const start = new Date('2026-11-22T10:00:00.000Z');
@@ -42,7 +45,7 @@ const call = (
 const show = (prospectId: string) => showProspect(deps, { workspaceId: ws.workspace_id, prospectId });
 const later = (seconds: number) => new Date(start.getTime() + seconds * 1000);
 
-describe('Idempotency-Key replays (decisions 5)', () => {
+describe('Idempotency-Key replays', () => {
   it('replays a PATCH: same answer, one change, one log entry', async () => {
     const prospectId = ws.prospects.lead as string;
     const key = randomUUID();

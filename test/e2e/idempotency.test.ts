@@ -33,7 +33,7 @@ const webhook = (path: string, body: unknown, idempotencyKey?: string) =>
     body,
   });
 
-describe('Idempotency-Key (decisions 5)', () => {
+describe('Idempotency-Key', () => {
   it('replays the first answer of a note for the same key and body, writing nothing again', async () => {
     const prospect = ws.prospects.lead as string;
     const key = randomUUID();

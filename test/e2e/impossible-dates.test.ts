@@ -1,37 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
-import { productionDeps } from '../../lib/deps';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { seedTestWorkspace } from '../support/seed';
+import { useSeededApi } from '../support/seeded-api';
 
-const deps = productionDeps();
-let api: TestApi;
-let ws: SeedOutput;
+const world = useSeededApi();
+const { call, show, aProspect } = world;
 
-beforeAll(async () => {
-  ws = await seedTestWorkspace();
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-  deps.db.destroy();
-});
-
-const call = (method: string, path: string, body?: unknown) =>
-  api.request(method, path, { headers: { Authorization: `Bearer ${ws.api_keys.admin?.secret}` }, body });
-const show = (prospectId: string) => showProspect(deps, { workspaceId: ws.workspace_id, prospectId });
-
-async function aProspect(): Promise<string> {
-  const response = await api.request('POST', '/webhooks/ingest-lead', {
-    query: { endpoint_id: ws.webhook?.endpoint_id as string },
-    headers: { Authorization: `Bearer ${ws.webhook?.token}` },
-    body: { email: `${randomUUID()}@test.fr` },
-  });
-  return (response.body as { prospect_id: string }).prospect_id;
-}
-
-describe('follow_up_at that does not exist (decisions 3)', () => {
+describe('follow_up_at that does not exist', () => {
   it('answers 400 with details for each, and leaves the prospect as it was', async () => {
     const id = await aProspect();
     const set = await call('PATCH', `/prospects/${id}`, { follow_up_at: '2026-12-01T09:30:00+01:00' });
@@ -46,7 +18,10 @@ describe('follow_up_at that does not exist (decisions 3)', () => {
       '2026-12-31T23:59:60Z',
       '2026-12-01T10:00:00+24:00',
     ]) {
-      const response = await call('PATCH', `/prospects/${id}`, { follow_up_at: followUp, setter_id: ws.members.alice });
+      const response = await call('PATCH', `/prospects/${id}`, {
+        follow_up_at: followUp,
+        setter_id: world.ws.members.alice,
+      });
       expect({ followUp, status: response.status }).toEqual({ followUp, status: 400 });
       expect(response.body).toEqual({
         error: {
@@ -70,7 +45,7 @@ describe('follow_up_at that does not exist (decisions 3)', () => {
   });
 });
 
-describe('note date that does not exist (decisions 3)', () => {
+describe('note date that does not exist', () => {
   const invalidDate = "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.";
 
   it('keeps the reception date and warns, never a rolled-over day', async () => {

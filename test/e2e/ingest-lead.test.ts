@@ -68,7 +68,7 @@ const ingest = (
 const leadOf = (ws: { webhook: { endpoint_id: string; token: string } }, body: unknown) =>
   ingest(ws.webhook.endpoint_id, { token: ws.webhook.token, body });
 
-describe('POST /webhooks/ingest-lead: errors in the order of section 7.3', () => {
+describe('POST /webhooks/ingest-lead: errors in check order', () => {
   let ws: Awaited<ReturnType<typeof seeded>>;
   beforeAll(async () => {
     ws = await seeded();
@@ -106,7 +106,7 @@ describe('POST /webhooks/ingest-lead: errors in the order of section 7.3', () =>
   });
 });
 
-describe('webhook token places and lifecycle (section 5.2, decisions 4)', () => {
+describe('webhook token places and lifecycle', () => {
   const body = { email: 'token@test.fr' };
 
   it('accepts the token in Authorization: Bearer, x-webhook-token or ?token=', async () => {
@@ -160,7 +160,7 @@ describe('webhook token places and lifecycle (section 5.2, decisions 4)', () => 
   });
 });
 
-describe('bodies read by the service (decisions 4)', () => {
+describe('bodies read by the service', () => {
   let ws: Awaited<ReturnType<typeof seeded>>;
   beforeAll(async () => {
     ws = await seeded();
@@ -208,7 +208,7 @@ describe('bodies read by the service (decisions 4)', () => {
   });
 });
 
-describe('new contacts: placements (section 3, decisions 4)', () => {
+describe('new contacts: placements', () => {
   it('answers demande, defaut and warnings as the placement rules say', async () => {
     const ws = await seeded();
     const sales = ws.pipelines.sales as { id: string; stages: Record<string, string> };
@@ -245,7 +245,7 @@ describe('new contacts: placements (section 3, decisions 4)', () => {
   });
 });
 
-describe('known contacts (section 4.7 rules, decisions 4)', () => {
+describe('known contacts', () => {
   it('finds a contact by e-mail ignoring case: names replaced, source kept, not moved', async () => {
     const ws = await seeded();
     const first = await leadOf(ws, { email: 'Marie@Test.fr', first_name: 'Marie', source: 'Typeform' });

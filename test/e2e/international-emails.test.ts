@@ -1,27 +1,13 @@
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
-import { productionDeps } from '../../lib/deps';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { seedTestWorkspace } from '../support/seed';
+import { useSeededApi } from '../support/seeded-api';
 
-/** Decisions 4, "E-mail addresses": RFC 6531 addresses on both webhooks, matched ignoring case and encoding. */
-const deps = productionDeps();
-let api: TestApi;
-let ws: SeedOutput;
-
-beforeAll(async () => {
-  ws = await seedTestWorkspace();
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-  deps.db.destroy();
-});
+/** RFC 6531 addresses on both webhooks, matched ignoring case and encoding (docs/api.md#e-mail-addresses). */
+const world = useSeededApi();
 
 const post = (route: 'ingest-lead' | 'recruitment', body: object) =>
-  api.request('POST', `/webhooks/${route}`, {
-    query: { endpoint_id: ws.webhook?.endpoint_id as string },
-    headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+  world.api.request('POST', `/webhooks/${route}`, {
+    query: { endpoint_id: world.ws.webhook?.endpoint_id as string },
+    headers: { Authorization: `Bearer ${world.ws.webhook?.token}` },
     body,
   });
 
@@ -37,9 +23,9 @@ describe('lead webhook', () => {
       const again = await post('ingest-lead', { email });
       expect(again.body).toMatchObject({ status: 'existing', prospect_id: id });
     }
-    expect((await showProspect(deps, { workspaceId: ws.workspace_id, prospectId: id })).prospect.email).toBe(
-      `${local}@exemple.fr`.normalize('NFD'),
-    );
+    expect(
+      (await showProspect(world.deps, { workspaceId: world.ws.workspace_id, prospectId: id })).prospect.email,
+    ).toBe(`${local}@exemple.fr`.normalize('NFD'));
   });
 
   it('accepts addresses in other scripts, and still ignores a non-address with a warning', async () => {

@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Decisions 3, "Names as references", over HTTP in every place a name is a reference. The
+ * Names as references (docs/api.md#names-as-references), over HTTP in every place a name is a reference. The
  * workspace stores some names decomposed (NFD), as a tool that writes them so would: `Closé` as
  * `Close` + U+0301 must stay protected, and a caller's NFC, padded or upper-case spelling must find them.
  */
@@ -108,7 +108,7 @@ describe('PATCH stage by name', () => {
   });
 });
 
-describe('PATCH stage of an inactive pipeline (decisions 3)', () => {
+describe('PATCH stage of an inactive pipeline', () => {
   it('answers 422 for a stage id of an inactive pipeline, applying nothing', async () => {
     const id = await newProspect();
     const response = await call('PATCH', `/prospects/${id}`, {

@@ -4,8 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
-import { requestLimit } from '../../lib/domain/rate-limit';
-import { countRequest } from '../../lib/storage/rate-counter';
+import { admitRequest, requestLimit } from '../../lib/domain/rate-limit';
 import { routes } from '../../lib/routes';
 import { matchRoute } from '../../infra/local/api-gateway';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
@@ -213,7 +212,7 @@ describe('the Prospect API answers as documented', () => {
   test('every route past the limit: 429 with Retry-After', async () => {
     const burst = { Authorization: `Bearer ${ws.api_keys.burst?.secret}` };
     const keyId = ws.api_keys.burst?.id as string;
-    const count = () => countRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
     await Promise.all(Array.from({ length: requestLimit }, count));
     for (const [method, path, options] of prospectApiCalls()) {
       await call(limitedApi, method, path, { ...options, headers: burst });

@@ -43,7 +43,7 @@ const get = (secret: string | undefined, query?: Record<string, string>) =>
     query,
   });
 
-describe('GET /pipelines (section 4.1, decisions 3)', () => {
+describe('GET /pipelines', () => {
   it('lists the active sales pipelines with their stages in order, and the tags', async () => {
     const response = await get(ws.api_keys.reader?.secret);
     expect(response.status).toBe(200);

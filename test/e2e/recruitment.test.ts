@@ -65,7 +65,7 @@ async function candidatePartition(workspaceId: string, candidateId: string) {
 
 const errorBody = (code: string) => ({ error: { code, message: expect.any(String) } });
 
-describe('POST /webhooks/recruitment: credentials (sections 5.2, 7.2)', () => {
+describe('POST /webhooks/recruitment: credentials', () => {
   it('answers 400 bad_request for a missing or malformed endpoint_id', async () => {
     for (const query of [{}, { endpoint_id: 'nope' }] as Record<string, string>[]) {
       const response = await api.request('POST', '/webhooks/recruitment', { query, body: {} });
@@ -117,7 +117,7 @@ describe('POST /webhooks/recruitment: credentials (sections 5.2, 7.2)', () => {
   });
 });
 
-describe('POST /webhooks/recruitment: validation (section 7.2, decisions 4)', () => {
+describe('POST /webhooks/recruitment: validation', () => {
   let ws: Seeded;
   beforeAll(async () => {
     ws = await seeded();
@@ -167,7 +167,7 @@ describe('POST /webhooks/recruitment: validation (section 7.2, decisions 4)', ()
   });
 });
 
-describe('POST /webhooks/recruitment: pipelines (section 4.6 rules)', () => {
+describe('POST /webhooks/recruitment: pipeline choice', () => {
   let ws: Seeded;
   beforeAll(async () => {
     ws = await seeded();

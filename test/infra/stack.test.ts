@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
-import { accessLogFields } from '../../infra/constructs/crm-api';
-import { gatewayResponses, gatewayResponseTemplate, type GatewayResponseType } from '../../infra/gateway-responses';
-import { nagPacks } from '../../infra/nag';
-import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/stack';
-import { deletableLeadingKeys, tableAccessStatements } from '../../infra/table-access';
+import { accessLogFields } from '../../infra/cdk/constructs/crm-api';
+import { gatewayResponses, gatewayResponseTemplate, type GatewayResponseType } from '../../infra/cdk/gateway-responses';
+import { nagPacks } from '../../infra/cdk/nag';
+import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
+import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { routes, type TableAction } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
 import { tableDefinition } from '../../lib/storage/table';
@@ -118,7 +118,7 @@ describe('API', () => {
   });
 
   test.each(Object.keys(gatewayResponses) as GatewayResponseType[])(
-    'gateway response %s answers in the specification’s shapes',
+    'gateway response %s answers in the documented error shapes',
     (type) => {
       const statusCode = gatewayResponses[type].statusCode;
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

@@ -13,7 +13,7 @@ const principal = { kind: 'api-key', workspaceId: randomUUID(), keyId: randomUUI
 const route = routeById('addNote');
 const event = (key: string, body = '{"content":"x"}') => ({ headers: { 'Idempotency-Key': key }, body });
 
-describe('answerOnce (decisions 5) on DynamoDB Local', () => {
+describe('answerOnce on DynamoDB Local', () => {
   it('refuses a second call while the first is still running, then replays its answer', async () => {
     const key = randomUUID();
     let finish: () => void = () => undefined;

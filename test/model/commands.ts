@@ -81,7 +81,7 @@ class HttpCommand implements ModelCommand {
 
 /**
  * What Zapier or Typeform do after a lost answer: send the last request again. With its
- * Idempotency-Key, the first answer comes back and nothing changes (decisions 5); without, it is a
+ * Idempotency-Key, the first answer comes back and nothing changes (docs/api.md#idempotency-keys); without, it is a
  * new request, which the model judges on the state as it now is.
  */
 class RetryLastCall implements ModelCommand {

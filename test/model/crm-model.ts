@@ -1,9 +1,9 @@
 import type { KeyName, Stage, World } from './world';
 
 /**
- * A deliberately simple model of one workspace, written from the specification and its decisions
- * (not from lib/): what each call must answer and what the stored state must then be. The
- * model-based test runs random sequences against both and compares them after every step.
+ * A deliberately simple model of one workspace, written from docs/api.md (not from lib/): what
+ * each call must answer and what the stored state must then be. The model-based test runs random
+ * sequences against both and compares them after every step.
  */
 
 export type ProspectState = {
@@ -94,13 +94,16 @@ export function initialModel(world: World): Model {
   };
 }
 
-/** Decisions 3, written again here on purpose (the model does not import the code it checks). */
+/**
+ * Names as references (docs/api.md#names-as-references), written again here on purpose (the model
+ * does not import the code it checks).
+ */
 const comparable = (name: string) => name.normalize('NFC').trim().toLowerCase().normalize('NFC');
 const sameName = (a: string, b: string) => comparable(a) === comparable(b);
 
 const unauthorized = { error: { code: 'unauthorized' } };
 
-/** 401 for a revoked key, 403 for a key without the route's scope (decisions 3, check order). */
+/** 401 for a revoked key, 403 for a key without the route's scope (docs/api.md#check-order). */
 function gate(model: Model, key: KeyName, scope: string): Expected | undefined {
   if (model.revoked.has(key)) return nothing(401, unauthorized);
   const { scopes } = model.world.keys[key];
@@ -119,7 +122,10 @@ function logEntry(
 
 export type LeadBody = { email?: string; phone?: string; first_name?: string; tag_ids?: string[] };
 
-/** Section 4.7 with decisions 4: e-mail (any case), then phone; a contact owned by another stays there. */
+/**
+ * Lead matching (docs/api.md#lead-matching): e-mail (any case), then phone; a contact owned by another
+ * stays there (docs/api.md#known-contacts).
+ */
 export function expectLead(model: Model, lead: LeadBody): Expected {
   if (lead.email === undefined && lead.phone === undefined) return nothing(400, { error: 'invalid_payload' });
   const tagIds = (lead.tag_ids ?? [])
@@ -199,7 +205,10 @@ export type PatchBody = {
 const stageById = (model: Model, id: string | null): Stage | undefined =>
   model.world.stages.find((stage) => stage.id === id);
 
-/** Section 4.2 with decisions 3: 404, then 409 (Closé left or entered), then 422; unchanged fields are not changes. */
+/**
+ * PATCH (docs/api.md#update-a-prospect, docs/api.md#check-order): 404, then 409 (Closé left or
+ * entered), then 422; unchanged fields are not changes.
+ */
 export function expectPatch(model: Model, key: KeyName, prospectId: string, body: PatchBody): Expected {
   const refused = gate(model, key, 'prospects:write');
   if (refused) return refused;
@@ -270,7 +279,7 @@ export function expectPatch(model: Model, key: KeyName, prospectId: string, body
   };
 }
 
-/** Section 4.3: 400 for blank content (before 404), otherwise one note and one entry. */
+/** Notes (docs/api.md#add-a-note): 400 for blank content (before 404), otherwise one note and one entry. */
 export function expectNote(model: Model, key: KeyName, prospectId: string, content: string): Expected {
   const refused = gate(model, key, 'notes:write');
   if (refused) return refused;
@@ -290,7 +299,10 @@ export function expectNote(model: Model, key: KeyName, prospectId: string, conte
   };
 }
 
-/** Sections 4.4 and 4.5: a tag by id or exact name (any case); already there or already absent writes nothing. */
+/**
+ * Tags (docs/api.md#add-a-tag, docs/api.md#remove-a-tag): a tag by id or exact name (any case); already
+ * there or already absent writes nothing.
+ */
 export function expectTag(
   model: Model,
   key: KeyName,
@@ -328,7 +340,7 @@ export function expectTag(
 }
 
 /**
- * Decisions 3, undo: the entry's field goes back, the entry is marked, no new entry; refused for a
+ * Undo (docs/api.md#undo): the entry's field goes back, the entry is marked, no new entry; refused for a
  * note, an entry undone already, or a prospect whose version moved since the entry.
  */
 export function expectUndo(model: Model, entry: Entry): { applied: boolean; commit: () => string[] } {

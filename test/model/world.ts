@@ -41,7 +41,7 @@ export const modelWorkspace: SeedDescription = {
 
 export type KeyName = 'full' | 'notes';
 
-/** `active`: its pipeline is active, so PATCH may target it (decisions 3). */
+/** `active`: its pipeline is active, so PATCH may target it (docs/api.md#update-a-prospect). */
 export type Stage = { id: string; name: string; pipelineId: string; protected: boolean; active: boolean };
 
 /** What a sequence knows of its workspace: ids from the seed, names and rules from the description. */

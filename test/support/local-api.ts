@@ -1,59 +1,25 @@
-import { startLocalServer } from '../../infra/local/server';
-import { productionDeps, type Deps } from '../../lib/deps';
+import {
+  outgoing,
+  readAnswer,
+  startLocalApi,
+  type ApiResponse,
+  type LocalApi,
+  type RequestOptions,
+} from '../../infra/local/api-client';
+import type { Deps } from '../../lib/deps';
 import { requestProblems } from './openapi-requests';
 
-export type RequestOptions = {
-  headers?: Record<string, string>;
-  /** A string is sent as is; anything else as JSON (with its Content-Type unless one is given). */
-  body?: unknown;
-  query?: Record<string, string | readonly string[]>;
-};
-
-export type ApiResponse = {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  body: unknown;
-};
-
-export type TestApi = {
-  url: string;
-  request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
-  close: () => Promise<void>;
-};
+export type { ApiResponse, RequestOptions };
+export type TestApi = LocalApi;
 
 /**
  * The local API on a free port, over the test run's DynamoDB Local, for end-to-end tests: the
- * given parts (a clock, ids) replace the production ones.
+ * given parts (a clock, ids) replace the production ones. Its requests are checked against the
+ * OpenAPI document (below); the bench's, through infra/local/api-client.ts alone, are not.
  */
 export async function startTestApi(overrides: Partial<Deps> = {}): Promise<TestApi> {
-  const production = productionDeps();
-  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0 });
-  return {
-    url: server.url,
-    request: (method, path, options = {}) => send(server.url, method, path, options),
-    close: async () => {
-      await server.close();
-      production.db.destroy();
-    },
-  };
-}
-
-/** The request as fetch sends it (a string body without a Content-Type goes as `text/plain`), and its body. */
-function outgoing(baseUrl: string, method: string, path: string, options: RequestOptions) {
-  const url = new URL(path, baseUrl);
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    for (const item of typeof value === 'string' ? [value] : value) url.searchParams.append(name, item);
-  }
-  const headers = new Headers(options.headers);
-  let body: string | undefined;
-  if (typeof options.body === 'string') body = options.body;
-  else if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  }
-  return { request: new Request(url, { method, headers, body }), body };
+  const api = await startLocalApi(overrides);
+  return { ...api, request: (method, path, options = {}) => send(api.url, method, path, options) };
 }
 
 /** Served by the local server besides the API's operations: not in the document. */
@@ -73,7 +39,7 @@ async function send(baseUrl: string, method: string, path: string, options: Requ
   const { request, body } = outgoing(baseUrl, method, path, options);
   const url = new URL(request.url);
   const response = await fetch(request);
-  const text = await response.text();
+  const answer = await readAnswer(response);
   if (response.ok && !localPages.test(url.pathname)) {
     const problems = requestProblems({ method, url, headers: request.headers, body });
     if (problems.length > 0) {
@@ -83,13 +49,5 @@ async function send(baseUrl: string, method: string, path: string, options: Requ
       );
     }
   }
-  return { status: response.status, headers: response.headers, text, body: parseJson(text) };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return answer;
 }

@@ -108,7 +108,7 @@ export async function callAuthorizer(
 export const internalNames =
   /Exception|\w+Error\b|\bError:|DynamoDB|Throughput|[Tt]hrottl|Timeout|socket|ECONN|node_modules|\bat \/|\.[jt]s:\d+/;
 
-/** A 500 in the route's own shape (section 7), with the generic message and nothing of the fault. */
+/** A 500 in the route's own shape (docs/api.md#error-bodies), with the generic message and nothing of the fault. */
 export function expectCleanServerError(route: Route, response: APIGatewayProxyResult): void {
   expect(response.statusCode).toBe(500);
   expect(response.body).not.toMatch(internalNames);

@@ -2,7 +2,7 @@ import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/
 import { productionDeps, type Deps } from '../../lib/deps';
 
 /**
- * A full seed description (decisions 2): two members, two tags, a default active sales pipeline
+ * A full seed description (docs/api.md#seed-description): two members, two tags, a default active sales pipeline
  * with Closé and Acompte, another active one and an inactive one, a recruitment pipeline, a key with `*` and a
  * read-only key, an active webhook and prospects on several stages. Overrides replace whole
  * top-level parts.

@@ -1,5 +1,5 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { esbuildOptionsFor, functionBundling } from '../../infra/bundling';
+import { esbuildOptionsFor, functionBundling } from '../../infra/cdk/bundling';
 import { origin } from '../../infra/bench/bundles';
 
 describe('bundling options shared by the stack and the bench', () => {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import { emailKey, isEmailAddress, maxEmailLength } from '../../lib/domain/email';
+import { isEmailAddress, maxEmailLength } from '../../lib/domain/email';
+import { emailKey } from '../../lib/storage/keys';
 
-describe('e-mail addresses (decisions 4, RFC 6531)', () => {
+describe('e-mail addresses (RFC 6531)', () => {
   it.each([
     'nina.roux@exemple.test',
     'hélène@exemple.fr',

@@ -1,7 +1,8 @@
 import { InvalidInputError } from '../../lib/errors';
-import { interpretLead, maxNamedIgnoredFields, shorten } from '../../lib/domain/lead/lead-input';
+import { interpretLead, maxNamedIgnoredFields } from '../../lib/domain/lead/lead-input';
+import { shorten } from '../../lib/messages';
 
-describe('reading a lead (section 4.7, decisions 4)', () => {
+describe('reading a lead', () => {
   it('keeps the known fields, trimmed, and treats empty ones as absent', () => {
     const { lead, warnings } = interpretLead({
       first_name: ' Léa ',
@@ -72,7 +73,7 @@ describe('very long values (keys hold only hashes; a value must still make sense
     expect(() => interpretLead({ social_url: `https://x.fr/${long}` })).toThrow(InvalidInputError);
   });
 
-  it('names at most 20 ignored fields, then counts the rest in one warning (decisions 4)', () => {
+  it('names at most 20 ignored fields, then counts the rest in one warning', () => {
     const fields: Record<string, unknown> = { email: 'a@b.fr', first_name: 42, tags: ['x'] };
     for (let index = 0; index < 5000; index += 1) fields[`champ_${index}`] = 'x';
     const { warnings } = interpretLead(fields);

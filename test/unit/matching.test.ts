@@ -2,7 +2,7 @@ import { matchContact } from '../../lib/domain/lead/matching';
 
 const lead = (fields: { email?: string; phone?: string; social_url?: string }) => ({ tag_ids: [], ...fields });
 
-describe('matching a lead to a known contact (decisions 4)', () => {
+describe('matching a lead to a known contact', () => {
   it('is new when no marker exists', () => {
     expect(matchContact(lead({ email: 'a@b.fr', phone: '1' }), {})).toEqual({ kind: 'new' });
   });

@@ -2,7 +2,7 @@ import { findByIdOrName, isProtectedStage, nameKey, sameName } from '../../lib/d
 
 const decomposedClose = 'Close\u0301';
 
-describe('names as references (decisions 3)', () => {
+describe('names as references', () => {
   it.each([
     ['NFC and NFD spellings of é', 'Closé', decomposedClose],
     ['case', 'Relance', 'RELANCE'],

@@ -22,7 +22,7 @@ const coaching = pipeline('p2', 'Coaching', ['Découverte', 'Appel'], { position
 const archived = pipeline('p3', 'Archives', ['Vieux'], { active: false, position: 3 });
 const pipelines = [coaching, sales, archived];
 
-describe('placement of a new lead (section 3, decisions 4)', () => {
+describe('placement of a new lead', () => {
   it('honours a pipeline and stage found by name, ignoring case, or by id', () => {
     expect(placeNewLead(pipelines, { pipeline: 'coaching', stage: 'APPEL' })).toEqual({
       kind: 'demande',

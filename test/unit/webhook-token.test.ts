@@ -1,6 +1,6 @@
 import { webhookToken } from '../../lib/auth/authorize';
 
-describe('webhook token places (decisions 4)', () => {
+describe('webhook token places', () => {
   it('reads Authorization: Bearer first', () => {
     expect(
       webhookToken({ headers: { Authorization: 'Bearer a', 'X-Webhook-Token': 'b' }, query: { token: 'c' } }),

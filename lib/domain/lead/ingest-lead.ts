@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../../errors';
-import type { WebhookFields } from '../../http/webhook-body';
+import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,
   findContactOwners,
@@ -21,6 +21,7 @@ import { interpretLead } from './lead-input';
 import { matchContact } from './matching';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
+import { messages } from '../../messages';
 
 export type LeadResult = {
   status: 'created' | 'existing';
@@ -32,11 +33,9 @@ export type LeadResult = {
   warnings: string[];
 };
 
-const notMoved = "Contact déjà connu : le prospect n'a pas été déplacé dans le pipeline.";
-const busy = "Le prospect n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.";
-
 /**
- * Section 4.7. Input: the body's fields, read by the service. Output: the answer of the webhook.
+ * The lead webhook (docs/api.md#lead-webhook). Input: the body's fields, read by the service.
+ * Output: the answer of the webhook.
  * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
  * 2. Read the workspace configuration and the contact's markers, in parallel.
  * 3. Unknown contact: place it, then create the prospect and its markers in one transaction that
@@ -109,9 +108,9 @@ export async function ingestLead(
       stage_id: prospect.stage_id,
       placement: 'existant',
       tags_applied: tags.applied,
-      warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, notMoved],
+      warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
     };
   });
   if (result) return result;
-  throw new StorageUnavailableError(busy);
+  throw new StorageUnavailableError(messages.failure.leadContended);
 }

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
-import type { WebhookFields } from '../../http/webhook-body';
+import type { WebhookFields } from '../webhook-fields';
 import { InvalidInputError } from '../../errors';
 import { isEmailAddress, maxEmailLength } from '../email';
+import { messages } from '../../messages';
 
-/** Section 4.7: the fields the lead webhook reads; anything else is reported and ignored. */
+/** The fields the lead webhook reads (docs/api.md#lead-fields); anything else is reported and ignored. */
 export type LeadInput = {
   first_name?: string;
   last_name?: string;
@@ -20,7 +21,7 @@ export type InterpretedLead = { lead: LeadInput; warnings: string[] };
 
 export const maxTagIds = 50;
 
-/** Decisions 4, "Bounded answers": whatever the body, at most this many warnings name ignored fields. */
+/** Whatever the body, at most this many warnings name ignored fields (docs/api.md#bounded-warnings). */
 export const maxNamedIgnoredFields = 20;
 
 /**
@@ -48,26 +49,15 @@ const tagIdList = z.union([z.array(z.string()), z.string()]);
 export const leadFieldDefinitions = { maxLengths, text, email, tagIdList } as const;
 
 const warningsText = {
-  unknownField: (name: string) => `Champ inconnu ignoré : « ${shorten(name)} ».`,
-  tagsField: 'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',
-  wrongType: (name: string) => `Champ « ${name} » ignoré : une chaîne de caractères est attendue.`,
-  invalidEmail: "Champ « email » ignoré : ce n'est pas une adresse e-mail valide.",
-  tooLong: (name: TextField) => `Champ « ${name} » ignoré : ${maxLengths[name]} caractères au plus.`,
-  wrongTagIds: 'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
-  tooManyTags: `Seuls les ${maxTagIds} premiers identifiants distincts de « tag_ids » sont lus ; les suivants sont ignorés.`,
-  moreIgnored: (count: number) =>
-    count === 1
-      ? '1 autre champ ignoré n’est pas nommé ici.'
-      : `${count} autres champs ignorés ne sont pas nommés ici.`,
+  ...messages.lead,
+  tooLong: (name: TextField) => messages.lead.tooLong(name, maxLengths[name]),
+  tooManyTags: messages.lead.tooManyTags(maxTagIds),
 } as const;
 
-const noContact =
-  'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».';
-
 /**
- * Decisions 4: a field left empty is absent; a field of the wrong type, or an e-mail that is not
- * an address, is ignored and named in `warnings`; without any e-mail, phone or social_url left,
- * the payload is refused.
+ * Lenient reading (docs/api.md#lead-fields): a field left empty is absent; a field of the wrong
+ * type, or an e-mail that is not an address, is ignored and named in `warnings`; without any
+ * e-mail, phone or social_url left, the payload is refused.
  */
 export function interpretLead(fields: WebhookFields): InterpretedLead {
   const lead: LeadInput = { tag_ids: [] };
@@ -84,7 +74,7 @@ export function interpretLead(fields: WebhookFields): InterpretedLead {
     }
   }
   if (lead.email === undefined && lead.phone === undefined && lead.social_url === undefined) {
-    throw new InvalidInputError(noContact);
+    throw new InvalidInputError(messages.lead.noContact);
   }
   return { lead, warnings: bounded(warnings) };
 }
@@ -139,10 +129,4 @@ function readTagIds(value: unknown, warnings: string[]): string[] {
   ];
   if (distinct.length > maxTagIds) warnings.push(warningsText.tooManyTags);
   return distinct.slice(0, maxTagIds);
-}
-
-/** A warning quotes what the caller sent, never a 20 000-character copy of it, nor half an emoji. */
-export function shorten(value: string, max = 80): string {
-  const codePoints = Array.from(value);
-  return codePoints.length > max ? `${codePoints.slice(0, max).join('')}…` : value;
 }

@@ -1,5 +1,6 @@
 import type { ContactOwners } from '../../storage/leads';
 import type { LeadInput } from './lead-input';
+import { messages } from '../../messages';
 
 export type ContactMatch =
   | { kind: 'new' }
@@ -15,14 +16,12 @@ export type ContactMatch =
       warnings: string[];
     };
 
-const warningsText = {
-  emailTaken: "L'adresse e-mail envoyée appartient déjà à un autre prospect : elle n'a pas été appliquée.",
-  phoneTaken: "Le numéro de téléphone envoyé appartient déjà à un autre prospect : il n'a pas été appliqué.",
-} as const;
+const warningsText = messages.lead;
 
 /**
- * Decisions 4: the e-mail (case-insensitive) first, then the exact phone, then, only for a lead
- * carrying neither a known e-mail nor a known phone, the exact social_url.
+ * Lead matching (docs/api.md#lead-matching): the e-mail (case-insensitive) first, then the exact
+ * phone, then, only for a lead carrying neither a known e-mail nor a known phone, the exact
+ * social_url.
  */
 export function matchContact(lead: LeadInput, owners: ContactOwners): ContactMatch {
   const prospectId = owners.email ?? owners.phone ?? owners.social;

@@ -1,5 +1,4 @@
-import { keys } from '../../storage/keys';
-import type { ProspectItem } from '../../storage/records';
+import type { Prospect } from '../../storage/records';
 import type { LeadInput } from './lead-input';
 
 /** A new prospect record as the lead webhook creates it: version 1, no setter, closer or follow-up. */
@@ -10,11 +9,8 @@ export function newProspect(
   placement: { pipelineId: string | null; stageId: string | null },
   tagIds: readonly string[],
   now: string,
-): ProspectItem {
+): Prospect {
   return {
-    ...keys.prospect(workspaceId, id),
-    sk: 'PROSPECT',
-    type: 'prospect',
     id,
     workspace_id: workspaceId,
     pipeline_id: placement.pipelineId,

@@ -1,6 +1,6 @@
 import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { findByIdOrName, isProtectedStage } from '../names';
-import { shorten } from './lead-input';
+import { messages } from '../../messages';
 
 export type PlacementKind = 'demande' | 'defaut' | 'aucun';
 
@@ -11,15 +11,7 @@ export type Placement = {
   warnings: string[];
 };
 
-const warningsText = {
-  pipelineNotFound: (name: string) =>
-    `Pipeline « ${shorten(name)} » introuvable : le prospect est placé à la première étape du pipeline par défaut.`,
-  stageNotFound: (name: string, pipeline: string) =>
-    `Étape « ${shorten(name)} » introuvable dans le pipeline « ${pipeline} » : le prospect est placé à la première étape du pipeline par défaut.`,
-  protectedStage: (name: string) =>
-    `L'étape « ${name} » est réservée aux ventes saisies dans l'application : le prospect est placé à la première étape du pipeline par défaut.`,
-  noPipeline: "L'espace n'a aucun pipeline actif : le prospect est créé sans être placé sur un tableau.",
-} as const;
+const warningsText = messages.lead;
 
 /** The active pipeline marked default; failing that, the first active one. */
 export function defaultPipeline(pipelines: readonly SalesPipelineItem[]): SalesPipelineItem | undefined {
@@ -35,7 +27,7 @@ const firstStage = (pipeline: SalesPipelineItem): StageItem | undefined =>
   [...pipeline.stages].sort((a, b) => a.order - b.order)[0];
 
 /**
- * Section 3 with decisions 4, for a new contact: a requested pipeline and stage are honoured when
+ * Where a new contact lands (docs/api.md#lead-placement): a requested pipeline and stage are honoured when
  * found; anything requested but not found sends the lead to the default pipeline's first stage
  * with a warning; a stage requested without a pipeline is looked up in the default pipeline.
  * The protected stages (Closé, Acompte) are never a lead's arrival stage.

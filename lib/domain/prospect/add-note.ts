@@ -1,24 +1,23 @@
 import * as z from 'zod/mini';
-import type { ApiKeyPrincipal } from '../../auth/context';
+import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError } from '../../errors';
-import { prospectNotFound } from '../../http/path-ids';
-import { keys } from '../../storage/keys';
-import type { NoteItem } from '../../storage/records';
+import type { Note } from '../../storage/records';
 import { writeNote } from '../../storage/prospect-writes';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
 import { codePointLength, maxNoteLength } from '../notes';
 import { readIsoTimestamp } from '../timestamps';
 import { changeLogEntry } from './changelog';
+import { messages } from '../../messages';
 
-/** Section 4.3: content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case. */
+/**
+ * Content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case
+ * (docs/api.md#add-a-note).
+ */
 export const addNoteSchema = z.strictObject({
   content: z.string().check(
-    z.refine((content) => content.trim() !== '', 'le contenu ne peut pas être vide'),
-    z.refine(
-      (content) => codePointLength(content) <= maxNoteLength,
-      `${maxNoteLength} caractères au plus (un emoji compte pour un)`,
-    ),
+    z.refine((content) => content.trim() !== '', messages.rules.blankNote),
+    z.refine((content) => codePointLength(content) <= maxNoteLength, messages.rules.noteTooLong(maxNoteLength)),
   ),
   date: z.optional(z.unknown()),
 });
@@ -27,10 +26,7 @@ export type AddNoteInput = z.output<typeof addNoteSchema>;
 
 export type NoteResult = { id: string; created_at: string; warnings: string[] };
 
-const warningsText = {
-  invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
-  futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
-} as const;
+const warningsText = messages.note;
 
 /**
  * A backfilled date must be an existing ISO 8601 date in the past, read as UTC when it has no zone
@@ -47,7 +43,7 @@ export function noteDate(date: unknown, receivedAt: Date): { date: string; warni
 }
 
 /**
- * Section 4.3: the note, its log entry and the prospect's new version in one transaction, which
+ * Add a note (docs/api.md#add-a-note): the note, its log entry and the prospect's new version in one transaction, which
  * also tells a prospect that does not exist (404) without a read beforehand.
  */
 export async function addNote(
@@ -62,10 +58,7 @@ export async function addNote(
   const now = receivedAt.toISOString();
   const { date, warnings } = noteDate(input.date, receivedAt);
   const noteId = deps.newId();
-  const note: NoteItem = {
-    pk: keys.prospectPk(workspaceId, prospectId),
-    sk: keys.noteSk(now, noteId),
-    type: 'note',
+  const note: Note = {
     id: noteId,
     workspace_id: workspaceId,
     record_id: prospectId,
@@ -87,6 +80,6 @@ export async function addNote(
     () => writeNote(deps, { workspaceId, prospectId }, note, entry, now),
     retryPolicy,
   );
-  if (outcome === 'prospect_not_found') throw new NotFoundError(prospectNotFound);
+  if (outcome === 'prospect_not_found') throw new NotFoundError(messages.prospect.notFound);
   return { id: noteId, created_at: now, warnings };
 }

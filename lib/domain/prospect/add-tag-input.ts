@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
+import { messages } from '../../messages';
 
-/** Section 4.4: the id or exact name of an existing tag. */
+/** The id or exact name of an existing tag (docs/api.md#add-a-tag). */
 export const addTagSchema = z.strictObject({
   tag: z
     .string()
     .check(
       z.trim(),
-      z.minLength(1, 'un identifiant ou un nom de tag est attendu'),
-      z.maxLength(200, '200 caractères au plus'),
+      z.minLength(1, messages.rules.tagReference),
+      z.maxLength(200, messages.rules.atMostCharacters(200)),
     ),
 });

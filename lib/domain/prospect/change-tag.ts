@@ -1,7 +1,6 @@
-import type { ApiKeyPrincipal } from '../../auth/context';
+import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../../errors';
-import { prospectNotFound } from '../../http/path-ids';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {
@@ -12,20 +11,17 @@ import {
 } from '../../storage/retry';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { findByIdOrName } from '../names';
-import { shorten } from '../lead/lead-input';
 import { changeLogEntry } from './changelog';
+import { messages } from '../../messages';
 
 export type TagOutcome = {
   outcome: 'added' | 'already_present' | 'removed' | 'absent';
   tag: { id: string; name: string };
 };
 
-const unknownTag = (reference: string) =>
-  `Tag « ${shorten(reference)} » introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`;
-const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
-
 /**
- * Sections 4.4 and 4.5. Input: the tag's id or exact name. Output: what happened.
+ * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag). Input: the tag's id or
+ * exact name. Output: what happened.
  * 1. Read the prospect and the workspace's tags, in parallel (404, then 422 for an unknown tag).
  * 2. Tag already present (add) or absent (remove): nothing to write.
  * 3. Otherwise the change and its log entry, in one transaction conditional on the version read,
@@ -42,9 +38,9 @@ export async function changeTag(
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
   const result = await retryWhileChangedMeanwhile(async (): Promise<TagOutcome | undefined> => {
     const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
-    if (!prospect) throw new NotFoundError(prospectNotFound);
+    if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const tag = findByIdOrName(config.tags, request.tag);
-    if (!tag) throw new UnknownReferenceError(unknownTag(request.tag));
+    if (!tag) throw new UnknownReferenceError(messages.prospect.unknownTag(request.tag));
     const view = { id: tag.id, name: tag.name };
     const present = prospect.tag_ids?.has(tag.id) ?? false;
     const adding = request.action === 'add';
@@ -71,12 +67,12 @@ export async function changeTag(
             expectedVersion: prospect.version,
             now,
           },
-          [{ kind: 'create', item: entry }],
+          [{ kind: 'create-entry', entry }],
         ),
       retryPolicy,
     );
     return outcome === 'written' ? { outcome: adding ? 'added' : 'removed', tag: view } : undefined;
   });
   if (result) return result;
-  throw new StorageUnavailableError(busy);
+  throw new StorageUnavailableError(messages.failure.prospectContended);
 }

@@ -1,5 +1,4 @@
-import { keys } from '../../storage/keys';
-import type { ChangeLogField, ChangeLogItem } from '../../storage/records';
+import type { ChangeLogEntry, ChangeLogField } from '../../storage/records';
 
 export type FieldChange = {
   field: ChangeLogField;
@@ -9,7 +8,7 @@ export type FieldChange = {
   pipelineAfter?: string | null;
 };
 
-/** Decisions 3: one entry per changed field, with the key used and the values before and after. */
+/** One entry per changed field, with the key used and the values before and after (docs/api.md#change-log). */
 export function changeLogEntry(input: {
   id: string;
   workspaceId: string;
@@ -18,12 +17,9 @@ export function changeLogEntry(input: {
   at: string;
   prospectVersion: number | null;
   change: FieldChange;
-}): ChangeLogItem {
+}): ChangeLogEntry {
   const { change } = input;
   return {
-    pk: keys.prospectPk(input.workspaceId, input.prospectId),
-    sk: keys.changeLogSk(input.at, input.id),
-    type: 'changelog',
     id: input.id,
     workspace_id: input.workspaceId,
     prospect_id: input.prospectId,
@@ -37,9 +33,5 @@ export function changeLogEntry(input: {
     at: input.at,
     prospect_version: input.prospectVersion,
     undone_at: null,
-    gsi1pk: keys.changeLogOfKey(input.keyId),
-    gsi1sk: `${input.at}#${input.id}`,
-    gsi2pk: keys.changeLogEntryRef(input.workspaceId, input.id),
-    gsi2sk: 'LOG',
   };
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { readIsoTimestamp } from '../timestamps';
+import { messages } from '../../messages';
 
 /** ISO 8601 date and time with a time zone (Z or ±hh:mm): a follow-up without one is ambiguous. */
 const followUpAt = z.pipe(
@@ -9,14 +10,14 @@ const followUpAt = z.pipe(
     if (instant) return instant.toISOString();
     context.issues.push({
       code: 'custom',
-      message: 'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
+      message: messages.rules.zonedTimestamp,
       input: value,
     });
     return z.NEVER;
   }),
 );
 
-/** Section 4.2: only the fields to change, at least one, nothing else. */
+/** Only the fields to change, at least one, nothing else (docs/api.md#update-a-prospect). */
 export const patchProspectSchema = z
   .partial(
     z.strictObject({
@@ -24,14 +25,14 @@ export const patchProspectSchema = z
         .string()
         .check(
           z.trim(),
-          z.minLength(1, 'un identifiant ou un nom d’étape est attendu'),
-          z.maxLength(200, '200 caractères au plus'),
+          z.minLength(1, messages.rules.stageReference),
+          z.maxLength(200, messages.rules.atMostCharacters(200)),
         ),
-      setter_id: z.nullable(z.string().check(z.maxLength(100, '100 caractères au plus'))),
-      closer_id: z.nullable(z.string().check(z.maxLength(100, '100 caractères au plus'))),
+      setter_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
+      closer_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
       follow_up_at: z.nullable(followUpAt),
     }),
   )
-  .check(z.refine((body) => Object.keys(body).length > 0, 'au moins un champ à modifier est attendu'));
+  .check(z.refine((body) => Object.keys(body).length > 0, messages.rules.oneFieldToChange));
 
 export type PatchProspectInput = z.output<typeof patchProspectSchema>;

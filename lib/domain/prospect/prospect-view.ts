@@ -9,7 +9,10 @@ export type ProspectPatchView = {
   next_follow_up_at: string | null;
 };
 
-/** Section 4.2's answer; `pipeline_id` and `stage_id` stay null for a prospect on no board (decisions 3). */
+/**
+ * The PATCH answer (docs/api.md#update-a-prospect); `pipeline_id` and `stage_id` stay null for a
+ * prospect on no board.
+ */
 export const prospectPatchView = (prospect: ProspectItem): ProspectPatchView => ({
   id: prospect.id,
   pipeline_id: prospect.pipeline_id,

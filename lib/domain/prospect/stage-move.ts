@@ -2,17 +2,14 @@ import { ProtectedStageError, UnknownReferenceError } from '../../errors';
 import type { ProspectItem } from '../../storage/records';
 import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { isProtectedStage, sameName } from '../names';
-import { shorten } from '../lead/lead-input';
+import { messages as catalogue } from '../../messages';
 
 export type StageTarget = { pipelineId: string; stage: StageItem };
 
 const messages = {
-  fromProtected: (name: string) =>
-    `Le prospect est à l'étape « ${name} » : une vente se gère dans l'application, pas par l'API.`,
-  toProtected: (name: string) =>
-    `L'étape « ${name} » se gère dans l'application : l'API ne peut pas y placer un prospect.`,
-  unknown: (reference: string) =>
-    `Étape « ${shorten(reference)} » introuvable : donnez l'identifiant d'une étape d'un pipeline actif de l'espace ou le nom exact d'une étape du pipeline du prospect.`,
+  fromProtected: catalogue.prospect.inProtectedStage,
+  toProtected: catalogue.prospect.toProtectedStage,
+  unknown: catalogue.prospect.unknownStage,
 } as const;
 
 function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null): StageTarget | undefined {
@@ -25,8 +22,9 @@ function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null
 }
 
 /**
- * Section 3: a stage id of any active pipeline of the workspace (the prospect changes pipeline), or
- * a stage name (decisions 3's comparison) within the prospect's current pipeline, if active. Closé and Acompte are
+ * The target of a `stage` (docs/api.md#update-a-prospect): a stage id of any active pipeline of the
+ * workspace (the prospect changes pipeline), or a stage name (compared as in
+ * docs/api.md#names-as-references) within the prospect's current pipeline, if active. Closé and Acompte are
  * neither left nor entered through the API (409, checked before an unknown target's 422).
  */
 export function resolveStageMove(
@@ -37,7 +35,8 @@ export function resolveStageMove(
   const current = stageOf(pipelines, prospect.stage_id);
   if (current && isProtectedStage(current.stage))
     throw new ProtectedStageError(messages.fromProtected(current.stage.name));
-  // Decisions 3: a stage of an inactive pipeline is no target, by id or by name (the prospect would vanish from every board).
+  // A stage of an inactive pipeline is no target, by id or by name: the prospect would vanish from
+  // every board (docs/api.md#update-a-prospect).
   const targets = pipelines.filter((pipeline) => pipeline.active);
   const byId = stageOf(targets, reference.trim().toLowerCase());
   const currentPipeline = targets.find((pipeline) => pipeline.id === prospect.pipeline_id);

@@ -4,13 +4,14 @@ import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
 import type { ChangeLogItem, ProspectItem } from '../../storage/records';
+import { messages as catalogue } from '../../messages';
 
 const messages = {
-  unknownEntry: (id: string) => `Entrée du journal inconnue dans cet espace : ${id}.`,
-  note: "Une note ne s'annule pas : l'API ne supprime jamais une note.",
-  alreadyUndone: (at: string) => `Cette modification a déjà été annulée le ${at}.`,
-  moved: 'Le prospect a été modifié depuis cette entrée : annulation refusée, rien n’a changé.',
-  missing: 'Le prospect de cette entrée est introuvable.',
+  unknownEntry: catalogue.changeLog.unknownEntry,
+  note: catalogue.changeLog.noteNotUndone,
+  alreadyUndone: catalogue.changeLog.alreadyUndone,
+  moved: catalogue.changeLog.prospectMoved,
+  missing: catalogue.changeLog.prospectMissing,
 } as const;
 
 /** What reverting one entry writes: the field back to its value before (a stage with its pipeline). */
@@ -33,7 +34,7 @@ function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTags' 
 }
 
 /**
- * Decisions 3, undo: reverts one entry's field while the prospect's version is still the one the
+ * Undo (docs/api.md#undo): reverts one entry's field while the prospect's version is still the one the
  * entry left, marks the entry undone and writes no new entry, all in one transaction. Refused,
  * with nothing changed, for a note, an entry already undone, or a prospect changed since.
  */

@@ -1,7 +1,6 @@
-import type { ApiKeyPrincipal } from '../../auth/context';
+import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../../errors';
-import { prospectNotFound } from '../../http/path-ids';
 import { getProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
 import { writeProspectChange } from '../../storage/prospect-writes';
@@ -16,16 +15,15 @@ import { changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
 import { resolveStageMove } from './stage-move';
+import { messages } from '../../messages';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
-
-const unknownMember = (field: string) => `Champ « ${field} » : ce membre n'existe pas dans l'espace.`;
-const busy = 'Le prospect a été modifié pendant la requête : réessayez.';
 
 /** A prospect changed by another call between our read and our write: read again. */
 
 /**
- * Section 4.2. Input: the validated body. Output: the prospect after the change and what changed.
+ * Update a prospect (docs/api.md#update-a-prospect). Input: the validated body. Output: the
+ * prospect after the change and what changed.
  * 1. Read the prospect and the workspace configuration, in parallel (404 if no such prospect).
  * 2. Resolve the stage (409 protected, 422 unknown) and the members (422 unknown).
  * 3. Keep only the fields whose value really changes; nothing changes, nothing is written.
@@ -42,7 +40,7 @@ export async function updateProspect(
   const configLoad = loadWorkspaceConfig(deps, workspaceId);
   const result = await retryWhileChangedMeanwhile(async (): Promise<PatchResult | undefined> => {
     const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
-    if (!prospect) throw new NotFoundError(prospectNotFound);
+    if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
     if (changes.length === 0) return { ...prospectPatchView(prospect), changed: [] };
 
@@ -66,7 +64,7 @@ export async function updateProspect(
           deps,
           { workspaceId, prospectId },
           { set, expectedVersion: prospect.version, now },
-          entries.map((item) => ({ kind: 'create', item }) as const),
+          entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
         ),
       retryPolicy,
     );
@@ -76,7 +74,7 @@ export async function updateProspect(
     return { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) };
   });
   if (result) return result;
-  throw new StorageUnavailableError(busy);
+  throw new StorageUnavailableError(messages.failure.prospectContended);
 }
 
 type PendingChange = { change: FieldChange; set: Record<string, string | null> };
@@ -124,6 +122,6 @@ function fieldChanges(
 
 function memberIdOf(members: readonly MemberItem[], reference: string, field: string): string {
   const member = members.find((candidate) => candidate.id === reference.toLowerCase());
-  if (!member) throw new UnknownReferenceError(unknownMember(field));
+  if (!member) throw new UnknownReferenceError(messages.prospect.unknownMember(field));
   return member.id;
 }

@@ -1,9 +1,10 @@
 import { InvalidInputError } from '../../errors';
 import { codePointLength, maxNoteLength } from '../notes';
+import { messages } from '../../messages';
 
-const tooLarge = `Les réponses (« answers ») dépassent la taille d'une note (${maxNoteLength} caractères).`;
+const tooLarge = messages.recruitment.answersTooLarge(maxNoteLength);
 
-/** Decisions 4: one line per pair, `Question : Réponse`. */
+/** One line per pair, `Question : Réponse` (docs/api.md#answers-note). */
 export function answersNote(answers: readonly [string, string][]): string | undefined {
   if (answers.length === 0) return undefined;
   const content = answers.map(([question, answer]) => `${question} : ${answer}`).join('\n');

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { InvalidInputError } from '../../errors';
-import type { WebhookFields } from '../../http/webhook-body';
+import type { WebhookFields } from '../webhook-fields';
 import { isUuid } from '../../ids';
 import { isEmailAddress } from '../email';
+import { messages } from '../../messages';
 
 export type ApplicationInput = {
   email: string;
@@ -22,24 +23,24 @@ export const maxAnswerPairs = 200;
 const optionalText = (max = 500) =>
   z.pipe(
     z.transform((value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)),
-    z.optional(z.string().check(z.trim(), z.maxLength(max, `${max} caractères au plus`))),
+    z.optional(z.string().check(z.trim(), z.maxLength(max, messages.rules.atMostCharacters(max)))),
   );
 
 const answersSchema = z.optional(
   z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
-      error: 'un objet « question : réponse » est attendu, chaque réponse étant un texte, un nombre ou un booléen',
+      error: messages.rules.answersObject,
     })
-    .check(z.refine((answers) => Object.keys(answers).length <= maxAnswerPairs, `${maxAnswerPairs} paires au plus`)),
+    .check(
+      z.refine((answers) => Object.keys(answers).length <= maxAnswerPairs, messages.rules.atMostPairs(maxAnswerPairs)),
+    ),
 );
 
-/** Section 4.6; unknown fields are ignored (decisions 4). */
+/** The recruitment fields (docs/api.md#recruitment-fields); unknown fields are ignored. */
 export const applicationSchema = z.object({
   email: z.pipe(
     z.transform((value: unknown) => (typeof value === 'string' ? value.trim() : value)),
-    z
-      .string({ error: 'une adresse e-mail valide est attendue' })
-      .check(z.refine(isEmailAddress, 'une adresse e-mail valide est attendue')),
+    z.string({ error: messages.rules.emailAddress }).check(z.refine(isEmailAddress, messages.rules.emailAddress)),
   ),
   name: optionalText(),
   first_name: optionalText(),
@@ -47,20 +48,14 @@ export const applicationSchema = z.object({
   phone: optionalText(40),
   position: optionalText(),
   source: optionalText(),
-  pipeline_id: optionalText().check(
-    z.refine((value) => value === undefined || isUuid(value), 'un identifiant UUID est attendu'),
-  ),
+  pipeline_id: optionalText().check(z.refine((value) => value === undefined || isUuid(value), messages.rules.uuid)),
   pipeline: optionalText(),
   answers: answersSchema,
 });
 
-const nestedPayload =
-  'Ce format imbriqué (« data.fields » ou « form_response.answers ») n’est pas accepté : aplatissez les réponses ' +
-  'avant l’envoi. Avec Zapier ou Make, associez chaque champ du formulaire à un champ du webhook ' +
-  '(email, name, phone, position…) et chaque question à une clé « answers[Question] ».';
-const missingName = 'Le champ « name » est requis quand « first_name » est absent.';
+const { nestedPayload, missingName } = messages.recruitment;
 
-/** Native payloads of form tools nest their answers; the webhook wants them flattened (§4.6 rule 4). */
+/** Native payloads of form tools nest their answers; the webhook wants them flattened (docs/api.md#nested-payloads). */
 function isNestedFormPayload(fields: WebhookFields): boolean {
   const data = fields.data as { fields?: unknown } | undefined;
   const formResponse = fields.form_response as { answers?: unknown } | undefined;
@@ -74,7 +69,7 @@ export function interpretApplication(fields: WebhookFields): ApplicationInput {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'body');
-    const message = `Champ « ${field} » invalide : ${issue?.message ?? 'valeur refusée'}.`;
+    const message = messages.body.invalidField(field, issue?.message ?? messages.body.refusedValue);
     throw new InvalidInputError(message, { field, message });
   }
   const input = parsed.data;
@@ -93,7 +88,10 @@ export function interpretApplication(fields: WebhookFields): ApplicationInput {
   };
 }
 
-/** "Full name, split automatically": the first word, then the rest (decisions 4: one word gives an empty last name). */
+/**
+ * "Full name, split automatically": the first word, then the rest (one word gives an empty last
+ * name: docs/api.md#recruitment-fields).
+ */
 function splitName(name: string | undefined): [string, string] {
   if (name === undefined) throw new InvalidInputError(missingName, { field: 'name', message: missingName });
   const [first = '', ...rest] = name.split(/\s+/);

@@ -1,21 +1,20 @@
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../../errors';
 import type { RecruitmentPipelineItem } from '../../storage/workspace-config';
 import { sameName } from '../names';
-import { shorten } from '../lead/lead-input';
+import { messages as catalogue } from '../../messages';
 
 const messages = {
-  idNotFound: (id: string) => `Aucun pipeline de recrutement actif ne porte l'identifiant « ${id} ».`,
-  nameNotFound: (name: string) => `Aucun pipeline de recrutement actif ne s'appelle « ${shorten(name)} ».`,
-  ambiguous: (name: string) =>
-    `Plusieurs pipelines de recrutement s'appellent « ${shorten(name)} » : utilisez « pipeline_id » pour choisir.`,
-  none: "L'espace n'a aucun pipeline de recrutement actif : créez-en un dans l'application.",
-  noColumn: (name: string) => `Le pipeline de recrutement « ${name} » n'a aucune colonne.`,
+  idNotFound: catalogue.recruitment.pipelineIdNotFound,
+  nameNotFound: catalogue.recruitment.pipelineNameNotFound,
+  ambiguous: catalogue.recruitment.ambiguousPipeline,
+  none: catalogue.recruitment.noPipeline,
+  noColumn: catalogue.recruitment.noColumn,
 } as const;
 
 /**
- * Section 4.6 with errors of 7.2: `pipeline_id` wins over `pipeline`; a name matches ignoring case
- * and must designate one pipeline; without either, the default active pipeline. No pipeline is
- * ever created.
+ * Pipeline choice (docs/api.md#recruitment-pipeline-choice): `pipeline_id` wins over `pipeline`; a
+ * name matches ignoring case and must designate one pipeline; without either, the default active
+ * pipeline. No pipeline is ever created.
  */
 export function chooseRecruitmentPipeline(
   pipelines: readonly RecruitmentPipelineItem[],

@@ -1,20 +1,19 @@
 import type { Deps } from '../../deps';
-import type { WebhookFields } from '../../http/webhook-body';
-import { addNote, createCandidate } from '../../storage/candidates';
-import { keys } from '../../storage/keys';
-import type { CandidateItem, NoteItem } from '../../storage/records';
+import type { WebhookFields } from '../webhook-fields';
+import { addCandidateNote, createCandidate } from '../../storage/candidates';
+import type { Candidate, Note } from '../../storage/records';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { answersNote } from './answers-note';
 import { interpretApplication } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
+import { messages } from '../../messages';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 
-const resubmittedWithoutAnswers = 'Nouvelle candidature reçue, sans réponses de formulaire.';
-
 /**
- * Section 4.6. Input: the body's fields. Output: the candidate's id and what happened.
+ * The recruitment webhook (docs/api.md#recruitment-webhook). Input: the body's fields. Output:
+ * the candidate's id and what happened.
  * 1. Validate the application (400 naming the field) and build its answers note.
  * 2. Choose the recruitment pipeline from the workspace configuration (404, 409, 422).
  * 3. Create candidate, marker and note in one transaction; when the marker exists (same e-mail in
@@ -32,10 +31,7 @@ export async function receiveApplication(
   const { pipeline, columnId } = chooseRecruitmentPipeline(config.recruitmentPipelines, application);
   const now = deps.clock().toISOString();
   const candidateId = deps.newId();
-  const candidate: CandidateItem = {
-    ...keys.candidate(workspaceId, candidateId),
-    sk: 'CANDIDATE',
-    type: 'candidate',
+  const candidate: Candidate = {
     id: candidateId,
     workspace_id: workspaceId,
     pipeline_id: pipeline.id,
@@ -50,12 +46,9 @@ export async function receiveApplication(
     created_at: now,
     updated_at: now,
   };
-  const noteOn = (recordId: string, text: string): NoteItem => {
+  const noteOn = (recordId: string, text: string): Note => {
     const noteId = deps.newId();
     return {
-      pk: keys.candidatePk(workspaceId, recordId),
-      sk: keys.noteSk(now, noteId),
-      type: 'note',
       id: noteId,
       workspace_id: workspaceId,
       record_id: recordId,
@@ -73,6 +66,6 @@ export async function receiveApplication(
   // attempt that did land: the candidate was created then.
   if (outcome.created || outcome.existingId === candidateId)
     return { ok: true, talent_id: candidateId, action: 'created' };
-  await addNote(deps, noteOn(outcome.existingId, content ?? resubmittedWithoutAnswers));
+  await addCandidateNote(deps, noteOn(outcome.existingId, content ?? messages.recruitment.resubmittedWithoutAnswers));
   return { ok: true, talent_id: outcome.existingId, action: 'existing' };
 }

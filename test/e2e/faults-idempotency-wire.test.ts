@@ -97,7 +97,7 @@ describe('a claim whose answer was lost', () => {
   });
 });
 
-describe('an answer that cannot be stored (decisions 5)', () => {
+describe('an idempotent answer that cannot be stored', () => {
   it('releases its key: the retry runs the request again, repeating the same note, never a 5xx', async () => {
     const prospectId = ws.prospects.lead as string;
     const key = randomUUID();

@@ -1,8 +1,8 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { TableAction } from '../lib/routes';
-import { deletablePrefixes } from '../lib/storage/keys';
-import { tableDefinition } from '../lib/storage/table';
+import type { TableAction } from '../../lib/routes';
+import { deletablePrefixes } from '../../lib/storage/keys';
+import { tableDefinition } from '../../lib/storage/table';
 
 /**
  * IAM has no TransactWriteItems action: DynamoDB checks each write of a transaction against

@@ -7,12 +7,12 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionTimeoutSeconds, type TableAction } from '../../lib/routes';
+import { functionTimeoutSeconds, type TableAction } from '../../../lib/routes';
 import { functionBundling } from '../bundling';
 import { logRetention } from '../log-retention';
 import { tableAccessStatements } from '../table-access';
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export type RouteFunctionProps = {
   /** Handler file, relative to the project root (the route list's `entry`). */

@@ -7,8 +7,8 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { webhookUrl } from '../lib/admin/webhooks';
-import { authorizerEntry, routes, type TableAction } from '../lib/routes';
+import { webhookUrl } from '../../lib/admin/webhooks';
+import { authorizerEntry, routes, type TableAction } from '../../lib/routes';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
 import { RouteFunction } from './constructs/route-function';

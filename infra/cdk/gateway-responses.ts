@@ -1,4 +1,4 @@
-import { routes, type ErrorShape } from '../lib/routes';
+import { routes, type ErrorShape } from '../../lib/routes';
 
 /**
  * What API Gateway answers by itself (before or instead of a handler), rewritten into the

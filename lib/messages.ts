@@ -1,0 +1,207 @@
+/**
+ * Every French text a person reads, defined once: error messages, warnings, zod refusals named in
+ * `details`, gateway responses, and the OpenAPI examples, which are built from these very entries
+ * (a test fails when a documented example is not one the service can send). A leaf module: any
+ * layer may import it.
+ */
+
+/** A message quotes what the caller sent, never a 20 000-character copy of it, nor half an emoji. */
+export function shorten(value: string, max = 80): string {
+  const codePoints = Array.from(value);
+  return codePoints.length > max ? `${codePoints.slice(0, max).join('')}…` : value;
+}
+
+const q = (value: string) => `« ${shorten(value)} »`;
+const retryShortly = 'réessayez dans quelques instants.';
+const defaultPlacement = 'le prospect est placé à la première étape du pipeline par défaut.';
+/** The admin commands quote a pasted 500-character id by its first 40 UTF-16 units, as they always did. */
+const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(0, 40)}…` : value} »`;
+const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
+
+export const messages = {
+  access: {
+    unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
+    forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
+    rateLimited: "Trop de requêtes pour cette clé d'API : réessayez après le délai indiqué par Retry-After.",
+    endpointMissing: "Le paramètre endpoint_id est absent de l'URL du webhook.",
+    endpointMalformed: 'Le paramètre endpoint_id doit être un identifiant UUID.',
+    endpointUnknown: 'Aucun webhook ne correspond à cet endpoint_id.',
+    webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
+  },
+
+  failure: {
+    internal: `Erreur interne : ${retryShortly}`,
+    leadNotSaved: `Le prospect n'a pas pu être enregistré : ${retryShortly}`,
+    leadContended: "Le prospect n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.",
+    prospectContended: 'Le prospect a été modifié pendant la requête : réessayez.',
+  },
+
+  gateway: {
+    accessDenied: 'Accès refusé.',
+    noSuchRoute: "Cette route n'existe pas.",
+    bodyTooLarge: 'Le corps de la requête est trop volumineux.',
+    throttled: `Trop de requêtes : ${retryShortly}`,
+    badRequest: 'Requête invalide.',
+  },
+
+  body: {
+    notJsonObject: 'Le corps de la requête doit être un objet JSON.',
+    webhookUnreadable:
+      'Le corps de la requête doit être un objet JSON ou un formulaire encodé (application/x-www-form-urlencoded).',
+    webhookTooLarge: (kilobytes: number) => `Le corps de la requête dépasse ${kilobytes} Ko.`,
+    unknownField: (name: string) => `Champ inconnu : ${q(name)}.`,
+    invalidField: (name: string, reason: string) => `Champ « ${name} » invalide : ${reason}.`,
+    invalidBody: (reason: string) => `Corps de la requête invalide : ${reason}.`,
+    refusedValue: 'valeur refusée',
+  },
+
+  /** Reasons given by the zod schemas, quoted in `details` after « Champ … invalide : ». */
+  rules: {
+    atMostCharacters: (max: number) => `${max} caractères au plus`,
+    stageReference: 'un identifiant ou un nom d’étape est attendu',
+    tagReference: 'un identifiant ou un nom de tag est attendu',
+    oneFieldToChange: 'au moins un champ à modifier est attendu',
+    zonedTimestamp: 'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
+    blankNote: 'le contenu ne peut pas être vide',
+    noteTooLong: (max: number) => `${max} caractères au plus (un emoji compte pour un)`,
+    emailAddress: 'une adresse e-mail valide est attendue',
+    uuid: 'un identifiant UUID est attendu',
+    answersObject:
+      'un objet « question : réponse » est attendu, chaque réponse étant un texte, un nombre ou un booléen',
+    atMostPairs: (max: number) => `${max} paires au plus`,
+  },
+
+  idempotency: {
+    tooLong: (max: number) => `L'en-tête Idempotency-Key dépasse ${max} caractères.`,
+    reused:
+      'Cette clé Idempotency-Key a déjà servi pour un autre contenu : utilisez une nouvelle clé pour une nouvelle requête.',
+    inFlight: 'Une requête avec cette clé Idempotency-Key est encore en cours : réessayez dans une seconde.',
+  },
+
+  prospect: {
+    notFound: 'Prospect introuvable dans cet espace.',
+    inProtectedStage: (stage: string) =>
+      `Le prospect est à l'étape « ${stage} » : une vente se gère dans l'application, pas par l'API.`,
+    toProtectedStage: (stage: string) =>
+      `L'étape « ${stage} » se gère dans l'application : l'API ne peut pas y placer un prospect.`,
+    unknownStage: (reference: string) =>
+      `Étape ${q(reference)} introuvable : donnez l'identifiant d'une étape d'un pipeline actif de l'espace ou le nom exact d'une étape du pipeline du prospect.`,
+    unknownMember: (field: string) => `Champ « ${field} » : ce membre n'existe pas dans l'espace.`,
+    unknownTag: (reference: string) =>
+      `Tag ${q(reference)} introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`,
+  },
+
+  note: {
+    invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
+    futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
+  },
+
+  lead: {
+    noContact: 'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».',
+    unknownField: (name: string) => `Champ inconnu ignoré : ${q(name)}.`,
+    tagsField: 'Le champ « tags » est ignoré : utilisez « tag_ids » avec les identifiants des tags.',
+    wrongType: (name: string) => `Champ « ${name} » ignoré : une chaîne de caractères est attendue.`,
+    invalidEmail: "Champ « email » ignoré : ce n'est pas une adresse e-mail valide.",
+    tooLong: (name: string, max: number) => `Champ « ${name} » ignoré : ${max} caractères au plus.`,
+    wrongTagIds: 'Champ « tag_ids » ignoré : une liste d’identifiants de tags est attendue.',
+    tooManyTags: (max: number) =>
+      `Seuls les ${max} premiers identifiants distincts de « tag_ids » sont lus ; les suivants sont ignorés.`,
+    moreIgnored: (count: number) =>
+      count === 1
+        ? '1 autre champ ignoré n’est pas nommé ici.'
+        : `${count} autres champs ignorés ne sont pas nommés ici.`,
+    unknownTag: (id: string) => `Tag introuvable ignoré : ${q(id)}.`,
+    pipelineNotFound: (name: string) => `Pipeline ${q(name)} introuvable : ${defaultPlacement}`,
+    stageNotFound: (name: string, pipeline: string) =>
+      `Étape ${q(name)} introuvable dans le pipeline « ${pipeline} » : ${defaultPlacement}`,
+    protectedStage: (stage: string) =>
+      `L'étape « ${stage} » est réservée aux ventes saisies dans l'application : ${defaultPlacement}`,
+    noPipeline: "L'espace n'a aucun pipeline actif : le prospect est créé sans être placé sur un tableau.",
+    notMoved: "Contact déjà connu : le prospect n'a pas été déplacé dans le pipeline.",
+    emailTaken: "L'adresse e-mail envoyée appartient déjà à un autre prospect : elle n'a pas été appliquée.",
+    phoneTaken: "Le numéro de téléphone envoyé appartient déjà à un autre prospect : il n'a pas été appliqué.",
+  },
+
+  recruitment: {
+    nestedPayload:
+      'Ce format imbriqué (« data.fields » ou « form_response.answers ») n’est pas accepté : aplatissez les réponses ' +
+      'avant l’envoi. Avec Zapier ou Make, associez chaque champ du formulaire à un champ du webhook ' +
+      '(email, name, phone, position…) et chaque question à une clé « answers[Question] ».',
+    missingName: 'Le champ « name » est requis quand « first_name » est absent.',
+    answersTooLarge: (max: number) => `Les réponses (« answers ») dépassent la taille d'une note (${max} caractères).`,
+    pipelineIdNotFound: (id: string) => `Aucun pipeline de recrutement actif ne porte l'identifiant ${q(id)}.`,
+    pipelineNameNotFound: (name: string) => `Aucun pipeline de recrutement actif ne s'appelle ${q(name)}.`,
+    ambiguousPipeline: (name: string) =>
+      `Plusieurs pipelines de recrutement s'appellent ${q(name)} : utilisez « pipeline_id » pour choisir.`,
+    noPipeline: "L'espace n'a aucun pipeline de recrutement actif : créez-en un dans l'application.",
+    noColumn: (pipeline: string) => `Le pipeline de recrutement « ${pipeline} » n'a aucune colonne.`,
+    resubmittedWithoutAnswers: 'Nouvelle candidature reçue, sans réponses de formulaire.',
+  },
+
+  changeLog: {
+    unknownEntry: (id: string) => `Entrée du journal inconnue dans cet espace : ${id}.`,
+    noteNotUndone: "Une note ne s'annule pas : l'API ne supprime jamais une note.",
+    alreadyUndone: (at: string) => `Cette modification a déjà été annulée le ${at}.`,
+    prospectMoved: 'Le prospect a été modifié depuis cette entrée : annulation refusée, rien n’a changé.',
+    prospectMissing: 'Le prospect de cette entrée est introuvable.',
+  },
+
+  /** The admin command line (lib/admin): refusals print after « Erreur : » and exit with 2. */
+  admin: {
+    /** An id given to an admin command: not a UUID, or naming nothing in the workspace. */
+    ids: {
+      malformed: {
+        workspace: (value: string) => uuidExpected("Identifiant d'espace de travail invalide", value),
+        apiKey: (value: string) => uuidExpected("Identifiant de clé d'API invalide", value),
+        prospect: (value: string) => uuidExpected('Identifiant de prospect invalide', value),
+        candidate: (value: string) => uuidExpected('Identifiant de candidat invalide', value),
+        changeLogEntry: (value: string) => uuidExpected("Identifiant d'entrée du journal invalide", value),
+      },
+      unknown: {
+        workspace: (id: string) => `Espace de travail inconnu : ${id}`,
+        apiKey: (id: string) => `Clé d'API inconnue dans cet espace : ${id}`,
+        prospect: (id: string) => `Prospect inconnu dans cet espace : ${id}`,
+        candidate: (id: string) => `Candidat inconnu dans cet espace : ${id}`,
+      },
+    },
+
+    apiKeys: {
+      noScope: 'Indiquez au moins une portée pour la clé.',
+      /** Both lists already joined with « , ». */
+      unknownScopes: (unknown: string, possible: string) =>
+        `Portée inconnue : ${unknown} (portées possibles : *, ${possible}).`,
+      blankName: 'Le nom de la clé ne peut pas être vide.',
+    },
+
+    webhook: {
+      notGenerated: "Cet espace n'a pas encore de webhook : créez-le avec « webhook generate ».",
+      /** An internal failure (exit 1): the workspace names an endpoint that is not stored. */
+      endpointMissing: (endpointId: string, workspaceId: string) =>
+        `Le webhook ${endpointId} de l'espace ${workspaceId} est introuvable.`,
+    },
+
+    changeLog: {
+      prospectOrKey: 'Donnez soit --prospect, soit --key.',
+    },
+
+    /** `seed`: every problem of a description, one line each, in a single refusal. */
+    seed: {
+      invalid: (lines: string) => `Description de seed invalide :\n${lines}`,
+      /** `where` is the problem's path joined with dots, empty for the description as a whole. */
+      problem: (where: string, message: string) => `- ${where === '' ? 'description' : where} : ${message}`,
+      invalidEmail: 'adresse e-mail invalide',
+      unlabelledProspect: 'donnez à ce prospect une clé (key), un e-mail, un téléphone ou un profil social',
+      unknownMember: (reference: string) => `membre « ${reference} » inconnu`,
+      invalidFollowUp: 'date ISO 8601 avec fuseau horaire invalide ou inexistante',
+      unknownTag: (reference: string) => `étiquette « ${reference} » inconnue`,
+      unknownPipeline: (reference: string) => `pipeline de vente « ${reference} » inconnu`,
+      stageWithoutPipeline: "étape impossible : l'espace n'a aucun pipeline de vente",
+      unknownStage: (reference: string) => `étape « ${reference} » inconnue dans ce pipeline`,
+      /** `owner` is the path, joined with dots, of the entry that claimed the value first. */
+      contactTaken: (owner: string) => `déjà utilisé par ${owner}`,
+      labelTaken: (label: string) => `clé « ${label} » déjà utilisée dans cette liste`,
+      nameTaken: (name: string, owner: string) => `nom « ${name} » déjà pris par ${owner} (la casse ne compte pas)`,
+      secondDefault: 'un seul pipeline de ce type peut être par défaut',
+    },
+  },
+} as const;

@@ -1,0 +1,39 @@
+import { ESLint } from 'eslint';
+
+/**
+ * The import rules of the README's "Layout", held by eslint.config.js: each forbidden import,
+ * written in a file of the layer it is forbidden in, must be refused; each allowed one accepted.
+ */
+const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
+
+async function refusals(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport const used = value;\n`, { filePath });
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+test.each([
+  ['lib/domain/lead/x.ts', "import { value } from '../../http/response';"],
+  ['lib/domain/x.ts', "import { value } from '../auth/context';"],
+  ['lib/domain/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
+  ['lib/http/x.ts', "import { value } from '@aws-sdk/client-dynamodb';"],
+  ['lib/admin/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
+  ['functions/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
+  ['lib/storage/x.ts', "import { value } from '../domain/rate-limit';"],
+  ['lib/storage/x.ts', "import { value } from '../http/response';"],
+  ['lib/x.ts', "import { value } from '../infra/local/server';"],
+  ['functions/x.ts', "import { value } from '../test/support/seed';"],
+  ['infra/bench/x.ts', "import { value } from '../../test/support/local-api';"],
+])('%s may not %s', async (filePath, source) => {
+  expect(await refusals(filePath, source)).toHaveLength(1);
+});
+
+test.each([
+  ['lib/storage/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
+  ['lib/domain/x.ts', "import { value } from '../storage/leads';"],
+  ['lib/domain/x.ts', "import { value } from '../messages';"],
+  ['lib/http/x.ts', "import { value } from '../domain/rate-limit';"],
+  ['infra/local/x.ts', "import { value } from '@aws-sdk/client-dynamodb';"],
+  ['test/unit/x.ts', "import { value } from '../../infra/local/server';"],
+])('%s may %s', async (filePath, source) => {
+  expect(await refusals(filePath, source)).toEqual([]);
+});
