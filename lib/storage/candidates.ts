@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { putIfAbsent } from './transactions';
 import { keys } from './keys';
 import { items, type Candidate, type Note } from './records';
 
@@ -24,32 +25,9 @@ export async function createCandidate(
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: marker,
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: items.candidate(candidate),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...(note
-            ? [
-                {
-                  Put: {
-                    TableName: store.tableName,
-                    Item: items.note('candidate', note),
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-              ]
-            : []),
+          putIfAbsent(store, marker, { returnExisting: true }),
+          putIfAbsent(store, items.candidate(candidate)),
+          ...(note ? [putIfAbsent(store, items.note('candidate', note))] : []),
         ],
       }),
     );

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey } from './keys';
-import { failedConditionIndexes } from './transactions';
+import { failedConditionIndexes, putIfAbsent } from './transactions';
 import type { Store } from './client';
 
 /** An API key as stored under its fingerprint, keys aside (also what the authorizer reads). */
@@ -68,13 +68,7 @@ export async function createApiKey(store: Store, key: ApiKeyItem): Promise<'crea
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: credentialItems.apiKey(key),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          putIfAbsent(store, credentialItems.apiKey(key)),
         ],
       }),
     );
@@ -150,13 +144,7 @@ export async function createEndpoint(store: Store, endpoint: EndpointItem): Prom
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: credentialItems.endpoint(endpoint),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          putIfAbsent(store, credentialItems.endpoint(endpoint)),
           {
             Update: {
               TableName: store.tableName,

@@ -5,7 +5,7 @@ import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type Prospect, type ProspectItem } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { untilProcessed } from './retry';
-import { failedConditionIndexes } from './transactions';
+import { failedConditionIndexes, putIfAbsent } from './transactions';
 
 export type ContactValues = {
   email?: string | null | undefined;
@@ -66,16 +66,8 @@ export async function createProspectWithMarkers(
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: store.tableName,
-              Item: items.prospect(prospect),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...markers.map((item) => ({
-            Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-          })),
+          putIfAbsent(store, items.prospect(prospect)),
+          ...markers.map((item) => putIfAbsent(store, item)),
         ],
       }),
     );
@@ -143,13 +135,10 @@ export async function updateKnownProspectContacts(
       markerOf(prospect, field, update[field]).pk !== markerOf(prospect, field, prospect[field]).pk,
   );
   const markerWrites = replaced.flatMap((field) => {
-    const added = {
-      Put: {
-        TableName: store.tableName,
-        Item: items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
+    const added = putIfAbsent(
+      store,
+      items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
+    );
     const previous = prospect[field];
     if (previous === null) return [added];
     const released = {

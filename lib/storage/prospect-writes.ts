@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { putIfAbsent } from './transactions';
 import { keys } from './keys';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { items, type ChangeLogEntry, type ChangeLogItem, type Note } from './records';
@@ -48,12 +49,8 @@ export async function writeProspectChange(
   }
 }
 
-const putNew = (store: Store, item: Record<string, unknown>) => ({
-  Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-});
-
 function companionWrite(store: Store, companion: CompanionWrite) {
-  if (companion.kind === 'create-entry') return putNew(store, items.changeLogEntry(companion.entry));
+  if (companion.kind === 'create-entry') return putIfAbsent(store, items.changeLogEntry(companion.entry));
   return {
     Update: {
       TableName: store.tableName,
@@ -88,7 +85,7 @@ export async function writeNote(
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          putNew(store, items.note('prospect', note)),
+          putIfAbsent(store, items.note('prospect', note)),
           companionWrite(store, { kind: 'create-entry', entry }),
         ],
       }),

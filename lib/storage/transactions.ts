@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Store } from './client';
 
 export type CancellationCode = string | undefined;
 
@@ -19,3 +20,16 @@ export function failedConditionIndexes(error: unknown): number[] {
   const codes = cancellationCodes(error) ?? [];
   return codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : []));
 }
+
+/**
+ * A transaction item that creates `item` only if nothing is stored under its key: uniqueness and
+ * "never overwrite" both rest on it. With `returnExisting`, a refusal sends back what is stored.
+ */
+export const putIfAbsent = (store: Store, item: object, options: { returnExisting?: boolean } = {}) => ({
+  Put: {
+    TableName: store.tableName,
+    Item: item as Record<string, unknown>,
+    ConditionExpression: 'attribute_not_exists(pk)',
+    ...(options.returnExisting ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+  },
+});

@@ -2,6 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type Prospect } from './records';
 import type { Store } from './client';
+import { putIfAbsent } from './transactions';
 
 /** Any item of a new workspace, as built by the storage builders (records, configItems, credentialItems). */
 export type SeedItem = ItemKey & Record<string, unknown>;
@@ -20,9 +21,7 @@ export async function writeSeedItems(store: Store, seedItems: readonly SeedItem[
   for (let start = 0; start < seedItems.length; start += transactionSize) {
     await store.db.send(
       new TransactWriteCommand({
-        TransactItems: seedItems.slice(start, start + transactionSize).map((item) => ({
-          Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
+        TransactItems: seedItems.slice(start, start + transactionSize).map((item) => putIfAbsent(store, item)),
       }),
     );
   }
