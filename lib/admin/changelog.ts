@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { undoChange } from '../domain/prospect/undo-change';
 import { messages } from '../messages';
 import { listChangeLog } from '../storage/changelog';

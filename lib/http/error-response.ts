@@ -12,7 +12,7 @@ import {
   UnauthorizedError,
   UnknownEndpointError,
   UnknownReferenceError,
-} from '../errors';
+} from '../domain/errors';
 import type { ErrorShape, Route } from '../routes';
 import { json, type HttpResponse } from './response';
 import { messages } from '../messages';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../domain/principal';
 import type { Deps } from '../deps';
-import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../errors';
+import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../domain/errors';
 import { logError } from '../log';
 import { functionTimeoutSeconds, type Route } from '../routes';
 import { seededIds } from '../ids';

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../domain/errors';
 import { messages } from '../messages';
 
 /** Prospect API bodies: JSON parsed and validated by the route's zod schema; any failure is a 400 naming the field. */

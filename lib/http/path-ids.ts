@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domain/errors';
 import { isUuid } from '../ids';
 import { messages } from '../messages';
 

@@ -10,7 +10,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
   UnknownEndpointError,
-} from '../errors';
+} from '../domain/errors';
 import { logError } from '../log';
 import type { Route } from '../routes';
 import { admitRequest } from '../domain/rate-limit';

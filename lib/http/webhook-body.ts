@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { WebhookFields } from '../domain/webhook-fields';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../domain/errors';
 import { messages } from '../messages';
 
 /** Bodies over 256 KB are refused with the route's 400 (docs/api.md#webhook-bodies). */

@@ -3,6 +3,7 @@ import { regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/ad
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { showProspect } from '../../lib/admin/prospects';
 import { startTestApi, type TestApi } from '../support/local-api';
+import { aSalesPipeline } from '../support/seed';
 
 const deps = productionDeps();
 let api: TestApi;
@@ -22,17 +23,7 @@ const salesWorkspace = {
     { key: 'hot', name: 'Chaud' },
   ],
   pipelines: [
-    {
-      key: 'sales',
-      name: 'Ventes',
-      is_default: true,
-      active: true,
-      stages: [
-        { key: 'new', name: 'Nouveau', type: 'Appointment Setting' },
-        { key: 'fu', name: 'Relance', type: 'Follow up' },
-        { key: 'won', name: 'Closé', type: 'Follow up' },
-      ],
-    },
+    aSalesPipeline(),
     {
       key: 'coaching',
       name: 'Coaching',

@@ -1,6 +1,6 @@
 import type { SeedOutput } from '../../lib/admin/seed';
 import { startTestApi, type TestApi } from '../support/local-api';
-import { aWorkspace, seedTestWorkspace } from '../support/seed';
+import { aSalesPipeline, aWorkspace, seedTestWorkspace } from '../support/seed';
 
 let api: TestApi;
 let ws: SeedOutput;
@@ -9,17 +9,7 @@ beforeAll(async () => {
   ws = await seedTestWorkspace(
     aWorkspace({
       pipelines: [
-        {
-          key: 'sales',
-          name: 'Ventes',
-          is_default: true,
-          active: true,
-          stages: [
-            { key: 'new', name: 'Nouveau', type: 'Appointment Setting' },
-            { key: 'fu', name: 'Relance', type: 'Follow up' },
-            { key: 'won', name: 'Closé', type: 'Follow up' },
-          ],
-        },
+        aSalesPipeline(),
         { key: 'old', name: 'Archives', active: false, stages: [{ key: 'a', name: 'Ancien', type: 'Follow up' }] },
         {
           key: 'partners',

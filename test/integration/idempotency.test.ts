@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { productionDeps } from '../../lib/deps';
-import { IdempotencyKeyInFlightError } from '../../lib/errors';
+import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
 import { errorResponse } from '../../lib/http/error-response';
 import { answerOnce } from '../../lib/http/idempotency';
 import { json } from '../../lib/http/response';

@@ -1,6 +1,24 @@
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 
+type SalesPipelineDescription = NonNullable<SeedDescription['pipelines']>[number];
+
+/** The default sales pipeline « Ventes »: Nouveau, Relance, Closé (labels new, fu, won). */
+export function aSalesPipeline(overrides: Partial<SalesPipelineDescription> = {}): SalesPipelineDescription {
+  return {
+    key: 'sales',
+    name: 'Ventes',
+    is_default: true,
+    active: true,
+    stages: [
+      { key: 'new', name: 'Nouveau', type: 'Appointment Setting' },
+      { key: 'fu', name: 'Relance', type: 'Follow up' },
+      { key: 'won', name: 'Closé', type: 'Follow up' },
+    ],
+    ...overrides,
+  };
+}
+
 /**
  * A full seed description (docs/api.md#seed-description): two members, two tags, a default active sales pipeline
  * with Closé and Acompte, another active one and an inactive one, a recruitment pipeline, a key with `*` and a
@@ -19,18 +37,9 @@ export function aWorkspace(overrides: Partial<SeedDescription> = {}): SeedDescri
       { key: 'hot', name: 'Chaud' },
     ],
     pipelines: [
-      {
-        key: 'sales',
-        name: 'Ventes',
-        is_default: true,
-        active: true,
-        stages: [
-          { key: 'new', name: 'Nouveau', type: 'Appointment Setting' },
-          { key: 'fu', name: 'Relance', type: 'Follow up' },
-          { key: 'won', name: 'Closé', type: 'Follow up' },
-          { key: 'deposit', name: 'Acompte', type: 'Follow up' },
-        ],
-      },
+      aSalesPipeline({
+        stages: [...aSalesPipeline().stages, { key: 'deposit', name: 'Acompte', type: 'Follow up' }],
+      }),
       {
         key: 'partners',
         name: 'Partenaires',

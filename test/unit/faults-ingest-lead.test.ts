@@ -1,9 +1,9 @@
-import { jest } from '@jest/globals';
 import { routeById } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
-import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultRoundPolicy } from '../../lib/storage/retry';
 import { fakeTable, faults, fixture, storedProspect, transactionCancelled } from '../support/fake-table';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
+import { recordPauses } from '../support/recorded-pauses';
 
 /**
  * The lead webhook's own answers to faults; those common to every route (throttling, timeouts,
@@ -18,13 +18,7 @@ const owner = (email: string, recordId: string) => ({
 });
 const markersAnswer = (...items: object[]) => ({ answer: { Responses: { [fixture.tableName]: items } } });
 
-let sleeps: number[];
-beforeEach(() => {
-  sleeps = [];
-  jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => jest.restoreAllMocks());
+const pauses = recordPauses();
 
 describe('lead webhook under DynamoDB faults', () => {
   it('never retries a failed marker condition blindly: it reads the markers again and finds the contact', async () => {
@@ -35,7 +29,7 @@ describe('lead webhook under DynamoDB faults', () => {
     expect(JSON.parse(response.body)).toMatchObject({ status: 'existing', prospect_id: fixture.prospectId });
     expect(table.calls('transaction')).toHaveLength(1);
     expect(table.calls('markers')).toHaveLength(2);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 
   it('answers a clean 500 when a known contact cannot be updated, having written nothing else', async () => {
@@ -69,7 +63,7 @@ describe('lead webhook under DynamoDB faults', () => {
       .map((items) => items[0]?.Update?.ExpressionAttributeValues[':version']);
     expect(versions).toEqual([4, 5]);
     expect(table.writesOutsideTransactions()).toEqual([]);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 
   it('stops after a bounded number of rounds when the contact keeps changing: a clean 500', async () => {

@@ -1,5 +1,4 @@
-import { jest } from '@jest/globals';
-import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultRoundPolicy } from '../../lib/storage/retry';
 import {
   conditionFailed,
   fakeTable,
@@ -10,6 +9,7 @@ import {
 } from '../support/fake-table';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 import { routeById } from '../../lib/routes';
+import { recordPauses } from '../support/recorded-pauses';
 
 /**
  * A failed condition is a fact about the data, never retried as is: the use case reads again and
@@ -17,13 +17,7 @@ import { routeById } from '../../lib/routes';
  * The faults common to every route are in faults-every-route.test.ts.
  */
 
-let sleeps: number[];
-beforeEach(() => {
-  sleeps = [];
-  jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => jest.restoreAllMocks());
+const pauses = recordPauses();
 
 const versionCondition = (input: Record<string, unknown>) =>
   (input.TransactItems as { Update?: { ExpressionAttributeValues: Record<string, unknown> } }[])[0]?.Update
@@ -43,7 +37,7 @@ describe('PATCH /prospects/{id} when its condition fails', () => {
     expect(JSON.parse(response.body)).toMatchObject({ changed: ['stage'] });
     expect(table.calls('transaction').map(versionCondition)).toEqual([4, 5]);
     expect(table.calls('prospect-read')).toHaveLength(2);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 
   it('answers "nothing changed" when the re-read shows the change already made by another call', async () => {
@@ -76,7 +70,7 @@ describe('PATCH /prospects/{id} when its condition fails', () => {
     const response = await callRoute('updateProspect', table.deps);
     expectCleanServerError(routeById('updateProspect'), response);
     expect(table.calls('transaction')).toHaveLength(defaultRoundPolicy.attempts);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 });
 
@@ -87,7 +81,7 @@ describe('POST notes when the prospect condition fails', () => {
     const response = await callRoute('addNote', table.deps);
     expect(response.statusCode).toBe(404);
     expect(table.calls('transaction')).toHaveLength(1);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 });
 
@@ -107,7 +101,7 @@ describe.each([
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ outcome });
     expect(table.calls('transaction')).toHaveLength(1);
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 });
 

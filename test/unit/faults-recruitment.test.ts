@@ -1,9 +1,8 @@
-import { jest } from '@jest/globals';
 import { routeById } from '../../lib/routes';
-import { defaultRetryPolicy } from '../../lib/storage/retry';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { fakeTable, faults, fixture } from '../support/fake-table';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
+import { recordPauses } from '../support/recorded-pauses';
 
 /**
  * The recruitment webhook's own answers to faults; those common to every route (throttling,
@@ -21,13 +20,7 @@ const markerTaken = () =>
     ],
   });
 
-let sleeps: number[];
-beforeEach(() => {
-  sleeps = [];
-  jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => jest.restoreAllMocks());
+const pauses = recordPauses();
 
 describe('recruitment webhook under DynamoDB faults', () => {
   it('turns a taken marker into a note on the known candidate, read from the cancellation itself', async () => {
@@ -43,7 +36,7 @@ describe('recruitment webhook under DynamoDB faults', () => {
       content: 'Q : R',
       pk: `CANDIDATE#${fixture.workspaceId}#known`,
     });
-    expect(sleeps).toEqual([]);
+    expect(pauses.conflict).toEqual([]);
   });
 
   it('answers a clean 500 when the note on a known candidate cannot be written, and writes nothing else', async () => {

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../lib/errors';
+import { InvalidInputError } from '../../lib/domain/errors';
 import { interpretLead, maxNamedIgnoredFields } from '../../lib/domain/lead/lead-input';
 import { shorten } from '../../lib/messages';
 

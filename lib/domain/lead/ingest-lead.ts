@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps';
-import { StorageUnavailableError } from '../../errors';
+import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { WebhookFields } from '../webhook-fields';
-import { InvalidInputError } from '../../errors';
+import { InvalidInputError } from '../errors';
 import { isEmailAddress, maxEmailLength } from '../email';
 import { messages } from '../../messages';
 

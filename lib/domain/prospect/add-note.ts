@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../errors';
 import type { Note } from '../../storage/records';
 import { writeNote } from '../../storage/prospect-writes';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';

@@ -1,6 +1,6 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
-import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../../errors';
+import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {

@@ -1,4 +1,4 @@
-import { ProtectedStageError, UnknownReferenceError } from '../../errors';
+import { ProtectedStageError, UnknownReferenceError } from '../errors';
 import type { ProspectItem } from '../../storage/records';
 import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { isProtectedStage, sameName } from '../names';

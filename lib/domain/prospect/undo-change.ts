@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../errors';
+import { InvalidInputError } from '../errors';
 import { codePointLength, maxNoteLength } from '../notes';
 import { messages } from '../../messages';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidInputError } from '../../errors';
+import { InvalidInputError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import { isUuid } from '../../ids';
 import { isEmailAddress } from '../email';

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, UnknownReferenceError } from '../../errors';
+import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
 import type { RecruitmentPipelineItem } from '../../storage/workspace-config';
 import { sameName } from '../names';
 import { messages as catalogue } from '../../messages';
