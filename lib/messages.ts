@@ -42,6 +42,11 @@ export const messages = {
     bodyTooLarge: 'Le corps de la requête est trop volumineux.',
     throttled: `Trop de requêtes : ${retryShortly}`,
     badRequest: 'Requête invalide.',
+    /** A WAF block without a response of its own (API Gateway's WAF_FILTERED). */
+    wafFiltered: 'Requête refusée par le pare-feu de l’API.',
+    /** The per-IP rate-based WAF rule (infra/cdk/waf-rules.ts). */
+    ipRateLimited: (seconds: number) =>
+      `Trop de requêtes depuis cette adresse IP : réessayez dans ${seconds} secondes (voir Retry-After).`,
   },
 
   body: {

@@ -1,3 +1,5 @@
+import type { IndexName } from './storage/table';
+
 /**
  * The one route list. The CDK stack creates one function per line and the local server routes
  * with the same lines, so adding a route is one line here plus its handler in functions/.
@@ -7,8 +9,8 @@ export type Scope = 'pipelines:read' | 'prospects:write' | 'notes:write' | 'tags
 /** The two error body shapes: Prospect API and recruitment vs lead webhook (docs/api.md#error-bodies). */
 export type ErrorShape = 'standard' | 'lead';
 /**
- * The table actions a function performs; the stack grants exactly these. Every write route may
- * delete its idempotency records (IDEM#); the stack confines DeleteItem to the deletable prefixes.
+ * The table actions a function performs; the stack grants exactly these, each confined to the
+ * partition-key prefixes of the route's `tableKeys` (infra/cdk/table-access.ts).
  */
 export type TableAction =
   | 'GetItem'
@@ -21,6 +23,25 @@ export type TableAction =
   | 'TransactWriteItems';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
+export type KeyPrefix = 'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#';
+
+/** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
+export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
+
+/**
+ * Which partitions a function touches, per action it is granted: the stack turns each list into a
+ * `ForAllValues:StringLike` condition on `dynamodb:LeadingKeys` (guarded against an absent key),
+ * so a function reaches no partition it does not list for that action (infra/cdk/table-access.ts).
+ * Every item action of `tableActions` needs its list, and only those; synthesis fails otherwise.
+ * IAM tells items apart by partition key only: PutItem on `PROSPECT#` (a note, a log entry) could
+ * also replace the prospect itself, which only the code's `attribute_not_exists` conditions prevent.
+ */
+export type TableKeys = { [action in ItemAction]?: readonly KeyPrefix[] } & {
+  /** Query on these indexes, named one by one (none: no index at all). */
+  indexes?: readonly IndexName[];
+};
+
 export type Route = {
   id: string;
   method: HttpMethod;
@@ -30,6 +51,8 @@ export type Route = {
   scope?: Scope;
   errorShape: ErrorShape;
   tableActions: readonly TableAction[];
+  /** The partitions of those actions (required by the stack for any route with table actions). */
+  tableKeys?: TableKeys;
   /** PATCH /prospects/{id}: a body carrying `stage` also counts toward the stage-change limit. */
   countsStageChanges?: boolean;
 };
@@ -52,8 +75,9 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'pipelines:read',
     errorShape: 'standard',
-    /** UpdateItem is the rate-limit counter (RATE# items only). */
+    /** Query: the configuration; UpdateItem: the rate-limit counter. A GET has no idempotency record. */
     tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['WS#'], UpdateItem: ['RATE#'] },
   },
   {
     id: 'updateProspect',
@@ -63,7 +87,14 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'prospects:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    /** The prospect and configuration; rate counter, idempotency record, prospect and its log entries. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['PROSPECT#'],
+      Query: ['WS#'],
+      PutItem: ['IDEM#', 'PROSPECT#'],
+      UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
+    },
     countsStageChanges: true,
   },
   {
@@ -74,7 +105,9 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'notes:write',
     errorShape: 'standard',
-    tableActions: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    /** No read: the transaction's condition finds the prospect; its note and log entry are in its partition. */
+    tableActions: ['UpdateItem', 'PutItem'],
+    tableKeys: { PutItem: ['IDEM#', 'PROSPECT#'], UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'] },
   },
   {
     id: 'addTag',
@@ -84,7 +117,13 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['PROSPECT#'],
+      Query: ['WS#'],
+      PutItem: ['IDEM#', 'PROSPECT#'],
+      UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
+    },
   },
   {
     id: 'removeTag',
@@ -94,7 +133,13 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['PROSPECT#'],
+      Query: ['WS#'],
+      PutItem: ['IDEM#', 'PROSPECT#'],
+      UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
+    },
   },
   {
     id: 'ingestLead',
@@ -103,8 +148,19 @@ export const routes: readonly Route[] = [
     entry: 'functions/ingest-lead.ts',
     credential: 'webhook-token',
     errorShape: 'lead',
-    /** DeleteItem releases a uniqueness marker (UNIQ#) when a known contact changes e-mail or phone. */
+    /**
+     * Reads: configuration, contact markers, the matched prospect. DeleteItem releases a uniqueness
+     * marker (UNIQ#) when a known contact changes e-mail or phone. No rate counter on webhooks.
+     */
     tableActions: ['Query', 'BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableKeys: {
+      Query: ['WS#'],
+      BatchGetItem: ['UNIQ#'],
+      GetItem: ['PROSPECT#'],
+      PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#'],
+      UpdateItem: ['IDEM#', 'PROSPECT#'],
+      DeleteItem: ['UNIQ#'],
+    },
   },
   {
     id: 'recruitment',
@@ -113,11 +169,25 @@ export const routes: readonly Route[] = [
     entry: 'functions/recruitment.ts',
     credential: 'webhook-token',
     errorShape: 'standard',
-    tableActions: ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    /** The known candidate comes back with the refused transaction: no read but the configuration. */
+    tableActions: ['Query', 'PutItem', 'UpdateItem'],
+    tableKeys: { Query: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#'], UpdateItem: ['IDEM#'] },
   },
 ];
 
 export const authorizerEntry = 'functions/authorizer.ts';
+
+/**
+ * The authorizer reads API keys and webhook endpoints by GetItem (never the gsi1 index of API-key
+ * fingerprints) and writes only an endpoint's "last call received".
+ */
+export const authorizerTableKeys: TableKeys = { GetItem: ['APIKEY#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#'] };
+
+/** The partitions of the function built from `entry`: a route's, or the authorizer's. */
+export function tableKeysOfEntry(entry: string): TableKeys | undefined {
+  if (entry === authorizerEntry) return authorizerTableKeys;
+  return routes.find((route) => route.entry === entry)?.tableKeys;
+}
 
 export function findRoute(method: string, resource: string): Route | undefined {
   return routes.find((route) => route.method === method && route.path === resource);

@@ -1,8 +1,14 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { applyNagPacks } from './nag';
 import { CrmStack } from './stack';
+import { policyValidators } from './validators';
 
+/**
+ * Policy validation runs on the written templates: every resource against its CloudFormation
+ * registry schema, then the AWS Control Tower guard rules (cfn-guard); any violation stops the synth.
+ */
 const app = new App();
+Validations.of(app).addPlugins(...policyValidators());
 const stage: unknown = app.node.tryGetContext('stage') ?? 'dev';
 /** The stage names the stack, the API and its stage: letters, digits and hyphens keep all three valid. */
 if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {

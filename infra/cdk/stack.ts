@@ -83,11 +83,6 @@ export class CrmStack extends Stack {
           'The handlers validate requests: API Gateway request validation would answer 400 in its own body shape where the specification wants 404 not_found for a lead webhook call without endpoint_id.',
       },
       {
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No WAF: callers are servers sending authenticated requests, the authorizer checks every one, each API key is rate-limited and the stage is throttled.',
-      },
-      {
         id: 'AwsSolutions-COG4',
         reason:
           'Authentication is by API key and webhook token through a Lambda authorizer by design; there are no Cognito users.',

@@ -1,8 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { TableAction } from '../../lib/routes';
+import type { ItemAction, KeyPrefix, TableAction, TableKeys } from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/keys';
-import { tableDefinition } from '../../lib/storage/table';
 
 /**
  * IAM has no TransactWriteItems action: DynamoDB checks each write of a transaction against
@@ -11,41 +10,69 @@ import { tableDefinition } from '../../lib/storage/table';
  */
 const transactionItemActions: readonly TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
 
-/** Deletions (plain or inside a transaction) only on partitions whose key starts with a deletable prefix. */
-export const deletableLeadingKeys = deletablePrefixes.map((prefix) => `${prefix}*`);
+/** `UNIQ#` → `UNIQ#*`: IAM's StringLike pattern of the partitions under a prefix. */
+export const leadingKeyPatterns = (prefixes: readonly KeyPrefix[]): string[] => prefixes.map((prefix) => `${prefix}*`);
+
+/** The most any DeleteItem (plain or in a transaction) may reach: a route names its own, among these. */
+export const deletableLeadingKeys = leadingKeyPatterns(deletablePrefixes);
 
 /**
- * Exactly the table actions of one function. The route list cannot say which index a Query
- * reads, so a function that queries gets Query on every index, named one by one (no index
- * wildcard), and a function that does not query gets no index at all.
+ * Every partition key the call names matches one of the patterns, and the call names at least one:
+ * `ForAllValues` alone holds when the key is absent (an empty set), hence the `Null` guard.
  */
-export function tableAccessStatements(table: ITable, actions: readonly TableAction[]): PolicyStatement[] {
+export const leadingKeysCondition = (prefixes: readonly KeyPrefix[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns(prefixes) },
+  Null: { 'dynamodb:LeadingKeys': 'false' },
+});
+
+/**
+ * Exactly the table actions of one function, each confined by `dynamodb:LeadingKeys` to the
+ * partition-key prefixes `keys` gives for it; actions with the same prefixes share a statement
+ * (as the CDK's policy minimization would merge them anyway).
+ * Query on an index only for the indexes `keys` names, one by one: gsi1 holds every workspace's
+ * API-key fingerprints, and no route handler reads it.
+ */
+export function tableAccessStatements(
+  table: ITable,
+  actions: readonly TableAction[],
+  keys: TableKeys = {},
+): PolicyStatement[] {
   if (actions.includes('TransactWriteItems') && !actions.some((action) => transactionItemActions.includes(action))) {
     throw new Error('A route listing TransactWriteItems must list the item actions of its transactions as well');
   }
-  const itemActions = [...new Set(actions)].filter(
-    (action) => action !== 'TransactWriteItems' && action !== 'DeleteItem',
+  const itemActions = [...new Set(actions)].filter((action): action is ItemAction => action !== 'TransactWriteItems');
+  const { indexes = [], ...prefixesOf } = keys;
+  const unlisted = Object.keys(prefixesOf).filter((action) => !itemActions.includes(action as ItemAction));
+  if (unlisted.length > 0) throw new Error(`Key prefixes for actions not granted: ${unlisted.join(', ')}`);
+  const notDeletable = (prefixesOf.DeleteItem ?? []).filter(
+    (prefix) => !(deletablePrefixes as readonly string[]).includes(prefix),
   );
-  const statements: PolicyStatement[] = [];
-  if (itemActions.length > 0) {
-    statements.push(
-      new PolicyStatement({ actions: itemActions.map((action) => `dynamodb:${action}`), resources: [table.tableArn] }),
-    );
+  if (notDeletable.length > 0)
+    throw new Error(`DeleteItem on prefixes that are not deletable: ${notDeletable.join(', ')}`);
+
+  const byPrefixes = new Map<string, { prefixes: readonly KeyPrefix[]; actions: ItemAction[] }>();
+  for (const action of itemActions) {
+    const prefixes = prefixesOf[action] ?? [];
+    if (prefixes.length === 0) throw new Error(`${action} granted without the key prefixes it reaches`);
+    const group = [...prefixes].sort().join(' ');
+    byPrefixes.set(group, { prefixes, actions: [...(byPrefixes.get(group)?.actions ?? []), action] });
   }
-  if (actions.includes('Query')) {
-    statements.push(new PolicyStatement({ actions: ['dynamodb:Query'], resources: indexArns(table) }));
-  }
-  if (actions.includes('DeleteItem')) {
+  const statements = [...byPrefixes.values()].map(
+    (group) =>
+      new PolicyStatement({
+        actions: group.actions.map((action) => `dynamodb:${action}`),
+        resources: [table.tableArn],
+        conditions: leadingKeysCondition(group.prefixes),
+      }),
+  );
+  if (indexes.length > 0) {
+    if (!itemActions.includes('Query')) throw new Error('Indexes are named for Query only');
     statements.push(
       new PolicyStatement({
-        actions: ['dynamodb:DeleteItem'],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': deletableLeadingKeys } },
+        actions: ['dynamodb:Query'],
+        resources: indexes.map((index) => `${table.tableArn}/index/${index}`),
       }),
     );
   }
   return statements;
 }
-
-const indexArns = (table: ITable): string[] =>
-  tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`);

@@ -6,11 +6,15 @@ import type {
 } from 'aws-lambda';
 import type { Route } from '../../lib/routes';
 import {
-  gatewayResponseBody,
+  gatewayResponseHeaders,
   gatewayResponses,
-  shapeOfResource,
+  gatewayResponseTemplate,
+  renderGatewayHeader,
+  renderGatewayTemplate,
+  type GatewayContext,
   type GatewayResponseType,
 } from '../cdk/gateway-responses';
+import { bodySizeBlock, type WafBlock } from '../cdk/waf-rules';
 import { evaluatePolicy } from './iam-policy';
 
 /**
@@ -30,6 +34,13 @@ export const localStage: GatewayStage = {
 
 /** API Gateway's payload quota. */
 export const maxRequestBodyBytes = 10 * 1024 * 1024;
+
+/**
+ * Lambda's quota for a synchronous invocation's payload (the proxy event as JSON): a body between
+ * this and {@link maxRequestBodyBytes} passes API Gateway but not Lambda, a 5xx from the
+ * integration. The stack's WAF refuses such a body first when it declares its length ({@link wafBlock}).
+ */
+export const maxLambdaPayloadBytes = 6 * 1024 * 1024;
 
 /** A request as read from the socket, before API Gateway touches it. */
 export type IncomingRequest = {
@@ -68,18 +79,26 @@ export async function answer(
   ids: RequestIds,
 ): Promise<GatewayReply> {
   const match = matchRoute(routes, incoming.method, splitTarget(incoming.target).path);
+  if (headerBytes(incoming.rawHeaders) > maxHeaderBytes) {
+    return gatewayReply(refusals.headersTooLarge, match?.route.path, ids.requestId);
+  }
   if (incoming.body === undefined) return gatewayReply(refusals.requestTooLarge, match?.route.path, ids.requestId);
+  const blocked = wafBlock(incoming);
+  if (blocked !== undefined) return wafReply(blocked, ids.requestId);
   if (match === undefined) return gatewayReply(refusals.missingRoute, undefined, ids.requestId);
   const resourcePath = match.route.path;
   const event = proxyEvent(incoming, match, ids);
   const authorizerEvent = requestAuthorizerEvent(event);
+  if (Buffer.byteLength(authorizerEvent.methodArn, 'utf8') > maxMethodArnBytes) {
+    return gatewayReply(refusals.uriTooLong, resourcePath, ids.requestId);
+  }
   const started = Date.now();
   const verdict = await Promise.resolve(authorizerEvent)
     .then(invocations.authorizer)
     .then((result) => judgeAuthorizerResult(result, authorizerEvent.methodArn, Date.now() - started), authorizerFailed);
   if (!verdict.allowed) return gatewayReply(verdict.refusal, resourcePath, ids.requestId);
   return Promise.resolve(authorizedEvent(event, verdict.authorizer))
-    .then((authorized) => invocations.handler(match.route, authorized))
+    .then((authorized) => invokeWithinPayloadQuota(authorized, (fits) => invocations.handler(match.route, fits)))
     .then(
       (result) => proxyReply(result, resourcePath, ids.requestId),
       () => gatewayReply(refusals.badIntegrationResponse, resourcePath, ids.requestId),
@@ -91,9 +110,16 @@ export function splitTarget(target: string): { path: string; query: string } {
   return at === -1 ? { path: target, query: '' } : { path: target.slice(0, at), query: target.slice(at + 1) };
 }
 
-/** Path templates like /prospects/{prospect_id} are matched segment by segment; a parameter takes one non-empty segment. */
+/**
+ * Path templates like /prospects/{prospect_id} are matched segment by segment; a parameter takes one non-empty segment.
+ *
+ * One trailing slash is ignored: `/pipelines/` is the `/pipelines` resource (the event's `path` keeps the
+ * slash). The AWS documentation says nothing of trailing slashes for REST APIs; this is the observed
+ * behaviour, as reported in github.com/aws-powertools/powertools-lambda-python/issues/1552 and
+ * github.com/dherault/serverless-offline/issues/1601. See docs/deploy.md, "Authorizer policy and routing".
+ */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
-  const segments = path.split('/');
+  const segments = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
   for (const route of routes) {
     if (route.method !== method) continue;
     const template = route.path.split('/');
@@ -130,9 +156,16 @@ function decodeQueryComponent(component: string): string {
   }
 }
 
+/**
+ * `&` and `;` both separate parameters: "The semicolon character (;) is not supported for any request
+ * URL query string and results in the data being split" ("Amazon API Gateway important notes", REST
+ * APIs, https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-known-issues.html).
+ * So `?q=a;b` is `q=a` and `b`; an encoded `%3B` stays in its value. A repeated parameter keeps all its
+ * values in order (multiValueQueryStringParameters), its last one in queryStringParameters.
+ */
 export function parseQuery(query: string): Map<string, string[]> {
   const parameters = new Map<string, string[]>();
-  for (const pair of query.split('&')) {
+  for (const pair of query.split(/[&;]/)) {
     if (pair === '') continue;
     const at = pair.indexOf('=');
     const name = decodeQueryComponent(at === -1 ? pair : pair.slice(0, at));
@@ -154,6 +187,22 @@ export function parseHeaders(rawHeaders: readonly string[]): Map<string, string[
     headers.set(name, [...(headers.get(name) ?? []), value]);
   }
   return headers;
+}
+
+/**
+ * "Total combined size of all header values, including header names, values, any line terminators,
+ * and whitespaces: 10240 Bytes" ("Quotas for configuring and running a REST API in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html).
+ */
+export const maxHeaderBytes = 10240;
+
+/** Each header as on the wire: `name: value` and its CRLF terminator. */
+export function headerBytes(rawHeaders: readonly string[]): number {
+  let total = 0;
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    total += Buffer.byteLength(`${rawHeaders[index]}: ${rawHeaders[index + 1]}\r\n`, 'latin1');
+  }
+  return total;
 }
 
 const lastValues = (values: Map<string, string[]>): Record<string, string> =>
@@ -220,6 +269,16 @@ export function proxyEvent(
   };
 }
 
+/**
+ * "Method ARN length: 1600 bytes. If your method contains a path parameter and a client uses a value
+ * that exceeds the ARN length, your API will return a `414 Request URI too long` response."
+ * ("Quotas for configuring and running a REST API in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html;
+ * "Amazon API Gateway quotas", https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html,
+ * applies it whenever authorization is enabled on the method, as on every route here.)
+ */
+export const maxMethodArnBytes = 1600;
+
 export function methodArn(event: APIGatewayProxyEvent, stage: GatewayStage = localStage): string {
   return `arn:aws:execute-api:${stage.region}:${stage.accountId}:${stage.apiId}/${stage.stage}/${event.httpMethod}${event.path}`;
 }
@@ -260,6 +319,22 @@ export const refusals = {
   accessDenied: { type: 'ACCESS_DENIED', statusCode: 403 },
   requestTooLarge: { type: 'REQUEST_TOO_LARGE', statusCode: 413 },
   authorizerFailure: { type: 'DEFAULT_5XX', statusCode: 500 },
+  /**
+   * AUTHORIZER_CONFIGURATION_ERROR, 500 ("Gateway response types for API Gateway",
+   * https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html):
+   * not customised, so DEFAULT_5XX answers it.
+   */
+  authorizerConfigurationError: { type: 'DEFAULT_5XX', statusCode: 500 },
+  /**
+   * 414 past the method ARN quota ({@link maxMethodArnBytes}) and 431 past the header quota
+   * ({@link maxHeaderBytes}). Neither has a gateway response type of its own, so DEFAULT_4XX renders them
+   * ("DEFAULT_4XX: the default gateway response for an unspecified response type with the status code
+   * of 4XX", same page) and, having no status of its own here, keeps theirs. AWS does not document the
+   * status past the header quota: 431 (Request Header Fields Too Large, RFC 6585) is the model, as 414
+   * is AWS's for an over-long URI, and is what Node answers past its own header limit.
+   */
+  uriTooLong: { type: 'DEFAULT_4XX', statusCode: 414 },
+  headersTooLarge: { type: 'DEFAULT_4XX', statusCode: 431 },
   badIntegrationResponse: { type: 'DEFAULT_5XX', statusCode: 502 },
 } as const satisfies Record<string, Refusal>;
 
@@ -276,6 +351,9 @@ export function authorizerFailed(error: unknown): AuthorizerVerdict {
  * context values reach the handler as strings (REST API) next to principalId and the latency.
  */
 export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: number): AuthorizerVerdict {
+  if (authorizerResultBytes(result) > maxAuthorizerResultBytes) {
+    return { allowed: false, refusal: refusals.authorizerConfigurationError };
+  }
   const answer = jsonRoundTrip(result);
   if (!isObject(answer) || typeof answer.principalId !== 'string') {
     return { allowed: false, refusal: refusals.authorizerFailure };
@@ -289,6 +367,26 @@ export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: n
   if (verdict === 'denied') return { allowed: false, refusal: refusals.accessDenied };
   const values = Object.fromEntries(Object.entries(context).map(([name, value]) => [name, String(value)]));
   return { allowed: true, authorizer: { ...values, principalId: answer.principalId, integrationLatency: latencyMs } };
+}
+
+/**
+ * "AWS Lambda authorizer result size: 8 KB", not adjustable ("Quotas for configuring and running a
+ * WebSocket API in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-execution-service-websocket-limits-table.html;
+ * listed in Service Quotas as the API Gateway quota L-20859C74). The REST quota page lists no other
+ * bound on an authorizer's answer, nor any on one Resource of its policy, so this one applies: a
+ * policy whose resources push the answer past it is an invalid answer, a 500
+ * ({@link refusals.authorizerConfigurationError}). See docs/deploy.md, "Authorizer policy and routing".
+ */
+export const maxAuthorizerResultBytes = 8 * 1024;
+
+/** The answer's size as Lambda returns it: its JSON text; an answer that cannot be serialized counts 0 (judged below). */
+function authorizerResultBytes(result: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(result) ?? '', 'utf8');
+  } catch {
+    return 0;
+  }
 }
 
 const isFlatValue = (value: unknown): boolean => ['string', 'number', 'boolean'].includes(typeof value);
@@ -333,16 +431,60 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
   };
 }
 
-/** What API Gateway answers by itself; the body is the one the CDK stack configures for that type. */
+/**
+ * What API Gateway answers by itself: the CDK stack's template for that type and its header
+ * mappings, rendered as API Gateway does (simple `$context` substitution, no VTL).
+ */
 export function gatewayReply(refusal: Refusal, resourcePath: string | undefined, requestId: string): GatewayReply {
   const response = gatewayResponses[refusal.type];
-  const shape = shapeOfResource(resourcePath);
+  const context: GatewayContext = {
+    requestId,
+    resourcePath: resourcePath ?? '',
+    error: { responseType: refusal.type },
+  };
+  const mapped = Object.fromEntries(
+    Object.entries(gatewayResponseHeaders).map(([name, expression]) => [
+      name,
+      [renderGatewayHeader(expression, context)],
+    ]),
+  );
   return {
     statusCode: response.statusCode ?? refusal.statusCode,
-    // gatewayResponseHeaders: x-request-id ← context.requestId.
-    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], 'x-request-id': [requestId] },
-    body: Buffer.from(gatewayResponseBody(response[shape], shape)),
+    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], ...mapped },
+    body: Buffer.from(renderGatewayTemplate(gatewayResponseTemplate(refusal.type), context)),
   };
+}
+
+/**
+ * The stack's web ACL (infra/cdk/waf-rules.ts), which AWS evaluates before routing and the
+ * authorizer: its body-size rules on the declared `Content-Length`. The per-IP rate rule is not
+ * modelled locally (docs/deploy.md).
+ */
+export function wafBlock(incoming: IncomingRequest): WafBlock | undefined {
+  const headers = parseHeaders(incoming.rawHeaders);
+  const contentLength = [...headers].find(([name]) => name.toLowerCase() === 'content-length')?.[1].at(-1);
+  return bodySizeBlock(splitTarget(incoming.target).path, contentLength);
+}
+
+/** A WAF block's custom response: its status, JSON body and headers, as API Gateway sends it. */
+export function wafReply(block: WafBlock, requestId: string): GatewayReply {
+  const custom = Object.fromEntries(Object.entries(block.headers).map(([name, value]) => [name, [value]]));
+  return {
+    statusCode: block.statusCode,
+    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], ...custom },
+    body: Buffer.from(block.body.content),
+  };
+}
+
+/** Lambda refuses an event past its payload quota: the invocation fails, as a thrown handler does. */
+async function invokeWithinPayloadQuota<T>(
+  event: APIGatewayProxyEvent,
+  invoke: (event: APIGatewayProxyEvent) => Promise<T>,
+): Promise<T> {
+  if (Buffer.byteLength(JSON.stringify(event), 'utf8') > maxLambdaPayloadBytes) {
+    throw new Error('RequestEntityTooLargeException: request payload exceeds the synchronous invocation quota');
+  }
+  return invoke(event);
 }
 
 /**

@@ -18,6 +18,7 @@ import { errorResponse } from './error-response';
 import { answerOnce, type RequestIdentity } from './idempotency';
 import { rateLimitHeaders, type HttpResponse } from './response';
 import { messages as catalogue } from '../messages';
+import { withDynamoDeadline } from '../storage/client';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
 export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Record<string, string> };
@@ -71,7 +72,7 @@ function compose<P extends Principal>(
   gate: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>,
   handle: Handle<P>,
 ) {
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>()
     .use(errorResponder(route))
     .use(gate)
     .handler(async (event, context) => {
@@ -89,6 +90,10 @@ function compose<P extends Principal>(
         headers: { ...context.responseHeaders, ...response.headers, ...requestIdHeaderOf(event) },
       };
     });
+  // One DynamoDB deadline for the whole request (gate, idempotency record, use case): a stalled
+  // table ends in the route's clean 5xx before the Lambda timeout (docs/deploy.md, "Timeouts").
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
+    withDynamoDeadline(() => handler(event, context as RouteContext<P>));
 }
 
 function respondWithError(

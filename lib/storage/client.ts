@@ -1,18 +1,117 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DynamoDBClient, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+/** Types only (erased): the SDK's own middleware types, a dependency of @aws-sdk/client-dynamodb. */
+import type { FinalizeRequestMiddleware } from '@smithy/types';
 
-export type DbClientOptions = { endpoint?: string | undefined; region?: string | undefined };
+/** The SDK's wall-clock limits of one DynamoDB call. */
+export type DynamoTiming = {
+  /** Time to open the TCP+TLS connection of one attempt. */
+  connectionTimeoutMs: number;
+  /** Wall-clock time of one attempt, from its start (connection included) to the full answer. */
+  requestTimeoutMs: number;
+  /** Attempts of one call, the first included (SDK standard retry mode). */
+  maxAttempts: number;
+};
 
 /**
- * One client per cold start. Timeouts are explicit so a stalled connection fails the request
- * well inside the Lambda timeout instead of hanging it. DynamoDB Local, one JVM on a laptop or a
- * 2-core CI machine, can take seconds to accept a burst of connections: it gets more patience.
+ * On AWS. DynamoDB answers in milliseconds (a transaction in tens), so 2 s for one attempt is
+ * generous; 3 attempts ride out a dropped connection or a brief throttling. The arithmetic against
+ * the Lambda timeout is in docs/deploy.md, "Timeouts and tracing", and test/unit/dynamo-timing.test.ts.
+ */
+export const awsDynamoTiming: DynamoTiming = { connectionTimeoutMs: 1000, requestTimeoutMs: 2000, maxAttempts: 3 };
+
+/**
+ * DynamoDB Local, one JVM on a laptop or a 2-core CI machine, can take seconds to accept a burst
+ * of connections: it gets more patience.
+ */
+export const localDynamoTiming: DynamoTiming = { connectionTimeoutMs: 5000, requestTimeoutMs: 15000, maxAttempts: 3 };
+
+/**
+ * Total DynamoDB time of one request, all its calls, attempts and backoffs together, when it runs
+ * inside `withDynamoDeadline`: past it, the call in progress fails with DynamoDeadlineExceeded
+ * (the route's clean 5xx) and no further attempt starts. 10 s Lambda timeout − 8 s leaves 2 s for
+ * the handler's own work and its error answer.
+ */
+export const dynamoRequestBudgetMs = 8000;
+
+/** Thrown once a request's DynamoDB deadline has passed; not retryable for the SDK. */
+export class DynamoDeadlineExceeded extends Error {
+  override readonly name = 'DynamoDeadlineExceeded';
+  constructor(budgetMs: number) {
+    super(`DynamoDB time budget of the request (${budgetMs} ms) exhausted`);
+  }
+}
+
+type Deadline = { at: number; budgetMs: number };
+const deadlines = new AsyncLocalStorage<Deadline>();
+
+/**
+ * Runs `work` with a deadline on every DynamoDB call it makes, through any client of this module:
+ * together they take at most `budgetMs`. Meant to wrap a whole request (route handler, authorizer).
+ */
+export function withDynamoDeadline<T>(work: () => Promise<T>, budgetMs: number = dynamoRequestBudgetMs): Promise<T> {
+  return deadlines.run({ at: Date.now() + budgetMs, budgetMs }, work);
+}
+
+/** `pending`, or DynamoDeadlineExceeded when the deadline comes first. */
+function beforeDeadline<T>(pending: Promise<T>, deadline: Deadline): Promise<T> {
+  const remaining = deadline.at - Date.now();
+  if (remaining <= 0) {
+    pending.catch(() => undefined);
+    return Promise.reject(new DynamoDeadlineExceeded(deadline.budgetMs));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DynamoDeadlineExceeded(deadline.budgetMs)), remaining);
+  });
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Two middlewares enforce the deadline: around the whole call (the caller gets its answer by the
+ * deadline, retry backoffs included), and around each attempt, inside the SDK's retry loop (no
+ * attempt starts after the deadline, so nothing is sent on behalf of a request already answered).
+ */
+function enforceDeadlines(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const deadline = deadlines.getStore();
+      return deadline ? beforeDeadline(next(args), deadline) : next(args);
+    },
+    { step: 'initialize', priority: 'high', name: 'crmDynamoDeadlineOfCall' },
+  );
+  const eachAttempt: FinalizeRequestMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => (args) => {
+    const deadline = deadlines.getStore();
+    if (!deadline) return next(args);
+    if (Date.now() >= deadline.at) return Promise.reject(new DynamoDeadlineExceeded(deadline.budgetMs));
+    return beforeDeadline(next(args), deadline);
+  };
+  client.middlewareStack.addRelativeTo(eachAttempt, {
+    relation: 'after',
+    toMiddleware: 'retryMiddleware',
+    name: 'crmDynamoDeadlineOfAttempt',
+  });
+}
+
+export type DbClientOptions = {
+  endpoint?: string | undefined;
+  region?: string | undefined;
+  /** Default: awsDynamoTiming on AWS, localDynamoTiming with an explicit endpoint. */
+  timing?: DynamoTiming | undefined;
+};
+
+/**
+ * One client per cold start. Timeouts are explicit and wall-clock (`throwOnRequestTimeout`: without
+ * it the SDK only logs a warning when `requestTimeout` passes and keeps waiting), so a stalled call
+ * fails inside the Lambda timeout instead of hanging it.
  * With an explicit endpoint (DynamoDB Local) the code supplies dummy credentials and a region
  * itself: a fresh machine has none, and DynamoDB Local accepts only letters and digits as key id.
  */
 export function createDynamoClient(options: DbClientOptions = {}): DynamoDBClient {
   const local = options.endpoint !== undefined;
-  return new DynamoDBClient({
+  const timing = options.timing ?? (local ? localDynamoTiming : awsDynamoTiming);
+  const client = new DynamoDBClient({
     ...(local
       ? {
           endpoint: options.endpoint,
@@ -20,11 +119,15 @@ export function createDynamoClient(options: DbClientOptions = {}): DynamoDBClien
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
       : { region: options.region }),
-    maxAttempts: 3,
-    requestHandler: local
-      ? { connectionTimeout: 5000, requestTimeout: 15000 }
-      : { connectionTimeout: 1000, requestTimeout: 3000 },
+    maxAttempts: timing.maxAttempts,
+    requestHandler: {
+      connectionTimeout: timing.connectionTimeoutMs,
+      requestTimeout: timing.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
   });
+  enforceDeadlines(client);
+  return client;
 }
 
 export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDocumentClient {

@@ -3,9 +3,11 @@ import { createHash } from 'node:crypto';
 /**
  * Every key of the single table is built here (see docs/data-model.md).
  *
- * Partition-key prefixes carry the deletion policy the stack enforces with dynamodb:LeadingKeys:
- * only UNIQ#, RATE# and IDEM# items may ever be deleted or replaced; prospects, candidates,
- * their notes and change logs live under prefixes no role may delete.
+ * Partition-key prefixes carry the write policy the stack enforces with dynamodb:LeadingKeys
+ * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
+ * lib/routes.ts, and only UNIQ#, RATE# and IDEM# items may ever be deleted. Prospects, candidates,
+ * their notes and change logs live under prefixes no role may delete; within such a partition,
+ * IAM cannot tell a note from its record, so every put there is conditional on absence.
  * User-supplied strings enter a key only as a SHA-256, so their length never reaches a key limit.
  */
 export const deletablePrefixes = ['UNIQ#', 'RATE#', 'IDEM#'] as const;

@@ -42,13 +42,14 @@ test('GET /pipelines without a credential is a 401 from the authorizer contract'
   expect(response.headers.get('x-amzn-requestid')).toMatch(/^[0-9a-f-]{36}$/);
 });
 
-test("a body over 10 MB is a 413 in the route's error shape, before any credential check", async () => {
+/** A gateway response has one static body for the whole API (no VTL): the standard shape, even on the lead webhook. */
+test('a body over 10 MB is a 413 in the standard error shape, before any credential check', async () => {
   const response = await api.request('POST', '/webhooks/ingest-lead', {
     query: { endpoint_id: '00000000-0000-4000-8000-000000000000' },
     body: 'x'.repeat(10 * 1024 * 1024 + 1),
   });
   expect(response.status).toBe(413);
-  expect(response.body).toEqual({ error: 'invalid_payload', message: expect.any(String) });
+  expect(response.body).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
 });
 
 describe('with a seeded workspace', () => {

@@ -2,12 +2,25 @@ import { readFileSync } from 'node:fs';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
-import { accessLogFields } from '../../infra/cdk/constructs/crm-api';
-import { gatewayResponses, gatewayResponseTemplate, type GatewayResponseType } from '../../infra/cdk/gateway-responses';
+import { accessLogFields, expectedActiveWorkspaces, stageThrottling } from '../../infra/cdk/constructs/crm-api';
+import {
+  gatewayResponses,
+  gatewayResponseTemplate,
+  renderGatewayTemplate,
+  type GatewayResponseType,
+} from '../../infra/cdk/gateway-responses';
+import {
+  contentLengthPattern,
+  ipRateLimit,
+  leadPathPattern,
+  wafResponseBodies,
+  wafRules,
+} from '../../infra/cdk/waf-rules';
+import { requestLimit } from '../../lib/domain/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
-import { routes, type TableAction } from '../../lib/routes';
+import { routes, type TableAction, type TableKeys } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
 import { tableDefinition } from '../../lib/storage/table';
 
@@ -129,6 +142,24 @@ describe('API', () => {
     },
   );
 
+  test('every gateway-response template, as deployed, renders to JSON: static text, no VTL directive', () => {
+    const deployed = ofType('AWS::ApiGateway::GatewayResponse');
+    expect(deployed.map(([, r]) => r.Properties.ResponseType as string).sort()).toEqual(
+      Object.keys(gatewayResponses).sort(),
+    );
+    for (const [, response] of deployed) {
+      const templates = response.Properties.ResponseTemplates as Record<string, string>;
+      for (const text of Object.values(templates)) {
+        expect(text).not.toContain('#');
+        const rendered = renderGatewayTemplate(text, { requestId: 'r', resourcePath: '/webhooks/ingest-lead' });
+        expect(JSON.parse(rendered)).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+      }
+      expect(response.Properties.ResponseParameters).toEqual({
+        'gatewayresponse.header.x-request-id': 'context.requestId',
+      });
+    }
+  });
+
   test('an unknown route answers 404 not_found instead of API Gateway’s 403', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
@@ -147,8 +178,8 @@ describe('API', () => {
           ResourcePath: '/*',
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
-          ThrottlingRateLimit: Match.anyValue(),
-          ThrottlingBurstLimit: Match.anyValue(),
+          ThrottlingRateLimit: stageThrottling.rateLimit,
+          ThrottlingBurstLimit: stageThrottling.burstLimit,
         }),
       ],
     });
@@ -168,6 +199,109 @@ describe('API', () => {
     ) as [[string, Json]];
     expect(stage.DependsOn).toContain(groupId);
     expect(stageId).toBeDefined();
+  });
+});
+
+describe('throttling', () => {
+  test('the stage throttle holds the expected workspaces at their full per-key limit, with headroom', () => {
+    expect(stageThrottling.rateLimit).toBeGreaterThanOrEqual((expectedActiveWorkspaces * requestLimit) / 60);
+    expect(stageThrottling.burstLimit).toBeGreaterThanOrEqual(stageThrottling.rateLimit);
+    expect(stageThrottling).toEqual({ rateLimit: 250, burstLimit: 500 });
+  });
+
+  test('one IP address gets at most a small share of the stage throttle', () => {
+    const perIpPerSecond = ipRateLimit.limit / ipRateLimit.evaluationWindowSec;
+    expect(perIpPerSecond).toBeGreaterThanOrEqual((5 * requestLimit) / 60);
+    expect(perIpPerSecond / stageThrottling.rateLimit).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe('web ACL', () => {
+  const [[webAclId, webAcl]] = ofType('AWS::WAFv2::WebACL') as [[string, Json]];
+  const rule = (name: string): Json =>
+    (webAcl.Properties.Rules as Json[]).find((candidate) => candidate.Name === name) as Json;
+  const contentLengthOver = {
+    RegexMatchStatement: {
+      FieldToMatch: { SingleHeader: { Name: 'content-length' } },
+      RegexString: contentLengthPattern,
+      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+    },
+  };
+
+  test('one regional web ACL, allowing by default, without sampled requests (they keep URLs and headers)', () => {
+    expect(ofType('AWS::WAFv2::WebACL')).toHaveLength(1);
+    expect(webAcl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const configs = [webAcl.Properties, ...(webAcl.Properties.Rules as Json[])].map((r) => r.VisibilityConfig as Json);
+    for (const config of configs) expect(config).toMatchObject({ SampledRequestsEnabled: false });
+  });
+
+  test('associated with the API stage', () => {
+    const associations = ofType('AWS::WAFv2::WebACLAssociation');
+    expect(associations).toHaveLength(1);
+    const [[, association]] = associations as [[string, Json]];
+    const [[stageId]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
+    expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [webAclId, 'Arn'] });
+    const arn = JSON.stringify(association.Properties.ResourceArn);
+    expect(arn).toContain('/restapis/');
+    expect(arn).toContain(`{"Ref":"${stageId}"}`);
+    expect(association.DependsOn).toContain(stageId);
+  });
+
+  test('custom response bodies: the JSON of lib/messages.ts, one per block', () => {
+    expect(webAcl.Properties.CustomResponseBodies).toEqual(
+      Object.fromEntries(
+        Object.values(wafResponseBodies).map((body) => [
+          body.key,
+          { ContentType: 'APPLICATION_JSON', Content: body.content },
+        ]),
+      ),
+    );
+  });
+
+  test('per IP: a rate-based rule answering a JSON 429 with Retry-After, evaluated first', () => {
+    expect(rule(wafRules.ipRateLimit.name)).toMatchObject({
+      Priority: 0,
+      Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 600, EvaluationWindowSec: 60 } },
+      Action: {
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            CustomResponseBodyKey: wafResponseBodies.ipRateLimited.key,
+            ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }],
+          },
+        },
+      },
+    });
+  });
+
+  test('a body declared over 256 KB: the lead shape on the lead webhook’s path, then the standard one', () => {
+    expect(rule(wafRules.leadBodyTooLarge.name)).toMatchObject({
+      Priority: 1,
+      Statement: {
+        AndStatement: {
+          Statements: [
+            contentLengthOver,
+            {
+              RegexMatchStatement: {
+                FieldToMatch: { UriPath: {} },
+                RegexString: leadPathPattern,
+                TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+              },
+            },
+          ],
+        },
+      },
+      Action: {
+        Block: { CustomResponse: { ResponseCode: 400, CustomResponseBodyKey: wafResponseBodies.leadBodyTooLarge.key } },
+      },
+    });
+    expect(rule(wafRules.bodyTooLarge.name)).toMatchObject({
+      Priority: 2,
+      Statement: contentLengthOver,
+      Action: {
+        Block: { CustomResponse: { ResponseCode: 400, CustomResponseBodyKey: wafResponseBodies.bodyTooLarge.key } },
+      },
+    });
   });
 });
 
@@ -229,14 +363,14 @@ describe('least privilege', () => {
     }
   });
 
-  test('only functions that Query get the indexes, and only for Query', () => {
+  test('only functions that name an index reach it, and only for Query (none does today)', () => {
     const withIndex = tableStatements.filter((s) => JSON.stringify(s.Resource).includes('/index/'));
     for (const statement of withIndex) expect(statement.Action).toBe('dynamodb:Query');
     for (const route of routes) {
       const reachesIndex = statementsOf(functionIdByDescription(routeDescription(route))).some((s) =>
         JSON.stringify(s.Resource).includes('/index/'),
       );
-      expect(reachesIndex).toBe(route.tableActions.includes('Query'));
+      expect(reachesIndex).toBe((route.tableKeys?.indexes ?? []).length > 0);
     }
   });
 
@@ -244,10 +378,12 @@ describe('least privilege', () => {
     const deletions = tableStatements.filter((s) => list<string>(s.Action).includes('dynamodb:DeleteItem'));
     expect(deletions.length).toBe(routes.filter((route) => route.tableActions.includes('DeleteItem')).length);
     for (const statement of deletions) {
-      expect(statement.Action).toBe('dynamodb:DeleteItem');
-      expect(statement.Condition).toEqual({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': deletableLeadingKeys },
-      });
+      const condition = statement.Condition as Json;
+      for (const pattern of list<string>(condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'])) {
+        expect(deletableLeadingKeys).toContain(pattern);
+      }
+      // ForAllValues holds for a request without the key: the Null guard refuses that case.
+      expect(condition.Null).toEqual({ 'dynamodb:LeadingKeys': 'false' });
     }
     /** Notes and change-log entries live in the prospect's (or candidate's) partition. */
     const protectedPartitions = [
@@ -268,11 +404,14 @@ describe('least privilege', () => {
   describe('mapping of route actions to IAM', () => {
     const scratch = new Stack(new App(), 'Scratch');
     const table = new Table(scratch, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
-    const rendered = (actions: TableAction[]) =>
-      tableAccessStatements(table, actions).map((statement) => statement.toStatementJson() as Json);
+    const rendered = (actions: TableAction[], keys: TableKeys = {}) =>
+      tableAccessStatements(table, actions, keys).map((statement) => statement.toStatementJson() as Json);
 
     test('TransactWriteItems is no IAM action: its item actions are granted instead', () => {
-      const statements = rendered(['TransactWriteItems', 'PutItem', 'ConditionCheckItem']);
+      const statements = rendered(['TransactWriteItems', 'PutItem', 'ConditionCheckItem'], {
+        PutItem: ['UNIQ#'],
+        ConditionCheckItem: ['UNIQ#'],
+      });
       expect(statements.map((s) => s.Action)).toEqual([['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']]);
     });
 
@@ -281,13 +420,17 @@ describe('least privilege', () => {
     });
 
     test('a delete inside a transaction is bound to the deletable prefixes too', () => {
-      const statements = rendered(['TransactWriteItems', 'DeleteItem']);
+      const statements = rendered(['TransactWriteItems', 'DeleteItem'], { DeleteItem: ['UNIQ#'] });
       expect(statements).toEqual([
         expect.objectContaining({
           Action: 'dynamodb:DeleteItem',
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': deletableLeadingKeys } },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['UNIQ#*'] },
+            Null: { 'dynamodb:LeadingKeys': 'false' },
+          },
         }),
       ]);
+      expect(() => rendered(['TransactWriteItems', 'DeleteItem'], { DeleteItem: ['PROSPECT#'] })).toThrow();
     });
   });
 });

@@ -14,7 +14,9 @@ import {
   gatewayResponseTemplate,
   type GatewayResponseType,
 } from '../gateway-responses';
+import { requestLimit } from '../../../lib/domain/rate-limit';
 import { logRetention } from '../log-retention';
+import { ApiWebAcl } from './web-acl';
 
 /**
  * One JSON line per request, without the query string (a webhook token may travel in ?token=),
@@ -41,20 +43,34 @@ export const accessLogFields = {
 } as const;
 
 /**
- * Far above the legitimate load (an API key may make 2 requests a second, a form tool a few)
- * and low enough that a flood cannot run up Lambda concurrency and the on-demand bill: at about
- * 50 ms a call, 50 requests a second keep some 5 executions of each function busy.
+ * The stage throttle is shared by every workspace, so it is sized for many of them at once, not
+ * for one: `expectedActiveWorkspaces` workspaces each using one API key at its full per-key limit
+ * (120 a minute, lib/domain/rate-limit.ts), plus a quarter more for the webhooks, rounded up to
+ * a multiple of 50; the burst absorbs two seconds of that. One client cannot take it all: the WAF
+ * caps one IP address at 10 requests a second (../waf-rules.ts). Lambda: a request is two short
+ * invocations (authorizer, then handler, about 40 ms warm together), so the rate keeps some
+ * 10 executions busy, 250 if every call took a full second: within the default 1,000 concurrent
+ * executions of an account. Numbers and reasons: docs/deploy.md.
  */
-export const stageThrottling = { rateLimit: 50, burstLimit: 100 } as const;
+export const expectedActiveWorkspaces = 100;
+
+const webhookHeadroom = 1.25;
+/** 100 × 120 / 60 × 1.25 = 250 requests a second. */
+const stageRate = Math.ceil((expectedActiveWorkspaces * (requestLimit / 60) * webhookHeadroom) / 50) * 50;
+
+export const stageThrottling = { rateLimit: stageRate, burstLimit: 2 * stageRate } as const;
 
 export type CrmApiProps = { stage: string };
 
 /**
  * The REST API and its stage: access logs as above, execution logging at ERROR only (data tracing
  * would write request bodies and headers), no X-Ray on the stage (its segments record the full
- * URL, query string included), and API Gateway's own answers rewritten into the spec's shapes.
+ * URL, query string included), API Gateway's own answers rewritten into the spec's standard shape,
+ * and a WAF web ACL on the stage.
  */
 export class CrmApi extends RestApi {
+  readonly webAcl: ApiWebAcl;
+
   constructor(scope: Construct, id: string, props: CrmApiProps) {
     const accessLogs = new LogGroup(scope, `${id}AccessLogs`, { retention: logRetention });
     super(scope, id, {
@@ -81,6 +97,8 @@ export class CrmApi extends RestApi {
       retention: logRetention,
     });
     this.deploymentStage.node.addDependency(executionLogs);
+    /** AWS WAF in front of the stage: per-IP rate limit, and bodies too large for the functions (../waf-rules.ts). */
+    this.webAcl = new ApiWebAcl(this, 'Firewall', { stage: this.deploymentStage, name: `crm-${props.stage}` });
     for (const type of Object.keys(gatewayResponses) as GatewayResponseType[]) {
       this.addGatewayResponse(type, {
         type: ResponseType.of(type),

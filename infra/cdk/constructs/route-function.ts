@@ -7,7 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionTimeoutSeconds, type TableAction } from '../../../lib/routes';
+import { functionTimeoutSeconds, tableKeysOfEntry, type TableAction, type TableKeys } from '../../../lib/routes';
 import { functionBundling } from '../bundling';
 import { logRetention } from '../log-retention';
 import { tableAccessStatements } from '../table-access';
@@ -20,11 +20,14 @@ export type RouteFunctionProps = {
   description: string;
   table: ITable;
   tableActions: readonly TableAction[];
+  /** The partitions of those actions; by default the route list's for `entry` (or the authorizer's). */
+  tableKeys?: TableKeys;
 };
 
 /**
  * Every function of the API, route handler or authorizer, with the same settings. Its role is
- * its own: write to its own log group, X-Ray, and exactly the table actions it is given.
+ * its own: write to its own log group, X-Ray, and exactly the table actions it is given, each
+ * confined to the partition-key prefixes it touches (infra/cdk/table-access.ts).
  */
 export class RouteFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
@@ -55,7 +58,8 @@ export class RouteFunction extends NodejsFunction {
       bundling: { ...functionBundling, forceDockerBundling: false },
     });
     logGroup.grantWrite(role);
-    for (const statement of tableAccessStatements(props.table, props.tableActions))
+    const tableKeys = props.tableKeys ?? tableKeysOfEntry(props.entry);
+    for (const statement of tableAccessStatements(props.table, props.tableActions, tableKeys))
       role.addToPrincipalPolicy(statement);
     const runtimeChoice =
       'nodejs22.x is pinned on purpose: the code is built (target node22) and tested for it; a newer runtime is a deliberate upgrade, not a default.';

@@ -1,0 +1,120 @@
+import { maxWebhookBodyBytes } from '../../lib/http/webhook-body';
+import { messages } from '../../lib/messages';
+import { routes } from '../../lib/routes';
+
+/**
+ * The AWS WAF rules in front of the API stage, as plain data: infra/cdk/constructs/web-acl.ts
+ * turns them into a web ACL, and the local stand-in for API Gateway (infra/local/api-gateway.ts)
+ * applies the body-size rules with the same patterns, so both answer alike.
+ *
+ * Why a WAF: API Gateway REST accepts payloads up to 10 MB, a synchronous Lambda invocation at
+ * most 6 MB. A body between the two never reaches the handler (that would answer the route's 400
+ * past 256 KB, docs/api.md#webhook-bodies): API Gateway answers a 5xx. The WAF refuses such a
+ * body first, with the route's own 400. It cannot measure the body itself (it inspects at most the
+ * first 16 KB of an API Gateway request body by default, 64 KB at most; "Oversize web request
+ * components" in the AWS WAF Developer Guide), so it reads the declared `Content-Length`.
+ */
+
+/** Bodies declared larger than this are refused (the handlers' own limit, docs/api.md#webhook-bodies). */
+export const maxDeclaredBodyBytes = maxWebhookBodyBytes;
+
+/**
+ * A regular expression matching a decimal number greater than `limit` (leading zeros allowed),
+ * in the PCRE subset AWS WAF accepts: no look-around, no back-reference.
+ */
+export function decimalGreaterThan(limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`not a size: ${limit}`);
+  const digits = String(limit);
+  const alternatives = [`[1-9][0-9]{${digits.length},}`];
+  for (let at = 0; at < digits.length; at += 1) {
+    const digit = Number(digits[at]);
+    if (digit === 9) continue;
+    const rest = digits.length - at - 1;
+    const higher = digit === 8 ? '9' : `[${digit + 1}-9]`;
+    alternatives.push(`${digits.slice(0, at)}${higher}${rest > 0 ? `[0-9]{${rest}}` : ''}`);
+  }
+  return `^0*(?:${alternatives.join('|')})$`;
+}
+
+/** Paths whose errors take the lead webhook's shape `{ "error", "message" }`. */
+export const leadPaths = routes.filter((route) => route.errorShape === 'lead').map((route) => route.path);
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The URI path WAF sees: `/<stage>/webhooks/ingest-lead` on the execute-api host,
+ * `/webhooks/ingest-lead` (or `/<base path>/…`) on a custom domain; a trailing slash tolerated.
+ * WAF decodes it first (URL_DECODE text transformation).
+ */
+export const leadPathPattern = `^(?:/[^/]+)?(?:${leadPaths.map(escapeRegex).join('|')})/?$`;
+
+type JsonBody = { key: string; content: string };
+
+const bodyTooLarge = messages.body.webhookTooLarge(maxDeclaredBodyBytes / 1024);
+
+/** WAF custom response bodies (JSON, at most 4 KB each), keyed as the web ACL's CustomResponseBodies. */
+export const wafResponseBodies = {
+  leadBodyTooLarge: {
+    key: 'lead-body-too-large',
+    content: JSON.stringify({ error: 'invalid_payload', message: bodyTooLarge }),
+  },
+  bodyTooLarge: {
+    key: 'body-too-large',
+    content: JSON.stringify({ error: { code: 'bad_request', message: bodyTooLarge } }),
+  },
+  ipRateLimited: {
+    key: 'ip-rate-limited',
+    content: JSON.stringify({ error: { code: 'rate_limited', message: messages.gateway.ipRateLimited(60) } }),
+  },
+} as const satisfies Record<string, JsonBody>;
+
+export type WafBlock = { statusCode: number; body: JsonBody; headers: Record<string, string> };
+
+/**
+ * Per client IP, over a sliding 60-second window: 600 requests, 10 a second. A form tool
+ * (Zapier, Make) or a company's NAT sends several workspaces' calls from one address, so the
+ * limit is five API keys at their full 120 a minute; one address can still use only 4 % of the
+ * stage's rate (./constructs/crm-api.ts). Numbers and reasons: docs/deploy.md.
+ */
+export const ipRateLimit = { limit: 600, evaluationWindowSec: 60 } as const;
+
+/** The rules, by priority (WAF evaluates them in this order; the first matching block answers). */
+export const wafRules = {
+  ipRateLimit: {
+    name: 'RequestsPerIp',
+    priority: 0,
+    block: {
+      statusCode: 429,
+      body: wafResponseBodies.ipRateLimited,
+      headers: { 'Retry-After': String(ipRateLimit.evaluationWindowSec) },
+    },
+  },
+  leadBodyTooLarge: {
+    name: 'LeadWebhookBodyTooLarge',
+    priority: 1,
+    block: { statusCode: 400, body: wafResponseBodies.leadBodyTooLarge, headers: {} },
+  },
+  bodyTooLarge: {
+    name: 'BodyTooLarge',
+    priority: 2,
+    block: { statusCode: 400, body: wafResponseBodies.bodyTooLarge, headers: {} },
+  },
+} as const satisfies Record<string, { name: string; priority: number; block: WafBlock }>;
+
+/** The `content-length` values the body-size rules refuse. */
+export const contentLengthPattern = decimalGreaterThan(maxDeclaredBodyBytes);
+
+/**
+ * The body-size rules as WAF evaluates them: the declared length first, then the path for the
+ * response shape. No `Content-Length` (a chunked body) matches neither rule.
+ */
+export function bodySizeBlock(uriPath: string, contentLength: string | undefined): WafBlock | undefined {
+  if (contentLength === undefined || !new RegExp(contentLengthPattern).test(contentLength)) return undefined;
+  let decoded = uriPath;
+  try {
+    decoded = decodeURIComponent(uriPath);
+  } catch {
+    // WAF's URL_DECODE leaves a malformed escape as it is.
+  }
+  return new RegExp(leadPathPattern).test(decoded) ? wafRules.leadBodyTooLarge.block : wafRules.bodyTooLarge.block;
+}

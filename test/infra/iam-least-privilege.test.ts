@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { productionDeps } from '../../lib/deps';
+import { routes } from '../../lib/routes';
+import { keys } from '../../lib/storage/keys';
+import { functionNames, simulate, synthesizedTablePolicies, type RolePolicy } from '../support/iam-policies';
+import { iamRequestsOf, type IamRequest, type RecordedCall } from '../support/recorded-calls';
+import { recordedFunctions, type FunctionCall } from '../support/recorded-functions';
+import { aSalesPipeline } from '../support/seed';
+
+/**
+ * Least privilege, proven (docs/deploy.md): every DynamoDB call the end-to-end flows make is
+ * recorded per function (authorizer apart from the route handlers), turned into what IAM
+ * evaluates (a transaction: one request per item) and checked against that function's role in
+ * the synthesized stack with @cloud-copilot/iam-simulate. Then what no function may do is denied.
+ */
+const policies = synthesizedTablePolicies();
+const policyOf = (name: string): RolePolicy => {
+  const policy = policies.get(name);
+  if (!policy) throw new Error(`no role for ${name}`);
+  return policy;
+};
+
+const functions = recordedFunctions();
+/** The rate-limit flow runs on a clock that stays in one window, with functions of its own. */
+const burstNow = new Date();
+const burst = recordedFunctions(() => burstNow);
+let ws: SeedOutput;
+
+beforeAll(async () => {
+  ws = await seedWorkspace(productionDeps(), {
+    workspace: { name: 'Moindre privilège' },
+    tags: [
+      { key: 'vip', name: 'VIP' },
+      { key: 'hot', name: 'Chaud' },
+    ],
+    pipelines: [aSalesPipeline()],
+    recruitment_pipelines: [
+      { key: 'devs', name: 'Devs', is_default: true, active: true, columns: [{ key: 'in', name: 'Reçue' }] },
+    ],
+    api_keys: [
+      { key: 'k', name: 'K', scopes: ['*'] },
+      { key: 'burst', name: 'Burst', scopes: ['pipelines:read'] },
+    ],
+    webhook: { active: true },
+  });
+});
+
+const bearer = (secret: string | undefined) => ({ Authorization: `Bearer ${secret ?? ''}` });
+const apiCall = (call: FunctionCall = {}): FunctionCall => ({
+  ...call,
+  headers: { ...bearer(ws.api_keys.k?.secret), ...call.headers },
+});
+const webhookCall = (body: unknown, headers: Record<string, string> = {}): FunctionCall => ({
+  body,
+  headers: { ...bearer(ws.webhook?.token), ...headers },
+  query: { endpoint_id: ws.webhook?.endpoint_id ?? '' },
+});
+const onProspect = (prospectId: string, call: FunctionCall = {}) =>
+  apiCall({ ...call, pathParameters: { prospect_id: prospectId, ...call.pathParameters } });
+
+async function aLead(email: string): Promise<string> {
+  const { body } = await functions.request('ingestLead', webhookCall({ email }));
+  return body.prospect_id as string;
+}
+
+describe('the end-to-end flows, recorded per function', () => {
+  test('GET /pipelines', async () => {
+    expect((await functions.request('listPipelines', apiCall())).status).toBe(200);
+  });
+
+  test('new lead, known lead, known lead taking a new phone (marker released)', async () => {
+    const created = await functions.request(
+      'ingestLead',
+      webhookCall({ email: 'iam@test.fr', phone: '+33100000001', social_url: 'https://social.test/iam' }),
+    );
+    expect(created.body).toMatchObject({ status: 'created' });
+    const known = await functions.request(
+      'ingestLead',
+      webhookCall({ email: 'iam@test.fr', first_name: 'Léa', tag_ids: [ws.tags.vip] }),
+    );
+    expect(known.body).toMatchObject({ status: 'existing' });
+    const moved = await functions.request('ingestLead', webhookCall({ email: 'iam@test.fr', phone: '+33100000002' }));
+    expect(moved.body).toMatchObject({ status: 'existing' });
+  });
+
+  test('recruitment: new candidate, known candidate', async () => {
+    const application = { email: 'cand-iam@test.fr', name: 'Camille', answers: { Q: 'R' } };
+    const created = await functions.request('recruitment', webhookCall(application));
+    expect(created.body).toMatchObject({ action: 'created' });
+    const known = await functions.request('recruitment', webhookCall(application));
+    expect(known.body).toMatchObject({ action: 'existing' });
+  });
+
+  test('PATCH (stage and follow-up), note, tag added and removed, unknown prospect', async () => {
+    const id = await aLead('patch-iam@test.fr');
+    const patch = onProspect(id, { body: { stage: 'Relance', follow_up_at: '2027-01-01T10:00:00Z' } });
+    expect((await functions.request('updateProspect', patch)).status).toBe(200);
+    expect((await functions.request('addNote', onProspect(id, { body: { content: 'Rappeler' } }))).status).toBe(201);
+    expect((await functions.request('addTag', onProspect(id, { body: { tag: 'VIP' } }))).status).toBeLessThan(300);
+    const removal = onProspect(id, { pathParameters: { prospect_id: id, tag: 'VIP' } });
+    expect((await functions.request('removeTag', removal)).status).toBeLessThan(300);
+    const unknown = onProspect(randomUUID(), { body: { follow_up_at: '2027-01-01T10:00:00Z' } });
+    expect((await functions.request('updateProspect', unknown)).status).toBe(404);
+  });
+
+  test('idempotent replays: every write route, twice under one Idempotency-Key', async () => {
+    const id = await aLead('replay-iam@test.fr');
+    const key = () => ({ 'Idempotency-Key': randomUUID() });
+    const twice = async (routeId: string, call: FunctionCall) => {
+      const first = await functions.request(routeId, call);
+      const replay = await functions.request(routeId, call);
+      expect(first.status).toBeLessThan(300);
+      expect(replay).toEqual(first);
+    };
+    await twice('updateProspect', onProspect(id, { headers: key(), body: { follow_up_at: '2027-02-01T10:00:00Z' } }));
+    await twice('addNote', onProspect(id, { headers: key(), body: { content: 'Une fois' } }));
+    await twice('addTag', onProspect(id, { headers: key(), body: { tag: 'Chaud' } }));
+    await twice('removeTag', onProspect(id, { headers: key(), pathParameters: { prospect_id: id, tag: 'Chaud' } }));
+    await twice('ingestLead', webhookCall({ email: 'replay-lead@test.fr' }, key()));
+    await twice('recruitment', webhookCall({ email: 'replay-cand@test.fr', name: 'R' }, key()));
+  });
+
+  test('rate limit: the 121st request of a minute is refused', async () => {
+    const call: FunctionCall = { headers: bearer(ws.api_keys.burst?.secret) };
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i += 1) statuses.push((await burst.request('listPipelines', call)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+/** Each function's distinct IAM requests, from every call it made in the flows above. */
+function recordedRequests(): Map<string, IamRequest[]> {
+  const byFunction = new Map<string, IamRequest[]>();
+  for (const name of functionNames) {
+    const calls: RecordedCall[] = [...(functions.calls.get(name) ?? []), ...(burst.calls.get(name) ?? [])];
+    const distinct = new Map(
+      calls.flatMap(iamRequestsOf).map((request) => [JSON.stringify(request), request] as [string, IamRequest]),
+    );
+    byFunction.set(name, [...distinct.values()]);
+  }
+  return byFunction;
+}
+
+/** IAM's StringLike: `*` matches any run of characters. */
+const stringLike = (pattern: string, value: string): boolean =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`).test(value);
+
+describe('every recorded call is allowed by its own function’s role', () => {
+  let requests: Map<string, IamRequest[]>;
+  beforeAll(() => {
+    requests = recordedRequests();
+  });
+
+  test('every function made calls, the authorizer apart from the handlers', () => {
+    for (const name of functionNames) expect(requests.get(name)?.length).toBeGreaterThan(0);
+    const authorizerActions = new Set(requests.get('authorizer')!.map((request) => request.action));
+    expect([...authorizerActions].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  });
+
+  test.each(functionNames)(
+    '%s: each recorded request is Allowed, with dynamodb:LeadingKeys evaluated',
+    async (name) => {
+      const policy = policyOf(name);
+      const verdicts = await Promise.all(
+        requests.get(name)!.map(async (request) => ({ request, ...(await simulate(policy, request)) })),
+      );
+      for (const verdict of verdicts) {
+        expect({ ...verdict.request, result: verdict.result }).toEqual({ ...verdict.request, result: 'Allowed' });
+        expect(verdict.ignoredContextKeys).toEqual([]);
+      }
+    },
+  );
+
+  test.each(functionNames)('%s: nothing is granted that the flows do not use', (name) => {
+    const used = requests.get(name)!;
+    for (const statement of policyOf(name).Statement) {
+      const patterns: string[] = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? [];
+      for (const action of [statement.Action].flat() as string[]) {
+        for (const pattern of patterns) {
+          const exercised = used.some(
+            (request) => request.action === action && request.leadingKeys.some((pk) => stringLike(pattern, pk)),
+          );
+          expect({ name, action, pattern, exercised }).toEqual({ name, action, pattern, exercised: true });
+        }
+      }
+    }
+  });
+});
+
+describe('what no function may do is denied', () => {
+  const otherWs = 'ws-other';
+  const request = (action: string, leadingKeys: string[], target = 'table'): IamRequest => ({
+    action: `dynamodb:${action}`,
+    target,
+    leadingKeys,
+  });
+  const handlers = routes.map((route) => route.id);
+  const webhooks = routes.filter((route) => route.credential === 'webhook-token').map((route) => route.id);
+  const writers = functionNames.filter((name) =>
+    policyOf(name).Statement.some((s) => [s.Action].flat().includes('dynamodb:UpdateItem')),
+  );
+
+  const denied: [string, string, IamRequest][] = [
+    ['authorizer', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
+    ['authorizer', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['authorizer', 'UpdateItem on an API key', request('UpdateItem', [keys.apiKey('f').pk])],
+    [
+      'authorizer',
+      'Query on gsi1 (API keys of a workspace)',
+      request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1'),
+    ],
+    ...webhooks.map((id): [string, string, IamRequest] => [
+      id,
+      'UpdateItem on an API key',
+      request('UpdateItem', [keys.apiKey('f').pk]),
+    ]),
+    ...webhooks.map((id): [string, string, IamRequest] => [
+      id,
+      'UpdateItem on a webhook endpoint',
+      request('UpdateItem', [keys.endpoint('e').pk]),
+    ]),
+    ...handlers.map((id): [string, string, IamRequest] => [
+      id,
+      'Query on gsi1 (API-key fingerprints)',
+      request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1'),
+    ]),
+    ...handlers.map((id): [string, string, IamRequest] => [
+      id,
+      'Query on gsi2',
+      request('Query', [keys.changeLogEntryRef(otherWs, 'e')], 'index/gsi2'),
+    ]),
+    ...handlers.map((id): [string, string, IamRequest] => [
+      id,
+      'GetItem on an API key',
+      request('GetItem', [keys.apiKey('f').pk]),
+    ]),
+    ...handlers.map((id): [string, string, IamRequest] => [
+      id,
+      'PutItem replacing a workspace',
+      request('PutItem', [keys.workspace(otherWs).pk]),
+    ]),
+    ...handlers.map((id): [string, string, IamRequest] => [
+      id,
+      'DeleteItem on a prospect',
+      request('DeleteItem', [keys.prospect(otherWs, 'p').pk]),
+    ]),
+    ...writers.map((id): [string, string, IamRequest] => [
+      id,
+      'UpdateItem without dynamodb:LeadingKeys',
+      request('UpdateItem', []),
+    ]),
+    [
+      'ingestLead',
+      'BatchGetItem of a marker and an API key',
+      request('BatchGetItem', [keys.emailMarker(otherWs, 'a@b.test').pk, keys.apiKey('f').pk]),
+    ],
+    ['ingestLead', 'DeleteItem on an idempotency record', request('DeleteItem', [keys.idempotency('s', 'k').pk])],
+    ['recruitment', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
+    ['listPipelines', 'PutItem on an idempotency record', request('PutItem', [keys.idempotency('s', 'k').pk])],
+    ['listPipelines', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+  ];
+
+  test.each(denied)('%s: %s', async (name, _, denial) => {
+    expect((await simulate(policyOf(name), denial)).result).toBe('ImplicitlyDenied');
+  });
+
+  test('the Null guard is what refuses a call without dynamodb:LeadingKeys: ForAllValues alone lets it through', async () => {
+    const policy = policyOf('authorizer');
+    const unguarded: RolePolicy = {
+      ...policy,
+      Statement: policy.Statement.map((statement) => ({
+        ...statement,
+        Condition: Object.fromEntries(
+          Object.entries(statement.Condition ?? {}).filter(([operator]) => operator !== 'Null'),
+        ),
+      })),
+    };
+    expect((await simulate(unguarded, request('UpdateItem', []))).result).toBe('Allowed');
+    expect((await simulate(policy, request('UpdateItem', []))).result).toBe('ImplicitlyDenied');
+  });
+});

@@ -1,0 +1,82 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
+import { authorizerTableKeys, routes, tableKeysOfEntry, type TableAction, type TableKeys } from '../../lib/routes';
+import { deletablePrefixes } from '../../lib/storage/keys';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The rules turning a route's table actions and key prefixes into IAM statements. */
+const scratch = new Stack(new App(), 'Scratch');
+const table = new Table(scratch, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+const rendered = (actions: TableAction[], keys?: TableKeys) =>
+  tableAccessStatements(table, actions, keys).map((statement) => scratch.resolve(statement.toStatementJson()) as Json);
+const guarded = (patterns: string[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
+  Null: { 'dynamodb:LeadingKeys': 'false' },
+});
+
+test('every route, and the authorizer, names the key prefixes of each item action it is granted', () => {
+  for (const route of routes) {
+    const itemActions = route.tableActions.filter((action) => action !== 'TransactWriteItems');
+    expect(Object.keys(route.tableKeys ?? {}).sort()).toEqual([...new Set(itemActions)].sort());
+    expect(tableKeysOfEntry(route.entry)).toBe(route.tableKeys);
+  }
+  expect(Object.keys(authorizerTableKeys).sort()).toEqual(['GetItem', 'UpdateItem']);
+});
+
+test('no route handler reads an index; the authorizer writes only webhook endpoints', () => {
+  for (const route of routes) expect(route.tableKeys?.indexes ?? []).toEqual([]);
+  expect(authorizerTableKeys.UpdateItem).toEqual(['ENDPOINT#']);
+  expect(authorizerTableKeys.PutItem).toBeUndefined();
+});
+
+test('each action is confined by LeadingKeys, guarded against an absent key; same prefixes, one statement', () => {
+  const statements = rendered(
+    ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'],
+    {
+      GetItem: ['PROSPECT#'],
+      BatchGetItem: ['PROSPECT#'],
+      PutItem: ['UNIQ#', 'PROSPECT#'],
+      UpdateItem: ['PROSPECT#'],
+      DeleteItem: ['UNIQ#'],
+    },
+  );
+  expect(statements.map((s) => [s.Action, s.Condition])).toEqual([
+    [['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], guarded(['PROSPECT#*'])],
+    ['dynamodb:PutItem', guarded(['UNIQ#*', 'PROSPECT#*'])],
+    ['dynamodb:DeleteItem', guarded(['UNIQ#*'])],
+  ]);
+  for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('/index/');
+});
+
+test('an index is granted only when named, for Query only, one by one', () => {
+  const statements = rendered(['Query'], { Query: ['WS#'], indexes: ['gsi2'] });
+  expect(statements.at(-1)).toEqual({
+    Action: 'dynamodb:Query',
+    Effect: 'Allow',
+    Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.any(String), 'Arn'] }, '/index/gsi2']] },
+  });
+  expect(() => rendered(['GetItem'], { GetItem: ['WS#'], indexes: ['gsi1'] })).toThrow(/Query only/);
+});
+
+test.each([
+  ['TransactWriteItems alone', ['TransactWriteItems'], {}, /item actions/],
+  ['an action without its prefixes', ['PutItem'], {}, /PutItem granted without/],
+  [
+    'prefixes of an action not granted',
+    ['GetItem'],
+    { GetItem: ['WS#'], UpdateItem: ['WS#'] },
+    /not granted: UpdateItem/,
+  ],
+  ['a deletion outside the deletable prefixes', ['DeleteItem'], { DeleteItem: ['PROSPECT#'] }, /not deletable/],
+] as [string, TableAction[], TableKeys, RegExp][])('refused at synthesis: %s', (_, actions, keys, error) => {
+  expect(() => rendered(actions, keys)).toThrow(error);
+});
+
+test('the deletable prefixes bound every deletion', () => {
+  expect(deletableLeadingKeys).toEqual(deletablePrefixes.map((prefix) => `${prefix}*`));
+  for (const route of routes) {
+    for (const prefix of route.tableKeys?.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
+  }
+});

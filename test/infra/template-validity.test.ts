@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { App, type IPolicyValidationContext, type PolicyViolation } from 'aws-cdk-lib';
+import { CrmStack } from '../../infra/cdk/stack';
+import {
+  cfnGuardValidator,
+  guardRuleExclusions,
+  policyValidators,
+  ResourceSchemaValidator,
+  resourceSchemaFindings,
+} from '../../infra/cdk/validators';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
+const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+const stack = new CrmStack(app, 'Crm-test', { stage: 'test' });
+const templatePath = app.synth().getStackArtifact(stack.artifactId).templateFullPath;
+const template = JSON.parse(readFileSync(templatePath, 'utf8')) as Json;
+const context: IPolicyValidationContext = {
+  templatePaths: [templatePath],
+  stackTemplates: [{ stackConstructPath: stack.node.path, templatePath, accountId: undefined, region: undefined }],
+  appConstruct: app,
+};
+
+const described = (violations: PolicyViolation[]): string[] =>
+  violations.map(
+    (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}\n${v.description}`,
+  );
+
+describe('CloudFormation registry schemas', () => {
+  test('every resource: required properties present, no unknown property, every value of its type', () => {
+    expect(resourceSchemaFindings(template)).toEqual([]);
+  });
+
+  test('the check catches a missing, an unknown, a mistyped and an out-of-range property', () => {
+    const broken = structuredClone(template);
+    const [id, fn] = Object.entries(broken.Resources as Record<string, Json>).find(
+      ([, r]) => r.Type === 'AWS::Lambda::Function',
+    )!;
+    delete fn.Properties.Role;
+    fn.Properties.Timout = 10;
+    fn.Properties.MemorySize = 'large';
+    fn.Properties.TracingConfig = { Mode: 'Always' };
+    broken.Resources.Bogus = { Type: 'AWS::Nothing::Here', Properties: {} };
+    expect(resourceSchemaFindings(broken).sort()).toEqual(
+      [
+        `${id} (AWS::Lambda::Function): required property Role missing`,
+        `${id} (AWS::Lambda::Function): unknown property Timout`,
+        `${id} (AWS::Lambda::Function).MemorySize: expected integer, got "large"`,
+        `${id} (AWS::Lambda::Function).TracingConfig.Mode: expected one of Active, PassThrough, got "Always"`,
+        'Bogus: unknown resource type AWS::Nothing::Here',
+      ].sort(),
+    );
+  });
+
+  test('as a policy-validation plugin: no violation', () => {
+    expect(described(new ResourceSchemaValidator().validate(context).violations)).toEqual([]);
+  });
+});
+
+describe('AWS Control Tower guard rules (cfn-guard)', () => {
+  test('no finding left unacknowledged', () => {
+    const report = cfnGuardValidator().validate(context);
+    expect(described(report.violations)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  test('each exclusion is needed (its rule fires without it) and carries a written reason', () => {
+    const fired = new CfnGuardValidator()
+      .validate(context)
+      .violations.map((v) => v.ruleName)
+      .sort();
+    const excluded = Object.values(guardRuleExclusions)
+      .map(({ rule }) => rule)
+      .sort();
+    expect(fired).toEqual(excluded);
+    for (const { reason } of Object.values(guardRuleExclusions)) expect(reason.length).toBeGreaterThan(40);
+  });
+
+  test('synth runs both plugins', () => {
+    expect(policyValidators().map((plugin) => plugin.name)).toEqual([
+      'cloudformation-resource-schemas',
+      'cdk-validator-cfnguard',
+    ]);
+  });
+});

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulate';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
+import { routes } from '../../lib/routes';
+import type { IamRequest } from './recorded-calls';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const accountId = '123456789012';
+/** The table's ARN as the simulator sees it: the template's `Fn::GetAtt` of the table, made concrete. */
+export const tableArn = `arn:aws:dynamodb:eu-west-3:${accountId}:table/crm-iam-test`;
+
+/** The function names of the synthesized stack: `authorizer`, or a route id. */
+export const functionNames = ['authorizer', ...routes.map((route) => route.id)];
+
+export type RolePolicy = { Version: '2012-10-17'; Statement: Json[] };
+
+/**
+ * The stack as `cdk synth` makes it (same feature flags, bundling skipped), and each function's
+ * table statements, its role's policies with the table's ARN resolved.
+ */
+export function synthesizedTablePolicies(): Map<string, RolePolicy> {
+  const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+  const resources = Template.fromStack(new CrmStack(app, 'Crm-iam', { stage: 'test' })).toJSON().Resources as Record<
+    string,
+    Json
+  >;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+  const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+
+  const resolve = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    const json = value as Json;
+    if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'Arn') return tableArn;
+    if (json['Fn::Join']?.[0] === '') return (json['Fn::Join'][1] as unknown[]).map(resolve).join('');
+    throw new Error(`unresolved resource ${JSON.stringify(value)}`);
+  };
+  const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+  const descriptions = new Map<string, string>([
+    [authorizerDescription, 'authorizer'],
+    ...routes.map((route) => [`${route.method} ${route.path}`, route.id] as [string, string]),
+  ]);
+  const policies = new Map<string, RolePolicy>();
+  for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    const name = descriptions.get(fn.Properties.Description as string);
+    if (name === undefined) continue;
+    const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.Roles as Json[]).some((role) => role.Ref === roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[])
+      .filter((statement) => list<string>(statement.Action).some((action) => action.startsWith('dynamodb:')))
+      .map((statement) => ({ ...statement, Resource: list<unknown>(statement.Resource).map(resolve) }));
+    policies.set(name, { Version: '2012-10-17', Statement: statements });
+  }
+  return policies;
+}
+
+export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] };
+
+/**
+ * IAM's answer to one request from a function whose only identity policy is `policy`, by
+ * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`.
+ */
+export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
+  const resource = request.target === 'table' ? tableArn : `${tableArn}/${request.target}`;
+  const response = await runSimulation(
+    {
+      identityPolicies: [{ name: 'function-role', policy }],
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      request: {
+        principal: `arn:aws:iam::${accountId}:role/function-role`,
+        action: request.action,
+        resource: { resource, accountId },
+        contextVariables: request.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': request.leadingKeys } : {},
+      },
+    },
+    {},
+  );
+  if (response.resultType !== 'single') throw new Error(`simulation failed: ${JSON.stringify(response)}`);
+  return { result: response.overallResult, ignoredContextKeys: response.result.ignoredContextKeys ?? [] };
+}

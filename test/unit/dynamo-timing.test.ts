@@ -1,0 +1,184 @@
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { functionTimeoutSeconds } from '../../lib/routes';
+import {
+  awsDynamoTiming,
+  createDocumentClient,
+  createDynamoClient,
+  DynamoDeadlineExceeded,
+  dynamoRequestBudgetMs,
+  withDynamoDeadline,
+  type DynamoTiming,
+} from '../../lib/storage/client';
+import { defaultBatchPolicy, defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+
+/**
+ * The arithmetic of docs/deploy.md, "Timeouts and tracing", from the constants the code runs with.
+ * SDK standard retry mode (@smithy/core 3.41, "2026" retry settings): before retry i (0-based) it
+ * waits a random time below min(base × 2^i, 20 s), base 50 ms, 1,000 ms after a throttling error.
+ */
+const sdkBackoffBaseMs = { transient: 50, throttling: 1000 };
+const sdkMaxBackoffMs = 20_000;
+const backoffMs = (timing: DynamoTiming, base: number): number =>
+  Array.from({ length: timing.maxAttempts - 1 }, (_, i) => Math.min(base * 2 ** i, sdkMaxBackoffMs)).reduce(
+    (sum, ms) => sum + ms,
+    0,
+  );
+/** Conservative: an attempt may take its connection time plus its full request time. */
+const callWorstMs = (timing: DynamoTiming): number =>
+  timing.maxAttempts * (timing.connectionTimeoutMs + timing.requestTimeoutMs) +
+  backoffMs(timing, sdkBackoffBaseMs.throttling);
+/**
+ * The longest route, POST /webhooks/ingest-lead: the Idempotency-Key claim, then up to
+ * defaultRoundPolicy.attempts optimistic rounds of (contact owners: BatchGetItem sent again up to
+ * defaultBatchPolicy.attempts times, the workspace configuration read alongside; the prospect read;
+ * the transaction, tried up to defaultRetryPolicy.attempts times), then the recorded answer.
+ */
+const longestRouteRoundTrips =
+  1 + defaultRoundPolicy.attempts * (defaultBatchPolicy.attempts + 1 + defaultRetryPolicy.attempts) + 1;
+/** The handler's own work outside DynamoDB (parsing, hashing, the 5xx answer and its log line). */
+const handlerWorkMarginMs = 2000;
+const lambdaTimeoutMs = functionTimeoutSeconds * 1000;
+
+describe('DynamoDB time against the Lambda timeout', () => {
+  test('per call: attempts × (connection + request) + backoff', () => {
+    expect(callWorstMs(awsDynamoTiming)).toBe(3 * (1000 + 2000) + (1000 + 2000));
+    // A stall (no answer) is a transient error: its backoff base is 50 ms.
+    const stalledCallMs =
+      awsDynamoTiming.maxAttempts * (awsDynamoTiming.connectionTimeoutMs + awsDynamoTiming.requestTimeoutMs) +
+      backoffMs(awsDynamoTiming, sdkBackoffBaseMs.transient);
+    expect(stalledCallMs).toBe(9150);
+    expect(stalledCallMs).toBeLessThan(lambdaTimeoutMs);
+  });
+
+  test('the longest route cannot fit call by call: the request budget bounds it', () => {
+    expect(longestRouteRoundTrips).toBe(98);
+    expect(longestRouteRoundTrips * callWorstMs(awsDynamoTiming)).toBeGreaterThan(lambdaTimeoutMs);
+    const requestWorstMs = Math.min(dynamoRequestBudgetMs, longestRouteRoundTrips * callWorstMs(awsDynamoTiming));
+    expect(requestWorstMs + handlerWorkMarginMs).toBeLessThanOrEqual(lambdaTimeoutMs);
+  });
+});
+
+/** Accepts connections, reads, never answers: DynamoDB stalled. */
+async function stallingServer(): Promise<{ endpoint: string; connections: () => number; close: () => Promise<void> }> {
+  const sockets: Socket[] = [];
+  const server: TcpServer = createTcpServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    connections: () => sockets.length,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Answers every call after `delayMs`, successfully (an item-less GetItem). */
+async function slowServer(
+  delayMs: number,
+): Promise<{ endpoint: string; requests: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server: HttpServer = createHttpServer((request, response) => {
+    count += 1;
+    request.resume();
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      response.end('{}');
+    }, delayMs);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests: () => count,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const getItem = new GetItemCommand({ TableName: 't', Key: { PK: { S: 'a' }, SK: { S: 'b' } } });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the client enforces its limits', () => {
+  test('requestTimeout is wall-clock: a stalled call fails after its attempts instead of hanging', async () => {
+    const server = await stallingServer();
+    const timing = { connectionTimeoutMs: 200, requestTimeoutMs: 300, maxAttempts: 3 };
+    const client = createDynamoClient({ endpoint: server.endpoint, timing });
+    const started = Date.now();
+    try {
+      await expect(client.send(getItem)).rejects.toMatchObject({ name: 'TimeoutError' });
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(3 * 300);
+      expect(elapsed).toBeLessThan(3 * (200 + 300) + backoffMs(timing, sdkBackoffBaseMs.transient) + 500);
+      expect(server.connections()).toBe(3);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  test('inside a request deadline: the call fails at the deadline and no attempt starts after it', async () => {
+    const server = await stallingServer();
+    const client = createDynamoClient({
+      endpoint: server.endpoint,
+      timing: { connectionTimeoutMs: 1000, requestTimeoutMs: 5000, maxAttempts: 3 },
+    });
+    const started = Date.now();
+    try {
+      await expect(withDynamoDeadline(() => client.send(getItem), 400)).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
+      expect(Date.now() - started).toBeLessThan(400 + 200);
+      await sleep(600);
+      expect(server.connections()).toBe(1);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  test('the deadline bounds a sequence of slow but successful calls, document client included', async () => {
+    const server = await slowServer(150);
+    const db = createDocumentClient({ endpoint: server.endpoint });
+    const started = Date.now();
+    const done: number[] = [];
+    try {
+      const sequence = withDynamoDeadline(async () => {
+        for (let i = 0; ; i += 1) {
+          await db.send(new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } }));
+          done.push(i);
+        }
+      }, 500);
+      await expect(sequence).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
+      expect(Date.now() - started).toBeLessThan(500 + 200);
+      expect(done.length).toBeGreaterThanOrEqual(2);
+      expect(done.length).toBeLessThanOrEqual(3);
+      await sleep(300);
+      expect(server.requests()).toBe(done.length + 1);
+    } finally {
+      db.destroy();
+      await server.close();
+    }
+  });
+
+  test('outside a deadline, calls are not limited by one', async () => {
+    const server = await slowServer(50);
+    const db = createDocumentClient({ endpoint: server.endpoint });
+    try {
+      await expect(db.send(new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } }))).resolves.toBeDefined();
+    } finally {
+      db.destroy();
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+import {
+  answer,
+  headerBytes,
+  matchRoute,
+  maxHeaderBytes,
+  parseQuery,
+  proxyEvent,
+  requestAuthorizerEvent,
+  type IncomingRequest,
+} from '../../infra/local/api-gateway';
+import type { Route } from '../../lib/routes';
+
+/** Routing, query strings and header quota of API Gateway REST as the local runtime models them (docs/deploy.md). */
+
+const aRoute = (overrides: Partial<Route> = {}): Route => ({
+  id: 'addNote',
+  method: 'POST',
+  path: '/prospects/{prospect_id}/notes',
+  entry: 'functions/add-note.ts',
+  credential: 'api-key',
+  errorShape: 'standard',
+  tableActions: [],
+  ...overrides,
+});
+
+const testRoutes: readonly Route[] = [
+  aRoute({ id: 'listPipelines', method: 'GET', path: '/pipelines' }),
+  aRoute(),
+  aRoute({ id: 'removeTag', method: 'DELETE', path: '/prospects/{prospect_id}/tags/{tag}' }),
+];
+
+const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
+  method: 'GET',
+  target: '/pipelines',
+  rawHeaders: ['Host', '127.0.0.1:3000'],
+  body: '',
+  sourceIp: '127.0.0.1',
+  httpVersion: '1.1',
+  ...overrides,
+});
+
+const ids = { requestId: 'request-1', extendedRequestId: 'extended-1', now: new Date('2024-03-05T08:09:10.123Z') };
+
+function eventFor(overrides: Partial<IncomingRequest> = {}) {
+  const incoming = anIncomingRequest(overrides);
+  const match = matchRoute(testRoutes, incoming.method, incoming.target.split('?')[0] ?? '');
+  if (!match) throw new Error(`no route for ${incoming.method} ${incoming.target}`);
+  return proxyEvent(incoming, match, ids);
+}
+
+const allow = async (event: { methodArn: string }) => ({
+  principalId: 'p',
+  policyDocument: {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
+  },
+  context: { outcome: 'allowed' },
+});
+
+const aCountingFunction = () => {
+  const calls: unknown[] = [];
+  return Object.assign(
+    async (...args: unknown[]) => {
+      calls.push(args);
+      return { statusCode: 200, body: '{"ok":true}' };
+    },
+    { calls },
+  );
+};
+
+const bodyOf = (reply: { body: Buffer }): unknown => JSON.parse(reply.body.toString('utf8'));
+
+describe('a trailing slash', () => {
+  test.each([
+    ['GET', '/pipelines/', 'listPipelines', null],
+    ['POST', '/prospects/p1/notes/', 'addNote', { prospect_id: 'p1' }],
+    ['DELETE', '/prospects/p1/tags/Chaud/', 'removeTag', { prospect_id: 'p1', tag: 'Chaud' }],
+  ])('%s %s is the resource without it', (method, path, id, parameters) => {
+    const match = matchRoute(testRoutes, method, path);
+    expect(match?.route.id).toBe(id);
+    expect(match?.pathParameters).toEqual(parameters);
+  });
+
+  test.each([['/pipelines//'], ['/prospects/p1//'], ['/prospects//notes/'], ['//pipelines']])(
+    'only one is ignored, and a parameter still needs a segment: %s matches nothing',
+    (path) => {
+      expect(matchRoute(testRoutes, path.includes('notes') ? 'POST' : 'GET', path)).toBeUndefined();
+    },
+  );
+
+  test('the event keeps the path as sent, the resource as declared', () => {
+    const event = eventFor({ target: '/pipelines/' });
+    expect(event.path).toBe('/pipelines/');
+    expect(event.resource).toBe('/pipelines');
+    expect(event.requestContext.resourcePath).toBe('/pipelines');
+  });
+});
+
+describe('the query string', () => {
+  test('a semicolon splits the data like an ampersand; an encoded one does not', () => {
+    expect([...parseQuery('q=abcd;20&x=1;y=2')]).toEqual([
+      ['q', ['abcd']],
+      ['20', ['']],
+      ['x', ['1']],
+      ['y', ['2']],
+    ]);
+    expect([...parseQuery('q=abcd%3B20')]).toEqual([['q', ['abcd;20']]]);
+    expect([...parseQuery(';;a=1;')]).toEqual([['a', ['1']]]);
+  });
+
+  test('a semicolon splits the data in both events', () => {
+    const event = eventFor({ target: '/pipelines?tag=a;api_key=secret' });
+    expect(event.queryStringParameters).toEqual({ tag: 'a', api_key: 'secret' });
+    expect(requestAuthorizerEvent(event).queryStringParameters).toEqual({ tag: 'a', api_key: 'secret' });
+  });
+
+  test('a repeated parameter: the last value in queryStringParameters, all in order in the multi-value map', () => {
+    const event = eventFor({ target: '/pipelines?endpoint_id=first&other=1&endpoint_id=second;endpoint_id=third' });
+    const expected = {
+      queryStringParameters: { endpoint_id: 'third', other: '1' },
+      multiValueQueryStringParameters: { endpoint_id: ['first', 'second', 'third'], other: ['1'] },
+    };
+    expect(event).toMatchObject(expected);
+    expect(requestAuthorizerEvent(event)).toMatchObject(expected);
+  });
+});
+
+describe('the header quota', () => {
+  test('counts names, values, separators and line terminators', () => {
+    expect(headerBytes(['Host', 'a', 'X-Long', 'bc'])).toBe('Host: a\r\n'.length + 'X-Long: bc\r\n'.length);
+  });
+
+  const headersOf = (bytes: number): string[] => {
+    const fixed = ['Host', '127.0.0.1:3000'];
+    const rest = bytes - headerBytes(fixed) - 'X-Pad: \r\n'.length;
+    const headers = [...fixed, 'X-Pad', 'x'.repeat(rest)];
+    expect(headerBytes(headers)).toBe(bytes);
+    return headers;
+  };
+
+  test('10240 bytes of headers pass', async () => {
+    const handler = aCountingFunction();
+    const reply = await answer(
+      testRoutes,
+      anIncomingRequest({ rawHeaders: headersOf(maxHeaderBytes) }),
+      { authorizer: allow, handler },
+      ids,
+    );
+    expect(reply.statusCode).toBe(200);
+    expect(handler.calls).toHaveLength(1);
+  });
+
+  test.each([
+    ['a known route', '/pipelines'],
+    ['an unknown path', '/nowhere'],
+  ])('one byte more is a 431 bad_request on %s, without calling any function', async (_, target) => {
+    const never = aCountingFunction();
+    const reply = await answer(
+      testRoutes,
+      anIncomingRequest({ target, rawHeaders: headersOf(maxHeaderBytes + 1) }),
+      { authorizer: never, handler: never },
+      ids,
+    );
+    expect(reply.statusCode).toBe(431);
+    expect(bodyOf(reply)).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
+    expect(never.calls).toHaveLength(0);
+  });
+});
