@@ -5,7 +5,7 @@ import type { IndexName } from './storage/table';
  * with the same lines, so adding a route is one line here plus its handler in functions/.
  */
 export type Credential = 'api-key' | 'webhook-token';
-export type Scope = 'pipelines:read' | 'prospects:write' | 'notes:write' | 'tags:write';
+export type Scope = 'pipelines:read' | 'prospects:read' | 'prospects:write' | 'notes:write' | 'tags:write';
 /** The two error body shapes: Prospect API and recruitment vs lead webhook (docs/api.md#error-bodies). */
 export type ErrorShape = 'standard' | 'lead';
 /**
@@ -64,7 +64,14 @@ export type Route = {
  */
 export const functionTimeoutSeconds = 10;
 
-export const allScopes: readonly Scope[] = ['pipelines:read', 'prospects:write', 'notes:write', 'tags:write'];
+/** Docs/api.md#scopes: a new key has all five unless told otherwise; `prospects:read` is for the read routes. */
+export const allScopes: readonly Scope[] = [
+  'pipelines:read',
+  'prospects:read',
+  'prospects:write',
+  'notes:write',
+  'tags:write',
+];
 
 export const routes: readonly Route[] = [
   {

@@ -11,7 +11,7 @@ import { requireWorkspace } from './workspace';
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
 export type ApiKeyView = { id: string; name: string; scopes: string[]; created_at: string; revoked_at: string | null };
 
-/** A new key has the four scopes unless told otherwise; `*` grants all (docs/api.md#scopes). */
+/** A new key has the five scopes unless told otherwise; `*` grants all (docs/api.md#scopes). */
 export function checkScopes(requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [...allScopes];
   const scopes = [...new Set(requested.map((scope) => scope.trim()).filter((scope) => scope !== ''))];

@@ -21,7 +21,7 @@ const listPipelinesWith = (secret: string) =>
 const emptyWorkspace = () => seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
 
 describe('apikey create', () => {
-  it('creates a key with the four scopes by default, storing only its fingerprint', async () => {
+  it('creates a key with the five scopes by default, storing only its fingerprint', async () => {
     const { workspace_id: workspaceId } = await emptyWorkspace();
     const created = await createApiKey(deps, { workspaceId, name: '  Zapier  ' });
 
@@ -31,13 +31,20 @@ describe('apikey create', () => {
       scopes: [...allScopes],
       secret: expect.any(String),
     });
+    expect(created.scopes).toEqual([
+      'pipelines:read',
+      'prospects:read',
+      'prospects:write',
+      'notes:write',
+      'tags:write',
+    ]);
     const stored = await getApiKeyByFingerprint(deps, fingerprint(created.secret));
     expect(stored).toMatchObject({ id: created.id, workspace_id: workspaceId, revoked_at: null });
     expect(JSON.stringify(stored)).not.toContain(created.secret);
     expect(await listPipelinesWith(created.secret)).toMatchObject({ outcome: 'allowed' });
   });
 
-  it('accepts `*` and any of the four scopes, and refuses any other', async () => {
+  it('accepts `*` and any of the five scopes, and refuses any other', async () => {
     const { workspace_id: workspaceId } = await emptyWorkspace();
     const all = await createApiKey(deps, { workspaceId, name: 'Tout', scopes: ['*'] });
     expect(all.scopes).toEqual(['*']);
@@ -45,8 +52,8 @@ describe('apikey create', () => {
     expect(notesOnly.scopes).toEqual(['notes:write', 'tags:write']);
     expect(await listPipelinesWith(notesOnly.secret)).toMatchObject({ outcome: 'forbidden' });
 
-    await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: ['prospects:read'] })).rejects.toThrow(
-      /Portée inconnue : prospects:read/,
+    await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: ['prospects:delete'] })).rejects.toThrow(
+      /Portée inconnue : prospects:delete/,
     );
     await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: [''] })).rejects.toBeInstanceOf(AdminInputError);
     expect(await listApiKeys(deps, workspaceId)).toHaveLength(2);

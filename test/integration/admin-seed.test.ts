@@ -168,7 +168,7 @@ describe('seed', () => {
     expect(prospect).not.toHaveProperty('tag_ids');
   });
 
-  it('gives a new key the four scopes when the file names none', async () => {
+  it('gives a new key the five scopes when the file names none', async () => {
     const seed = await seedTestWorkspace(aWorkspace({ api_keys: [{ name: 'Make' }] }));
     const key = await getApiKeyByFingerprint(deps, fingerprint(seed.api_keys.Make?.secret ?? ''));
     expect(key?.scopes).toEqual([...allScopes]);

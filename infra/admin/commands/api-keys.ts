@@ -4,7 +4,7 @@ import { fields, table } from '../render';
 
 const apiKeyCreate = defineCommand({
   words: ['apikey', 'create'],
-  summary: "crée une clé d'API (par défaut avec les quatre portées) ; sa valeur n'est affichée qu'une fois",
+  summary: "crée une clé d'API (par défaut avec les cinq portées) ; sa valeur n'est affichée qu'une fois",
   options: { workspace: workspaceOption, name: 'required', scopes: 'optional' },
   async run(target, options) {
     const created = await createApiKey(target.deps, {
