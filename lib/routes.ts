@@ -185,10 +185,10 @@ export const routes: readonly Route[] = [
 export const authorizerEntry = 'functions/authorizer.ts';
 
 /**
- * The authorizer reads API keys and webhook endpoints by GetItem (never the gsi1 index of API-key
- * fingerprints) and writes only an endpoint's "last call received".
+ * The authorizer reads API keys by GetItem (never the gsi1 index of API-key fingerprints); a webhook
+ * call is one conditional UpdateItem on its endpoint (check and "last call received" at once).
  */
-export const authorizerTableKeys: TableKeys = { GetItem: ['APIKEY#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#'] };
+export const authorizerTableKeys: TableKeys = { GetItem: ['APIKEY#'], UpdateItem: ['ENDPOINT#'] };
 
 /** The partitions of the function built from `entry`: a route's, or the authorizer's. */
 export function tableKeysOfEntry(entry: string): TableKeys | undefined {

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
-import { getApiKeyByFingerprint, getEndpoint, recordEndpointCall } from '../storage/credentials';
+import { getApiKeyByFingerprint, recordWebhookCall } from '../storage/credentials';
 import { grants, type AuthDecision } from './context';
-import { fingerprint, fingerprintsMatch } from './secrets';
+import { fingerprint } from './secrets';
 
 export type AuthRequest = {
   method: string;
@@ -47,17 +47,18 @@ async function authorizeWebhook(
   const endpointId = request.query?.endpoint_id;
   if (endpointId === undefined || endpointId === '') return { outcome: 'endpoint_missing' };
   if (!isUuid(endpointId)) return { outcome: 'endpoint_malformed' };
-  const endpoint = await getEndpoint(deps, endpointId.toLowerCase());
-  if (!endpoint) return { outcome: 'endpoint_unknown' };
   const token = webhookToken(request);
-  if (token === undefined || !endpoint.active) return { outcome: 'unauthorized' };
-  const presented = fingerprint(token);
-  if (!fingerprintsMatch(endpoint.token_fingerprint, presented)) return { outcome: 'unauthorized' };
-  const recorded = await recordEndpointCall(deps, endpoint.id, presented, deps.clock());
-  if (!recorded) return { outcome: 'unauthorized' };
+  const call = await recordWebhookCall(
+    deps,
+    endpointId.toLowerCase(),
+    token === undefined ? undefined : fingerprint(token),
+    deps.clock(),
+  );
+  if (call.kind === 'unknown_endpoint') return { outcome: 'endpoint_unknown' };
+  if (call.kind === 'refused') return { outcome: 'unauthorized' };
   return {
     outcome: 'allowed',
-    principal: { kind: 'webhook', workspaceId: endpoint.workspace_id, endpointId: endpoint.id },
+    principal: { kind: 'webhook', workspaceId: call.endpoint.workspace_id, endpointId: call.endpoint.id },
   };
 }
 

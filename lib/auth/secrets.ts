@@ -1,13 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Only this fingerprint is stored; the secret itself is shown once and never kept. */
 export const fingerprint = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
-
-export const fingerprintsMatch = (stored: string, presented: string): boolean => {
-  const a = Buffer.from(stored, 'hex');
-  const b = Buffer.from(presented, 'hex');
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
-};
 
 /** The prefix tells a leaked secret's kind at a glance (secret scanners key on it). */
 export const newApiKeySecret = (): string => `crm_key_${randomBytes(32).toString('base64url')}`;

@@ -1,4 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
@@ -201,29 +202,42 @@ export async function setEndpointActive(
   return Attributes as EndpointItem;
 }
 
+export type WebhookCall =
+  | { kind: 'recorded'; endpoint: EndpointItem }
+  | { kind: 'refused'; endpoint: EndpointItem }
+  | { kind: 'unknown_endpoint' };
+
 /**
- * Records the last call received. Conditional on the token and status just checked, so a token
- * regenerated or a webhook disabled between the read and this write still refuses the call.
+ * Access pattern "webhook call": one conditional UpdateItem checks the token and the status and
+ * records the last call received (docs/api.md#webhook-endpoint-checks). Strongly consistent by
+ * nature, so a regenerated token or a disabled webhook fails on the very next call. A refusal
+ * brings the endpoint back (ReturnValuesOnConditionCheckFailure), which tells a refused token
+ * from an endpoint that does not exist; without a token the condition cannot hold, and the same
+ * one call answers which. Comparing fingerprints (SHA-256 of the token) in DynamoDB leaks nothing
+ * about the token through timing.
  */
-export async function recordEndpointCall(
+export async function recordWebhookCall(
   store: Store,
   endpointId: string,
-  tokenFingerprint: string,
+  tokenFingerprint: string | undefined,
   at: Date,
-): Promise<boolean> {
+): Promise<WebhookCall> {
   try {
-    await store.db.send(
+    const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: keys.endpoint(endpointId),
         UpdateExpression: 'SET last_call_at = :at',
         ConditionExpression: 'token_fingerprint = :fp AND active = :active',
-        ExpressionAttributeValues: { ':at': at.toISOString(), ':fp': tokenFingerprint, ':active': true },
+        ExpressionAttributeValues: { ':at': at.toISOString(), ':fp': tokenFingerprint ?? 'none', ':active': true },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return true;
+    return { kind: 'recorded', endpoint: Attributes as EndpointItem };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!error.Item) return { kind: 'unknown_endpoint' };
+    return { kind: 'refused', endpoint: unmarshall(error.Item) as EndpointItem };
   }
 }

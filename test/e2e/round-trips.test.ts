@@ -51,11 +51,11 @@ test('GET /pipelines: key, rate counter, configuration', async () => {
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query']);
 });
 
-test('new lead: endpoint, last call, configuration and markers, one transaction', async () => {
+test('new lead: one conditional write for token and last call, configuration and markers, one transaction', async () => {
   expect((await lead({ email: 'count@test.fr', phone: '+100' })).body).toMatchObject({ status: 'created' });
-  expect(counter.calls.slice(0, 2)).toEqual(['GetItem', 'UpdateItem']);
-  expect(counter.calls.slice(2, 4).sort()).toEqual(['BatchGetItem', 'Query']);
-  expect(counter.calls.slice(4)).toEqual(['TransactWriteItems']);
+  expect(counter.calls.slice(0, 1)).toEqual(['UpdateItem']);
+  expect(counter.calls.slice(1, 3).sort()).toEqual(['BatchGetItem', 'Query']);
+  expect(counter.calls.slice(3)).toEqual(['TransactWriteItems']);
 });
 
 test('known lead: one UpdateItem when its contact values stay', async () => {
@@ -64,16 +64,16 @@ test('known lead: one UpdateItem when its contact values stay', async () => {
   expect((await lead({ email: 'known@test.fr', first_name: 'Léa', tag_ids: [ws.tags.vip] })).body).toMatchObject({
     status: 'existing',
   });
-  expect(counter.calls).toHaveLength(5);
-  expect(counter.calls.slice(4)).toEqual(['UpdateItem']);
+  expect(counter.calls).toHaveLength(4);
+  expect(counter.calls.slice(3)).toEqual(['UpdateItem']);
 });
 
 test('known lead taking a new phone: the record, then one transaction', async () => {
   await lead({ email: 'mover@test.fr', phone: '+300' });
   counter.reset();
   expect((await lead({ email: 'mover@test.fr', phone: '+301' })).body).toMatchObject({ status: 'existing' });
-  expect(counter.calls).toHaveLength(6);
-  expect(counter.calls.slice(4)).toEqual(['GetItem', 'TransactWriteItems']);
+  expect(counter.calls).toHaveLength(5);
+  expect(counter.calls.slice(3)).toEqual(['GetItem', 'TransactWriteItems']);
 });
 
 const application = (body: object) =>
@@ -83,18 +83,18 @@ const application = (body: object) =>
     body,
   });
 
-test('new candidate: endpoint, last call, configuration, one transaction', async () => {
+test('new candidate: token and last call in one write, configuration, one transaction', async () => {
   expect((await application({ email: 'cand@test.fr', name: 'A', answers: { Q: 'R' } })).body).toMatchObject({
     action: 'created',
   });
-  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems']);
+  expect(counter.calls).toEqual(['UpdateItem', 'Query', 'TransactWriteItems']);
 });
 
 test('known candidate: the refused transaction names the owner, then one PutItem for the note', async () => {
   await application({ email: 'again@test.fr', name: 'A' });
   counter.reset();
   expect((await application({ email: 'again@test.fr', name: 'A' })).body).toMatchObject({ action: 'existing' });
-  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'PutItem']);
+  expect(counter.calls).toEqual(['UpdateItem', 'Query', 'TransactWriteItems', 'PutItem']);
 });
 
 const prospectCall = (method: string, path: string, body?: unknown) =>

@@ -3,7 +3,7 @@ import { AdminInputError } from '../../lib/admin/errors';
 import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
 import { fingerprint } from '../../lib/auth/secrets';
 import { productionDeps } from '../../lib/deps';
-import { getEndpoint, recordEndpointCall } from '../../lib/storage/credentials';
+import { getEndpoint, recordWebhookCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
@@ -57,8 +57,17 @@ describe('webhook regenerate', () => {
 
     expect(regenerated.endpoint_id).toBe(endpointId);
     expect((await getEndpoint(deps, endpointId))?.token_fingerprint).toBe(fingerprint(regenerated.token));
-    expect(await recordEndpointCall(deps, endpointId, fingerprint(oldToken), new Date())).toBe(false);
-    expect(await recordEndpointCall(deps, endpointId, fingerprint(regenerated.token), new Date())).toBe(true);
+    expect(await recordWebhookCall(deps, endpointId, fingerprint(oldToken), new Date())).toMatchObject({
+      kind: 'refused',
+    });
+    expect(await recordWebhookCall(deps, endpointId, fingerprint(regenerated.token), new Date())).toMatchObject({
+      kind: 'recorded',
+      endpoint: { id: endpointId, workspace_id: seed.workspace_id },
+    });
+    expect(await recordWebhookCall(deps, endpointId, undefined, new Date())).toMatchObject({ kind: 'refused' });
+    expect(await recordWebhookCall(deps, randomUUID(), fingerprint(oldToken), new Date())).toEqual({
+      kind: 'unknown_endpoint',
+    });
   });
 
   it('refuses a workspace without webhook', async () => {
@@ -79,11 +88,15 @@ describe('webhook enable, disable and status', () => {
       active: false,
       last_call_at: null,
     });
-    expect(await recordEndpointCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), new Date())).toBe(false);
+    expect(await recordWebhookCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), new Date())).toMatchObject(
+      {
+        kind: 'refused',
+      },
+    );
 
     expect(await setWebhookActive(deps, seed.workspace_id, true, base)).toMatchObject({ active: true });
     const calledAt = new Date('2026-11-22T10:00:00.000Z');
-    await recordEndpointCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), calledAt);
+    await recordWebhookCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), calledAt);
     expect(await webhookStatus(deps, seed.workspace_id, base)).toEqual({
       endpoint_id: endpointId,
       url,

@@ -144,19 +144,22 @@ const healthy: Record<AccessPattern, () => unknown> = {
       revoked_at: null,
     },
   }),
-  'endpoint-read': () => ({
-    Item: {
-      id: fixture.endpointId,
-      workspace_id: fixture.workspaceId,
-      token_fingerprint: fingerprint(fixture.webhookToken),
-      active: true,
-      created_at: '2026-01-01T00:00:00.000Z',
-      last_call_at: null,
-    },
-  }),
-  'endpoint-call': () => ({}),
+  'endpoint-read': () => ({ Item: storedEndpoint() }),
+  'endpoint-call': () => ({ Attributes: { ...storedEndpoint(), last_call_at: '2026-11-22T10:00:00.000Z' } }),
   idempotency: () => ({}),
 };
+
+/** The webhook endpoint of the fixture, as stored. */
+export function storedEndpoint(): Record<string, unknown> {
+  return {
+    id: fixture.endpointId,
+    workspace_id: fixture.workspaceId,
+    token_fingerprint: fingerprint(fixture.webhookToken),
+    active: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_call_at: null,
+  };
+}
 
 /** What a scripted call does: fail with an error, or answer with a value. */
 type Outcome = { fail: unknown } | { answer: unknown };

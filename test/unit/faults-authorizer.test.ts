@@ -1,11 +1,19 @@
 import { jest } from '@jest/globals';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { routeById } from '../../lib/routes';
-import { conditionFailed, faultNames, faults, fakeTable, type AccessPattern } from '../support/fake-table';
+import {
+  conditionFailed,
+  storedEndpoint,
+  faultNames,
+  faults,
+  fakeTable,
+  type AccessPattern,
+} from '../support/fake-table';
 import { callAuthorizer, callRoute, expectCleanServerError, routeIds } from '../support/route-calls';
 
 /** The reads and writes the authorizer makes for a route's credential. */
 const patternsOf = (routeId: string): AccessPattern[] =>
-  routeById(routeId).credential === 'api-key' ? ['key-read'] : ['endpoint-read', 'endpoint-call'];
+  routeById(routeId).credential === 'api-key' ? ['key-read'] : ['endpoint-call'];
 
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());
@@ -38,12 +46,20 @@ describe.each(routeIds)('the authorizer of %s under DynamoDB faults', (routeId) 
   );
 });
 
-describe('the webhook authorizer when its condition fails', () => {
-  it('refuses, without retrying, a call whose token was regenerated between the read and the write', async () => {
+describe('the webhook authorizer: one conditional write decides', () => {
+  it('refuses, without retrying, a token the condition refuses (regenerated, or webhook disabled)', async () => {
     const table = fakeTable();
-    table.script('endpoint-call', { fail: conditionFailed() });
+    table.script('endpoint-call', { fail: conditionFailed(marshall(storedEndpoint())) });
     const result = await callAuthorizer('ingestLead', table.deps);
     expect(result.context).toEqual({ outcome: 'unauthorized' });
     expect(table.calls('endpoint-call')).toHaveLength(1);
+    expect(table.calls('endpoint-read')).toHaveLength(0);
+  });
+
+  it('tells an unknown endpoint by the absence of a stored item in the refusal', async () => {
+    const table = fakeTable();
+    table.script('endpoint-call', { fail: conditionFailed() });
+    const result = await callAuthorizer('ingestLead', table.deps);
+    expect(result.context).toEqual({ outcome: 'endpoint_unknown' });
   });
 });
