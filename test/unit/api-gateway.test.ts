@@ -12,25 +12,7 @@ import {
   requestAuthorizerEvent,
   type IncomingRequest,
 } from '../../infra/local/api-gateway';
-import type { Route } from '../../lib/routes';
-
-const aRoute = (overrides: Partial<Route> = {}): Route => ({
-  id: 'addNote',
-  method: 'POST',
-  path: '/prospects/{prospect_id}/notes',
-  entry: 'functions/add-note.ts',
-  credential: 'api-key',
-  errorShape: 'standard',
-  tableActions: [],
-  ...overrides,
-});
-
-const testRoutes: readonly Route[] = [
-  aRoute({ id: 'listPipelines', method: 'GET', path: '/pipelines' }),
-  aRoute(),
-  aRoute({ id: 'removeTag', method: 'DELETE', path: '/prospects/{prospect_id}/tags/{tag}' }),
-  aRoute({ id: 'ingestLead', method: 'POST', path: '/webhooks/ingest-lead', errorShape: 'lead' }),
-];
+import { aCountingFunction, testRoutes } from '../support/gateway-fixtures';
 
 const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
   method: 'GET',
@@ -334,15 +316,6 @@ describe('one request through the gateway', () => {
       },
     });
   const ok = async () => ({ statusCode: 200, body: '{"ok":true}' });
-  /** Counts its calls: the gateway must answer some requests without calling any function. */
-  const aCountingFunction = () => {
-    const calls: unknown[] = [];
-    const invoke = async (...args: unknown[]) => {
-      calls.push(args);
-      return ok();
-    };
-    return Object.assign(invoke, { calls });
-  };
 
   test('runs the authorizer, then the handler with the authorizer context', async () => {
     const seen: unknown[] = [];

@@ -13,6 +13,7 @@ import { allowStagePolicy, stageWideResource } from '../../lib/auth/policy';
 import { routes } from '../../lib/routes';
 import { fakeTable } from '../support/fake-table';
 import { callAuthorizer } from '../support/route-calls';
+import { aCountingFunction, anAuthorizerEvent } from '../support/gateway-fixtures';
 
 const stageArn = 'arn:aws:execute-api:eu-west-3:123456789012:localapi/local';
 
@@ -36,17 +37,6 @@ const productionShapedAuthorizer = async (event: { methodArn: string }): Promise
   policyDocument: allowStagePolicy(event.methodArn),
   context: { outcome: 'unauthorized' },
 });
-
-const aCountingHandler = () => {
-  const calls: unknown[] = [];
-  return Object.assign(
-    async (...args: unknown[]) => {
-      calls.push(args);
-      return { statusCode: 200, body: '{"ok":true}' };
-    },
-    { calls },
-  );
-};
 
 describe('the policy the authorizer answers', () => {
   test.each([
@@ -89,20 +79,14 @@ describe('the policy the authorizer answers', () => {
     try {
       const authorizer = createAuthorizer(fakeTable().deps);
       const sizeFor = async (path: string) => {
-        const result = await authorizer({
-          type: 'REQUEST',
-          methodArn: `${stageArn}/POST${path}`,
-          resource: '/prospects/{prospect_id}/notes',
-          path,
-          httpMethod: 'POST',
-          headers: {},
-          multiValueHeaders: {},
-          pathParameters: null,
-          queryStringParameters: null,
-          multiValueQueryStringParameters: null,
-          stageVariables: null,
-          requestContext: {} as never,
-        });
+        const result = await authorizer(
+          anAuthorizerEvent({
+            methodArn: `${stageArn}/POST${path}`,
+            resource: '/prospects/{prospect_id}/notes',
+            path,
+            httpMethod: 'POST',
+          }),
+        );
         return JSON.stringify(result).length;
       };
       expect(await sizeFor(`/prospects/${'x'.repeat(1400)}/notes`)).toBe(await sizeFor('/prospects/p/notes'));
@@ -116,7 +100,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
   test('a very long path, its method ARN within 1600 bytes, still authorizes and reaches the handler', async () => {
     const prefix = `${stageArn}/POST/prospects//notes`;
     const id = 'p'.repeat(maxMethodArnBytes - prefix.length);
-    const handler = aCountingHandler();
+    const handler = aCountingFunction();
     const reply = await answer(
       routes,
       anIncomingRequest({ method: 'POST', target: `/prospects/${id}/notes`, body: '{}' }),
@@ -130,7 +114,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
   test('a method ARN over 1600 bytes is a 414 before the authorizer is called', async () => {
     const prefix = `${stageArn}/POST/prospects//notes`;
     const id = 'p'.repeat(maxMethodArnBytes - prefix.length + 1);
-    const never = aCountingHandler();
+    const never = aCountingFunction();
     const reply = await answer(
       routes,
       anIncomingRequest({ method: 'POST', target: `/prospects/${id}/notes`, body: '{}' }),
@@ -143,7 +127,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
   });
 
   test('an Allow whose Resource is over the authorizer result quota is an AuthorizerConfigurationException 500', async () => {
-    const handler = aCountingHandler();
+    const handler = aCountingFunction();
     const reply = await answer(
       routes,
       anIncomingRequest(),

@@ -8,26 +8,9 @@ import {
   requestAuthorizerEvent,
   type IncomingRequest,
 } from '../../infra/local/api-gateway';
-import type { Route } from '../../lib/routes';
+import { aCountingFunction, testRoutes } from '../support/gateway-fixtures';
 
 /** Routing, query strings and header quota of API Gateway REST as the local runtime models them (docs/deploy.md). */
-
-const aRoute = (overrides: Partial<Route> = {}): Route => ({
-  id: 'addNote',
-  method: 'POST',
-  path: '/prospects/{prospect_id}/notes',
-  entry: 'functions/add-note.ts',
-  credential: 'api-key',
-  errorShape: 'standard',
-  tableActions: [],
-  ...overrides,
-});
-
-const testRoutes: readonly Route[] = [
-  aRoute({ id: 'listPipelines', method: 'GET', path: '/pipelines' }),
-  aRoute(),
-  aRoute({ id: 'removeTag', method: 'DELETE', path: '/prospects/{prospect_id}/tags/{tag}' }),
-];
 
 const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
   method: 'GET',
@@ -56,17 +39,6 @@ const allow = async (event: { methodArn: string }) => ({
   },
   context: { outcome: 'allowed' },
 });
-
-const aCountingFunction = () => {
-  const calls: unknown[] = [];
-  return Object.assign(
-    async (...args: unknown[]) => {
-      calls.push(args);
-      return { statusCode: 200, body: '{"ok":true}' };
-    },
-    { calls },
-  );
-};
 
 const bodyOf = (reply: { body: Buffer }): unknown => JSON.parse(reply.body.toString('utf8'));
 

@@ -5,6 +5,7 @@ import { createAuthorizer } from '../../functions/authorizer';
 import { routeById } from '../../lib/routes';
 import { createDocumentClient, dynamoRequestBudgetMs } from '../../lib/storage/client';
 import { fixture } from '../support/fake-table';
+import { anAuthorizerEvent } from '../support/gateway-fixtures';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 
 /**
@@ -43,20 +44,7 @@ test('a stalled table ends the route and the authorizer within the request budge
   const started = Date.now();
   const [response, authorization] = await Promise.all([
     callRoute('addNote', deps),
-    createAuthorizer(deps)({
-      type: 'REQUEST',
-      methodArn: 'arn:aws:execute-api:eu-west-3:123456789012:api/prod/GET/pipelines',
-      resource: '/pipelines',
-      path: '/pipelines',
-      httpMethod: 'GET',
-      headers: { Authorization: 'Bearer crm_key_x' },
-      multiValueHeaders: {},
-      pathParameters: null,
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      stageVariables: null,
-      requestContext: {} as never,
-    }),
+    createAuthorizer(deps)(anAuthorizerEvent({ headers: { Authorization: 'Bearer crm_key_x' } })),
   ]);
   const elapsed = Date.now() - started;
   deps.db.destroy();

@@ -1,0 +1,52 @@
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { Route } from '../../lib/routes';
+
+/** A route of the list, by default POST notes: the local gateway's tests route with a few of these. */
+const aRoute = (overrides: Partial<Route> = {}): Route => ({
+  id: 'addNote',
+  method: 'POST',
+  path: '/prospects/{prospect_id}/notes',
+  entry: 'functions/add-note.ts',
+  credential: 'api-key',
+  errorShape: 'standard',
+  tableActions: [],
+  ...overrides,
+});
+
+export const testRoutes: readonly Route[] = [
+  aRoute({ id: 'listPipelines', method: 'GET', path: '/pipelines' }),
+  aRoute(),
+  aRoute({ id: 'removeTag', method: 'DELETE', path: '/prospects/{prospect_id}/tags/{tag}' }),
+  aRoute({ id: 'ingestLead', method: 'POST', path: '/webhooks/ingest-lead', errorShape: 'lead' }),
+];
+
+/** A function that answers 200 and keeps its calls: did the gateway invoke it, and with what? */
+export const aCountingFunction = () => {
+  const calls: unknown[] = [];
+  return Object.assign(
+    async (...args: unknown[]) => {
+      calls.push(args);
+      return { statusCode: 200, body: '{"ok":true}' };
+    },
+    { calls },
+  );
+};
+
+/** A REQUEST authorizer event as API Gateway sends it, for GET /pipelines unless told otherwise. */
+export const anAuthorizerEvent = (
+  overrides: Partial<APIGatewayRequestAuthorizerEvent> = {},
+): APIGatewayRequestAuthorizerEvent => ({
+  type: 'REQUEST',
+  methodArn: 'arn:aws:execute-api:eu-west-3:123456789012:api/prod/GET/pipelines',
+  resource: '/pipelines',
+  path: '/pipelines',
+  httpMethod: 'GET',
+  headers: {},
+  multiValueHeaders: {},
+  pathParameters: null,
+  queryStringParameters: null,
+  multiValueQueryStringParameters: null,
+  stageVariables: null,
+  requestContext: {} as never,
+  ...overrides,
+});
