@@ -207,6 +207,9 @@ export const messages = {
       labelTaken: (label: string) => `clé « ${label} » déjà utilisée dans cette liste`,
       nameTaken: (name: string, owner: string) => `nom « ${name} » déjà pris par ${owner} (la casse ne compte pas)`,
       secondDefault: 'un seul pipeline de ce type peut être par défaut',
+      /** DynamoDB refuses an item over 400 KB; the configuration item keeps a margin under it. */
+      configTooLarge: (bytes: number, max: number) =>
+        `configuration trop volumineuse : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, étiquettes, pipelines et étapes tiennent dans un seul élément DynamoDB)`,
     },
   },
 } as const;

@@ -82,9 +82,9 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'pipelines:read',
     errorShape: 'standard',
-    /** Query: the configuration; UpdateItem: the rate-limit counter. A GET has no idempotency record. */
-    tableActions: ['Query', 'UpdateItem'],
-    tableKeys: { Query: ['WS#'], UpdateItem: ['RATE#'] },
+    /** GetItem: the configuration item; UpdateItem: the rate-limit counter. A GET has no idempotency record. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   {
     id: 'updateProspect',
@@ -94,11 +94,14 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'prospects:write',
     errorShape: 'standard',
-    /** The prospect and configuration; rate counter, idempotency record, prospect and its log entries. */
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    /**
+     * The prospect and configuration in one BatchGetItem (a later round: the prospect alone, by
+     * BatchGetItem too, so no GetItem grant);
+     * rate counter, idempotency record, prospect and its log entries.
+     */
+    tableActions: ['BatchGetItem', 'UpdateItem', 'PutItem'],
     tableKeys: {
-      GetItem: ['PROSPECT#'],
-      Query: ['WS#'],
+      BatchGetItem: ['WS#', 'PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#'],
       UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
     },
@@ -124,10 +127,9 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableActions: ['BatchGetItem', 'UpdateItem', 'PutItem'],
     tableKeys: {
-      GetItem: ['PROSPECT#'],
-      Query: ['WS#'],
+      BatchGetItem: ['WS#', 'PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#'],
       UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
     },
@@ -140,10 +142,9 @@ export const routes: readonly Route[] = [
     credential: 'api-key',
     scope: 'tags:write',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableActions: ['BatchGetItem', 'UpdateItem', 'PutItem'],
     tableKeys: {
-      GetItem: ['PROSPECT#'],
-      Query: ['WS#'],
+      BatchGetItem: ['WS#', 'PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#'],
       UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#'],
     },
@@ -156,13 +157,13 @@ export const routes: readonly Route[] = [
     credential: 'webhook-token',
     errorShape: 'lead',
     /**
-     * Reads: configuration, contact markers, the matched prospect. DeleteItem releases a uniqueness
+     * Reads: configuration and contact markers in one BatchGetItem (a later round: the markers only),
+     * the matched prospect. DeleteItem releases a uniqueness
      * marker (UNIQ#) when a known contact changes e-mail or phone. No rate counter on webhooks.
      */
-    tableActions: ['Query', 'BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
-      Query: ['WS#'],
-      BatchGetItem: ['UNIQ#'],
+      BatchGetItem: ['WS#', 'UNIQ#'],
       GetItem: ['PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#'],
       UpdateItem: ['IDEM#', 'PROSPECT#'],
@@ -177,8 +178,8 @@ export const routes: readonly Route[] = [
     credential: 'webhook-token',
     errorShape: 'standard',
     /** The known candidate comes back with the refused transaction: no read but the configuration. */
-    tableActions: ['Query', 'PutItem', 'UpdateItem'],
-    tableKeys: { Query: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#'], UpdateItem: ['IDEM#'] },
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#'], UpdateItem: ['IDEM#'] },
   },
 ];
 

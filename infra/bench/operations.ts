@@ -45,9 +45,9 @@ export type Operation = {
 const apiKeyAuthorizer =
   'authorizer: the key by its fingerprint (GetItem, strongly consistent and never cached, so a revoked key fails on the next call); gate: one conditional UpdateItem counts the request and checks both limits';
 const webhookAuthorizer =
-  'authorizer: the endpoint by id (GetItem), then the last call recorded by an UpdateItem conditional on the token just checked, so a token regenerated in between still fails';
+  'authorizer: one UpdateItem conditional on the token and the status records the last call and returns the endpoint (a refusal returns the stored endpoint, or none for an unknown one), so a regenerated token fails on the next call';
 const prospectChange =
-  'the prospect (stage or tags, and version) and the configuration (names) in parallel; one transaction writes the change, conditional on the version read, with its change-log entry';
+  'the prospect (stage or tags, and version) and the configuration item (names) in one BatchGetItem; one transaction writes the change, conditional on the version read, with its change-log entry';
 
 function webhookCall(context: OperationContext, path: string, body: unknown): HttpCall {
   const webhook = benchWebhook(context.seed);
@@ -72,7 +72,7 @@ export const operations: readonly Operation[] = [
     label: 'Lead webhook, new lead',
     routeId: 'ingestLead',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'Query', 'BatchGetItem', 'TransactWriteItems'],
+      calls: ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
       reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects`,
     },
     prepare: async (context) => () =>
@@ -83,8 +83,8 @@ export const operations: readonly Operation[] = [
     label: 'Lead webhook, known lead',
     routeId: 'ingestLead',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'Query', 'BatchGetItem', 'UpdateItem'],
-      reason: `${webhookAuthorizer}; configuration and markers in parallel, the e-mail marker naming the prospect; one UpdateItem changes the prospect and returns it for the answer (no marker moves when e-mail and phone stay)`,
+      calls: ['UpdateItem', 'BatchGetItem', 'UpdateItem'],
+      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect; one UpdateItem changes the prospect and returns it for the answer (no marker moves when e-mail and phone stay)`,
     },
     prepare: async (context) => () =>
       webhookCall(context, '/webhooks/ingest-lead', { email: context.knownLeadEmail, first_name: 'Léa' }),
@@ -94,7 +94,7 @@ export const operations: readonly Operation[] = [
     label: 'Recruitment webhook, new candidate',
     routeId: 'recruitment',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems'],
+      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems'],
       reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
     },
     prepare: async (context) => () => webhookCall(context, '/webhooks/recruitment', applicationBody(context.fresh())),
@@ -104,7 +104,7 @@ export const operations: readonly Operation[] = [
     label: 'Recruitment webhook, known candidate',
     routeId: 'recruitment',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'Query', 'TransactWriteItems', 'PutItem'],
+      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems', 'PutItem'],
       reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one PutItem adds the note`,
     },
     prepare: async (context) => {
@@ -118,8 +118,8 @@ export const operations: readonly Operation[] = [
     label: 'GET /pipelines',
     routeId: 'listPipelines',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'Query'],
-      reason: `${apiKeyAuthorizer}; pipelines, stages and tags share the workspace's configuration partition: one Query`,
+      calls: ['GetItem', 'UpdateItem', 'GetItem'],
+      reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
     },
     prepare: async (context) => () => apiCall(context, 'GET', '/pipelines'),
   },
@@ -128,7 +128,7 @@ export const operations: readonly Operation[] = [
     label: 'PATCH /prospects/{id} (stage)',
     routeId: 'updateProspect',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'GetItem', 'Query', 'TransactWriteItems'],
+      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
       reason: `${apiKeyAuthorizer}; ${prospectChange}`,
     },
     prepare: async (context) => {
@@ -155,7 +155,7 @@ export const operations: readonly Operation[] = [
     label: 'POST /prospects/{id}/tags',
     routeId: 'addTag',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'GetItem', 'Query', 'TransactWriteItems'],
+      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
       reason: `${apiKeyAuthorizer}; ${prospectChange}`,
     },
     prepare: async (context, repetitions) => {
@@ -168,7 +168,7 @@ export const operations: readonly Operation[] = [
     label: 'DELETE /prospects/{id}/tags/{tag}',
     routeId: 'removeTag',
     minimum: {
-      calls: ['GetItem', 'UpdateItem', 'GetItem', 'Query', 'TransactWriteItems'],
+      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
       reason: `${apiKeyAuthorizer}; ${prospectChange}`,
     },
     prepare: async (context, repetitions) => {

@@ -7,7 +7,7 @@ export const bulkProspectCount = 100_000;
 
 /**
  * The workspace every measure runs in: a configuration of the size a sales team has (the
- * configuration Query reads all of it on most routes), one API key per label the bench asks
+ * configuration item is read whole on most routes), one API key per label the bench asks
  * for, and prospects for the routes that change one.
  */
 export function benchWorkspace(apiKeyLabels: readonly string[], prospects: number): SeedDescription {

@@ -5,7 +5,16 @@ import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
 import { credentialItems } from '../storage/credentials';
 import { items, type Prospect } from '../storage/records';
-import { configItems } from '../storage/workspace-config';
+import {
+  configItemMaxBytes,
+  configItems,
+  estimatedItemBytes,
+  type ConfigParts,
+  type Member,
+  type RecruitmentPipeline,
+  type SalesPipeline,
+  type Tag,
+} from '../storage/workspace-config';
 import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
@@ -38,6 +47,13 @@ type Planning = {
   workspaceId: string;
   now: string;
   items: SeedItem[];
+  /** What the workspace's configuration item embeds, written last with it. */
+  config: {
+    members: Member[];
+    tags: Tag[];
+    salesPipelines: SalesPipeline[];
+    recruitmentPipelines: RecruitmentPipeline[];
+  };
   output: SeedOutput;
   problems: SeedProblem[];
 };
@@ -52,8 +68,9 @@ type References = {
 /**
  * Turns a checked description into the items of one new workspace and the output to print.
  * Labels, names and cross-references are checked here and every problem is reported at once.
- * The workspace item comes last: seed.ts writes in that order, so a seed interrupted half-way
- * leaves no workspace that the other commands would accept.
+ * The workspace item, which embeds the whole configuration (members, tags, pipelines), comes
+ * last: seed.ts writes in that order, so a seed interrupted half-way leaves no workspace that the
+ * other commands would accept.
  */
 export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedPlan {
   const workspaceId = deps.newId();
@@ -62,6 +79,7 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
     workspaceId,
     now: deps.clock().toISOString(),
     items: [],
+    config: { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] },
     output: {
       workspace_id: workspaceId,
       members: {},
@@ -84,14 +102,18 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
   const endpointId = seed.webhook ? planWebhook(planning, seed.webhook) : undefined;
   planProspects(planning, references, seed.prospects);
 
-  planning.items.push(
-    configItems.workspace({
+  const configItem = configItems.workspace(
+    {
       id: workspaceId,
       name: seed.workspace.name,
       created_at: planning.now,
       ...(endpointId ? { endpoint_id: endpointId } : {}),
-    }),
+    },
+    planning.config satisfies ConfigParts,
   );
+  const configBytes = estimatedItemBytes(configItem);
+  if (configBytes > configItemMaxBytes) problem(planning, [], messages.configTooLarge(configBytes, configItemMaxBytes));
+  planning.items.push(configItem);
 
   if (planning.problems.length > 0) throw invalidSeed(planning.problems);
   return { items: planning.items, output: planning.output };
@@ -102,9 +124,7 @@ function planMembers(planning: Planning, members: Seed['members']): Map<string, 
   members.forEach((member, index) => {
     const id = planning.deps.newId();
     planning.output.members[claimLabel(planning, ids, member.key ?? member.name, id, ['members', index])] = id;
-    planning.items.push(
-      configItems.member(planning.workspaceId, { id, name: member.name, email: member.email ?? null }),
-    );
+    planning.config.members.push({ id, name: member.name, email: member.email ?? null });
   });
   return ids;
 }
@@ -116,7 +136,7 @@ function planTags(planning: Planning, tags: Seed['tags']): Map<string, string> {
     const id = planning.deps.newId();
     planning.output.tags[claimLabel(planning, ids, tag.key ?? tag.name, id, ['tags', index])] = id;
     claimName(planning, names, tag.name, ['tags', index]);
-    planning.items.push(configItems.tag(planning.workspaceId, { id, name: tag.name }));
+    planning.config.tags.push({ id, name: tag.name });
   });
   return ids;
 }
@@ -145,16 +165,14 @@ function planSalesPipelines(
     const label = claimLabel(planning, planned, pipeline.key ?? pipeline.name, entry, path);
     planning.output.pipelines[label] = { id, stages: Object.fromEntries(stageIds) };
     if (index === defaultAt) defaultPipeline = entry;
-    planning.items.push(
-      configItems.salesPipeline(planning.workspaceId, {
-        id,
-        name: pipeline.name,
-        is_default: index === defaultAt,
-        active: pipeline.active,
-        position: index,
-        stages,
-      }),
-    );
+    planning.config.salesPipelines.push({
+      id,
+      name: pipeline.name,
+      is_default: index === defaultAt,
+      active: pipeline.active,
+      position: index,
+      stages,
+    });
   });
   return { salesPipelines: planned, defaultPipeline };
 }
@@ -174,16 +192,14 @@ function planRecruitmentPipelines(planning: Planning, pipelines: Seed['recruitme
     });
     const label = claimLabel(planning, labels, pipeline.key ?? pipeline.name, id, path);
     planning.output.recruitment_pipelines[label] = { id, columns: Object.fromEntries(columnIds) };
-    planning.items.push(
-      configItems.recruitmentPipeline(planning.workspaceId, {
-        id,
-        name: pipeline.name,
-        is_default: index === defaultAt,
-        active: pipeline.active,
-        position: index,
-        columns,
-      }),
-    );
+    planning.config.recruitmentPipelines.push({
+      id,
+      name: pipeline.name,
+      is_default: index === defaultAt,
+      active: pipeline.active,
+      position: index,
+      columns,
+    });
   });
 }
 

@@ -24,26 +24,9 @@ export const sha256Hex = (value: string): string => createHash('sha256').update(
 export const emailKey = (email: string): string => email.normalize('NFC').trim().toLowerCase();
 
 export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspaceId}`;
-export const configSkPrefix = 'CFG#';
 
 export const keys = {
   workspace: (workspaceId: string): ItemKey => ({ pk: workspaceConfigPk(workspaceId), sk: 'CFG#WORKSPACE' }),
-  member: (workspaceId: string, memberId: string): ItemKey => ({
-    pk: workspaceConfigPk(workspaceId),
-    sk: `CFG#MEMBER#${memberId}`,
-  }),
-  tag: (workspaceId: string, tagId: string): ItemKey => ({
-    pk: workspaceConfigPk(workspaceId),
-    sk: `CFG#TAG#${tagId}`,
-  }),
-  salesPipeline: (workspaceId: string, pipelineId: string): ItemKey => ({
-    pk: workspaceConfigPk(workspaceId),
-    sk: `CFG#PIPELINE#${pipelineId}`,
-  }),
-  recruitmentPipeline: (workspaceId: string, pipelineId: string): ItemKey => ({
-    pk: workspaceConfigPk(workspaceId),
-    sk: `CFG#RPIPELINE#${pipelineId}`,
-  }),
 
   apiKey: (fingerprint: string): ItemKey => ({ pk: `APIKEY#${fingerprint}`, sk: 'APIKEY' }),
   apiKeysOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#APIKEYS`,

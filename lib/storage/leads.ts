@@ -6,6 +6,7 @@ import { items, type MarkerItem, type Prospect, type ProspectItem } from './reco
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { untilProcessed } from './retry';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
 
 export type ContactValues = {
   email?: string | null | undefined;
@@ -41,14 +42,42 @@ export async function findContactOwners(
       const result = await store.db.send(
         new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
       );
-      for (const item of (result.Responses?.[store.tableName] ?? []) as (MarkerItem & ItemKey)[]) {
-        const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
-        if (entry) owners[entry.kind] = item.record_id;
-      }
+      ownersAmong(wanted, (result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[], owners);
       return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
     },
   );
   return owners;
+}
+
+function ownersAmong(
+  wanted: readonly { kind: ContactKind; key: ItemKey }[],
+  found: readonly (ItemKey & Record<string, unknown>)[],
+  owners: ContactOwners,
+): void {
+  for (const item of found as (MarkerItem & ItemKey)[]) {
+    const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
+    if (entry) owners[entry.kind] = item.record_id;
+  }
+}
+
+/**
+ * Access patterns "workspace configuration" and "contact by e-mail, phone, social_url" at once:
+ * the configuration item and the contact's markers in one strongly consistent BatchGetItem.
+ */
+export async function loadConfigAndContactOwners(
+  store: Store,
+  workspaceId: string,
+  contact: ContactValues,
+): Promise<{ config: WorkspaceConfig; owners: ContactOwners }> {
+  const wanted = markerKeys(workspaceId, contact);
+  const { config, found } = await loadConfigWith(
+    store,
+    workspaceId,
+    wanted.map((entry) => entry.key),
+  );
+  const owners: ContactOwners = {};
+  ownersAmong(wanted, found, owners);
+  return { config, owners };
 }
 
 /**

@@ -1,6 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { configSkPrefix, keys, workspaceConfigPk, type ItemKey } from './keys';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { keys, type ItemKey } from './keys';
 import type { Store } from './client';
+import { untilProcessed } from './retry';
 
 export type StageItem = { id: string; name: string; type: string; order: number };
 export type ColumnItem = { id: string; name: string; order: number };
@@ -34,83 +35,124 @@ export type WorkspaceConfig = {
   recruitmentPipelines: RecruitmentPipelineItem[];
 };
 
-type ConfigItem = WorkspaceItem | MemberItem | TagItem | SalesPipelineItem | RecruitmentPipelineItem;
-
-/** A configuration record as use cases build it: what it is, not where it is stored (storage adds keys). */
+/** A configuration record as use cases build it: what it is, not where it is stored. */
 type Keyless<T> = Omit<T, 'type'>;
 export type Workspace = Keyless<WorkspaceItem>;
 export type Member = Keyless<MemberItem>;
 export type Tag = Keyless<TagItem>;
 export type SalesPipeline = Keyless<SalesPipelineItem>;
 export type RecruitmentPipeline = Keyless<RecruitmentPipelineItem>;
-/** A configuration item as written: its record plus the table key. */
-export type StoredConfigItem<T extends ConfigItem> = T & ItemKey;
 
-/**
- * The one builder of each configuration item kind (docs/data-model.md, "Items"): every one lives
- * in its workspace's WS#<ws> partition, which members, tags and pipelines do not name themselves.
- */
-export const configItems = {
-  workspace: (workspace: Workspace): StoredConfigItem<WorkspaceItem> => ({
-    ...keys.workspace(workspace.id),
-    type: 'workspace',
-    ...workspace,
-  }),
-  member: (workspaceId: string, member: Member): StoredConfigItem<MemberItem> => ({
-    ...keys.member(workspaceId, member.id),
-    type: 'member',
-    ...member,
-  }),
-  tag: (workspaceId: string, tag: Tag): StoredConfigItem<TagItem> => ({
-    ...keys.tag(workspaceId, tag.id),
-    type: 'tag',
-    ...tag,
-  }),
-  salesPipeline: (workspaceId: string, pipeline: SalesPipeline): StoredConfigItem<SalesPipelineItem> => ({
-    ...keys.salesPipeline(workspaceId, pipeline.id),
-    type: 'pipeline',
-    ...pipeline,
-  }),
-  recruitmentPipeline: (
-    workspaceId: string,
-    pipeline: RecruitmentPipeline,
-  ): StoredConfigItem<RecruitmentPipelineItem> => ({
-    ...keys.recruitmentPipeline(workspaceId, pipeline.id),
-    type: 'recruitment_pipeline',
-    ...pipeline,
-  }),
+/** What a workspace's configuration item embeds besides the workspace's own attributes. */
+export type ConfigParts = {
+  members: readonly Member[];
+  tags: readonly Tag[];
+  salesPipelines: readonly SalesPipeline[];
+  recruitmentPipelines: readonly RecruitmentPipeline[];
 };
 
 /**
- * Access pattern "workspace configuration": the workspace, its members, tags and pipelines (stages
- * and columns embedded) share one partition, so one Query reads them all.
+ * The workspace's one configuration item as stored (docs/data-model.md, "Items"): the workspace
+ * item `WS#<ws> / CFG#WORKSPACE` embedding members, tags and both kinds of pipelines, each entry
+ * with its `type`, and `config_version` (1 at creation, for optimistic edits to come).
+ */
+export type WorkspaceConfigItem = WorkspaceItem &
+  ItemKey & {
+    members: MemberItem[];
+    tags: TagItem[];
+    sales_pipelines: SalesPipelineItem[];
+    recruitment_pipelines: RecruitmentPipelineItem[];
+    config_version: number;
+  };
+
+/**
+ * DynamoDB refuses an item over 400 KB; the seed refuses a configuration whose item would exceed
+ * this budget, which leaves room for later edits (docs/data-model.md, "Configuration size").
+ */
+export const configItemMaxBytes = 350_000;
+
+/**
+ * An upper estimate of an item's DynamoDB size: its JSON in UTF-8 (attribute names and string
+ * values count their UTF-8 bytes in both; JSON's quotes, commas and braces outweigh DynamoDB's
+ * per-element overhead of list and map entries).
+ */
+export const estimatedItemBytes = (item: object): number =>
+  Buffer.byteLength(
+    JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value)),
+    'utf8',
+  );
+
+/** The one builder of the configuration item: the workspace and everything it configures. */
+export const configItems = {
+  workspace: (workspace: Workspace, parts: ConfigParts, configVersion = 1): WorkspaceConfigItem => ({
+    ...keys.workspace(workspace.id),
+    type: 'workspace',
+    ...workspace,
+    members: parts.members.map((member) => ({ type: 'member', ...member })),
+    tags: parts.tags.map((tag) => ({ type: 'tag', ...tag })),
+    sales_pipelines: parts.salesPipelines.map((pipeline) => ({ type: 'pipeline', ...pipeline })),
+    recruitment_pipelines: parts.recruitmentPipelines.map((pipeline) => ({
+      type: 'recruitment_pipeline',
+      ...pipeline,
+    })),
+    config_version: configVersion,
+  }),
+};
+
+/** The configuration of a workspace from its item (none: no such workspace, nothing configured). */
+export function configOf(item: Record<string, unknown> | undefined): WorkspaceConfig {
+  if (!item) return { workspace: undefined, members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] };
+  const stored = item as Partial<WorkspaceConfigItem> & WorkspaceItem;
+  const { members, tags, sales_pipelines, recruitment_pipelines } = stored;
+  const workspace: WorkspaceItem = {
+    type: 'workspace',
+    id: stored.id,
+    name: stored.name,
+    created_at: stored.created_at,
+    ...(stored.endpoint_id === undefined ? {} : { endpoint_id: stored.endpoint_id }),
+  };
+  return {
+    workspace,
+    members: members ?? [],
+    tags: tags ?? [],
+    salesPipelines: sales_pipelines ?? [],
+    recruitmentPipelines: recruitment_pipelines ?? [],
+  };
+}
+
+/**
+ * Access pattern "workspace configuration": the workspace item embeds members, tags and
+ * pipelines (stages and columns embedded), so one strongly consistent GetItem reads them all.
  */
 export async function loadWorkspaceConfig(store: Store, workspaceId: string): Promise<WorkspaceConfig> {
-  const config: WorkspaceConfig = {
-    workspace: undefined,
-    members: [],
-    tags: [],
-    salesPipelines: [],
-    recruitmentPipelines: [],
-  };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': workspaceConfigPk(workspaceId), ':prefix': configSkPrefix },
-        ExclusiveStartKey: startKey,
-      }),
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
+  );
+  return configOf(Item);
+}
+
+/**
+ * The configuration item and other items of the same workspace, in one strongly consistent
+ * BatchGetItem (its unprocessed part sent again): answers the configuration and the other items
+ * found, with their keys.
+ */
+export async function loadConfigWith(
+  store: Store,
+  workspaceId: string,
+  otherKeys: readonly ItemKey[],
+): Promise<{ config: WorkspaceConfig; found: (ItemKey & Record<string, unknown>)[] }> {
+  const configKey = keys.workspace(workspaceId);
+  let configItem: Record<string, unknown> | undefined;
+  const found: (ItemKey & Record<string, unknown>)[] = [];
+  await untilProcessed([configKey, ...otherKeys], async (part) => {
+    const result = await store.db.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
     );
-    for (const item of (page.Items ?? []) as ConfigItem[]) {
-      if (item.type === 'workspace') config.workspace = item;
-      else if (item.type === 'member') config.members.push(item);
-      else if (item.type === 'tag') config.tags.push(item);
-      else if (item.type === 'pipeline') config.salesPipelines.push(item);
-      else if (item.type === 'recruitment_pipeline') config.recruitmentPipelines.push(item);
+    for (const item of (result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[]) {
+      if (item.pk === configKey.pk && item.sk === configKey.sk) configItem = item;
+      else found.push(item);
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return config;
+    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+  });
+  return { config: configOf(configItem), found };
 }

@@ -35,6 +35,7 @@ describe('seed', () => {
     const seed = await seedTestWorkspace();
     const config = await loadWorkspaceConfig(deps, seed.workspace_id);
 
+    expect(await getItem(keys.workspace(seed.workspace_id))).toMatchObject({ config_version: 1 });
     expect(config.workspace).toMatchObject({
       id: seed.workspace_id,
       name: 'Acme',
@@ -212,6 +213,13 @@ describe('seed refusals', () => {
       aWorkspace({ pipelines: [{ name: 'Ventes', stages: [stage('Closé'), stage('closé')] }] }),
     );
     expect(message).toContain('pipelines.0.stages.1.name');
+  });
+
+  it('refuses a configuration too large for its one DynamoDB item (400 KB), naming the size', async () => {
+    const tags = Array.from({ length: 2000 }, (_, index) => ({ name: `${'étiquette '.repeat(20)}${index}` }));
+    const message = await refusal(aWorkspace({ tags }));
+    expect(message).toContain('- description : configuration trop volumineuse');
+    expect(message).toContain('350 Ko');
   });
 
   it('refuses two tags whose names differ only by case', async () => {

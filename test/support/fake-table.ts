@@ -42,33 +42,46 @@ export const fixture = {
   now: new Date('2026-11-22T10:00:00Z'),
 } as const;
 
-const configItems = [
-  { type: 'workspace', id: fixture.workspaceId, name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
-  { type: 'member', id: fixture.memberId, name: 'Alice Martin', email: 'alice@acme.test' },
-  { type: 'tag', id: fixture.tags.vip, name: 'VIP' },
-  { type: 'tag', id: fixture.tags.hot, name: 'Chaud' },
-  {
-    type: 'pipeline',
-    id: fixture.pipelineId,
-    name: 'Ventes',
-    is_default: true,
-    active: true,
-    position: 0,
-    stages: [
-      { id: fixture.stages.new, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
-      { id: fixture.stages.followUp, name: 'Relance', type: 'Follow up', order: 1 },
-    ],
-  },
-  {
-    type: 'recruitment_pipeline',
-    id: fixture.recruitmentPipelineId,
-    name: 'Développeurs',
-    is_default: true,
-    active: true,
-    position: 0,
-    columns: [{ id: 'c', name: 'Candidature reçue', order: 0 }],
-  },
-];
+/** The workspace's configuration item: the workspace embedding members, tags and pipelines. */
+const configItem = {
+  pk: `WS#${fixture.workspaceId}`,
+  sk: 'CFG#WORKSPACE',
+  type: 'workspace',
+  id: fixture.workspaceId,
+  name: 'Acme',
+  created_at: '2026-01-01T00:00:00.000Z',
+  config_version: 1,
+  members: [{ type: 'member', id: fixture.memberId, name: 'Alice Martin', email: 'alice@acme.test' }],
+  tags: [
+    { type: 'tag', id: fixture.tags.vip, name: 'VIP' },
+    { type: 'tag', id: fixture.tags.hot, name: 'Chaud' },
+  ],
+  sales_pipelines: [
+    {
+      type: 'pipeline',
+      id: fixture.pipelineId,
+      name: 'Ventes',
+      is_default: true,
+      active: true,
+      position: 0,
+      stages: [
+        { id: fixture.stages.new, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
+        { id: fixture.stages.followUp, name: 'Relance', type: 'Follow up', order: 1 },
+      ],
+    },
+  ],
+  recruitment_pipelines: [
+    {
+      type: 'recruitment_pipeline',
+      id: fixture.recruitmentPipelineId,
+      name: 'Développeurs',
+      is_default: true,
+      active: true,
+      position: 0,
+      columns: [{ id: 'c', name: 'Candidature reçue', order: 0 }],
+    },
+  ],
+};
 
 /** The prospect every Prospect API call targets: on the first stage, tagged "Chaud", version 4. */
 export const storedProspect = (overrides: Record<string, unknown> = {}) => ({
@@ -111,11 +124,27 @@ export type AccessPattern =
 type Operation = 'Get' | 'Put' | 'Update' | 'Delete' | 'Query' | 'BatchGet' | 'TransactWrite';
 type Input = Record<string, unknown> & { Key?: { pk?: string }; Item?: { pk?: string; [attribute: string]: unknown } };
 
+/**
+ * A BatchGetItem reads items of several patterns at once (the configuration item with the
+ * contact markers or with the prospect): it serves each of them, once per pattern.
+ */
+function batchPatternsOf(input: Input): AccessPattern[] {
+  const requests = input.RequestItems as Record<string, { Keys: { pk: string }[] }>;
+  const patterns = Object.values(requests)
+    .flatMap((request) => request.Keys)
+    .map(({ pk }): AccessPattern => {
+      if (pk.startsWith('WS#')) return 'config';
+      if (pk.startsWith('UNIQ#')) return 'markers';
+      if (pk.startsWith('PROSPECT#')) return 'prospect-read';
+      throw new Error(`fake table: no access pattern for BatchGet on ${pk}`);
+    });
+  return [...new Set(patterns)];
+}
+
 function patternOf(operation: Operation, input: Input): AccessPattern {
   const pk = input.Key?.pk ?? input.Item?.pk ?? '';
-  if (operation === 'Query') return 'config';
-  if (operation === 'BatchGet') return 'markers';
   if (operation === 'TransactWrite') return 'transaction';
+  if (pk.startsWith('WS#') && operation === 'Get') return 'config';
   if (pk.startsWith('RATE#')) return 'rate-counter';
   if (pk.startsWith('IDEM#')) return 'idempotency';
   if (pk.startsWith('APIKEY#')) return 'key-read';
@@ -127,7 +156,7 @@ function patternOf(operation: Operation, input: Input): AccessPattern {
 
 const healthy: Record<AccessPattern, () => unknown> = {
   'rate-counter': () => ({ Attributes: { requests: 1, stage_changes: 1 } }),
-  config: () => ({ Items: configItems }),
+  config: () => ({ Item: configItem }),
   'prospect-read': () => ({ Item: storedProspect() }),
   'prospect-update': () => ({ Attributes: storedProspect({ version: 5 }) }),
   markers: () => ({ Responses: { [fixture.tableName]: [] } }),
@@ -182,21 +211,37 @@ export function fakeTable(): FakeTable {
   const always = new Map<AccessPattern, () => unknown>();
   const log: { operation: Operation; pattern: AccessPattern; input: Input }[] = [];
 
-  const handle = (operation: Operation) => async (input: Input) => {
-    const pattern = patternOf(operation, input);
+  const serve = (operation: Operation, pattern: AccessPattern, input: Input): Outcome => {
     log.push({ operation, pattern, input });
     const fault = always.get(pattern);
-    if (fault) throw fault();
-    const next = scripted.get(pattern)?.shift();
-    if (next && 'fail' in next) throw next.fail;
-    return next ? next.answer : healthy[pattern]();
+    if (fault) return { fail: fault() };
+    return scripted.get(pattern)?.shift() ?? { answer: healthy[pattern]() };
+  };
+  const handle = (operation: Operation) => async (input: Input) => {
+    const outcome = serve(operation, patternOf(operation, input), input);
+    if ('fail' in outcome) throw outcome.fail;
+    return outcome.answer;
+  };
+  /** Each pattern's answer (a Get's `Item`, or the markers' `Responses`) merged into one response. */
+  const handleBatch = async (input: Input) => {
+    const outcomes = batchPatternsOf(input).map((pattern) => serve('BatchGet', pattern, input));
+    const failed = outcomes.find((outcome) => 'fail' in outcome);
+    if (failed && 'fail' in failed) throw failed.fail;
+    const found = outcomes.flatMap((outcome) => {
+      const answer = ('answer' in outcome ? outcome.answer : {}) as {
+        Item?: unknown;
+        Responses?: Record<string, unknown[]>;
+      };
+      return [...(answer.Item ? [answer.Item] : []), ...(answer.Responses?.[fixture.tableName] ?? [])];
+    });
+    return { Responses: { [fixture.tableName]: found } };
   };
   mock.on(GetCommand).callsFake(handle('Get'));
   mock.on(PutCommand).callsFake(handle('Put'));
   mock.on(UpdateCommand).callsFake(handle('Update'));
   mock.on(DeleteCommand).callsFake(handle('Delete'));
   mock.on(QueryCommand).callsFake(handle('Query'));
-  mock.on(BatchGetCommand).callsFake(handle('BatchGet'));
+  mock.on(BatchGetCommand).callsFake(handleBatch);
   mock.on(TransactWriteCommand).callsFake(handle('TransactWrite'));
 
   return {

@@ -50,7 +50,6 @@ describe('ClientRequestToken on every transaction', () => {
 
   it('is carried by the lead webhook’s creation transaction too', async () => {
     const fake = await fakeDynamoDb({
-      Query: [wire.ok({ Items: [] })],
       BatchGetItem: [wire.ok({ Responses: { [fixture.tableName]: [] } })],
       TransactWriteItems: [wire.internalServerError(), wire.internalServerError(), wire.ok()],
     });
@@ -78,9 +77,9 @@ describe('throttling through the real SDK', () => {
   it('is retried by the SDK a bounded number of times, then answered with a clean 500', async () => {
     // The SDK's pauses are random below a bound (500 ms and up for throttling): drawn at zero here.
     jest.spyOn(Math, 'random').mockReturnValue(0);
-    const fake = await fakeDynamoDb({ UpdateItem: [counterAnswer], Query: [wire.throughputExceeded()] });
+    const fake = await fakeDynamoDb({ UpdateItem: [counterAnswer], GetItem: [wire.throughputExceeded()] });
     const response = await callRoute('listPipelines', deps(fake));
     expectCleanServerError(routeById('listPipelines'), response);
-    expect(fake.requests('Query')).toHaveLength(3);
+    expect(fake.requests('GetItem')).toHaveLength(3);
   });
 });

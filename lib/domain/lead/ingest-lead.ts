@@ -4,6 +4,7 @@ import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,
   findContactOwners,
+  loadConfigAndContactOwners,
   updateKnownProspect,
   updateKnownProspectContacts,
 } from '../../storage/leads';
@@ -15,7 +16,7 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import { loadWorkspaceConfig } from '../../storage/workspace-config';
+import type { WorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
 import { interpretLead } from './lead-input';
 import { matchContact } from './matching';
@@ -37,7 +38,8 @@ export type LeadResult = {
  * The lead webhook (docs/api.md#lead-webhook). Input: the body's fields, read by the service.
  * Output: the answer of the webhook.
  * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
- * 2. Read the workspace configuration and the contact's markers, in parallel.
+ * 2. Read the workspace configuration and the contact's markers in one BatchGetItem (a later
+ *    round reads the markers only).
  * 3. Unknown contact: place it, then create the prospect and its markers in one transaction that
  *    fails if any marker exists meanwhile; known contact: update it, taking over a new e-mail or
  *    phone only if no other prospect owns it.
@@ -50,10 +52,18 @@ export async function ingestLead(
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<LeadResult> {
   const { lead, warnings: inputWarnings } = interpretLead(fields);
-  const configLoad = loadWorkspaceConfig(deps, workspaceId);
   const newProspectId = deps.newId();
+  let knownConfig: WorkspaceConfig | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
-    const [config, owners] = await Promise.all([configLoad, findContactOwners(deps, workspaceId, lead)]);
+    let config: WorkspaceConfig;
+    let owners: Awaited<ReturnType<typeof findContactOwners>>;
+    if (knownConfig) {
+      config = knownConfig;
+      owners = await findContactOwners(deps, workspaceId, lead);
+    } else {
+      ({ config, owners } = await loadConfigAndContactOwners(deps, workspaceId, lead));
+      knownConfig = config;
+    }
     const tags = resolveTagIds(config.tags, lead.tag_ids);
     const tagIds = tags.applied.map((tag) => tag.id);
     const match = matchContact(lead, owners);

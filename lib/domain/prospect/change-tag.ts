@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { getProspect } from '../../storage/prospects';
+import { loadConfigAndProspect, rereadProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {
   defaultRetryPolicy,
@@ -9,7 +9,7 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import { loadWorkspaceConfig } from '../../storage/workspace-config';
+import type { WorkspaceConfig } from '../../storage/workspace-config';
 import { findByIdOrName } from '../names';
 import { changeLogEntry } from './changelog';
 import { messages } from '../../messages';
@@ -22,7 +22,8 @@ export type TagOutcome = {
 /**
  * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag). Input: the tag's id or
  * exact name. Output: what happened.
- * 1. Read the prospect and the workspace's tags, in parallel (404, then 422 for an unknown tag).
+ * 1. Read the prospect and the workspace's tags in one BatchGetItem (404, then 422 for an unknown
+ *    tag); a later round reads the prospect only, by the same action.
  * 2. Tag already present (add) or absent (remove): nothing to write.
  * 3. Otherwise the change and its log entry, in one transaction conditional on the version read,
  *    so that of concurrent identical calls exactly one changes the record and the others read again.
@@ -35,9 +36,17 @@ export async function changeTag(
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
-  const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  let knownConfig: WorkspaceConfig | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<TagOutcome | undefined> => {
-    const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
+    let config: WorkspaceConfig;
+    let prospect: Awaited<ReturnType<typeof rereadProspect>>;
+    if (knownConfig) {
+      config = knownConfig;
+      prospect = await rereadProspect(deps, workspaceId, prospectId);
+    } else {
+      ({ config, prospect } = await loadConfigAndProspect(deps, workspaceId, prospectId));
+      knownConfig = config;
+    }
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const tag = findByIdOrName(config.tags, request.tag);
     if (!tag) throw new UnknownReferenceError(messages.prospect.unknownTag(request.tag));

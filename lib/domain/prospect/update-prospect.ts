@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { getProspect } from '../../storage/prospects';
+import { loadConfigAndProspect, rereadProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {
@@ -10,7 +10,7 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import { loadWorkspaceConfig, type MemberItem } from '../../storage/workspace-config';
+import type { MemberItem, WorkspaceConfig } from '../../storage/workspace-config';
 import { changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
@@ -24,7 +24,8 @@ export type PatchResult = ProspectPatchView & { changed: string[] };
 /**
  * Update a prospect (docs/api.md#update-a-prospect). Input: the validated body. Output: the
  * prospect after the change and what changed.
- * 1. Read the prospect and the workspace configuration, in parallel (404 if no such prospect).
+ * 1. Read the prospect and the workspace configuration in one BatchGetItem (404 if no such
+ *    prospect); a later round reads the prospect only, by the same action.
  * 2. Resolve the stage (409 protected, 422 unknown) and the members (422 unknown).
  * 3. Keep only the fields whose value really changes; nothing changes, nothing is written.
  * 4. Write the change and one log entry per field in one transaction conditional on the version.
@@ -37,9 +38,17 @@ export async function updateProspect(
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
-  const configLoad = loadWorkspaceConfig(deps, workspaceId);
+  let knownConfig: WorkspaceConfig | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<PatchResult | undefined> => {
-    const [prospect, config] = await Promise.all([getProspect(deps, workspaceId, prospectId), configLoad]);
+    let config: WorkspaceConfig;
+    let prospect: Awaited<ReturnType<typeof rereadProspect>>;
+    if (knownConfig) {
+      config = knownConfig;
+      prospect = await rereadProspect(deps, workspaceId, prospectId);
+    } else {
+      ({ config, prospect } = await loadConfigAndProspect(deps, workspaceId, prospectId));
+      knownConfig = config;
+    }
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
     if (changes.length === 0) return { ...prospectPatchView(prospect), changed: [] };
