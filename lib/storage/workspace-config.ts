@@ -122,11 +122,12 @@ export function configOf(item: Record<string, unknown> | undefined): WorkspaceCo
 
 /**
  * Access pattern "workspace configuration": the workspace item embeds members, tags and
- * pipelines (stages and columns embedded), so one strongly consistent GetItem reads them all.
+ * pipelines (stages and columns embedded), so one GetItem reads them all. Eventually consistent,
+ * as the configuration changes only through the admin tool: half the read units (docs/adr/0007).
  */
 export async function loadWorkspaceConfig(store: Store, workspaceId: string): Promise<WorkspaceConfig> {
   const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
+    new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId) }),
   );
   return configOf(Item);
 }
