@@ -21,7 +21,7 @@ export async function getProspect(
  * Access patterns "workspace configuration" and "prospect by id" at once: the configuration item
  * and the prospect in one strongly consistent BatchGetItem.
  */
-export async function loadConfigAndProspect(
+async function loadConfigAndProspect(
   store: Store,
   workspaceId: string,
   prospectId: string,
@@ -37,7 +37,7 @@ export async function loadConfigAndProspect(
  * read), by the same strongly consistent BatchGetItem action as that read: the Prospect API
  * routes need no GetItem grant (lib/routes.ts). Same round trip and cost as a GetItem.
  */
-export async function rereadProspect(
+async function rereadProspect(
   store: Store,
   workspaceId: string,
   prospectId: string,
@@ -52,4 +52,23 @@ export async function rereadProspect(
     return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
   });
   return prospect;
+}
+
+/**
+ * The reads of an optimistic change of a prospect: the first round gets the configuration and the
+ * prospect in one BatchGetItem; a round after a lost race reads the prospect alone, the
+ * configuration being kept (it does not change under a request).
+ */
+export function configAndProspectRounds(
+  store: Store,
+  workspaceId: string,
+  prospectId: string,
+): () => Promise<{ config: WorkspaceConfig; prospect: ProspectItem | undefined }> {
+  let config: WorkspaceConfig | undefined;
+  return async () => {
+    if (config) return { config, prospect: await rereadProspect(store, workspaceId, prospectId) };
+    const loaded = await loadConfigAndProspect(store, workspaceId, prospectId);
+    config = loaded.config;
+    return loaded;
+  };
 }

@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { loadConfigAndProspect, rereadProspect } from '../../storage/prospects';
+import { configAndProspectRounds } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {
   defaultRetryPolicy,
@@ -9,7 +9,6 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import type { WorkspaceConfig } from '../../storage/workspace-config';
 import { findByIdOrName } from '../names';
 import { changeLogEntry } from './changelog';
 import { messages } from '../../messages';
@@ -36,17 +35,9 @@ export async function changeTag(
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
-  let knownConfig: WorkspaceConfig | undefined;
+  const read = configAndProspectRounds(deps, workspaceId, prospectId);
   const result = await retryWhileChangedMeanwhile(async (): Promise<TagOutcome | undefined> => {
-    let config: WorkspaceConfig;
-    let prospect: Awaited<ReturnType<typeof rereadProspect>>;
-    if (knownConfig) {
-      config = knownConfig;
-      prospect = await rereadProspect(deps, workspaceId, prospectId);
-    } else {
-      ({ config, prospect } = await loadConfigAndProspect(deps, workspaceId, prospectId));
-      knownConfig = config;
-    }
+    const { config, prospect } = await read();
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const tag = findByIdOrName(config.tags, request.tag);
     if (!tag) throw new UnknownReferenceError(messages.prospect.unknownTag(request.tag));

@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { loadConfigAndProspect, rereadProspect } from '../../storage/prospects';
+import { configAndProspectRounds } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import {
@@ -10,7 +10,7 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import type { MemberItem, WorkspaceConfig } from '../../storage/workspace-config';
+import type { MemberItem } from '../../storage/workspace-config';
 import { changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
@@ -38,17 +38,9 @@ export async function updateProspect(
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
-  let knownConfig: WorkspaceConfig | undefined;
+  const read = configAndProspectRounds(deps, workspaceId, prospectId);
   const result = await retryWhileChangedMeanwhile(async (): Promise<PatchResult | undefined> => {
-    let config: WorkspaceConfig;
-    let prospect: Awaited<ReturnType<typeof rereadProspect>>;
-    if (knownConfig) {
-      config = knownConfig;
-      prospect = await rereadProspect(deps, workspaceId, prospectId);
-    } else {
-      ({ config, prospect } = await loadConfigAndProspect(deps, workspaceId, prospectId));
-      knownConfig = config;
-    }
+    const { config, prospect } = await read();
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
     if (changes.length === 0) return { ...prospectPatchView(prospect), changed: [] };
