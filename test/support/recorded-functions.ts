@@ -1,28 +1,9 @@
-import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import { createHandler as addNote } from '../../functions/add-note';
-import { createHandler as addTag } from '../../functions/add-tag';
 import { createAuthorizer } from '../../functions/authorizer';
-import { createHandler as ingestLead } from '../../functions/ingest-lead';
-import { createHandler as listPipelines } from '../../functions/list-pipelines';
-import { createHandler as recruitment } from '../../functions/recruitment';
-import { createHandler as removeTag } from '../../functions/remove-tag';
-import { createHandler as updateProspect } from '../../functions/update-prospect';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routeById } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
-
-type Handler = (event: ReturnType<typeof aProxyEvent>, context: Context) => Promise<APIGatewayProxyResult>;
-
-const factories: Record<string, (deps: Deps) => Handler> = {
-  listPipelines,
-  updateProspect,
-  addNote,
-  addTag,
-  removeTag,
-  ingestLead,
-  recruitment,
-};
+import { handlerFactories } from './route-calls';
 
 export type FunctionCall = {
   headers?: Record<string, string>;
@@ -44,7 +25,7 @@ export function recordedFunctions(clock?: () => Date) {
     return clock ? { ...deps, clock } : deps;
   };
   const authorizer = createAuthorizer(depsOf('authorizer'));
-  const handlers = new Map(Object.entries(factories).map(([id, factory]) => [id, factory(depsOf(id))]));
+  const handlers = new Map(Object.entries(handlerFactories).map(([id, factory]) => [id, factory(depsOf(id))]));
 
   /** One request as API Gateway makes it: the authorizer, then the route's handler with the authorizer's context. */
   async function request(routeId: string, call: FunctionCall = {}) {

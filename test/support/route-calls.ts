@@ -15,7 +15,8 @@ import { fixture } from './fake-table';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-const factories: Record<string, (deps: Deps) => Handler> = {
+/** Every route's handler factory, by route id. */
+export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
   listPipelines,
   updateProspect,
   addNote,
@@ -25,7 +26,7 @@ const factories: Record<string, (deps: Deps) => Handler> = {
   recruitment,
 };
 
-export const routeIds = Object.keys(factories);
+export const routeIds = Object.keys(handlerFactories);
 
 /** A body each route accepts and acts on against the fake table's fixture (a write, for write routes). */
 const acceptedBodies: Record<string, unknown> = {
@@ -58,7 +59,7 @@ type RouteCall = {
 /** One invocation of a route's handler, built with `deps`, as API Gateway makes it after the authorizer. */
 export async function callRoute(routeId: string, deps: Deps, call: RouteCall = {}): Promise<APIGatewayProxyResult> {
   const route = routeById(routeId);
-  const factory = factories[routeId];
+  const factory = handlerFactories[routeId];
   if (!factory) throw new Error(`no handler for ${routeId}`);
   const body = 'body' in call ? call.body : acceptedBodies[routeId];
   const event = aProxyEvent({
