@@ -1,4 +1,5 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { matchRoute, proxyEvent, type IncomingRequest } from '../../infra/local/api-gateway';
 import type { Route } from '../../lib/routes';
 
 /** A route of the list, by default POST notes: the local gateway's tests route with a few of these. */
@@ -50,3 +51,29 @@ export const anAuthorizerEvent = (
   requestContext: {} as never,
   ...overrides,
 });
+
+/** A request as the local gateway receives it from Node, GET /pipelines unless told otherwise. */
+export const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
+  method: 'GET',
+  target: '/pipelines',
+  rawHeaders: ['Host', '127.0.0.1:3000'],
+  body: '',
+  sourceIp: '127.0.0.1',
+  httpVersion: '1.1',
+  ...overrides,
+});
+
+/** The ids and time the gateway stamps on a request. */
+export const gatewayIds = {
+  requestId: 'request-1',
+  extendedRequestId: 'extended-1',
+  now: new Date('2024-03-05T08:09:10.123Z'),
+};
+
+/** The proxy event of a request routed among `testRoutes`. */
+export function eventFor(overrides: Partial<IncomingRequest> = {}) {
+  const incoming = anIncomingRequest(overrides);
+  const match = matchRoute(testRoutes, incoming.method, incoming.target.split('?')[0] ?? '');
+  if (!match) throw new Error(`no route for ${incoming.method} ${incoming.target}`);
+  return proxyEvent(incoming, match, gatewayIds);
+}

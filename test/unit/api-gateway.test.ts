@@ -6,32 +6,11 @@ import {
   gatewayReply,
   judgeAuthorizerResult,
   matchRoute,
-  proxyEvent,
   proxyReply,
   refusals,
   requestAuthorizerEvent,
-  type IncomingRequest,
 } from '../../infra/local/api-gateway';
-import { aCountingFunction, testRoutes } from '../support/gateway-fixtures';
-
-const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
-  method: 'GET',
-  target: '/pipelines',
-  rawHeaders: ['Host', '127.0.0.1:3000', 'User-Agent', 'jest'],
-  body: '',
-  sourceIp: '127.0.0.1',
-  httpVersion: '1.1',
-  ...overrides,
-});
-
-const ids = { requestId: 'request-1', extendedRequestId: 'extended-1', now: new Date('2024-03-05T08:09:10.123Z') };
-
-function eventFor(overrides: Partial<IncomingRequest> = {}) {
-  const incoming = anIncomingRequest(overrides);
-  const match = matchRoute(testRoutes, incoming.method, incoming.target.split('?')[0] ?? '');
-  if (!match) throw new Error(`no route for ${incoming.method} ${incoming.target}`);
-  return proxyEvent(incoming, match, ids);
-}
+import { aCountingFunction, anIncomingRequest, eventFor, gatewayIds, testRoutes } from '../support/gateway-fixtures';
 
 const arn = 'arn:aws:execute-api:eu-west-3:123456789012:localapi/local/GET/pipelines';
 
@@ -119,6 +98,7 @@ describe('proxy event', () => {
       target: '/prospects/p%201/notes',
       body: '{"content":"Rappeler"}',
       sourceIp: '10.0.0.7',
+      rawHeaders: ['Host', '127.0.0.1:3000', 'User-Agent', 'jest'],
     });
     expect(event).toMatchObject({
       resource: '/prospects/{prospect_id}/notes',
@@ -133,7 +113,7 @@ describe('proxy event', () => {
       path: '/local/prospects/p%201/notes',
       stage: 'local',
       requestId: 'request-1',
-      requestTimeEpoch: ids.now.getTime(),
+      requestTimeEpoch: gatewayIds.now.getTime(),
       requestTime: '05/Mar/2024:08:09:10 +0000',
       protocol: 'HTTP/1.1',
       domainName: '127.0.0.1:3000',
@@ -332,7 +312,7 @@ describe('one request through the gateway', () => {
           return ok();
         },
       },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(200);
     expect(seen).toEqual([
@@ -354,7 +334,7 @@ describe('one request through the gateway', () => {
       testRoutes,
       anIncomingRequest({ method, target }),
       { authorizer: never, handler: never },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(404);
     expect(bodyOf(reply)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
@@ -367,7 +347,7 @@ describe('one request through the gateway', () => {
       testRoutes,
       anIncomingRequest({ body: undefined }),
       { authorizer: never, handler: never },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(413);
     expect(never.calls).toHaveLength(0);
@@ -383,7 +363,7 @@ describe('one request through the gateway', () => {
           throw new Error('boom');
         },
       },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(502);
     expect(bodyOf(reply)).toEqual(internal);
@@ -403,7 +383,7 @@ describe('one request through the gateway', () => {
         },
         handler,
       },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(status);
     expect(handler.calls).toHaveLength(0);

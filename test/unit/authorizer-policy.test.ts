@@ -7,27 +7,14 @@ import {
   maxAuthorizerResultBytes,
   maxMethodArnBytes,
   refusals,
-  type IncomingRequest,
 } from '../../infra/local/api-gateway';
 import { allowStagePolicy, stageWideResource } from '../../lib/auth/policy';
 import { routes } from '../../lib/routes';
 import { fakeTable } from '../support/fake-table';
 import { callAuthorizer } from '../support/route-calls';
-import { aCountingFunction, anAuthorizerEvent } from '../support/gateway-fixtures';
+import { aCountingFunction, anAuthorizerEvent, anIncomingRequest, gatewayIds } from '../support/gateway-fixtures';
 
 const stageArn = 'arn:aws:execute-api:eu-west-3:123456789012:localapi/local';
-
-const ids = { requestId: 'request-1', extendedRequestId: 'extended-1', now: new Date('2024-03-05T08:09:10.123Z') };
-
-const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
-  method: 'GET',
-  target: '/pipelines',
-  rawHeaders: ['Host', '127.0.0.1:3000'],
-  body: '',
-  sourceIp: '127.0.0.1',
-  httpVersion: '1.1',
-  ...overrides,
-});
 
 const bodyOf = (reply: { body: Buffer }): unknown => JSON.parse(reply.body.toString('utf8'));
 
@@ -105,7 +92,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
       routes,
       anIncomingRequest({ method: 'POST', target: `/prospects/${id}/notes`, body: '{}' }),
       { authorizer: productionShapedAuthorizer, handler },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(200);
     expect(handler.calls).toHaveLength(1);
@@ -119,7 +106,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
       routes,
       anIncomingRequest({ method: 'POST', target: `/prospects/${id}/notes`, body: '{}' }),
       { authorizer: never, handler: never },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(414);
     expect(bodyOf(reply)).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
@@ -144,7 +131,7 @@ describe('the local gateway applies the quotas around the authorizer', () => {
         }),
         handler,
       },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(500);
     expect(bodyOf(reply)).toEqual({ error: { code: 'internal', message: expect.any(String) } });

@@ -4,32 +4,11 @@ import {
   matchRoute,
   maxHeaderBytes,
   parseQuery,
-  proxyEvent,
   requestAuthorizerEvent,
-  type IncomingRequest,
 } from '../../infra/local/api-gateway';
-import { aCountingFunction, testRoutes } from '../support/gateway-fixtures';
+import { aCountingFunction, anIncomingRequest, eventFor, gatewayIds, testRoutes } from '../support/gateway-fixtures';
 
 /** Routing, query strings and header quota of API Gateway REST as the local runtime models them (docs/deploy.md). */
-
-const anIncomingRequest = (overrides: Partial<IncomingRequest> = {}): IncomingRequest => ({
-  method: 'GET',
-  target: '/pipelines',
-  rawHeaders: ['Host', '127.0.0.1:3000'],
-  body: '',
-  sourceIp: '127.0.0.1',
-  httpVersion: '1.1',
-  ...overrides,
-});
-
-const ids = { requestId: 'request-1', extendedRequestId: 'extended-1', now: new Date('2024-03-05T08:09:10.123Z') };
-
-function eventFor(overrides: Partial<IncomingRequest> = {}) {
-  const incoming = anIncomingRequest(overrides);
-  const match = matchRoute(testRoutes, incoming.method, incoming.target.split('?')[0] ?? '');
-  if (!match) throw new Error(`no route for ${incoming.method} ${incoming.target}`);
-  return proxyEvent(incoming, match, ids);
-}
 
 const allow = async (event: { methodArn: string }) => ({
   principalId: 'p',
@@ -116,7 +95,7 @@ describe('the header quota', () => {
       testRoutes,
       anIncomingRequest({ rawHeaders: headersOf(maxHeaderBytes) }),
       { authorizer: allow, handler },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(200);
     expect(handler.calls).toHaveLength(1);
@@ -131,7 +110,7 @@ describe('the header quota', () => {
       testRoutes,
       anIncomingRequest({ target, rawHeaders: headersOf(maxHeaderBytes + 1) }),
       { authorizer: never, handler: never },
-      ids,
+      gatewayIds,
     );
     expect(reply.statusCode).toBe(431);
     expect(bodyOf(reply)).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
