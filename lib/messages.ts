@@ -101,6 +101,17 @@ export const messages = {
     futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
   },
 
+  /** Query parameters of the read routes (docs/api.md#read-routes). */
+  query: {
+    invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',
+    invalidCursor:
+      "Paramètre « cursor » invalide : donnez tel quel le « next_cursor » d'une page précédente de cette même liste.",
+    repeated: (name: string) => `Paramètre « ${name} » répété : une seule valeur est attendue.`,
+    oneContact: 'Donnez exactement un des paramètres « email », « phone » ou « social_url ».',
+    unreadableContact: (name: string) =>
+      `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
+  },
+
   lead: {
     noContact: 'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».',
     unknownField: (name: string) => `Champ inconnu ignoré : ${q(name)}.`,
@@ -161,12 +172,16 @@ export const messages = {
         prospect: (value: string) => uuidExpected('Identifiant de prospect invalide', value),
         candidate: (value: string) => uuidExpected('Identifiant de candidat invalide', value),
         changeLogEntry: (value: string) => uuidExpected("Identifiant d'entrée du journal invalide", value),
+        salesPipeline: (value: string) => uuidExpected('Identifiant de pipeline de vente invalide', value),
+        recruitmentPipeline: (value: string) => uuidExpected('Identifiant de pipeline de recrutement invalide', value),
       },
       unknown: {
         workspace: (id: string) => `Espace de travail inconnu : ${id}`,
         apiKey: (id: string) => `Clé d'API inconnue dans cet espace : ${id}`,
         prospect: (id: string) => `Prospect inconnu dans cet espace : ${id}`,
         candidate: (id: string) => `Candidat inconnu dans cet espace : ${id}`,
+        salesPipeline: (id: string) => `Pipeline de vente inconnu dans cet espace : ${id}`,
+        recruitmentPipeline: (id: string) => `Pipeline de recrutement inconnu dans cet espace : ${id}`,
       },
     },
 
@@ -187,6 +202,27 @@ export const messages = {
 
     changeLog: {
       prospectOrKey: 'Donnez soit --prospect, soit --key.',
+    },
+
+    /** `tag add`, `member add`, `pipeline add`, `stage add`, `column add`: edits of the configuration item. */
+    config: {
+      blankName: 'Le nom ne peut pas être vide.',
+      blankStageType:
+        "Le type de l'étape ne peut pas être vide (par exemple « Appointment Setting » ou « Follow up »).",
+      invalidEmail: (value: string) => `Adresse e-mail invalide : ${q(value)}.`,
+      invalidDefault: (value: string) => `Valeur de --default invalide : ${q(value)} (oui ou non attendu).`,
+      tagNameTaken: (name: string) =>
+        `Une étiquette nommée ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
+      pipelineNameTaken: (name: string) =>
+        `Un pipeline de vente nommé ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
+      stageNameTaken: (name: string, pipeline: string) =>
+        `Le pipeline ${q(pipeline)} a déjà une étape nommée ${q(name)} (la casse ne compte pas) : rien n'a changé.`,
+      /** DynamoDB refuses an item over 400 KB; the configuration item keeps a margin under it. */
+      tooLarge: (bytes: number, max: number) =>
+        `Configuration trop volumineuse après cette modification : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, étiquettes, pipelines et étapes tiennent dans un seul élément DynamoDB) : rien n'a changé.`,
+      /** An internal failure (exit 1): every optimistic round lost to another edit. */
+      contended: (rounds: number) =>
+        `La configuration de l'espace a été modifiée par d'autres pendant ${rounds} tentatives : rien n'a changé, réessayez.`,
     },
 
     /** `seed`: every problem of a description, one line each, in a single refusal. */

@@ -1,4 +1,4 @@
-import type { ChangeLogEntryView } from '../../lib/admin/changelog-entry';
+import type { ChangeLogEntryView } from '../../lib/domain/prospect/read-views';
 import { table } from './render';
 
 /** "Modifications par l'API" as a table; the prospect column only where entries span several prospects. */

@@ -2,6 +2,7 @@ import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
 import { candidateShowCommand } from './commands/candidates';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
+import { configCommands } from './commands/config';
 import { prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
 import { webhookCommands } from './commands/webhooks';
@@ -11,6 +12,7 @@ export const commands: readonly Command[] = [
   seedCommand,
   ...apiKeyCommands,
   ...webhookCommands,
+  ...configCommands,
   prospectShowCommand,
   candidateShowCommand,
   changelogListCommand,

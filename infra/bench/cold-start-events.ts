@@ -5,7 +5,7 @@ import { routes } from '../../lib/routes';
 import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
 import { authorizerName, referenceName } from './bundles';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
-import { benchWebhook } from './workspace';
+import { benchWebhook, knownLead } from './workspace';
 
 /** The first event of a function's cold start number `run`. */
 export type ColdStartEvent = (run: number) => unknown;
@@ -48,7 +48,7 @@ function allowedEvent(request: Request, decision: AuthDecision) {
 
 /**
  * One first event per function: each run's does the function's real work (a new lead, a new
- * candidate, a tag on a prospect that lacks it), never a no-op.
+ * candidate, a tag on a prospect that lacks it, a prospect found), never a no-op.
  */
 export function coldStartEvents(context: ColdStartContext, runs: number): Map<string, ColdStartEvent> {
   const { seed } = context;
@@ -83,6 +83,31 @@ export function coldStartEvents(context: ColdStartContext, runs: number): Map<st
             body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
           },
           keyDecision('updateProspect'),
+        ),
+    ],
+    [
+      'getProspect',
+      () => allowedEvent({ method: 'GET', target: prospectPath(changed), headers: {} }, keyDecision('getProspect')),
+    ],
+    [
+      'findProspects',
+      () =>
+        allowedEvent(
+          { method: 'GET', target: `/prospects?email=${encodeURIComponent(knownLead.email)}`, headers: {} },
+          keyDecision('findProspects'),
+        ),
+    ],
+    [
+      'listNotes',
+      () =>
+        allowedEvent({ method: 'GET', target: `${prospectPath(noted)}/notes`, headers: {} }, keyDecision('listNotes')),
+    ],
+    [
+      'listChanges',
+      () =>
+        allowedEvent(
+          { method: 'GET', target: `${prospectPath(changed)}/changes`, headers: {} },
+          keyDecision('listChanges'),
         ),
     ],
     [

@@ -82,3 +82,20 @@ export function costPerMillion(measured: CostInput): { lines: CostLine[]; total:
   ];
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }
+
+/**
+ * What a million calls of one measured operation cost: one API Gateway request, two invocations
+ * (the authorizer, then the handler) billed for the latency measured, and their cold starts.
+ */
+export function operationCost(
+  measure: { latencyMs: number; billed: { read: number; write: number } },
+  coldStartMs: { authorizer: number; handler: number },
+): { lines: CostLine[]; total: number } {
+  return costPerMillion({
+    invocations: 2,
+    warmSeconds: measure.latencyMs / 1000,
+    coldStartSeconds: [coldStartMs.authorizer / 1000, coldStartMs.handler / 1000],
+    readUnits: measure.billed.read,
+    writeUnits: measure.billed.write,
+  });
+}

@@ -17,6 +17,8 @@ export type OperationMeasure = {
   calls: string[];
   /** Every repetition made the same calls. */
   stable: boolean;
+  /** Median over the repetitions of the calls' count: what the round-trip budget judges. */
+  roundTrips: number;
   /** One repetition, call by call. */
   breakdown: CallUnits[];
   billed: Units;
@@ -98,6 +100,7 @@ function summarize(id: OperationId, runs: readonly Run[]): OperationMeasure {
     id,
     calls: callsOf(first),
     stable: runs.every((run) => sameCalls(callsOf(run), callsOf(first))),
+    roundTrips: median(runs.map((run) => run.breakdown.length)),
     breakdown: first.breakdown,
     billed: {
       read: median(runs.map((run) => total(run.breakdown, 'read'))),

@@ -1,4 +1,5 @@
-import { coldShare, costPerMillion, memoryGb, price, prices } from './costs';
+import { costBefore } from './baseline';
+import { coldShare, memoryGb, operationCost, price, prices } from './costs';
 import { dollars, table } from './markdown';
 import { operationOf } from './report-operations';
 import type { BenchResults, FunctionResult } from './results';
@@ -15,13 +16,8 @@ export function costsSection(results: BenchResults): string {
     const handler = coldStartOf(operation.routeId);
     return {
       label: operation.label,
-      ...costPerMillion({
-        invocations: 2,
-        warmSeconds: measure.latencyMs / 1000,
-        coldStartSeconds: [authorizer.coldStart.totalMs / 1000, handler.coldStart.totalMs / 1000],
-        readUnits: measure.billed.read,
-        writeUnits: measure.billed.write,
-      }),
+      before: costBefore(results.baseline, operation),
+      ...operationCost(measure, { authorizer: authorizer.coldStart.totalMs, handler: handler.coldStart.totalMs }),
     };
   });
   const itemNames = costs[0]?.lines.map((line) => line.item) ?? [];
@@ -48,14 +44,19 @@ ${coldShare * 100} % of invocations starting cold, billed for the cold start mea
 included: an upper bound); the units billed of section 2. CloudWatch Logs (about $0.53 per million calls) and X-Ray
 ($1.30 to $10 per million, depending on traffic) come on top, as docs/deploy.md explains.`,
     '',
+    `**Total before**: the same arithmetic on what the bench of commit ${results.baseline.commit} (${results.baseline.date},
+before issue 15) measured: its units, latency and cold starts (\`infra/bench/baseline.json\`); — where it did not
+measure the operation. The other columns and **Total after** are this run's.`,
+    '',
     table(
-      ['Operation', ...itemNames, 'Total'],
+      ['Operation', ...itemNames, 'Total before', 'Total after'],
       costs.map((cost) => [
         cost.label,
         ...cost.lines.map((line) => dollars(line.dollars)),
+        cost.before === undefined ? '—' : dollars(cost.before),
         `**${dollars(cost.total)}**`,
       ]),
-      itemNames.map((_, index) => index + 1).concat(itemNames.length + 1),
+      itemNames.map((_, index) => index + 1).concat(itemNames.length + 1, itemNames.length + 2),
     ),
     '',
     'The arithmetic, per million calls:',

@@ -92,11 +92,11 @@ operation, load run after load run), so that both meet the code and DynamoDB Loc
         if (grown === undefined || grown.id !== measure.id) throw new Error('phases measured different operations');
         return [
           operationOf(measure).label,
-          String(measure.calls.length),
+          units(measure.roundTrips),
           units(measure.billed.read),
           units(measure.billed.write),
           ms(measure.latencyMs),
-          String(grown.calls.length),
+          units(grown.roundTrips),
           units(grown.billed.read),
           units(grown.billed.write),
           ms(grown.latencyMs),

@@ -1,3 +1,4 @@
+import { beforeAfter } from './baseline';
 import { sameCalls } from './budgets';
 import { warmUpRounds, type CallUnits, type OperationMeasure } from './operation-costs';
 import { operations } from './operations';
@@ -20,6 +21,7 @@ const callUnits = (call: CallUnits) =>
 
 export function operationsSection(results: BenchResults): string {
   const measures = results.operations.empty;
+  const { baseline } = results;
   return [
     '## 2. DynamoDB round trips and capacity per operation',
     '',
@@ -35,29 +37,48 @@ puts in one transaction: 2 units reported, 6 billed), a \`BatchGetItem\`'s missi
 for a write refused by its condition. Latency: median of the measured rounds, one request at a time, authorizer and
 handler included.`,
     '',
+    `**Before → after**: before is the bench of commit ${baseline.commit} (${baseline.date}), the last before issue 15
+("Fewer DynamoDB round trips"), kept in \`infra/bench/baseline.json\`: ${baseline.note}. — where that run did not
+measure the operation. **Target**: the most round trips issue 15 (writes, webhooks) or issue 16 (read routes) allows, authorizer included, a budget on the median
+of the measured rounds in both workspaces. **Expected calls**: the calls \`infra/bench/operations.ts\` lists for the
+operation, ✅ when those were made (in any order: parallel calls leave in no fixed order).`,
+    '',
     table(
-      ['Operation', 'Round trips', 'Minimum', 'RRU billed', 'WRU billed', 'Local reports', 'Latency'],
+      [
+        'Operation',
+        'Round trips (before → after)',
+        'Target',
+        'Expected calls',
+        'RRU billed (before → after)',
+        'WRU billed (before → after)',
+        'Local reports',
+        'Latency (before → after)',
+      ],
       measures.map((measure) => {
         const operation = operationOf(measure);
-        const atMinimum = sameCalls(measure.calls, operation.minimum.calls);
+        const before = baseline.operations[measure.id];
+        const asExpected = sameCalls(measure.calls, operation.expected.calls);
         return [
           operation.label,
-          `${measure.calls.length}${measure.stable ? '' : ' (varies)'}`,
-          `${operation.minimum.calls.length}${atMinimum ? ' ✅' : ' ❌'}`,
-          units(measure.billed.read),
-          units(measure.billed.write),
+          `${beforeAfter(before?.calls.length, measure.roundTrips, units)}${measure.stable ? '' : ' (varies)'}`,
+          `${operation.target}${measure.roundTrips <= operation.target ? ' ✅' : ' ❌'}`,
+          `${operation.expected.calls.length}${asExpected ? ' ✅' : ' ❌'}`,
+          beforeAfter(before?.billed.read, measure.billed.read, units),
+          beforeAfter(before?.billed.write, measure.billed.write, units),
           units(measure.reported),
-          ms(measure.latencyMs),
+          beforeAfter(before?.latencyMs, measure.latencyMs, ms),
         ];
       }),
-      [1, 3, 4, 5, 6],
+      [1, 2, 3, 4, 5, 6, 7],
     ),
     '',
-    'Calls in the order they left (R: read units, W: write units billed), and why the data model allows no fewer:',
+    `Calls in the order they left (R: read units, W: write units billed), and why the data model needs them; then the
+calls of commit ${baseline.commit}:`,
     '',
     ...measures.map((measure) => {
       const operation = operationOf(measure);
-      return `- **${operation.label}**: ${measure.breakdown.map(callUnits).join(' · ')}. ${capitalize(operation.minimum.reason)}.`;
+      const before = baseline.operations[measure.id];
+      return `- **${operation.label}**: ${measure.breakdown.map(callUnits).join(' · ')}. ${capitalize(operation.expected.reason)}. Before: ${before === undefined ? 'not measured' : before.calls.join(' · ')}.`;
     }),
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import type { Baseline } from './baseline';
 import type { BudgetCheck } from './budgets';
 import type { Bundle } from './bundles';
 import type { ColdStart } from './cold-start';
@@ -36,4 +37,6 @@ export type BenchResults = {
   load: Record<Phase, LoadRun[]>;
   bulk: { prospects: number; items: number; seconds: number };
   budgets: BudgetCheck[];
+  /** What the bench measured before issue 15 (infra/bench/baseline.json), for before → after. */
+  baseline: Baseline;
 };

@@ -3,6 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
 import { freePort } from '../local/free-port';
+import { readBaseline } from './baseline';
 import { checkBudgets } from './budgets';
 import { buildBundles, referenceName } from './bundles';
 import { bulkEmail } from './bulk-prospects';
@@ -15,7 +16,16 @@ import { measureOperations } from './operation-costs';
 import { operations } from './operations';
 import { writeReport } from './report';
 import type { BenchResults, ColdStartSummary, FunctionResult } from './results';
-import { coldKeyLabel, log, operationsKeyLabel, prepare, seedBulk, warmUpKeyLabel, type Bench } from './setup';
+import {
+  coldKeyLabel,
+  log,
+  operationsKeyLabel,
+  prepare,
+  readsKeyLabel,
+  seedBulk,
+  warmUpKeyLabel,
+  type Bench,
+} from './setup';
 import { median } from './stats';
 import { apiKeySecret, knownLead, phases, type Phase } from './workspace';
 
@@ -35,6 +45,7 @@ const repetitions = 10;
  */
 async function bench(): Promise<BenchResults> {
   const started = performance.now();
+  const baseline = await readBaseline();
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const dynamo = await startDynamoDbLocal({ port: await freePort() });
@@ -62,6 +73,7 @@ async function bench(): Promise<BenchResults> {
       return {
         seed,
         apiKey: apiKeySecret(seed, operationsKeyLabel(phase)),
+        readApiKey: apiKeySecret(seed, readsKeyLabel(phase)),
         knownLeadEmail: phase === 'empty' ? knownLead.email : bulkEmail(0),
         prospects,
         fresh: context.fresh,
@@ -96,13 +108,14 @@ async function bench(): Promise<BenchResults> {
           operationsByPhase[phase].map((measure) => {
             const operation = operations.find((candidate) => candidate.id === measure.id);
             if (operation === undefined) throw new Error(`unknown operation ${measure.id}`);
-            return { label: `${operation.label} (${phase})`, calls: measure.calls, minimum: operation.minimum.calls };
+            return { label: `${operation.label} (${phase})`, roundTrips: measure.roundTrips, target: operation.target };
           }),
         ),
         load: phases.flatMap((phase) =>
           loadByPhase[phase].map((run) => ({ ...run, label: `${run.scenario} × ${run.connections} (${phase})` })),
         ),
       }),
+      baseline,
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -13,6 +13,7 @@ export const log = (message: string) => console.log(`[bench] ${message}`);
 /** Each API key serves one measure only, so no measure eats into another's rate limit. */
 export const coldKeyLabel = (routeId: string) => `froid-${routeId}`;
 export const operationsKeyLabel = (phase: Phase) => `operations-${phase}`;
+export const readsKeyLabel = (phase: Phase) => `reads-${phase}`;
 export const warmUpKeyLabel = (phase: Phase) => `echauffement-${phase}`;
 
 /** Prospects seeded with each workspace, for the measures that change one. */
@@ -44,7 +45,13 @@ export async function prepare(endpoint: string): Promise<Bench> {
   const deps = productionDeps();
   const workspace = async (phase: Phase): Promise<Workspace> => {
     const coldStartKeys = phase === 'empty' ? apiKeyRoutes.map((route) => coldKeyLabel(route.id)) : [];
-    const labels = [...coldStartKeys, operationsKeyLabel(phase), warmUpKeyLabel(phase), ...loadKeyLabels(phase)];
+    const labels = [
+      ...coldStartKeys,
+      operationsKeyLabel(phase),
+      readsKeyLabel(phase),
+      warmUpKeyLabel(phase),
+      ...loadKeyLabels(phase),
+    ];
     const seed = await seedWorkspace(deps, benchWorkspace(labels, seededProspects));
     return { phase, seed, prospects: prospectAllocator(seed) };
   };

@@ -4,7 +4,7 @@ import { undoChange } from '../domain/prospect/undo-change';
 import { messages } from '../messages';
 import { listChangeLog } from '../storage/changelog';
 import { requireApiKey } from './api-keys';
-import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
+import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
 import { AdminInputError } from './errors';
 import { checkedId } from './ids';
 import { prospectView, requireProspect, type ProspectView } from './prospects';

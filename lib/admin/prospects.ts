@@ -3,7 +3,14 @@ import { getProspect } from '../storage/prospects';
 import { readProspectPartition } from '../storage/record-partitions';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
-import { changeLogEntryView, type ChangeLogEntryView } from './changelog-entry';
+import {
+  changeLogEntryView,
+  noteView,
+  tagsView,
+  type ChangeLogEntryView,
+  type NoteView,
+  type ProspectTagView,
+} from '../domain/prospect/read-views';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
@@ -26,9 +33,6 @@ export type ProspectView = Pick<
   | 'updated_at'
 >;
 
-/** A tag id the workspace no longer names keeps its place, with a null name, rather than vanishing. */
-export type ProspectTagView = { id: string; name: string | null };
-export type NoteView = Pick<NoteItem, 'id' | 'content' | 'date' | 'created_at'>;
 export type ProspectDetails = {
   prospect: ProspectView;
   tags: ProspectTagView[];
@@ -54,15 +58,10 @@ export async function showProspect(
   const record = items.find((item): item is ProspectItem => item.type === 'prospect');
   if (!record) throw unknownId('prospect', input.prospectId);
   const tags = record.tag_ids?.size ? (await loadWorkspaceConfig(deps, workspaceId)).tags : [];
-  const tagNames = new Map(tags.map((tag) => [tag.id, tag.name]));
   return {
     prospect: prospectView(record),
-    tags: [...(record.tag_ids ?? [])]
-      .map((id) => ({ id, name: tagNames.get(id) ?? null }))
-      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'fr')),
-    notes: items
-      .filter((item): item is NoteItem => item.type === 'note')
-      .map((note) => ({ id: note.id, content: note.content, date: note.date, created_at: note.created_at })),
+    tags: tagsView(record.tag_ids, tags),
+    notes: items.filter((item): item is NoteItem => item.type === 'note').map(noteView),
     changelog: items.filter((item): item is ChangeLogItem => item.type === 'changelog').map(changeLogEntryView),
   };
 }

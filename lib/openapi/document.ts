@@ -1,11 +1,21 @@
 import type { $ZodType } from 'zod/v4/core';
 import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
+import { maxEmailLength } from '../domain/email';
+import { leadFieldDefinitions } from '../domain/lead/lead-input';
 import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
-import { exampleIds } from './examples';
+import { exampleCursor, exampleIds } from './examples';
 import { componentSchemas, type JsonSchema } from './json-schema';
-import { operations, type ErrorCase, type ErrorExample, type OperationText, type SuccessCase } from './operations';
-import { uuidPattern } from './patterns';
+import {
+  operations,
+  type ErrorCase,
+  type ErrorExample,
+  type OperationText,
+  type QueryParameterName,
+  type SuccessCase,
+} from './operations';
+import { emailPattern, notBlank, pageLimitPattern, uuidPattern } from './patterns';
 import { requestComponents } from './request-schemas';
 import { leadErrorSchema, responseSchemas, standardErrorSchema } from './response-schemas';
 
@@ -66,6 +76,68 @@ const parameters: Record<string, JsonSchema> = {
     schema: { type: 'string', maxLength: maxIdempotencyKeyLength },
     example: '0f8fad5b-d9cb-469f-a165-70867728950e',
   },
+};
+
+const { maxLengths } = leadFieldDefinitions;
+
+/** One of the three contact parameters of GET /prospects: read as the lead webhook reads the field. */
+const contactParameter = (name: 'email' | 'phone' | 'social_url', description: string, example: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description:
+    `${description} Exactly one of \`email\`, \`phone\`, \`social_url\` (none, two or three: 400), once (twice: ` +
+    '400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a ' +
+    'value the lead webhook would not keep, is a 400.',
+  schema: {
+    type: 'string',
+    maxLength: maxLengths[name],
+    pattern: name === 'email' ? emailPattern : notBlank,
+    ...(name === 'email' ? { format: 'idn-email' } : {}),
+  },
+  example,
+});
+
+/** The query parameters of the read routes (docs/api.md#read-routes). */
+const queryParameters: Record<QueryParameterName, JsonSchema> = {
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description:
+      `Items per page, an integer from 1 to ${maxPageLimit} in one to three decimal digits (\`+5\`, \`5.0\`, ` +
+      `\`1e1\`, \`0\`: 400). Default ${defaultPageLimit}. Given twice: 400.`,
+    schema: { type: 'string', pattern: pageLimitPattern, default: String(defaultPageLimit) },
+    example: '20',
+  },
+  Cursor: {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description:
+      'The `next_cursor` of the previous page, passed back unchanged; absent for the first page. Opaque, and bound to ' +
+      "its list: the same route, the same prospect, the key's workspace. Any other value (empty, altered, or another " +
+      "list's, prospect's or workspace's cursor): 400. Given twice: 400.",
+    schema: { type: 'string' },
+    example: exampleCursor,
+  },
+  Email: contactParameter(
+    'email',
+    `An address, at most ${maxEmailLength} characters: matches the prospect's e-mail ignoring case and Unicode ` +
+      'normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`).',
+    'nina.roux@exemple.test',
+  ),
+  Phone: contactParameter(
+    'phone',
+    `At most ${maxLengths.phone} characters: matches the prospect's phone exactly as it was sent (\`+33612345678\` ` +
+      'is not `06 12 34 56 78`).',
+    '+33698765432',
+  ),
+  SocialUrl: contactParameter(
+    'social_url',
+    `At most ${maxLengths.social_url} characters: matches the prospect's \`social_url\` exactly.`,
+    'https://www.linkedin.com/in/nina-roux',
+  ),
 };
 
 const securitySchemes: Record<string, JsonSchema> = {
@@ -217,6 +289,7 @@ function operation(route: Route): JsonSchema {
   });
   const query = route.credential === 'webhook-token' ? [ref('parameters', 'EndpointId')] : [];
   const idempotency = route.method === 'GET' ? [] : [ref('parameters', 'IdempotencyKey')];
+  const read = (text.query ?? []).map((name) => ref('parameters', name));
   const scope = route.scope === undefined ? '' : `\n\nScope: \`${route.scope}\`.`;
   const statuses = [...Object.entries(text.success), ...Object.entries(text.errors)].sort(([a], [b]) => +a - +b);
   return {
@@ -225,7 +298,7 @@ function operation(route: Route): JsonSchema {
     summary: text.summary,
     description: text.description + scope,
     security: security(route),
-    parameters: [...path, ...query, ...idempotency],
+    parameters: [...path, ...query, ...read, ...idempotency],
     ...(text.requestBody ? { requestBody: requestBody(text.requestBody) } : {}),
     responses: Object.fromEntries(
       statuses.map(([status, answer]) => [
@@ -253,8 +326,9 @@ function errorSchemas(): Record<string, JsonSchema> {
 
 const overview = `Back end of a CRM for French-speaking sales and recruitment teams, one workspace ("espace") at a time.
 
-- **Prospect API** (API key): pipelines, stages and tags; a prospect's stage, setter, closer and next follow-up; notes; tags.
-  Every change is logged with the key and the values before and after, and can be undone in the application.
+- **Prospect API** (API key): pipelines, stages and tags; a prospect, found by id or by contact, its notes and its change
+  log; its stage, setter, closer and next follow-up; notes; tags. Every change is logged with the key and the values
+  before and after, and can be undone in the application.
 - **Webhooks** (webhook token): leads from form tools, and job applications.
 
 **Errors.** Prospect API and recruitment webhook: \`{ "error": { "code", "message", "details"? } }\`; lead webhook:
@@ -266,6 +340,9 @@ answer past authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` 
 **Validation.** The request schemas say what the service accepts, rules checked in code included: each is a JSON Schema
 keyword, a pattern where no other says it (ECMA-262, with Unicode). \`format\` is an annotation, as OpenAPI 3.1 makes it: a
 validator that asserts it may refuse white space around an address or id, which the service trims away.
+
+**Pagination.** Lists answer newest first, \`limit\` items a page (1 to 100, default 50), and a \`next_cursor\` to pass
+back as \`cursor\`, null when no item follows.
 
 **Retries.** Every POST, PATCH and DELETE accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
 
@@ -300,7 +377,10 @@ export function openApiDocument(version: string): OpenApiDocument {
       },
     ],
     tags: [
-      { name: 'Prospect API', description: 'Read pipelines and tags, change prospects. API key.' },
+      {
+        name: 'Prospect API',
+        description: 'Read pipelines, tags, prospects, their notes and change log; change prospects. API key.',
+      },
       { name: 'Webhooks', description: 'Receive leads and applications from form tools. Webhook token.' },
     ],
     paths,
@@ -310,7 +390,7 @@ export function openApiDocument(version: string): OpenApiDocument {
         ...componentSchemas('output', responseSchemas),
         ...errorSchemas(),
       },
-      parameters,
+      parameters: { ...parameters, ...queryParameters },
       securitySchemes,
     },
   };

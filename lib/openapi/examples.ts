@@ -15,9 +15,20 @@ export const exampleIds = {
   hotTag: '9a7b3c1d-2e4f-4a6b-8c0d-1e2f3a4b5c6d',
   member: 'e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b',
   note: '16fd2706-8baf-433b-82eb-8c7fada847da',
+  olderNote: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+  apiKey: 'b1e7c3d2-5a4f-4e6b-9c8d-7f0a1b2c3d4e',
+  stageChange: 'd7a4c2e1-9b3f-4a5d-8e6c-2b1a0f9e8d7c',
+  tagChange: '4e8f2a6c-1d3b-4c5e-9f7a-8b6d4c2e0a1f',
   talent: '886313e1-3b8a-4372-9b90-0c9aee199e5d',
   endpoint: '6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b',
 } as const;
+
+/**
+ * A `next_cursor` as the notes list issues it (lib/http/cursor.ts): opaque to clients, who pass it back
+ * unchanged; this one points after the older example note.
+ */
+export const exampleCursor =
+  'eyJiIjoidC1MbUtlN0NfLWREVmJrYU91NHNhNCIsImEiOiIyMDI2LTExLTE0VDA5OjEyOjQ1LjEyMFoiLCJpIjoiM2YyNTA0ZTAtNGY4OS00MWQzLTlhMGMtMDMwNWU4MmMzMzAxIn0';
 
 /** Example messages, each one the service sends (lib/messages.ts), with the values of this workspace. */
 export const exampleMessages = {
@@ -52,4 +63,9 @@ export const exampleMessages = {
   unknownTagIgnored: messages.lead.unknownTag('00000000-0000-4000-8000-000000000000'),
   unknownFieldIgnored: messages.lead.unknownField('entreprise'),
   futureNoteDate: messages.note.futureDate,
+  invalidLimit: messages.query.invalidLimit,
+  invalidCursor: messages.query.invalidCursor,
+  repeatedCursor: messages.query.repeated('cursor'),
+  oneContact: messages.query.oneContact,
+  unreadableEmail: messages.query.unreadableContact('email'),
 } as const;

@@ -1,7 +1,9 @@
 import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxWebhookBodyBytes } from '../http/webhook-body';
+import { leadFieldDefinitions } from '../domain/lead/lead-input';
 import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
-import { exampleIds as ids, exampleMessages as messages } from './examples';
+import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
 
@@ -36,9 +38,13 @@ export type RequestBody = {
   examples: Record<string, Example>;
 };
 
+/** The query parameters of the read routes, by component name (lib/openapi/document.ts). */
+export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl';
+
 export type OperationText = {
   summary: string;
   description: string;
+  query?: readonly QueryParameterName[];
   requestBody?: RequestBody;
   success: Record<number, SuccessCase>;
   errors: Record<number, ErrorCase>;
@@ -77,6 +83,34 @@ const prospectNotFound: ErrorCase = {
   examples: [{ summary: 'Unknown prospect', message: messages.prospectNotFound }],
 };
 
+const queryDetails = (field: string, message: string) => ({ field, message });
+
+/** A 400 on a paginated list: `limit` or `cursor` malformed, or given twice. Checked before the prospect. */
+const pageErrors: ErrorCase = {
+  description:
+    `\`limit\` not an integer from 1 to ${maxPageLimit} in decimal digits, \`cursor\` not the \`next_cursor\` of a page of this ` +
+    "same list (the same route, prospect and key's workspace), or either parameter given twice. Checked before " +
+    'the prospect: a malformed `limit` or `cursor` is a 400 even for an unknown prospect.',
+  examples: [
+    { summary: 'Invalid limit', message: messages.invalidLimit, details: queryDetails('limit', messages.invalidLimit) },
+    {
+      summary: 'Cursor of another list',
+      message: messages.invalidCursor,
+      details: queryDetails('cursor', messages.invalidCursor),
+    },
+    {
+      summary: 'Parameter given twice',
+      message: messages.repeatedCursor,
+      details: queryDetails('cursor', messages.repeatedCursor),
+    },
+  ],
+};
+
+const pageDescription = (items: string, order: string) =>
+  `${items}, newest first by ${order}, at most \`limit\` a page (default ${defaultPageLimit}). Follow \`next_cursor\` until it is ` +
+  'null: pages are read by key from an immutable sort key, so writes made meanwhile never show an item twice nor ' +
+  'skip one that existed when the first page was read (newer ones appear only in a new listing).';
+
 const keyTooLong: ErrorExample = {
   summary: 'Idempotency-Key too long',
   message: messages.keyTooLong,
@@ -105,6 +139,37 @@ const tagOutcome = (outcome: string, tag = { id: ids.vipTag, name: 'VIP' }): Exa
   summary: outcome,
   value: { outcome, tag },
 });
+
+const { maxLengths } = leadFieldDefinitions;
+
+/** The fields of a prospect that the PATCH answer carries. */
+const patchAnswerOf = ({ id, pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at }: typeof prospect) => ({
+  id,
+  pipeline_id,
+  stage_id,
+  setter_id,
+  closer_id,
+  next_follow_up_at,
+});
+
+/** A prospect as GET /prospects/{prospect_id} answers it: the lead below, moved and tagged. */
+const prospect = {
+  id: ids.prospect,
+  pipeline_id: ids.salesPipeline,
+  stage_id: ids.followUpStage,
+  setter_id: ids.member,
+  closer_id: null,
+  next_follow_up_at: '2026-12-01T08:30:00.000Z',
+  first_name: 'Nina',
+  last_name: 'Roux',
+  email: 'nina.roux@exemple.test',
+  phone: '+33698765432',
+  social_url: 'https://www.linkedin.com/in/nina-roux',
+  source: 'Typeform - formulaire de contact',
+  tags: [{ id: ids.vipTag, name: 'VIP' }],
+  created_at: '2026-11-14T09:12:45.120Z',
+  updated_at: '2026-11-21T10:05:00.000Z',
+};
 
 const lead = {
   first_name: 'Nina',
@@ -181,15 +246,7 @@ export const operations: Record<string, OperationText> = {
         examples: {
           moved: {
             summary: 'Stage, setter and follow-up changed',
-            value: {
-              id: ids.prospect,
-              pipeline_id: ids.salesPipeline,
-              stage_id: ids.followUpStage,
-              setter_id: ids.member,
-              closer_id: null,
-              next_follow_up_at: '2026-12-01T08:30:00.000Z',
-              changed: ['stage', 'setter', 'follow_up'],
-            },
+            value: { ...patchAnswerOf(prospect), changed: ['stage', 'setter', 'follow_up'] },
           },
         },
       },
@@ -344,6 +401,142 @@ export const operations: Record<string, OperationText> = {
       },
       ...prospectApiErrors('tags:write'),
     },
+  },
+
+  getProspect: {
+    summary: 'Get a prospect',
+    description:
+      'The prospect with its contact fields, placement, members, next follow-up and tags. Absent values are `null`; ' +
+      'timestamps are UTC.',
+    success: {
+      200: {
+        description: 'The prospect.',
+        schema: 'Prospect',
+        examples: { prospect: { summary: 'A prospect', value: prospect } },
+      },
+    },
+    errors: { 404: prospectNotFound, ...prospectApiErrors('prospects:read') },
+  },
+
+  findProspects: {
+    summary: 'Find a prospect by e-mail, phone or social profile',
+    description:
+      'Exactly one of `email`, `phone`, `social_url`: the answer is the prospect the lead webhook would match with ' +
+      'that one value (e-mail ignoring case and Unicode normalization, phone exactly as sent, `social_url` ' +
+      'exactly; each trimmed), or an empty list. Never a 404.',
+    query: ['Email', 'Phone', 'SocialUrl'],
+    success: {
+      200: {
+        description: 'The matching prospect (one element), or none (empty list).',
+        schema: 'ProspectSearch',
+        examples: {
+          found: { summary: 'Known contact', value: { prospects: [prospect] } },
+          none: { summary: 'Unknown contact', value: { prospects: [] } },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'None, or more than one, of `email`, `phone`, `social_url`; one of them given twice; or a value the lead ' +
+          `webhook would not keep: blank once trimmed, longer than its limit (\`email\` ${maxLengths.email}, \`phone\` ` +
+          `${maxLengths.phone}, \`social_url\` ${maxLengths.social_url}), or an \`email\` that is not an address.`,
+        examples: [
+          {
+            summary: 'No contact parameter, or two',
+            message: messages.oneContact,
+            details: queryDetails('query', messages.oneContact),
+          },
+          {
+            summary: 'Not an address',
+            message: messages.unreadableEmail,
+            details: queryDetails('email', messages.unreadableEmail),
+          },
+        ],
+      },
+      ...prospectApiErrors('prospects:read'),
+    },
+  },
+
+  listNotes: {
+    summary: "List a prospect's notes",
+    description: pageDescription("The prospect's notes", 'reception time (`created_at`)'),
+    query: ['Limit', 'Cursor'],
+    success: {
+      200: {
+        description: 'A page of notes, and the cursor of the next one.',
+        schema: 'NoteList',
+        examples: {
+          page: {
+            summary: 'Two notes, more to read',
+            value: {
+              notes: [
+                {
+                  id: ids.note,
+                  content: 'Rappelé, intéressé par l’offre annuelle.',
+                  date: '2026-11-20T14:00:00.000Z',
+                  created_at: '2026-11-21T10:04:12.345Z',
+                },
+                {
+                  id: ids.olderNote,
+                  content: 'Premier appel : à rappeler la semaine prochaine.',
+                  date: '2026-11-14T09:12:45.120Z',
+                  created_at: '2026-11-14T09:12:45.120Z',
+                },
+              ],
+              next_cursor: exampleCursor,
+            },
+          },
+          none: { summary: 'No notes', value: { notes: [], next_cursor: null } },
+        },
+      },
+    },
+    errors: { 400: pageErrors, 404: prospectNotFound, ...prospectApiErrors('prospects:read') },
+  },
+
+  listChanges: {
+    summary: "List a prospect's change log",
+    description:
+      pageDescription('The changes made to the prospect through the Prospect API, one per field', 'time (`at`)') +
+      ' An entry undone in the application stays listed, with `undone_at`.',
+    query: ['Limit', 'Cursor'],
+    success: {
+      200: {
+        description: 'A page of change-log entries, and the cursor of the next one.',
+        schema: 'ChangeList',
+        examples: {
+          page: {
+            summary: 'A tag added, a stage change undone',
+            value: {
+              changes: [
+                {
+                  id: ids.tagChange,
+                  prospect_id: ids.prospect,
+                  key_id: ids.apiKey,
+                  field: 'tags',
+                  before: null,
+                  after: ids.vipTag,
+                  at: '2026-11-21T10:05:00.000Z',
+                  undone_at: null,
+                },
+                {
+                  id: ids.stageChange,
+                  prospect_id: ids.prospect,
+                  key_id: ids.apiKey,
+                  field: 'stage',
+                  before: ids.newStage,
+                  after: ids.followUpStage,
+                  at: '2026-11-21T10:04:00.000Z',
+                  undone_at: '2026-11-21T11:30:00.000Z',
+                },
+              ],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+    errors: { 400: pageErrors, 404: prospectNotFound, ...prospectApiErrors('prospects:read') },
   },
 
   ingestLead: {

@@ -40,3 +40,10 @@ const zone = String.raw`(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)`;
  * or an offset. Only an instant that falls outside years 0001 to 9999 in UTC escapes it.
  */
 export const zonedTimestampPattern = `^${date}[Tt]${time}${zone}$`;
+
+/**
+ * lib/http/query-parameters.ts `pageRequestOf`: `limit` is one to three decimal digits (leading
+ * zeros allowed) naming 1 to 100; no sign, point, exponent or white space. A query value is text:
+ * the pattern, not `minimum` and `maximum`, is what a validator can assert on it.
+ */
+export const pageLimitPattern = '^(?:0{0,2}[1-9]|0?[1-9][0-9]|100)$';

@@ -4,6 +4,7 @@ import type { PipelineListing } from '../domain/pipelines';
 import type { NoteResult } from '../domain/prospect/add-note';
 import type { TagOutcome } from '../domain/prospect/change-tag';
 import type { PatchResult } from '../domain/prospect/update-prospect';
+import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -84,11 +85,94 @@ export const leadResultSchema = describing<LeadResult>()(
   }),
 );
 
+/** A tag the workspace no longer names keeps its place on the prospect, with a null name. */
+const prospectTag = z.strictObject({
+  id,
+  name: z.string().nullable().meta({ description: 'Null for a tag the workspace no longer has.' }),
+});
+
+/** GET /prospects/{prospect_id}, and each element of a look-up (docs/api.md#get-a-prospect). */
+export const prospectSchema = describing<ProspectReadView>()(
+  z.strictObject({
+    id,
+    pipeline_id: id.nullable().meta({ description: 'Null for a prospect on no board.' }),
+    stage_id: id.nullable().meta({ description: 'Null for a prospect on no board.' }),
+    setter_id: id.nullable(),
+    closer_id: id.nullable(),
+    next_follow_up_at: timestamp.nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    email: z.string().nullable().meta({ description: 'As sent (trimmed).' }),
+    phone: z.string().nullable().meta({ description: 'As sent (trimmed).' }),
+    social_url: z.string().nullable(),
+    source: z.string().nullable().meta({ description: 'Origin, kept from the first submission.' }),
+    tags: z.array(prospectTag).meta({ description: 'By name, in French alphabetical order.' }),
+    created_at: timestamp,
+    updated_at: timestamp.meta({ description: 'Last write by the API, a webhook or an undo; ISO 8601, UTC (Z).' }),
+  }),
+);
+
+/** GET /prospects?email=…: the prospect the lead webhook would match, or none (docs/api.md#find-a-prospect-by-contact). */
+export const prospectSearchSchema = describing<{ prospects: ProspectReadView[] }>()(
+  z.strictObject({
+    prospects: z.array(prospectSchema).max(1).meta({ description: 'The matching prospect, or none: 0 or 1 element.' }),
+  }),
+);
+
+const nextCursor = z.string().nullable().meta({
+  description:
+    'Opaque: pass it as `cursor` to read the next page of this same list. Null when no item follows (never an empty last page).',
+});
+
+/** GET /prospects/{prospect_id}/notes (docs/api.md#list-notes). */
+export const noteListSchema = describing<{ notes: NoteView[]; next_cursor: string | null }>()(
+  z.strictObject({
+    notes: z.array(
+      z.strictObject({
+        id,
+        content: z.string().meta({ description: 'Plain text, exactly as sent.' }),
+        date: timestamp.meta({
+          description: 'The date the note is about: backfilled, else the reception time. ISO 8601, UTC (Z).',
+        }),
+        created_at: timestamp.meta({ description: 'Reception time, ISO 8601, UTC (Z): the order of the list.' }),
+      }),
+    ),
+    next_cursor: nextCursor,
+  }),
+);
+
+/** GET /prospects/{prospect_id}/changes (docs/api.md#list-changes, docs/api.md#change-log). */
+export const changeListSchema = describing<{ changes: ChangeLogEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({
+    changes: z.array(
+      z.strictObject({
+        id,
+        prospect_id: id,
+        key_id: id.meta({ description: 'The API key that made the change.' }),
+        field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
+        before: z.string().nullable().meta({
+          description:
+            'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
+        }),
+        after: z.string().nullable().meta({
+          description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
+        }),
+        at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
+        undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
+      }),
+    ),
+    next_cursor: nextCursor,
+  }),
+);
+
 export const applicationResultSchema = describing<ApplicationResult>()(
   z.strictObject({ ok: z.literal(true), talent_id: id, action: z.enum(['created', 'existing']) }),
 );
 
-/** `details` names the field at fault (the body's, or the Idempotency-Key header). */
+/**
+ * `details` names the field at fault: the body's, a query parameter (`query` when the look-up's contact
+ * parameters as a whole are wrong), or the Idempotency-Key header.
+ */
 const errorDetails = z.strictObject({ field: z.string(), message: z.string() });
 
 /** Prospect API and recruitment webhook (docs/api.md#error-bodies). */
@@ -111,6 +195,10 @@ export const responseSchemas = {
   ProspectChangeResult: patchResultSchema,
   NoteResult: noteResultSchema,
   TagOutcome: tagOutcomeSchema,
+  Prospect: prospectSchema,
+  ProspectSearch: prospectSearchSchema,
+  NoteList: noteListSchema,
+  ChangeList: changeListSchema,
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
 } as const;

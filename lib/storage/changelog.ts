@@ -1,6 +1,6 @@
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { keys } from './keys';
+import { changeLogPrefix, keys } from './keys';
 import type { ChangeLogItem } from './records';
 
 /** Access pattern "change-log entry by id": gsi2 (eventually consistent; the undo transaction's conditions make that safe). */
@@ -29,7 +29,7 @@ export async function listChangeLog(
     'prospectId' in of
       ? {
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
-          ExpressionAttributeValues: { ':pk': keys.prospectPk(of.workspaceId, of.prospectId), ':log': 'LOG#' },
+          ExpressionAttributeValues: { ':pk': keys.prospectPk(of.workspaceId, of.prospectId), ':log': changeLogPrefix },
           ConsistentRead: true,
         }
       : {

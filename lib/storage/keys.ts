@@ -23,6 +23,9 @@ export const sha256Hex = (value: string): string => createHash('sha256').update(
  */
 export const emailKey = (email: string): string => email.normalize('NFC').trim().toLowerCase();
 
+export const notePrefix = 'NOTE#';
+export const changeLogPrefix = 'PROSPECT#LOG#';
+
 export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspaceId}`;
 
 export const keys = {
@@ -43,9 +46,14 @@ export const keys = {
     pk: keys.candidatePk(workspaceId, candidateId),
     sk: 'CANDIDATE',
   }),
-  /** Notes sort by creation time inside the record's partition. */
-  noteSk: (createdAt: string, noteId: string): string => `NOTE#${createdAt}#${noteId}`,
-  changeLogSk: (at: string, entryId: string): string => `LOG#${at}#${entryId}`,
+  /**
+   * A record's partition sorts NOTE#… < PROSPECT < PROSPECT#LOG#… (docs/data-model.md, "A
+   * prospect's partition"): one Query from NOTE# to PROSPECT reads the prospect and its notes, one
+   * from PROSPECT to the end of PROSPECT#LOG# the prospect and its change log, so a page of either
+   * also tells whether the prospect exists. Both sort by reception time.
+   */
+  noteSk: (createdAt: string, noteId: string): string => `${notePrefix}${createdAt}#${noteId}`,
+  changeLogSk: (at: string, entryId: string): string => `${changeLogPrefix}${at}#${entryId}`,
   changeLogOfKey: (keyId: string): string => `APIKEYLOG#${keyId}`,
   changeLogEntryRef: (workspaceId: string, entryId: string): string => `LOGENTRY#${workspaceId}#${entryId}`,
 

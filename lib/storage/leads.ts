@@ -74,6 +74,8 @@ export async function loadConfigAndContactOwners(
     store,
     workspaceId,
     wanted.map((entry) => entry.key),
+    // A marker written a second ago must be found: strongly consistent (docs/adr/0007).
+    { consistentRead: true },
   );
   const owners: ContactOwners = {};
   ownersAmong(wanted, found, owners);

@@ -18,24 +18,40 @@ export async function getProspect(
 }
 
 /**
- * Access patterns "workspace configuration" and "prospect by id" at once: the configuration item
- * and the prospect in one strongly consistent BatchGetItem.
+ * Access patterns "workspace configuration" and "prospect by id" for a read route: one strongly
+ * consistent BatchGetItem, so a prospect written a moment ago reads as written.
  */
-async function loadConfigAndProspect(
+export async function readProspectWithConfig(
   store: Store,
   workspaceId: string,
   prospectId: string,
 ): Promise<{ config: WorkspaceConfig; prospect: ProspectItem | undefined }> {
   const key = keys.prospect(workspaceId, prospectId);
-  const { config, found } = await loadConfigWith(store, workspaceId, [key]);
+  const { config, found } = await loadConfigWith(store, workspaceId, [key], { consistentRead: true });
   const prospect = found.find((item) => item.pk === key.pk && item.sk === key.sk);
   return { config, prospect: prospect as ProspectItem | undefined };
 }
 
+/** What a round of an optimistic prospect change read, and whether the read was strongly consistent. */
+export type ProspectRead = { config: WorkspaceConfig; prospect: ProspectItem | undefined; consistent: boolean };
+
 /**
- * The prospect alone, read again after a lost race (the configuration is kept from the first
- * read), by the same strongly consistent BatchGetItem action as that read: the Prospect API
- * routes need no GetItem grant (lib/routes.ts). Same round trip and cost as a GetItem.
+ * Access patterns "workspace configuration" and "prospect by id" at once: the configuration item
+ * and the prospect in one eventually consistent BatchGetItem, half the read units of a strongly
+ * consistent one (docs/adr/0007). The caller takes a decision that writes nothing only on a
+ * strongly consistent read of the prospect (lib/domain/prospect/prospect-rounds.ts).
+ */
+async function loadConfigAndProspect(store: Store, workspaceId: string, prospectId: string): Promise<ProspectRead> {
+  const key = keys.prospect(workspaceId, prospectId);
+  const { config, found } = await loadConfigWith(store, workspaceId, [key], { consistentRead: false });
+  const prospect = found.find((item) => item.pk === key.pk && item.sk === key.sk);
+  return { config, prospect: prospect as ProspectItem | undefined, consistent: false };
+}
+
+/**
+ * The prospect alone, read strongly consistently after a lost race or to confirm a decision
+ * (the configuration is kept from the first read), by the BatchGetItem action of that read: the
+ * Prospect API routes need no GetItem grant (lib/routes.ts). Same round trip and cost as a GetItem.
  */
 async function rereadProspect(
   store: Store,
@@ -56,17 +72,18 @@ async function rereadProspect(
 
 /**
  * The reads of an optimistic change of a prospect: the first round gets the configuration and the
- * prospect in one BatchGetItem; a round after a lost race reads the prospect alone, the
+ * prospect in one eventually consistent BatchGetItem; every later round (after a lost race, or to
+ * confirm a decision that writes nothing) reads the prospect alone, strongly consistently, the
  * configuration being kept (it does not change under a request).
  */
 export function configAndProspectRounds(
   store: Store,
   workspaceId: string,
   prospectId: string,
-): () => Promise<{ config: WorkspaceConfig; prospect: ProspectItem | undefined }> {
+): () => Promise<ProspectRead> {
   let config: WorkspaceConfig | undefined;
   return async () => {
-    if (config) return { config, prospect: await rereadProspect(store, workspaceId, prospectId) };
+    if (config) return { config, prospect: await rereadProspect(store, workspaceId, prospectId), consistent: true };
     const loaded = await loadConfigAndProspect(store, workspaceId, prospectId);
     config = loaded.config;
     return loaded;

@@ -8,7 +8,7 @@ export type CandidatePartitionItem = CandidateItem | NoteItem;
 
 /**
  * Access pattern "prospect with its notes and change log": one Query on PROSPECT#<ws>#<id>,
- * strongly consistent. Descending sort keys put NOTE#<created_at> and LOG#<at> items newest first.
+ * strongly consistent. Descending sort keys put PROSPECT#LOG#<at> items, then NOTE#<created_at> items, newest first.
  * Another workspace's prospect id reads an empty partition.
  */
 export function readProspectPartition(

@@ -67,7 +67,7 @@ export type NoteItem = {
 export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
 
 /**
- * In the prospect's partition, sort key LOG#<at>#<id>; gsi1 lists a key's entries, gsi2 finds
+ * In the prospect's partition, sort key PROSPECT#LOG#<at>#<id>; gsi1 lists a key's entries, gsi2 finds
  * one entry by id (admin undo).
  */
 export type ChangeLogItem = {

@@ -54,7 +54,7 @@ export type ConfigParts = {
 /**
  * The workspace's one configuration item as stored (docs/data-model.md, "Items"): the workspace
  * item `WS#<ws> / CFG#WORKSPACE` embedding members, tags and both kinds of pipelines, each entry
- * with its `type`, and `config_version` (1 at creation, for optimistic edits to come).
+ * with its `type`, and `config_version` (1 at creation, raised by every edit: lib/storage/config-edits.ts).
  */
 export type WorkspaceConfigItem = WorkspaceItem &
   ItemKey & {
@@ -133,21 +133,25 @@ export async function loadWorkspaceConfig(store: Store, workspaceId: string): Pr
 }
 
 /**
- * The configuration item and other items of the same workspace, in one strongly consistent
- * BatchGetItem (its unprocessed part sent again): answers the configuration and the other items
- * found, with their keys.
+ * The configuration item and other items of the same workspace, in one BatchGetItem (its
+ * unprocessed part sent again): answers the configuration and the other items found, with their
+ * keys. One `ConsistentRead` covers every key of the table in a BatchGetItem ("BatchGetItem",
+ * DynamoDB API Reference): the caller chooses it for all of them.
  */
 export async function loadConfigWith(
   store: Store,
   workspaceId: string,
   otherKeys: readonly ItemKey[],
+  consistency: { consistentRead: boolean },
 ): Promise<{ config: WorkspaceConfig; found: (ItemKey & Record<string, unknown>)[] }> {
   const configKey = keys.workspace(workspaceId);
   let configItem: Record<string, unknown> | undefined;
   const found: (ItemKey & Record<string, unknown>)[] = [];
   await untilProcessed([configKey, ...otherKeys], async (part) => {
     const result = await store.db.send(
-      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: consistency.consistentRead } },
+      }),
     );
     for (const item of (result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[]) {
       if (item.pk === configKey.pk && item.sk === configKey.sk) configItem = item;

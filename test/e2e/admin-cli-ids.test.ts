@@ -8,7 +8,7 @@ import { commands } from '../../infra/admin/commands';
 import type { IdKind } from '../../lib/admin/ids';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
-import { keys, workspaceConfigPk } from '../../lib/storage/keys';
+import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { countRoundTrips } from '../support/round-trips';
@@ -42,6 +42,11 @@ const invocations: Record<string, string[][]> = {
   'webhook enable': [['workspace']],
   'webhook disable': [['workspace']],
   'webhook status': [['workspace']],
+  'tag add': [['workspace', 'name']],
+  'member add': [['workspace', 'name', 'email']],
+  'pipeline add': [['workspace', 'name']],
+  'stage add': [['workspace', 'pipeline', 'name', 'type']],
+  'column add': [['workspace', 'pipeline', 'name']],
   'prospect show': [['workspace', 'id']],
   'candidate show': [['workspace', 'id']],
   'changelog list': [
@@ -56,6 +61,9 @@ const plainValues: Record<string, () => string> = {
   name: () => 'Intégration',
   scopes: () => 'pipelines:read',
   file: () => join(workDir, 'seed.json'),
+  email: () => 'integration@acme.test',
+  type: () => 'Follow up',
+  default: () => 'oui',
 };
 
 const wordsOf = (command: Command): string => command.words.join(' ');
@@ -70,6 +78,8 @@ const kindWords: Record<IdKind, string> = {
   prospect: 'prospect',
   candidate: 'candidat',
   changeLogEntry: 'entrée du journal',
+  salesPipeline: 'pipeline de vente',
+  recruitmentPipeline: 'pipeline de recrutement',
 };
 
 type Variant = { label: string; value: (kind: IdKind) => string; malformed: boolean };
@@ -136,7 +146,7 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     new QueryCommand({
       TableName: deps.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
-      ExpressionAttributeValues: { ':pk': keys.prospectPk(seed.workspace_id, prospect), ':log': 'LOG#' },
+      ExpressionAttributeValues: { ':pk': keys.prospectPk(seed.workspace_id, prospect), ':log': changeLogPrefix },
       ConsistentRead: true,
     }),
   );
@@ -147,6 +157,8 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     candidate: (applied.body as { talent_id: string }).talent_id,
     changeLogEntry: Items[0]?.id as string,
     endpoint: seed.webhook?.endpoint_id as string,
+    salesPipeline: seed.pipelines.sales?.id as string,
+    recruitmentPipeline: seed.recruitment_pipelines.devs?.id as string,
   };
 }
 

@@ -156,6 +156,10 @@ const prospectApiCalls = (): [string, string, RequestOptions][] => [
   ['POST', `${prospect('lead')}/notes`, { body: { content: 'Note' } }],
   ['POST', `${prospect('lead')}/tags`, { body: { tag: 'VIP' } }],
   ['DELETE', `${prospect('lead')}/tags/VIP`, {}],
+  ['GET', prospect('lead'), {}],
+  ['GET', '/prospects', { query: { email: 'nina.openapi.lookup@exemple.test' } }],
+  ['GET', `${prospect('lead')}/notes`, {}],
+  ['GET', `${prospect('lead')}/changes`, {}],
 ];
 
 describe('the Prospect API answers as documented', () => {
@@ -203,6 +207,45 @@ describe('the Prospect API answers as documented', () => {
     await call(api, 'DELETE', `${tags}/VIP`, { headers: { ...key('admin'), 'Idempotency-Key': 'k'.repeat(256) } });
     await call(api, 'DELETE', `/prospects/${unknownId}/tags/VIP`, { headers: key('admin') });
     await call(api, 'DELETE', `${tags}/VIP`, { headers: key('reader') });
+  });
+
+  test('the read routes', async () => {
+    const admin = key('admin');
+    await call(api, 'GET', prospect('lead'), { headers: admin });
+    await call(api, 'GET', `/prospects/${unknownId}`, { headers: admin });
+    await call(api, 'GET', '/prospects/pas-un-uuid', { headers: admin });
+    await call(api, 'GET', prospect('lead'), { headers: key('reader') });
+    const lead = (await api.request('GET', prospect('lead'), { headers: admin })).body as { email: string | null };
+    if (lead.email !== null) {
+      const found = await call(api, 'GET', '/prospects', {
+        headers: admin,
+        query: { email: lead.email.toUpperCase() },
+      });
+      expect((found.body as { prospects: unknown[] }).prospects).toHaveLength(1);
+    }
+    await call(api, 'GET', '/prospects', { headers: admin, query: { phone: '+33000000000' } });
+    await call(api, 'GET', '/prospects', { headers: admin });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { email: 'pas-une-adresse' } });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { email: 'a@exemple.test', phone: '+33600000000' } });
+    await call(api, 'GET', '/prospects', { headers: key('notes'), query: { email: 'a@exemple.test' } });
+    for (const list of ['notes', 'changes']) {
+      const path = `${prospect('lead')}/${list}`;
+      await call(api, 'POST', `${prospect('lead')}/notes`, { headers: admin, body: { content: `Pour ${list}` } });
+      await call(api, 'PATCH', prospect('lead'), {
+        headers: admin,
+        body: { follow_up_at: `2026-12-0${list === 'notes' ? 1 : 2}T09:30:00+01:00` },
+      });
+      const first = await call(api, 'GET', path, { headers: admin, query: { limit: '1' } });
+      const next = (first.body as { next_cursor: string | null }).next_cursor;
+      expect(next).not.toBeNull();
+      await call(api, 'GET', path, { headers: admin, query: { limit: '100', cursor: next as string } });
+      await call(api, 'GET', path, { headers: admin, query: { limit: '0' } });
+      await call(api, 'GET', path, { headers: admin, query: { cursor: 'pas-un-curseur' } });
+      await call(api, 'GET', path, { headers: admin, query: { limit: ['1', '2'] } });
+      await call(api, 'GET', `/prospects/${unknownId}/${list}`, { headers: admin });
+      await call(api, 'GET', `/prospects/${unknownId}/${list}`, { headers: admin, query: { limit: 'x' } });
+      await call(api, 'GET', path, { headers: key('reader') });
+    }
   });
 
   test('every route without a key: 401', async () => {

@@ -124,6 +124,46 @@ test('POST and DELETE tag: key, rate counter, prospect with configuration, one t
   expect(counter.calls).toEqual(calls);
 });
 
+test('PATCH or tag that changes nothing: one more read, the prospect alone and strongly consistent', async () => {
+  const id = await aLeadId();
+  const confirmed = ['GetItem', 'UpdateItem', 'BatchGetItem', 'BatchGetItem'];
+  await prospectCall('PATCH', `/prospects/${id}`, { follow_up_at: '2027-01-01T10:00:00Z' });
+  counter.reset();
+  expect(
+    (await prospectCall('PATCH', `/prospects/${id}`, { follow_up_at: '2027-01-01T10:00:00Z' })).body,
+  ).toMatchObject({
+    changed: [],
+  });
+  expect(counter.calls).toEqual(confirmed);
+  counter.reset();
+  expect((await prospectCall('DELETE', `/prospects/${id}/tags/VIP`)).body).toMatchObject({ outcome: 'absent' });
+  expect(counter.calls).toEqual(confirmed);
+});
+
+test('read routes: GET prospect 3, look-up 4, a page of notes or changes 3 (first page or later)', async () => {
+  const email = `${Math.random()}@lecture.test`;
+  const id = ((await lead({ email })).body as { prospect_id: string }).prospect_id;
+  await prospectCall('POST', `/prospects/${id}/notes`, { content: 'un' });
+  await prospectCall('POST', `/prospects/${id}/notes`, { content: 'deux' });
+  const expected: [string, string[]][] = [
+    [`/prospects/${id}`, ['GetItem', 'UpdateItem', 'BatchGetItem']],
+    [`/prospects?email=${encodeURIComponent(email)}`, ['GetItem', 'UpdateItem', 'BatchGetItem', 'GetItem']],
+    [`/prospects/${id}/notes?limit=1`, ['GetItem', 'UpdateItem', 'Query']],
+    [`/prospects/${id}/changes`, ['GetItem', 'UpdateItem', 'Query']],
+  ];
+  for (const [path, calls] of expected) {
+    counter.reset();
+    expect((await prospectCall('GET', path)).status).toBe(200);
+    expect([path, counter.calls]).toEqual([path, calls]);
+  }
+  const { next_cursor: cursor } = (await prospectCall('GET', `/prospects/${id}/notes?limit=1`)).body as {
+    next_cursor: string;
+  };
+  counter.reset();
+  expect((await prospectCall('GET', `/prospects/${id}/notes?limit=1&cursor=${cursor}`)).status).toBe(200);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query']);
+});
+
 test('a non-UUID prospect id: nothing read beyond the credential and its counter', async () => {
   expect((await prospectCall('PATCH', '/prospects/not-a-uuid', { stage: 'Nouveau' })).status).toBe(404);
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem']);

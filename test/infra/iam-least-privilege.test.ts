@@ -104,6 +104,20 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('updateProspect', unknown)).status).toBe(404);
   });
 
+  test('read routes: a prospect, a look-up, its notes and changes, a second page', async () => {
+    const id = await aLead('read-iam@test.fr');
+    for (const content of ['Un', 'Deux']) {
+      expect((await functions.request('addNote', onProspect(id, { body: { content } }))).status).toBe(201);
+    }
+    expect((await functions.request('getProspect', onProspect(id))).status).toBe(200);
+    const found = await functions.request('findProspects', apiCall({ query: { email: 'read-iam@test.fr' } }));
+    expect(found.body).toMatchObject({ prospects: [{ id }] });
+    const first = await functions.request('listNotes', onProspect(id, { query: { limit: '1' } }));
+    const cursor = first.body.next_cursor as string;
+    expect((await functions.request('listNotes', onProspect(id, { query: { cursor } }))).status).toBe(200);
+    expect((await functions.request('listChanges', onProspect(id))).status).toBe(200);
+  });
+
   test('idempotent replays: every write route, twice under one Idempotency-Key', async () => {
     const id = await aLead('replay-iam@test.fr');
     const key = () => ({ 'Idempotency-Key': randomUUID() });

@@ -31,6 +31,21 @@ test('no route handler reads an index; the authorizer writes only webhook endpoi
   expect(authorizerTableKeys.PutItem).toBeUndefined();
 });
 
+test('read routes (GET) are granted reads only, but for their own rate-limit counter', () => {
+  const reads: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
+  const readRoutes = routes.filter((route) => route.method === 'GET');
+  expect(readRoutes.map((route) => route.id).sort()).toEqual(
+    ['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines'].sort(),
+  );
+  for (const route of readRoutes) {
+    expect([route.id, route.tableActions.filter((action) => !reads.includes(action))]).toEqual([
+      route.id,
+      ['UpdateItem'],
+    ]);
+    expect([route.id, route.tableKeys?.UpdateItem]).toEqual([route.id, ['RATE#']]);
+  }
+});
+
 test('each action is confined by LeadingKeys, guarded against an absent key; same prefixes, one statement', () => {
   const statements = rendered(
     ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'],

@@ -19,6 +19,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { fingerprint } from '../../lib/auth/secrets';
 import type { Deps } from '../../lib/deps';
+import { keys } from '../../lib/storage/keys';
 
 /**
  * A scriptable stand-in for the table behind aws-sdk-client-mock: every call is sorted into the
@@ -112,6 +113,7 @@ export type AccessPattern =
   | 'rate-counter'
   | 'config'
   | 'prospect-read'
+  | 'prospect-page'
   | 'prospect-update'
   | 'markers'
   | 'transaction'
@@ -128,38 +130,52 @@ type Input = Record<string, unknown> & { Key?: { pk?: string }; Item?: { pk?: st
  * A BatchGetItem reads items of several patterns at once (the configuration item with the
  * contact markers or with the prospect): it serves each of them, once per pattern.
  */
+const batchKeys = (input: Input): { pk: string; sk: string }[] =>
+  Object.values(input.RequestItems as Record<string, { Keys: { pk: string; sk: string }[] }>).flatMap(
+    (request) => request.Keys,
+  );
+
 function batchPatternsOf(input: Input): AccessPattern[] {
-  const requests = input.RequestItems as Record<string, { Keys: { pk: string }[] }>;
-  const patterns = Object.values(requests)
-    .flatMap((request) => request.Keys)
-    .map(({ pk }): AccessPattern => {
-      if (pk.startsWith('WS#')) return 'config';
-      if (pk.startsWith('UNIQ#')) return 'markers';
-      if (pk.startsWith('PROSPECT#')) return 'prospect-read';
-      throw new Error(`fake table: no access pattern for BatchGet on ${pk}`);
-    });
+  const patterns = batchKeys(input).map(({ pk }): AccessPattern => {
+    if (pk.startsWith('WS#')) return 'config';
+    if (pk.startsWith('UNIQ#')) return 'markers';
+    if (pk.startsWith('PROSPECT#')) return 'prospect-read';
+    throw new Error(`fake table: no access pattern for BatchGet on ${pk}`);
+  });
   return [...new Set(patterns)];
 }
 
 function patternOf(operation: Operation, input: Input): AccessPattern {
-  const pk = input.Key?.pk ?? input.Item?.pk ?? '';
+  const pk = input.Key?.pk ?? input.Item?.pk ?? queriedPartition(input) ?? '';
   if (operation === 'TransactWrite') return 'transaction';
   if (pk.startsWith('WS#') && operation === 'Get') return 'config';
   if (pk.startsWith('RATE#')) return 'rate-counter';
   if (pk.startsWith('IDEM#')) return 'idempotency';
   if (pk.startsWith('APIKEY#')) return 'key-read';
   if (pk.startsWith('ENDPOINT#')) return operation === 'Get' ? 'endpoint-read' : 'endpoint-call';
+  if (pk.startsWith('PROSPECT#') && operation === 'Query') return 'prospect-page';
   if (pk.startsWith('PROSPECT#')) return operation === 'Get' ? 'prospect-read' : 'prospect-update';
   if (operation === 'Put') return 'note-put';
   throw new Error(`fake table: no access pattern for ${operation} on ${pk}`);
 }
 
-const healthy: Record<AccessPattern, () => unknown> = {
+/** A Query names its partition in its values (`pk = :pk`). */
+const queriedPartition = (input: Input): string | undefined =>
+  (input.ExpressionAttributeValues as Record<string, unknown> | undefined)?.[':pk'] as string | undefined;
+
+/** The fixture prospect's own e-mail marker: a look-up by its e-mail finds it; any other contact is new. */
+const fixtureMarkers = (input: Input) =>
+  batchKeys(input)
+    .filter(({ pk }) => pk === keys.emailMarker(fixture.workspaceId, storedProspect().email).pk)
+    .map((key) => ({ ...key, record_id: fixture.prospectId }));
+
+const healthy: Record<AccessPattern, (input: Input) => unknown> = {
   'rate-counter': () => ({ Attributes: { requests: 1, stage_changes: 1 } }),
   config: () => ({ Item: configItem }),
   'prospect-read': () => ({ Item: storedProspect() }),
   'prospect-update': () => ({ Attributes: storedProspect({ version: 5 }) }),
-  markers: () => ({ Responses: { [fixture.tableName]: [] } }),
+  markers: (input) => ({ Responses: { [fixture.tableName]: fixtureMarkers(input) } }),
+  'prospect-page': () => ({ Items: [storedProspect()] }),
   transaction: () => ({}),
   'note-put': () => ({}),
   'key-read': () => ({
@@ -215,7 +231,7 @@ export function fakeTable(): FakeTable {
     log.push({ operation, pattern, input });
     const fault = always.get(pattern);
     if (fault) return { fail: fault() };
-    return scripted.get(pattern)?.shift() ?? { answer: healthy[pattern]() };
+    return scripted.get(pattern)?.shift() ?? { answer: healthy[pattern](input) };
   };
   const handle = (operation: Operation) => async (input: Input) => {
     const outcome = serve(operation, patternOf(operation, input), input);

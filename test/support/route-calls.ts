@@ -2,7 +2,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { createHandler as addNote } from '../../functions/add-note';
 import { createHandler as addTag } from '../../functions/add-tag';
 import { createAuthorizer } from '../../functions/authorizer';
+import { createHandler as findProspects } from '../../functions/find-prospects';
+import { createHandler as getProspect } from '../../functions/get-prospect';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
+import { createHandler as listChanges } from '../../functions/list-changes';
+import { createHandler as listNotes } from '../../functions/list-notes';
 import { createHandler as listPipelines } from '../../functions/list-pipelines';
 import { createHandler as recruitment } from '../../functions/recruitment';
 import { createHandler as removeTag } from '../../functions/remove-tag';
@@ -18,6 +22,10 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 /** Every route's handler factory, by route id. */
 export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
   listPipelines,
+  getProspect,
+  findProspects,
+  listNotes,
+  listChanges,
   updateProspect,
   addNote,
   addTag,
@@ -29,6 +37,11 @@ export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
 export const routeIds = Object.keys(handlerFactories);
 
 /** A body each route accepts and acts on against the fake table's fixture (a write, for write routes). */
+/** A query each read route acts on against the fake table's fixture. */
+const acceptedQueries: Record<string, Record<string, string>> = {
+  findProspects: { email: 'lea@exemple.test' },
+};
+
 const acceptedBodies: Record<string, unknown> = {
   updateProspect: { stage: 'Relance' },
   addNote: { content: 'Rappeler mardi' },
@@ -51,6 +64,7 @@ const allowed = (route: Route): AuthDecision =>
 type RouteCall = {
   body?: unknown;
   headers?: Record<string, string>;
+  query?: Record<string, string>;
   decision?: AuthDecision;
   /** The authorizer's context as API Gateway passes it on, instead of a decision. */
   authorizerContext?: Record<string, unknown>;
@@ -71,12 +85,21 @@ export async function callRoute(routeId: string, deps: Deps, call: RouteCall = {
       ? { prospect_id: fixture.prospectId, ...(route.path.includes('{tag}') ? { tag: 'Chaud' } : {}) }
       : null,
     body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+    ...queryParameters(call.query ?? acceptedQueries[routeId]),
     decision: call.decision ?? allowed(route),
   });
   if (call.authorizerContext) {
     event.requestContext = { ...event.requestContext, authorizer: call.authorizerContext };
   }
   return factory(deps)(event, aLambdaContext());
+}
+
+function queryParameters(query: Record<string, string> | undefined) {
+  if (query === undefined) return {};
+  return {
+    queryStringParameters: query,
+    multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+  };
 }
 
 /** The authorizer for one route, with a valid credential unless the request says otherwise. */

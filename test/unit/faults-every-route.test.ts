@@ -7,6 +7,10 @@ import { callRoute, expectCleanServerError, routeIds } from '../support/route-ca
 /** The access patterns each route goes through on its way to a successful write (or read). */
 const patternsOf: Record<string, AccessPattern[]> = {
   listPipelines: ['rate-counter', 'config'],
+  getProspect: ['rate-counter', 'config', 'prospect-read'],
+  findProspects: ['rate-counter', 'config', 'markers', 'prospect-read'],
+  listNotes: ['rate-counter', 'prospect-page'],
+  listChanges: ['rate-counter', 'prospect-page'],
   updateProspect: ['rate-counter', 'config', 'prospect-read', 'transaction'],
   addNote: ['rate-counter', 'transaction'],
   addTag: ['rate-counter', 'config', 'prospect-read', 'transaction'],

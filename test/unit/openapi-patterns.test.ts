@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { isEmailAddress } from '../../lib/domain/email';
 import { readIsoTimestamp } from '../../lib/domain/timestamps';
+import { pageRequestOf } from '../../lib/http/query-parameters';
 import { isUuid } from '../../lib/ids';
-import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from '../../lib/openapi/patterns';
+import {
+  blank,
+  emailPattern,
+  notBlank,
+  pageLimitPattern,
+  trimmed,
+  uuidPattern,
+  zonedTimestampPattern,
+} from '../../lib/openapi/patterns';
 
 /**
  * The document's patterns against the code they describe: a validator that applies a pattern must
@@ -144,6 +153,52 @@ describe('ids, blank and not blank', () => {
         expect(matches(notBlank, text)).toBe(text.trim() !== '');
         expect(matches(blank, text)).toBe(text.trim() === '');
       }),
+    );
+  });
+});
+
+describe('limit: the pattern is what pageRequestOf reads', () => {
+  const binding = { list: 'notes', workspaceId: '', prospectId: '' } as const;
+  const reads = (limit: string) => {
+    try {
+      pageRequestOf({ queryStringParameters: { limit }, multiValueQueryStringParameters: { limit: [limit] } }, binding);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([
+    ['1', true],
+    ['50', true],
+    ['100', true],
+    ['007', true],
+    ['099', true],
+    ['0', false],
+    ['000', false],
+    ['101', false],
+    ['0100', false],
+    ['+5', false],
+    ['5.0', false],
+    ['1e1', false],
+    [' 5', false],
+    ['', false],
+    ['٥', false],
+  ])('%j: %s', (text, expected) => {
+    expect(matches(pageLimitPattern, text)).toBe(expected);
+    expect(reads(text)).toBe(expected);
+  });
+
+  it('agrees on generated values', () => {
+    const text = fc.oneof(
+      fc.stringMatching(/^[0-9]{0,4}$/),
+      fc.integer({ min: -5, max: 1005 }).map(String),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(text, (limit) =>
+        expect({ limit, pattern: matches(pageLimitPattern, limit) }).toEqual({ limit, pattern: reads(limit) }),
+      ),
     );
   });
 });

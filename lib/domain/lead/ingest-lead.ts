@@ -1,13 +1,7 @@
 import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
-import {
-  createProspectWithMarkers,
-  findContactOwners,
-  loadConfigAndContactOwners,
-  updateKnownProspect,
-  updateKnownProspectContacts,
-} from '../../storage/leads';
+import { createProspectWithMarkers, updateKnownProspect, updateKnownProspectContacts } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
 import type { ProspectItem } from '../../storage/records';
 import {
@@ -19,7 +13,7 @@ import {
 import type { WorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
 import { interpretLead } from './lead-input';
-import { matchContact } from './matching';
+import { findLeadMatch } from './find-match';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
@@ -55,18 +49,10 @@ export async function ingestLead(
   const newProspectId = deps.newId();
   let knownConfig: WorkspaceConfig | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
-    let config: WorkspaceConfig;
-    let owners: Awaited<ReturnType<typeof findContactOwners>>;
-    if (knownConfig) {
-      config = knownConfig;
-      owners = await findContactOwners(deps, workspaceId, lead);
-    } else {
-      ({ config, owners } = await loadConfigAndContactOwners(deps, workspaceId, lead));
-      knownConfig = config;
-    }
+    const { config, match } = await findLeadMatch(deps, workspaceId, lead, knownConfig);
+    knownConfig = config;
     const tags = resolveTagIds(config.tags, lead.tag_ids);
     const tagIds = tags.applied.map((tag) => tag.id);
-    const match = matchContact(lead, owners);
     const now = deps.clock().toISOString();
 
     // The contact is this request's own prospect when a retry under the same Idempotency-Key

@@ -11,6 +11,7 @@ import {
 } from '../../storage/retry';
 import { findByIdOrName } from '../names';
 import { changeLogEntry } from './changelog';
+import { roundOnConfirmedRead, type RoundDecision } from './prospect-rounds';
 import { messages } from '../../messages';
 
 export type TagOutcome = {
@@ -21,9 +22,10 @@ export type TagOutcome = {
 /**
  * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag). Input: the tag's id or
  * exact name. Output: what happened.
- * 1. Read the prospect and the workspace's tags in one BatchGetItem (404, then 422 for an unknown
- *    tag); a later round reads the prospect only, by the same action.
- * 2. Tag already present (add) or absent (remove): nothing to write.
+ * 1. Read the prospect and the workspace's tags in one eventually consistent BatchGetItem (404,
+ *    then 422 for an unknown tag); a later round reads the prospect only, strongly consistently.
+ * 2. Tag already present (add) or absent (remove): nothing to write, answered from a strongly
+ *    consistent read (prospect-rounds.ts).
  * 3. Otherwise the change and its log entry, in one transaction conditional on the version read,
  *    so that of concurrent identical calls exactly one changes the record and the others read again.
  */
@@ -36,15 +38,15 @@ export async function changeTag(
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
   const read = configAndProspectRounds(deps, workspaceId, prospectId);
-  const result = await retryWhileChangedMeanwhile(async (): Promise<TagOutcome | undefined> => {
-    const { config, prospect } = await read();
+  const round = roundOnConfirmedRead(read, async ({ config, prospect }): Promise<RoundDecision<TagOutcome>> => {
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const tag = findByIdOrName(config.tags, request.tag);
     if (!tag) throw new UnknownReferenceError(messages.prospect.unknownTag(request.tag));
     const view = { id: tag.id, name: tag.name };
     const present = prospect.tag_ids?.has(tag.id) ?? false;
     const adding = request.action === 'add';
-    if (adding === present) return { outcome: adding ? 'already_present' : 'absent', tag: view };
+    if (adding === present)
+      return { answer: { outcome: adding ? 'already_present' : 'absent', tag: view }, wrote: false };
 
     const now = deps.clock().toISOString();
     const entry = changeLogEntry({
@@ -71,8 +73,10 @@ export async function changeTag(
         ),
       retryPolicy,
     );
-    return outcome === 'written' ? { outcome: adding ? 'added' : 'removed', tag: view } : undefined;
+    if (outcome !== 'written') return 'changed-meanwhile';
+    return { answer: { outcome: adding ? 'added' : 'removed', tag: view }, wrote: true };
   });
+  const result = await retryWhileChangedMeanwhile(round);
   if (result) return result;
   throw new StorageUnavailableError(messages.failure.prospectContended);
 }

@@ -14,18 +14,18 @@ import type { MemberItem } from '../../storage/workspace-config';
 import { changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
+import { roundOnConfirmedRead } from './prospect-rounds';
 import { resolveStageMove } from './stage-move';
 import { messages } from '../../messages';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
 
-/** A prospect changed by another call between our read and our write: read again. */
-
 /**
  * Update a prospect (docs/api.md#update-a-prospect). Input: the validated body. Output: the
  * prospect after the change and what changed.
- * 1. Read the prospect and the workspace configuration in one BatchGetItem (404 if no such
- *    prospect); a later round reads the prospect only, by the same action.
+ * 1. Read the prospect and the workspace configuration in one eventually consistent BatchGetItem
+ *    (404 if no such prospect); a later round reads the prospect only, strongly consistently, and
+ *    an answer that writes nothing comes from such a read (prospect-rounds.ts).
  * 2. Resolve the stage (409 protected, 422 unknown) and the members (422 unknown).
  * 3. Keep only the fields whose value really changes; nothing changes, nothing is written.
  * 4. Write the change and one log entry per field in one transaction conditional on the version.
@@ -39,11 +39,10 @@ export async function updateProspect(
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
   const read = configAndProspectRounds(deps, workspaceId, prospectId);
-  const result = await retryWhileChangedMeanwhile(async (): Promise<PatchResult | undefined> => {
-    const { config, prospect } = await read();
+  const round = roundOnConfirmedRead(read, async ({ config, prospect }) => {
     if (!prospect) throw new NotFoundError(messages.prospect.notFound);
     const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
-    if (changes.length === 0) return { ...prospectPatchView(prospect), changed: [] };
+    if (changes.length === 0) return { answer: { ...prospectPatchView(prospect), changed: [] }, wrote: false };
 
     const now = deps.clock().toISOString();
     const version = prospect.version + 1;
@@ -70,10 +69,14 @@ export async function updateProspect(
       retryPolicy,
     );
     // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing, read again.
-    if (outcome !== 'written') return undefined;
+    if (outcome !== 'written') return 'changed-meanwhile';
     const updated = { ...prospect, ...set } as ProspectItem;
-    return { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) };
+    return {
+      answer: { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) },
+      wrote: true,
+    };
   });
+  const result = await retryWhileChangedMeanwhile(round);
   if (result) return result;
   throw new StorageUnavailableError(messages.failure.prospectContended);
 }

@@ -1,0 +1,123 @@
+import {
+  addColumn,
+  addMember,
+  addSalesPipeline,
+  addStage,
+  addTag,
+  readDefaultOption,
+} from '../../../lib/admin/config-edits';
+import { defineCommand, idOption, workspaceOption } from '../command';
+import { fields } from '../render';
+
+/** The settings screen's additions: each one edit of the configuration item, conditional on its version. */
+const tagAdd = defineCommand({
+  words: ['tag', 'add'],
+  summary: "ajoute une étiquette à l'espace (deux étiquettes ne portent pas le même nom, casse ignorée)",
+  options: { workspace: workspaceOption, name: 'required' },
+  async run(target, options) {
+    const tag = await addTag(target.deps, { workspaceId: options.workspace, name: options.name });
+    return {
+      document: tag,
+      text: fields([
+        ['Identifiant', tag.id],
+        ['Nom', tag.name],
+      ]),
+    };
+  },
+});
+
+const memberAdd = defineCommand({
+  words: ['member', 'add'],
+  summary: "ajoute un membre de l'équipe (setter ou closer), avec ou sans e-mail",
+  options: { workspace: workspaceOption, name: 'required', email: 'optional' },
+  async run(target, options) {
+    const member = await addMember(target.deps, {
+      workspaceId: options.workspace,
+      name: options.name,
+      email: options.email,
+    });
+    return {
+      document: member,
+      text: fields([
+        ['Identifiant', member.id],
+        ['Nom', member.name],
+        ['E-mail', member.email],
+      ]),
+    };
+  },
+});
+
+const pipelineAdd = defineCommand({
+  words: ['pipeline', 'add'],
+  summary:
+    'ajoute un pipeline de vente actif, sans étape (« stage add » les ajoute) ; --default oui en fait le pipeline par défaut',
+  options: { workspace: workspaceOption, name: 'required', default: 'optional' },
+  async run(target, options) {
+    const isDefault = readDefaultOption(options.default);
+    const pipeline = await addSalesPipeline(target.deps, {
+      workspaceId: options.workspace,
+      name: options.name,
+      isDefault,
+    });
+    return {
+      document: pipeline,
+      text: fields([
+        ['Identifiant', pipeline.id],
+        ['Nom', pipeline.name],
+        ['Par défaut', pipeline.is_default],
+        ['Actif', pipeline.active],
+      ]),
+    };
+  },
+});
+
+const stageAdd = defineCommand({
+  words: ['stage', 'add'],
+  summary: "ajoute une étape à la fin d'un pipeline de vente (type libre, par exemple « Follow up »)",
+  options: {
+    workspace: workspaceOption,
+    pipeline: idOption('required', 'salesPipeline'),
+    name: 'required',
+    type: 'required',
+  },
+  async run(target, options) {
+    const stage = await addStage(target.deps, {
+      workspaceId: options.workspace,
+      pipelineId: options.pipeline,
+      name: options.name,
+      type: options.type,
+    });
+    return {
+      document: stage,
+      text: fields([
+        ['Identifiant', stage.id],
+        ['Nom', stage.name],
+        ['Type', stage.type],
+        ['Pipeline', stage.pipeline_id],
+      ]),
+    };
+  },
+});
+
+const columnAdd = defineCommand({
+  words: ['column', 'add'],
+  summary: "ajoute une colonne à la fin d'un pipeline de recrutement",
+  options: { workspace: workspaceOption, pipeline: idOption('required', 'recruitmentPipeline'), name: 'required' },
+  async run(target, options) {
+    const column = await addColumn(target.deps, {
+      workspaceId: options.workspace,
+      pipelineId: options.pipeline,
+      name: options.name,
+    });
+    return {
+      document: column,
+      text: fields([
+        ['Identifiant', column.id],
+        ['Nom', column.name],
+        ['Pipeline', column.pipeline_id],
+      ]),
+    };
+  },
+});
+
+export const configCommands = [tagAdd, memberAdd, pipelineAdd, stageAdd, columnAdd];

@@ -1,0 +1,69 @@
+import type { ChangeLogItem, NoteItem, ProspectItem } from '../../storage/records';
+import type { TagItem } from '../../storage/workspace-config';
+import { prospectPatchView, type ProspectPatchView } from './prospect-view';
+
+/**
+ * How a prospect, its tags, notes and change-log entries read from outside: the read routes
+ * (docs/api.md#read-routes), the admin command line (`prospect show`, `changelog list`) and, later,
+ * outbound events share these shapes.
+ */
+
+/** A tag id the workspace no longer names keeps its place, with a null name, rather than vanishing. */
+export type ProspectTagView = { id: string; name: string | null };
+
+/** The prospect as GET /prospects/{prospect_id} answers it (docs/api.md#get-a-prospect): the PATCH answer's fields and the rest. */
+export type ProspectReadView = ProspectPatchView &
+  Pick<
+    ProspectItem,
+    'first_name' | 'last_name' | 'email' | 'phone' | 'social_url' | 'source' | 'created_at' | 'updated_at'
+  > & { tags: ProspectTagView[] };
+
+export type NoteView = Pick<NoteItem, 'id' | 'content' | 'date' | 'created_at'>;
+
+export type ChangeLogEntryView = Pick<
+  ChangeLogItem,
+  'id' | 'prospect_id' | 'key_id' | 'field' | 'before' | 'after' | 'at' | 'undone_at'
+>;
+
+/** The prospect's tags by name, in French alphabetical order. */
+export function tagsView(
+  tagIds: ReadonlySet<string> | undefined,
+  workspaceTags: readonly TagItem[],
+): ProspectTagView[] {
+  const names = new Map(workspaceTags.map((tag) => [tag.id, tag.name]));
+  return [...(tagIds ?? [])]
+    .map((id) => ({ id, name: names.get(id) ?? null }))
+    .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'fr'));
+}
+
+export const prospectReadView = (prospect: ProspectItem, workspaceTags: readonly TagItem[]): ProspectReadView => ({
+  ...prospectPatchView(prospect),
+  first_name: prospect.first_name,
+  last_name: prospect.last_name,
+  email: prospect.email,
+  phone: prospect.phone,
+  social_url: prospect.social_url,
+  source: prospect.source,
+  tags: tagsView(prospect.tag_ids, workspaceTags),
+  created_at: prospect.created_at,
+  updated_at: prospect.updated_at,
+});
+
+export const noteView = (note: NoteItem): NoteView => ({
+  id: note.id,
+  content: note.content,
+  date: note.date,
+  created_at: note.created_at,
+});
+
+/** The change-log entry (docs/api.md#change-log-entry). */
+export const changeLogEntryView = (item: ChangeLogItem): ChangeLogEntryView => ({
+  id: item.id,
+  prospect_id: item.prospect_id,
+  key_id: item.key_id,
+  field: item.field,
+  before: item.before,
+  after: item.after,
+  at: item.at,
+  undone_at: item.undone_at,
+});

@@ -1,0 +1,172 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { messages } from '../messages';
+import type { Store } from './client';
+import { keys } from './keys';
+import { retryWhileChangedMeanwhile, type RetryPolicy } from './retry';
+import {
+  configItemMaxBytes,
+  configItems,
+  configOf,
+  estimatedItemBytes,
+  type ConfigParts,
+  type WorkspaceConfig,
+  type WorkspaceConfigItem,
+} from './workspace-config';
+
+/** The configuration of an existing workspace, as an edit receives it. */
+export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };
+
+/**
+ * What an edit decides from the configuration it is given: the new members, tags and pipelines. It
+ * may throw to refuse (nothing is written); it runs again on the fresh configuration after a lost
+ * race, so it must decide from its argument only.
+ */
+export type ConfigEdit = (config: ExistingWorkspaceConfig) => ConfigParts;
+
+export type EditedConfig = { config: ExistingWorkspaceConfig; configVersion: number };
+
+/** The configuration item would exceed `configItemMaxBytes`: nothing was written. */
+export class ConfigTooLargeError extends Error {
+  override readonly name = 'ConfigTooLargeError';
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(messages.admin.config.tooLarge(bytes, maxBytes));
+  }
+}
+
+/** Every optimistic round lost to a concurrent edit: nothing was written. */
+export class ConfigEditContendedError extends Error {
+  override readonly name = 'ConfigEditContendedError';
+  constructor(readonly rounds: number) {
+    super(messages.admin.config.contended(rounds));
+  }
+}
+
+/**
+ * Rounds of an edit of the configuration item. Concurrent admins are few, but a script adding twenty
+ * tags at once must settle: each round lets one writer through, the jitter spreads the others
+ * (twenty at once on DynamoDB Local: 8 rounds at most, in tests). Pauses are capped at a second, so a
+ * hopelessly contended edit gives up after about ten seconds.
+ */
+export const configEditPolicy: RetryPolicy = {
+  attempts: 16,
+  baseDelayMs: 10,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 1000))),
+};
+
+/** The attributes an edit replaces; every other attribute of the workspace item is left as stored. */
+const editedAttributes = ['members', 'tags', 'sales_pipelines', 'recruitment_pipelines'] as const;
+
+/** The members, tags and pipelines of a configuration, as an edit returns them when it changes nothing else. */
+export const partsOf = (config: WorkspaceConfig): ConfigParts => ({
+  members: config.members,
+  tags: config.tags,
+  salesPipelines: config.salesPipelines,
+  recruitmentPipelines: config.recruitmentPipelines,
+});
+
+type StoredConfigItem = WorkspaceConfigItem & Record<string, unknown>;
+
+/**
+ * Access pattern "edit the workspace configuration" (docs/data-model.md, "Configuration edits"):
+ * optimistic concurrency on `config_version`. A strongly consistent GetItem, `edit` applied to what
+ * it read, then one UpdateItem that sets the four lists and `config_version + 1`, conditional on the
+ * item existing with the version read. The update, not a PutItem, leaves every other attribute as
+ * stored at the time of the write (name, `created_at`, an `endpoint_id` that `webhook generate`
+ * set meanwhile without touching the version, any attribute to come).
+ *
+ * A lost race (another edit won) returns the current item with the refusal
+ * (`ReturnValuesOnConditionCheckFailure`): the second round, which follows at once, applies `edit`
+ * to it without another read; later rounds follow a jittered pause and read the item again. After
+ * `policy.attempts` rounds, ConfigEditContendedError. An item that would exceed `configItemMaxBytes`
+ * is refused with ConfigTooLargeError; an absent workspace is `workspace_missing`. Nothing is
+ * written in these cases, nor when `edit` throws.
+ */
+export async function editWorkspaceConfig(
+  store: Store,
+  workspaceId: string,
+  edit: ConfigEdit,
+  policy: RetryPolicy = configEditPolicy,
+): Promise<EditedConfig | 'workspace_missing'> {
+  const read = async (): Promise<StoredConfigItem | undefined> => {
+    const { Item } = await store.db.send(
+      new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
+    );
+    return Item as StoredConfigItem | undefined;
+  };
+  let rounds = 0;
+  /** What the next round edits: the item the lost race returned, while it is fresh. */
+  let current: { item: StoredConfigItem | undefined } | undefined;
+  const result = await retryWhileChangedMeanwhile(async (): Promise<EditedConfig | 'workspace_missing' | undefined> => {
+    rounds += 1;
+    const stored = current ? current.item : await read();
+    current = undefined;
+    if (!stored) return 'workspace_missing';
+    const outcome = await writeEdit(store, stored, edit);
+    if (!('refusedBecause' in outcome)) return outcome;
+    // The second round follows at once (retry.ts): the item refused with the write is current. Later
+    // rounds follow a pause, during which others write: they read again.
+    if (rounds === 1) current = { item: outcome.refusedBecause };
+    return undefined;
+  }, policy);
+  if (result === undefined) throw new ConfigEditContendedError(policy.attempts);
+  return result;
+}
+
+/** One round: the edited item written on the condition that the version read is still stored. */
+async function writeEdit(
+  store: Store,
+  stored: StoredConfigItem,
+  edit: ConfigEdit,
+): Promise<EditedConfig | { refusedBecause: StoredConfigItem | undefined }> {
+  const read = configOf(stored);
+  const parts = edit({ ...read, workspace: read.workspace as ExistingWorkspaceConfig['workspace'] });
+  const readVersion = typeof stored.config_version === 'number' ? stored.config_version : undefined;
+  const nextVersion = (readVersion ?? 0) + 1;
+  const built = configItems.workspace(
+    { id: stored.id, name: stored.name, created_at: stored.created_at },
+    parts,
+    nextVersion,
+  );
+  const edited: StoredConfigItem = { ...stored, config_version: nextVersion };
+  for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
+  const bytes = estimatedItemBytes(edited);
+  if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
+
+  try {
+    const { Attributes } = await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.workspace(stored.id),
+        UpdateExpression: `SET ${editedAttributes.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next`,
+        ConditionExpression:
+          readVersion === undefined
+            ? 'attribute_exists(pk) AND attribute_not_exists(#version)'
+            : 'attribute_exists(pk) AND #version = :read',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(editedAttributes.map((name) => [`#${name}`, name])),
+          '#version': 'config_version',
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(editedAttributes.map((name) => [`:${name}`, edited[name]])),
+          ':next': nextVersion,
+          ...(readVersion === undefined ? {} : { ':read': readVersion }),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const config = configOf(Attributes);
+    return {
+      config: { ...config, workspace: config.workspace as ExistingWorkspaceConfig['workspace'] },
+      configVersion: nextVersion,
+    };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return { refusedBecause: error.Item ? (unmarshall(error.Item) as StoredConfigItem) : undefined };
+  }
+}

@@ -1,0 +1,90 @@
+import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
+import { productionDeps } from '../../lib/deps';
+import { runAdmin, runAdminInProcess } from '../support/admin-cli';
+import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+/**
+ * The configuration commands as a user runs them (docs/api.md#admin-command-line): one JSON document
+ * with --json, a readable text otherwise, exit 2 and nothing written for a name already taken.
+ */
+
+const deps = productionDeps();
+afterAll(() => deps.db.destroy());
+
+describe('admin command line: configuration edits', () => {
+  it('tag add --json prints the new tag as one document (real process); a second one of that name exits 2', async () => {
+    const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ prospects: [] }));
+
+    const added = await runAdmin('tag', 'add', '--workspace', workspaceId, '--name', 'Salon 2027', '--json');
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    const tag = JSON.parse(added.stdout);
+    expect(tag).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Salon 2027' });
+
+    const again = await runAdmin('tag', 'add', '--workspace', workspaceId, '--name', 'SALON 2027', '--json');
+    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(again.stderr).toBe(
+      "Erreur : Une étiquette nommée « SALON 2027 » existe déjà (la casse ne compte pas) : rien n'a changé.\n",
+    );
+    const tags = (await loadWorkspaceConfig(deps, workspaceId)).tags;
+    expect(tags.map((entry) => entry.name)).toEqual(['VIP', 'Chaud', 'Salon 2027']);
+    expect(tags.at(-1)?.id).toBe(tag.id);
+  });
+
+  it('pipeline add, stage add, column add and member add print their documents', async () => {
+    const seed = await seedTestWorkspace(aWorkspace({ prospects: [] }));
+    const workspace = ['--workspace', seed.workspace_id];
+    const json = async (...args: string[]) => {
+      const run = await runAdminInProcess(deps, ...args, '--json');
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      return JSON.parse(run.stdout);
+    };
+
+    const pipeline = await json('pipeline', 'add', ...workspace, '--name', 'Salons', '--default', 'oui');
+    expect(pipeline).toEqual({ id: expect.any(String), name: 'Salons', is_default: true, active: true, stages: [] });
+    const stage = await json(
+      'stage',
+      'add',
+      ...workspace,
+      '--pipeline',
+      pipeline.id,
+      '--name',
+      'Contact',
+      '--type',
+      'Appointment Setting',
+    );
+    expect(stage).toEqual({
+      id: expect.any(String),
+      name: 'Contact',
+      type: 'Appointment Setting',
+      pipeline_id: pipeline.id,
+    });
+    const devs = seed.recruitment_pipelines.devs?.id as string;
+    const column = await json('column', 'add', ...workspace, '--pipeline', devs, '--name', 'Offre');
+    expect(column).toEqual({ id: expect.any(String), name: 'Offre', pipeline_id: devs });
+    const member = await json('member', 'add', ...workspace, '--name', 'Carla', '--email', 'carla@acme.test');
+    expect(member).toEqual({ id: expect.any(String), name: 'Carla', email: 'carla@acme.test' });
+
+    const text = await runAdminInProcess(deps, 'tag', 'add', ...workspace, '--name', 'Lu');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Identifiant : [0-9a-f-]{36}\nNom {9}: Lu\n$/);
+
+    const badDefault = await runAdminInProcess(
+      deps,
+      'pipeline',
+      'add',
+      ...workspace,
+      '--name',
+      'X',
+      '--default',
+      'peut-être',
+    );
+    expect({ code: badDefault.code, stdout: badDefault.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(badDefault.stderr).toMatch(/^Erreur : Valeur de --default invalide/);
+
+    const config = await loadWorkspaceConfig(deps, seed.workspace_id);
+    expect(config.salesPipelines.filter((entry) => entry.is_default).map((entry) => entry.id)).toEqual([pipeline.id]);
+    expect(config.salesPipelines.find((entry) => entry.id === pipeline.id)?.stages).toEqual([
+      { id: stage.id, name: 'Contact', type: 'Appointment Setting', order: 0 },
+    ]);
+  });
+});
