@@ -6,8 +6,8 @@ import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  webhookRoute(routeById('ingestLead'), deps, async ({ event, principal, deps }) =>
-    json(200, await ingestLead(deps, principal.workspaceId, readWebhookBody(event))),
+  webhookRoute(routeById('ingestLead'), deps, async ({ event, deps, call }) =>
+    json(call.successStatus, await ingestLead(deps, call, readWebhookBody(event))),
   );
 
 export const handler = createHandler(productionDeps());

@@ -6,8 +6,8 @@ import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps) =>
-  webhookRoute(routeById('recruitment'), deps, async ({ event, principal, deps }) =>
-    json(200, await receiveApplication(deps, principal.workspaceId, readWebhookBody(event))),
+  webhookRoute(routeById('recruitment'), deps, async ({ event, deps, call }) =>
+    json(call.successStatus, await receiveApplication(deps, call, readWebhookBody(event))),
   );
 
 export const handler = createHandler(productionDeps());

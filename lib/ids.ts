@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,4 +17,17 @@ export function seededIds(seed: string): () => string {
     const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   };
+}
+
+/**
+ * A UUID version 7 (RFC 9562, section 5.7): 48 bits of Unix milliseconds, then random bits, so
+ * ids sort by creation time as text. Webhook calls take such ids: the journal lists them newest
+ * first by sort key, and one is read back by its id alone.
+ */
+export function timeOrderedId(now: Date): string {
+  const random = randomBytes(10);
+  const time = now.getTime().toString(16).padStart(12, '0').slice(-12);
+  const hex = random.toString('hex');
+  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
 }

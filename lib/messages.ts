@@ -174,6 +174,7 @@ export const messages = {
         changeLogEntry: (value: string) => uuidExpected("Identifiant d'entrée du journal invalide", value),
         salesPipeline: (value: string) => uuidExpected('Identifiant de pipeline de vente invalide', value),
         recruitmentPipeline: (value: string) => uuidExpected('Identifiant de pipeline de recrutement invalide', value),
+        webhookCall: (value: string) => uuidExpected("Identifiant d'appel du webhook invalide", value),
       },
       unknown: {
         workspace: (id: string) => `Espace de travail inconnu : ${id}`,
@@ -182,6 +183,7 @@ export const messages = {
         candidate: (id: string) => `Candidat inconnu dans cet espace : ${id}`,
         salesPipeline: (id: string) => `Pipeline de vente inconnu dans cet espace : ${id}`,
         recruitmentPipeline: (id: string) => `Pipeline de recrutement inconnu dans cet espace : ${id}`,
+        webhookCall: (id: string) => `Appel du webhook inconnu dans cet espace : ${id}`,
       },
     },
 
@@ -198,6 +200,14 @@ export const messages = {
       /** An internal failure (exit 1): the workspace names an endpoint that is not stored. */
       endpointMissing: (endpointId: string, workspaceId: string) =>
         `Le webhook ${endpointId} de l'espace ${workspaceId} est introuvable.`,
+      /** `webhook calls --limit`. */
+      invalidLimit: (value: string, max: number) =>
+        `Valeur de --limit invalide : ${q(value)} (un nombre entier de 1 à ${max} attendu).`,
+      /** `webhook replay` of a call whose body was not kept (a success, or a refusal before authentication). */
+      noBodyKept: (id: string) =>
+        `L'appel ${id} n'a pas de corps conservé (seuls les appels authentifiés en échec gardent le leur) : rien à rejouer.`,
+      /** An internal failure (exit 1): the replayed call left no journal entry. */
+      replayNotJournaled: (requestId: string) => `L'appel rejoué (${requestId}) n'a pas été journalisé.`,
     },
 
     changeLog: {
@@ -210,7 +220,6 @@ export const messages = {
       blankStageType:
         "Le type de l'étape ne peut pas être vide (par exemple « Appointment Setting » ou « Follow up »).",
       invalidEmail: (value: string) => `Adresse e-mail invalide : ${q(value)}.`,
-      invalidDefault: (value: string) => `Valeur de --default invalide : ${q(value)} (oui ou non attendu).`,
       tagNameTaken: (name: string) =>
         `Une étiquette nommée ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
       pipelineNameTaken: (name: string) =>

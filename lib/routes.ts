@@ -24,7 +24,8 @@ export type TableAction =
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
-export type KeyPrefix = 'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#';
+export type KeyPrefix =
+  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#';
 
 /** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
 export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
@@ -207,14 +208,15 @@ export const routes: readonly Route[] = [
     /**
      * Reads: configuration and contact markers in one BatchGetItem (a later round: the markers only),
      * the matched prospect. DeleteItem releases a uniqueness
-     * marker (UNIQ#) when a known contact changes e-mail or phone. No rate counter on webhooks.
+     * marker (UNIQ#) when a known contact changes e-mail or phone; UpdateItem on UNIQ# refreshes a
+     * marker's placement hint. Every call is journaled (CALL#). No rate counter on webhooks.
      */
     tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
       BatchGetItem: ['WS#', 'UNIQ#'],
       GetItem: ['PROSPECT#'],
-      PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#'],
-      UpdateItem: ['IDEM#', 'PROSPECT#'],
+      PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
+      UpdateItem: ['IDEM#', 'PROSPECT#', 'UNIQ#'],
       DeleteItem: ['UNIQ#'],
     },
   },
@@ -227,7 +229,7 @@ export const routes: readonly Route[] = [
     errorShape: 'standard',
     /** The known candidate comes back with the refused transaction: no read but the configuration. */
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
-    tableKeys: { GetItem: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#'], UpdateItem: ['IDEM#'] },
+    tableKeys: { GetItem: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#', 'CALL#'], UpdateItem: ['IDEM#'] },
   },
 ];
 

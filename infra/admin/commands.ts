@@ -5,13 +5,17 @@ import { changelogListCommand, changelogUndoCommand } from './commands/changelog
 import { configCommands } from './commands/config';
 import { prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
+import { webhookCallCommands } from './commands/webhook-calls';
 import { webhookCommands } from './commands/webhooks';
+import { workspaceCommands } from './commands/workspaces';
 
 /** Every admin command; a new one is a file under commands/ and a line here. */
 export const commands: readonly Command[] = [
   seedCommand,
+  ...workspaceCommands,
   ...apiKeyCommands,
   ...webhookCommands,
+  ...webhookCallCommands,
   ...configCommands,
   prospectShowCommand,
   candidateShowCommand,

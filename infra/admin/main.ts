@@ -1,7 +1,7 @@
 import { AdminInputError } from '../../lib/admin/errors';
 import type { Deps } from '../../lib/deps';
 import { parseCommandLine } from './args';
-import { resolveCommand, usageLines } from './command';
+import { flagNamesOf, resolveCommand, usageLines } from './command';
 import { commands } from './commands';
 import { resolveTarget } from './target';
 
@@ -32,7 +32,7 @@ export type AdminIo = {
  */
 export async function main(argv: readonly string[], io: AdminIo): Promise<number> {
   try {
-    const line = parseCommandLine(argv);
+    const line = parseCommandLine(argv, flagNamesOf(commands));
     if (line.flags.has('help')) {
       io.stdout(`${usage}\n`);
       return 0;

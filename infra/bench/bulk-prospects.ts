@@ -68,8 +68,8 @@ function prospectItems(
   );
   return [
     items.prospect(prospect),
-    items.marker(keys.emailMarker(workspaceId, email), workspaceId, id),
-    items.marker(keys.phoneMarker(workspaceId, phone), workspaceId, id),
+    items.marker(keys.emailMarker(workspaceId, email), workspaceId, id, prospect),
+    items.marker(keys.phoneMarker(workspaceId, phone), workspaceId, id, prospect),
   ];
 }
 

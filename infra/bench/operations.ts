@@ -102,7 +102,7 @@ export const operations: readonly Operation[] = [
     target: 3,
     expected: {
       calls: ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects`,
+      reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
     },
     prepare: async (context) => () =>
       webhookCall(context, '/webhooks/ingest-lead', newLeadBody(context.fresh(), context.seed.tags.vip)),
@@ -113,8 +113,8 @@ export const operations: readonly Operation[] = [
     routeId: 'ingestLead',
     target: 3,
     expected: {
-      calls: ['UpdateItem', 'BatchGetItem', 'UpdateItem'],
-      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect; one UpdateItem changes the prospect and returns it for the answer (no marker moves when e-mail and phone stay)`,
+      calls: ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
+      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
     },
     prepare: async (context) => () =>
       webhookCall(context, '/webhooks/ingest-lead', { email: context.knownLeadEmail, first_name: 'Léa' }),
@@ -136,8 +136,8 @@ export const operations: readonly Operation[] = [
     routeId: 'recruitment',
     target: 4,
     expected: {
-      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems', 'PutItem'],
-      reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one PutItem adds the note`,
+      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems'],
+      reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
     },
     prepare: async (context) => {
       const call = webhookCall(context, '/webhooks/recruitment', applicationBody(context.fresh()));

@@ -7,6 +7,7 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
   const apiKey = Object.values(seed.api_keys)[0]?.secret;
   const lines = ['', 'Espace de démonstration « Démo » créé. Notez ces secrets : ils ne seront plus affichés.'];
   const examples: string[] = [];
+  lines.push(`  Espace de travail     : ${seed.workspace_id}`);
   lines.push(`  URL de l'API          : ${apiUrl}`);
   if (apiKey !== undefined) {
     lines.push(`  Clé d'API « Démo »    : ${apiKey}`);
@@ -24,7 +25,9 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
         `-H 'Content-Type: application/json' -d '${JSON.stringify(lead)}'`,
     );
   }
-  if (examples.length > 0) lines.push('', 'Exemples :', ...examples);
+  // Every admin command names its workspace: this one, printed above.
+  examples.push(`  npm run --silent admin -- workspace show --workspace ${seed.workspace_id}`);
+  lines.push('', 'Exemples :', ...examples);
   return lines.join('\n');
 }
 

@@ -51,7 +51,8 @@ async function start(): Promise<void> {
   } else {
     console.log(
       'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
-        'pour une nouvelle clé : npm run admin -- apikey create --workspace <id> --name <nom>.',
+        'son identifiant : npm run --silent admin -- workspace list ; ' +
+        'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.',
     );
   }
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
@@ -89,8 +90,10 @@ const starting = start();
 
 /**
  * A signal during start-up waits for it: DynamoDB Local may be half-started and must be stopped
- * too. `on`, not `once`: tsx relays a signal it sees as unhandled a second time, and a second
- * signal without a listener would end this process before DynamoDB Local is stopped.
+ * too. `on`, not `once`: a second signal without a listener would end this process before
+ * DynamoDB Local is stopped. `npm start` runs node with tsx as a loader (`--import tsx`), not the
+ * tsx command, which relays signals to a child and kills it when that relay is not acknowledged
+ * within 30 ms: on a busy machine, Ctrl-C then left DynamoDB Local running.
  */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -69,15 +69,6 @@ export async function addMember(
   return member;
 }
 
-/** `--default` takes `oui` or `non` (also `true`/`false`, `yes`/`no`); absent is `non`. */
-export function readDefaultOption(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const word = value.trim().toLowerCase();
-  if (['oui', 'true', 'yes'].includes(word)) return true;
-  if (['non', 'false', 'no'].includes(word)) return false;
-  throw new AdminInputError(refusals.invalidDefault(value));
-}
-
 /**
  * A new active sales pipeline, last of the board, without stages yet (`stage add` adds them). With
  * `isDefault`, it becomes the default and the others lose the flag in the same write; a workspace

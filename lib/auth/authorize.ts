@@ -55,7 +55,12 @@ async function authorizeWebhook(
     deps.clock(),
   );
   if (call.kind === 'unknown_endpoint') return { outcome: 'endpoint_unknown' };
-  if (call.kind === 'refused') return { outcome: 'unauthorized' };
+  if (call.kind === 'refused') {
+    return {
+      outcome: 'unauthorized',
+      refusedEndpoint: { workspaceId: call.endpoint.workspace_id, endpointId: call.endpoint.id },
+    };
+  }
   return {
     outcome: 'allowed',
     principal: { kind: 'webhook', workspaceId: call.endpoint.workspace_id, endpointId: call.endpoint.id },

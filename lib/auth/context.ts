@@ -17,12 +17,21 @@ export type AuthOutcome =
 export type AuthDecision =
   | { outcome: 'allowed' | 'forbidden'; principal: ApiKeyPrincipal }
   | { outcome: 'allowed'; principal: WebhookPrincipal }
+  /**
+   * A known webhook endpoint that refused the call (wrong token, disabled): the handler journals
+   * the call for that endpoint's workspace, storing none of its values (docs/api.md#webhook-call-journal).
+   */
+  | { outcome: 'unauthorized'; refusedEndpoint: Omit<WebhookPrincipal, 'kind'> }
   | { outcome: Exclude<AuthOutcome, 'allowed' | 'forbidden'> };
 
 /** API Gateway passes only flat string, number and boolean values; this contract uses strings. */
 export type AuthorizerContext = Record<string, string>;
 
 export function encodeDecision(decision: AuthDecision): AuthorizerContext {
+  if ('refusedEndpoint' in decision) {
+    const { workspaceId, endpointId } = decision.refusedEndpoint;
+    return { outcome: decision.outcome, kind: 'webhook', workspaceId, endpointId };
+  }
   if (!('principal' in decision)) return { outcome: decision.outcome };
   const { principal } = decision;
   return principal.kind === 'api-key'
@@ -59,15 +68,18 @@ export function decodeDecision(context: Record<string, unknown> | null | undefin
   };
   const outcome = outcomes.find((candidate) => candidate === text('outcome'));
   if (outcome === undefined) return { outcome: 'unauthorized' };
-  if (outcome !== 'allowed' && outcome !== 'forbidden') return { outcome };
   const workspaceId = text('workspaceId');
+  const endpointId = text('endpointId');
+  if (outcome === 'unauthorized' && text('kind') === 'webhook' && workspaceId && endpointId) {
+    return { outcome, refusedEndpoint: { workspaceId, endpointId } };
+  }
+  if (outcome !== 'allowed' && outcome !== 'forbidden') return { outcome };
   if (workspaceId === undefined) return { outcome: 'unauthorized' };
   const kind = text('kind');
   const keyId = text('keyId');
   if (kind === 'api-key' && keyId !== undefined) {
     return { outcome, principal: { kind, workspaceId, keyId, scopes: (text('scopes') ?? '').split(' ') } };
   }
-  const endpointId = text('endpointId');
   if (kind === 'webhook' && endpointId !== undefined && outcome === 'allowed') {
     return { outcome, principal: { kind, workspaceId, endpointId } };
   }

@@ -16,12 +16,14 @@ import type { Route } from '../routes';
 import { admitRequest } from '../domain/rate-limit';
 import { errorResponse } from './error-response';
 import { answerOnce, type RequestIdentity } from './idempotency';
+import { openWebhookCall, webhookJournal, type JournalContext } from './webhook-journal';
+import type { WebhookCallContext } from '../domain/webhook-call';
 import { rateLimitHeaders, type HttpResponse } from './response';
 import { messages as catalogue } from '../messages';
 import { withDynamoDeadline } from '../storage/client';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
-export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Record<string, string> };
+export type RouteContext<P> = JournalContext & { principal?: P; responseHeaders?: Record<string, string> };
 
 /**
  * What a handler works with. `deps` are the route's, except ids and clock, which a request retried
@@ -29,7 +31,7 @@ export type RouteContext<P> = Context & { principal?: P; responseHeaders?: Recor
  */
 export type RouteRequest<P> = { event: APIGatewayProxyEvent; principal: P; deps: Deps };
 
-type Handle<P> = (request: RouteRequest<P>) => Promise<HttpResponse>;
+type Handle<P> = (request: RouteRequest<P>, context: RouteContext<P>) => Promise<HttpResponse>;
 
 const { access: messages } = catalogue;
 
@@ -58,8 +60,21 @@ export function apiKeyRoute(route: Route, deps: Deps, handle: Handle<ApiKeyPrinc
   return compose<ApiKeyPrincipal>(route, deps, apiKeyGate(route, deps), handle);
 }
 
-export function webhookRoute(route: Route, deps: Deps, handle: Handle<WebhookPrincipal>) {
-  return compose<WebhookPrincipal>(route, deps, webhookGate(), handle);
+/** A webhook handler also gets the call being answered, which its use case journals with its write. */
+type WebhookHandle = (request: RouteRequest<WebhookPrincipal> & { call: WebhookCallContext }) => Promise<HttpResponse>;
+
+export function webhookRoute(route: Route, deps: Deps, handle: WebhookHandle) {
+  return compose<WebhookPrincipal>(
+    route,
+    deps,
+    webhookGate(route, deps),
+    (request, context) => {
+      const call = context.webhookCall;
+      if (call === undefined) throw new Error('webhook gate did not open the call');
+      return handle({ ...request, call });
+    },
+    webhookJournal(route, deps),
+  );
 }
 
 /**
@@ -71,15 +86,18 @@ function compose<P extends Principal>(
   deps: Deps,
   gate: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>,
   handle: Handle<P>,
+  // Outermost: its after and onError hooks run last, on the final answer (the webhook journal).
+  outer?: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>,
 ) {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<P>>()
+    .use(outer ? [outer] : [])
     .use(errorResponder(route))
     .use(gate)
     .handler(async (event, context) => {
       const principal = context.principal;
       if (principal === undefined) throw new Error('route gate did not run');
       const run = (identity: RequestIdentity) =>
-        handle({ event, principal, deps: { ...deps, ...identity } }).catch((error: unknown) =>
+        handle({ event, principal, deps: { ...deps, ...identity } }, context).catch((error: unknown) =>
           respondWithError(route, event, error),
         );
       // Idempotency-Key on writes only (docs/api.md#idempotency-keys); a GET has nothing to replay
@@ -153,12 +171,10 @@ function apiKeyGate(
   };
 }
 
-function webhookGate(): MiddlewareObj<
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  Error,
-  RouteContext<WebhookPrincipal>
-> {
+function webhookGate(
+  route: Route,
+  deps: Deps,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RouteContext<WebhookPrincipal>> {
   return {
     before: async (request) => {
       request.context.responseHeaders = {};
@@ -175,6 +191,7 @@ function webhookGate(): MiddlewareObj<
         case 'allowed':
           if (decision.principal.kind === 'webhook') {
             request.context.principal = decision.principal;
+            request.context.webhookCall = openWebhookCall(route, request.event, decision.principal, deps.clock);
             return;
           }
           throw new UnauthorizedError(messages.webhookUnauthorized);

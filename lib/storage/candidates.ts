@@ -1,9 +1,10 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { putIfAbsent } from './transactions';
+import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { journalEntryPut } from './webhook-calls';
 import { keys } from './keys';
-import { items, type Candidate, type Note } from './records';
+import { items, type Candidate, type Note, type WebhookCall } from './records';
 
 /**
  * A new candidate, its marker (one per e-mail and recruitment pipeline, created only if absent)
@@ -15,6 +16,7 @@ export async function createCandidate(
   store: Store,
   candidate: Candidate,
   note: Note | undefined,
+  journal: WebhookCall,
 ): Promise<{ created: true } | { created: false; existingId: string }> {
   const marker = items.marker(
     keys.candidateMarker(candidate.workspace_id, candidate.pipeline_id, candidate.email),
@@ -28,6 +30,7 @@ export async function createCandidate(
           putIfAbsent(store, marker, { returnExisting: true }),
           putIfAbsent(store, items.candidate(candidate)),
           ...(note ? [putIfAbsent(store, items.note('candidate', note))] : []),
+          journalEntryPut(store, journal),
         ],
       }),
     );
@@ -48,20 +51,25 @@ function existingOwner(error: unknown): string | undefined {
 }
 
 /**
- * A note on a known record; notes are never replaced, so the put is conditional on absence. A note
- * already there with this very key was written by this request's first attempt (same ids under an
- * Idempotency-Key): nothing more to do.
+ * A note on a known candidate, with the call's journal entry, in one transaction; notes are never
+ * replaced, so the put is conditional on absence. A note already there with this very key was
+ * written by this request's first attempt (same ids under an Idempotency-Key): nothing is written
+ * again, and the caller journals the call by itself.
  */
-export async function addCandidateNote(store: Store, note: Note): Promise<void> {
+export async function addCandidateNote(
+  store: Store,
+  note: Note,
+  journal: WebhookCall,
+): Promise<'written' | 'already_there'> {
   try {
     await store.db.send(
-      new PutCommand({
-        TableName: store.tableName,
-        Item: items.note('candidate', note),
-        ConditionExpression: 'attribute_not_exists(pk)',
+      new TransactWriteCommand({
+        TransactItems: [putIfAbsent(store, items.note('candidate', note)), journalEntryPut(store, journal)],
       }),
     );
+    return 'written';
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (failedConditionIndexes(error).includes(0)) return 'already_there';
+    throw error;
   }
 }

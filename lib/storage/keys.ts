@@ -64,6 +64,16 @@ export const keys = {
   candidateMarker: (workspaceId: string, pipelineId: string, email: string): ItemKey =>
     marker(workspaceId, `CANDIDATE#${pipelineId}`, emailKey(email)),
 
+  /**
+   * The webhook call journal of a workspace (docs/data-model.md, "Webhook call journal"): one
+   * partition per workspace, sorted by the calls' time-ordered ids, newest first when read backwards.
+   */
+  webhookCallsPk: (workspaceId: string): string => `CALL#${workspaceId}`,
+  webhookCall: (workspaceId: string, callId: string): ItemKey => ({
+    pk: keys.webhookCallsPk(workspaceId),
+    sk: `CALL#${callId.toLowerCase()}`,
+  }),
+
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({
     pk: `IDEM#${sha256Hex(`${scope}\n${idempotencyKey}`)}`,

@@ -1,11 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem, type Prospect, type ProspectItem } from './records';
+import { items, type MarkerItem, type Prospect, type ProspectItem, type WebhookCall } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { untilProcessed } from './retry';
-import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
+import { journalEntryPut } from './webhook-calls';
 import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
 
 export type ContactValues = {
@@ -13,9 +13,18 @@ export type ContactValues = {
   phone?: string | null | undefined;
   social_url?: string | null | undefined;
 };
-export type ContactOwners = { email?: string; phone?: string; social?: string };
+/** Where a prospect stands: a known contact's answer names it. */
+export type Placement = { pipeline_id: string | null; stage_id: string | null };
 
-type ContactKind = keyof ContactOwners;
+/** A marker found: its key, and the placement it was last written with, when it has one (a hint). */
+export type FoundMarker = { key: ItemKey; placement: Placement | undefined };
+
+type ContactKind = 'email' | 'phone' | 'social';
+
+/** The prospect owning each contact value sent, and the marker that says so. */
+export type ContactOwners = Partial<Record<ContactKind, string>> & {
+  markers?: Partial<Record<ContactKind, FoundMarker>>;
+};
 
 function markerKeys(workspaceId: string, contact: ContactValues): { kind: ContactKind; key: ItemKey }[] {
   const found: { kind: ContactKind; key: ItemKey }[] = [];
@@ -56,7 +65,13 @@ function ownersAmong(
 ): void {
   for (const item of found as (MarkerItem & ItemKey)[]) {
     const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
-    if (entry) owners[entry.kind] = item.record_id;
+    if (!entry) continue;
+    owners[entry.kind] = item.record_id;
+    const placement =
+      item.pipeline_id !== undefined && item.stage_id !== undefined
+        ? { pipeline_id: item.pipeline_id, stage_id: item.stage_id }
+        : undefined;
+    owners.markers = { ...owners.markers, [entry.kind]: { key: entry.key, placement } };
   }
 }
 
@@ -83,15 +98,17 @@ export async function loadConfigAndContactOwners(
 }
 
 /**
- * The prospect and one marker per contact value, in one transaction: each marker is created only
- * if absent, so two concurrent creations of one contact cannot both succeed.
+ * The prospect, one marker per contact value and the call's journal entry, in one transaction:
+ * each marker is created only if absent, so two concurrent creations of one contact cannot both
+ * succeed. The markers carry the prospect's placement (a hint for the next known-contact call).
  */
 export async function createProspectWithMarkers(
   store: Store,
   prospect: Prospect,
+  journal: WebhookCall,
 ): Promise<'created' | 'contact_taken'> {
   const markers = markerKeys(prospect.workspace_id, prospect).map((entry) =>
-    items.marker(entry.key, prospect.workspace_id, prospect.id),
+    items.marker(entry.key, prospect.workspace_id, prospect.id, prospect),
   );
   try {
     await store.db.send(
@@ -99,6 +116,7 @@ export async function createProspectWithMarkers(
         TransactItems: [
           putIfAbsent(store, items.prospect(prospect)),
           ...markers.map((item) => putIfAbsent(store, item)),
+          journalEntryPut(store, journal),
         ],
       }),
     );
@@ -127,27 +145,76 @@ function knownContactChange(update: KnownContactUpdate): ProspectChange {
   return { set, addTags: update.tagIds, now: update.now };
 }
 
-/** A known contact whose markers stay as they are: one UpdateItem, which also returns the record. */
+export type KnownContactWrite =
+  { kind: 'updated' } | { kind: 'placed_elsewhere'; placement: Placement } | { kind: 'changed_meanwhile' };
+
+/**
+ * A known contact whose markers stay as they are, with the call's journal entry, in one
+ * transaction. The answer names the prospect's placement, which a transaction cannot return: the
+ * update is conditional on the placement `expected` (the matched marker's hint), so a success
+ * proves it. A prospect placed elsewhere fails the condition and comes back with the refusal
+ * (`ReturnValuesOnConditionCheckFailure`): the caller writes again expecting that placement and
+ * `refresh`es the marker's hint in the same transaction. So a known contact stays one write
+ * (docs/adr/0008), and a hint can never make an answer wrong.
+ */
 export async function updateKnownProspect(
   store: Store,
-  workspaceId: string,
-  prospectId: string,
+  target: { workspaceId: string; prospectId: string; marker: ItemKey },
   update: KnownContactUpdate,
-): Promise<ProspectItem | undefined> {
+  placement: { expected: Placement; refresh: boolean },
+  journal: WebhookCall,
+): Promise<KnownContactWrite> {
+  const { expected } = placement;
+  const change = prospectUpdate(knownContactChange(update), {
+    ':pipeline': expected.pipeline_id,
+    ':stage': expected.stage_id,
+  });
+  const markerRefresh = {
+    Update: {
+      TableName: store.tableName,
+      Key: target.marker,
+      UpdateExpression: 'SET pipeline_id = :pipeline, stage_id = :stage',
+      ConditionExpression: 'record_id = :owner',
+      ExpressionAttributeValues: {
+        ':pipeline': expected.pipeline_id,
+        ':stage': expected.stage_id,
+        ':owner': target.prospectId,
+      },
+    },
+  };
   try {
-    const { Attributes } = await store.db.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.prospect(workspaceId, prospectId),
-        ...prospectUpdate(knownContactChange(update)),
-        ConditionExpression: 'attribute_exists(pk)',
-        ReturnValues: 'ALL_NEW',
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.prospect(target.workspaceId, target.prospectId),
+              ...change,
+              ExpressionAttributeNames: {
+                ...change.ExpressionAttributeNames,
+                '#pipeline': 'pipeline_id',
+                '#stage': 'stage_id',
+              },
+              ConditionExpression: 'attribute_exists(pk) AND #pipeline = :pipeline AND #stage = :stage',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          journalEntryPut(store, journal),
+          ...(placement.refresh ? [markerRefresh] : []),
+        ],
       }),
     );
-    return Attributes as ProspectItem;
+    return { kind: 'updated' };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+    const [failed] = failedConditionIndexes(error);
+    if (failed === undefined) throw error;
+    const stored = failed === 0 ? (refusedItem(error, 0) as ProspectItem | undefined) : undefined;
+    if (!stored) return { kind: 'changed_meanwhile' };
+    return {
+      kind: 'placed_elsewhere',
+      placement: { pipeline_id: stored.pipeline_id ?? null, stage_id: stored.stage_id ?? null },
+    };
   }
 }
 
@@ -159,6 +226,7 @@ export async function updateKnownProspectContacts(
   store: Store,
   prospect: ProspectItem,
   update: KnownContactUpdate,
+  journal: WebhookCall,
 ): Promise<'updated' | 'changed_meanwhile'> {
   const replaced = (['email', 'phone'] as const).filter(
     (field) =>
@@ -168,7 +236,7 @@ export async function updateKnownProspectContacts(
   const markerWrites = replaced.flatMap((field) => {
     const added = putIfAbsent(
       store,
-      items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id),
+      items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id, prospect),
     );
     const previous = prospect[field];
     if (previous === null) return [added];
@@ -195,6 +263,7 @@ export async function updateKnownProspectContacts(
             },
           },
           ...markerWrites,
+          journalEntryPut(store, journal),
         ],
       }),
     );

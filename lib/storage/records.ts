@@ -98,7 +98,51 @@ export type ChangeLogItem = {
 };
 
 /** Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. */
-export type MarkerItem = { pk: string; sk: 'UNIQ'; type: 'marker'; record_id: string; workspace_id: string };
+/**
+ * A contact marker names the prospect owning the value. A prospect's marker also carries where the
+ * prospect stood when the marker was last written (`pipeline_id`, `stage_id`): a hint, never
+ * trusted, which the known-contact write checks by its condition (lib/storage/leads.ts).
+ */
+export type MarkerItem = {
+  pk: string;
+  sk: 'UNIQ';
+  type: 'marker';
+  record_id: string;
+  workspace_id: string;
+  pipeline_id?: string | null;
+  stage_id?: string | null;
+};
+
+export type WebhookRoute = 'ingest-lead' | 'recruitment';
+
+/** One call of a webhook, journaled for 30 days (docs/api.md#webhook-call-journal). */
+export type WebhookCallItem = {
+  pk: string;
+  sk: string;
+  type: 'webhook_call';
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  at: string;
+  route: WebhookRoute;
+  status: number;
+  /** `created`, `existing`, or the error code answered. */
+  outcome: string;
+  record_id: string | null;
+  placement: string | null;
+  warnings: string[];
+  request_id: string | null;
+  /** Kept only for an authenticated call that did not succeed: the body as received, and how to read it. */
+  body?: string;
+  body_base64?: boolean;
+  content_type?: string | null;
+  /** TTL: DynamoDB removes the entry 30 days after the call. */
+  expires_at: number;
+};
+export type WebhookCall = Omit<WebhookCallItem, 'pk' | 'sk' | 'type' | 'expires_at'>;
+
+/** How long the journal keeps a call (decisions 6.3). */
+export const webhookCallRetentionSeconds = 30 * 24 * 3600;
 
 /** A record as the domain sees it: what it is, not where it is stored (storage adds keys). */
 type Keyless<T> = Omit<T, 'pk' | 'sk' | 'type'>;
@@ -141,11 +185,23 @@ export const items = {
     gsi2pk: keys.changeLogEntryRef(entry.workspace_id, entry.id),
     gsi2sk: 'LOG',
   }),
-  marker: (key: ItemKey, workspaceId: string, recordId: string): MarkerItem => ({
+  marker: (
+    key: ItemKey,
+    workspaceId: string,
+    recordId: string,
+    placement?: { pipeline_id: string | null; stage_id: string | null },
+  ): MarkerItem => ({
     pk: key.pk,
     sk: 'UNIQ',
     type: 'marker',
     record_id: recordId,
     workspace_id: workspaceId,
+    ...(placement ? { pipeline_id: placement.pipeline_id, stage_id: placement.stage_id } : {}),
+  }),
+  webhookCall: (call: WebhookCall): WebhookCallItem => ({
+    ...keys.webhookCall(call.workspace_id, call.id),
+    type: 'webhook_call',
+    ...call,
+    expires_at: Math.floor(Date.parse(call.at) / 1000) + webhookCallRetentionSeconds,
   }),
 };

@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from './client';
 
 export type CancellationCode = string | undefined;
@@ -13,6 +14,16 @@ export function cancellationCodes(error: unknown): CancellationCode[] | undefine
 export function isTransactionConflict(error: unknown): boolean {
   const codes = cancellationCodes(error);
   return codes !== undefined && codes.some((code) => code === 'TransactionConflict');
+}
+
+/**
+ * The item a refused transaction item found, as DynamoDB returns it with the cancellation when
+ * that item asked for `ReturnValuesOnConditionCheckFailure: ALL_OLD` (none: nothing was stored).
+ */
+export function refusedItem(error: unknown, index: number): Record<string, unknown> | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const item = error.CancellationReasons?.[index]?.Item;
+  return item ? unmarshall(item) : undefined;
 }
 
 /** One of the transaction's conditions did not hold: a fact to act on, never retried blindly. */

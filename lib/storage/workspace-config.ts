@@ -58,6 +58,9 @@ export type ConfigParts = {
  */
 export type WorkspaceConfigItem = WorkspaceItem &
   ItemKey & {
+    /** Index gsi1, "workspaces": `WORKSPACES`, `<created_at>#<id>`. */
+    gsi1pk: string;
+    gsi1sk: string;
     members: MemberItem[];
     tags: TagItem[];
     sales_pipelines: SalesPipelineItem[];
@@ -82,12 +85,43 @@ export const estimatedItemBytes = (item: object): number =>
     'utf8',
   );
 
+/**
+ * Index gsi1 lists every workspace, oldest first (access pattern "workspaces", admin `workspace
+ * list`): the configuration item carries `gsi1pk = WORKSPACES`, `gsi1sk = <created_at>#<id>`.
+ * Index attributes only: configOf and the edits never read them.
+ */
+export const workspacesIndexPk = 'WORKSPACES';
+export const workspacesIndexSk = (workspace: Pick<Workspace, 'id' | 'created_at'>): string =>
+  `${workspace.created_at}#${workspace.id}`;
+
+/**
+ * How the lead webhook compares phones in a workspace (decisions 6.4): `exact`, the phone as sent, or
+ * `e164`, its E.164 form read in `phone_region` (ISO 3166 country code) when it has no `+`. Attributes
+ * `phone_matching` and `phone_region` of the configuration item; absent, the defaults.
+ */
+export type PhoneMatching = 'exact' | 'e164';
+export type PhoneSettings = { phone_matching: PhoneMatching; phone_region: string };
+export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };
+
+/** A workspace's phone settings from its configuration item: an absent or unreadable value is its default. */
+export function phoneSettingsOf(item: Record<string, unknown> | WorkspaceItem | undefined): PhoneSettings {
+  const stored = (item ?? {}) as Record<string, unknown>;
+  const matching = stored.phone_matching;
+  const region = stored.phone_region;
+  return {
+    phone_matching: matching === 'e164' || matching === 'exact' ? matching : defaultPhoneSettings.phone_matching,
+    phone_region: typeof region === 'string' && /^[A-Z]{2}$/.test(region) ? region : defaultPhoneSettings.phone_region,
+  };
+}
+
 /** The one builder of the configuration item: the workspace and everything it configures. */
 export const configItems = {
   workspace: (workspace: Workspace, parts: ConfigParts, configVersion = 1): WorkspaceConfigItem => ({
     ...keys.workspace(workspace.id),
     type: 'workspace',
     ...workspace,
+    gsi1pk: workspacesIndexPk,
+    gsi1sk: workspacesIndexSk(workspace),
     members: parts.members.map((member) => ({ type: 'member', ...member })),
     tags: parts.tags.map((tag) => ({ type: 'tag', ...tag })),
     sales_pipelines: parts.salesPipelines.map((pipeline) => ({ type: 'pipeline', ...pipeline })),

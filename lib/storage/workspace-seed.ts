@@ -41,6 +41,6 @@ export function contactMarkers(prospect: Prospect): { field: ContactField; item:
     ['social_url', prospect.social_url, (value: string) => keys.socialMarker(ws, value)],
   ] as const;
   return contacts.flatMap(([field, value, markerKey]) =>
-    value ? [{ field, item: items.marker(markerKey(value), ws, prospect.id) }] : [],
+    value ? [{ field, item: items.marker(markerKey(value), ws, prospect.id, prospect) }] : [],
   );
 }

@@ -39,7 +39,7 @@ describe('admin command line: configuration edits', () => {
       return JSON.parse(run.stdout);
     };
 
-    const pipeline = await json('pipeline', 'add', ...workspace, '--name', 'Salons', '--default', 'oui');
+    const pipeline = await json('pipeline', 'add', ...workspace, '--default', '--name', 'Salons');
     expect(pipeline).toEqual({ id: expect.any(String), name: 'Salons', is_default: true, active: true, stages: [] });
     const stage = await json(
       'stage',
@@ -68,18 +68,12 @@ describe('admin command line: configuration edits', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^Identifiant : [0-9a-f-]{36}\nNom {9}: Lu\n$/);
 
-    const badDefault = await runAdminInProcess(
-      deps,
-      'pipeline',
-      'add',
-      ...workspace,
-      '--name',
-      'X',
-      '--default',
-      'peut-être',
-    );
+    // --default is a flag: it takes no value (the former `--default oui|non` is refused, nothing written).
+    const badDefault = await runAdminInProcess(deps, 'pipeline', 'add', ...workspace, '--name', 'X', '--default=oui');
     expect({ code: badDefault.code, stdout: badDefault.stdout }).toEqual({ code: 2, stdout: '' });
-    expect(badDefault.stderr).toMatch(/^Erreur : Valeur de --default invalide/);
+    expect(badDefault.stderr).toBe("Erreur : L'option --default ne prend pas de valeur.\n");
+    const notDefault = await json('pipeline', 'add', ...workspace, '--name', 'Foires');
+    expect(notDefault).toMatchObject({ name: 'Foires', is_default: false });
 
     const config = await loadWorkspaceConfig(deps, seed.workspace_id);
     expect(config.salesPipelines.filter((entry) => entry.is_default).map((entry) => entry.id)).toEqual([pipeline.id]);

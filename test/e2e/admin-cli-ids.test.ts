@@ -9,6 +9,7 @@ import type { IdKind } from '../../lib/admin/ids';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
+import { listWebhookCalls } from '../../lib/storage/webhook-calls';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { countRoundTrips } from '../support/round-trips';
@@ -34,6 +35,8 @@ let workDir: string;
 /** Valid invocations of each command, by option names; a command missing here fails the first test. */
 const invocations: Record<string, string[][]> = {
   seed: [['file']],
+  'workspace list': [[]],
+  'workspace show': [['workspace']],
   'apikey create': [['workspace', 'name']],
   'apikey revoke': [['workspace', 'id']],
   'apikey list': [['workspace']],
@@ -42,6 +45,9 @@ const invocations: Record<string, string[][]> = {
   'webhook enable': [['workspace']],
   'webhook disable': [['workspace']],
   'webhook status': [['workspace']],
+  'webhook calls': [['workspace'], ['workspace', 'limit']],
+  'webhook call': [['workspace', 'id']],
+  'webhook replay': [['workspace', 'id']],
   'tag add': [['workspace', 'name']],
   'member add': [['workspace', 'name', 'email']],
   'pipeline add': [['workspace', 'name']],
@@ -63,7 +69,7 @@ const plainValues: Record<string, () => string> = {
   file: () => join(workDir, 'seed.json'),
   email: () => 'integration@acme.test',
   type: () => 'Follow up',
-  default: () => 'oui',
+  limit: () => '10',
 };
 
 const wordsOf = (command: Command): string => command.words.join(' ');
@@ -80,6 +86,7 @@ const kindWords: Record<IdKind, string> = {
   changeLogEntry: 'entrée du journal',
   salesPipeline: 'pipeline de vente',
   recruitmentPipeline: 'pipeline de recrutement',
+  webhookCall: 'appel du webhook',
 };
 
 type Variant = { label: string; value: (kind: IdKind) => string; malformed: boolean };
@@ -129,7 +136,10 @@ afterAll(async () => {
   deps.db.destroy();
 });
 
-/** A seeded workspace plus what seeding does not make: a change-log entry (a PATCH) and a candidate. */
+/**
+ * A seeded workspace plus what seeding does not make: a change-log entry (a PATCH), a candidate, and
+ * a failed webhook call (its body kept, so that `webhook replay` of it runs).
+ */
 async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof startTestApi>>): Promise<Ids> {
   const prospect = seed.prospects.lead as string;
   const patched = await api.request('PATCH', `/prospects/${prospect}`, {
@@ -141,7 +151,13 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     headers: { 'x-webhook-token': seed.webhook?.token as string },
     body: { email: `${randomUUID()}@candidat.test`, name: 'Camille Candidat' },
   });
-  expect([patched.status, applied.status]).toEqual([200, 200]);
+  const refused = await api.request('POST', '/webhooks/recruitment', {
+    query: { endpoint_id: seed.webhook?.endpoint_id as string },
+    headers: { 'x-webhook-token': seed.webhook?.token as string },
+    body: { name: 'Sans Adresse' },
+  });
+  expect([patched.status, applied.status, refused.status]).toEqual([200, 200, 400]);
+  const [failedCall] = await listWebhookCalls(deps, seed.workspace_id, { failed: true, limit: 1 });
   const { Items = [] } = await deps.db.send(
     new QueryCommand({
       TableName: deps.tableName,
@@ -159,6 +175,7 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     endpoint: seed.webhook?.endpoint_id as string,
     salesPipeline: seed.pipelines.sales?.id as string,
     recruitmentPipeline: seed.recruitment_pipelines.devs?.id as string,
+    webhookCall: failedCall?.id as string,
   };
 }
 
@@ -186,6 +203,7 @@ async function stored(): Promise<unknown> {
         .then((got) => got.Item),
       partition(keys.prospectPk(ids.workspace, ids.prospect)),
       partition(keys.candidatePk(ids.workspace, ids.candidate)),
+      partition(keys.webhookCallsPk(ids.workspace)),
     ]),
     ...[unknownUuid, theirs.prospect].flatMap((id) => [partition(workspaceConfigPk(id)), apiKeysOf(id)]),
   ]);
@@ -201,7 +219,8 @@ describe('admin command line: ids', () => {
       expect([...used].filter((name) => !Object.hasOwn(command.options, name))).toEqual([]);
       for (const [name, spec] of Object.entries(command.options)) {
         if (isIdOption(spec)) expect(used).toContain(name);
-        else expect(Object.keys(plainValues)).toContain(name);
+        // A flag (`--failed`) carries no value: nothing to refuse, nothing to fill in.
+        else if (spec !== 'flag') expect(Object.keys(plainValues)).toContain(name);
       }
     }
   });

@@ -19,7 +19,10 @@ beforeAll(async () => {
         name: 'Ventes',
         is_default: true,
         active: true,
-        stages: [{ key: 'new', name: 'Nouveau', type: 'Follow up' }],
+        stages: [
+          { key: 'new', name: 'Nouveau', type: 'Follow up' },
+          { key: 'fu', name: 'Relance', type: 'Follow up' },
+        ],
       },
     ],
     recruitment_pipelines: [
@@ -56,13 +59,29 @@ test('new lead: one conditional write for token and last call, configuration wit
   expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
 });
 
-test('known lead: one UpdateItem when its contact values stay', async () => {
+test('known lead: one transaction (the record, checked against the marker’s placement, and the journal entry)', async () => {
   await lead({ email: 'known@test.fr', phone: '+200' });
   counter.reset();
   expect((await lead({ email: 'known@test.fr', first_name: 'Léa', tag_ids: [ws.tags.vip] })).body).toMatchObject({
     status: 'existing',
   });
-  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'UpdateItem']);
+  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
+});
+
+test('known lead moved since its marker was written: one more transaction, which refreshes the hint', async () => {
+  const first = (await lead({ email: 'moved@test.fr' })).body as { prospect_id: string; stage_id: string };
+  const patched = await api.request('PATCH', `/prospects/${first.prospect_id}`, {
+    headers: { Authorization: `Bearer ${ws.api_keys.k?.secret}` },
+    body: { stage: 'Relance' },
+  });
+  const movedTo = (patched.body as { stage_id: string }).stage_id;
+  expect(movedTo).not.toBe(first.stage_id);
+  counter.reset();
+  expect((await lead({ email: 'moved@test.fr' })).body).toMatchObject({ status: 'existing', stage_id: movedTo });
+  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems', 'TransactWriteItems']);
+  counter.reset();
+  expect((await lead({ email: 'moved@test.fr' })).body).toMatchObject({ status: 'existing', stage_id: movedTo });
+  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
 });
 
 test('known lead taking a new phone: the record, then one transaction', async () => {
@@ -86,11 +105,11 @@ test('new candidate: token and last call in one write, configuration, one transa
   expect(counter.calls).toEqual(['UpdateItem', 'GetItem', 'TransactWriteItems']);
 });
 
-test('known candidate: the refused transaction names the owner, then one PutItem for the note', async () => {
+test('known candidate: the refused transaction names the owner, then one transaction for the note and journal entry', async () => {
   await application({ email: 'again@test.fr', name: 'A' });
   counter.reset();
   expect((await application({ email: 'again@test.fr', name: 'A' })).body).toMatchObject({ action: 'existing' });
-  expect(counter.calls).toEqual(['UpdateItem', 'GetItem', 'TransactWriteItems', 'PutItem']);
+  expect(counter.calls).toEqual(['UpdateItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems']);
 });
 
 const prospectCall = (method: string, path: string, body?: unknown) =>

@@ -4,7 +4,10 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../../infra/local/free-port';
+import { loadConfig } from '../../lib/config';
+import { productionDeps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
+import { runAdminInProcess } from '../support/admin-cli';
 
 /** `npm start` as a user runs it: a child process, read through what it prints. */
 type Started = { child: ChildProcess; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> };
@@ -12,7 +15,9 @@ type Started = { child: ChildProcess; output: () => string; exited: Promise<[num
 const running = new Set<ChildProcess>();
 
 function startCommand(env: Record<string, string | undefined>): Started {
-  const child = spawn('node_modules/.bin/tsx', ['infra/local/start.ts'], {
+  // As `npm start` runs it: node with tsx as a loader, so a signal reaches start.ts itself (the tsx
+  // command relays signals, and kills its child when the relay is not acknowledged within 30 ms).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     env: { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, DATA_DIR: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -49,6 +54,7 @@ function portAnswers(port: number): Promise<boolean> {
 
 const ready = /API locale prête sur (http:\/\/127\.0\.0\.1:\d+)/;
 const printedApiKey = /Clé d'API « Démo »\s*:\s*(crm_key_\S+)/;
+const printedWorkspace = /Espace de travail\s*:\s*([0-9a-f-]{36})/;
 
 async function pipelineNames(baseUrl: string, apiKey: string): Promise<string[]> {
   const response = await fetch(`${baseUrl}/pipelines`, { headers: { Authorization: `Bearer ${apiKey}` } });
@@ -77,6 +83,23 @@ test('npm start runs DynamoDB Local, seeds a working demo and leaves no java beh
   );
   expect(await pipelineNames(`http://127.0.0.1:${port}`, apiKey)).toEqual(['Ventes', 'Partenariats']);
   expect(await portAnswers(dynamoPort)).toBe(true);
+
+  // The printed workspace id works with the admin commands, on the table npm start serves.
+  const workspaceId = (await waitForOutput(started, printedWorkspace))[1] as string;
+  expect(started.output()).toContain(`npm run --silent admin -- workspace show --workspace ${workspaceId}`);
+  const deps = productionDeps(
+    loadConfig({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`, TABLE_NAME: 'crm-local' }),
+  );
+  const shown = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId, '--json');
+  deps.db.destroy();
+  expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(JSON.parse(shown.stdout)).toEqual({
+    id: workspaceId,
+    name: 'Démo',
+    phone_matching: 'exact',
+    phone_region: 'FR',
+    created_at: expect.any(String),
+  });
 
   started.child.kill('SIGTERM');
   const [code] = await started.exited;

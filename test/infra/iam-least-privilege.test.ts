@@ -84,6 +84,19 @@ describe('the end-to-end flows, recorded per function', () => {
     expect(moved.body).toMatchObject({ status: 'existing' });
   });
 
+  test('known lead moved since its marker was written (the marker’s hint refreshed), a refused token', async () => {
+    const id = await aLead('moved-iam@test.fr');
+    const moved = onProspect(id, { body: { stage: 'Relance' } });
+    expect((await functions.request('updateProspect', moved)).status).toBe(200);
+    const known = await functions.request('ingestLead', webhookCall({ email: 'moved-iam@test.fr' }));
+    expect(known.body).toMatchObject({ status: 'existing' });
+    const refused = await functions.request('ingestLead', {
+      ...webhookCall({ email: 'moved-iam@test.fr' }),
+      headers: bearer('not-the-token'),
+    });
+    expect(refused.status).toBe(401);
+  });
+
   test('recruitment: new candidate, known candidate', async () => {
     const application = { email: 'cand-iam@test.fr', name: 'Camille', answers: { Q: 'R' } };
     const created = await functions.request('recruitment', webhookCall(application));

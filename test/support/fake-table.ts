@@ -121,7 +121,8 @@ export type AccessPattern =
   | 'key-read'
   | 'endpoint-read'
   | 'endpoint-call'
-  | 'idempotency';
+  | 'idempotency'
+  | 'journal';
 
 type Operation = 'Get' | 'Put' | 'Update' | 'Delete' | 'Query' | 'BatchGet' | 'TransactWrite';
 type Input = Record<string, unknown> & { Key?: { pk?: string }; Item?: { pk?: string; [attribute: string]: unknown } };
@@ -151,6 +152,7 @@ function patternOf(operation: Operation, input: Input): AccessPattern {
   if (pk.startsWith('WS#') && operation === 'Get') return 'config';
   if (pk.startsWith('RATE#')) return 'rate-counter';
   if (pk.startsWith('IDEM#')) return 'idempotency';
+  if (pk.startsWith('CALL#')) return 'journal';
   if (pk.startsWith('APIKEY#')) return 'key-read';
   if (pk.startsWith('ENDPOINT#')) return operation === 'Get' ? 'endpoint-read' : 'endpoint-call';
   if (pk.startsWith('PROSPECT#') && operation === 'Query') return 'prospect-page';
@@ -192,6 +194,7 @@ const healthy: Record<AccessPattern, (input: Input) => unknown> = {
   'endpoint-read': () => ({ Item: storedEndpoint() }),
   'endpoint-call': () => ({ Attributes: { ...storedEndpoint(), last_call_at: '2026-11-22T10:00:00.000Z' } }),
   idempotency: () => ({}),
+  journal: () => ({}),
 };
 
 /** The webhook endpoint of the fixture, as stored. */
@@ -216,8 +219,10 @@ export type FakeTable = {
   /** Every call to `pattern` fails with a fresh `fault()`. */
   failAlways: (pattern: AccessPattern, fault: () => unknown) => void;
   calls: (pattern: AccessPattern) => Input[];
-  /** Every single-item write sent outside a transaction, as pattern names. */
+  /** Every single-item write sent outside a transaction, as pattern names (the journal's own write apart). */
   writesOutsideTransactions: () => AccessPattern[];
+  /** Every webhook call journal entry written (by a call that did not fail), in a transaction or as a call's one write. */
+  journalEntries: () => Record<string, unknown>[];
 };
 
 export function fakeTable(): FakeTable {
@@ -225,13 +230,13 @@ export function fakeTable(): FakeTable {
   const mock = mockClient(db);
   const scripted = new Map<AccessPattern, Outcome[]>();
   const always = new Map<AccessPattern, () => unknown>();
-  const log: { operation: Operation; pattern: AccessPattern; input: Input }[] = [];
+  const log: { operation: Operation; pattern: AccessPattern; input: Input; failed: boolean }[] = [];
 
   const serve = (operation: Operation, pattern: AccessPattern, input: Input): Outcome => {
-    log.push({ operation, pattern, input });
     const fault = always.get(pattern);
-    if (fault) return { fail: fault() };
-    return scripted.get(pattern)?.shift() ?? { answer: healthy[pattern](input) };
+    const outcome = fault ? { fail: fault() } : (scripted.get(pattern)?.shift() ?? { answer: healthy[pattern](input) });
+    log.push({ operation, pattern, input, failed: 'fail' in outcome });
+    return outcome;
   };
   const handle = (operation: Operation) => async (input: Input) => {
     const outcome = serve(operation, patternOf(operation, input), input);
@@ -269,7 +274,16 @@ export function fakeTable(): FakeTable {
       log
         .filter((call) => ['Put', 'Update', 'Delete'].includes(call.operation))
         .map((call) => call.pattern)
-        .filter((pattern) => pattern !== 'rate-counter'),
+        .filter((pattern) => pattern !== 'rate-counter' && pattern !== 'journal'),
+    journalEntries: () =>
+      log.flatMap(({ operation, pattern, input, failed }) => {
+        if (failed) return [];
+        if (pattern === 'journal') return [input.Item as Record<string, unknown>];
+        if (operation !== 'TransactWrite') return [];
+        return (input.TransactItems as { Put?: { Item: Record<string, unknown> } }[])
+          .map((item) => item.Put?.Item)
+          .filter((item): item is Record<string, unknown> => String(item?.pk).startsWith('CALL#'));
+      }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { AdminInputError } from '../../lib/admin/errors';
 import { parseCommandLine } from '../../infra/admin/args';
-import { resolveCommand, defineCommand } from '../../infra/admin/command';
+import { resolveCommand, defineCommand, flagNamesOf, usageOf } from '../../infra/admin/command';
+import { commands } from '../../infra/admin/commands';
 
 const show = defineCommand({
   words: ['prospect', 'show'],
@@ -9,11 +10,19 @@ const show = defineCommand({
   run: async () => ({ document: null, text: '' }),
 });
 
-const resolve = (...argv: string[]) => resolveCommand([show], parseCommandLine(argv));
+const calls = defineCommand({
+  words: ['webhook', 'calls'],
+  summary: 'test',
+  options: { workspace: 'required', failed: 'flag', limit: 'optional' },
+  run: async () => ({ document: null, text: '' }),
+});
+
+const testCommands = [show, calls];
+const resolve = (...argv: string[]) => resolveCommand(testCommands, parseCommandLine(argv, flagNamesOf(testCommands)));
 
 describe('admin command line parsing', () => {
   it('reads words, `--name value`, `--name=value` and global flags in any order', () => {
-    const line = parseCommandLine(['--json', 'prospect', '--workspace', 'w', 'show', '--id=p', '--aws']);
+    const line = parseCommandLine(['--json', 'prospect', '--workspace', 'w', 'show', '--id=p', '--aws'], new Set());
     expect(line.words).toEqual(['prospect', 'show']);
     expect(Object.fromEntries(line.options)).toEqual({ workspace: 'w', id: 'p' });
     expect([...line.flags].sort()).toEqual(['aws', 'json']);
@@ -30,6 +39,11 @@ describe('admin command line parsing', () => {
     [['prospect', 'show', '--workspace', 'w'], 'Option obligatoire manquante ou vide : --id'],
     [['prospect', 'show', '--workspace', 'w', '--id='], 'Option obligatoire manquante ou vide : --id'],
     [['prospect', 'delete'], 'Commande inconnue : « prospect delete »'],
+    [
+      ['prospect', 'show', '--workspace', 'w', '--id', 'p', '--failed'],
+      'Option inconnue pour « prospect show » : --failed',
+    ],
+    [['webhook', 'calls', '--workspace', 'w', '--failed=oui'], "L'option --failed ne prend pas de valeur."],
   ])('refuses %j with a French message', (argv, message) => {
     expect.assertions(2);
     try {
@@ -38,5 +52,48 @@ describe('admin command line parsing', () => {
       expect(error).toBeInstanceOf(AdminInputError);
       expect((error as Error).message).toContain(message);
     }
+  });
+
+  it('reads a flag a command declares without value, false when absent, anywhere on the line', () => {
+    expect(resolve('webhook', 'calls', '--workspace', 'w', '--failed').options).toEqual({
+      workspace: 'w',
+      failed: true,
+    });
+    expect(resolve('--failed', 'webhook', '--limit=5', 'calls', '--workspace', 'w').options).toEqual({
+      workspace: 'w',
+      failed: true,
+      limit: '5',
+    });
+    expect(resolve('webhook', 'calls', '--workspace', 'w').options).toEqual({ workspace: 'w', failed: false });
+    const line = parseCommandLine(['webhook', '--failed', 'calls', '--json'], new Set(['failed']));
+    expect(line.words).toEqual(['webhook', 'calls']);
+    expect([...line.commandFlags]).toEqual(['failed']);
+    expect([...line.flags]).toEqual(['json']);
+    expect(usageOf(calls)).toBe('webhook calls --workspace <workspace> [--failed] [--limit <limit>]');
+  });
+
+  it('refuses a value given to a flag the parser was not told about', () => {
+    expect(() =>
+      resolveCommand(
+        testCommands,
+        parseCommandLine(['webhook', 'calls', '--workspace', 'w', '--failed', 'x'], new Set()),
+      ),
+    ).toThrow("L'option --failed ne prend pas de valeur.");
+  });
+
+  it('knows the flags of the admin commands by default, each one a flag wherever it is declared', () => {
+    expect([...flagNamesOf(commands)].sort()).toEqual(['default', 'failed']);
+    for (const command of commands) {
+      for (const [name, spec] of Object.entries(command.options)) {
+        if (flagNamesOf(commands).has(name))
+          expect([command.words.join(' '), name, spec]).toEqual([command.words.join(' '), name, 'flag']);
+      }
+    }
+    const line = parseCommandLine(
+      ['pipeline', 'add', '--default', '--workspace', 'w', '--name', 'n'],
+      flagNamesOf(commands),
+    );
+    expect([...line.commandFlags]).toEqual(['default']);
+    expect(Object.fromEntries(line.options)).toEqual({ workspace: 'w', name: 'n' });
   });
 });

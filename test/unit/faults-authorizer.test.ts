@@ -7,6 +7,7 @@ import {
   faultNames,
   faults,
   fakeTable,
+  fixture,
   type AccessPattern,
 } from '../support/fake-table';
 import { callAuthorizer, callRoute, expectCleanServerError, routeIds } from '../support/route-calls';
@@ -51,7 +52,13 @@ describe('the webhook authorizer: one conditional write decides', () => {
     const table = fakeTable();
     table.script('endpoint-call', { fail: conditionFailed(marshall(storedEndpoint())) });
     const result = await callAuthorizer('ingestLead', table.deps);
-    expect(result.context).toEqual({ outcome: 'unauthorized' });
+    // The refusal names the known endpoint, so that the handler journals the call (and nothing of it).
+    expect(result.context).toEqual({
+      outcome: 'unauthorized',
+      kind: 'webhook',
+      workspaceId: fixture.workspaceId,
+      endpointId: fixture.endpointId,
+    });
     expect(table.calls('endpoint-call')).toHaveLength(1);
     expect(table.calls('endpoint-read')).toHaveLength(0);
   });

@@ -50,6 +50,10 @@ describe.each(routeIds)('%s under DynamoDB faults', (routeId) => {
     const response = await callRoute(routeId, table.deps);
     expectCleanServerError(route, response);
     expect(table.writesOutsideTransactions()).toEqual([]);
+    // A webhook call is journaled even when it fails (docs/api.md#webhook-call-journal), with its status.
+    if (route.credential === 'webhook-token') {
+      expect(table.journalEntries()).toEqual([expect.objectContaining({ status: 500 })]);
+    }
     // What follows the failed step never runs: in particular no transaction after a failed read.
     const later = patterns.slice(patterns.indexOf(pattern) + 1);
     if (later.includes('transaction')) expect(table.calls('transaction')).toHaveLength(0);

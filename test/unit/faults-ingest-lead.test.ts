@@ -27,19 +27,24 @@ describe('lead webhook under DynamoDB faults', () => {
     table.script('markers', markersAnswer(), markersAnswer(owner('nouveau@exemple.test', fixture.prospectId)));
     const response = await callRoute('ingestLead', table.deps);
     expect(JSON.parse(response.body)).toMatchObject({ status: 'existing', prospect_id: fixture.prospectId });
-    expect(table.calls('transaction')).toHaveLength(1);
+    // The refused creation, then the known contact's write.
+    expect(table.calls('transaction')).toHaveLength(2);
     expect(table.calls('markers')).toHaveLength(2);
     expect(pauses.conflict).toEqual([]);
+    expect(table.journalEntries()).toEqual([expect.objectContaining({ status: 200, outcome: 'existing' })]);
   });
 
-  it('answers a clean 500 when a known contact cannot be updated, having written nothing else', async () => {
+  it('answers a clean 500 when a known contact cannot be updated, having written nothing but the journal entry', async () => {
     const table = fakeTable();
     table.script('markers', markersAnswer(owner(knownEmail, fixture.prospectId)));
-    table.failAlways('prospect-update', faults.provisionedThroughputExceeded);
-    const response = await callRoute('ingestLead', table.deps, { body: { email: knownEmail, first_name: 'Léa' } });
+    table.failAlways('transaction', faults.provisionedThroughputExceeded);
+    const body = { email: knownEmail, first_name: 'Léa' };
+    const response = await callRoute('ingestLead', table.deps, { body });
     expectCleanServerError(route, response);
-    expect(table.calls('transaction')).toHaveLength(0);
-    expect(table.writesOutsideTransactions()).toEqual(['prospect-update']);
+    expect(table.writesOutsideTransactions()).toEqual([]);
+    const [entry] = table.journalEntries();
+    expect(entry).toMatchObject({ status: 500, outcome: 'ingest_failed', record_id: null });
+    expect(JSON.parse(String(entry?.body))).toEqual(body);
   });
 
   it('takes over a new phone in one transaction conditional on the version, read again when it moved', async () => {
@@ -73,5 +78,6 @@ describe('lead webhook under DynamoDB faults', () => {
     expectCleanServerError(route, response);
     expect(table.calls('transaction')).toHaveLength(defaultRoundPolicy.attempts);
     expect(table.writesOutsideTransactions()).toEqual([]);
+    expect(table.journalEntries()).toEqual([expect.objectContaining({ status: 500 })]);
   });
 });

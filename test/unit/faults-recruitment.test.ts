@@ -30,21 +30,22 @@ describe('recruitment webhook under DynamoDB faults', () => {
       body: { email: 'a@b.fr', name: 'A', answers: { Q: 'R' } },
     });
     expect(JSON.parse(response.body)).toEqual({ ok: true, talent_id: 'known', action: 'existing' });
-    expect(table.calls('transaction')).toHaveLength(1);
-    expect(table.calls('note-put')[0]?.Item).toMatchObject({
-      record_id: 'known',
-      content: 'Q : R',
-      pk: `CANDIDATE#${fixture.workspaceId}#known`,
-    });
+    const [refused, noted] = table.calls('transaction');
+    expect(refused).toBeDefined();
+    const items = (noted?.TransactItems ?? []) as { Put: { Item: Record<string, unknown> } }[];
+    expect(items.map((item) => item.Put.Item)).toEqual([
+      expect.objectContaining({ record_id: 'known', content: 'Q : R', pk: `CANDIDATE#${fixture.workspaceId}#known` }),
+      expect.objectContaining({ type: 'webhook_call', outcome: 'existing', record_id: 'known', status: 200 }),
+    ]);
     expect(pauses.conflict).toEqual([]);
   });
 
-  it('answers a clean 500 when the note on a known candidate cannot be written, and writes nothing else', async () => {
+  it('answers a clean 500 when the note on a known candidate cannot be written, and writes nothing but the journal entry', async () => {
     const table = fakeTable();
-    table.script('transaction', { fail: markerTaken() });
-    table.failAlways('note-put', faults.throttling);
+    table.script('transaction', { fail: markerTaken() }, { fail: faults.throttling() });
     const response = await callRoute('recruitment', table.deps);
     expectCleanServerError(routeById('recruitment'), response);
-    expect(table.writesOutsideTransactions()).toEqual(['note-put']);
+    expect(table.writesOutsideTransactions()).toEqual([]);
+    expect(table.journalEntries()).toEqual([expect.objectContaining({ status: 500, outcome: 'internal' })]);
   });
 });

@@ -1,11 +1,4 @@
-import {
-  addColumn,
-  addMember,
-  addSalesPipeline,
-  addStage,
-  addTag,
-  readDefaultOption,
-} from '../../../lib/admin/config-edits';
+import { addColumn, addMember, addSalesPipeline, addStage, addTag } from '../../../lib/admin/config-edits';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields } from '../render';
 
@@ -50,14 +43,13 @@ const memberAdd = defineCommand({
 const pipelineAdd = defineCommand({
   words: ['pipeline', 'add'],
   summary:
-    'ajoute un pipeline de vente actif, sans étape (« stage add » les ajoute) ; --default oui en fait le pipeline par défaut',
-  options: { workspace: workspaceOption, name: 'required', default: 'optional' },
+    'ajoute un pipeline de vente actif, sans étape (« stage add » les ajoute) ; --default en fait le pipeline par défaut',
+  options: { workspace: workspaceOption, name: 'required', default: 'flag' },
   async run(target, options) {
-    const isDefault = readDefaultOption(options.default);
     const pipeline = await addSalesPipeline(target.deps, {
       workspaceId: options.workspace,
       name: options.name,
-      isDefault,
+      isDefault: options.default,
     });
     return {
       document: pipeline,

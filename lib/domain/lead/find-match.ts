@@ -1,5 +1,10 @@
 import type { Deps } from '../../deps';
-import { findContactOwners, loadConfigAndContactOwners } from '../../storage/leads';
+import {
+  findContactOwners,
+  loadConfigAndContactOwners,
+  type ContactOwners,
+  type FoundMarker,
+} from '../../storage/leads';
 import type { WorkspaceConfig } from '../../storage/workspace-config';
 import type { LeadInput } from './lead-input';
 import { matchContact, type ContactMatch } from './matching';
@@ -16,10 +21,16 @@ export async function findLeadMatch(
   workspaceId: string,
   lead: LeadInput,
   knownConfig?: WorkspaceConfig,
-): Promise<{ config: WorkspaceConfig; match: ContactMatch }> {
-  if (knownConfig) {
-    return { config: knownConfig, match: matchContact(lead, await findContactOwners(deps, workspaceId, lead)) };
-  }
-  const { config, owners } = await loadConfigAndContactOwners(deps, workspaceId, lead);
-  return { config, match: matchContact(lead, owners) };
+): Promise<{ config: WorkspaceConfig; match: ContactMatch; marker: FoundMarker | undefined }> {
+  const { config, owners } = knownConfig
+    ? { config: knownConfig, owners: await findContactOwners(deps, workspaceId, lead) }
+    : await loadConfigAndContactOwners(deps, workspaceId, lead);
+  const match = matchContact(lead, owners);
+  return { config, match, marker: match.kind === 'existing' ? markerOf(owners, match.prospectId) : undefined };
+}
+
+/** The marker that names the matched prospect, in matching order: its placement hint serves the answer. */
+function markerOf(owners: ContactOwners, prospectId: string): FoundMarker | undefined {
+  const kind = (['email', 'phone', 'social'] as const).find((candidate) => owners[candidate] === prospectId);
+  return kind === undefined ? undefined : owners.markers?.[kind];
 }

@@ -1,9 +1,13 @@
 import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
-import { createProspectWithMarkers, updateKnownProspect, updateKnownProspectContacts } from '../../storage/leads';
+import {
+  createProspectWithMarkers,
+  updateKnownProspect,
+  updateKnownProspectContacts,
+  type Placement,
+} from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
-import type { ProspectItem } from '../../storage/records';
 import {
   defaultRetryPolicy,
   retryOnTransactionConflict,
@@ -12,6 +16,7 @@ import {
 } from '../../storage/retry';
 import type { WorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
+import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead } from './lead-input';
 import { findLeadMatch } from './find-match';
 import { newProspect } from './new-prospect';
@@ -41,15 +46,16 @@ export type LeadResult = {
  */
 export async function ingestLead(
   deps: Deps,
-  workspaceId: string,
+  call: WebhookCallContext,
   fields: WebhookFields,
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<LeadResult> {
+  const { workspaceId } = call;
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const newProspectId = deps.newId();
   let knownConfig: WorkspaceConfig | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
-    const { config, match } = await findLeadMatch(deps, workspaceId, lead, knownConfig);
+    const { config, match, marker } = await findLeadMatch(deps, workspaceId, lead, knownConfig);
     knownConfig = config;
     const tags = resolveTagIds(config.tags, lead.tag_ids);
     const tagIds = tags.applied.map((tag) => tag.id);
@@ -60,11 +66,7 @@ export async function ingestLead(
     if (match.kind === 'new' || match.prospectId === newProspectId) {
       const placement = placeNewLead(config.salesPipelines, lead);
       const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, now);
-      if (match.kind === 'new') {
-        const outcome = await retryOnTransactionConflict(() => createProspectWithMarkers(deps, prospect), retryPolicy);
-        if (outcome === 'contact_taken') return undefined;
-      }
-      return {
+      const created: LeadResult = {
         status: 'created',
         prospect_id: prospect.id,
         pipeline_id: prospect.pipeline_id,
@@ -73,6 +75,16 @@ export async function ingestLead(
         tags_applied: tags.applied,
         warnings: [...inputWarnings, ...tags.warnings, ...placement.warnings],
       };
+      if (match.kind === 'new') {
+        const journal = successEntry(call, entryOf(created));
+        const outcome = await retryOnTransactionConflict(
+          () => createProspectWithMarkers(deps, prospect, journal),
+          retryPolicy,
+        );
+        if (outcome === 'contact_taken') return undefined;
+        call.journaled = true;
+      }
+      return created;
     }
 
     const update = {
@@ -83,30 +95,54 @@ export async function ingestLead(
       tagIds,
       now,
     };
-    let prospect: ProspectItem | undefined;
-    if (match.takesNewEmail || match.takesNewPhone) {
-      const current = await getProspect(deps, workspaceId, match.prospectId);
-      if (!current) return undefined;
-      const outcome = await retryOnTransactionConflict(
-        () => updateKnownProspectContacts(deps, current, update),
-        retryPolicy,
-      );
-      if (outcome === 'changed_meanwhile') return undefined;
-      prospect = current;
-    } else {
-      prospect = await updateKnownProspect(deps, workspaceId, match.prospectId, update);
-      if (!prospect) return undefined;
-    }
-    return {
+    const existing = (placement: Placement): LeadResult => ({
       status: 'existing',
-      prospect_id: prospect.id,
-      pipeline_id: prospect.pipeline_id,
-      stage_id: prospect.stage_id,
+      prospect_id: match.prospectId,
+      ...placement,
       placement: 'existant',
       tags_applied: tags.applied,
       warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
-    };
+    });
+    const journal = (placement: Placement) => successEntry(call, entryOf(existing(placement)));
+
+    if (match.takesNewEmail || match.takesNewPhone || marker === undefined) {
+      const current = await getProspect(deps, workspaceId, match.prospectId);
+      if (!current) return undefined;
+      const outcome = await retryOnTransactionConflict(
+        () => updateKnownProspectContacts(deps, current, update, journal(current)),
+        retryPolicy,
+      );
+      if (outcome === 'changed_meanwhile') return undefined;
+      call.journaled = true;
+      return existing(current);
+    }
+    // The matched marker's placement hint, checked by the write's condition; a marker without one
+    // (written before hints existed) or a stale one costs one more write, which refreshes it.
+    let expected = marker.placement ?? { pipeline_id: null, stage_id: null };
+    let refresh = marker.placement === undefined;
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const target = { workspaceId, prospectId: match.prospectId, marker: marker.key };
+      const written = await retryOnTransactionConflict(
+        () => updateKnownProspect(deps, target, update, { expected, refresh }, journal(expected)),
+        retryPolicy,
+      );
+      if (written.kind === 'changed_meanwhile') return undefined;
+      if (written.kind === 'updated') {
+        call.journaled = true;
+        return existing(expected);
+      }
+      expected = written.placement;
+      refresh = true;
+    }
+    return undefined;
   });
   if (result) return result;
   throw new StorageUnavailableError(messages.failure.leadContended);
 }
+
+const entryOf = (result: LeadResult): CallOutcome => ({
+  outcome: result.status,
+  record_id: result.prospect_id,
+  placement: result.placement,
+  warnings: result.warnings,
+});

@@ -8,6 +8,7 @@ import { answersNote } from './answers-note';
 import { interpretApplication } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
+import { successEntry, type WebhookCallContext } from '../webhook-call';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 
@@ -21,10 +22,11 @@ export type ApplicationResult = { ok: true; talent_id: string; action: 'created'
  */
 export async function receiveApplication(
   deps: Deps,
-  workspaceId: string,
+  call: WebhookCallContext,
   fields: WebhookFields,
   retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<ApplicationResult> {
+  const { workspaceId } = call;
   const application = interpretApplication(fields);
   const content = answersNote(application.answers);
   const config = await loadWorkspaceConfig(deps, workspaceId);
@@ -58,14 +60,28 @@ export async function receiveApplication(
       key_id: null,
     };
   };
+  const journal = (result: ApplicationResult) =>
+    successEntry(call, { outcome: result.action, record_id: result.talent_id, placement: null, warnings: [] });
+  const created: ApplicationResult = { ok: true, talent_id: candidateId, action: 'created' };
   const outcome = await retryOnTransactionConflict(
-    () => createCandidate(deps, candidate, content === undefined ? undefined : noteOn(candidateId, content)),
+    () =>
+      createCandidate(
+        deps,
+        candidate,
+        content === undefined ? undefined : noteOn(candidateId, content),
+        journal(created),
+      ),
     retryPolicy,
   );
+  if (outcome.created) {
+    call.journaled = true;
+    return created;
+  }
   // The marker is this candidate's own when a retry under the same Idempotency-Key repeats a first
   // attempt that did land: the candidate was created then.
-  if (outcome.created || outcome.existingId === candidateId)
-    return { ok: true, talent_id: candidateId, action: 'created' };
-  await addCandidateNote(deps, noteOn(outcome.existingId, content ?? messages.recruitment.resubmittedWithoutAnswers));
-  return { ok: true, talent_id: outcome.existingId, action: 'existing' };
+  if (outcome.existingId === candidateId) return created;
+  const existing: ApplicationResult = { ok: true, talent_id: outcome.existingId, action: 'existing' };
+  const note = noteOn(outcome.existingId, content ?? messages.recruitment.resubmittedWithoutAnswers);
+  if ((await addCandidateNote(deps, note, journal(existing))) === 'written') call.journaled = true;
+  return existing;
 }

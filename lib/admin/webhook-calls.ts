@@ -1,0 +1,195 @@
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { encodeDecision, type AuthDecision } from '../auth/context';
+import type { Deps } from '../deps';
+import { InvalidInputError } from '../domain/errors';
+import type { WebhookFields } from '../domain/webhook-fields';
+import { readWebhookBody } from '../http/webhook-body';
+import { messages } from '../messages';
+import { routeById, type Route } from '../routes';
+import type { WebhookCallItem } from '../storage/records';
+import { getWebhookCall, listWebhookCalls } from '../storage/webhook-calls';
+import { AdminInputError } from './errors';
+import { checkedId, unknownId } from './ids';
+import { requireWorkspace } from './workspace';
+
+/** One journaled call as the admin commands print it (decisions 6.3): never its body. */
+export type WebhookCallView = Pick<
+  WebhookCallItem,
+  'id' | 'at' | 'route' | 'status' | 'outcome' | 'record_id' | 'placement' | 'warnings' | 'request_id'
+>;
+
+/** The kept body read as the webhook reads it, `{ raw }` when the webhook refuses to read it, null when none was kept. */
+export type KeptBody = WebhookFields | { raw: string } | null;
+
+export type WebhookReplayView = {
+  /** The replay's own journal entry; null only when that entry could not be written (the handler logged why). */
+  call: WebhookCallView | null;
+  response: { status: number; body: unknown };
+};
+
+/** `webhook calls --limit`: 1 to this many, 50 when absent. */
+export const maxCallsListed = 1000;
+export const defaultCallsListed = 50;
+
+/** Routes of lib/routes.ts by journal route name. */
+const routeIds = { 'ingest-lead': 'ingestLead', recruitment: 'recruitment' } as const;
+
+/** A replay names itself in the journal and the logs by this request id prefix. */
+export const replayRequestIdPrefix = 'admin-replay-';
+
+/** How many of the newest calls are searched for the replay's entry (other calls may land meanwhile). */
+const replaySearchDepth = 100;
+
+export const callView = (call: WebhookCallItem): WebhookCallView => ({
+  id: call.id,
+  at: call.at,
+  route: call.route,
+  status: call.status,
+  outcome: call.outcome,
+  record_id: call.record_id ?? null,
+  placement: call.placement ?? null,
+  warnings: call.warnings ?? [],
+  request_id: call.request_id ?? null,
+});
+
+/** `--limit` as typed: a whole number from 1 to 1000; absent, 50. */
+export function readLimitOption(value: string | undefined): number {
+  if (value === undefined) return defaultCallsListed;
+  const text = value.trim();
+  const limit = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
+  if (!(limit >= 1 && limit <= maxCallsListed)) {
+    throw new AdminInputError(messages.admin.webhook.invalidLimit(value, maxCallsListed));
+  }
+  return limit;
+}
+
+/** `webhook calls`: the workspace's journaled calls, newest first; `failed`, those answered 400 or more. */
+export async function listCalls(
+  deps: Deps,
+  workspaceId: string,
+  options: { failed: boolean; limit?: string },
+): Promise<{ calls: WebhookCallView[] }> {
+  const limit = readLimitOption(options.limit);
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const calls = await listWebhookCalls(deps, workspace.id, { failed: options.failed, limit });
+  return { calls: calls.map(callView) };
+}
+
+/** `webhook call`: one call with its kept body, read as the webhook reads it. */
+export async function showCall(
+  deps: Deps,
+  workspaceId: string,
+  callId: string,
+): Promise<{ call: WebhookCallView; body: KeptBody }> {
+  const call = await requireCall(deps, workspaceId, callId);
+  return { call: callView(call), body: keptBody(call) };
+}
+
+/**
+ * What runs a webhook's handler (functions/ingest-lead.ts or functions/recruitment.ts): lib/ does
+ * not import functions/, the admin command line passes it in (infra/admin/commands/webhook-calls.ts).
+ */
+export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+
+/**
+ * `webhook replay`: the kept body of a call sent again to the same webhook handler, as a new call
+ * of the same endpoint that the authorizer allowed (the administrator is the credential: neither
+ * the token nor the webhook's active flag is checked), without Idempotency-Key, under a fresh
+ * request id `admin-replay-<uuid>`. The handler journals it like any call; that entry is looked up
+ * by its request id among the newest calls. The webhook's answer is returned whatever it is.
+ */
+export async function replayCall(
+  deps: Deps,
+  workspaceId: string,
+  callId: string,
+  invoke: WebhookInvoker,
+): Promise<WebhookReplayView> {
+  const call = await requireCall(deps, workspaceId, callId);
+  if (call.body === undefined) throw new AdminInputError(messages.admin.webhook.noBodyKept(call.id));
+  const route = routeById(routeIds[call.route]);
+  const requestId = `${replayRequestIdPrefix}${deps.newId()}`;
+  const response = await invoke(route, webhookCallEvent(route, call, requestId));
+  const newest = await listWebhookCalls(deps, call.workspace_id, { failed: false, limit: replaySearchDepth });
+  const replayed = newest.find((entry) => entry.request_id === requestId);
+  return {
+    call: replayed ? callView(replayed) : null,
+    response: { status: response.statusCode, body: parsedAnswer(response.body) },
+  };
+}
+
+async function requireCall(deps: Deps, workspaceId: string, callId: string): Promise<WebhookCallItem> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('webhookCall', callId);
+  const call = await getWebhookCall(deps, workspace.id, id);
+  if (!call) throw unknownId('webhookCall', callId);
+  return call;
+}
+
+const bodyText = (call: WebhookCallRequest): string =>
+  call.body_base64 === true ? Buffer.from(call.body ?? '', 'base64').toString('utf8') : (call.body ?? '');
+
+const contentTypeHeader = (call: WebhookCallRequest): Record<string, string> =>
+  call.content_type ? { 'Content-Type': call.content_type } : {};
+
+/** The webhook's own reader (lib/http/webhook-body.ts); a body it refuses is shown as the text received. */
+function keptBody(call: WebhookCallItem): KeptBody {
+  if (call.body === undefined) return null;
+  try {
+    return readWebhookBody({
+      body: call.body,
+      isBase64Encoded: call.body_base64 === true,
+      headers: contentTypeHeader(call),
+    });
+  } catch (error) {
+    if (error instanceof InvalidInputError) return { raw: bodyText(call) };
+    throw error;
+  }
+}
+
+/** What a webhook call event is built from: a journaled call, or a test's call. */
+export type WebhookCallRequest = Pick<
+  WebhookCallItem,
+  'workspace_id' | 'endpoint_id' | 'body' | 'body_base64' | 'content_type'
+>;
+
+/**
+ * The proxy event API Gateway would hand the webhook's handler once the authorizer allowed a call
+ * of that endpoint: the body as received, its Content-Type, `endpoint_id` in the query, no other
+ * header (no token, no Idempotency-Key).
+ */
+export function webhookCallEvent(route: Route, call: WebhookCallRequest, requestId: string): APIGatewayProxyEvent {
+  const decision: AuthDecision = {
+    outcome: 'allowed',
+    principal: { kind: 'webhook', workspaceId: call.workspace_id, endpointId: call.endpoint_id },
+  };
+  const headers = contentTypeHeader(call);
+  return {
+    resource: route.path,
+    path: route.path,
+    httpMethod: route.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: { endpoint_id: call.endpoint_id },
+    multiValueQueryStringParameters: { endpoint_id: [call.endpoint_id] },
+    pathParameters: null,
+    stageVariables: null,
+    body: call.body ?? null,
+    isBase64Encoded: call.body_base64 === true,
+    requestContext: {
+      requestId,
+      httpMethod: route.method,
+      path: route.path,
+      resourcePath: route.path,
+      stage: 'admin-replay',
+      authorizer: { ...encodeDecision(decision), principalId: call.workspace_id },
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+function parsedAnswer(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}

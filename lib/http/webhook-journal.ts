@@ -1,0 +1,128 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { decodeDecision } from '../auth/context';
+import type { Deps } from '../deps';
+import type { WebhookPrincipal } from '../domain/principal';
+import type { WebhookCallContext } from '../domain/webhook-call';
+import { timeOrderedId } from '../ids';
+import { logError } from '../log';
+import type { Route } from '../routes';
+import type { WebhookCall, WebhookRoute } from '../storage/records';
+import { journalWebhookCall } from '../storage/webhook-calls';
+
+/** What the webhook gate leaves for the handler and the journal: the call being answered. */
+export type JournalContext = Context & { webhookCall?: WebhookCallContext };
+
+const webhookRouteOf = (route: Route): WebhookRoute => (route.id === 'recruitment' ? 'recruitment' : 'ingest-lead');
+
+/** A call of `route` for `endpoint`, as its journal entry will name it: a time-ordered id, now. */
+export function openWebhookCall(
+  route: Route,
+  event: APIGatewayProxyEvent,
+  endpoint: Omit<WebhookPrincipal, 'kind'>,
+  clock: () => Date,
+): WebhookCallContext {
+  const now = clock();
+  return {
+    id: timeOrderedId(now),
+    at: now.toISOString(),
+    route: webhookRouteOf(route),
+    workspaceId: endpoint.workspaceId,
+    endpointId: endpoint.endpointId,
+    requestId: event.requestContext?.requestId ?? null,
+    successStatus: 200,
+    journaled: false,
+  };
+}
+
+/**
+ * The journal of both webhooks (docs/api.md#webhook-call-journal), as a middleware that sees every
+ * answer, the gate's refusals included. A call the use case journaled inside its own write is left
+ * alone; any other call of a known endpoint gets its entry here, as its one write: a refusal of a
+ * known endpoint (wrong token, disabled webhook) without any of the request's values, an
+ * authenticated call that did not succeed with its body (to show and replay it), a replayed or
+ * otherwise unwritten success with neither. A journal that cannot be written never changes the answer.
+ */
+export function webhookJournal(
+  route: Route,
+  deps: Deps,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, JournalContext> {
+  const settle = async (request: {
+    event: APIGatewayProxyEvent;
+    context: JournalContext;
+    response: APIGatewayProxyResult | null | undefined;
+  }) => {
+    const { event, context, response } = request;
+    if (!response) return;
+    const authenticated = context.webhookCall;
+    const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
+    const call =
+      authenticated ??
+      ('refusedEndpoint' in decision ? openWebhookCall(route, event, decision.refusedEndpoint, deps.clock) : undefined);
+    if (!call || call.journaled) return;
+    try {
+      await journalWebhookCall(deps, entryOfAnswer(call, event, response, { keepBody: authenticated !== undefined }));
+      call.journaled = true;
+    } catch (error) {
+      logError('webhook call not journaled', error, { route: route.id });
+    }
+  };
+  return { after: settle, onError: settle };
+}
+
+type AnswerBody = {
+  error?: string | { code?: string };
+  status?: string;
+  action?: string;
+  prospect_id?: string;
+  talent_id?: string;
+  placement?: string;
+  warnings?: string[];
+};
+
+/** The entry of a call from the answer it got: its status, its outcome (the error code of a refusal), what it names. */
+function entryOfAnswer(
+  call: WebhookCallContext,
+  event: APIGatewayProxyEvent,
+  response: APIGatewayProxyResult,
+  options: { keepBody: boolean },
+): WebhookCall {
+  const body = parsed(response.body);
+  const failed = response.statusCode >= 400;
+  const code = typeof body.error === 'string' ? body.error : body.error?.code;
+  const keepBody = options.keepBody && failed && event.body !== null;
+  return {
+    id: call.id,
+    workspace_id: call.workspaceId,
+    endpoint_id: call.endpointId,
+    at: call.at,
+    route: call.route,
+    status: response.statusCode,
+    outcome: (failed ? code : (body.status ?? body.action)) ?? String(response.statusCode),
+    record_id: failed ? null : (body.prospect_id ?? body.talent_id ?? null),
+    placement: failed ? null : (body.placement ?? null),
+    warnings: failed || !options.keepBody ? [] : (body.warnings ?? []),
+    request_id: call.requestId,
+    ...(keepBody
+      ? {
+          body: event.body ?? '',
+          body_base64: event.isBase64Encoded,
+          content_type: headerValue(event, 'content-type'),
+        }
+      : {}),
+  };
+}
+
+function parsed(text: string): AnswerBody {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as AnswerBody) : {};
+  } catch {
+    return {};
+  }
+}
+
+function headerValue(event: APIGatewayProxyEvent, name: string): string | null {
+  const entry = Object.entries(event.headers ?? {}).find(([header]) => header.toLowerCase() === name);
+  return entry?.[1] ?? null;
+}
