@@ -214,6 +214,17 @@ export const messages = {
       prospectOrKey: 'Donnez soit --prospect, soit --key.',
     },
 
+    /** `workspace set` (decisions 6.4). */
+    workspaceSettings: {
+      nothingToSet: 'Indiquez au moins une option à changer : --phone-matching ou --phone-region.',
+      invalidMatching: (value: string) => `Valeur de --phone-matching invalide : ${q(value)} (exact ou e164 attendu).`,
+      invalidRegion: (value: string) =>
+        `Valeur de --phone-region invalide : ${q(value)} (un code de pays ISO à deux lettres connu attendu, par exemple FR ou BE).`,
+      /** An internal failure (exit 1): every round lost to a concurrent change. */
+      contended: (rounds: number) =>
+        `Les réglages de l'espace ont changé pendant chacun des ${rounds} essais : rien n'a été enregistré, réessayez.`,
+    },
+
     /** `tag add`, `member add`, `pipeline add`, `stage add`, `column add`: edits of the configuration item. */
     config: {
       blankName: 'Le nom ne peut pas être vide.',

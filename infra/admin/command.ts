@@ -34,7 +34,7 @@ export const idOption = <P extends Presence>(presence: P, id: IdKind): { presenc
   id,
 });
 
-/** Every command but seed acts on one workspace. */
+/** The workspace a command acts on (every command but `seed` and `workspace list`). */
 export const workspaceOption = idOption('required', 'workspace');
 
 const presenceOf = (spec: Presence | IdOption | Flag): Presence | Flag =>

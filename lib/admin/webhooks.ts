@@ -8,6 +8,7 @@ import {
   setEndpointActive,
   type EndpointItem,
 } from '../storage/credentials';
+import { phoneSettingsStateOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
 import { checkedId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -46,14 +47,20 @@ export async function generateWebhook(
   const id = checkedId('workspace', workspaceId);
   const workspace = await requireWorkspace(deps, id);
   if (workspace.endpoint_id) return rotateToken(deps, id, workspace.endpoint_id, publicBaseUrl);
+  // The lead webhook reads the workspace's phone settings on its endpoint (decisions 6.4): the new
+  // endpoint carries the ones just read, and is created only if the configuration version is still
+  // the one read (a `workspace set` meanwhile raises it).
+  const { settings, configVersion } = phoneSettingsStateOf(workspace as unknown as Record<string, unknown>);
   const { endpoint, token } = newEndpoint(deps, {
     workspaceId: id,
     active: true,
     createdAt: deps.clock().toISOString(),
   });
   // One endpoint per workspace: when the workspace changed since the read (another generation won
-  // the race, or it is gone), start over from a fresh read.
-  if ((await createEndpoint(deps, endpoint)) === 'workspace_changed') return generateWebhook(deps, id, publicBaseUrl);
+  // the race, a `workspace set`, or it is gone), start over from a fresh read.
+  if ((await createEndpoint(deps, { ...endpoint, ...settings }, configVersion)) === 'workspace_changed') {
+    return generateWebhook(deps, id, publicBaseUrl);
+  }
   return { endpoint_id: endpoint.id, url: webhookUrl(publicBaseUrl, endpoint.id), token };
 }
 

@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
 import { getApiKeyByFingerprint, recordWebhookCall } from '../storage/credentials';
+import { phoneSettingsOf } from '../storage/workspace-config';
 import { grants, type AuthDecision } from './context';
 import { fingerprint } from './secrets';
 
@@ -63,7 +64,12 @@ async function authorizeWebhook(
   }
   return {
     outcome: 'allowed',
-    principal: { kind: 'webhook', workspaceId: call.endpoint.workspace_id, endpointId: call.endpoint.id },
+    principal: {
+      kind: 'webhook',
+      workspaceId: call.endpoint.workspace_id,
+      endpointId: call.endpoint.id,
+      phone: phoneSettingsOf(call.endpoint as unknown as Record<string, unknown>),
+    },
   };
 }
 

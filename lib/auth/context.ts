@@ -1,5 +1,6 @@
 import type { ApiKeyPrincipal, WebhookPrincipal } from '../domain/principal';
 import { allScopes, type Scope } from '../routes';
+import { phoneSettingsOf } from '../storage/workspace-config';
 
 /**
  * The authorizer ↔ handler contract (docs/architecture.md).
@@ -21,7 +22,7 @@ export type AuthDecision =
    * A known webhook endpoint that refused the call (wrong token, disabled): the handler journals
    * the call for that endpoint's workspace, storing none of its values (docs/api.md#webhook-call-journal).
    */
-  | { outcome: 'unauthorized'; refusedEndpoint: Omit<WebhookPrincipal, 'kind'> }
+  | { outcome: 'unauthorized'; refusedEndpoint: Omit<WebhookPrincipal, 'kind' | 'phone'> }
   | { outcome: Exclude<AuthOutcome, 'allowed' | 'forbidden'> };
 
 /** API Gateway passes only flat string, number and boolean values; this contract uses strings. */
@@ -47,6 +48,9 @@ export function encodeDecision(decision: AuthDecision): AuthorizerContext {
         kind: principal.kind,
         workspaceId: principal.workspaceId,
         endpointId: principal.endpointId,
+        ...(principal.phone === undefined
+          ? {}
+          : { phoneMatching: principal.phone.phone_matching, phoneRegion: principal.phone.phone_region }),
       };
 }
 
@@ -81,7 +85,9 @@ export function decodeDecision(context: Record<string, unknown> | null | undefin
     return { outcome, principal: { kind, workspaceId, keyId, scopes: (text('scopes') ?? '').split(' ') } };
   }
   if (kind === 'webhook' && endpointId !== undefined && outcome === 'allowed') {
-    return { outcome, principal: { kind, workspaceId, endpointId } };
+    // Absent or unreadable phone settings read as the defaults (exact matching, region FR).
+    const phone = phoneSettingsOf({ phone_matching: text('phoneMatching'), phone_region: text('phoneRegion') });
+    return { outcome, principal: { kind, workspaceId, endpointId, phone } };
   }
   return { outcome: 'unauthorized' };
 }

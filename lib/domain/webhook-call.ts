@@ -1,4 +1,5 @@
 import type { WebhookCall, WebhookRoute } from '../storage/records';
+import type { PhoneSettings } from '../storage/workspace-config';
 
 /**
  * The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal).
@@ -16,6 +17,11 @@ export type WebhookCallContext = {
   /** The status a success is answered with (the HTTP layer's to say), written into its entry. */
   successStatus: number;
   journaled: boolean;
+  /**
+   * The workspace's phone settings, as the authorizer read them on the endpoint item (an
+   * authenticated call only; absent: the defaults). The lead webhook matches phones with them.
+   */
+  phone?: PhoneSettings;
 };
 
 export type CallOutcome = {

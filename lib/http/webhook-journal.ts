@@ -32,6 +32,7 @@ export function openWebhookCall(
     requestId: event.requestContext?.requestId ?? null,
     successStatus: 200,
     journaled: false,
+    ...(endpoint.phone === undefined ? {} : { phone: endpoint.phone }),
   };
 }
 

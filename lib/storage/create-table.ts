@@ -5,7 +5,7 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from './table';
+import { projectionOf, tableDefinition } from './table';
 
 /** Local table creation from the one table definition (the CDK stack reads the same one). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
@@ -35,7 +35,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(index),
       })),
     }),
   );

@@ -4,6 +4,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '
 import { keys, type ItemKey } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
 import type { Store } from './client';
+import type { PhoneSettings } from './workspace-config';
 
 /** An API key as stored under its fingerprint, keys aside (also what the authorizer reads). */
 export type ApiKeyItem = {
@@ -24,6 +25,13 @@ export type EndpointItem = {
   active: boolean;
   created_at: string;
   last_call_at: string | null;
+  /**
+   * The workspace's phone settings (decisions 6.4), copied here so that the lead webhook reads them
+   * with the endpoint, in the authorizer's one call: written at creation and by every `workspace
+   * set`. Absent on an endpoint created before: the defaults.
+   */
+  phone_matching?: PhoneSettings['phone_matching'];
+  phone_region?: string;
 };
 
 export type StoredApiKey = ApiKeyItem & ItemKey & { gsi1pk: string; gsi1sk: string };
@@ -137,10 +145,15 @@ export async function getEndpoint(store: Store, endpointId: string): Promise<End
 /**
  * Access pattern "new webhook endpoint": the endpoint item, created only if absent, and the
  * workspace item recording its id, in one transaction. One endpoint per workspace: the workspace
- * records it only if it exists and has none yet; otherwise nothing is written and the answer is
- * `workspace_changed` (the caller reads the workspace again).
+ * records it only if it exists, has none yet and still has the `config_version` read with the phone
+ * settings the endpoint carries (a `workspace set` meanwhile raises it); otherwise nothing is written
+ * and the answer is `workspace_changed` (the caller reads the workspace again).
  */
-export async function createEndpoint(store: Store, endpoint: EndpointItem): Promise<'created' | 'workspace_changed'> {
+export async function createEndpoint(
+  store: Store,
+  endpoint: EndpointItem & PhoneSettings,
+  configVersion: number | undefined,
+): Promise<'created' | 'workspace_changed'> {
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -151,8 +164,14 @@ export async function createEndpoint(store: Store, endpoint: EndpointItem): Prom
               TableName: store.tableName,
               Key: keys.workspace(endpoint.workspace_id),
               UpdateExpression: 'SET endpoint_id = :id',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(endpoint_id)',
-              ExpressionAttributeValues: { ':id': endpoint.id },
+              ConditionExpression:
+                configVersion === undefined
+                  ? 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND attribute_not_exists(config_version)'
+                  : 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND config_version = :version',
+              ExpressionAttributeValues: {
+                ':id': endpoint.id,
+                ...(configVersion === undefined ? {} : { ':version': configVersion }),
+              },
             },
           },
         ],
@@ -164,6 +183,28 @@ export async function createEndpoint(store: Store, endpoint: EndpointItem): Prom
     throw error;
   }
 }
+
+/**
+ * The transaction item copying a workspace's phone settings to its endpoint (`workspace set`):
+ * conditional on the endpoint existing and being this workspace's.
+ */
+export const endpointSettingsUpdate = (
+  store: Store,
+  endpoint: { id: string; workspaceId: string },
+  settings: PhoneSettings,
+) => ({
+  Update: {
+    TableName: store.tableName,
+    Key: keys.endpoint(endpoint.id),
+    UpdateExpression: 'SET phone_matching = :matching, phone_region = :region',
+    ConditionExpression: 'attribute_exists(pk) AND workspace_id = :workspace',
+    ExpressionAttributeValues: {
+      ':matching': settings.phone_matching,
+      ':region': settings.phone_region,
+      ':workspace': endpoint.workspaceId,
+    },
+  },
+});
 
 /**
  * Access pattern "replace an endpoint's token": UpdateItem on ENDPOINT#<id>, conditional on its

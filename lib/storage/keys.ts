@@ -33,6 +33,9 @@ export const keys = {
 
   apiKey: (fingerprint: string): ItemKey => ({ pk: `APIKEY#${fingerprint}`, sk: 'APIKEY' }),
   apiKeysOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#APIKEYS`,
+  /** Index gsi3, "prospects of a workspace": `WS#<ws>#PROSPECTS`, `<created_at>#<id>` (oldest first). */
+  prospectsOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#PROSPECTS`,
+  prospectInWorkspace: (createdAt: string, prospectId: string): string => `${createdAt}#${prospectId}`,
 
   endpoint: (endpointId: string): ItemKey => ({ pk: `ENDPOINT#${endpointId}`, sk: 'ENDPOINT' }),
 
@@ -60,6 +63,11 @@ export const keys = {
   /** Uniqueness markers: one item per contact value, created with attribute_not_exists. */
   emailMarker: (workspaceId: string, email: string): ItemKey => marker(workspaceId, 'EMAIL', emailKey(email)),
   phoneMarker: (workspaceId: string, phone: string): ItemKey => marker(workspaceId, 'PHONE', phone),
+  /**
+   * A phone's E.164 form, for workspaces matching phones in E.164 (docs/api.md#phone-matching): a
+   * kind of its own, so that turning E.164 matching off goes back to the exact markers, always kept.
+   */
+  phoneE164Marker: (workspaceId: string, e164: string): ItemKey => marker(workspaceId, 'PHONE164', e164),
   socialMarker: (workspaceId: string, socialUrl: string): ItemKey => marker(workspaceId, 'SOCIAL', socialUrl),
   candidateMarker: (workspaceId: string, pipelineId: string, email: string): ItemKey =>
     marker(workspaceId, `CANDIDATE#${pipelineId}`, emailKey(email)),

@@ -1,4 +1,4 @@
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type Prospect, type ProspectItem, type WebhookCall } from './records';
@@ -6,7 +6,25 @@ import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { untilProcessed } from './retry';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
 import { journalEntryPut } from './webhook-calls';
-import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
+import {
+  configOf,
+  defaultPhoneSettings,
+  phoneSettingsOf,
+  type PhoneSettings,
+  type WorkspaceConfig,
+} from './workspace-config';
+
+/**
+ * The E.164 form a phone is matched by under `settings` (docs/api.md#phone-matching): undefined
+ * when the workspace matches phones as sent or the phone does not parse as a valid number. The
+ * domain's to say (lib/domain/phone.ts): storage only stores and finds the markers.
+ */
+export type E164Key = (phone: string, settings: PhoneSettings) => string | undefined;
+
+/** How a workspace matches phones: its settings, and the reader of E.164 forms. */
+export type PhoneMatching = { settings: PhoneSettings; e164Key: E164Key };
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export type ContactValues = {
   email?: string | null | undefined;
@@ -19,82 +37,128 @@ export type Placement = { pipeline_id: string | null; stage_id: string | null };
 /** A marker found: its key, and the placement it was last written with, when it has one (a hint). */
 export type FoundMarker = { key: ItemKey; placement: Placement | undefined };
 
-type ContactKind = 'email' | 'phone' | 'social';
+/**
+ * `phone` is the marker a phone is matched by: its PHONE164 marker when the workspace matches in
+ * E.164 and the phone parses valid, else its exact PHONE marker. In that E.164 case `phone_exact`
+ * is the exact marker too, always written: read in the same BatchGetItem, it names the owner of
+ * the very string sent when no prospect holds the E.164 form yet (a workspace being indexed).
+ */
+type ContactKind = 'email' | 'phone' | 'phone_exact' | 'social';
 
 /** The prospect owning each contact value sent, and the marker that says so. */
 export type ContactOwners = Partial<Record<ContactKind, string>> & {
   markers?: Partial<Record<ContactKind, FoundMarker>>;
 };
 
-function markerKeys(workspaceId: string, contact: ContactValues): { kind: ContactKind; key: ItemKey }[] {
-  const found: { kind: ContactKind; key: ItemKey }[] = [];
+type WantedMarker = { kind: ContactKind; key: ItemKey };
+
+function markerKeys(workspaceId: string, contact: ContactValues, phone: PhoneMatching): WantedMarker[] {
+  const found: WantedMarker[] = [];
   if (contact.email != null) found.push({ kind: 'email', key: keys.emailMarker(workspaceId, contact.email) });
-  if (contact.phone != null) found.push({ kind: 'phone', key: keys.phoneMarker(workspaceId, contact.phone) });
+  if (contact.phone != null) {
+    const exact = keys.phoneMarker(workspaceId, contact.phone);
+    const e164 = phone.e164Key(contact.phone, phone.settings);
+    if (e164 !== undefined) {
+      found.push({ kind: 'phone', key: keys.phoneE164Marker(workspaceId, e164) });
+      found.push({ kind: 'phone_exact', key: exact });
+    } else {
+      found.push({ kind: 'phone', key: exact });
+    }
+  }
   if (contact.social_url != null) {
     found.push({ kind: 'social', key: keys.socialMarker(workspaceId, contact.social_url) });
   }
   return found;
 }
 
-/** Access pattern "contact by e-mail, phone, social_url": the three markers in one BatchGetItem. */
+/** Items by key, strongly consistent, in one BatchGetItem (its unprocessed part sent again). */
+async function readItems(store: Store, wanted: readonly ItemKey[]): Promise<(ItemKey & Record<string, unknown>)[]> {
+  const found: (ItemKey & Record<string, unknown>)[] = [];
+  if (wanted.length === 0) return found;
+  await untilProcessed([...wanted], async (part) => {
+    const result = await store.db.send(
+      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
+    );
+    found.push(...((result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[]));
+    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
+  });
+  return found;
+}
+
+/** Access pattern "contact by e-mail, phone, social_url": the contact's markers in one BatchGetItem. */
 export async function findContactOwners(
   store: Store,
   workspaceId: string,
   contact: ContactValues,
+  phone: PhoneMatching,
 ): Promise<ContactOwners> {
-  const wanted = markerKeys(workspaceId, contact);
-  const owners: ContactOwners = {};
-  if (wanted.length === 0) return owners;
-  await untilProcessed(
+  const wanted = markerKeys(workspaceId, contact, phone);
+  const found = await readItems(
+    store,
     wanted.map((entry) => entry.key),
-    async (part) => {
-      const result = await store.db.send(
-        new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
-      );
-      ownersAmong(wanted, (result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[], owners);
-      return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-    },
   );
+  const owners: ContactOwners = {};
+  ownersAmong(wanted, found, owners);
   return owners;
 }
 
+const sameKey = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
+
 function ownersAmong(
-  wanted: readonly { kind: ContactKind; key: ItemKey }[],
+  wanted: readonly WantedMarker[],
   found: readonly (ItemKey & Record<string, unknown>)[],
   owners: ContactOwners,
 ): void {
   for (const item of found as (MarkerItem & ItemKey)[]) {
-    const entry = wanted.find((candidate) => candidate.key.pk === item.pk);
-    if (!entry) continue;
-    owners[entry.kind] = item.record_id;
-    const placement =
-      item.pipeline_id !== undefined && item.stage_id !== undefined
-        ? { pipeline_id: item.pipeline_id, stage_id: item.stage_id }
-        : undefined;
-    owners.markers = { ...owners.markers, [entry.kind]: { key: entry.key, placement } };
+    for (const entry of wanted.filter((candidate) => sameKey(candidate.key, item))) {
+      owners[entry.kind] = item.record_id;
+      const placement =
+        item.pipeline_id !== undefined && item.stage_id !== undefined
+          ? { pipeline_id: item.pipeline_id, stage_id: item.stage_id }
+          : undefined;
+      owners.markers = { ...owners.markers, [entry.kind]: { key: entry.key, placement } };
+    }
   }
 }
 
+/** What the look-up reads when the caller does not know the phone settings: the common E.164 case. */
+const guessedPhoneSettings: PhoneSettings = { phone_matching: 'e164', phone_region: defaultPhoneSettings.phone_region };
+
 /**
  * Access patterns "workspace configuration" and "contact by e-mail, phone, social_url" at once:
- * the configuration item and the contact's markers in one strongly consistent BatchGetItem.
+ * the configuration item and the contact's markers in one strongly consistent BatchGetItem
+ * (a marker written a second ago must be found: docs/adr/0007).
+ *
+ * `phone`: the workspace's phone settings when the caller knows them (the lead webhook, from its
+ * endpoint). Unknown (the look-up route), the configuration item says them: the same BatchGetItem
+ * reads both the exact and the E.164 marker read in the default region, which serves either mode
+ * in that region; a workspace matching in E.164 in another region costs one more BatchGetItem,
+ * for the marker of the phone read in that region.
  */
 export async function loadConfigAndContactOwners(
   store: Store,
   workspaceId: string,
   contact: ContactValues,
-): Promise<{ config: WorkspaceConfig; owners: ContactOwners }> {
-  const wanted = markerKeys(workspaceId, contact);
-  const { config, found } = await loadConfigWith(
-    store,
-    workspaceId,
-    wanted.map((entry) => entry.key),
-    // A marker written a second ago must be found: strongly consistent (docs/adr/0007).
-    { consistentRead: true },
-  );
+  phone: { settings: PhoneSettings | undefined; e164Key: E164Key },
+): Promise<{ config: WorkspaceConfig; phone: PhoneMatching; owners: ContactOwners }> {
+  const configKey = keys.workspace(workspaceId);
+  const { e164Key } = phone;
+  const read = markerKeys(workspaceId, contact, { settings: phone.settings ?? guessedPhoneSettings, e164Key });
+  const items = await readItems(store, [configKey, ...read.map((entry) => entry.key)]);
+  const configItem = items.find((item) => sameKey(item, configKey));
+  const settings = { settings: phone.settings ?? phoneSettingsOf(configItem), e164Key };
+  const wanted = markerKeys(workspaceId, contact, settings);
+  const unread = wanted.filter((entry) => !read.some((known) => sameKey(known.key, entry.key)));
+  const found = [
+    ...items.filter((item) => item !== configItem),
+    ...(await readItems(
+      store,
+      unread.map((e) => e.key),
+    )),
+  ];
   const owners: ContactOwners = {};
   ownersAmong(wanted, found, owners);
-  return { config, owners };
+  return { config: configOf(configItem), phone: settings, owners };
 }
 
 /**
@@ -106,8 +170,11 @@ export async function createProspectWithMarkers(
   store: Store,
   prospect: Prospect,
   journal: WebhookCall,
+  phone: PhoneMatching,
 ): Promise<'created' | 'contact_taken'> {
-  const markers = markerKeys(prospect.workspace_id, prospect).map((entry) =>
+  // The exact phone marker always; in E.164 matching, a valid phone's PHONE164 marker too: its
+  // condition lets one of several concurrent leads of one number in different formats create it.
+  const markers = markerKeys(prospect.workspace_id, prospect, phone).map((entry) =>
     items.marker(entry.key, prospect.workspace_id, prospect.id, prospect),
   );
   try {
@@ -221,36 +288,59 @@ export async function updateKnownProspect(
 /**
  * A known contact that takes a new e-mail or phone: the record (conditional on the version read),
  * the new markers (created only if absent) and the release of the old ones, in one transaction.
+ * In E.164 matching a phone of the same E.164 form as the record's is no new phone: the record
+ * keeps the phone as first sent. A really new phone moves its exact marker and, when valid, its
+ * PHONE164 marker (the old one released only if it is the prospect's: a number two prospects
+ * shared keeps matching the older one, docs/api.md#phone-matching).
  */
 export async function updateKnownProspectContacts(
   store: Store,
   prospect: ProspectItem,
   update: KnownContactUpdate,
   journal: WebhookCall,
+  phone: PhoneMatching,
 ): Promise<'updated' | 'changed_meanwhile'> {
+  const e164 = (value: string | null | undefined) => (value == null ? undefined : phone.e164Key(value, phone.settings));
+  const samePhone =
+    update.phone !== undefined && e164(update.phone) !== undefined && e164(update.phone) === e164(prospect.phone);
+  const written: KnownContactUpdate = samePhone ? { ...update, phone: undefined } : update;
   const replaced = (['email', 'phone'] as const).filter(
     (field) =>
-      update[field] !== undefined &&
-      markerOf(prospect, field, update[field]).pk !== markerOf(prospect, field, prospect[field]).pk,
+      written[field] !== undefined &&
+      markerOf(prospect, field, written[field]).pk !== markerOf(prospect, field, prospect[field]).pk,
   );
+  const owner = prospect.id;
+  const release = (key: ItemKey, condition: string) => ({
+    Delete: {
+      TableName: store.tableName,
+      Key: key,
+      ConditionExpression: condition,
+      ExpressionAttributeValues: { ':owner': owner },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  });
+  const take = (key: ItemKey) => putIfAbsent(store, items.marker(key, prospect.workspace_id, owner, prospect));
   const markerWrites = replaced.flatMap((field) => {
-    const added = putIfAbsent(
-      store,
-      items.marker(markerOf(prospect, field, update[field]), prospect.workspace_id, prospect.id, prospect),
-    );
+    const added = take(markerOf(prospect, field, written[field]));
     const previous = prospect[field];
     if (previous === null) return [added];
-    const released = {
-      Delete: {
-        TableName: store.tableName,
-        Key: markerOf(prospect, field, previous),
-        ConditionExpression: 'record_id = :owner',
-        ExpressionAttributeValues: { ':owner': prospect.id },
-      },
-    };
-    return [added, released];
+    return [added, release(markerOf(prospect, field, previous), 'record_id = :owner')];
   });
-  try {
+  // The PHONE164 markers of a replaced phone: the new one taken if valid, the old one released
+  // when it is the prospect's (absent: nothing to release; another's: kept, see below).
+  const e164Writes: { item: TransactItem; optional: boolean }[] = [];
+  if (replaced.includes('phone')) {
+    const added = e164(written.phone);
+    const previous = e164(prospect.phone);
+    if (added !== undefined)
+      e164Writes.push({ item: take(keys.phoneE164Marker(prospect.workspace_id, added)), optional: false });
+    if (previous !== undefined && previous !== added) {
+      const key = keys.phoneE164Marker(prospect.workspace_id, previous);
+      e164Writes.push({ item: release(key, 'attribute_not_exists(pk) OR record_id = :owner'), optional: true });
+    }
+  }
+  const send = async (withOptional: boolean) => {
+    const extra = e164Writes.filter((write) => withOptional || !write.optional).map((write) => write.item);
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -258,15 +348,40 @@ export async function updateKnownProspectContacts(
             Update: {
               TableName: store.tableName,
               Key: keys.prospect(prospect.workspace_id, prospect.id),
-              ...prospectUpdate(knownContactChange(update), { ':version': prospect.version }),
+              ...prospectUpdate(knownContactChange(written), { ':version': prospect.version }),
               ConditionExpression: 'version = :version',
             },
           },
           ...markerWrites,
+          ...extra,
           journalEntryPut(store, journal),
         ],
       }),
     );
+  };
+  try {
+    await send(true);
+    return 'updated';
+  } catch (error) {
+    const failed = failedConditionIndexes(error);
+    if (failed.length === 0) throw error;
+    // Only the release of an old PHONE164 marker another prospect holds (a shared number): write
+    // again without it, the marker stays that prospect's.
+    const optional = e164Writes.findIndex((write) => write.optional);
+    const optionalIndex = 1 + markerWrites.length + optional;
+    const heldByAnother = (refusedItem(error, optionalIndex) as MarkerItem | undefined)?.record_id;
+    if (
+      optional < 0 ||
+      failed.length !== 1 ||
+      failed[0] !== optionalIndex ||
+      heldByAnother === undefined ||
+      heldByAnother === owner
+    ) {
+      return 'changed_meanwhile';
+    }
+  }
+  try {
+    await send(false);
     return 'updated';
   } catch (error) {
     if (failedConditionIndexes(error).length > 0) return 'changed_meanwhile';

@@ -27,6 +27,9 @@ export type ProspectItem = {
   version: number;
   created_at: string;
   updated_at: string;
+  /** Index gsi3, "prospects of a workspace": `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
+  gsi3pk: string;
+  gsi3sk: string;
 };
 
 export type CandidateItem = {
@@ -146,7 +149,7 @@ export const webhookCallRetentionSeconds = 30 * 24 * 3600;
 
 /** A record as the domain sees it: what it is, not where it is stored (storage adds keys). */
 type Keyless<T> = Omit<T, 'pk' | 'sk' | 'type'>;
-export type Prospect = Keyless<ProspectItem>;
+export type Prospect = Omit<Keyless<ProspectItem>, 'gsi3pk' | 'gsi3sk'>;
 export type Candidate = Keyless<CandidateItem>;
 export type Note = Keyless<NoteItem>;
 export type ChangeLogEntry = Omit<ChangeLogItem, 'pk' | 'sk' | 'type' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk'>;
@@ -158,6 +161,8 @@ export const items = {
     sk: 'PROSPECT',
     type: 'prospect',
     ...prospect,
+    gsi3pk: keys.prospectsOfWorkspace(prospect.workspace_id),
+    gsi3sk: keys.prospectInWorkspace(prospect.created_at, prospect.id),
   }),
   candidate: (candidate: Candidate): CandidateItem => ({
     ...keys.candidate(candidate.workspace_id, candidate.id),

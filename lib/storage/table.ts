@@ -1,6 +1,9 @@
 /**
  * The one table definition: the CDK stack and the local table creation both read it,
  * so the deployed table and DynamoDB Local cannot drift apart.
+ *
+ * An index projects every attribute (`ALL`) unless it names the non-key attributes it copies
+ * (`INCLUDE`): besides those, an item's table keys and the index's keys are always projected.
  */
 export const tableDefinition = {
   partitionKey: 'pk',
@@ -8,10 +11,30 @@ export const tableDefinition = {
   timeToLiveAttribute: 'expires_at',
   globalSecondaryIndexes: [
     /** API keys of a workspace, change log of an API key. */
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
     /** A change-log entry by its id (admin undo). */
-    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
+    /**
+     * The prospects of a workspace, oldest first (admin `workspace set`, indexing phones in E.164):
+     * only what the indexing reads, so a prospect's usual updates (stage aside) do not write the index.
+     */
+    {
+      indexName: 'gsi3',
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      // Only what E.164 indexing reads: a prospect's index entry is rewritten when one of these
+      // changes, never for a stage move, a tag or a follow-up (docs/data-model.md, "Phone matching in E.164").
+      projection: { type: 'INCLUDE', nonKeyAttributes: ['id', 'phone', 'created_at'] },
+    },
   ],
 } as const;
 
 export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
+
+/** An index's projection as DynamoDB's API and CloudFormation spell it. */
+export type IndexProjection = { ProjectionType: 'ALL' } | { ProjectionType: 'INCLUDE'; NonKeyAttributes: string[] };
+
+export const projectionOf = (index: (typeof tableDefinition.globalSecondaryIndexes)[number]): IndexProjection =>
+  index.projection.type === 'INCLUDE'
+    ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.nonKeyAttributes] }
+    : { ProjectionType: 'ALL' };

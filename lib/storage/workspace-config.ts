@@ -114,6 +114,25 @@ export function phoneSettingsOf(item: Record<string, unknown> | WorkspaceItem | 
   };
 }
 
+/**
+ * What a change of the phone settings or a new endpoint is decided from: the settings, the
+ * `config_version` they were read with (absent on an item no edit has touched) and the endpoint.
+ */
+export type PhoneSettingsState = {
+  settings: PhoneSettings;
+  configVersion: number | undefined;
+  endpointId: string | undefined;
+};
+
+/** The phone settings state of a stored configuration item. */
+export function phoneSettingsStateOf(item: Record<string, unknown>): PhoneSettingsState {
+  return {
+    settings: phoneSettingsOf(item),
+    configVersion: typeof item.config_version === 'number' ? item.config_version : undefined,
+    endpointId: typeof item.endpoint_id === 'string' ? item.endpoint_id : undefined,
+  };
+}
+
 /** The one builder of the configuration item: the workspace and everything it configures. */
 export const configItems = {
   workspace: (workspace: Workspace, parts: ConfigParts, configVersion = 1): WorkspaceConfigItem => ({

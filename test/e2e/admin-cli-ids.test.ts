@@ -37,6 +37,10 @@ const invocations: Record<string, string[][]> = {
   seed: [['file']],
   'workspace list': [[]],
   'workspace show': [['workspace']],
+  'workspace set': [
+    ['workspace', 'phone-matching'],
+    ['workspace', 'phone-region'],
+  ],
   'apikey create': [['workspace', 'name']],
   'apikey revoke': [['workspace', 'id']],
   'apikey list': [['workspace']],
@@ -70,6 +74,8 @@ const plainValues: Record<string, () => string> = {
   email: () => 'integration@acme.test',
   type: () => 'Follow up',
   limit: () => '10',
+  'phone-matching': () => 'exact',
+  'phone-region': () => 'FR',
 };
 
 const wordsOf = (command: Command): string => command.words.join(' ');

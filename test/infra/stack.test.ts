@@ -22,7 +22,7 @@ import { authorizerDescription, authorizerTableActions, CrmStack } from '../../i
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { routes, type TableAction, type TableKeys } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
-import { tableDefinition } from '../../lib/storage/table';
+import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -317,9 +317,20 @@ describe('table', () => {
       tableDefinition.globalSecondaryIndexes.map((index) => ({
         IndexName: index.indexName,
         KeySchema: keySchema(index.partitionKey, index.sortKey),
-        Projection: { ProjectionType: 'ALL' },
+        Projection: projectionOf(index),
       })),
     );
+  });
+
+  test('the prospects of a workspace are indexed with only what the phone indexing reads', () => {
+    const indexes = resources[tableId]!.Properties.GlobalSecondaryIndexes as {
+      IndexName: string;
+      Projection: unknown;
+    }[];
+    expect(indexes.find((index) => index.IndexName === 'gsi3')?.Projection).toEqual({
+      ProjectionType: 'INCLUDE',
+      NonKeyAttributes: ['id', 'phone', 'created_at'],
+    });
   });
 
   test('on demand, point-in-time recovery, deletion protection, TTL, retained with the stack gone', () => {

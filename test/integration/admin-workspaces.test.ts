@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addTag } from '../../lib/admin/config-edits';
 import { seedWorkspace } from '../../lib/admin/seed';
-import { listWorkspaces, showWorkspace } from '../../lib/admin/workspaces';
+import { generateWebhook } from '../../lib/admin/webhooks';
+import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
+import { createEndpoint } from '../../lib/storage/credentials';
 import { keys } from '../../lib/storage/keys';
+import { indexPhones, listProspectPhones } from '../../lib/storage/phone-index';
+import { items } from '../../lib/storage/records';
 import { defaultPhoneSettings, loadWorkspaceConfig, phoneSettingsOf } from '../../lib/storage/workspace-config';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aWorkspace } from '../support/seed';
@@ -128,5 +132,224 @@ describe('workspace show', () => {
     const show = await runAdminInProcess(deps, 'workspace', 'show', '--json');
     expect({ code: show.code, stdout: show.stdout }).toEqual({ code: 2, stdout: '' });
     expect(show.stderr).toMatch(/--workspace/);
+  });
+});
+
+/** A prospect written as the lead webhook writes one, created at `at` (its age orders the indexing). */
+async function aProspect(workspaceId: string, at: string, phone: string | null): Promise<string> {
+  const id = randomUUID();
+  await deps.db.send(
+    new PutCommand({
+      TableName: deps.tableName,
+      Item: items.prospect({
+        id,
+        workspace_id: workspaceId,
+        pipeline_id: null,
+        stage_id: null,
+        setter_id: null,
+        closer_id: null,
+        next_follow_up_at: null,
+        first_name: null,
+        last_name: null,
+        email: null,
+        phone,
+        social_url: null,
+        source: null,
+        version: 1,
+        created_at: at,
+        updated_at: at,
+      }),
+    }),
+  );
+  return id;
+}
+
+const markerOwner = async (workspaceId: string, e164: string) =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: keys.phoneE164Marker(workspaceId, e164) }))).Item
+    ?.record_id as string | undefined;
+
+const endpointItem = async (endpointId: string) =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: keys.endpoint(endpointId) }))).Item;
+
+/** A workspace with its webhook, and prospects: an older mobile in national form, the same newer in international form, an invalid phone, none, a number that reads differently in BE. */
+async function workspaceWithPhones() {
+  const seed = await seedWorkspace(deps, aWorkspace({ workspace: { name: 'Téléphones' }, prospects: [] }));
+  const workspaceId = seed.workspace_id;
+  const older = await aProspect(workspaceId, '2001-06-01T00:00:00.000Z', '06 12 34 56 78');
+  const newer = await aProspect(workspaceId, '2001-06-02T00:00:00.000Z', '+33 6 12 34 56 78');
+  const invalid = await aProspect(workspaceId, '2001-06-03T00:00:00.000Z', '12');
+  const none = await aProspect(workspaceId, '2001-06-04T00:00:00.000Z', null);
+  const belgian = await aProspect(workspaceId, '2001-06-05T00:00:00.000Z', '0470 12 34 56');
+  return { workspaceId, endpointId: seed.webhook?.endpoint_id as string, older, newer, invalid, none, belgian };
+}
+
+describe('workspace set', () => {
+  it('changes the settings, raises config_version, copies them to the endpoint, and show reads them back', async () => {
+    const { workspaceId, endpointId } = await workspaceWithPhones();
+    const before = (await storedItem(workspaceId))?.config_version as number;
+    const set = await setWorkspace(deps, workspaceId, { phoneRegion: 'be' });
+    expect(set).toEqual({
+      id: workspaceId,
+      name: 'Téléphones',
+      phone_matching: 'exact',
+      phone_region: 'BE',
+      created_at: expect.any(String),
+    });
+    expect(await showWorkspace(deps, workspaceId)).toEqual(set);
+    expect((await storedItem(workspaceId))?.config_version).toBe(before + 1);
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_matching: 'exact', phone_region: 'BE' });
+
+    const run = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      workspaceId,
+      '--phone-region',
+      'FR',
+      '--json',
+    );
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(Object.keys(JSON.parse(run.stdout))).toEqual(['id', 'name', 'phone_matching', 'phone_region', 'created_at']);
+    expect((await storedItem(workspaceId))?.config_version).toBe(before + 2);
+    const text = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      workspaceId,
+      '--phone-matching',
+      'exact',
+    );
+    expect(text.stdout).toMatch(/Comparaison des téléphones\s+: exacte/);
+  });
+
+  it.each([
+    [['--phone-region', 'ZZ'], /Valeur de --phone-region invalide : « ZZ »/],
+    [['--phone-region', 'France'], /Valeur de --phone-region invalide/],
+    [['--phone-matching', 'E.164'], /Valeur de --phone-matching invalide : « E.164 »/],
+    [[], /Indiquez au moins une option à changer/],
+  ])('refuses %j: exit 2, a French message, nothing written', async (options, message) => {
+    const { workspaceId } = await workspaceWithPhones();
+    const before = await storedItem(workspaceId);
+    for (const json of [[], ['--json']]) {
+      const run = await runAdminInProcess(deps, 'workspace', 'set', '--workspace', workspaceId, ...options, ...json);
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(run.stderr).toMatch(message);
+    }
+    expect(await storedItem(workspaceId)).toEqual(before);
+  });
+
+  it('turning e164 on indexes the prospects: the older keeps a shared number, the newer is listed; again, the same', async () => {
+    const { workspaceId, endpointId, older, newer, belgian } = await workspaceWithPhones();
+    const set = await setWorkspace(deps, workspaceId, { phoneMatching: 'e164' });
+    expect(set).toMatchObject({ phone_matching: 'e164', phone_region: 'FR' });
+    expect(set.shared_numbers).toEqual([{ phone_e164: '+33612345678', kept: older, others: [newer] }]);
+    expect(await markerOwner(workspaceId, '+33612345678')).toBe(older);
+    expect(await markerOwner(workspaceId, '+33470123456')).toBe(belgian);
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_matching: 'e164', phone_region: 'FR' });
+
+    const again = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      workspaceId,
+      '--phone-matching',
+      'e164',
+      '--json',
+    );
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout).shared_numbers).toEqual(set.shared_numbers);
+    expect(await markerOwner(workspaceId, '+33612345678')).toBe(older);
+    const text = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      workspaceId,
+      '--phone-matching',
+      'e164',
+    );
+    expect(text.stdout).toContain('+33612345678');
+  });
+
+  it('completes an interrupted indexing', async () => {
+    const { workspaceId, older, newer, belgian } = await workspaceWithPhones();
+    const listed = await listProspectPhones(deps, workspaceId);
+    expect(listed.map((prospect) => prospect.id).slice(0, 2)).toEqual([older, newer]);
+    // Interrupted after the first prospects: markers written, the settings never switched.
+    await indexPhones(deps, workspaceId, listed.slice(0, 2), inRegion('FR'));
+    expect(await showWorkspace(deps, workspaceId)).toMatchObject({ phone_matching: 'exact' });
+    expect(await markerOwner(workspaceId, '+33470123456')).toBeUndefined();
+
+    const set = await setWorkspace(deps, workspaceId, { phoneMatching: 'e164' });
+    expect(set.shared_numbers).toEqual([{ phone_e164: '+33612345678', kept: older, others: [newer] }]);
+    expect(await markerOwner(workspaceId, '+33470123456')).toBe(belgian);
+  });
+
+  it("changing the region indexes again, and the old region's markers that differ are removed", async () => {
+    const { workspaceId, endpointId, newer, belgian } = await workspaceWithPhones();
+    await setWorkspace(deps, workspaceId, { phoneMatching: 'e164' });
+    const set = await setWorkspace(deps, workspaceId, { phoneRegion: 'BE' });
+    expect(set).toMatchObject({ phone_matching: 'e164', phone_region: 'BE', shared_numbers: [] });
+    // `06 12 34 56 78` is no Belgian number: the international one is the newer's alone now.
+    expect(await markerOwner(workspaceId, '+33612345678')).toBe(newer);
+    expect(await markerOwner(workspaceId, '+32470123456')).toBe(belgian);
+    expect(await markerOwner(workspaceId, '+33470123456')).toBeUndefined();
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_matching: 'e164', phone_region: 'BE' });
+  });
+
+  it('turning e164 off keeps the markers and switches the mode, without indexing', async () => {
+    const { workspaceId, endpointId, older } = await workspaceWithPhones();
+    await setWorkspace(deps, workspaceId, { phoneMatching: 'e164' });
+    const set = await setWorkspace(deps, workspaceId, { phoneMatching: 'exact' });
+    expect(set).toMatchObject({ phone_matching: 'exact', phone_region: 'FR' });
+    expect(set).not.toHaveProperty('shared_numbers');
+    expect(await markerOwner(workspaceId, '+33612345678')).toBe(older);
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_matching: 'exact', phone_region: 'FR' });
+  });
+
+  it('a new endpoint carries the settings, and is refused when they changed since they were read', async () => {
+    const seed = await seedWorkspace(deps, aWorkspace({ prospects: [], webhook: undefined }));
+    const workspaceId = seed.workspace_id;
+    await setWorkspace(deps, workspaceId, { phoneMatching: 'e164', phoneRegion: 'BE' });
+    const generated = await generateWebhook(deps, workspaceId, 'https://api.example.test');
+    expect(await endpointItem(generated.endpoint_id)).toMatchObject({
+      workspace_id: workspaceId,
+      phone_matching: 'e164',
+      phone_region: 'BE',
+    });
+
+    const other = await seedWorkspace(deps, aWorkspace({ prospects: [], webhook: undefined }));
+    const version = (await storedItem(other.workspace_id))?.config_version as number;
+    await setWorkspace(deps, other.workspace_id, { phoneRegion: 'CH' });
+    const endpoint = {
+      id: randomUUID(),
+      workspace_id: other.workspace_id,
+      token_fingerprint: 'x',
+      active: true,
+      created_at: '2001-01-01T00:00:00.000Z',
+      last_call_at: null,
+      phone_matching: 'exact' as const,
+      phone_region: 'FR',
+    };
+    expect(await createEndpoint(deps, endpoint, version)).toBe('workspace_changed');
+    expect(await endpointItem(endpoint.id)).toBeUndefined();
+  });
+
+  it('concurrent changes do not lose each other', async () => {
+    const { workspaceId, endpointId, older, newer } = await workspaceWithPhones();
+    const before = (await storedItem(workspaceId))?.config_version as number;
+    const [matching] = await Promise.all([
+      setWorkspace(deps, workspaceId, { phoneMatching: 'e164' }),
+      setWorkspace(deps, workspaceId, { phoneRegion: 'BE' }),
+      setWorkspace(deps, workspaceId, { phoneRegion: 'BE' }),
+    ]);
+    expect(matching.phone_matching).toBe('e164');
+    expect(await showWorkspace(deps, workspaceId)).toMatchObject({ phone_matching: 'e164', phone_region: 'BE' });
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_matching: 'e164', phone_region: 'BE' });
+    expect((await storedItem(workspaceId))?.config_version).toBe(before + 3);
+    expect([older, newer]).toContain(await markerOwner(workspaceId, '+33612345678'));
   });
 });

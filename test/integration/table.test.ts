@@ -1,6 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
-import { tableDefinition } from '../../lib/storage/table';
+import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
 test('the local table is created from the one table definition', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
@@ -13,4 +13,8 @@ test('the local table is created from the one table definition', async () => {
   expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(
     tableDefinition.globalSecondaryIndexes.map((index) => index.indexName).sort(),
   );
+  for (const index of tableDefinition.globalSecondaryIndexes) {
+    const created = Table?.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === index.indexName);
+    expect(created?.Projection).toEqual(projectionOf(index));
+  }
 });

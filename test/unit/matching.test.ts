@@ -40,4 +40,42 @@ describe('matching a lead to a known contact', () => {
       takesNewEmail: true,
     });
   });
+
+  it('writes no phone that already designates the prospect: the phone stays as first sent', () => {
+    expect(matchContact(lead({ phone: '+33 6 12 34 56 78' }), { phone: 'A' })).toMatchObject({
+      prospectId: 'A',
+      phone: undefined,
+      takesNewPhone: false,
+    });
+    expect(matchContact(lead({ email: 'a@b.fr', phone: '07 00 00 00 01' }), { email: 'A' })).toMatchObject({
+      phone: '07 00 00 00 01',
+      takesNewPhone: true,
+    });
+  });
+
+  describe('in E.164 matching (phone: the E.164 marker, phone_exact: the string sent)', () => {
+    it('lets the E.164 form decide, the exact string serving while no prospect holds the form', () => {
+      expect(matchContact(lead({ phone: '0612345678' }), { phone: 'A', phone_exact: 'B' })).toMatchObject({
+        prospectId: 'A',
+      });
+      expect(matchContact(lead({ phone: '0612345678' }), { phone_exact: 'B' })).toMatchObject({ prospectId: 'B' });
+    });
+
+    it("counts the phone as the prospect's when either marker names it", () => {
+      const match = matchContact(lead({ email: 'b@b.fr', phone: '+33612345678' }), {
+        email: 'B',
+        phone: 'A',
+        phone_exact: 'B',
+      });
+      expect(match).toMatchObject({ prospectId: 'B', phone: undefined, takesNewPhone: false, warnings: [] });
+    });
+
+    it('does not take over a number another prospect holds in either form', () => {
+      for (const owners of [{ phone: 'O' }, { phone_exact: 'O' }]) {
+        const match = matchContact(lead({ email: 'a@b.fr', phone: '0612345678' }), { email: 'A', ...owners });
+        expect(match).toMatchObject({ prospectId: 'A', phone: undefined, takesNewPhone: false });
+        expect(match.kind === 'existing' && match.warnings).toHaveLength(1);
+      }
+    });
+  });
 });

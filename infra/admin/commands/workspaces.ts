@@ -1,4 +1,6 @@
-import { listWorkspaces, showWorkspace } from '../../../lib/admin/workspaces';
+import cliProgress from 'cli-progress';
+import { listWorkspaces, setWorkspace, showWorkspace, type WorkspaceView } from '../../../lib/admin/workspaces';
+import type { IndexProgress } from '../../../lib/storage/phone-index';
 import { defineCommand, workspaceOption } from '../command';
 import { fields, table } from '../render';
 
@@ -22,6 +24,42 @@ const workspaceList = defineCommand({
   },
 });
 
+const workspaceFields = (workspace: WorkspaceView): [string, string][] => [
+  ['Identifiant', workspace.id],
+  ['Nom', workspace.name],
+  ['Comparaison des téléphones', phoneMatchingText[workspace.phone_matching]],
+  ['Région des téléphones', workspace.phone_region],
+  ['Créé le', workspace.created_at],
+];
+
+/**
+ * The indexing's progress bar, on stderr, only on a terminal and without --json (so neither a pipe,
+ * a script nor a JSON reader ever sees it). The command is given no output flags (infra/admin/main.ts
+ * passes none), so --json is looked for in the process's own arguments.
+ */
+function terminalProgress(): { progress: IndexProgress | undefined; stop: () => void } {
+  if (!process.stderr.isTTY || process.argv.slice(2).includes('--json')) return { progress: undefined, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: 'Indexation des téléphones [{bar}] {value}/{total} numéros', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    progress: (done, total) => {
+      if (!started) {
+        started = true;
+        bar.start(total, done);
+      } else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
 const workspaceShow = defineCommand({
   words: ['workspace', 'show'],
   summary: 'affiche un espace de travail et la comparaison des téléphones de son webhook',
@@ -30,15 +68,42 @@ const workspaceShow = defineCommand({
     const workspace = await showWorkspace(target.deps, options.workspace);
     return {
       document: workspace,
-      text: fields([
-        ['Identifiant', workspace.id],
-        ['Nom', workspace.name],
-        ['Comparaison des téléphones', phoneMatchingText[workspace.phone_matching]],
-        ['Région des téléphones', workspace.phone_region],
-        ['Créé le', workspace.created_at],
-      ]),
+      text: fields(workspaceFields(workspace)),
     };
   },
 });
 
-export const workspaceCommands = [workspaceList, workspaceShow];
+const workspaceSet = defineCommand({
+  words: ['workspace', 'set'],
+  summary:
+    'change la comparaison des téléphones (exact ou e164) ou leur région (code de pays) ; passer en e164 indexe les prospects',
+  options: { workspace: workspaceOption, 'phone-matching': 'optional', 'phone-region': 'optional' },
+  async run(target, options) {
+    const bar = terminalProgress();
+    let workspace;
+    try {
+      workspace = await setWorkspace(
+        target.deps,
+        options.workspace,
+        { phoneMatching: options['phone-matching'], phoneRegion: options['phone-region'] },
+        bar.progress,
+      );
+    } finally {
+      bar.stop();
+    }
+    const shared = workspace.shared_numbers;
+    const sharedText =
+      shared === undefined
+        ? ''
+        : shared.length === 0
+          ? '\n\nProspects indexés : aucun numéro partagé.'
+          : `\n\nNuméros partagés (un seul prospect garde chacun pour la comparaison, le plus ancien d'ordinaire) :\n${table(
+              ['Numéro', 'Gardé par', 'Autres prospects'],
+              shared.map((number) => [number.phone_e164, number.kept, number.others.join(', ')]),
+              '',
+            )}`;
+    return { document: workspace, text: `${fields(workspaceFields(workspace))}${sharedText}` };
+  },
+});
+
+export const workspaceCommands = [workspaceList, workspaceShow, workspaceSet];

@@ -26,7 +26,9 @@ export class SingleTable extends Table {
         indexName: index.indexName,
         partitionKey: stringKey(index.partitionKey),
         sortKey: stringKey(index.sortKey),
-        projectionType: ProjectionType.ALL,
+        ...(index.projection.type === 'INCLUDE'
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.nonKeyAttributes] }
+          : { projectionType: ProjectionType.ALL }),
       });
     }
   }

@@ -5,32 +5,59 @@ import {
   type ContactOwners,
   type FoundMarker,
 } from '../../storage/leads';
-import type { WorkspaceConfig } from '../../storage/workspace-config';
+import type { PhoneMatching } from '../../storage/leads';
+import type { PhoneSettings, WorkspaceConfig } from '../../storage/workspace-config';
+import { phoneMatchKey } from '../phone';
 import type { LeadInput } from './lead-input';
 import { matchContact, type ContactMatch } from './matching';
+
+/** What a round of matching read: the configuration and how phones were matched. */
+export type MatchContext = { config: WorkspaceConfig; phone: PhoneMatching };
+
+/** The E.164 form a phone is matched by in a workspace (undefined: matched as sent). */
+export const e164Key = (phone: string, settings: PhoneSettings): string | undefined => {
+  const key = phoneMatchKey(phone, settings);
+  return key.kind === 'e164' ? key.value : undefined;
+};
+
+/** How a workspace with these settings matches phones. */
+export const phoneMatching = (settings: PhoneSettings): PhoneMatching => ({ settings, e164Key });
 
 /**
  * Which prospect a lead designates (docs/api.md#lead-matching): its contact markers, read strongly
  * consistently, decided by `matchContact`. The one path of the lead webhook and of the look-up
  * `GET /prospects?email=|phone=|social_url=`, so the look-up answers what the webhook would match.
  * The configuration comes in the same BatchGetItem; a later round passes it back and reads the
- * markers only.
+ * markers only. `phone`: the workspace's phone settings when the caller knows them (the lead
+ * webhook, from its endpoint); unknown, the configuration says them (docs/api.md#phone-matching).
  */
 export async function findLeadMatch(
   deps: Deps,
   workspaceId: string,
   lead: LeadInput,
-  knownConfig?: WorkspaceConfig,
-): Promise<{ config: WorkspaceConfig; match: ContactMatch; marker: FoundMarker | undefined }> {
-  const { config, owners } = knownConfig
-    ? { config: knownConfig, owners: await findContactOwners(deps, workspaceId, lead) }
-    : await loadConfigAndContactOwners(deps, workspaceId, lead);
+  phone: PhoneSettings | undefined,
+  known?: MatchContext,
+): Promise<MatchContext & { match: ContactMatch; marker: FoundMarker | undefined }> {
+  const {
+    config,
+    phone: settings,
+    owners,
+  } = known
+    ? { ...known, owners: await findContactOwners(deps, workspaceId, lead, known.phone) }
+    : await loadConfigAndContactOwners(deps, workspaceId, lead, { settings: phone, e164Key });
   const match = matchContact(lead, owners);
-  return { config, match, marker: match.kind === 'existing' ? markerOf(owners, match.prospectId) : undefined };
+  return {
+    config,
+    phone: settings,
+    match,
+    marker: match.kind === 'existing' ? markerOf(owners, match.prospectId) : undefined,
+  };
 }
 
 /** The marker that names the matched prospect, in matching order: its placement hint serves the answer. */
 function markerOf(owners: ContactOwners, prospectId: string): FoundMarker | undefined {
-  const kind = (['email', 'phone', 'social'] as const).find((candidate) => owners[candidate] === prospectId);
+  const kind = (['email', 'phone', 'phone_exact', 'social'] as const).find(
+    (candidate) => owners[candidate] === prospectId,
+  );
   return kind === undefined ? undefined : owners.markers?.[kind];
 }

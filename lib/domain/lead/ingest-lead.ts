@@ -14,11 +14,11 @@ import {
   retryWhileChangedMeanwhile,
   type RetryPolicy,
 } from '../../storage/retry';
-import type { WorkspaceConfig } from '../../storage/workspace-config';
+import { defaultPhoneSettings } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead } from './lead-input';
-import { findLeadMatch } from './find-match';
+import { findLeadMatch, phoneMatching, type MatchContext } from './find-match';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
@@ -53,10 +53,13 @@ export async function ingestLead(
   const { workspaceId } = call;
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const newProspectId = deps.newId();
-  let knownConfig: WorkspaceConfig | undefined;
+  // The workspace's phone settings came with the endpoint, in the authorizer's one write: the
+  // first read already looks phones up the workspace's way (docs/api.md#phone-matching).
+  const phone = phoneMatching(call.phone ?? defaultPhoneSettings);
+  let known: MatchContext | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
-    const { config, match, marker } = await findLeadMatch(deps, workspaceId, lead, knownConfig);
-    knownConfig = config;
+    const { config, match, marker } = await findLeadMatch(deps, workspaceId, lead, phone.settings, known);
+    known = { config, phone };
     const tags = resolveTagIds(config.tags, lead.tag_ids);
     const tagIds = tags.applied.map((tag) => tag.id);
     const now = deps.clock().toISOString();
@@ -78,7 +81,7 @@ export async function ingestLead(
       if (match.kind === 'new') {
         const journal = successEntry(call, entryOf(created));
         const outcome = await retryOnTransactionConflict(
-          () => createProspectWithMarkers(deps, prospect, journal),
+          () => createProspectWithMarkers(deps, prospect, journal, phone),
           retryPolicy,
         );
         if (outcome === 'contact_taken') return undefined;
@@ -109,7 +112,7 @@ export async function ingestLead(
       const current = await getProspect(deps, workspaceId, match.prospectId);
       if (!current) return undefined;
       const outcome = await retryOnTransactionConflict(
-        () => updateKnownProspectContacts(deps, current, update, journal(current)),
+        () => updateKnownProspectContacts(deps, current, update, journal(current), phone),
         retryPolicy,
       );
       if (outcome === 'changed_meanwhile') return undefined;

@@ -45,7 +45,9 @@ export async function findProspects(
   lookup: ContactLookup,
 ): Promise<{ prospects: ProspectReadView[] }> {
   const lead = leadOf(lookup);
-  const { config, match } = await findLeadMatch(deps, principal.workspaceId, lead);
+  // The API key does not carry the phone settings: the configuration read with the markers says
+  // them (one more BatchGetItem only for a workspace matching in E.164 outside region FR).
+  const { config, match } = await findLeadMatch(deps, principal.workspaceId, lead, undefined);
   if (match.kind === 'new') return { prospects: [] };
   const prospect = await getProspect(deps, principal.workspaceId, match.prospectId);
   return { prospects: prospect ? [prospectReadView(prospect, config.tags)] : [] };
