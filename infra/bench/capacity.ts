@@ -70,25 +70,56 @@ export function readUnits(bytes: number, consistent: boolean): number {
   return Math.max(1, Math.ceil(bytes / readBlock)) * (consistent ? 1 : 0.5);
 }
 
-/** The table's write and one more for each index the item appears in (both its key attributes set). */
-export function writeUnits(item: Item | undefined): number {
+/**
+ * The table's write and one more for each index the item appears in (both its key attributes set)
+ * that the write reaches: a put writes every such index; an update writes an index projecting
+ * all attributes, and one projecting some (`INCLUDE`) only when it sets one of those or the
+ * index's keys ("Provisioned throughput considerations for Global Secondary Indexes": a table
+ * write that changes no projected attribute does not write the index). `changed`: the attributes
+ * an update sets, absent for a put.
+ */
+export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>): number {
   const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / writeBlock));
-  const indexes = tableDefinition.globalSecondaryIndexes.filter(
-    (index) => item?.[index.partitionKey] !== undefined && item?.[index.sortKey] !== undefined,
-  ).length;
+  const indexes = tableDefinition.globalSecondaryIndexes.filter((index) => {
+    if (item?.[index.partitionKey] === undefined || item?.[index.sortKey] === undefined) return false;
+    if (changed === undefined || index.projection.type === 'ALL') return true;
+    const projected: readonly string[] = [index.partitionKey, index.sortKey, ...index.projection.nonKeyAttributes];
+    return projected.some((attribute) => changed.has(attribute));
+  }).length;
   return units * (1 + indexes);
+}
+
+/** The attributes an update expression sets, adds, deletes or removes (names resolved). */
+export function updatedAttributes(input: {
+  UpdateExpression?: unknown;
+  ExpressionAttributeNames?: unknown;
+}): Set<string> {
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const expression = String(input.UpdateExpression ?? '');
+  const targets = [
+    ...expression.matchAll(/(#?[A-Za-z_][\w]*)\s*=(?!=)/g),
+    ...expression.matchAll(/\b(?:ADD|DELETE)\s+(#?[A-Za-z_][\w]*)/g),
+  ].map((match) => match[1] as string);
+  const removed = /\bREMOVE\s+([^]*?)(?=\b(?:SET|ADD|DELETE)\b|$)/.exec(expression)?.[1] ?? '';
+  targets.push(
+    ...removed
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+  return new Set(targets.map((name) => names[name] ?? name));
 }
 
 type TransactItem = {
   Put?: { Item: Item };
-  Update?: { Key: Item };
+  Update?: { Key: Item; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
   Delete?: { Key: Item };
   ConditionCheck?: { Key: Item };
 };
 
 function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
   if (entry.Put) return writeUnits(entry.Put.Item);
-  if (entry.Update) return writeUnits(lookup(entry.Update.Key));
+  if (entry.Update) return writeUnits(lookup(entry.Update.Key), updatedAttributes(entry.Update));
   // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
   if (entry.Delete) return writeUnits(undefined);
   throw new Error('ConditionCheck in a transaction is not modelled');
@@ -121,7 +152,7 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       return { read: 0, write: writeUnits(input.Item as Item) };
     case 'UpdateItem': {
       const after = input.ReturnValues === 'ALL_NEW' ? (output?.Attributes as Item) : lookup(input.Key as Item);
-      return { read: 0, write: writeUnits(after) };
+      return { read: 0, write: writeUnits(after, updatedAttributes(input)) };
     }
     case 'DeleteItem':
       return { read: 0, write: writeUnits(undefined) };

@@ -16,7 +16,7 @@ export const tableDefinition = {
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
     /**
      * The prospects of a workspace, oldest first (admin `workspace set`, indexing phones in E.164):
-     * only what the indexing reads, so a prospect's usual updates (stage aside) do not write the index.
+     * only what the indexing reads, so a stage move, a tag, a note or a follow-up never writes the index.
      */
     {
       indexName: 'gsi3',

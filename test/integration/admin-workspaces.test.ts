@@ -1,3 +1,4 @@
+import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addTag } from '../../lib/admin/config-edits';
@@ -8,7 +9,6 @@ import { productionDeps } from '../../lib/deps';
 import { createEndpoint } from '../../lib/storage/credentials';
 import { keys } from '../../lib/storage/keys';
 import { indexPhones, listProspectPhones } from '../../lib/storage/phone-index';
-import { items } from '../../lib/storage/records';
 import { defaultPhoneSettings, loadWorkspaceConfig, phoneSettingsOf } from '../../lib/storage/workspace-config';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aWorkspace } from '../support/seed';
@@ -141,24 +141,7 @@ async function aProspect(workspaceId: string, at: string, phone: string | null):
   await deps.db.send(
     new PutCommand({
       TableName: deps.tableName,
-      Item: items.prospect({
-        id,
-        workspace_id: workspaceId,
-        pipeline_id: null,
-        stage_id: null,
-        setter_id: null,
-        closer_id: null,
-        next_follow_up_at: null,
-        first_name: null,
-        last_name: null,
-        email: null,
-        phone,
-        social_url: null,
-        source: null,
-        version: 1,
-        created_at: at,
-        updated_at: at,
-      }),
+      Item: aProspectItem(workspaceId, { id, phone, created_at: at }),
     }),
   );
   return id;

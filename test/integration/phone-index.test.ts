@@ -1,3 +1,4 @@
+import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inRegion } from '../../lib/admin/workspaces';
@@ -10,24 +11,7 @@ const deps = productionDeps();
 afterAll(() => deps.db.destroy());
 
 const prospectAt = (workspaceId: string, at: string, phone: string | null, id = randomUUID()) =>
-  items.prospect({
-    id,
-    workspace_id: workspaceId,
-    pipeline_id: 'p',
-    stage_id: 's',
-    setter_id: null,
-    closer_id: null,
-    next_follow_up_at: null,
-    first_name: null,
-    last_name: null,
-    email: null,
-    phone,
-    social_url: null,
-    source: null,
-    version: 1,
-    created_at: at,
-    updated_at: at,
-  });
+  aProspectItem(workspaceId, { id, pipeline_id: 'p', stage_id: 's', phone, created_at: at });
 
 const put = (item: object) => deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
 const marker = async (workspaceId: string, e164: string) =>

@@ -5,6 +5,7 @@ import {
   numberSize,
   readUnits,
   reportedUnits,
+  updatedAttributes,
   writeUnits,
   type ItemLookup,
 } from '../../infra/bench/capacity';
@@ -54,6 +55,30 @@ describe('units billed', () => {
     expect(writeUnits({ pk: 'a', sk: 'b', big: 'x'.repeat(1100) })).toBe(2);
     expect(writeUnits(logEntry)).toBe(3);
     expect(writeUnits({ pk: 'a', sk: 'b', gsi1pk: 'only the partition key' })).toBe(1);
+  });
+
+  it('writes an index projecting some attributes only when a put or an update reaches one of them', () => {
+    const indexed = { pk: 'PROSPECT#w#p', sk: 'PROSPECT', gsi3pk: 'WS#w#PROSPECTS', gsi3sk: 't#p', phone: '+33' };
+    expect(writeUnits(indexed)).toBe(2);
+    expect(
+      writeUnits(indexed, updatedAttributes({ UpdateExpression: 'SET stage_id = :s, version = version + :one' })),
+    ).toBe(1);
+    expect(
+      writeUnits(
+        indexed,
+        updatedAttributes({ UpdateExpression: 'SET #f0 = :f0', ExpressionAttributeNames: { '#f0': 'phone' } }),
+      ),
+    ).toBe(2);
+    // An index projecting everything is written by any update of an item it holds.
+    expect(writeUnits(logEntry, updatedAttributes({ UpdateExpression: 'SET undone_at = :now' }))).toBe(3);
+  });
+
+  it('reads the attributes an update expression touches, names resolved', () => {
+    const touched = updatedAttributes({
+      UpdateExpression: 'SET updated_at = :now, version = version + :one, #f0 = :f0 ADD tag_ids :t REMOVE a, #b',
+      ExpressionAttributeNames: { '#f0': 'stage_id', '#b': 'phone' },
+    });
+    expect([...touched].sort()).toEqual(['a', 'phone', 'stage_id', 'tag_ids', 'updated_at', 'version']);
   });
 
   it('bills every key of a BatchGetItem, found or not', () => {
