@@ -1,9 +1,9 @@
-import { BatchGetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems, sameKey } from './batch-get';
 import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type Prospect, type ProspectItem, type WebhookCall } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
-import { untilProcessed } from './retry';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
 import { journalEntryPut } from './webhook-calls';
 import {
@@ -71,19 +71,8 @@ function markerKeys(workspaceId: string, contact: ContactValues, phone: PhoneMat
   return found;
 }
 
-/** Items by key, strongly consistent, in one BatchGetItem (its unprocessed part sent again). */
-async function readItems(store: Store, wanted: readonly ItemKey[]): Promise<(ItemKey & Record<string, unknown>)[]> {
-  const found: (ItemKey & Record<string, unknown>)[] = [];
-  if (wanted.length === 0) return found;
-  await untilProcessed([...wanted], async (part) => {
-    const result = await store.db.send(
-      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
-    );
-    found.push(...((result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[]));
-    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-  });
-  return found;
-}
+/** Items by key, strongly consistent (a marker written a second ago must be found). */
+const readItems = (store: Store, wanted: readonly ItemKey[]) => batchGetItems(store, wanted, { consistentRead: true });
 
 /** Access pattern "contact by e-mail, phone, social_url": the contact's markers in one BatchGetItem. */
 export async function findContactOwners(
@@ -101,8 +90,6 @@ export async function findContactOwners(
   ownersAmong(wanted, found, owners);
   return owners;
 }
-
-const sameKey = (a: ItemKey, b: ItemKey) => a.pk === b.pk && a.sk === b.sk;
 
 function ownersAmong(
   wanted: readonly WantedMarker[],

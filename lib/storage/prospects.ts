@@ -1,8 +1,8 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from './batch-get';
 import type { Store } from './client';
-import { keys, type ItemKey } from './keys';
+import { keys } from './keys';
 import type { ProspectItem } from './records';
-import { untilProcessed } from './retry';
 import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
@@ -58,16 +58,8 @@ async function rereadProspect(
   workspaceId: string,
   prospectId: string,
 ): Promise<ProspectItem | undefined> {
-  const key = keys.prospect(workspaceId, prospectId);
-  let prospect: ProspectItem | undefined;
-  await untilProcessed([key], async (part) => {
-    const result = await store.db.send(
-      new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: true } } }),
-    );
-    prospect = (result.Responses?.[store.tableName]?.[0] as ProspectItem | undefined) ?? prospect;
-    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-  });
-  return prospect;
+  const [prospect] = await batchGetItems(store, [keys.prospect(workspaceId, prospectId)], { consistentRead: true });
+  return prospect as ProspectItem | undefined;
 }
 
 /**

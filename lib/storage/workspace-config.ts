@@ -1,7 +1,7 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems, sameKey, type StoredItem } from './batch-get';
 import { keys, type ItemKey } from './keys';
 import type { Store } from './client';
-import { untilProcessed } from './retry';
 
 export type StageItem = { id: string; name: string; type: string; order: number };
 export type ColumnItem = { id: string; name: string; order: number };
@@ -186,31 +186,17 @@ export async function loadWorkspaceConfig(store: Store, workspaceId: string): Pr
 }
 
 /**
- * The configuration item and other items of the same workspace, in one BatchGetItem (its
- * unprocessed part sent again): answers the configuration and the other items found, with their
- * keys. One `ConsistentRead` covers every key of the table in a BatchGetItem ("BatchGetItem",
- * DynamoDB API Reference): the caller chooses it for all of them.
+ * The configuration item and other items of the same workspace, in one BatchGetItem: answers the
+ * configuration and the other items found, with their keys.
  */
 export async function loadConfigWith(
   store: Store,
   workspaceId: string,
   otherKeys: readonly ItemKey[],
   consistency: { consistentRead: boolean },
-): Promise<{ config: WorkspaceConfig; found: (ItemKey & Record<string, unknown>)[] }> {
+): Promise<{ config: WorkspaceConfig; found: StoredItem[] }> {
   const configKey = keys.workspace(workspaceId);
-  let configItem: Record<string, unknown> | undefined;
-  const found: (ItemKey & Record<string, unknown>)[] = [];
-  await untilProcessed([configKey, ...otherKeys], async (part) => {
-    const result = await store.db.send(
-      new BatchGetCommand({
-        RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: consistency.consistentRead } },
-      }),
-    );
-    for (const item of (result.Responses?.[store.tableName] ?? []) as (ItemKey & Record<string, unknown>)[]) {
-      if (item.pk === configKey.pk && item.sk === configKey.sk) configItem = item;
-      else found.push(item);
-    }
-    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-  });
-  return { config: configOf(configItem), found };
+  const items = await batchGetItems(store, [configKey, ...otherKeys], consistency);
+  const configItem = items.find((item) => sameKey(item, configKey));
+  return { config: configOf(configItem), found: items.filter((item) => item !== configItem) };
 }
