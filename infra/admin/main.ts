@@ -24,6 +24,8 @@ export type AdminIo = {
   stderr: (text: string) => void;
   /** A table client of the caller's (tests count its round trips); otherwise one is built from env. */
   deps?: Deps;
+  /** stderr is a terminal a person watches (progress bars). */
+  stderrIsTerminal?: boolean;
 };
 
 /**
@@ -39,7 +41,8 @@ export async function main(argv: readonly string[], io: AdminIo): Promise<number
     }
     if (line.words.length === 0) throw new AdminInputError(`Aucune commande.\n${usage}`);
     const { command, options } = resolveCommand(commands, line);
-    const result = await command.run(resolveTarget(line.flags.has('aws'), io.env, io.deps), options);
+    const interactive = io.stderrIsTerminal === true && !line.flags.has('json');
+    const result = await command.run(resolveTarget(line.flags.has('aws'), io.env, io.deps, interactive), options);
     io.stdout(line.flags.has('json') ? `${JSON.stringify(result.document, null, 2)}\n` : `${result.text}\n`);
     return 0;
   } catch (error) {

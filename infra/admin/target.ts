@@ -2,7 +2,11 @@ import { AdminInputError } from '../../lib/admin/errors';
 import { loadConfig } from '../../lib/config';
 import { productionDeps, type Deps } from '../../lib/deps';
 
-export type Target = { deps: Deps; publicBaseUrl: string | undefined };
+/**
+ * What a command acts on and how it may talk: `interactive` when a person watches stderr on a
+ * terminal and no `--json` reader expects one document (progress bars only then).
+ */
+export type Target = { deps: Deps; publicBaseUrl: string | undefined; interactive: boolean };
 
 const localEndpoint = 'http://127.0.0.1:8000';
 
@@ -11,7 +15,7 @@ const localEndpoint = 'http://127.0.0.1:8000';
  * DynamoDB through the standard credential chain, TABLE_NAME and PUBLIC_BASE_URL then naming the
  * stack's outputs (no sensible default exists for either). `deps`, when given, is used as is.
  */
-export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps): Target {
+export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps, interactive = false): Target {
   const config = loadConfig(env);
   if (aws) {
     if (!env.TABLE_NAME) {
@@ -20,11 +24,13 @@ export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps)
     return {
       deps: deps ?? productionDeps({ ...config, endpoint: undefined }),
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+      interactive,
     };
   }
   return {
     deps: deps ?? productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
+    interactive,
   };
 }
 

@@ -33,12 +33,11 @@ const workspaceFields = (workspace: WorkspaceView): [string, string][] => [
 ];
 
 /**
- * The indexing's progress bar, on stderr, only on a terminal and without --json (so neither a pipe,
- * a script nor a JSON reader ever sees it). The command is given no output flags (infra/admin/main.ts
- * passes none), so --json is looked for in the process's own arguments.
+ * The indexing's progress bar, on stderr, only for a person watching a terminal without --json (so
+ * neither a pipe, a script nor a JSON reader ever sees it: `Target.interactive`).
  */
-function terminalProgress(): { progress: IndexProgress | undefined; stop: () => void } {
-  if (!process.stderr.isTTY || process.argv.slice(2).includes('--json')) return { progress: undefined, stop: () => {} };
+function terminalProgress(interactive: boolean): { progress: IndexProgress | undefined; stop: () => void } {
+  if (!interactive) return { progress: undefined, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'Indexation des téléphones [{bar}] {value}/{total} numéros', hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -79,7 +78,7 @@ const workspaceSet = defineCommand({
     'change la comparaison des téléphones (exact ou e164) ou leur région (code de pays) ; passer en e164 indexe les prospects',
   options: { workspace: workspaceOption, 'phone-matching': 'optional', 'phone-region': 'optional' },
   async run(target, options) {
-    const bar = terminalProgress();
+    const bar = terminalProgress(target.interactive);
     let workspace;
     try {
       workspace = await setWorkspace(
