@@ -6,7 +6,11 @@ import tseslint from 'typescript-eslint';
  * and infra/ tooling talk to the AWS SDK; product code never imports tooling or tests; the domain
  * knows nothing of HTTP; storage knows nothing of the layers above it.
  */
-const sdk = { group: ['@aws-sdk/*'], message: 'Only lib/storage (and infra/ tooling) talks to DynamoDB.' };
+const sdk = {
+  group: ['@aws-sdk/*'],
+  message: 'Only lib/storage talks to DynamoDB, only lib/queue to SQS (and infra/ tooling to both).',
+};
+const sqs = { group: ['@aws-sdk/*', '!@aws-sdk/client-sqs'], message: 'lib/queue talks to SQS only.' };
 const tooling = {
   group: ['**/infra/**', '**/test/**'],
   message: 'Product code (functions/, lib/) never imports tooling or tests.',
@@ -30,7 +34,18 @@ export default tseslint.config(
     },
   },
   { files: ['infra/**/*.ts', 'test/**/*.ts', 'test/**/*.js'], rules: { 'no-console': 'off' } },
-  layer(['functions/**/*.ts', 'lib/**/*.ts'], [sdk, tooling], ['lib/storage/**', 'lib/domain/**']),
+  layer(['functions/**/*.ts', 'lib/**/*.ts'], [sdk, tooling], ['lib/storage/**', 'lib/domain/**', 'lib/queue/**']),
+  layer(
+    ['lib/queue/**/*.ts'],
+    [
+      sqs,
+      tooling,
+      above(
+        ['http', 'auth', 'admin', 'openapi', 'storage'],
+        'The queue adapter knows only the domain port it implements.',
+      ),
+    ],
+  ),
   layer(
     ['lib/domain/**/*.ts'],
     [sdk, tooling, above(['http', 'auth', 'admin', 'openapi'], 'The domain knows nothing of HTTP or the admin tool.')],

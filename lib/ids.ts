@@ -31,3 +31,15 @@ export function timeOrderedId(now: Date): string {
   const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
 }
+
+/**
+ * A UUID version 7 layout whose random part is derived from `seed`: the same write seen twice in
+ * the change stream gives the same event id, and the same event and subscription the same delivery
+ * id, so a record delivered twice by the stream is de-duplicated by a conditional put.
+ */
+export function derivedTimeOrderedId(at: Date, seed: string): string {
+  const hex = createHash('sha256').update(seed, 'utf8').digest('hex');
+  const time = at.getTime().toString(16).padStart(12, '0').slice(-12);
+  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
+}

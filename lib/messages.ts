@@ -162,6 +162,26 @@ export const messages = {
     prospectMissing: 'Le prospect de cette entrée est introuvable.',
   },
 
+  /** Outbound events (decisions 6.2): why an attempt failed, kept as a delivery's `last_error`. */
+  delivery: {
+    invalidUrl: 'adresse invalide',
+    httpsRequired: (protocol: string) =>
+      `protocole ${protocol.replace(/:$/, '')} refusé (https attendu ; http seulement vers 127.0.0.1 ou localhost en local)`,
+    privateAddress: (address: string) => `adresse refusée (réseau privé) : ${address}`,
+    unresolved: (code: string) => `nom de domaine introuvable : ${code}`,
+    timeout: (seconds: number) => `délai de ${seconds} s dépassé`,
+    connectionFailed: (code: string) => `connexion impossible : ${code}`,
+    unexpectedStatus: (status: number) => `réponse HTTP ${status} (2xx attendu, redirections non suivies)`,
+    subscriptionDeleted: 'abonnement supprimé',
+    subscriptionDisabled: 'abonnement désactivé',
+    /** `subscription redeliver` on a disabled subscription: exit 2, nothing sent. */
+    redeliverDisabled: (id: string) => `Abonnement désactivé : ${id} (réactivez-le avant de renvoyer une livraison).`,
+    redeliverSubscriptionDeleted: (id: string) => `L'abonnement de cette livraison a été supprimé : ${id}`,
+    /** The POST was made, but the delivery kept changing under its record. */
+    redeliverContended:
+      "La livraison a été renvoyée, mais modifiée en même temps par l'envoi planifié : son état n'a pas pu être enregistré.",
+  },
+
   /** The admin command line (lib/admin): refusals print after « Erreur : » and exit with 2. */
   admin: {
     /** An id given to an admin command: not a UUID, or naming nothing in the workspace. */
@@ -175,6 +195,8 @@ export const messages = {
         salesPipeline: (value: string) => uuidExpected('Identifiant de pipeline de vente invalide', value),
         recruitmentPipeline: (value: string) => uuidExpected('Identifiant de pipeline de recrutement invalide', value),
         webhookCall: (value: string) => uuidExpected("Identifiant d'appel du webhook invalide", value),
+        subscription: (value: string) => uuidExpected("Identifiant d'abonnement invalide", value),
+        delivery: (value: string) => uuidExpected('Identifiant de livraison invalide', value),
       },
       unknown: {
         workspace: (id: string) => `Espace de travail inconnu : ${id}`,
@@ -184,7 +206,28 @@ export const messages = {
         salesPipeline: (id: string) => `Pipeline de vente inconnu dans cet espace : ${id}`,
         recruitmentPipeline: (id: string) => `Pipeline de recrutement inconnu dans cet espace : ${id}`,
         webhookCall: (id: string) => `Appel du webhook inconnu dans cet espace : ${id}`,
+        subscription: (id: string) => `Abonnement inconnu dans cet espace : ${id}`,
+        delivery: (id: string) => `Livraison inconnue dans cet espace : ${id}`,
       },
+    },
+
+    /** `subscription …` (decisions 6.2): the URL and event types of a subscription, its deliveries. */
+    subscription: {
+      invalidUrl: (value: string) =>
+        `URL invalide : ${q(value)} (une adresse complète est attendue, par exemple https://exemple.fr/crm/evenements).`,
+      urlTooLong: (length: number, max: number) => `URL trop longue : ${length} caractères pour ${max} au plus.`,
+      httpsRequired: (value: string) =>
+        `L'URL doit être en https : ${q(value)} (http n'est accepté que vers 127.0.0.1 ou localhost, sans --aws).`,
+      urlCredentials:
+        "L'URL ne doit contenir ni utilisateur ni mot de passe (utilisateur:motdepasse@) : la signature des envois authentifie le service.",
+      privateHost: (host: string) =>
+        `L'adresse ${q(host)} est privée, locale ou de bouclage : le service sur AWS ne livre pas à une telle adresse.`,
+      noEventType: "Indiquez au moins un type d'événement dans --events.",
+      /** Both lists already joined with « , ». */
+      unknownEventTypes: (unknown: string, possible: string) =>
+        `Type d'événement inconnu : ${unknown} (types possibles : ${possible}).`,
+      invalidStatus: (value: string) =>
+        `Valeur de --status invalide : ${q(value)} (pending, delivered ou failed attendu).`,
     },
 
     apiKeys: {

@@ -25,7 +25,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
 export type KeyPrefix =
-  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#';
+  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#' | 'DELIVERY#';
 
 /** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
 export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
@@ -233,6 +233,51 @@ export const routes: readonly Route[] = [
   },
 ];
 
+/**
+ * The functions of outbound events (docs/events.md), outside the API: the stream handler turns the
+ * table's change stream into deliveries and queues them; the delivery function POSTs them. Their
+ * table access is declared like a route's and granted the same way.
+ */
+export type EventFunction = {
+  id: 'streamHandler' | 'deliverEvent';
+  entry: string;
+  description: string;
+  tableActions: readonly TableAction[];
+  tableKeys: TableKeys;
+  /**
+   * Lambda event filtering of the stream (AWS docs, "Lambda event filtering", DynamoDB): only
+   * records matching one of these patterns invoke the function; the local poller applies the same.
+   */
+  streamFilters?: readonly Record<string, unknown>[];
+};
+
+export const eventFunctions: readonly EventFunction[] = [
+  {
+    id: 'streamHandler',
+    entry: 'functions/stream-handler.ts',
+    description: 'Outbound events: change stream to deliveries',
+    /**
+     * One Query of a workspace's configuration partition (configuration item and subscriptions);
+     * the prospects and candidates a note event shows; one conditional put per delivery.
+     */
+    tableActions: ['Query', 'BatchGetItem', 'PutItem'],
+    tableKeys: { Query: ['WS#'], BatchGetItem: ['PROSPECT#', 'CANDIDATE#'], PutItem: ['DELIVERY#'] },
+    /** Writes of prospects, candidates and their notes: never the journal, counters or deliveries. */
+    streamFilters: [
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'PROSPECT#' }] } } } },
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'CANDIDATE#' }] } } } },
+    ],
+  },
+  {
+    id: 'deliverEvent',
+    entry: 'functions/deliver-event.ts',
+    description: 'Outbound events: signed POST of one delivery',
+    /** The delivery with its subscription in one BatchGetItem; the attempt claimed, then recorded. */
+    tableActions: ['BatchGetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#'], UpdateItem: ['DELIVERY#'] },
+  },
+];
+
 export const authorizerEntry = 'functions/authorizer.ts';
 
 /**
@@ -244,6 +289,8 @@ export const authorizerTableKeys: TableKeys = { GetItem: ['APIKEY#'], UpdateItem
 /** The partitions of the function built from `entry`: a route's, or the authorizer's. */
 export function tableKeysOfEntry(entry: string): TableKeys | undefined {
   if (entry === authorizerEntry) return authorizerTableKeys;
+  const eventFunction = eventFunctions.find((candidate) => candidate.entry === entry);
+  if (eventFunction) return eventFunction.tableKeys;
   return routes.find((route) => route.entry === entry)?.tableKeys;
 }
 

@@ -5,6 +5,7 @@ import { changelogListCommand, changelogUndoCommand } from './commands/changelog
 import { configCommands } from './commands/config';
 import { prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
+import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCallCommands } from './commands/webhook-calls';
 import { webhookCommands } from './commands/webhooks';
 import { workspaceCommands } from './commands/workspaces';
@@ -16,6 +17,7 @@ export const commands: readonly Command[] = [
   ...apiKeyCommands,
   ...webhookCommands,
   ...webhookCallCommands,
+  ...subscriptionCommands,
   ...configCommands,
   prospectShowCommand,
   candidateShowCommand,

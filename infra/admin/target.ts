@@ -1,12 +1,14 @@
 import { AdminInputError } from '../../lib/admin/errors';
 import { loadConfig } from '../../lib/config';
 import { productionDeps, type Deps } from '../../lib/deps';
+import type { NetworkPolicy } from '../../lib/domain/events/ports';
 
 /**
  * What a command acts on and how it may talk: `interactive` when a person watches stderr on a
- * terminal and no `--json` reader expects one document (progress bars only then).
+ * terminal and no `--json` reader expects one document (progress bars only then); `network`, the
+ * rules of the service's outbound deliveries there (subscription URLs, redelivery).
  */
-export type Target = { deps: Deps; publicBaseUrl: string | undefined; interactive: boolean };
+export type Target = { deps: Deps; publicBaseUrl: string | undefined; interactive: boolean; network: NetworkPolicy };
 
 const localEndpoint = 'http://127.0.0.1:8000';
 
@@ -25,12 +27,14 @@ export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps,
       deps: deps ?? productionDeps({ ...config, endpoint: undefined }),
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
       interactive,
+      network: 'aws',
     };
   }
   return {
     deps: deps ?? productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
     interactive,
+    network: 'local',
   };
 }
 

@@ -64,6 +64,7 @@ function prospectItems(
     },
     placement,
     [],
+    { kind: 'admin', id: null },
     createdAt,
   );
   return [

@@ -11,6 +11,7 @@ import { webhookUrl } from '../../lib/admin/webhooks';
 import { authorizerEntry, routes, type TableAction } from '../../lib/routes';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
+import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
 import { SingleTable } from './constructs/single-table';
 
@@ -18,6 +19,10 @@ import { SingleTable } from './constructs/single-table';
 export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
 export const authorizerDescription = 'Lambda authorizer: API keys and webhook tokens';
+
+/** Serverless-LambdaDLQ on the API's functions. */
+const invokedByApiGateway =
+  'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.';
 
 export type CrmStackProps = StackProps & { stage: string };
 
@@ -35,6 +40,7 @@ export class CrmStack extends Stack {
       description: authorizerDescription,
       table,
       tableActions: authorizerTableActions,
+      noDeadLetterQueueReason: invokedByApiGateway,
     });
     const authorizer = new RequestAuthorizer(this, 'RequestAuthorizer', {
       handler: authorizerFunction,
@@ -56,6 +62,7 @@ export class CrmStack extends Stack {
         description: `${route.method} ${route.path}`,
         table,
         tableActions: route.tableActions,
+        noDeadLetterQueueReason: invokedByApiGateway,
       });
       functions.set(name, handler);
       /** Console test calls skip the authorizer: no permission for them. */
@@ -67,13 +74,25 @@ export class CrmStack extends Stack {
         });
     }
 
-    new Alarms(this, 'Alarms', { api, functions, table });
+    const events = new OutboundEvents(this, 'Events', { table });
+    functions.set('StreamHandler', events.streamHandler);
+    functions.set('DeliverEvent', events.deliverEvent);
+
+    new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
     new CfnOutput(this, 'WebhookUrlPattern', {
       value: webhookUrl(api.url, '<endpoint_id>'),
       description: 'Lead webhook URL; endpoint_id comes from `admin webhook status`',
+    });
+    new CfnOutput(this, 'DeliveryDeadLetterQueueName', {
+      value: events.deliveryDeadLetterQueue.queueName,
+      description: 'Outbound events: delivery messages whose function kept failing (docs/deploy.md)',
+    });
+    new CfnOutput(this, 'StreamFailureQueueName', {
+      value: events.streamFailureQueue.queueName,
+      description: 'Outbound events: stream batches given up by the stream handler (docs/deploy.md)',
     });
 
     Validations.of(api).acknowledge(

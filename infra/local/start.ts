@@ -10,23 +10,25 @@ import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
  * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the table, a demo
- * workspace on an empty database, then the local API. SIGINT and SIGTERM stop the API and the
- * DynamoDB Local child, so no java process outlives this one.
+ * workspace on an empty database, then the local API and outbound events. SIGINT and SIGTERM stop
+ * them and the DynamoDB Local child, so no java process outlives this one.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
 
 async function start(): Promise<void> {
   const port = portFrom('PORT', 3000);
-  if (!process.env.DYNAMODB_ENDPOINT) {
+  let endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) {
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
     if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
     const dynamo = await startDynamoDbLocal({ port: portFrom('DYNAMODB_LOCAL_PORT', 8000), dataDir });
     cleanups.push(dynamo.stop);
-    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    endpoint = dynamo.endpoint;
+    process.env.DYNAMODB_ENDPOINT = endpoint;
     console.log(`DynamoDB Local : ${dynamo.endpoint} (${dataDir ? `données dans ${dataDir}` : 'en mémoire'})`);
   } else {
-    console.log(`DynamoDB : ${process.env.DYNAMODB_ENDPOINT}`);
+    console.log(`DynamoDB : ${endpoint}`);
   }
   process.env.TABLE_NAME ||= 'crm-local';
 
@@ -35,7 +37,7 @@ async function start(): Promise<void> {
   const { startLocalServer } = await import('./server');
   const deps = productionDeps();
 
-  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const client = createDynamoClient({ endpoint });
   const table = await ensureTable(client, deps.tableName);
   const empty = (await client.send(new ScanCommand({ TableName: deps.tableName, Limit: 1 }))).Count === 0;
   client.destroy();
@@ -44,6 +46,7 @@ async function start(): Promise<void> {
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
   const server = await startLocalServer({ deps, port, host: '127.0.0.1' });
   cleanups.push(server.close);
+  await startOutboundEvents(deps, endpoint);
 
   if (seed !== undefined) {
     const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
@@ -56,6 +59,27 @@ async function start(): Promise<void> {
     );
   }
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
+}
+
+/**
+ * The stream is read from LATEST, like a mapping created on a live table, not from TRIM_HORIZON as the
+ * stack's mapping is: with a persisted DATA_DIR, TRIM_HORIZON would run the last 24 hours of writes
+ * through the stream handler at every start, sending them to subscriptions created since (which were
+ * not there when those writes happened). Readers are positioned before the "ready" line is printed,
+ * so no request made after it escapes the stream. Stopped first on exit (cleanups run in reverse),
+ * before the server and DynamoDB Local.
+ */
+async function startOutboundEvents(deps: Deps, endpoint: string): Promise<void> {
+  const { startEventPipeline } = await import('./event-pipeline');
+  const { StreamDisabledError } = await import('./stream-poller');
+  try {
+    const pipeline = await startEventPipeline({ deps, endpoint, startingPosition: 'LATEST' });
+    cleanups.push(pipeline.stop);
+    console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, livraisons par une file locale`);
+  } catch (error) {
+    if (!(error instanceof StreamDisabledError)) throw error;
+    console.warn(`Événements sortants inactifs : ${error.message}.`);
+  }
 }
 
 async function seedDemoWorkspace(deps: Deps) {

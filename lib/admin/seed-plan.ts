@@ -279,6 +279,7 @@ function planProspects(planning: Planning, references: References, prospects: Se
       version: 1,
       created_at: planning.now,
       updated_at: planning.now,
+      actor: { kind: 'admin', id: null },
     };
     planContactMarkers(planning, contactOwners, record, path);
     planning.items.push(items.prospect(record));

@@ -8,7 +8,7 @@ import { items, type Candidate, type Note, type WebhookCall } from './records';
 
 /**
  * A new candidate, its marker (one per e-mail and recruitment pipeline, created only if absent)
- * and its first note, in one transaction. When the marker exists, DynamoDB returns it with the
+ * and its first note (`application: 'first'`), in one transaction. When the marker exists, DynamoDB returns it with the
  * cancellation (ReturnValuesOnConditionCheckFailure), so the known candidate is found without
  * another read.
  */
@@ -29,7 +29,7 @@ export async function createCandidate(
         TransactItems: [
           putIfAbsent(store, marker, { returnExisting: true }),
           putIfAbsent(store, items.candidate(candidate)),
-          ...(note ? [putIfAbsent(store, items.note('candidate', note))] : []),
+          ...(note ? [putIfAbsent(store, items.note('candidate', { ...note, application: 'first' }))] : []),
           journalEntryPut(store, journal),
         ],
       }),
@@ -51,7 +51,8 @@ function existingOwner(error: unknown): string | undefined {
 }
 
 /**
- * A note on a known candidate, with the call's journal entry, in one transaction; notes are never
+ * A note on a known candidate that applied again (`application: 'again'`: the change stream tells
+ * a new application by it), with the call's journal entry, in one transaction; notes are never
  * replaced, so the put is conditional on absence. A note already there with this very key was
  * written by this request's first attempt (same ids under an Idempotency-Key): nothing is written
  * again, and the caller journals the call by itself.
@@ -64,7 +65,10 @@ export async function addCandidateNote(
   try {
     await store.db.send(
       new TransactWriteCommand({
-        TransactItems: [putIfAbsent(store, items.note('candidate', note)), journalEntryPut(store, journal)],
+        TransactItems: [
+          putIfAbsent(store, items.note('candidate', { ...note, application: 'again' })),
+          journalEntryPut(store, journal),
+        ],
       }),
     );
     return 'written';

@@ -1,4 +1,5 @@
 import {
+  UpdateTableCommand,
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
@@ -10,7 +11,8 @@ import { projectionOf, tableDefinition } from './table';
 /** Local table creation from the one table definition (the CDK stack reads the same one). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.StreamSpecification?.StreamEnabled) await enableStream(client, tableName);
     return 'existing';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -24,6 +26,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
       AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
@@ -46,4 +49,17 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     }),
   );
   return 'created';
+}
+
+/**
+ * A table kept in DATA_DIR from before outbound events has no stream: switched on, so that
+ * `npm start` delivers events on it too (its earlier writes never emit any).
+ */
+async function enableStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
+    }),
+  );
 }

@@ -82,6 +82,22 @@ export const keys = {
     sk: `CALL#${callId.toLowerCase()}`,
   }),
 
+  /** A workspace's subscriptions sit in its configuration partition: one Query reads both (fan-out). */
+  subscriptionSkPrefix: 'SUB#',
+  subscription: (workspaceId: string, subscriptionId: string): ItemKey => ({
+    pk: workspaceConfigPk(workspaceId),
+    sk: `SUB#${subscriptionId.toLowerCase()}`,
+  }),
+  /**
+   * The deliveries of a workspace (docs/data-model.md, "Outbound events"): one partition, sorted by
+   * the deliveries' time-ordered ids, newest first when read backwards; one is read by its id alone.
+   */
+  deliveriesPk: (workspaceId: string): string => `DELIVERY#${workspaceId}`,
+  delivery: (workspaceId: string, deliveryId: string): ItemKey => ({
+    pk: keys.deliveriesPk(workspaceId),
+    sk: `DELIVERY#${deliveryId.toLowerCase()}`,
+  }),
+
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({
     pk: `IDEM#${sha256Hex(`${scope}\n${idempotencyKey}`)}`,

@@ -1,6 +1,7 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey } from './batch-get';
 import type { Store } from './client';
+import type { Actor } from './event-records';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type Prospect, type ProspectItem, type WebhookCall } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
@@ -187,6 +188,7 @@ export type KnownContactUpdate = {
   email?: string | undefined;
   phone?: string | undefined;
   tagIds: readonly string[];
+  actor: Actor;
   now: string;
 };
 
@@ -196,7 +198,7 @@ function knownContactChange(update: KnownContactUpdate): ProspectChange {
     const value = update[field];
     if (value !== undefined) set[field] = value;
   }
-  return { set, addTags: update.tagIds, now: update.now };
+  return { set, addTags: update.tagIds, actor: update.actor, now: update.now };
 }
 
 export type KnownContactWrite =

@@ -1,13 +1,17 @@
+import type { Actor } from './event-records';
+
 /**
  * The one update expression of a prospect record: every write raises `version` and `updated_at`
- * (undo and the change log condition on the version), sets the given attributes, and adds or
- * removes tags in the `tag_ids` string set.
+ * (undo and the change log condition on the version), stamps the `actor` who made it (the event
+ * built from the change stream names it), sets the given attributes, and adds or removes tags in
+ * the `tag_ids` string set.
  */
 export type ProspectChange = {
   /** Attribute name → new value (null clears it). */
   set: Record<string, string | null>;
   addTags?: readonly string[];
   removeTags?: readonly string[];
+  actor: Actor;
   now: string;
 };
 
@@ -19,8 +23,13 @@ export type UpdateParts = {
 
 export function prospectUpdate(change: ProspectChange, conditionValues: Record<string, unknown> = {}): UpdateParts {
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': change.now, ':one': 1, ...conditionValues };
-  const sets = ['updated_at = :now', 'version = version + :one'];
+  const values: Record<string, unknown> = {
+    ':now': change.now,
+    ':one': 1,
+    ':actor': change.actor,
+    ...conditionValues,
+  };
+  const sets = ['updated_at = :now', 'version = version + :one', 'actor = :actor'];
   Object.entries(change.set).forEach(([attribute, value], index) => {
     names[`#f${index}`] = attribute;
     values[`:f${index}`] = value;

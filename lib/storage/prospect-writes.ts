@@ -63,8 +63,9 @@ function companionWrite(store: Store, companion: CompanionWrite) {
 }
 
 /**
- * A note and its log entry; the prospect's version rises in the same transaction, whose
- * condition also tells a prospect that does not exist, without a read beforehand.
+ * A note and its log entry; the prospect's version rises in the same transaction (stamped with the
+ * note's actor, as every prospect write is), whose condition also tells a prospect that does not
+ * exist, without a read beforehand.
  */
 export async function writeNote(
   store: Store,
@@ -81,7 +82,7 @@ export async function writeNote(
             Update: {
               TableName: store.tableName,
               Key: keys.prospect(target.workspaceId, target.prospectId),
-              ...prospectUpdate({ set: {}, now }),
+              ...prospectUpdate({ set: {}, actor: note.actor, now }),
               ConditionExpression: 'attribute_exists(pk)',
             },
           },

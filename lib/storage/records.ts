@@ -1,3 +1,4 @@
+import type { Actor } from './event-records';
 import { keys, type ItemKey } from './keys';
 
 /**
@@ -27,6 +28,8 @@ export type ProspectItem = {
   version: number;
   created_at: string;
   updated_at: string;
+  /** Who made the last write (every write sets it); absent on an item no write has touched since actors were stamped. */
+  actor?: Actor;
   /** Index gsi3, "prospects of a workspace": `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
   gsi3pk: string;
   gsi3sk: string;
@@ -49,6 +52,8 @@ export type CandidateItem = {
   version: number;
   created_at: string;
   updated_at: string;
+  /** The webhook endpoint that created it; absent on a candidate created before actors were stamped. */
+  actor?: Actor;
 };
 
 /** In the prospect's (or candidate's) partition, sort key NOTE#<created_at>#<id>. */
@@ -65,7 +70,16 @@ export type NoteItem = {
   created_at: string;
   /** The API key that wrote it, or null for a webhook or the admin tool. */
   key_id: string | null;
+  /** Who wrote it; absent on a note written before actors were stamped. */
+  actor?: Actor;
+  /**
+   * A candidate's note only: written with the candidate's creation (`first`) or because a known
+   * candidate applied again (`again`, which the event `candidate.application_received` tells).
+   */
+  application?: NoteApplication;
 };
+
+export type NoteApplication = 'first' | 'again';
 
 export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
 
@@ -147,8 +161,11 @@ export type WebhookCall = Omit<WebhookCallItem, 'pk' | 'sk' | 'type' | 'expires_
 /** How long the journal keeps a call (decisions 6.3). */
 export const webhookCallRetentionSeconds = 30 * 24 * 3600;
 
-/** A record as the domain sees it: what it is, not where it is stored (storage adds keys). */
-type Keyless<T> = Omit<T, 'pk' | 'sk' | 'type'>;
+/**
+ * A record as the domain writes it: what it is, not where it is stored (storage adds keys). A new
+ * write always names its actor, which items stored before actors were stamped lack.
+ */
+type Keyless<T> = Omit<T, 'pk' | 'sk' | 'type' | 'actor'> & { actor: Actor };
 export type Prospect = Omit<Keyless<ProspectItem>, 'gsi3pk' | 'gsi3sk'>;
 export type Candidate = Keyless<CandidateItem>;
 export type Note = Keyless<NoteItem>;

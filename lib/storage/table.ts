@@ -9,6 +9,11 @@ export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
+  /**
+   * The change stream outbound events are built from (docs/events.md): both images, so a change is
+   * the difference between the item before and after its write.
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
   globalSecondaryIndexes: [
     /** API keys of a workspace, change log of an API key. */
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },

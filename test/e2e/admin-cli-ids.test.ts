@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Command, IdOption } from '../../infra/admin/command';
 import { commands } from '../../infra/admin/commands';
 import type { IdKind } from '../../lib/admin/ids';
 import type { SeedOutput } from '../../lib/admin/seed';
+import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionDeps } from '../../lib/deps';
+import { derivedTimeOrderedId } from '../../lib/ids';
+import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
 import { listWebhookCalls } from '../../lib/storage/webhook-calls';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
@@ -31,6 +34,8 @@ let mine: Ids;
 let theirs: Ids;
 const unknownUuid = randomUUID();
 let workDir: string;
+/** Nothing listens there: `subscription redeliver` records a refused connection, quickly. */
+const subscriberUrl = 'http://127.0.0.1:9/crm';
 
 /** Valid invocations of each command, by option names; a command missing here fails the first test. */
 const invocations: Record<string, string[][]> = {
@@ -64,6 +69,19 @@ const invocations: Record<string, string[][]> = {
     ['workspace', 'key'],
   ],
   'changelog undo': [['workspace', 'entry']],
+  'subscription create': [
+    ['workspace', 'url'],
+    ['workspace', 'url', 'events'],
+  ],
+  'subscription list': [['workspace']],
+  'subscription deliveries': [
+    ['workspace', 'id'],
+    ['workspace', 'id', 'status', 'limit'],
+  ],
+  'subscription redeliver': [['workspace', 'delivery']],
+  'subscription disable': [['workspace', 'id']],
+  'subscription enable': [['workspace', 'id']],
+  'subscription delete': [['workspace', 'id']],
 };
 
 /** The values of the options that name no record: any other option must be declared an id option. */
@@ -76,6 +94,9 @@ const plainValues: Record<string, () => string> = {
   limit: () => '10',
   'phone-matching': () => 'exact',
   'phone-region': () => 'FR',
+  url: () => subscriberUrl,
+  events: () => 'prospect.created,candidate.created',
+  status: () => 'failed',
 };
 
 const wordsOf = (command: Command): string => command.words.join(' ');
@@ -93,6 +114,8 @@ const kindWords: Record<IdKind, string> = {
   salesPipeline: 'pipeline de vente',
   recruitmentPipeline: 'pipeline de recrutement',
   webhookCall: 'appel du webhook',
+  subscription: 'abonnement',
+  delivery: 'livraison',
 };
 
 type Variant = { label: string; value: (kind: IdKind) => string; malformed: boolean };
@@ -164,6 +187,13 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
   });
   expect([patched.status, applied.status, refused.status]).toEqual([200, 200, 400]);
   const [failedCall] = await listWebhookCalls(deps, seed.workspace_id, { failed: true, limit: 1 });
+  const subscription = await createSubscription(deps, {
+    workspaceId: seed.workspace_id,
+    url: subscriberUrl,
+    network: 'local',
+  });
+  const delivery = aFailedDelivery(seed.workspace_id, subscription.id);
+  await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: delivery }));
   const { Items = [] } = await deps.db.send(
     new QueryCommand({
       TableName: deps.tableName,
@@ -182,7 +212,31 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     salesPipeline: seed.pipelines.sales?.id as string,
     recruitmentPipeline: seed.recruitment_pipelines.devs?.id as string,
     webhookCall: failedCall?.id as string,
+    subscription: subscription.id,
+    delivery: delivery.id,
   };
+}
+
+/** A delivery the schedule gave up on, as the delivery function leaves it. */
+function aFailedDelivery(workspaceId: string, subscriptionId: string): DeliveryItem {
+  const at = new Date();
+  const eventId = derivedTimeOrderedId(at, `ids#${randomUUID()}`);
+  return eventRecords.delivery({
+    id: derivedTimeOrderedId(at, `${eventId}#${subscriptionId}`),
+    workspace_id: workspaceId,
+    subscription_id: subscriptionId,
+    event_id: eventId,
+    event_type: 'prospect.created',
+    payload: '{}',
+    status: 'failed',
+    attempts: 8,
+    step: 7,
+    last_status_code: 503,
+    last_error: null,
+    next_attempt_at: null,
+    created_at: at.toISOString(),
+    expires_at: Math.floor(at.getTime() / 1000) + 3600,
+  });
 }
 
 /**
@@ -210,6 +264,7 @@ async function stored(): Promise<unknown> {
       partition(keys.prospectPk(ids.workspace, ids.prospect)),
       partition(keys.candidatePk(ids.workspace, ids.candidate)),
       partition(keys.webhookCallsPk(ids.workspace)),
+      partition(keys.deliveriesPk(ids.workspace)),
     ]),
     ...[unknownUuid, theirs.prospect].flatMap((id) => [partition(workspaceConfigPk(id)), apiKeysOf(id)]),
   ]);

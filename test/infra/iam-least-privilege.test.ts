@@ -1,11 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionDeps } from '../../lib/deps';
 import { routes } from '../../lib/routes';
-import { keys } from '../../lib/storage/keys';
-import { functionNames, simulate, synthesizedTablePolicies, type RolePolicy } from '../support/iam-policies';
+import { keys, notePrefix } from '../../lib/storage/keys';
+import {
+  eventFunctionNames,
+  functionNames,
+  simulate,
+  synthesizedTablePolicies,
+  tableStreamArn,
+  tableArn,
+  type RolePolicy,
+} from '../support/iam-policies';
 import { iamRequestsOf, type IamRequest, type RecordedCall } from '../support/recorded-calls';
-import { recordedFunctions, type FunctionCall } from '../support/recorded-functions';
+import {
+  aLocalReceiver,
+  anSqsEvent,
+  aStreamEvent,
+  aStreamRecord,
+  storedItem,
+  storedItems,
+} from '../support/recorded-events';
+import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
 import { aSalesPipeline } from '../support/seed';
 
 /**
@@ -157,11 +174,109 @@ describe('the end-to-end flows, recorded per function', () => {
   });
 });
 
+/**
+ * Outbound events: the writes of the flows above, as the change stream reports them, fanned out by
+ * the stream handler to two subscribers on 127.0.0.1 (one accepts, one refuses), whose deliveries
+ * the delivery function then makes, each function with its own recording client.
+ */
+let events: Awaited<ReturnType<typeof recordedEventFunctions>>;
+const reader = productionDeps();
+let receiver: Awaited<ReturnType<typeof aLocalReceiver>>;
+
+describe('outbound events: a real fan-out and real deliveries, recorded per function', () => {
+  beforeAll(async () => {
+    events = await recordedEventFunctions();
+    receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
+    for (const path of ['/accepts', '/refuses']) {
+      await createSubscription(reader, { workspaceId: ws.workspace_id, url: receiver.url(path), network: 'local' });
+    }
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  test('fan-out: a prospect created, moved, tagged and noted; a candidate who applied twice', async () => {
+    const prospectId = await aLead('events-iam@test.fr');
+    const prospectKey = keys.prospect(ws.workspace_id, prospectId);
+    const created = (await storedItem(reader, prospectKey))!;
+    expect(
+      (await functions.request('updateProspect', onProspect(prospectId, { body: { stage: 'Relance' } }))).status,
+    ).toBe(200);
+    const moved = (await storedItem(reader, prospectKey))!;
+    expect((await functions.request('addTag', onProspect(prospectId, { body: { tag: 'VIP' } }))).status).toBeLessThan(
+      300,
+    );
+    const tagged = (await storedItem(reader, prospectKey))!;
+    expect(
+      (await functions.request('addNote', onProspect(prospectId, { body: { content: 'Événement' } }))).status,
+    ).toBe(201);
+    const [note] = await storedItems(reader, prospectKey.pk, notePrefix);
+
+    const application = { email: 'events-cand@test.fr', name: 'Inès', answers: { Q: 'R' } };
+    const first = await functions.request('recruitment', webhookCall(application));
+    expect((await functions.request('recruitment', webhookCall(application))).body).toMatchObject({
+      action: 'existing',
+    });
+    const candidateKey = keys.candidate(ws.workspace_id, first.body.talent_id as string);
+    const candidate = (await storedItem(reader, candidateKey))!;
+    const again = (await storedItems(reader, candidateKey.pk, notePrefix)).find((item) => item.application === 'again');
+
+    const records = [
+      aStreamRecord({ after: created }),
+      aStreamRecord({ before: created, after: moved }),
+      aStreamRecord({ before: moved, after: tagged }),
+      aStreamRecord({ after: note! }),
+      aStreamRecord({ after: candidate }),
+      aStreamRecord({ after: again! }),
+    ];
+    expect(await events.streamHandler(aStreamEvent(records))).toEqual({ batchItemFailures: [] });
+    /** Six events (created, updated, tag_added, note_added, candidate.created, application_received), two subscribers. */
+    expect(events.queued).toHaveLength(12);
+    expect(new Set(events.queued.map(({ message }) => message.delivery_id)).size).toBe(12);
+    for (const { message, delaySeconds } of events.queued) {
+      expect(message).toMatchObject({ workspace_id: ws.workspace_id, step: 0 });
+      expect(delaySeconds).toBe(0);
+    }
+
+    /** The stream gives a record at least once: the batch read again makes no new delivery. */
+    const firstRound = events.queued.splice(0);
+    expect(await events.streamHandler(aStreamEvent(records))).toEqual({ batchItemFailures: [] });
+    const replayed = events.queued.splice(0).map(({ message }) => message.delivery_id);
+    for (const id of replayed) expect(firstRound.map(({ message }) => message.delivery_id)).toContain(id);
+    events.queued.push(...firstRound);
+  });
+
+  test('deliveries: one receiver accepts, the other refuses and the attempt is scheduled again', async () => {
+    const firstAttempts = events.queued.splice(0).map(({ message }) => message);
+    expect(await events.deliverEvent(anSqsEvent(firstAttempts))).toEqual({ batchItemFailures: [] });
+    expect(receiver.received.filter((post) => post.path === '/accepts')).toHaveLength(6);
+    expect(receiver.received.filter((post) => post.path === '/refuses')).toHaveLength(6);
+    const retries = events.queued.splice(0);
+    expect(retries).toHaveLength(6);
+    for (const { message } of retries) expect(message.step).toBe(1);
+
+    /** A message received before its time is sent on with the rest of its delay, no attempt made. */
+    const posts = receiver.received.length;
+    expect(await events.deliverEvent(anSqsEvent(retries.map(({ message }) => message)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(receiver.received).toHaveLength(posts);
+
+    /** A message already done (its step past) is dropped: the claim refuses it. */
+    expect(await events.deliverEvent(anSqsEvent(firstAttempts.slice(0, 2)))).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(posts);
+  });
+});
+
 /** Each function's distinct IAM requests, from every call it made in the flows above. */
 function recordedRequests(): Map<string, IamRequest[]> {
   const byFunction = new Map<string, IamRequest[]>();
-  for (const name of functionNames) {
-    const calls: RecordedCall[] = [...(functions.calls.get(name) ?? []), ...(burst.calls.get(name) ?? [])];
+  for (const name of [...functionNames, ...eventFunctionNames]) {
+    const calls: RecordedCall[] = [
+      ...(functions.calls.get(name) ?? []),
+      ...(burst.calls.get(name) ?? []),
+      ...(events.calls.get(name) ?? []),
+    ];
     const distinct = new Map(
       calls.flatMap(iamRequestsOf).map((request) => [JSON.stringify(request), request] as [string, IamRequest]),
     );
@@ -181,12 +296,12 @@ describe('every recorded call is allowed by its own function’s role', () => {
   });
 
   test('every function made calls, the authorizer apart from the handlers', () => {
-    for (const name of functionNames) expect(requests.get(name)?.length).toBeGreaterThan(0);
+    for (const name of [...functionNames, ...eventFunctionNames]) expect(requests.get(name)?.length).toBeGreaterThan(0);
     const authorizerActions = new Set(requests.get('authorizer')!.map((request) => request.action));
     expect([...authorizerActions].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
-  test.each(functionNames)(
+  test.each([...functionNames, ...eventFunctionNames])(
     '%s: each recorded request is Allowed, with dynamodb:LeadingKeys evaluated',
     async (name) => {
       const policy = policyOf(name);
@@ -200,7 +315,7 @@ describe('every recorded call is allowed by its own function’s role', () => {
     },
   );
 
-  test.each(functionNames)('%s: nothing is granted that the flows do not use', (name) => {
+  test.each([...functionNames, ...eventFunctionNames])('%s: nothing is granted that the flows do not use', (name) => {
     const used = requests.get(name)!;
     for (const statement of policyOf(name).Statement) {
       const patterns: string[] = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? [];
@@ -218,6 +333,7 @@ describe('every recorded call is allowed by its own function’s role', () => {
 
 describe('what no function may do is denied', () => {
   const otherWs = 'ws-other';
+  const streamTarget = tableStreamArn.slice(tableArn.length + 1);
   const request = (action: string, leadingKeys: string[], target = 'table'): IamRequest => ({
     action: `dynamodb:${action}`,
     target,
@@ -287,10 +403,42 @@ describe('what no function may do is denied', () => {
     ['recruitment', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
     ['listPipelines', 'PutItem on an idempotency record', request('PutItem', [keys.idempotency('s', 'k').pk])],
     ['listPipelines', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['streamHandler', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
+    ['streamHandler', 'UpdateItem on a delivery', request('UpdateItem', [keys.deliveriesPk(otherWs)])],
+    ['streamHandler', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],
+    ['streamHandler', 'Query of a prospect’s partition', request('Query', [keys.prospect(otherWs, 'p').pk])],
+    [
+      'streamHandler',
+      'BatchGetItem of a prospect and an API key',
+      request('BatchGetItem', [keys.prospect(otherWs, 'p').pk, keys.apiKey('f').pk]),
+    ],
+    ['streamHandler', 'PutItem replacing a subscription', request('PutItem', [keys.subscription(otherWs, 's').pk])],
+    ['deliverEvent', 'PutItem of a delivery', request('PutItem', [keys.deliveriesPk(otherWs)])],
+    ['deliverEvent', 'UpdateItem on a subscription', request('UpdateItem', [keys.subscription(otherWs, 's').pk])],
+    ['deliverEvent', 'BatchGetItem of a prospect', request('BatchGetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['deliverEvent', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],
+    ['deliverEvent', 'Query of the configuration partition', request('Query', [keys.subscription(otherWs, 's').pk])],
+    [
+      'deliverEvent',
+      'GetRecords on the change stream',
+      { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
+    ],
+    ...functionNames.map((id): [string, string, IamRequest] => [
+      id,
+      'GetRecords on the change stream',
+      { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
+    ]),
   ];
 
   test.each(denied)('%s: %s', async (name, _, denial) => {
     expect((await simulate(policyOf(name), denial)).result).toBe('ImplicitlyDenied');
+  });
+
+  test('the stream handler, and it alone, reads the change stream', async () => {
+    for (const action of ['dynamodb:DescribeStream', 'dynamodb:GetShardIterator', 'dynamodb:GetRecords']) {
+      const read: IamRequest = { action, target: streamTarget, leadingKeys: [] };
+      expect((await simulate(policyOf('streamHandler'), read)).result).toBe('Allowed');
+    }
   });
 
   test('the Null guard is what refuses a call without dynamodb:LeadingKeys: ForAllValues alone lets it through', async () => {

@@ -20,7 +20,7 @@ import { requestLimit } from '../../lib/domain/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
-import { routes, type TableAction, type TableKeys } from '../../lib/routes';
+import { eventFunctions, functionTimeoutSeconds, routes, type TableAction, type TableKeys } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
@@ -71,19 +71,23 @@ function resourcePath(resourceId: string): string {
 }
 
 describe('functions', () => {
-  test('one function per route, plus the one authorizer', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+  test('one function per route, plus the one authorizer and the event functions', () => {
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + eventFunctions.length);
     for (const route of routes) functionIdByDescription(routeDescription(route));
     functionIdByDescription(authorizerDescription);
+    for (const eventFunction of eventFunctions) functionIdByDescription(eventFunction.description);
   });
 
   test('every function: nodejs22.x on arm64, memory and timeout set, X-Ray, its own log group, TABLE_NAME', () => {
+    const eventDescriptions: unknown[] = eventFunctions.map((eventFunction) => eventFunction.description);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      /** The event functions' timeouts: test/infra/outbound-events.test.ts. */
+      const isApiFunction = !eventDescriptions.includes(fn.Properties.Description);
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 512,
-        Timeout: 10,
+        Timeout: isApiFunction ? functionTimeoutSeconds : expect.any(Number),
         TracingConfig: { Mode: 'Active' },
         Environment: { Variables: { TABLE_NAME: { Ref: tableId } } },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
@@ -351,7 +355,16 @@ describe('least privilege', () => {
   const allStatements = ofType('AWS::IAM::Policy').flatMap(
     ([, policy]) => policy.Properties.PolicyDocument.Statement as Json[],
   );
-  const tableStatements = allStatements.filter((s) => list<string>(s.Action).some((a) => a.startsWith('dynamodb:')));
+  /** Reading the change stream is the stream handler's alone (test/infra/outbound-events.test.ts). */
+  const streamReadActions = [
+    'dynamodb:ListStreams',
+    'dynamodb:DescribeStream',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+  ];
+  const tableStatements = allStatements.filter((s) =>
+    list<string>(s.Action).some((a) => a.startsWith('dynamodb:') && !streamReadActions.includes(a)),
+  );
   const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] });
 
   test.each(routes.map((route) => [route.id, route] as const))('%s gets exactly its table actions', (_, route) => {
@@ -450,7 +463,7 @@ describe('operations', () => {
   test('alarms on API 5xx, on every function’s throttles and on table throttles', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' });
     const throttles = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'Throttles');
-    expect(throttles).toHaveLength(routes.length + 1);
+    expect(throttles).toHaveLength(routes.length + 1 + eventFunctions.length);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Metrics: Match.arrayWith([
         Match.objectLike({
@@ -460,8 +473,14 @@ describe('operations', () => {
     });
   });
 
-  test('outputs: API URL, table name, lead webhook URL pattern', () => {
+  test('outputs: API URL, table name, lead webhook URL pattern, the two dead-letter queues', () => {
     const outputs = template.toJSON().Outputs as Json;
+    const queueIds = ofType('AWS::SQS::Queue').map(([id]) => id);
+    for (const name of ['DeliveryDeadLetterQueueName', 'StreamFailureQueueName']) {
+      const [id, attribute] = outputs[name].Value['Fn::GetAtt'] as [string, string];
+      expect(queueIds).toContain(id);
+      expect(attribute).toBe('QueueName');
+    }
     expect(outputs.TableName.Value).toEqual({ Ref: tableId });
     expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');
     const pattern = outputs.WebhookUrlPattern.Value['Fn::Join'][1] as unknown[];

@@ -1,5 +1,7 @@
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
+import { ensureTable } from '../../lib/storage/create-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
 test('the local table is created from the one table definition', async () => {
@@ -17,4 +19,35 @@ test('the local table is created from the one table definition', async () => {
     const created = Table?.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === index.indexName);
     expect(created?.Projection).toEqual(projectionOf(index));
   }
+});
+
+test('the local table has the change stream of the table definition', async () => {
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: process.env.TABLE_NAME }));
+  client.destroy();
+  expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: tableDefinition.streamViewType });
+});
+
+test('a table kept from before outbound events gets its stream switched on', async () => {
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const tableName = `crm-test-no-stream-${randomUUID()}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+    }),
+  );
+  expect(await ensureTable(client, tableName)).toBe('existing');
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  await client.send(new DeleteTableCommand({ TableName: tableName }));
+  client.destroy();
+  expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
 });

@@ -3,7 +3,7 @@ import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulat
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
-import { routes } from '../../lib/routes';
+import { eventFunctions, routes } from '../../lib/routes';
 import type { IamRequest } from './recorded-calls';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -12,14 +12,21 @@ export const accountId = '123456789012';
 /** The table's ARN as the simulator sees it: the template's `Fn::GetAtt` of the table, made concrete. */
 export const tableArn = `arn:aws:dynamodb:eu-west-3:${accountId}:table/crm-iam-test`;
 
-/** The function names of the synthesized stack: `authorizer`, or a route id. */
+/** The function names of the synthesized stack's API: `authorizer`, or a route id. */
 export const functionNames = ['authorizer', ...routes.map((route) => route.id)];
+
+/** The outbound-event functions, by their id in the route list's `eventFunctions`. */
+export const eventFunctionNames: string[] = eventFunctions.map((eventFunction) => eventFunction.id);
+
+/** The stream's ARN: the table's with the stream's creation time, as DynamoDB names it. */
+export const tableStreamArn = `${tableArn}/stream/2026-01-01T00:00:00.000`;
 
 export type RolePolicy = { Version: '2012-10-17'; Statement: Json[] };
 
 /**
  * The stack as `cdk synth` makes it (same feature flags, bundling skipped), and each function's
- * table statements, its role's policies with the table's ARN resolved.
+ * table statements (the items, the indexes, the change stream), its role's policies with the
+ * table's ARN resolved.
  */
 export function synthesizedTablePolicies(): Map<string, RolePolicy> {
   const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
@@ -35,6 +42,7 @@ export function synthesizedTablePolicies(): Map<string, RolePolicy> {
     if (typeof value === 'string') return value;
     const json = value as Json;
     if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'Arn') return tableArn;
+    if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'StreamArn') return tableStreamArn;
     if (json['Fn::Join']?.[0] === '') return (json['Fn::Join'][1] as unknown[]).map(resolve).join('');
     throw new Error(`unresolved resource ${JSON.stringify(value)}`);
   };
@@ -43,6 +51,7 @@ export function synthesizedTablePolicies(): Map<string, RolePolicy> {
   const descriptions = new Map<string, string>([
     [authorizerDescription, 'authorizer'],
     ...routes.map((route) => [`${route.method} ${route.path}`, route.id] as [string, string]),
+    ...eventFunctions.map((eventFunction) => [eventFunction.description, eventFunction.id] as [string, string]),
   ]);
   const policies = new Map<string, RolePolicy>();
   for (const [, fn] of ofType('AWS::Lambda::Function')) {

@@ -21,6 +21,7 @@ export function aProspectItem(workspaceId: string, fields: Partial<Prospect> = {
     version: 1,
     created_at: at,
     updated_at: at,
+    actor: { kind: 'admin', id: null },
     ...fields,
   });
 }

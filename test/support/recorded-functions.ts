@@ -1,5 +1,7 @@
 import { createAuthorizer } from '../../functions/authorizer';
 import { productionDeps, type Deps } from '../../lib/deps';
+import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
+import { createHttpSender } from '../../lib/outbound/http-sender';
 import { routeById } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
@@ -66,4 +68,37 @@ export function recordedFunctions(clock?: () => Date) {
   }
 
   return { calls, request };
+}
+
+export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };
+
+/**
+ * The two functions of outbound events, each built by its own `createHandler(deps)` with its own
+ * recording DynamoDB client, as deployed but for the network: the local policy (plain http to
+ * 127.0.0.1 allowed) and a queue that keeps what it is sent, in `queued`. Each module also builds
+ * its AWS handler on import, as on a cold start, which needs a queue URL: a fake one, never called.
+ */
+export async function recordedEventFunctions() {
+  const calls = new Map<string, RecordedCall[]>();
+  const queued: QueuedMessage[] = [];
+  const queue: DeliveryQueue = {
+    send: async (messages) => {
+      queued.push(...messages);
+    },
+  };
+  const depsOf = (name: string): EventDeps => {
+    const deps = productionDeps();
+    calls.set(name, recordCalls(deps.db));
+    return { ...deps, queue, send: createHttpSender('local'), network: 'local' };
+  };
+  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
+  /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
+  const streamModule = await import('../../functions/stream-handler');
+  const deliveryModule = await import('../../functions/deliver-event');
+  return {
+    calls,
+    queued,
+    streamHandler: streamModule.createHandler(depsOf('streamHandler')),
+    deliverEvent: deliveryModule.createHandler(depsOf('deliverEvent')),
+  };
 }

@@ -22,10 +22,19 @@ export type RouteFunctionProps = {
   tableActions: readonly TableAction[];
   /** The partitions of those actions; by default the route list's for `entry` (or the authorizer's). */
   tableKeys?: TableKeys;
+  /** By default `functionTimeoutSeconds`, the API's; the event functions are not bound by API Gateway's 29 s. */
+  timeout?: Duration;
+  /** Added to TABLE_NAME, which every function gets. */
+  environment?: Readonly<Record<string, string>>;
+  /**
+   * Why the function needs no dead-letter queue of its own (Serverless-LambdaDLQ): it depends on
+   * who invokes it, and a Lambda DLQ only ever receives failed asynchronous invocations.
+   */
+  noDeadLetterQueueReason: string;
 };
 
 /**
- * Every function of the API, route handler or authorizer, with the same settings. Its role is
+ * Every function of the stack, route handler, authorizer or event function, with the same settings. Its role is
  * its own: write to its own log group, X-Ray, and exactly the table actions it is given, each
  * confined to the partition-key prefixes it touches (infra/cdk/table-access.ts).
  */
@@ -50,11 +59,11 @@ export class RouteFunction extends NodejsFunction {
        */
       memorySize: 512,
       /** A stuck call ends as the gateway's 5xx in the specification's shape (see functionTimeoutSeconds). */
-      timeout: Duration.seconds(functionTimeoutSeconds),
+      timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       tracing: Tracing.ACTIVE,
       role,
       logGroup,
-      environment: { TABLE_NAME: props.table.tableName },
+      environment: { TABLE_NAME: props.table.tableName, ...props.environment },
       bundling: { ...functionBundling, forceDockerBundling: false },
     });
     logGroup.grantWrite(role);
@@ -66,16 +75,12 @@ export class RouteFunction extends NodejsFunction {
     Validations.of(this).acknowledge(
       { id: 'AwsSolutions-L1', reason: runtimeChoice },
       { id: 'Serverless-LambdaLatestVersion', reason: runtimeChoice },
-      {
-        id: 'Serverless-LambdaDLQ',
-        reason:
-          'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.',
-      },
+      { id: 'Serverless-LambdaDLQ', reason: props.noDeadLetterQueueReason },
     );
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permission: "*" is their only resource.',
+        'X-Ray PutTraceSegments and PutTelemetryRecords, and dynamodb:ListStreams that the stream event source grants the stream handler, support no resource-level permission: "*" is their only resource.',
     });
   }
 }

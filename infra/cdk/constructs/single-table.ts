@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../../lib/storage/table';
 
@@ -20,6 +20,8 @@ export class SingleTable extends Table {
       deletionProtection: true,
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
       removalPolicy: RemovalPolicy.RETAIN,
+      /** The change stream outbound events read (./outbound-events.ts), with the view the definition names. */
+      stream: StreamViewType[tableDefinition.streamViewType],
     });
     for (const index of tableDefinition.globalSecondaryIndexes) {
       this.addGlobalSecondaryIndex({

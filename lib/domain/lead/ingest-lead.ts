@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps';
+import type { Actor } from '../../storage/event-records';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import {
@@ -56,6 +57,7 @@ export async function ingestLead(
   // The workspace's phone settings came with the endpoint, in the authorizer's one write: the
   // first read already looks phones up the workspace's way (docs/api.md#phone-matching).
   const phone = phoneMatching(call.phone ?? defaultPhoneSettings);
+  const actor: Actor = { kind: 'webhook', id: call.endpointId };
   let known: MatchContext | undefined;
   const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
     const { config, match, marker } = await findLeadMatch(deps, workspaceId, lead, phone.settings, known);
@@ -68,7 +70,7 @@ export async function ingestLead(
     // repeats a first attempt that did land (same ids): it was created then.
     if (match.kind === 'new' || match.prospectId === newProspectId) {
       const placement = placeNewLead(config.salesPipelines, lead);
-      const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, now);
+      const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, actor, now);
       const created: LeadResult = {
         status: 'created',
         prospect_id: prospect.id,
@@ -96,6 +98,7 @@ export async function ingestLead(
       email: match.email,
       phone: match.phone,
       tagIds,
+      actor,
       now,
     };
     const existing = (placement: Placement): LeadResult => ({

@@ -1,3 +1,4 @@
+import type { Actor } from '../../storage/event-records';
 import type { Prospect } from '../../storage/records';
 import type { LeadInput } from './lead-input';
 
@@ -8,6 +9,7 @@ export function newProspect(
   lead: LeadInput,
   placement: { pipelineId: string | null; stageId: string | null },
   tagIds: readonly string[],
+  actor: Actor,
   now: string,
 ): Prospect {
   return {
@@ -28,5 +30,6 @@ export function newProspect(
     version: 1,
     created_at: now,
     updated_at: now,
+    actor,
   };
 }

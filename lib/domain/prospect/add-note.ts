@@ -7,7 +7,7 @@ import { writeNote } from '../../storage/prospect-writes';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
 import { codePointLength, maxNoteLength } from '../notes';
 import { readIsoTimestamp } from '../timestamps';
-import { changeLogEntry } from './changelog';
+import { apiKeyActor, changeLogEntry } from './changelog';
 import { messages } from '../../messages';
 
 /**
@@ -66,6 +66,7 @@ export async function addNote(
     date,
     created_at: now,
     key_id: principal.keyId,
+    actor: apiKeyActor(principal),
   };
   const entry = changeLogEntry({
     id: deps.newId(),

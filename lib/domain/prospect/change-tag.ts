@@ -10,7 +10,7 @@ import {
   type RetryPolicy,
 } from '../../storage/retry';
 import { findByIdOrName } from '../names';
-import { changeLogEntry } from './changelog';
+import { apiKeyActor, changeLogEntry } from './changelog';
 import { roundOnConfirmedRead, type RoundDecision } from './prospect-rounds';
 import { messages } from '../../messages';
 
@@ -66,6 +66,7 @@ export async function changeTag(
           {
             set: {},
             ...(adding ? { addTags: [tag.id] } : { removeTags: [tag.id] }),
+            actor: apiKeyActor(principal),
             expectedVersion: prospect.version,
             now,
           },

@@ -1,4 +1,9 @@
+import type { ApiKeyPrincipal } from '../principal';
+import type { Actor } from '../../storage/event-records';
 import type { ChangeLogEntry, ChangeLogField } from '../../storage/records';
+
+/** The actor stamped on what a Prospect API call writes: the key its change-log entries name too. */
+export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_key', id: principal.keyId });
 
 export type FieldChange = {
   field: ChangeLogField;

@@ -3,6 +3,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
+import type { Actor } from '../../storage/event-records';
 import type { ChangeLogItem, ProspectItem } from '../../storage/records';
 import { messages as catalogue } from '../../messages';
 
@@ -53,10 +54,12 @@ export async function undoChange(
     throw new ConflictError(messages.moved);
 
   const now = deps.clock().toISOString();
+  // The undone entry names the write (the change stream's event says which change was reverted).
+  const actor: Actor = { kind: 'undo', id: entry.id };
   const outcome = await writeProspectChange(
     deps,
     { workspaceId, prospectId: prospect.id },
-    { ...change, expectedVersion: entry.prospect_version, now },
+    { ...change, actor, expectedVersion: entry.prospect_version, now },
     [{ kind: 'mark-undone', entry, at: now }],
   );
   if (outcome === 'changed_meanwhile') throw new ConflictError(messages.moved);
@@ -66,6 +69,6 @@ export async function undoChange(
   change.removeTags?.forEach((tag) => tags.delete(tag));
   return {
     entry: { ...entry, undone_at: now },
-    prospect: { ...prospect, ...change.set, tag_ids: tags, version: prospect.version + 1, updated_at: now },
+    prospect: { ...prospect, ...change.set, tag_ids: tags, version: prospect.version + 1, updated_at: now, actor },
   };
 }

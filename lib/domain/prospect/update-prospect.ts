@@ -11,7 +11,7 @@ import {
   type RetryPolicy,
 } from '../../storage/retry';
 import type { MemberItem } from '../../storage/workspace-config';
-import { changeLogEntry, type FieldChange } from './changelog';
+import { apiKeyActor, changeLogEntry, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
 import { roundOnConfirmedRead } from './prospect-rounds';
@@ -63,7 +63,7 @@ export async function updateProspect(
         writeProspectChange(
           deps,
           { workspaceId, prospectId },
-          { set, expectedVersion: prospect.version, now },
+          { set, actor: apiKeyActor(principal), expectedVersion: prospect.version, now },
           entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
         ),
       retryPolicy,

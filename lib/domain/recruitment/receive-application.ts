@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps';
+import type { Actor } from '../../storage/event-records';
 import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
 import type { Candidate, Note } from '../../storage/records';
@@ -33,6 +34,7 @@ export async function receiveApplication(
   const { pipeline, columnId } = chooseRecruitmentPipeline(config.recruitmentPipelines, application);
   const now = deps.clock().toISOString();
   const candidateId = deps.newId();
+  const actor: Actor = { kind: 'webhook', id: call.endpointId };
   const candidate: Candidate = {
     id: candidateId,
     workspace_id: workspaceId,
@@ -47,6 +49,7 @@ export async function receiveApplication(
     version: 1,
     created_at: now,
     updated_at: now,
+    actor,
   };
   const noteOn = (recordId: string, text: string): Note => {
     const noteId = deps.newId();
@@ -58,6 +61,7 @@ export async function receiveApplication(
       date: now,
       created_at: now,
       key_id: null,
+      actor,
     };
   };
   const journal = (result: ApplicationResult) =>

@@ -1,0 +1,159 @@
+import {
+  createSubscription,
+  deleteSubscription,
+  listSubscriptionDeliveries,
+  listSubscriptions,
+  redeliverDelivery,
+  setSubscriptionActive,
+} from '../../../lib/admin/subscriptions';
+import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
+import { eventTypes } from '../../../lib/domain/events/event-types';
+import { createHttpSender } from '../../../lib/outbound/http-sender';
+import { defineCommand, idOption, workspaceOption } from '../command';
+import { fields, table } from '../render';
+
+const idOptions = { workspace: workspaceOption, id: idOption('required', 'subscription') };
+
+const statusWords = { pending: 'en attente', delivered: 'livrée', failed: 'abandonnée' } as const;
+
+/** Seven types make a wide column: a subscription to all of them says so. */
+const eventsText = (events: readonly string[]): string =>
+  events.length === eventTypes.length ? 'tous' : events.join(', ');
+
+const deliveryFields = (delivery: DeliveryView): string =>
+  fields([
+    ['Livraison', delivery.id],
+    ['Événement', delivery.event_id],
+    ['Type', delivery.type],
+    ['Statut', statusWords[delivery.status]],
+    ['Tentatives', delivery.attempts],
+    ['Dernier code HTTP', delivery.last_status_code],
+    ['Dernière erreur', delivery.last_error],
+    ['Prochaine tentative', delivery.next_attempt_at],
+    ['Créée le', delivery.created_at],
+  ]);
+
+/** In the order the usage lists them: reading commands first, `delete` last. */
+export const subscriptionCommands = [
+  defineCommand({
+    words: ['subscription', 'create'],
+    summary:
+      "abonne une URL https aux événements de l'espace (--events a,b ; par défaut les sept types) ; le secret de signature n'est affiché qu'une fois",
+    options: { workspace: workspaceOption, url: 'required', events: 'optional' },
+    async run(target, { workspace, url, events }) {
+      const created = await createSubscription(target.deps, {
+        workspaceId: workspace,
+        url,
+        events,
+        network: target.network,
+      });
+      return {
+        document: created,
+        text: [
+          fields([
+            ['Abonnement', created.id],
+            ['URL', created.url],
+            ['Événements', created.events.join(', ')],
+            ['Secret', created.secret],
+          ]),
+          "Le secret n'est affiché qu'une fois : conservez-le maintenant. Il vérifie la signature de chaque envoi (en-têtes webhook-id, webhook-timestamp, webhook-signature).",
+        ].join('\n\n'),
+      };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'list'],
+    summary: "les abonnements de l'espace (jamais leur secret)",
+    options: { workspace: workspaceOption },
+    async run(target, { workspace }) {
+      const document = await listSubscriptions(target.deps, workspace);
+      return {
+        document,
+        text: table(
+          ['Abonnement', 'URL', 'Événements', 'Actif', 'Créé le'],
+          document.subscriptions.map((subscription) => [
+            subscription.id,
+            subscription.url,
+            eventsText(subscription.events),
+            subscription.active,
+            subscription.created_at,
+          ]),
+          'Aucun abonnement dans cet espace.',
+        ),
+      };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'deliveries'],
+    summary:
+      "les livraisons d'un abonnement (30 jours), de la plus récente à la plus ancienne ; --status pending, delivered ou failed ; --limit de 1 à 1000 (100 par défaut)",
+    options: { ...idOptions, status: 'optional', limit: 'optional' },
+    async run(target, { workspace, id, status, limit }) {
+      const document = await listSubscriptionDeliveries(target.deps, workspace, id, { status, limit });
+      return {
+        document,
+        text: table(
+          [
+            'Livraison',
+            'Type',
+            'Statut',
+            'Tentatives',
+            'Code HTTP',
+            'Dernière erreur',
+            'Prochaine tentative',
+            'Créée le',
+          ],
+          document.deliveries.map((delivery) => [
+            delivery.id,
+            delivery.type,
+            statusWords[delivery.status],
+            delivery.attempts,
+            delivery.last_status_code,
+            delivery.last_error,
+            delivery.next_attempt_at,
+            delivery.created_at,
+          ]),
+          status === undefined ? 'Aucune livraison pour cet abonnement.' : 'Aucune livraison avec ce statut.',
+        ),
+      };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'redeliver'],
+    summary:
+      "renvoie maintenant l'événement d'une livraison (même webhook-id), hors calendrier, et affiche la livraison après cet envoi",
+    options: { workspace: workspaceOption, delivery: idOption('required', 'delivery') },
+    async run(target, { workspace, delivery }) {
+      const deps = { ...target.deps, network: target.network, send: createHttpSender(target.network) };
+      const document = await redeliverDelivery(deps, workspace, delivery);
+      return { document, text: deliveryFields(document) };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'disable'],
+    summary: 'suspend un abonnement : les événements qui surviennent pendant ce temps ne lui seront jamais envoyés',
+    options: idOptions,
+    async run(target, { workspace, id }) {
+      const document = await setSubscriptionActive(target.deps, workspace, id, false);
+      return { document, text: `Abonnement ${document.id} désactivé.` };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'enable'],
+    summary: 'réactive un abonnement pour les événements à venir',
+    options: idOptions,
+    async run(target, { workspace, id }) {
+      const document = await setSubscriptionActive(target.deps, workspace, id, true);
+      return { document, text: `Abonnement ${document.id} activé.` };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'delete'],
+    summary: 'supprime un abonnement (ses livraisons en attente ne sont plus tentées)',
+    options: idOptions,
+    async run(target, { workspace, id }) {
+      const document = await deleteSubscription(target.deps, workspace, id);
+      return { document, text: `Abonnement ${document.id} supprimé.` };
+    },
+  }),
+];

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../deps';
+import { ConflictError, NotFoundError } from '../domain/errors';
+import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
+import type { EventDeps, NetworkPolicy } from '../domain/events/ports';
+import { redeliver } from '../domain/events/redeliver';
+import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
+import { messages } from '../messages';
+import { listDeliveries } from '../storage/delivery-list';
+import type { DeliveryStatus, SubscriptionItem } from '../storage/event-records';
+import * as store from '../storage/subscriptions';
+import { AdminInputError } from './errors';
+import { checkedId, unknownId } from './ids';
+import { requireWorkspace } from './workspace';
+
+/**
+ * The admin side of outbound events (decisions 6.2): a workspace's subscriptions and the
+ * deliveries made for them. Every use case first checks the workspace exists; a subscription or
+ * delivery of another workspace is unknown, as is one that never existed.
+ */
+
+export type CreatedSubscription = { id: string; url: string; events: string[]; secret: string };
+export type SubscriptionView = Pick<SubscriptionItem, 'id' | 'url' | 'events' | 'active' | 'created_at'>;
+
+/** `subscription deliveries --limit`: 1 to this many, 100 when absent. */
+export const maxDeliveriesListed = 1000;
+export const defaultDeliveriesListed = 100;
+
+const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+/** The Standard Webhooks form: `whsec_` and the base64 of 32 random bytes, the HMAC key. */
+const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+const accepted = <T>(checked: Checked<T>): T => {
+  if (!checked.ok) throw new AdminInputError(checked.reason);
+  return checked.value;
+};
+
+/** Never the secret: it is printed once, by `subscription create`. */
+const subscriptionView = (item: SubscriptionItem): SubscriptionView => ({
+  id: item.id,
+  url: item.url,
+  events: item.events,
+  active: item.active,
+  created_at: item.created_at,
+});
+
+/** `subscription create`: an active subscription; its secret is returned here only. */
+export async function createSubscription(
+  deps: Deps,
+  input: { workspaceId: string; url: string; events?: string | undefined; network: NetworkPolicy },
+): Promise<CreatedSubscription> {
+  const url = accepted(checkSubscriptionUrl(input.url, input.network));
+  const events = accepted(checkEventTypes(input.events));
+  const workspace = await requireWorkspace(deps, input.workspaceId);
+  const subscription = {
+    id: deps.newId(),
+    workspace_id: workspace.id,
+    url,
+    events,
+    active: true,
+    secret: newSigningSecret(),
+    created_at: deps.clock().toISOString(),
+  };
+  await store.createSubscription(deps, subscription);
+  return { id: subscription.id, url, events, secret: subscription.secret };
+}
+
+/** `subscription list`: oldest first. */
+export async function listSubscriptions(
+  deps: Deps,
+  workspaceId: string,
+): Promise<{ subscriptions: SubscriptionView[] }> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const items = await store.listSubscriptions(deps, workspace.id);
+  items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  return { subscriptions: items.map(subscriptionView) };
+}
+
+/** `subscription enable` / `disable`: events written while it is off are never sent. */
+export async function setSubscriptionActive(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+  active: boolean,
+): Promise<{ id: string; active: boolean }> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('subscription', subscriptionId);
+  const updated = await store.setSubscriptionActive(deps, workspace.id, id, active);
+  if (!updated) throw unknownId('subscription', subscriptionId);
+  return { id: updated.id, active: updated.active };
+}
+
+/** `subscription delete`: its pending deliveries find no subscription and stop; all expire with their TTL. */
+export async function deleteSubscription(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+): Promise<{ id: string; deleted: true }> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('subscription', subscriptionId);
+  if (!(await store.deleteSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
+  return { id, deleted: true };
+}
+
+/** `--limit` as typed: a whole number from 1 to 1000; absent, 100. */
+export function readDeliveriesLimit(value: string | undefined): number {
+  if (value === undefined) return defaultDeliveriesListed;
+  const text = value.trim();
+  const limit = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
+  if (!(limit >= 1 && limit <= maxDeliveriesListed)) {
+    throw new AdminInputError(messages.admin.webhook.invalidLimit(value, maxDeliveriesListed));
+  }
+  return limit;
+}
+
+/** `--status` as typed: pending, delivered or failed. */
+export function readDeliveryStatus(value: string | undefined): DeliveryStatus | undefined {
+  if (value === undefined) return undefined;
+  const status = deliveryStatuses.find((known) => known === value.trim());
+  if (status === undefined) throw new AdminInputError(messages.admin.subscription.invalidStatus(value));
+  return status;
+}
+
+/** `subscription deliveries`: the subscription's deliveries (30 days), newest first. */
+export async function listSubscriptionDeliveries(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+  options: { status?: string | undefined; limit?: string | undefined },
+): Promise<{ deliveries: DeliveryView[] }> {
+  const status = readDeliveryStatus(options.status);
+  const limit = readDeliveriesLimit(options.limit);
+  const subscription = await requireSubscription(deps, workspaceId, subscriptionId);
+  const deliveries = await listDeliveries(deps, subscription.workspace_id, {
+    subscriptionId: subscription.id,
+    status,
+    limit,
+  });
+  return { deliveries: deliveries.map(deliveryView) };
+}
+
+/**
+ * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
+ * (lib/domain/events/redeliver.ts); an unknown delivery, a deleted or disabled subscription are
+ * the administrator's to correct (exit 2).
+ */
+export async function redeliverDelivery(
+  deps: Deps & Pick<EventDeps, 'send' | 'network'>,
+  workspaceId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('delivery', deliveryId);
+  try {
+    return await redeliver(deps, workspace.id, id);
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof ConflictError) {
+      throw new AdminInputError(error.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function requireSubscription(deps: Deps, workspaceId: string, subscriptionId: string): Promise<SubscriptionItem> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('subscription', subscriptionId);
+  const subscription = await store.getSubscription(deps, workspace.id, id);
+  if (!subscription) throw unknownId('subscription', subscriptionId);
+  return subscription;
+}

@@ -1,0 +1,55 @@
+import { Webhook } from 'standardwebhooks';
+import { logJsonLine } from '../../log';
+import { messages } from '../../messages';
+import type { AttemptRecord } from '../../storage/delivery-attempts';
+import type { DeliveryItem, SubscriptionItem } from '../../storage/event-records';
+import type { EventDeps } from './ports';
+import { deliveryTimeoutMs } from './retry-schedule';
+
+export const userAgent = 'crm-ingest-webhooks/1';
+
+export type AttemptResult = AttemptRecord & { delivered: boolean };
+
+/**
+ * One signed POST of a delivery's stored payload (Standard Webhooks): `webhook-id` is the event's
+ * id, the same on every attempt and for every subscription, so a receiver can drop duplicates;
+ * the timestamp and signature are those of this attempt. A 2xx answer within the timeout is a success.
+ */
+export async function attemptDelivery(
+  deps: Pick<EventDeps, 'send' | 'clock'>,
+  delivery: DeliveryItem,
+  subscription: SubscriptionItem,
+): Promise<AttemptResult> {
+  const at = deps.clock();
+  const result = await deps.send({
+    url: subscription.url,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': userAgent,
+      'webhook-id': delivery.event_id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(subscription.secret).sign(delivery.event_id, at, delivery.payload),
+    },
+    body: delivery.payload,
+    timeoutMs: deliveryTimeoutMs,
+  });
+  if ('error' in result) return { delivered: false, lastStatusCode: null, lastError: result.error };
+  const delivered = result.status >= 200 && result.status < 300;
+  return {
+    delivered,
+    lastStatusCode: result.status,
+    lastError: delivered ? null : messages.delivery.unexpectedStatus(result.status),
+  };
+}
+
+/** The one line per abandoned delivery that the stack's metric filter counts (no URL, no payload). */
+export function logDeliveryFailed(delivery: DeliveryItem): void {
+  logJsonLine({
+    level: 'WARN',
+    message: 'Livraison abandonnée',
+    event: 'delivery_failed',
+    workspace_id: delivery.workspace_id,
+    subscription_id: delivery.subscription_id,
+    delivery_id: delivery.id,
+  });
+}

@@ -1,0 +1,244 @@
+import { derivedTimeOrderedId } from '../../ids';
+import { keys, notePrefix, type ItemKey } from '../../storage/keys';
+import type { CandidateItem, NoteItem, ProspectItem } from '../../storage/records';
+import type { StoredChange } from '../../storage/stream-records';
+import type { TagItem } from '../../storage/workspace-config';
+import { noteView, prospectReadView } from '../prospect/read-views';
+import { candidateNoteView, candidateView } from '../recruitment/candidate-view';
+import type { Actor, ActorKind, EventChange, EventType, OutboundEvent } from './event-types';
+
+/**
+ * Which outbound events one stored write makes (docs/events.md): the difference between the item
+ * before and after, as the change stream reports it. Ids and timestamps come from the item alone,
+ * so the same record processed twice makes the same events.
+ */
+
+/**
+ * What a write is about before anything is read: its workspace (proved by the item's key), the
+ * types it may make, and for a note the record its event shows. The fan-out reads that record only
+ * when an active subscription of the workspace wants the type.
+ */
+export type ChangeSubject = { workspaceId: string; types: readonly EventType[]; record?: ItemKey };
+
+/** What building the events needs besides the write: tag names, and the record a note event shows. */
+export type ChangeContext = { tags: readonly TagItem[]; record?: Record<string, unknown> | undefined };
+
+type Classified =
+  | { kind: 'prospect_created'; prospect: ProspectItem }
+  | { kind: 'prospect_modified'; before: ProspectItem; prospect: ProspectItem }
+  | { kind: 'prospect_note'; note: NoteItem; record: ItemKey }
+  | { kind: 'candidate_created'; candidate: CandidateItem }
+  | { kind: 'candidate_application'; note: NoteItem; record: ItemKey };
+
+export function subjectOfChange(change: StoredChange): ChangeSubject | undefined {
+  const classified = classify(change);
+  if (!classified) return undefined;
+  switch (classified.kind) {
+    case 'prospect_created':
+      return { workspaceId: classified.prospect.workspace_id, types: ['prospect.created'] };
+    case 'prospect_modified':
+      return {
+        workspaceId: classified.prospect.workspace_id,
+        types: ['prospect.updated', 'prospect.tag_added', 'prospect.tag_removed'],
+      };
+    case 'prospect_note':
+      return { workspaceId: classified.note.workspace_id, types: ['prospect.note_added'], record: classified.record };
+    case 'candidate_created':
+      return { workspaceId: classified.candidate.workspace_id, types: ['candidate.created'] };
+    case 'candidate_application':
+      return {
+        workspaceId: classified.note.workspace_id,
+        types: ['candidate.application_received'],
+        record: classified.record,
+      };
+  }
+}
+
+/** The events of one write, in a fixed order; none for a write that changes nothing an event shows. */
+export function eventsOfChange(change: StoredChange, context: ChangeContext): OutboundEvent[] {
+  const classified = classify(change);
+  if (!classified) return [];
+  switch (classified.kind) {
+    case 'prospect_created': {
+      const { prospect } = classified;
+      return [
+        event(
+          'prospect.created',
+          prospect.workspace_id,
+          prospect.updated_at,
+          `${prospect.pk}#v${prospect.version}#prospect.created`,
+          { prospect: prospectReadView(prospect, context.tags), actor: actorOf(prospect) },
+        ),
+      ];
+    }
+    case 'prospect_modified':
+      return modifiedProspectEvents(classified.before, classified.prospect, context.tags);
+    case 'prospect_note': {
+      const { note } = classified;
+      const prospect = context.record;
+      if (!prospect || !isProspect(prospect, note.pk)) return [];
+      return [
+        event('prospect.note_added', note.workspace_id, note.created_at, `${note.pk}#${note.sk}`, {
+          prospect: prospectReadView(prospect, context.tags),
+          note: noteView(note),
+          changes: [{ field: 'note', before: null, after: note.id }],
+          actor: actorOf(note),
+        }),
+      ];
+    }
+    case 'candidate_created': {
+      const { candidate } = classified;
+      return [
+        event('candidate.created', candidate.workspace_id, candidate.created_at, `${candidate.pk}#created`, {
+          candidate: candidateView(candidate),
+          actor: actorOf(candidate),
+        }),
+      ];
+    }
+    case 'candidate_application': {
+      const { note } = classified;
+      const candidate = context.record;
+      if (!candidate || !isCandidate(candidate, note.pk)) return [];
+      return [
+        event('candidate.application_received', note.workspace_id, note.created_at, `${note.pk}#${note.sk}`, {
+          candidate: candidateView(candidate),
+          note: candidateNoteView(note),
+          actor: actorOf(note),
+        }),
+      ];
+    }
+  }
+}
+
+/** A prospect's stored attribute → the field its change is named by (as in the change log, and the lead's contact fields). */
+const updatedFields = [
+  ['stage_id', 'stage'],
+  ['setter_id', 'setter'],
+  ['closer_id', 'closer'],
+  ['next_follow_up_at', 'follow_up'],
+  ['first_name', 'first_name'],
+  ['last_name', 'last_name'],
+  ['email', 'email'],
+  ['phone', 'phone'],
+] as const;
+
+function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags: readonly TagItem[]): OutboundEvent[] {
+  const prospect = prospectReadView(after, tags);
+  const actor = actorOf(after);
+  const at = after.updated_at;
+  const seed = `${after.pk}#v${after.version}`;
+  const events: OutboundEvent[] = [];
+  const changes: EventChange[] = updatedFields
+    .map(([attribute, field]) => ({ field, before: textOf(before[attribute]), after: textOf(after[attribute]) }))
+    .filter((change) => change.before !== change.after);
+  if (changes.length > 0) {
+    events.push(
+      event('prospect.updated', after.workspace_id, at, `${seed}#prospect.updated`, { prospect, changes, actor }),
+    );
+  }
+  const tagsBefore = tagIdsOf(before);
+  const tagsAfter = tagIdsOf(after);
+  const names = new Map(tags.map((tag) => [tag.id, tag.name]));
+  const tagEvent = (type: 'prospect.tag_added' | 'prospect.tag_removed', tagId: string) =>
+    event(type, after.workspace_id, at, `${seed}#${type}#${tagId}`, {
+      prospect,
+      tag: { id: tagId, name: names.get(tagId) ?? null },
+      changes: [
+        type === 'prospect.tag_added'
+          ? { field: 'tags', before: null, after: tagId }
+          : { field: 'tags', before: tagId, after: null },
+      ],
+      actor,
+    });
+  for (const tagId of tagsAfter) if (!tagsBefore.includes(tagId)) events.push(tagEvent('prospect.tag_added', tagId));
+  for (const tagId of tagsBefore) if (!tagsAfter.includes(tagId)) events.push(tagEvent('prospect.tag_removed', tagId));
+  return events;
+}
+
+/**
+ * `seed` names the event within the write (docs/adr/0010): a record's key, version and type (and
+ * tag), a note's key, a candidate's key; so two events never share an id, and one event keeps its own.
+ */
+function event(
+  type: EventType,
+  workspaceId: string,
+  writtenAt: string,
+  seed: string,
+  data: Record<string, unknown>,
+): OutboundEvent {
+  const at = new Date(writtenAt);
+  return { id: derivedTimeOrderedId(at, seed), workspaceId, body: { type, timestamp: at.toISOString(), data } };
+}
+
+function classify(change: StoredChange): Classified | undefined {
+  const { after, before } = change;
+  if (!after || change.eventName === 'REMOVE' || !hasTime(after)) return undefined;
+  if (change.eventName === 'INSERT' && change.sk.startsWith(notePrefix) && isNote(after, change)) {
+    const workspaceId = after.workspace_id;
+    if (change.pk === keys.prospectPk(workspaceId, after.record_id)) {
+      return { kind: 'prospect_note', note: after, record: keys.prospect(workspaceId, after.record_id) };
+    }
+    if (change.pk === keys.candidatePk(workspaceId, after.record_id) && after.application === 'again') {
+      return { kind: 'candidate_application', note: after, record: keys.candidate(workspaceId, after.record_id) };
+    }
+    return undefined;
+  }
+  if (isProspect(after, change.pk)) {
+    if (change.eventName === 'INSERT') return { kind: 'prospect_created', prospect: after };
+    if (before && isProspect(before, change.pk)) return { kind: 'prospect_modified', before, prospect: after };
+    return undefined;
+  }
+  if (change.eventName === 'INSERT' && isCandidate(after, change.pk)) {
+    return { kind: 'candidate_created', candidate: after };
+  }
+  return undefined;
+}
+
+/** Recognised by key and type together: change-log entries, markers, deliveries and the rest make no event. */
+const isProspect = (item: Record<string, unknown>, pk: string): item is ProspectItem =>
+  item.type === 'prospect' &&
+  item.sk === 'PROSPECT' &&
+  typeof item.workspace_id === 'string' &&
+  typeof item.id === 'string' &&
+  pk === keys.prospectPk(item.workspace_id, item.id);
+
+const isCandidate = (item: Record<string, unknown>, pk: string): item is CandidateItem =>
+  item.type === 'candidate' &&
+  item.sk === 'CANDIDATE' &&
+  typeof item.workspace_id === 'string' &&
+  typeof item.id === 'string' &&
+  pk === keys.candidatePk(item.workspace_id, item.id);
+
+const isNote = (item: Record<string, unknown>, change: StoredChange): item is NoteItem & { application?: unknown } =>
+  item.type === 'note' &&
+  item.sk === change.sk &&
+  typeof item.workspace_id === 'string' &&
+  typeof item.record_id === 'string' &&
+  typeof item.id === 'string';
+
+/** The time of the write the event reports: a record's `updated_at`, a note's or candidate's `created_at`. */
+function hasTime(item: Record<string, unknown>): boolean {
+  const at = item.type === 'prospect' ? item.updated_at : item.created_at;
+  return typeof at === 'string' && !Number.isNaN(Date.parse(at));
+}
+
+const actorKinds: readonly ActorKind[] = ['api_key', 'webhook', 'undo', 'admin'];
+
+/**
+ * The writer's stamp (docs/adr/0010), checked as read from the stream; null on an item written
+ * before writers stamped one.
+ */
+function actorOf(item: ProspectItem | CandidateItem | NoteItem): Actor | null {
+  const actor: unknown = item.actor;
+  if (typeof actor !== 'object' || actor === null || !('kind' in actor) || !('id' in actor)) return null;
+  const { kind, id } = actor;
+  const known = actorKinds.find((candidate) => candidate === kind);
+  if (known === undefined || (id !== null && typeof id !== 'string')) return null;
+  return { kind: known, id };
+}
+
+const textOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A string set read from the stream; sorted, so one write's events come in the same order every time. */
+const tagIdsOf = (prospect: ProspectItem): string[] =>
+  prospect.tag_ids instanceof Set ? [...prospect.tag_ids].sort() : [];

@@ -1,0 +1,38 @@
+import type { Deps } from '../../deps';
+
+/**
+ * A queue message asks for one scheduled attempt of one delivery. SQS delays a message at most
+ * 15 minutes, so a longer wait is a chain: a message received before `not_before` is sent again
+ * with the remaining delay (at most 900 s), until it is due.
+ */
+export type DeliveryMessage = {
+  workspace_id: string;
+  delivery_id: string;
+  /** The delivery's subscription: the attempt reads both items in one BatchGetItem. */
+  subscription_id: string;
+  /** The step of the retry schedule this message runs (0: the first attempt). */
+  step: number;
+  /** ISO 8601: not to be attempted before this time. */
+  not_before: string;
+};
+
+/** SQS's limit on DelaySeconds. */
+export const maxQueueDelaySeconds = 900;
+
+/** The delivery queue: SQS on AWS (lib/queue), the local stand-in in `npm start` (infra/local). */
+export type DeliveryQueue = {
+  send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void>;
+};
+
+export type OutboundRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
+
+/** What one POST gave: an HTTP status, or an error before any status (refused address, timeout, TLS…). */
+export type OutboundResult = { status: number } | { error: string };
+
+/** The HTTP client of deliveries (lib/outbound): address checks, a timeout, no redirects followed. */
+export type HttpSender = (request: OutboundRequest) => Promise<OutboundResult>;
+
+/** Where the service runs: on AWS, https only and no private, loopback or link-local address. */
+export type NetworkPolicy = 'aws' | 'local';
+
+export type EventDeps = Deps & { queue: DeliveryQueue; send: HttpSender; network: NetworkPolicy };

@@ -1,0 +1,41 @@
+import type { Deps } from '../../deps';
+import { messages } from '../../messages';
+import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
+import type { DeliveryItem } from '../../storage/event-records';
+import { retryWhileChangedMeanwhile } from '../../storage/retry';
+import { ConflictError, NotFoundError } from '../errors';
+import { attemptDelivery } from './delivery-attempt';
+import { deliveryView, type DeliveryView } from './delivery-view';
+import type { EventDeps } from './ports';
+
+/**
+ * `subscription redeliver` (decisions 6.2): a new attempt of the same delivery (same `webhook-id`),
+ * sent now, outside the schedule. Success → `delivered`; a failure leaves a pending delivery
+ * pending (its schedule goes on untouched) and ends any other `failed`. Unknown delivery or deleted
+ * subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
+ */
+export async function redeliver(
+  deps: Deps & Pick<EventDeps, 'send' | 'network'>,
+  workspaceId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const { delivery, subscription } = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
+  if (!delivery) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
+  if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
+  if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
+  const result = await attemptDelivery(deps, delivery, subscription);
+  // The scheduled attempt may change the status meanwhile: the record is conditional on the status
+  // read, and decided again from a fresh read when it moved.
+  let current: DeliveryItem = delivery;
+  const recorded = await retryWhileChangedMeanwhile(async () => {
+    const status = result.delivered ? 'delivered' : current.status === 'pending' ? 'pending' : 'failed';
+    const updated = await recordRedelivery(deps, current, { ...result, status });
+    if (updated) return updated;
+    const reread = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
+    if (!reread.delivery) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
+    current = reread.delivery;
+    return undefined;
+  });
+  if (!recorded) throw new ConflictError(messages.delivery.redeliverContended);
+  return deliveryView(recorded);
+}

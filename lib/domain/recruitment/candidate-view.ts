@@ -1,0 +1,30 @@
+import type { CandidateItem, NoteItem } from '../../storage/records';
+
+/**
+ * How a candidate reads from outside: the admin `candidate show` and the candidate events
+ * (docs/events.md) share these shapes.
+ */
+export type CandidateView = Pick<
+  CandidateItem,
+  'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'pipeline_id' | 'column_id'
+>;
+
+export type CandidateNoteView = Pick<NoteItem, 'id' | 'content' | 'created_at'>;
+
+export const candidateView = (candidate: CandidateItem): CandidateView => ({
+  id: candidate.id,
+  first_name: candidate.first_name,
+  last_name: candidate.last_name,
+  email: candidate.email,
+  phone: candidate.phone,
+  position: candidate.position,
+  source: candidate.source,
+  pipeline_id: candidate.pipeline_id,
+  column_id: candidate.column_id,
+});
+
+export const candidateNoteView = (note: NoteItem): CandidateNoteView => ({
+  id: note.id,
+  content: note.content,
+  created_at: note.created_at,
+});

@@ -1,0 +1,185 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems, sameKey } from './batch-get';
+import type { Store } from './client';
+import type { DeliveryItem, DeliveryStatus, SubscriptionItem } from './event-records';
+import { keys } from './keys';
+
+/**
+ * The attempts of a delivery (docs/data-model.md, "Outbound events"). A queue message is delivered
+ * at least once ("Amazon SQS at-least-once delivery"), so an attempt is first claimed on the item:
+ * of two copies of one message, one POSTs. A claim older than `staleClaimMs` belongs to an
+ * invocation that died (timeout, crash) and may be taken over.
+ */
+export const staleClaimMs = 60_000;
+
+/** What an attempt gave: the HTTP status (null when none came) and the French reason of a failure. */
+export type AttemptRecord = { lastStatusCode: number | null; lastError: string | null };
+
+/**
+ * The delivery, then its subscription: the queue message names the delivery alone, so the
+ * subscription's key is known only once the delivery is read. Both strongly consistent (a
+ * subscription disabled a moment ago is seen disabled).
+ */
+export async function readDeliveryAndSubscription(
+  store: Store,
+  workspaceId: string,
+  deliveryId: string,
+  subscriptionId?: string,
+): Promise<{ delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined }> {
+  const deliveryKey = keys.delivery(workspaceId, deliveryId);
+  // A queue message names the subscription: both items in one round trip. Without it (admin
+  // redelivery by delivery id), or when the message's is not the delivery's, a second read.
+  const found = await batchGetItems(
+    store,
+    subscriptionId === undefined ? [deliveryKey] : [deliveryKey, keys.subscription(workspaceId, subscriptionId)],
+    { consistentRead: true },
+  );
+  const delivery = found.find((item) => sameKey(item, deliveryKey)) as DeliveryItem | undefined;
+  if (!delivery) return { delivery: undefined, subscription: undefined };
+  const subscriptionKey = keys.subscription(workspaceId, delivery.subscription_id);
+  const subscription = (
+    delivery.subscription_id === subscriptionId
+      ? found
+      : await batchGetItems(store, [subscriptionKey], { consistentRead: true })
+  ).find((item) => sameKey(item, subscriptionKey)) as SubscriptionItem | undefined;
+  return { delivery, subscription };
+}
+
+/** Runs a conditional update; undefined when its condition did not hold. */
+async function conditionally(store: Store, command: UpdateCommand): Promise<DeliveryItem | undefined> {
+  try {
+    const { Attributes } = await store.db.send(command);
+    return Attributes as DeliveryItem;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Claims scheduled step `step` of a pending delivery and counts the attempt. Undefined when the
+ * delivery moved on, or another invocation holds a fresh claim on it.
+ */
+export const claimStep = (
+  store: Store,
+  workspaceId: string,
+  deliveryId: string,
+  step: number,
+  now: Date,
+): Promise<DeliveryItem | undefined> =>
+  conditionally(
+    store,
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.delivery(workspaceId, deliveryId),
+      UpdateExpression: 'SET claimed_step = :step, claimed_at = :now, attempts = attempts + :one',
+      ConditionExpression:
+        '#status = :pending AND step = :step AND (attribute_not_exists(claimed_step) OR claimed_at < :stale)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':step': step,
+        ':now': now.toISOString(),
+        ':one': 1,
+        ':pending': 'pending' satisfies DeliveryStatus,
+        ':stale': new Date(now.getTime() - staleClaimMs).toISOString(),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+
+/**
+ * Records the outcome of a claimed attempt and moves to the next step, on the condition that the
+ * claim is still ours (a stale claim taken over by another invocation records nothing here).
+ */
+export const recordScheduledOutcome = (
+  store: Store,
+  claimed: DeliveryItem,
+  outcome: AttemptRecord & { status: DeliveryStatus; nextAttemptAt: string | null },
+): Promise<DeliveryItem | undefined> =>
+  conditionally(
+    store,
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.delivery(claimed.workspace_id, claimed.id),
+      UpdateExpression:
+        'SET #status = :status, step = step + :one, last_status_code = :code, last_error = :error, next_attempt_at = :next REMOVE claimed_step, claimed_at',
+      ConditionExpression: 'claimed_step = :step AND claimed_at = :claimedAt',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':status': outcome.status,
+        ':one': 1,
+        ':code': outcome.lastStatusCode,
+        ':error': outcome.lastError,
+        ':next': outcome.nextAttemptAt,
+        ':step': claimed.claimed_step,
+        ':claimedAt': claimed.claimed_at,
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+
+/**
+ * Ends a pending delivery at step `step` without an attempt (its subscription was deleted or
+ * disabled). Undefined when it had already moved on or is being attempted (a fresh claim).
+ */
+export const failWithoutAttempt = (
+  store: Store,
+  delivery: DeliveryItem,
+  lastError: string,
+  now: Date,
+): Promise<DeliveryItem | undefined> =>
+  conditionally(
+    store,
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.delivery(delivery.workspace_id, delivery.id),
+      UpdateExpression:
+        'SET #status = :failed, last_error = :error, next_attempt_at = :none REMOVE claimed_step, claimed_at',
+      ConditionExpression:
+        '#status = :pending AND step = :step AND (attribute_not_exists(claimed_step) OR claimed_at < :stale)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':failed': 'failed' satisfies DeliveryStatus,
+        ':pending': 'pending' satisfies DeliveryStatus,
+        ':error': lastError,
+        ':none': null,
+        ':step': delivery.step,
+        ':stale': new Date(now.getTime() - staleClaimMs).toISOString(),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+
+/**
+ * Records a redelivery, an attempt outside the schedule: the attempt counted, its result kept, and
+ * `status` set, on the condition that the status is still the one read (`expected`), so a scheduled
+ * attempt finishing meanwhile is not overwritten blindly. A pending delivery's step and next
+ * attempt are left as they are: its schedule goes on.
+ */
+export const recordRedelivery = (
+  store: Store,
+  delivery: DeliveryItem,
+  outcome: AttemptRecord & { status: DeliveryStatus },
+): Promise<DeliveryItem | undefined> =>
+  conditionally(
+    store,
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.delivery(delivery.workspace_id, delivery.id),
+      UpdateExpression: `SET #status = :status, attempts = attempts + :one, last_status_code = :code, last_error = :error${
+        outcome.status === 'pending' ? '' : ', next_attempt_at = :none'
+      }`,
+      ConditionExpression: '#status = :expected',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':status': outcome.status,
+        ':expected': delivery.status,
+        ':one': 1,
+        ':code': outcome.lastStatusCode,
+        ':error': outcome.lastError,
+        ...(outcome.status === 'pending' ? {} : { ':none': null }),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );

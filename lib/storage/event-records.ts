@@ -1,0 +1,78 @@
+import { keys } from './keys';
+
+/**
+ * Stored shapes of outbound events (docs/data-model.md, "Outbound events"). Event types are the
+ * domain's (lib/domain/events/event-types.ts); storage keeps them as the strings they are.
+ */
+
+/**
+ * Who made a write, stamped on the item it writes (attribute `actor`) so that the event built from
+ * the change stream can name it: the API key id, the webhook's endpoint id, the undone change-log
+ * entry id, or null (admin command line).
+ */
+export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
+export type Actor = { kind: ActorKind; id: string | null };
+
+/** A subscription of a workspace: in its configuration partition, `WS#<ws>` / `SUB#<id>`. */
+export type SubscriptionItem = {
+  pk: string;
+  sk: string;
+  type: 'subscription';
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  /** `whsec_…`: the Standard Webhooks signing secret, printed once at creation, never listed. */
+  secret: string;
+  created_at: string;
+};
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event for one subscription, `DELIVERY#<ws>` / `DELIVERY#<id>`. Its id is derived from the
+ * event id and the subscription id (lib/ids.ts `derivedTimeOrderedId`), so it is created once
+ * however often the stream delivers the write. TTL 30 days.
+ */
+export type DeliveryItem = {
+  pk: string;
+  sk: string;
+  type: 'delivery';
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact JSON body POSTed (`{ type, timestamp, data }`), the same bytes on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Every attempt made, redeliveries included. */
+  attempts: number;
+  /** The step of the retry schedule the next scheduled attempt runs (lib/domain/events/retry-schedule.ts). */
+  step: number;
+  /** An attempt in progress: its step and start, so a duplicate queue message does not POST twice. */
+  claimed_step?: number;
+  claimed_at?: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  expires_at: number;
+};
+
+export type Subscription = Omit<SubscriptionItem, 'pk' | 'sk' | 'type'>;
+export type Delivery = Omit<DeliveryItem, 'pk' | 'sk' | 'type'>;
+
+export const eventRecords = {
+  subscription: (subscription: Subscription): SubscriptionItem => ({
+    ...keys.subscription(subscription.workspace_id, subscription.id),
+    type: 'subscription',
+    ...subscription,
+  }),
+  delivery: (delivery: Delivery): DeliveryItem => ({
+    ...keys.delivery(delivery.workspace_id, delivery.id),
+    type: 'delivery',
+    ...delivery,
+  }),
+};

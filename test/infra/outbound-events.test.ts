@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import {
+  deliveriesFailedMetricName,
+  deliveryFailedPattern,
+  iteratorAgeThreshold,
+  metricNamespace,
+} from '../../infra/cdk/constructs/alarms';
+import { CrmStack } from '../../infra/cdk/stack';
+import { leadingKeyPatterns } from '../../infra/cdk/table-access';
+import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
+import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
+import { tableDefinition } from '../../lib/storage/table';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
+const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+const stack = new CrmStack(app, 'Crm-events', { stage: 'events' });
+const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+
+const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
+
+const eventFunction = (id: EventFunction['id']): EventFunction => eventFunctions.find((f) => f.id === id)!;
+const streamSpec = eventFunction('streamHandler');
+const deliverySpec = eventFunction('deliverEvent');
+
+function functionByDescription(description: string): [string, Json] {
+  const found = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Description === description);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+const [streamHandlerId, streamHandler] = functionByDescription(streamSpec.description);
+const [deliverEventId, deliverEvent] = functionByDescription(deliverySpec.description);
+
+/** The queues, told apart by their wiring rather than by their generated ids. */
+const queues = ofType('AWS::SQS::Queue');
+const [deliveryQueueId, deliveryQueue] = queues.find(([, q]) => q.Properties.RedrivePolicy !== undefined)!;
+const deadLetterQueueId = deliveryQueue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+const mappings = ofType('AWS::Lambda::EventSourceMapping');
+const mappingOf = (functionId: string): Json => {
+  const found = mappings.filter(([, m]) => m.Properties.FunctionName.Ref === functionId);
+  expect(found).toHaveLength(1);
+  return found[0]![1].Properties as Json;
+};
+const streamMapping = mappingOf(streamHandlerId);
+const deliveryMapping = mappingOf(deliverEventId);
+const failureQueueId = streamMapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
+
+function statementsOf(fn: Json): Json[] {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  return ofType('AWS::IAM::Policy')
+    .filter(([, policy]) => (policy.Properties.Roles as Json[]).some((role) => role.Ref === roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[]);
+}
+
+/** Each (action, resource) a role is granted, with the statement's leading-key patterns if any. */
+function grantsOf(fn: Json, prefix: string): { action: string; resource: unknown; leadingKeys?: string[] }[] {
+  return statementsOf(fn).flatMap((statement) =>
+    list<string>(statement.Action)
+      .filter((action) => action.startsWith(prefix))
+      .flatMap((action) =>
+        list<unknown>(statement.Resource).map((resource) => ({
+          action,
+          resource,
+          ...(statement.Condition
+            ? { leadingKeys: statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[] }
+            : {}),
+        })),
+      ),
+  );
+}
+
+const streamReadActions = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
+
+describe('the table’s change stream', () => {
+  test('both images, as the table definition says (a change is the difference between them)', () => {
+    expect(tableDefinition.streamViewType).toBe('NEW_AND_OLD_IMAGES');
+    expect(resources[tableId]!.Properties.StreamSpecification).toEqual({
+      StreamViewType: tableDefinition.streamViewType,
+    });
+  });
+
+  test('read by the stream handler only, through one mapping with partial batch responses and bisection', () => {
+    expect(mappings).toHaveLength(2);
+    expect(streamMapping).toMatchObject({
+      EventSourceArn: getAtt(tableId, 'StreamArn'),
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+    });
+  });
+
+  test('records are given up to the on-failure queue while still in the stream (24 h)', () => {
+    expect(queues.map(([id]) => id)).toContain(failureQueueId);
+    expect(failureQueueId).not.toBe(deadLetterQueueId);
+    const maxAge = streamMapping.MaximumRecordAgeInSeconds as number;
+    expect(maxAge).toBeGreaterThanOrEqual(3600);
+    expect(maxAge).toBeLessThan(24 * 3600);
+  });
+
+  test('the filters are the route list’s streamFilters, one pattern each, as Lambda reads them', () => {
+    const filters = streamMapping.FilterCriteria.Filters as { Pattern: string }[];
+    expect(filters.map((filter) => JSON.parse(filter.Pattern) as unknown)).toEqual(streamSpec.streamFilters);
+    expect(filters.length).toBeGreaterThan(0);
+    /** Deliveries (DELIVERY#) are written by the stream handler itself: never read back, or it would loop. */
+    expect(JSON.stringify(filters)).not.toContain('DELIVERY#');
+  });
+});
+
+describe('the delivery queue', () => {
+  test('feeds the delivery function in batches, reporting failed messages one by one', () => {
+    expect(deliveryMapping).toMatchObject({
+      EventSourceArn: getAtt(deliveryQueueId),
+      BatchSize: deliveryQueueSettings.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(deliveryMapping).not.toHaveProperty('DestinationConfig');
+  });
+
+  test('a message received 5 times goes to the dead-letter queue, kept 14 days', () => {
+    expect(deliveryQueue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(deadLetterQueueId),
+      maxReceiveCount: deliveryQueueSettings.maxReceiveCount,
+    });
+    expect(deliveryQueueSettings.maxReceiveCount).toBe(5);
+    for (const id of [deadLetterQueueId, failureQueueId]) {
+      expect(resources[id]!.Properties).toMatchObject({
+        MessageRetentionPeriod: 14 * 24 * 3600,
+        RedriveAllowPolicy: { redrivePermission: 'allowAll' },
+      });
+      expect(resources[id]!.Properties).not.toHaveProperty('RedrivePolicy');
+    }
+  });
+
+  test('visibility timeout at least 6 × the delivery function’s timeout (AWS’s advice), which is 30 s', () => {
+    expect(deliverEvent.Properties.Timeout).toBe(30);
+    expect(deliveryQueue.Properties.VisibilityTimeout).toBe(deliveryQueueSettings.visibilityTimeoutSeconds);
+    expect(deliveryQueue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * deliverEvent.Properties.Timeout);
+  });
+
+  test('no delay on the queue itself: each message carries its own (the retry schedule)', () => {
+    expect(deliveryQueue.Properties).not.toHaveProperty('DelaySeconds');
+  });
+});
+
+describe('every queue: encrypted, TLS only', () => {
+  test('three queues, each with SSE-SQS', () => {
+    expect(queues).toHaveLength(3);
+    for (const [, queue] of queues) {
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(queue.Properties).not.toHaveProperty('KmsMasterKeyId');
+    }
+  });
+
+  test.each(queues.map(([id]) => [id]))('%s: its policy denies every request without TLS', (queueId) => {
+    const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) =>
+      (p.Properties.Queues as Json[]).some((queue) => queue.Ref === queueId),
+    );
+    expect(policies).toHaveLength(1);
+    expect(policies[0]![1].Properties.PolicyDocument.Statement).toContainEqual({
+      Action: 'sqs:*',
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Resource: getAtt(queueId),
+    });
+  });
+});
+
+describe('the two event functions', () => {
+  test('timeouts: 60 s for a stream batch, 30 s for a delivery (one 10 s POST and a few round trips)', () => {
+    expect(streamHandler.Properties.Timeout).toBe(60);
+    expect(deliverEvent.Properties.Timeout).toBe(30);
+  });
+
+  test.each([
+    ['stream handler', streamHandler],
+    ['delivery function', deliverEvent],
+  ])('%s: TABLE_NAME and the delivery queue’s URL', (_, fn) => {
+    expect(fn.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: tableId },
+      DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
+    });
+  });
+});
+
+describe('least privilege of the event functions', () => {
+  const tableArn = getAtt(tableId);
+
+  /** What the route list declares: per item action, exactly its key prefixes, on the table itself. */
+  const declared = (spec: EventFunction) =>
+    spec.tableActions
+      .filter((action): action is ItemAction => action !== 'TransactWriteItems')
+      .map((action) => ({
+        action: `dynamodb:${action}`,
+        resource: tableArn,
+        leadingKeys: leadingKeyPatterns(spec.tableKeys[action] ?? []).sort(),
+      }))
+      .sort((a, b) => a.action.localeCompare(b.action));
+
+  const tableGrants = (fn: Json) =>
+    grantsOf(fn, 'dynamodb:')
+      .filter((grant) => JSON.stringify(grant.resource) === JSON.stringify(tableArn))
+      .map((grant) => ({ ...grant, leadingKeys: [...(grant.leadingKeys ?? [])].sort() }))
+      .sort((a, b) => a.action.localeCompare(b.action));
+
+  test.each([
+    ['stream handler', streamHandler, streamSpec],
+    ['delivery function', deliverEvent, deliverySpec],
+  ])('%s: exactly the declared table actions, each confined to its declared prefixes', (_, fn, spec) => {
+    expect(tableGrants(fn)).toEqual(declared(spec));
+    const actions = grantsOf(fn, 'dynamodb:').map((grant) => grant.action);
+    expect(actions).not.toContain('dynamodb:DeleteItem');
+    expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+  });
+
+  test('the stream is read by the stream handler only, on the table’s stream ARN', () => {
+    const streamGrants = grantsOf(streamHandler, 'dynamodb:').filter((grant) =>
+      streamReadActions.includes(grant.action),
+    );
+    expect(streamGrants.map((grant) => grant.action).sort()).toEqual(streamReadActions);
+    for (const grant of streamGrants) expect(grant.resource).toEqual(getAtt(tableId, 'StreamArn'));
+    /** ListStreams supports no resource-level permission ("*"), acknowledged on the role. */
+    expect(grantsOf(streamHandler, 'dynamodb:').filter((grant) => grant.resource === '*')).toEqual([
+      { action: 'dynamodb:ListStreams', resource: '*' },
+    ]);
+    const deliveryStreamActions = grantsOf(deliverEvent, 'dynamodb:').filter(
+      (grant) => streamReadActions.includes(grant.action) || grant.action === 'dynamodb:ListStreams',
+    );
+    expect(deliveryStreamActions).toEqual([]);
+  });
+
+  test('stream handler: SendMessage on the delivery queue; the on-failure queue for its mapping only', () => {
+    const grants = grantsOf(streamHandler, 'sqs:').map(({ action, resource }) => ({ action, resource }));
+    expect(grants).toEqual(
+      expect.arrayContaining([
+        { action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) },
+        { action: 'sqs:SendMessage', resource: getAtt(failureQueueId) },
+      ]),
+    );
+    for (const grant of grants) {
+      expect([getAtt(deliveryQueueId), getAtt(failureQueueId)]).toContainEqual(grant.resource);
+      if (JSON.stringify(grant.resource) === JSON.stringify(getAtt(deliveryQueueId)))
+        expect(grant.action).toBe('sqs:SendMessage');
+      /** What Lambda needs to send a failed batch's description (the SqsDlq destination's grant). */
+      else expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']).toContain(grant.action);
+    }
+  });
+
+  test('delivery function: consumes and sends on the delivery queue, nothing on any other queue', () => {
+    const grants = grantsOf(deliverEvent, 'sqs:');
+    for (const grant of grants) expect(grant.resource).toEqual(getAtt(deliveryQueueId));
+    expect(grants.map((grant) => grant.action).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'sqs:SendMessage',
+    ]);
+  });
+
+  test('no function may touch a dead-letter queue, and no sqs:* wildcard anywhere', () => {
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const grants = grantsOf(fn, 'sqs:');
+      for (const grant of grants) {
+        expect(grant.action).not.toContain('*');
+        expect(grant.resource).not.toEqual(getAtt(deadLetterQueueId));
+      }
+    }
+  });
+});
+
+describe('alarms of the event pipeline', () => {
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties as Json);
+  const alarmOn = (metricName: string, dimension?: unknown): Json[] =>
+    alarms.filter(
+      (alarm) =>
+        alarm.MetricName === metricName &&
+        (dimension === undefined || JSON.stringify(alarm.Dimensions).includes(JSON.stringify(dimension))),
+    );
+
+  test.each([
+    ['delivery dead-letter queue', () => deadLetterQueueId],
+    ['stream on-failure queue', () => failureQueueId],
+  ])('%s: one message visible is enough', (_, queueId) => {
+    const found = alarmOn('ApproximateNumberOfMessagesVisible', getAtt(queueId(), 'QueueName'));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      Namespace: 'AWS/SQS',
+      Statistic: 'Maximum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  test('the delivery queue itself is not alarmed on depth: messages wait there by design (delays)', () => {
+    expect(alarmOn('ApproximateNumberOfMessagesVisible', getAtt(deliveryQueueId, 'QueueName'))).toEqual([]);
+  });
+
+  test('deliveries given up: a metric filter on the delivery function’s log group, alarmed from one', () => {
+    const filters = ofType('AWS::Logs::MetricFilter').map(([, filter]) => filter.Properties as Json);
+    expect(filters).toEqual([
+      {
+        FilterPattern: deliveryFailedPattern,
+        LogGroupName: deliverEvent.Properties.LoggingConfig.LogGroup,
+        MetricTransformations: [
+          { MetricName: deliveriesFailedMetricName, MetricNamespace: metricNamespace('events'), MetricValue: '1' },
+        ],
+      },
+    ]);
+    expect(deliveryFailedPattern).toBe('{ $.event = "delivery_failed" }');
+    const [alarm] = alarmOn(deliveriesFailedMetricName);
+    expect(alarm).toMatchObject({
+      Namespace: 'Crm/events',
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  test.each([
+    ['stream handler', () => streamHandlerId],
+    ['delivery function', () => deliverEventId],
+  ])('%s: any error is alarmed (a receiver’s refusal is handled, not an error)', (_, functionId) => {
+    const found = alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionId() } });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1 });
+  });
+
+  test('the stream read falling 5 minutes behind', () => {
+    const found = alarmOn('IteratorAge', { Name: 'FunctionName', Value: { Ref: streamHandlerId } });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Maximum',
+      Threshold: iteratorAgeThreshold.toMilliseconds(),
+    });
+    expect(iteratorAgeThreshold.toMilliseconds()).toBe(300_000);
+  });
+
+  test('every alarm described, none with an action attached (the operator’s topic: docs/deploy.md)', () => {
+    for (const alarm of alarms) {
+      expect(alarm.AlarmDescription).toMatch(/\S/);
+      expect(alarm).not.toHaveProperty('AlarmActions');
+    }
+  });
+});
