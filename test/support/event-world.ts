@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import type { createHandler as createStreamHandler } from '../../functions/stream-handler';
+import { startEventPipeline, type EventPipeline } from '../../infra/local/event-pipeline';
+import { localDeliveryQueue } from '../../infra/local/local-queue';
+import { startStreamPoller } from '../../infra/local/stream-poller';
+import type { CreatedSubscription } from '../../lib/admin/subscriptions';
+import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
+import { productionDeps, type Deps } from '../../lib/deps';
+import type { DeliveryView } from '../../lib/domain/events/delivery-view';
+import { createHttpSender } from '../../lib/outbound/http-sender';
+import { eventFunctions } from '../../lib/routes';
+import { createDynamoClient } from '../../lib/storage/client';
+import { ensureTable } from '../../lib/storage/create-table';
+import { runAdminInProcess } from './admin-cli';
+import { startTestApi, type ApiResponse, type TestApi } from './local-api';
+import { aWorkspace } from './seed';
+
+/**
+ * Outbound events end to end, as `npm start` runs them: the local API, a table of the world's own
+ * (the shared `crm-test` table's stream carries every other test file's writes), DynamoDB Local's
+ * stream read by the real stream handler, the queue stand-in feeding the real delivery function,
+ * and receivers on 127.0.0.1. One clock drives the API, the functions and the queue: real time plus
+ * an offset the test moves forward to reach the next retry without waiting for it.
+ */
+
+/** One POST a receiver got, with the raw body (signatures are over its bytes) and what it answered. */
+export type ReceivedRequest = {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Real time (ms) the request ended. */
+  receivedAt: number;
+  status: number;
+};
+
+/** What the receiver answers one request: a status, after a delay (real milliseconds). */
+export type Answer = { status: number; delayMs?: number };
+
+export type Receiver = {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Decides each answer from here on (204 at once by default). */
+  answerWith: (decide: (request: Omit<ReceivedRequest, 'status'>) => Answer) => void;
+  close: () => Promise<void>;
+};
+
+/** An event as received: the webhook-id and the parsed body. */
+export type ReceivedEvent = {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+  request: ReceivedRequest;
+};
+
+export type EventWorld = {
+  endpoint: string;
+  tableName: string;
+  /** The world's clock-driven dependencies on its table (seed, admin commands, checks). */
+  deps: Deps;
+  api: TestApi;
+  pipeline: EventPipeline;
+  /** The world's time (real time plus the offset). */
+  now: () => Date;
+  /** Moves the world's clock forward. */
+  advance: (seconds: number) => void;
+  /** A workspace seeded on the world's table, its writes through the pipeline before this returns. */
+  seed: (description?: SeedDescription) => Promise<SeedOutput>;
+  receiver: () => Promise<Receiver>;
+  /** `subscription create --json` on the receiver's URL (network 'local'), as the admin prints it. */
+  subscribe: (ws: SeedOutput, receiver: Receiver, events?: string) => Promise<CreatedSubscription>;
+  /** An admin command with `--json`: its document; throws with stderr on a non-zero exit. */
+  admin: (...args: string[]) => Promise<unknown>;
+  /** An admin command as typed (no `--json` added): exit code and output. */
+  adminRun: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+  deliveries: (ws: SeedOutput, subscriptionId: string, status?: string) => Promise<DeliveryView[]>;
+  /** A Prospect API call with one of the seed's keys (`admin` by default). */
+  call: (ws: SeedOutput, method: string, path: string, body?: unknown, key?: string) => Promise<ApiResponse>;
+  /** A lead through the lead webhook with the seed's token (a new e-mail unless given). */
+  lead: (ws: SeedOutput, body?: object) => Promise<ApiResponse>;
+  /** An application through the recruitment webhook. */
+  apply: (ws: SeedOutput, body: object) => Promise<ApiResponse>;
+  /** The stream handler, built as the pipeline's (same queue), to feed it records again. */
+  streamHandler: () => Promise<ReturnType<typeof createStreamHandler>>;
+  /** Records every stream batch from now on, as the pipeline's poller hands them over. */
+  recordStream: () => Promise<{ events: DynamoDBStreamEvent[]; stop: () => Promise<void> }>;
+  /** Until every write so far went through the stream handler and the queue has nothing left to do now. */
+  settle: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export async function startEventWorld(): Promise<EventWorld> {
+  const endpoint = process.env.DYNAMODB_ENDPOINT as string;
+  const tableName = `crm-test-events-${randomUUID()}`;
+  const client = createDynamoClient({ endpoint });
+  await ensureTable(client, tableName);
+  client.destroy();
+
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const base = productionDeps();
+  const deps: Deps = { ...base, tableName, clock: now };
+  const api = await startTestApi({ tableName, clock: now });
+  // A fresh table: every record of its stream is the world's, read from the start.
+  const pipeline = await startEventPipeline({ deps, endpoint, tableName, startingPosition: 'TRIM_HORIZON' });
+  const receivers: Receiver[] = [];
+
+  const adminRun = (...args: string[]) => runAdminInProcess(deps, ...args);
+  const admin = async (...args: string[]): Promise<unknown> => {
+    const run = await adminRun(...args, '--json');
+    if (run.code !== 0) throw new Error(`admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+    return JSON.parse(run.stdout);
+  };
+
+  const fingerprint = () =>
+    JSON.stringify([
+      receivers.map((receiver) => receiver.requests.length),
+      pipeline.queue.peek().map((message) => [message.messageId, message.receiveCount]),
+      pipeline.deadLetters.peek().length,
+    ]);
+
+  const world: EventWorld = {
+    endpoint,
+    tableName,
+    deps,
+    api,
+    pipeline,
+    now,
+    advance: (seconds) => void (offsetMs += seconds * 1000),
+    seed: async (description = aWorkspace()) => {
+      const ws = await seedWorkspace(deps, description);
+      // Its writes go through the stream handler before any subscription exists: they send nothing.
+      await world.settle();
+      return ws;
+    },
+    receiver: async () => {
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      return receiver;
+    },
+    subscribe: async (ws, receiver, events) =>
+      (await admin(
+        'subscription',
+        'create',
+        '--workspace',
+        ws.workspace_id,
+        '--url',
+        receiver.url,
+        ...(events === undefined ? [] : ['--events', events]),
+      )) as CreatedSubscription,
+    admin,
+    adminRun,
+    deliveries: async (ws, subscriptionId, status) =>
+      (
+        (await admin(
+          'subscription',
+          'deliveries',
+          '--workspace',
+          ws.workspace_id,
+          '--id',
+          subscriptionId,
+          '--limit',
+          '1000',
+          ...(status === undefined ? [] : ['--status', status]),
+        )) as { deliveries: DeliveryView[] }
+      ).deliveries,
+    call: (ws, method, path, body, key = 'admin') =>
+      api.request(method, path, { headers: { Authorization: `Bearer ${ws.api_keys[key]?.secret}` }, body }),
+    lead: (ws, body = {}) =>
+      api.request('POST', '/webhooks/ingest-lead', {
+        query: { endpoint_id: ws.webhook?.endpoint_id as string },
+        headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+        body: { email: `${randomUUID()}@exemple.test`, ...body },
+      }),
+    apply: (ws, body) =>
+      api.request('POST', '/webhooks/recruitment', {
+        query: { endpoint_id: ws.webhook?.endpoint_id as string },
+        headers: { Authorization: `Bearer ${ws.webhook?.token}` },
+        body,
+      }),
+    streamHandler: async () => {
+      // Imported once the pipeline has set the queue URL its module's AWS handler reads on import.
+      const { createHandler } = await import('../../functions/stream-handler');
+      return createHandler({
+        ...deps,
+        queue: localDeliveryQueue(pipeline.queue),
+        send: createHttpSender('local'),
+        network: 'local',
+      });
+    },
+    recordStream: async () => {
+      const events: DynamoDBStreamEvent[] = [];
+      const poller = await startStreamPoller({
+        endpoint,
+        tableName,
+        handler: async (event) => void events.push(event),
+        startingPosition: 'LATEST',
+        filters: eventFunctions.find((eventFunction) => eventFunction.id === 'streamHandler')?.streamFilters,
+        maxRetryAttempts: 0,
+        onFailure: () => undefined,
+      });
+      return {
+        events,
+        stop: async () => {
+          await poller.caughtUp();
+          await poller.stop();
+        },
+      };
+    },
+    settle: async () => {
+      for (let round = 0; round < 100; round += 1) {
+        const before = fingerprint();
+        await pipeline.caughtUp();
+        await pipeline.idle();
+        if (fingerprint() === before) return;
+      }
+      throw new Error('the event pipeline never settled');
+    },
+    close: async () => {
+      await pipeline.stop();
+      await api.close();
+      await Promise.all(receivers.map((receiver) => receiver.close()));
+      base.db.destroy();
+    },
+  };
+  return world;
+}
+
+/** A receiver on 127.0.0.1 that records every request before answering it. */
+async function startReceiver(): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  let decide: (request: Omit<ReceivedRequest, 'status'>) => Answer = () => ({ status: 204 });
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const received = {
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
+      const answer = decide(received);
+      requests.push({ ...received, status: answer.status });
+      const respond = () => {
+        if (!response.destroyed) response.writeHead(answer.status).end();
+      };
+      if (!answer.delayMs) respond();
+      else {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          respond();
+        }, answer.delayMs);
+        timers.add(timer);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/crm-events`,
+    requests,
+    answerWith: (next) => void (decide = next),
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The events in `requests` (from index `from`), parsed. */
+export function eventsOf(requests: readonly ReceivedRequest[], from = 0): ReceivedEvent[] {
+  return requests.slice(from).map((request) => {
+    const body = JSON.parse(request.body) as { type: string; timestamp: string; data: Record<string, unknown> };
+    return { id: request.headers['webhook-id'] as string, ...body, request };
+  });
+}
+
+/** The request's body checked with the subscription's secret, as a receiver does (throws when it does not verify). */
+export function verified(secret: string, request: ReceivedRequest): unknown {
+  return new Webhook(secret).verify(request.body, {
+    'webhook-id': request.headers['webhook-id'] as string,
+    'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+    'webhook-signature': request.headers['webhook-signature'] as string,
+  });
+}
