@@ -2,7 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { authorizerEntry, routes } from '../../lib/routes';
+import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { esbuildOptionsFor } from '../cdk/bundling';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -11,7 +11,7 @@ export const referenceName = 'reference';
 export const authorizerName = 'authorizer';
 
 export type Bundle = {
-  /** A route id, `authorizer` or `reference`. */
+  /** A route id, an event function's id, `authorizer` or `reference`. */
   name: string;
   entry: string;
   file: string;
@@ -20,10 +20,14 @@ export type Bundle = {
   parts: { zod: number; sdk: number; app: number; other: number };
 };
 
-/** Every function of the stack and the reference, bundled as RouteFunction deploys them. */
+/**
+ * Every function of the stack and the reference, bundled as RouteFunction deploys them: the routes,
+ * the authorizer, and the outbound-event functions (infra/cdk/constructs/outbound-events.ts).
+ */
 export async function buildBundles(outDir: string): Promise<Bundle[]> {
   const targets = [
     ...routes.map((route) => ({ name: route.id, entry: route.entry })),
+    ...eventFunctions.map((eventFunction) => ({ name: eventFunction.id, entry: eventFunction.entry })),
     { name: authorizerName, entry: authorizerEntry },
     { name: referenceName, entry: 'infra/bench/reference-function.ts' },
   ];

@@ -3,7 +3,9 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import { routes } from '../../lib/routes';
 import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
+import type { LocalQueue } from '../local/local-queue';
 import { authorizerName, referenceName } from './bundles';
+import { prospectCreatedBatch, unknownDeliveryBatch } from './event-function-events';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
 import { benchWebhook, knownLead } from './workspace';
 
@@ -16,6 +18,8 @@ export type ColdStartContext = {
   keyIdOf: (routeId: string) => string;
   prospects: (count: number) => string[];
   fresh: () => number;
+  /** The queue whose URL the event functions are configured with (`benchDeliveryQueue`). */
+  deliveryQueue: LocalQueue;
 };
 
 type Request = { method: string; target: string; headers: Record<string, string>; body?: unknown };
@@ -48,7 +52,8 @@ function allowedEvent(request: Request, decision: AuthDecision) {
 
 /**
  * One first event per function: each run's does the function's real work (a new lead, a new
- * candidate, a tag on a prospect that lacks it, a prospect found), never a no-op.
+ * candidate, a tag on a prospect that lacks it, a prospect found, a new prospect's stream record),
+ * never a no-op; the delivery function's is the exception told at `unknownDeliveryBatch`.
  */
 export function coldStartEvents(context: ColdStartContext, runs: number): Map<string, ColdStartEvent> {
   const { seed } = context;
@@ -173,6 +178,8 @@ export function coldStartEvents(context: ColdStartContext, runs: number): Map<st
           }),
         ),
     ],
+    ['streamHandler', (run) => prospectCreatedBatch(seed, run)],
+    ['deliverEvent', (run) => unknownDeliveryBatch(seed, context.deliveryQueue, run)],
     [referenceName, () => ({})],
   ]);
 }

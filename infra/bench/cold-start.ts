@@ -11,16 +11,30 @@ export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; 
 
 export type ColdStartTarget = { name: string; file: string; event: ColdStartEvent };
 
-/** What the probe process reports of a function's answer. */
-type Answer = { statusCode?: number; outcome?: string };
+/**
+ * What the probe process reports of a function's answer: a route's status, the authorizer's
+ * outcome, or how many records an event function's partial batch response names as failed.
+ */
+type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number };
 
 /**
- * A first answer that did the work: a 2xx, or the authorizer's allowing decision. A refused call
- * would time the wrong code path; which 2xx a route answers is the end-to-end tests' business.
+ * A first answer that did the work: a 2xx, the authorizer's allowing decision, or a batch with no
+ * failed record. A refused call would time the wrong code path; which 2xx a route answers is the
+ * end-to-end tests' business.
  */
-const succeeded = (answer: Answer) =>
+export const succeeded = (answer: Answer) =>
   answer.outcome === 'allowed' ||
+  answer.batchItemFailures === 0 ||
   (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300);
+
+/**
+ * An event function may skip a record (an unreadable message is dropped) and still answer a batch
+ * without failures; it then logs an error (`logError`, lib/log.ts: a JSON line at level ERROR on
+ * stderr): such a first answer did not do the work it was timed for. Routes are judged on their
+ * answer alone.
+ */
+export const skippedWork = (answer: Answer, stderr: string) =>
+  answer.batchItemFailures !== undefined && stderr.includes('"level":"ERROR"');
 
 /**
  * What a Lambda runtime does for a fresh instance, in a fresh Node process: import the bundle
@@ -40,7 +54,7 @@ const context = {
 const result = await handler(JSON.parse(eventJson), context);
 const answered = performance.now();
 const cpu = process.cpuUsage();
-const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome };
+const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length };
 process.stdout.write(JSON.stringify({ started, loaded, answered, cpuMs: (cpu.user + cpu.system) / 1000, answer }) + '\\n');
 process.exit(0);
 `;
@@ -64,9 +78,9 @@ export async function measureColdStarts(
   const measures = new Map<string, ColdStart[]>(targets.map((target) => [target.name, []]));
   for (let run = 0; run < coldStartWarmUps + runs; run += 1) {
     for (const target of targets) {
-      const { answer, ...times } = await startOnce(target.file, target.event(run), env);
-      if (!succeeded(answer)) {
-        throw new Error(`${target.name}: unexpected first answer ${JSON.stringify(answer)}`);
+      const { answer, stderr, ...times } = await startOnce(target.file, target.event(run), env);
+      if (!succeeded(answer) || skippedWork(answer, stderr)) {
+        throw new Error(`${target.name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
       if (run >= coldStartWarmUps) measures.get(target.name)?.push(times);
     }
@@ -76,7 +90,11 @@ export async function measureColdStarts(
 
 type ProbeReport = { started: number; loaded: number; answered: number; cpuMs: number; answer: Answer };
 
-function startOnce(file: string, event: unknown, env: Record<string, string>): Promise<ColdStart & { answer: Answer }> {
+function startOnce(
+  file: string,
+  event: unknown,
+  env: Record<string, string>,
+): Promise<ColdStart & { answer: Answer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -85,13 +103,18 @@ function startOnce(file: string, event: unknown, env: Record<string, string>): P
     );
     let stdout = '';
     let stderr = '';
-    let settled = false;
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (settled || !stdout.includes('\n')) return;
-      settled = true;
-      const report = JSON.parse(stdout) as ProbeReport;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('error', reject);
+    // Once both pipes are closed: what the function logged on stderr is all there. The probe's
+    // report is its last line (a function may write lines of its own to stdout before it).
+    child.on('close', (code) => {
+      const last = stdout.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || last === '') {
+        reject(new Error(`cold-start probe exited with ${code}: ${stderr.trim()}`));
+        return;
+      }
+      const report = JSON.parse(last) as ProbeReport;
       resolve({
         totalMs: report.answered,
         nodeStartMs: report.started,
@@ -99,11 +122,8 @@ function startOnce(file: string, event: unknown, env: Record<string, string>): P
         firstAnswerMs: report.answered - report.loaded,
         cpuMs: report.cpuMs,
         answer: report.answer,
+        stderr,
       });
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (!settled) reject(new Error(`cold-start probe exited with ${code}: ${stderr.trim()}`));
     });
   });
 }

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { checkBudgets, type BudgetInputs } from '../../infra/bench/budgets';
+import { skippedWork, succeeded } from '../../infra/bench/cold-start';
+import { coldStartEvents } from '../../infra/bench/cold-start-events';
+import {
+  benchDeliveryQueue,
+  prospectCreatedBatch,
+  unknownDeliveryBatch,
+} from '../../infra/bench/event-function-events';
+import { functionsSection } from '../../infra/bench/report-functions';
+import type { BenchResults } from '../../infra/bench/results';
+import type { SeedOutput } from '../../lib/admin/seed';
+import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
+import { eventFunctions } from '../../lib/routes';
+import { storedChangeOf } from '../../lib/storage/stream-records';
+
+const seed: SeedOutput = {
+  workspace_id: randomUUID(),
+  members: {},
+  tags: { vip: randomUUID() },
+  pipelines: { sales: { id: randomUUID(), stages: { Nouveau: randomUUID() } } },
+  recruitment_pipelines: {},
+  api_keys: {},
+  webhook: { endpoint_id: randomUUID(), token: 'jeton' },
+  prospects: {},
+};
+
+describe('first events of the outbound-event functions', () => {
+  it('gives the stream handler a new prospect of the workspace each run, marshalled as the stream does', () => {
+    const [first, second] = [0, 1].map((run) => prospectCreatedBatch(seed, run));
+    const change = storedChangeOf(first?.Records[0] ?? {});
+    expect(first?.Records).toHaveLength(1);
+    expect(first?.Records[0]).toMatchObject({ eventName: 'INSERT', eventSource: 'aws:dynamodb' });
+    expect(first?.Records[0]?.dynamodb?.OldImage).toBeUndefined();
+    expect(first?.Records[0]?.dynamodb?.NewImage?.tag_ids).toEqual({ SS: [seed.tags.vip] });
+    expect(change).toMatchObject({ eventName: 'INSERT', sk: 'PROSPECT', after: { workspace_id: seed.workspace_id } });
+    expect(change.after?.tag_ids).toEqual(new Set([seed.tags.vip]));
+    const other = storedChangeOf(second?.Records[0] ?? {});
+    expect(other.pk).not.toBe(change.pk);
+    expect(other.sequenceNumber).not.toBe(change.sequenceNumber);
+  });
+
+  it('gives the delivery function one readable message per run, each for a different delivery, due now', () => {
+    const queue = benchDeliveryQueue();
+    const before = Date.now();
+    const messages = [0, 1].map((run) => {
+      const event = unknownDeliveryBatch(seed, queue, run);
+      expect(event.Records).toHaveLength(1);
+      expect(event.Records[0]).toMatchObject({ eventSource: 'aws:sqs', attributes: { ApproximateReceiveCount: '1' } });
+      return parseDeliveryMessage(event.Records[0]?.body ?? '');
+    });
+    expect(messages[0]).toMatchObject({ workspace_id: seed.workspace_id, step: 0 });
+    expect(messages[0]?.delivery_id).not.toBe(messages[1]?.delivery_id);
+    expect(Date.parse(messages[0]?.not_before ?? '')).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(messages[0]?.not_before ?? '')).toBeGreaterThanOrEqual(before - 1000);
+    // Received and deleted: the stand-in keeps nothing between runs.
+    expect(queue.peek()).toEqual([]);
+    expect(queue.url).toMatch(/^https:\/\/sqs\./);
+  });
+
+  it('has a first event for every event function of the stack', () => {
+    const events = coldStartEvents(
+      {
+        seed,
+        keyIdOf: () => '',
+        prospects: (count) => Array.from({ length: count }, () => randomUUID()),
+        fresh: () => 1,
+        deliveryQueue: benchDeliveryQueue(),
+      },
+      2,
+    );
+    for (const eventFunction of eventFunctions) expect(events.has(eventFunction.id)).toBe(true);
+  });
+});
+
+describe('cold-start answers of batch functions', () => {
+  it('counts a batch answered without failure as done, one with a failed record as not', () => {
+    expect(succeeded({ batchItemFailures: 0 })).toBe(true);
+    expect(succeeded({ batchItemFailures: 1 })).toBe(false);
+    expect(succeeded({ statusCode: 201 })).toBe(true);
+    expect(succeeded({ statusCode: 429 })).toBe(false);
+  });
+
+  it('takes a batch function that logged an error for one that skipped its work; a route is judged on its answer', () => {
+    const line = JSON.stringify({ level: 'ERROR', message: 'Message de livraison illisible : ignoré' });
+    expect(skippedWork({ batchItemFailures: 0 }, `${line}\n`)).toBe(true);
+    expect(skippedWork({ batchItemFailures: 0 }, '')).toBe(false);
+    expect(skippedWork({ batchItemFailures: 0 }, '(node:42) Warning: something about Node itself\n')).toBe(false);
+    expect(skippedWork({ statusCode: 200 }, `${line}\n`)).toBe(false);
+  });
+});
+
+describe('budgets and report with the event functions', () => {
+  const inputs: BudgetInputs = {
+    functions: [
+      { name: 'ingestLead', bytes: 571_900, coldStartMs: 140 },
+      { name: 'deliverEvent', bytes: 1_200_000, coldStartMs: 160 },
+    ],
+    referenceColdStartMs: 100,
+    operations: [],
+    load: [],
+  };
+
+  it('holds an event function to the bundle and cold-start budgets when it is the heaviest', () => {
+    const [coldStart, bundle] = checkBudgets(inputs);
+    expect(coldStart).toMatchObject({ ok: false, measured: 'deliverEvent: 1.60 × (160 ms against 100 ms)' });
+    expect(bundle).toMatchObject({ ok: false });
+    expect(bundle?.measured).toContain('deliverEvent: 1.20 MB');
+  });
+
+  it('shows a dash before for a function the baseline did not bundle', () => {
+    const coldStart = (totalMs: number) => ({
+      runs: 15,
+      totalMs,
+      nodeStartMs: 25,
+      loadMs: 80,
+      firstAnswerMs: 40,
+      cpuMs: 150,
+    });
+    const fn = (name: string, bytes: number, totalMs: number) => ({
+      name,
+      entry: '',
+      file: '',
+      bytes,
+      parts: { zod: 20_000, sdk: 380_000, app: 30_000, other: 12_600 },
+      coldStart: coldStart(totalMs),
+    });
+    const reference = fn('reference', 366_300, 126);
+    const section = functionsSection({
+      functions: [fn('streamHandler', 450_478, 150), fn('listPipelines', 423_600, 161)],
+      reference,
+      environment: { cores: 2, node: 'v20' },
+      coldStartLoadAverage: 1.9,
+      baseline: {
+        commit: 'abcdef0',
+        referenceColdStartMs: 94.9,
+        functions: { listPipelines: { coldStartMs: 134.14, bytes: 417_746 } },
+      },
+    } as unknown as BenchResults);
+    expect(section).toMatch(/\| `streamHandler` +\| +— → 450\.5 KB \| .* \| +12\.6 KB \| +30\.0 KB \|/);
+    expect(section).toMatch(/\| `listPipelines` +\| +417\.7 KB → 423\.6 KB \|/);
+    expect(section).toMatch(/\| `streamHandler` +\| +— → 150 ms \| .* \| +1\.19 × \|/);
+    expect(section).toMatch(/\| `listPipelines` +\| +134 ms → 161 ms \|/);
+    expect(section).toMatch(/\| _reference_ +\| +— → 366\.3 KB \|/);
+    expect(section).toMatch(/\| _reference_ +\| +95 ms → 126 ms \|/);
+  });
+});
