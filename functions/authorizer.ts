@@ -1,9 +1,10 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorize } from '../lib/auth/authorize';
 import { encodeDecision, type AuthDecision } from '../lib/auth/context';
 import { allowStagePolicy } from '../lib/auth/policy';
 import { productionDeps, type Deps } from '../lib/deps';
-import { logError } from '../lib/log';
+import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
+import { findRoute } from '../lib/routes';
 import { withDynamoDeadline } from '../lib/storage/client';
 
 /**
@@ -13,30 +14,49 @@ import { withDynamoDeadline } from '../lib/storage/client';
  * for it with a status of its own.
  */
 export function createAuthorizer(deps: Deps) {
-  return async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-    let decision: AuthDecision;
-    try {
-      // A stalled table ends as the `failed` decision (the route's clean 500), never as a Lambda timeout.
-      decision = await withDynamoDeadline(() =>
-        authorize(deps, {
-          method: event.httpMethod,
-          resource: event.resource,
-          headers: event.headers,
-          query: event.queryStringParameters,
-        }),
-      );
-    } catch (error) {
-      logError('authorizer failed', error);
-      decision = { outcome: 'failed' };
-    }
-    const principalId = 'principal' in decision ? decision.principal.workspaceId : 'anonymous';
-    return {
-      principalId,
-      // Every method and path of the stage, not event.methodArn: the answer's size does not depend on
-      // the request path (lib/auth/policy.ts). Results are never cached, so it serves this request only.
-      policyDocument: allowStagePolicy(event.methodArn),
-      context: encodeDecision(decision),
-    };
+  // The context is optional: tests and the local stand-in may call the authorizer with the event alone.
+  return (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> =>
+    observeInvocation(
+      deps.metrics,
+      // The request's id and the route's, as the route's own lines carry them: one search finds both functions' lines.
+      { context, correlationId: event.requestContext?.requestId, keys: routeKey(event) },
+      async () => answer(event, await decide(deps, event)),
+    );
+}
+
+function routeKey(event: APIGatewayRequestAuthorizerEvent): Record<string, string> {
+  const route = findRoute(event.httpMethod, event.resource);
+  return route === undefined ? {} : { route: route.id };
+}
+
+async function decide(deps: Deps, event: APIGatewayRequestAuthorizerEvent): Promise<AuthDecision> {
+  try {
+    // A stalled table ends as the `failed` decision (the route's clean 500), never as a Lambda timeout.
+    const decision = await withDynamoDeadline(() =>
+      authorize(deps, {
+        method: event.httpMethod,
+        resource: event.resource,
+        headers: event.headers,
+        query: event.queryStringParameters,
+      }),
+    );
+    // The outcome only: which key or endpoint is the route's business, and a credential is never logged.
+    logger.debug('authorizer decided', { outcome: decision.outcome });
+    return decision;
+  } catch (error) {
+    logger.error('authorizer failed', errorFields(error));
+    return { outcome: 'failed' };
+  }
+}
+
+function answer(event: APIGatewayRequestAuthorizerEvent, decision: AuthDecision): APIGatewayAuthorizerResult {
+  const principalId = 'principal' in decision ? decision.principal.workspaceId : 'anonymous';
+  return {
+    principalId,
+    // Every method and path of the stage, not event.methodArn: the answer's size does not depend on
+    // the request path (lib/auth/policy.ts). Results are never cached, so it serves this request only.
+    policyDocument: allowStagePolicy(event.methodArn),
+    context: encodeDecision(decision),
   };
 }
 

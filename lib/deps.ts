@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from './config';
+import { createMetrics, type PublishedMetrics } from './observability/metrics';
 import { createDocumentClient } from './storage/client';
 import type { Store } from './storage/client';
 
-/** What every use case depends on; tests pass their own clock and ids. */
+/** What every use case depends on; tests pass their own clock, ids and metrics. */
 export type Deps = Store & {
   clock: () => Date;
   newId: () => string;
+  /** Business metrics (lib/domain/metrics.ts), published by the function's wrapper at the end of each invocation. */
+  metrics: PublishedMetrics;
 };
 
 export function productionDeps(config: Config = loadConfig()): Deps {
@@ -15,5 +18,6 @@ export function productionDeps(config: Config = loadConfig()): Deps {
     tableName: config.tableName,
     clock: () => new Date(),
     newId: randomUUID,
+    metrics: createMetrics(),
   };
 }

@@ -29,7 +29,7 @@ export const succeeded = (answer: Answer) =>
 
 /**
  * An event function may skip a record (an unreadable message is dropped) and still answer a batch
- * without failures; it then logs an error (`logError`, lib/log.ts: a JSON line at level ERROR on
+ * without failures; it then logs an error (lib/observability/logger.ts: a JSON line at level ERROR on
  * stderr): such a first answer did not do the work it was timed for. Routes are judged on their
  * answer alone.
  */

@@ -16,6 +16,8 @@ if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
 }
 new CrmStack(app, `Crm-${stage}`, {
   stage,
+  /** POWERTOOLS_LOG_LEVEL of every function (`-c logLevel=DEBUG`); the stack refuses an unknown level. */
+  logLevel: app.node.tryGetContext('logLevel') as string | undefined,
   description: `CRM ingestion service (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

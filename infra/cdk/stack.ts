@@ -9,11 +9,14 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { webhookUrl } from '../../lib/admin/webhooks';
 import { authorizerEntry, routes, type TableAction } from '../../lib/routes';
+import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
+import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
 import { SingleTable } from './constructs/single-table';
+import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
 
 /** API key and endpoint lookups, then the endpoint's "last call received". */
 export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
@@ -24,7 +27,11 @@ export const authorizerDescription = 'Lambda authorizer: API keys and webhook to
 const invokedByApiGateway =
   'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.';
 
-export type CrmStackProps = StackProps & { stage: string };
+export type CrmStackProps = StackProps & {
+  stage: string;
+  /** POWERTOOLS_LOG_LEVEL of every function, one of `powertoolsLogLevels`; INFO by default (`-c logLevel=DEBUG`). */
+  logLevel?: string;
+};
 
 const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase() + routeId.slice(1);
 
@@ -32,6 +39,11 @@ const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase()
 export class CrmStack extends Stack {
   constructor(scope: Construct, id: string, props: CrmStackProps) {
     super(scope, id, props);
+    const logLevel = props.logLevel ?? 'INFO';
+    if (!isPowertoolsLogLevel(logLevel)) {
+      throw new Error(`Niveau de journalisation invalide : ${logLevel} (${powertoolsLogLevels.join(', ')})`);
+    }
+    const powertools: PowertoolsSettings = { metricsNamespace: metricNamespace(props.stage), logLevel };
     const table = new SingleTable(this, 'Table');
     const api = new CrmApi(this, 'Api', { stage: props.stage });
 
@@ -40,6 +52,7 @@ export class CrmStack extends Stack {
       description: authorizerDescription,
       table,
       tableActions: authorizerTableActions,
+      powertools,
       noDeadLetterQueueReason: invokedByApiGateway,
     });
     const authorizer = new RequestAuthorizer(this, 'RequestAuthorizer', {
@@ -62,6 +75,7 @@ export class CrmStack extends Stack {
         description: `${route.method} ${route.path}`,
         table,
         tableActions: route.tableActions,
+        powertools,
         noDeadLetterQueueReason: invokedByApiGateway,
       });
       functions.set(name, handler);
@@ -74,17 +88,34 @@ export class CrmStack extends Stack {
         });
     }
 
-    const events = new OutboundEvents(this, 'Events', { table });
+    const events = new OutboundEvents(this, 'Events', { table, powertools });
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
 
-    new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events });
+    const { topic } = new AlarmTopic(this, 'AlarmTopic', { stage: props.stage });
+    const { alarms } = new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events, topic });
+    const { dashboard } = new OperationsDashboard(this, 'Operations', {
+      stage: props.stage,
+      api,
+      functions,
+      table,
+      events,
+      alarms,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
     new CfnOutput(this, 'WebhookUrlPattern', {
       value: webhookUrl(api.url, '<endpoint_id>'),
       description: 'Lead webhook URL; endpoint_id comes from `admin webhook status`',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: topic.topicArn,
+      description: 'SNS topic every alarm notifies: subscribe people and chat channels to it (docs/operations.md)',
+    });
+    new CfnOutput(this, 'DashboardName', {
+      value: dashboard.dashboardName,
+      description: 'CloudWatch dashboard of the stage (docs/operations.md)',
     });
     new CfnOutput(this, 'DeliveryDeadLetterQueueName', {
       value: events.deliveryDeadLetterQueue.queueName,

@@ -25,11 +25,6 @@ export const guardRuleExclusions: Readonly<Record<string, { rule: string; reason
     reason:
       'X-Ray is on for the functions only: API Gateway segments record the full URL, query string included, where a webhook token may travel (same choice as Serverless-APIGWXrayEnabled in stack.ts).',
   },
-  'ct-cloudwatch-pr-1': {
-    rule: 'cloudwatch_alarm_action_check',
-    reason:
-      "The alarms carry no action on purpose: the notification target (the platform's SNS topic or incident tool) belongs to the account, not to this stack; docs/deploy.md tells the operator to attach it.",
-  },
   'ct-cloudwatch-pr-2': {
     rule: 'cloudwatch_log_group_retention_period_check',
     reason:

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
-import { logError } from '../../lib/log';
+import { errorFields, logger } from '../../lib/observability/logger';
 import { authorizerEntry, routes } from '../../lib/routes';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, maxRequestBodyBytes, type GatewayReply, type Invocations } from './api-gateway';
@@ -32,7 +32,7 @@ export async function startLocalServer(options: { deps: Deps; port: number; host
     reply(req, invocations)
       .then((response) => send(res, response))
       .catch((error: unknown) => {
-        logError('local server failed', error);
+        logger.error('local server failed', errorFields(error));
         res.destroy();
       });
   });
@@ -76,7 +76,7 @@ function lambdaInvocations(deps: Deps): Invocations {
       return await lambda(event, lambdaContext(`crm-local-${name}`));
     } catch (error) {
       // What the Lambda runtime would write to the function's log before API Gateway answers 5xx.
-      logError('function failed', error, { function: name });
+      logger.error('function failed', { function: name, ...errorFields(error) });
       throw error;
     }
   };

@@ -17,6 +17,9 @@ import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 const cleanups: Array<() => Promise<void>> = [];
 
 async function start(): Promise<void> {
+  // Log lines of the functions for a person in a terminal, JSON when piped (lib/observability/logger.ts):
+  // set before the functions are imported below, since the logger reads it once.
+  if (process.stdout.isTTY && !process.env.CRM_LOG_FORMAT) process.env.CRM_LOG_FORMAT = 'readable';
   const port = portFrom('PORT', 3000);
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {

@@ -1,5 +1,6 @@
 import { countRequest, type Counts } from '../storage/rate-counter';
 import type { Store } from '../storage/client';
+import type { MetricsSink } from './metrics';
 
 /**
  * Rate limits (docs/api.md#rate-limits): fixed one-minute windows per API key; 120 requests, of which
@@ -31,17 +32,23 @@ export function rateLimitState(counts: Counts, countsStageChange: boolean, now: 
 /**
  * Counts one authenticated request in its key's window. With `enforce`, a request over either
  * limit is refused and counts nothing; without (a 403 still counts toward 120), it is counted.
+ * A refusal is counted in RateLimited by the limit reached, the stage-change one when both are
+ * (as its `X-RateLimit-Limit` header then says, `rateLimitState`).
  */
 export async function admitRequest(
-  store: Store,
+  deps: Store & { metrics: MetricsSink },
   request: { keyId: string; now: Date; stageChange: boolean; enforce: boolean },
 ): Promise<{ admitted: boolean; state: RateLimitState }> {
-  const outcome = await countRequest(store, {
+  const outcome = await countRequest(deps, {
     keyId: request.keyId,
     window: windowOf(request.now),
     stageChange: request.stageChange,
     limits: request.enforce ? { requests: requestLimit, stageChanges: stageChangeLimit } : undefined,
   });
   const state = rateLimitState(outcome.counts, request.stageChange, request.now);
+  if (!outcome.counted) {
+    const stageLimited = request.stageChange && outcome.counts.stageChanges >= stageChangeLimit;
+    deps.metrics.count('RateLimited', { limit: stageLimited ? 'stage_changes' : 'requests' });
+  }
   return { admitted: outcome.counted, state: outcome.counted ? state : { ...state, remaining: 0 } };
 }

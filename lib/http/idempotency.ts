@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../domain/principal';
 import type { Deps } from '../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../domain/errors';
-import { logError } from '../log';
+import { errorFields, logger } from '../observability/logger';
 import { functionTimeoutSeconds, type Route } from '../routes';
 import { seededIds } from '../ids';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
@@ -52,7 +52,7 @@ async function release(deps: Pick<Deps, 'db' | 'tableName'>, route: Route, key: 
   try {
     await releaseIdempotencyKey(deps, key, claimant);
   } catch (error) {
-    logError('idempotency key not released', error, { route: route.id });
+    logger.error('idempotency key not released', { route: route.id, ...errorFields(error) });
   }
 }
 
@@ -69,7 +69,7 @@ const abandonedAfterSeconds = functionTimeoutSeconds + 5;
  * nothing is read or written.
  */
 export async function answerOnce(
-  deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId'>,
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId' | 'metrics'>,
   route: Route,
   event: KeyedEvent,
   principal: Principal,
@@ -96,6 +96,7 @@ export async function answerOnce(
   if (claim.kind === 'other_request') throw new IdempotencyKeyReusedError(messages.reused, detail(messages.reused));
   if (claim.kind === 'in_flight') throw new IdempotencyKeyInFlightError(messages.inFlight, detail(messages.inFlight));
   if (claim.kind === 'replay') {
+    deps.metrics.count('IdempotentReplays');
     const { statusCode, body, contentType } = claim.answer;
     return { statusCode, body, headers: { 'Content-Type': contentType } };
   }
@@ -117,7 +118,7 @@ export async function answerOnce(
   } catch (error) {
     // The change itself is done: answer it. An answer that cannot be stored (too large, or the
     // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
-    logError('idempotency answer not recorded', error, { route: route.id });
+    logger.error('idempotency answer not recorded', { route: route.id, ...errorFields(error) });
     await release(deps, route, key, claimant);
   }
   return response;

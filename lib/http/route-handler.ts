@@ -11,7 +11,6 @@ import {
   UnauthorizedError,
   UnknownEndpointError,
 } from '../domain/errors';
-import { logError } from '../log';
 import type { Route } from '../routes';
 import { admitRequest } from '../domain/rate-limit';
 import { errorResponse } from './error-response';
@@ -21,6 +20,7 @@ import type { WebhookCallContext } from '../domain/webhook-call';
 import { rateLimitHeaders, type HttpResponse } from './response';
 import { messages as catalogue } from '../messages';
 import { withDynamoDeadline } from '../storage/client';
+import { errorFields, logger, observeInvocation } from '../observability/logger';
 
 /** What the gate hands to the handler; optional because the Lambda runtime passes a plain context. */
 export type RouteContext<P> = JournalContext & { principal?: P; responseHeaders?: Record<string, string> };
@@ -39,15 +39,15 @@ export const requestIdHeader = 'x-request-id';
 
 /**
  * API Gateway's id of the request, the one of its access log: every answer carries it and every
- * error log names it, so a caller reporting a problem can quote it and we can find the request.
+ * log line of the request carries it as `correlation_id`, so a caller reporting a problem can quote
+ * it and we can find the request.
  */
-function requestIdOf(event: APIGatewayProxyEvent): { requestId?: string } {
-  const requestId = event.requestContext?.requestId;
-  return requestId ? { requestId } : {};
+function requestIdOf(event: APIGatewayProxyEvent): string | undefined {
+  return event.requestContext?.requestId || undefined;
 }
 
 function requestIdHeaderOf(event: APIGatewayProxyEvent): Record<string, string> {
-  const { requestId } = requestIdOf(event);
+  const requestId = requestIdOf(event);
   return requestId === undefined ? {} : { [requestIdHeader]: requestId };
 }
 
@@ -98,7 +98,7 @@ function compose<P extends Principal>(
       if (principal === undefined) throw new Error('route gate did not run');
       const run = (identity: RequestIdentity) =>
         handle({ event, principal, deps: { ...deps, ...identity } }, context).catch((error: unknown) =>
-          respondWithError(route, event, error),
+          respondWithError(route, error),
         );
       // Idempotency-Key on writes only (docs/api.md#idempotency-keys); a GET has nothing to replay
       // (and no right to write the record).
@@ -111,17 +111,23 @@ function compose<P extends Principal>(
   // One DynamoDB deadline for the whole request (gate, idempotency record, use case): a stalled
   // table ends in the route's clean 5xx before the Lambda timeout (docs/deploy.md, "Timeouts").
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
-    withDynamoDeadline(() => handler(event, context as RouteContext<P>));
+    observeInvocation(
+      deps.metrics,
+      { context, correlationId: requestIdOf(event), keys: { route: route.id } },
+      async () => {
+        const response = await withDynamoDeadline(() => handler(event, context as RouteContext<P>));
+        logger.debug('request answered', { status: response.statusCode });
+        return response;
+      },
+    );
 }
 
-function respondWithError(
-  route: Route,
-  event: APIGatewayProxyEvent,
-  error: unknown,
-  headers: Record<string, string> = {},
-): HttpResponse {
+/** A 5xx is ours to look at: logged with the error, never with anything of the request. */
+function respondWithError(route: Route, error: unknown, headers: Record<string, string> = {}): HttpResponse {
   const response = errorResponse(route, error, headers);
-  if (response.statusCode >= 500) logError('request failed', error, { route: route.id, ...requestIdOf(event) });
+  if (response.statusCode >= 500) {
+    logger.error('request failed', { status: response.statusCode, ...errorFields(error) });
+  }
   return response;
 }
 
@@ -131,7 +137,7 @@ function errorResponder<P>(
   return {
     onError: async (request) => {
       const headers = { ...request.context.responseHeaders, ...requestIdHeaderOf(request.event) };
-      request.response = respondWithError(route, request.event, request.error, headers);
+      request.response = respondWithError(route, request.error, headers);
     },
   };
 }

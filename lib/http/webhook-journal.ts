@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import type { WebhookPrincipal } from '../domain/principal';
 import type { WebhookCallContext } from '../domain/webhook-call';
 import { timeOrderedId } from '../ids';
-import { logError } from '../log';
+import { errorFields, logger } from '../observability/logger';
 import type { Route } from '../routes';
 import type { WebhookCall, WebhookRoute } from '../storage/records';
 import { journalWebhookCall } from '../storage/webhook-calls';
@@ -55,6 +55,7 @@ export function webhookJournal(
   }) => {
     const { event, context, response } = request;
     if (!response) return;
+    countRefusal(route, deps, response);
     const authenticated = context.webhookCall;
     const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
     const call =
@@ -65,7 +66,7 @@ export function webhookJournal(
       await journalWebhookCall(deps, entryOfAnswer(call, event, response, { keepBody: authenticated !== undefined }));
       call.journaled = true;
     } catch (error) {
-      logError('webhook call not journaled', error, { route: route.id });
+      logger.error('webhook call not journaled', { route: route.id, ...errorFields(error) });
     }
   };
   return { after: settle, onError: settle };
@@ -90,7 +91,7 @@ function entryOfAnswer(
 ): WebhookCall {
   const body = parsed(response.body);
   const failed = response.statusCode >= 400;
-  const code = typeof body.error === 'string' ? body.error : body.error?.code;
+  const code = errorCodeOf(body);
   const keepBody = options.keepBody && failed && event.body !== null;
   return {
     id: call.id,
@@ -112,6 +113,21 @@ function entryOfAnswer(
         }
       : {}),
   };
+}
+
+const errorCodeOf = (body: AnswerBody): string | undefined =>
+  typeof body.error === 'string' ? body.error : body.error?.code;
+
+/**
+ * LeadsRefused / CandidatesRefused by the code answered: here, since this middleware sees every
+ * final answer of a webhook, the gate's refusals of an unknown or malformed endpoint (which get no
+ * journal entry) and 5xx answers included. A replayed refusal counts again, being answered again.
+ * Successes are counted by their use case.
+ */
+function countRefusal(route: Route, deps: Deps, response: APIGatewayProxyResult): void {
+  if (response.statusCode < 400) return;
+  const code = errorCodeOf(parsed(response.body)) ?? String(response.statusCode);
+  deps.metrics.count(route.id === 'recruitment' ? 'CandidatesRefused' : 'LeadsRefused', { code });
 }
 
 function parsed(text: string): AnswerBody {

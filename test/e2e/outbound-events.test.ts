@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { jest } from '@jest/globals';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
@@ -14,6 +13,7 @@ import {
   type ReceivedEvent,
   type Receiver,
 } from '../support/event-world';
+import { captureLogs } from '../support/captured-logs';
 import { aWorkspace } from '../support/seed';
 
 /**
@@ -551,7 +551,7 @@ describe('delivery over time (the clock moves forward from here)', () => {
     const setup = await subscribed();
     const { ws, receiver, subscription } = setup;
     receiver.answerWith(() => ({ status: 503 }));
-    const printed = jest.spyOn(process.stdout, 'write');
+    const logs = captureLogs('WARN');
     const lead = await world.lead(ws);
     await world.settle();
     expect(receiver.requests).toHaveLength(1);
@@ -584,19 +584,17 @@ describe('delivery over time (the clock moves forward from here)', () => {
       if (index < retryDelaysSeconds.length - 1) expect(delivery).toMatchObject({ status: 'pending' });
     }
     expect(delivery).toMatchObject({ status: 'failed', attempts: 8, next_attempt_at: null });
-    const failedLines = printed.mock.calls
-      .map(([text]) => String(text))
-      .filter((text) => text.includes('"delivery_failed"'));
-    printed.mockRestore();
-    expect(failedLines.map((line) => JSON.parse(line))).toEqual([
-      {
+    const failedLines = logs.lines().filter((line) => line.event === 'delivery_failed');
+    logs.restore();
+    expect(failedLines).toEqual([
+      expect.objectContaining({
         level: 'WARN',
         message: 'Livraison abandonnée',
         event: 'delivery_failed',
         workspace_id: ws.workspace_id,
         subscription_id: subscription.id,
         delivery_id: delivery?.id,
-      },
+      }),
     ]);
 
     // Same event on every attempt: one webhook-id, one body; a timestamp per attempt.

@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { captureLogs } from '../support/captured-logs';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
@@ -49,8 +49,7 @@ test('a 500 logs the request id its answer carries', async () => {
     { step: 'initialize', name: 'outage' },
   );
   const failingApi = await startTestApi({ db: failing.db });
-  const logged: string[] = [];
-  const spy = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void logged.push(String(line)));
+  const logs = captureLogs('ERROR');
   try {
     const response = await failingApi.request('POST', '/webhooks/recruitment', {
       query: { endpoint_id: ws.webhook?.endpoint_id as string },
@@ -59,12 +58,16 @@ test('a 500 logs the request id its answer carries', async () => {
     });
     expect(response.status).toBe(500);
     const requestId = response.headers.get('x-request-id');
-    const lines = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toContainEqual(
-      expect.objectContaining({ level: 'ERROR', message: 'request failed', route: 'recruitment', requestId }),
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'request failed',
+        route: 'recruitment',
+        correlation_id: requestId,
+      }),
     );
   } finally {
-    spy.mockRestore();
+    logs.restore();
     await failingApi.close();
     failing.db.destroy();
   }

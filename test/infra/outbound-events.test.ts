@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import {
-  deliveriesFailedMetricName,
-  deliveryFailedPattern,
-  iteratorAgeThreshold,
-  metricNamespace,
-} from '../../infra/cdk/constructs/alarms';
+import { deliveriesFailedMetricName, iteratorAgeThreshold } from '../../infra/cdk/constructs/alarms';
+import { metricNamespace, metricsService } from '../../infra/cdk/observability';
 import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
@@ -184,10 +180,13 @@ describe('the two event functions', () => {
   test.each([
     ['stream handler', streamHandler],
     ['delivery function', deliverEvent],
-  ])('%s: TABLE_NAME and the delivery queue’s URL', (_, fn) => {
+  ])('%s: TABLE_NAME, the delivery queue’s URL and the Powertools variables', (_, fn) => {
     expect(fn.Properties.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: tableId },
       DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
+      POWERTOOLS_SERVICE_NAME: fn === streamHandler ? 'StreamHandler' : 'DeliverEvent',
+      POWERTOOLS_METRICS_NAMESPACE: 'Crm/events',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
     });
   });
 });
@@ -306,25 +305,18 @@ describe('alarms of the event pipeline', () => {
     expect(alarmOn('ApproximateNumberOfMessagesVisible', getAtt(deliveryQueueId, 'QueueName'))).toEqual([]);
   });
 
-  test('deliveries given up: a metric filter on the delivery function’s log group, alarmed from one', () => {
-    const filters = ofType('AWS::Logs::MetricFilter').map(([, filter]) => filter.Properties as Json);
-    expect(filters).toEqual([
-      {
-        FilterPattern: deliveryFailedPattern,
-        LogGroupName: deliverEvent.Properties.LoggingConfig.LogGroup,
-        MetricTransformations: [
-          { MetricName: deliveriesFailedMetricName, MetricNamespace: metricNamespace('events'), MetricValue: '1' },
-        ],
-      },
-    ]);
-    expect(deliveryFailedPattern).toBe('{ $.event = "delivery_failed" }');
-    const [alarm] = alarmOn(deliveriesFailedMetricName);
-    expect(alarm).toMatchObject({
-      Namespace: 'Crm/events',
+  test('deliveries given up: the delivery code’s own EMF count, alarmed from one; no log metric filter', () => {
+    expect(ofType('AWS::Logs::MetricFilter')).toEqual([]);
+    const found = alarmOn(deliveriesFailedMetricName);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      Namespace: metricNamespace('events'),
+      Dimensions: [{ Name: 'service', Value: metricsService }],
       Statistic: 'Sum',
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
+    expect([metricNamespace('events'), metricsService]).toEqual(['Crm/events', 'crm-ingest']);
   });
 
   test.each([
@@ -347,10 +339,8 @@ describe('alarms of the event pipeline', () => {
     expect(iteratorAgeThreshold.toMilliseconds()).toBe(300_000);
   });
 
-  test('every alarm described, none with an action attached (the operator’s topic: docs/deploy.md)', () => {
-    for (const alarm of alarms) {
-      expect(alarm.AlarmDescription).toMatch(/\S/);
-      expect(alarm).not.toHaveProperty('AlarmActions');
-    }
+  test('every alarm described, pointing at its procedure (its notifications: test/infra/observability.test.ts)', () => {
+    for (const alarm of alarms)
+      expect(alarm.AlarmDescription).toMatch(/Procédure : docs\/operations\.md, alarme \w+\.$/);
   });
 });

@@ -16,6 +16,8 @@ import { createHttpSender } from '../../lib/outbound/http-sender';
 import { readDeliveryAndSubscription } from '../../lib/storage/delivery-attempts';
 import { eventRecords, type Delivery, type Subscription } from '../../lib/storage/event-records';
 import { keys } from '../../lib/storage/keys';
+import { captureLogs, type CapturedLogs } from '../support/captured-logs';
+import { recordingMetrics } from '../support/recording-metrics';
 
 /**
  * The delivery function (decisions 6.2) against DynamoDB Local and real HTTP receivers on
@@ -32,9 +34,11 @@ let base: string;
 let now: Date;
 let queued: { message: DeliveryMessage; delaySeconds: number }[];
 const baseDeps = productionDeps();
+const metrics = recordingMetrics();
 const deps: EventDeps = {
   ...baseDeps,
   clock: () => now,
+  metrics,
   queue: {
     send: async (messages) => {
       queued.push(...messages);
@@ -73,19 +77,18 @@ afterAll(async () => {
   baseDeps.db.destroy();
 });
 
-let warnings: string[];
+let logs: CapturedLogs;
 beforeEach(() => {
   received = [];
   queued = [];
+  metrics.clear();
   now = new Date();
-  warnings = [];
-  jest.spyOn(process.stdout, 'write').mockImplementation((line: string | Uint8Array) => {
-    warnings.push(String(line).trimEnd());
-    return true;
-  });
-  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  logs = captureLogs('WARN');
 });
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  logs.restore();
+  jest.restoreAllMocks();
+});
 
 const put = (item: object) => deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
 
@@ -145,15 +148,28 @@ const sqsEvent = (bodies: string[]): SQSEvent => ({
   Records: bodies.map((body, index) => ({ messageId: `m${index}`, body }) as SQSRecord),
 });
 
-const failedLine = (delivery: Delivery) =>
-  JSON.stringify({
-    level: 'WARN',
-    message: 'Livraison abandonnée',
-    event: 'delivery_failed',
-    workspace_id: delivery.workspace_id,
-    subscription_id: delivery.subscription_id,
-    delivery_id: delivery.id,
-  });
+const failedLine = (delivery: Delivery) => ({
+  level: 'WARN',
+  message: 'Livraison abandonnée',
+  event: 'delivery_failed',
+  workspace_id: delivery.workspace_id,
+  subscription_id: delivery.subscription_id,
+  delivery_id: delivery.id,
+});
+
+/** The WARN lines logged, with the keys of the `delivery_failed` line (Powertools adds its own). */
+const warnings = () =>
+  logs
+    .lines()
+    .filter((line) => line.level === 'WARN')
+    .map(({ level, message, event, workspace_id, subscription_id, delivery_id }) => ({
+      level,
+      message,
+      event,
+      workspace_id,
+      subscription_id,
+      delivery_id,
+    }));
 
 test('a first attempt POSTs the stored payload, signed, and ends delivered', async () => {
   const subscription = await aSubscription('/ok');
@@ -183,6 +199,7 @@ test('a first attempt POSTs the stored payload, signed, and ends delivered', asy
   expect(after).not.toHaveProperty('claimed_step');
   expect(after).not.toHaveProperty('claimed_at');
   expect(queued).toEqual([]);
+  expect(metrics.counts).toEqual([{ metric: 'DeliveriesDelivered', dimensions: {}, value: 1 }]);
 });
 
 test('every failure queues the next step; waits over 15 min are chained; after step 7 the delivery fails', async () => {
@@ -234,7 +251,9 @@ test('every failure queues the next step; waits over 15 min are chained; after s
   }
   expect(new Set(received.map((request) => request.headers['webhook-id']))).toEqual(new Set([delivery.event_id]));
   expect(received.map((request) => request.body)).toEqual(Array(8).fill(delivery.payload));
-  expect(warnings).toEqual([failedLine(delivery)]);
+  expect(warnings()).toEqual([failedLine(delivery)]);
+  // Seven failed attempts and their queue hops count nothing: only the delivery's end does.
+  expect(metrics.counts).toEqual([{ metric: 'DeliveriesFailed', dimensions: {}, value: 1 }]);
 });
 
 test('a message for a step already run, or for a finished delivery, is dropped', async () => {
@@ -246,6 +265,7 @@ test('a message for a step already run, or for a finished delivery, is dropped',
   await handleDeliveryMessage(deps, { ...messageOf(done, 0), delivery_id: randomUUID() });
   expect(received).toEqual([]);
   expect(await stored(moved)).toMatchObject({ step: 3, attempts: 3, status: 'pending' });
+  expect(metrics.counts).toEqual([]);
 });
 
 test('two copies of one message at once make one POST', async () => {
@@ -256,6 +276,7 @@ test('two copies of one message at once make one POST', async () => {
   expect(answer).toEqual({ batchItemFailures: [] });
   expect(received).toHaveLength(1);
   expect(await stored(delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+  expect(metrics.total('DeliveriesDelivered')).toBe(1);
 });
 
 test('a fresh claim holds off a copy; a claim older than 60 s is taken over', async () => {
@@ -275,6 +296,7 @@ test('a fresh claim holds off a copy; a claim older than 60 s is taken over', as
   expect(received.map((request) => request.headers['webhook-id'])).toEqual([stale.event_id]);
   expect(await stored(fresh)).toMatchObject({ status: 'pending', attempts: 1, claimed_step: 0 });
   expect(await stored(stale)).toMatchObject({ status: 'delivered', attempts: 2, step: 1 });
+  expect(metrics.counts).toEqual([{ metric: 'DeliveriesDelivered', dimensions: {}, value: 1 }]);
 });
 
 test('a disabled or deleted subscription ends its delivery failed, without a POST', async () => {
@@ -293,7 +315,8 @@ test('a disabled or deleted subscription ends its delivery failed, without a POS
   expect(await stored(ofDisabled)).toMatchObject({ status: 'failed', attempts: 0, last_error: 'abonnement désactivé' });
   expect(await stored(ofDeleted)).toMatchObject({ status: 'failed', attempts: 0, last_error: 'abonnement supprimé' });
   expect(await stored(ofDeleted)).not.toHaveProperty('claimed_step');
-  expect(warnings).toEqual([failedLine(ofDisabled), failedLine(ofDeleted)]);
+  expect(warnings()).toEqual([failedLine(ofDisabled), failedLine(ofDeleted)]);
+  expect(metrics.counts).toEqual(Array(2).fill({ metric: 'DeliveriesFailed', dimensions: {}, value: 1 }));
 });
 
 test('a redirect is not followed, and a closed port is a failure', async () => {
@@ -309,6 +332,7 @@ test('a redirect is not followed, and a closed port is a failure', async () => {
     last_status_code: null,
     last_error: 'connexion impossible : ECONNREFUSED',
   });
+  expect(metrics.counts).toEqual([]);
 });
 
 test('a host name is resolved once and connected to as checked; Host keeps the name', async () => {
@@ -412,6 +436,8 @@ describe('redeliver', () => {
       last_status_code: 204,
       last_error: null,
     });
+    // An operator's redelivery (the admin tool) is no scheduled delivery: not counted.
+    expect(metrics.counts).toEqual([]);
   });
 
   test('a failed redelivery leaves a pending delivery pending on its schedule, and fails a delivered one', async () => {
@@ -432,6 +458,7 @@ describe('redeliver', () => {
       last_status_code: 503,
     });
     expect(queued).toEqual([]);
+    expect(metrics.counts).toEqual([]);
   });
 
   test('unknown delivery, deleted or disabled subscription: a typed refusal, nothing sent', async () => {

@@ -1,5 +1,5 @@
+import { captureLogs } from '../support/captured-logs';
 import { randomUUID } from 'node:crypto';
-import { jest } from '@jest/globals';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
@@ -274,14 +274,14 @@ describe('fan-out of stored changes to deliveries and queue messages', () => {
     ];
     const queue = recordingQueue();
     queue.failing = true;
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs('ERROR');
 
     expect(await fanOut(depsWith(queue), changes)).toEqual({ failedSequenceNumber: changes[2]?.sequenceNumber });
 
     expect(await deliveriesOf(workspaceId)).toHaveLength(2);
-    expect(logged).toHaveBeenCalledTimes(1);
-    expect(logged.mock.calls[0]?.[0]).not.toContain('Léa');
-    logged.mockRestore();
+    logs.restore();
+    expect(logs.lines().filter((line) => line.level === 'ERROR')).toHaveLength(1);
+    expect(logs.raw().join('\n')).not.toContain('Léa');
     queue.failing = false;
     expect(await fanOut(depsWith(queue), changes.slice(2))).toEqual({});
     expect(queue.sent).toHaveLength(2);
@@ -308,13 +308,13 @@ describe('fan-out of stored changes to deliveries and queue messages', () => {
       (await aStoredProspect(healthy)).change,
     ];
     const queue = recordingQueue();
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs('ERROR');
 
     expect(await fanOut(depsWith(queue, faulty), changes)).toEqual({
       failedSequenceNumber: changes[1]?.sequenceNumber,
     });
 
-    logged.mockRestore();
+    logs.restore();
     faulty.destroy();
     expect(await deliveriesOf(healthy)).toHaveLength(2);
     expect(await deliveriesOf(broken)).toEqual([]);
@@ -365,13 +365,13 @@ describe('stream handler', () => {
     const unreadable: DynamoDBRecord = { eventName: 'INSERT', dynamodb: { SequenceNumber: nextSequence() } };
     const after = await aStoredProspect(workspaceId);
     const queue = recordingQueue();
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = captureLogs('ERROR');
 
     const answer = await createHandler(depsWith(queue))({
       Records: [streamRecord(prospect, nextSequence()), unreadable, streamRecord(after.prospect, nextSequence())],
     });
 
-    logged.mockRestore();
+    logs.restore();
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: unreadable.dynamodb?.SequenceNumber }] });
     expect((await deliveriesOf(workspaceId)).map((delivery) => JSON.parse(delivery.payload).data.prospect.id)).toEqual([
       prospect.id,

@@ -20,6 +20,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { fingerprint } from '../../lib/auth/secrets';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/keys';
+import { recordingMetrics } from './recording-metrics';
 
 /**
  * A scriptable stand-in for the table behind aws-sdk-client-mock: every call is sorted into the
@@ -266,7 +267,13 @@ export function fakeTable(): FakeTable {
   mock.on(TransactWriteCommand).callsFake(handle('TransactWrite'));
 
   return {
-    deps: { db, tableName: fixture.tableName, clock: () => fixture.now, newId: sequentialIds() },
+    deps: {
+      db,
+      tableName: fixture.tableName,
+      clock: () => fixture.now,
+      newId: sequentialIds(),
+      metrics: recordingMetrics(),
+    },
     script: (pattern, ...outcomes) => scripted.set(pattern, [...(scripted.get(pattern) ?? []), ...outcomes]),
     failAlways: (pattern, fault) => always.set(pattern, fault),
     calls: (pattern) => log.filter((call) => call.pattern === pattern).map((call) => call.input),

@@ -6,6 +6,7 @@ import type { AuthDecision } from '../../lib/auth/context';
 import type { Deps } from '../../lib/deps';
 import { routes } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from '../support/events';
+import { recordingMetrics } from '../support/recording-metrics';
 
 type RouteModule = {
   createHandler: (deps: Deps) => (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -30,7 +31,13 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
       const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-3' }));
       const mock = mockClient(db);
       const module = (await import(`../../${route.entry}`)) as RouteModule;
-      const handler = module.createHandler({ db, tableName: 't', clock: () => new Date(), newId: () => 'id' });
+      const handler = module.createHandler({
+        db,
+        tableName: 't',
+        clock: () => new Date(),
+        newId: () => 'id',
+        metrics: recordingMetrics(),
+      });
       const response = await handler(
         aProxyEvent({
           resource: route.path,

@@ -3,6 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { routeById } from '../../lib/routes';
 import { fixture } from '../support/fake-table';
 import { fakeDynamoDb, wire, type FakeDynamoDb } from '../support/fake-dynamodb-http';
+import { recordingMetrics } from '../support/recording-metrics';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 
 /**
@@ -18,6 +19,7 @@ const deps = (fake: FakeDynamoDb) => ({
   tableName: fixture.tableName,
   clock: () => fixture.now,
   newId: () => crypto.randomUUID(),
+  metrics: recordingMetrics(),
 });
 const counterAnswer = wire.ok({ Attributes: marshall({ requests: 1, stage_changes: 0 }) });
 const tokenOf = (request: { body: Record<string, unknown> }) => request.body.ClientRequestToken;

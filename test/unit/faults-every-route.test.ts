@@ -1,3 +1,4 @@
+import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { jest } from '@jest/globals';
 import { routeById } from '../../lib/routes';
 import { defaultRetryPolicy } from '../../lib/storage/retry';
@@ -22,14 +23,16 @@ const patternsOf: Record<string, AccessPattern[]> = {
 const writeRoutes = routeIds.filter((id) => patternsOf[id]?.includes('transaction'));
 
 let sleeps: number[];
-let logged: string[];
+let logs: CapturedLogs;
 beforeEach(() => {
   sleeps = [];
-  logged = [];
   jest.spyOn(defaultRetryPolicy, 'sleep').mockImplementation(async (ms) => void sleeps.push(ms));
-  jest.spyOn(console, 'error').mockImplementation((line: unknown) => void logged.push(String(line)));
+  logs = captureLogs('ERROR');
 });
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  logs.restore();
+  jest.restoreAllMocks();
+});
 
 describe.each(routeIds)('%s under DynamoDB faults', (routeId) => {
   const route = routeById(routeId);
@@ -63,7 +66,9 @@ describe.each(routeIds)('%s under DynamoDB faults', (routeId) => {
     const throttled = ['ProvisionedThroughputExceededException', 'ThrottlingException'].includes(faults[fault]().name);
     expect(response.headers?.['Retry-After']).toBe(throttled ? '1' : undefined);
     // The fault is logged for the operators, by name only.
-    expect(logged.join('\n')).toContain(`"errorName":"${faults[fault]().name}"`);
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({ level: 'ERROR', error: expect.objectContaining({ name: faults[fault]().name }) }),
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { routeById } from '../../lib/routes';
 import { createDocumentClient, dynamoRequestBudgetMs } from '../../lib/storage/client';
 import { fixture } from '../support/fake-table';
 import { anAuthorizerEvent } from '../support/gateway-fixtures';
+import { recordingMetrics } from '../support/recording-metrics';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 
 /**
@@ -40,6 +41,7 @@ test('a stalled table ends the route and the authorizer within the request budge
     tableName: fixture.tableName,
     clock: () => new Date(),
     newId: () => '00000000-0000-4000-8000-000000000001',
+    metrics: recordingMetrics(),
   };
   const started = Date.now();
   const [response, authorization] = await Promise.all([

@@ -1,10 +1,20 @@
-import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration, Stack } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import type { BusinessMetric } from '../../../lib/domain/metrics';
+import { metricNamespace, metricsService } from '../observability';
 import type { OutboundEvents } from './outbound-events';
 
 export type AlarmsProps = {
@@ -13,19 +23,15 @@ export type AlarmsProps = {
   functions: ReadonlyMap<string, IFunction>;
   table: Table;
   events: OutboundEvents;
+  /** Notified by every alarm, on ALARM and back to OK (alarm-topic.ts). */
+  topic: ITopic;
 };
 
 /**
- * The one line the delivery code logs when a delivery ends `failed` (every attempt of the retry
- * schedule refused); a JSON pattern on its `event` field ("Filter pattern syntax for metric
- * filters", https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntaxForMetricFilters.html).
+ * Deliveries given up (every attempt of the retry schedule refused): the delivery code counts them
+ * as the business metric of lib/domain/metrics.ts, in the embedded metric format.
  */
-export const deliveryFailedPattern = '{ $.event = "delivery_failed" }';
-
-export const deliveriesFailedMetricName = 'DeliveriesFailed';
-
-/** The namespace of the stack's own metrics: one per stage, so two stages in one account do not add up. */
-export const metricNamespace = (stage: string): string => `Crm/${stage}`;
+export const deliveriesFailedMetricName: BusinessMetric = 'DeliveriesFailed';
 
 /**
  * The stream mapping's iterator age past which events are late enough for a person to look: a
@@ -34,35 +40,71 @@ export const metricNamespace = (stage: string): string => `Crm/${stage}`;
  */
 export const iteratorAgeThreshold = Duration.minutes(5);
 
-const period = Duration.minutes(5);
+export const alarmPeriod = Duration.minutes(5);
+const period = alarmPeriod;
+
+/** What one alarm watches; its id names it in the console and in docs/operations.md. */
+type AlarmSpec = { id: string; metric: IMetric; threshold: number; description: string };
 
 /**
- * What needs a person: server errors answered by the API, and throttling anywhere on the path
- * (a function out of concurrency, the table refusing requests). The alarms have no action:
- * the platform team subscribes its own topic (docs/deploy.md).
+ * What needs a person: server errors answered by the API, throttling anywhere on the path (a
+ * function out of concurrency, the table refusing requests), and the outbound events that no code
+ * retries any more. Every alarm is named `<stack name>-<id>` and notifies the alarm topic when it
+ * fires and when it is back to OK; its description ends with where docs/operations.md explains it.
  */
 export class Alarms extends Construct {
+  readonly alarms: Alarm[];
+
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    const stackName = Stack.of(this).stackName;
+    const action = new SnsAction(props.topic);
+    this.alarms = [...apiAlarms(props), ...outboundEventAlarms(props)].map((spec) => {
+      const alarm = new Alarm(this, spec.id, {
+        alarmName: `${stackName}-${spec.id}`,
+        metric: spec.metric,
+        threshold: spec.threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${spec.description}. Procédure : docs/operations.md, alarme ${spec.id}.`,
+      });
+      alarm.addAlarmAction(action);
+      /** The all-clear too: whoever was paged knows it is over without opening the console. */
+      alarm.addOkAction(action);
+      return alarm;
+    });
+  }
+}
+
+function apiAlarms(props: AlarmsProps): AlarmSpec[] {
+  const tableThrottles = new MathExpression({
+    expression: 'reads + writes',
+    usingMetrics: {
+      reads: props.table.metric('ReadThrottleEvents', { period, statistic: 'Sum' }),
+      writes: props.table.metric('WriteThrottleEvents', { period, statistic: 'Sum' }),
+    },
+    period,
+  });
+  return [
     /**
      * A few 5xx are part of the contract (a webhook retried while its first delivery still runs
      * answers 500 so that form tools retry): five in five minutes is no longer that.
      */
-    alarm(this, 'Api5xx', props.api.metricServerError({ period, statistic: 'Sum' }), 5, "Réponses 5xx de l'API");
-    for (const [name, fn] of props.functions) {
-      alarm(this, `${name}Throttles`, fn.metricThrottles({ period, statistic: 'Sum' }), 1, `Lambda ${name} limitée`);
-    }
-    const tableThrottles = new MathExpression({
-      expression: 'reads + writes',
-      usingMetrics: {
-        reads: props.table.metric('ReadThrottleEvents', { period, statistic: 'Sum' }),
-        writes: props.table.metric('WriteThrottleEvents', { period, statistic: 'Sum' }),
-      },
-      period,
-    });
-    alarm(this, 'TableThrottles', tableThrottles, 1, 'Requêtes DynamoDB limitées');
-    outboundEventAlarms(this, props);
-  }
+    {
+      id: 'Api5xx',
+      metric: props.api.metricServerError({ period, statistic: 'Sum' }),
+      threshold: 5,
+      description: "Réponses 5xx de l'API",
+    },
+    ...[...props.functions].map(([name, fn]) => ({
+      id: `${name}Throttles`,
+      metric: fn.metricThrottles({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: `Lambda ${name} limitée`,
+    })),
+    { id: 'TableThrottles', metric: tableThrottles, threshold: 1, description: 'Requêtes DynamoDB limitées' },
+  ];
 }
 
 /**
@@ -70,60 +112,54 @@ export class Alarms extends Construct {
  * delivery given up), a function failing (its errors are not the receivers' refusals, which the
  * code records), and a stream read falling behind.
  */
-function outboundEventAlarms(scope: Construct, props: AlarmsProps): void {
+function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
   const { events } = props;
   /** The most messages seen during the period: one is enough, a dead-letter queue is empty when all is well. */
   const depth = { period, statistic: 'Maximum' } as const;
-  alarm(
-    scope,
-    'DeliveryDeadLetters',
-    events.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible(depth),
-    1,
-    "Messages de livraison en file d'erreurs : la fonction de livraison a échoué 5 fois de suite sur eux",
-  );
-  alarm(
-    scope,
-    'StreamFailures',
-    events.streamFailureQueue.metricApproximateNumberOfMessagesVisible(depth),
-    1,
-    "Lots du flux DynamoDB abandonnés : des écritures n'ont pas produit leurs événements",
-  );
-  const deliveriesFailed = new MetricFilter(scope, 'DeliveriesFailedFilter', {
-    logGroup: events.deliverEvent.logGroup,
-    filterPattern: FilterPattern.literal(deliveryFailedPattern),
-    metricNamespace: metricNamespace(props.stage),
-    metricName: deliveriesFailedMetricName,
-    metricValue: '1',
-  });
-  alarm(
-    scope,
-    'DeliveriesFailed',
-    deliveriesFailed.metric({ period, statistic: 'Sum' }),
-    1,
-    'Livraisons abandonnées après toutes les tentatives (statut failed)',
-  );
-  for (const [name, fn, label] of [
-    ['StreamHandler', events.streamHandler, 'Erreurs de la Lambda du flux des événements'],
-    ['DeliverEvent', events.deliverEvent, 'Erreurs de la Lambda de livraison des événements'],
-  ] as const) {
-    alarm(scope, `${name}Errors`, fn.metricErrors({ period, statistic: 'Sum' }), 1, label);
-  }
-  alarm(
-    scope,
-    'StreamIteratorAge',
-    events.streamHandler.metric('IteratorAge', { period, statistic: 'Maximum' }),
-    iteratorAgeThreshold.toMilliseconds(),
-    'Retard de lecture du flux DynamoDB : les événements partent en retard',
-  );
-}
-
-function alarm(scope: Construct, id: string, metric: IMetric, threshold: number, description: string): Alarm {
-  return new Alarm(scope, id, {
-    metric,
-    threshold,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-    alarmDescription: description,
-  });
+  return [
+    {
+      id: 'DeliveryDeadLetters',
+      metric: events.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible(depth),
+      threshold: 1,
+      description:
+        "Messages de livraison en file d'erreurs : la fonction de livraison a échoué 5 fois de suite sur eux",
+    },
+    {
+      id: 'StreamFailures',
+      metric: events.streamFailureQueue.metricApproximateNumberOfMessagesVisible(depth),
+      threshold: 1,
+      description: "Lots du flux DynamoDB abandonnés : des écritures n'ont pas produit leurs événements",
+    },
+    {
+      id: 'DeliveriesFailed',
+      /** The delivery function's own count, with the dimension set it is published with (../observability.ts). */
+      metric: new Metric({
+        namespace: metricNamespace(props.stage),
+        metricName: deliveriesFailedMetricName,
+        dimensionsMap: { service: metricsService },
+        period,
+        statistic: 'Sum',
+      }),
+      threshold: 1,
+      description: 'Livraisons abandonnées après toutes les tentatives (statut failed)',
+    },
+    {
+      id: 'StreamHandlerErrors',
+      metric: events.streamHandler.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: 'Erreurs de la Lambda du flux des événements',
+    },
+    {
+      id: 'DeliverEventErrors',
+      metric: events.deliverEvent.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: 'Erreurs de la Lambda de livraison des événements',
+    },
+    {
+      id: 'StreamIteratorAge',
+      metric: events.streamHandler.metric('IteratorAge', { period, statistic: 'Maximum' }),
+      threshold: iteratorAgeThreshold.toMilliseconds(),
+      description: 'Retard de lecture du flux DynamoDB : les événements partent en retard',
+    },
+  ];
 }

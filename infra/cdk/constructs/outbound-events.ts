@@ -6,6 +6,7 @@ import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings } from '../../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
+import type { PowertoolsSettings } from '../observability';
 import { RouteFunction } from './route-function';
 
 /**
@@ -83,7 +84,7 @@ const eventFunction = (id: EventFunction['id']): EventFunction => {
   return found;
 };
 
-export type OutboundEventsProps = { table: Table };
+export type OutboundEventsProps = { table: Table; powertools: PowertoolsSettings };
 
 /**
  * Outbound events (docs/events.md): the table's change stream → stream handler (one delivery
@@ -138,6 +139,7 @@ export class OutboundEvents extends Construct {
       tableKeys: stream.tableKeys,
       timeout: streamHandlerTimeout,
       environment,
+      powertools: props.powertools,
       noDeadLetterQueueReason:
         "Invoked synchronously by the stream's event source mapping: a batch that keeps failing goes to the mapping's on-failure queue (StreamFailureQueue); a function dead-letter queue only receives failed asynchronous invocations.",
     });
@@ -159,6 +161,7 @@ export class OutboundEvents extends Construct {
       tableKeys: delivery.tableKeys,
       timeout: deliveryFunctionTimeout,
       environment,
+      powertools: props.powertools,
       noDeadLetterQueueReason:
         "Invoked synchronously by the queue's event source mapping: a message that keeps failing is moved by the queue's redrive policy to DeliveryDeadLetterQueue; a function dead-letter queue only receives failed asynchronous invocations.",
     });

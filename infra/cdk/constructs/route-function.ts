@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { functionTimeoutSeconds, tableKeysOfEntry, type TableAction, type TableKeys } from '../../../lib/routes';
 import { functionBundling } from '../bundling';
 import { logRetention } from '../log-retention';
+import { powertoolsEnvironment, type PowertoolsSettings } from '../observability';
 import { tableAccessStatements } from '../table-access';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -24,8 +25,10 @@ export type RouteFunctionProps = {
   tableKeys?: TableKeys;
   /** By default `functionTimeoutSeconds`, the API's; the event functions are not bound by API Gateway's 29 s. */
   timeout?: Duration;
-  /** Added to TABLE_NAME, which every function gets. */
+  /** Added to TABLE_NAME and the Powertools variables, which every function gets. */
   environment?: Readonly<Record<string, string>>;
+  /** The stage's metric namespace and log level; the service name is the function's construct id. */
+  powertools: PowertoolsSettings;
   /**
    * Why the function needs no dead-letter queue of its own (Serverless-LambdaDLQ): it depends on
    * who invokes it, and a Lambda DLQ only ever receives failed asynchronous invocations.
@@ -63,7 +66,11 @@ export class RouteFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       role,
       logGroup,
-      environment: { TABLE_NAME: props.table.tableName, ...props.environment },
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        ...powertoolsEnvironment(id, props.powertools),
+        ...props.environment,
+      },
       bundling: { ...functionBundling, forceDockerBundling: false },
     });
     logGroup.grantWrite(role);

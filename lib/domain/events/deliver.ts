@@ -58,13 +58,20 @@ export async function handleDeliveryMessage(deps: EventDeps, message: DeliveryMe
     const reason = subscription ? messages.delivery.subscriptionDisabled : messages.delivery.subscriptionDeleted;
     const failed = await failWithoutAttempt(deps, delivery, reason, deps.clock());
     if (failed) logDeliveryFailed(failed);
+    if (failed) deps.metrics.count('DeliveriesFailed');
     return;
   }
   const claimed = await claimStep(deps, message.workspace_id, message.delivery_id, message.step, deps.clock());
   if (!claimed) return;
   const result = await attemptDelivery(deps, claimed, subscription);
   if (result.delivered) {
-    await recordScheduledOutcome(deps, claimed, { ...result, status: 'delivered', nextAttemptAt: null });
+    const delivered = await recordScheduledOutcome(deps, claimed, {
+      ...result,
+      status: 'delivered',
+      nextAttemptAt: null,
+    });
+    // Counted by the invocation whose claim recorded it (a stale claim taken over records nothing).
+    if (delivered) deps.metrics.count('DeliveriesDelivered');
     return;
   }
   await scheduleNextOrFail(deps, claimed, result);
@@ -79,6 +86,7 @@ async function scheduleNextOrFail(
   if (delaySeconds === undefined) {
     const failed = await recordScheduledOutcome(deps, claimed, { ...result, status: 'failed', nextAttemptAt: null });
     if (failed) logDeliveryFailed(failed);
+    if (failed) deps.metrics.count('DeliveriesFailed');
     return;
   }
   const nextAttemptAt = new Date(deps.clock().getTime() + delaySeconds * 1000).toISOString();

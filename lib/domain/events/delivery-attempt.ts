@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { logJsonLine } from '../../log';
 import { messages } from '../../messages';
+import { logger } from '../../observability/logger';
 import type { AttemptRecord } from '../../storage/delivery-attempts';
 import type { DeliveryItem, SubscriptionItem } from '../../storage/event-records';
 import type { EventDeps } from './ports';
@@ -33,8 +33,17 @@ export async function attemptDelivery(
     body: delivery.payload,
     timeoutMs: deliveryTimeoutMs,
   });
-  if ('error' in result) return { delivered: false, lastStatusCode: null, lastError: result.error };
+  if ('error' in result) {
+    // Not the error's text: it may name the receiver's host, which is the subscriber's business.
+    logger.debug('delivery attempted', { delivery_id: delivery.id, outcome: 'no_answer' });
+    return { delivered: false, lastStatusCode: null, lastError: result.error };
+  }
   const delivered = result.status >= 200 && result.status < 300;
+  logger.debug('delivery attempted', {
+    delivery_id: delivery.id,
+    outcome: delivered ? 'delivered' : 'refused',
+    status_code: result.status,
+  });
   return {
     delivered,
     lastStatusCode: result.status,
@@ -42,11 +51,9 @@ export async function attemptDelivery(
   };
 }
 
-/** The one line per abandoned delivery that the stack's metric filter counts (no URL, no payload). */
+/** The one line per abandoned delivery, for the operator who follows an alarm up (no URL, no payload). */
 export function logDeliveryFailed(delivery: DeliveryItem): void {
-  logJsonLine({
-    level: 'WARN',
-    message: 'Livraison abandonnée',
+  logger.warn('Livraison abandonnée', {
     event: 'delivery_failed',
     workspace_id: delivery.workspace_id,
     subscription_id: delivery.subscription_id,

@@ -1,5 +1,4 @@
 import { derivedTimeOrderedId } from '../../ids';
-import { logError } from '../../log';
 import { sameKey, type StoredItem } from '../../storage/batch-get';
 import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../storage/event-records';
 import {
@@ -9,6 +8,7 @@ import {
   type WorkspaceEventContext,
 } from '../../storage/fan-out';
 import type { ItemKey } from '../../storage/keys';
+import { errorFields, logger } from '../../observability/logger';
 import type { StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';
 import { eventsOfChange, subjectOfChange, type ChangeSubject } from './events-of-change';
@@ -39,9 +39,10 @@ export async function fanOut(
   const failed = new Set<number>();
   const fail = (indexes: readonly number[], message: string, error: unknown, workspaceId?: string) => {
     indexes.forEach((index) => failed.add(index));
-    logError(message, error, {
+    logger.error(message, {
       ...(workspaceId === undefined ? {} : { workspace_id: workspaceId }),
       sequence_number: changes[Math.min(...indexes)]?.sequenceNumber ?? '',
+      ...errorFields(error),
     });
   };
 
@@ -116,6 +117,14 @@ export async function fanOut(
     }
   }
 
+  // Counts only: the events carry personal data.
+  logger.debug('stream batch fanned out', {
+    changes: changes.length,
+    workspaces: byWorkspace.size,
+    deliveries: planned.length,
+    queued: messages.length,
+    failed: failed.size,
+  });
   if (failed.size === 0) return {};
   const earliest = changes[Math.min(...failed)];
   return earliest ? { failedSequenceNumber: earliest.sequenceNumber } : {};

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps';
+import type { MetricsSink } from '../metrics';
 import type { Actor } from '../../storage/event-records';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
@@ -142,8 +143,18 @@ export async function ingestLead(
     }
     return undefined;
   });
-  if (result) return result;
+  if (result) {
+    countLead(deps.metrics, result);
+    return result;
+  }
   throw new StorageUnavailableError(messages.failure.leadContended);
+}
+
+/** One count per answer the use case gives (a replayed one is IdempotentReplays); refusals: the webhook journal. */
+function countLead(metrics: MetricsSink, result: LeadResult): void {
+  metrics.count(result.status === 'created' ? 'LeadsCreated' : 'LeadsExisting');
+  metrics.count('LeadPlacements', { placement: result.placement });
+  if (result.warnings.length > 0) metrics.count('LeadWarnings', {}, result.warnings.length);
 }
 
 const entryOf = (result: LeadResult): CallOutcome => ({

@@ -82,5 +82,7 @@ export async function addNote(
     retryPolicy,
   );
   if (outcome === 'prospect_not_found') throw new NotFoundError(messages.prospect.notFound);
+  // Counted by the call that wrote it: a retry that finds its first attempt's note wrote nothing.
+  if (outcome === 'written') deps.metrics.count('ProspectChanges', { field: 'note' });
   return { id: noteId, created_at: now, warnings };
 }

@@ -75,6 +75,7 @@ export async function changeTag(
       retryPolicy,
     );
     if (outcome !== 'written') return 'changed-meanwhile';
+    deps.metrics.count('ProspectChanges', { field: 'tags' });
     return { answer: { outcome: adding ? 'added' : 'removed', tag: view }, wrote: true };
   });
   const result = await retryWhileChangedMeanwhile(round);

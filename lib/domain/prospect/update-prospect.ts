@@ -70,6 +70,7 @@ export async function updateProspect(
     );
     // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing, read again.
     if (outcome !== 'written') return 'changed-meanwhile';
+    for (const { change } of changes) deps.metrics.count('ProspectChanges', { field: change.field });
     const updated = { ...prospect, ...set } as ProspectItem;
     return {
       answer: { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) },

@@ -79,13 +79,18 @@ export async function receiveApplication(
   );
   if (outcome.created) {
     call.journaled = true;
+    deps.metrics.count('CandidatesCreated');
     return created;
   }
   // The marker is this candidate's own when a retry under the same Idempotency-Key repeats a first
   // attempt that did land: the candidate was created then.
-  if (outcome.existingId === candidateId) return created;
+  if (outcome.existingId === candidateId) {
+    deps.metrics.count('CandidatesCreated');
+    return created;
+  }
   const existing: ApplicationResult = { ok: true, talent_id: outcome.existingId, action: 'existing' };
   const note = noteOn(outcome.existingId, content ?? messages.recruitment.resubmittedWithoutAnswers);
   if ((await addCandidateNote(deps, note, journal(existing))) === 'written') call.journaled = true;
+  deps.metrics.count('CandidatesExisting');
   return existing;
 }

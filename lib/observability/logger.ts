@@ -1,0 +1,95 @@
+import { Logger, LogLevelThreshold, type LogItem } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
+import { ReadableLogFormatter, readableLine } from './readable-log-formatter';
+
+/**
+ * The one logger of the process (Powertools for AWS Lambda, Logger: https://docs.aws.amazon.com/powertools/typescript/latest/features/logger/).
+ * One JSON object per line with `level`, `message`, `timestamp`, `service`, `cold_start`,
+ * `function_name`, `function_request_id`, `correlation_id` and our keys (docs/architecture.md, "Logs").
+ *
+ * What is never logged, at any level: events, bodies, headers, query strings, path parameters,
+ * stored items, URLs of subscriptions; nothing a caller sent. Lines carry ids, counts, codes and
+ * error names, messages and stacks (`errorFields`), never an error's other properties: an SDK error
+ * may carry the item a condition failed on. The invocation event is never passed to the logger, so
+ * POWERTOOLS_LOGGER_LOG_EVENT has nothing to print.
+ */
+
+const levels = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
+export type CrmLogLevel = (typeof levels)[number];
+
+/** POWERTOOLS_LOG_LEVEL, any case; anything else is INFO. SILENT is for the tests (test/support/global-setup.js). */
+export function logLevelFrom(env: NodeJS.ProcessEnv = process.env): CrmLogLevel {
+  const value = env.POWERTOOLS_LOG_LEVEL?.trim().toUpperCase();
+  return levels.find((level) => level === value) ?? 'INFO';
+}
+
+/**
+ * `npm start` in a terminal sets CRM_LOG_FORMAT=readable (infra/local/start.ts) before any function
+ * is imported; everywhere else (Lambda, tests, `npm start` piped to a file) lines are JSON.
+ */
+const readable = process.env.CRM_LOG_FORMAT === 'readable';
+
+/**
+ * Powertools prints what its formatter returns as JSON; a terminal line is not JSON, so the readable
+ * form is printed here, on the streams Powertools uses (stdout up to INFO, stderr from WARN).
+ */
+class CrmLogger extends Logger {
+  protected override printLog(logLevel: number, log: LogItem): void {
+    if (!readable) return super.printLog(logLevel, log);
+    log.prepareForPrint();
+    const stream = logLevel >= LogLevelThreshold.WARN ? process.stderr : process.stdout;
+    stream.write(`${readableLine(log.getAttributes())}\n`);
+  }
+}
+
+export const logger = new CrmLogger({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'crm-ingest',
+  logLevel: logLevelFrom(),
+  // No debug sampling: DEBUG is turned on for a function by its environment, never at random.
+  sampleRateValue: 0,
+  ...(readable ? { logFormatter: new ReadableLogFormatter() } : {}),
+});
+
+export type ErrorFields = { name: string; message: string; stack?: string };
+
+/** An error as logged: its name, message and stack, nothing else it carries. */
+export function errorFields(error: unknown): { error?: ErrorFields } {
+  if (!(error instanceof Error)) return {};
+  return { error: { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) } };
+}
+
+/** What an invocation's lines carry besides the Lambda context. */
+export type Invocation = {
+  /** The Lambda context; absent when a local stand-in calls the handler without one. */
+  context?: Context;
+  /** API Gateway's request id (the answer's `x-request-id`); absent for the stream and the queue. */
+  correlationId?: string;
+  keys?: Record<string, string>;
+};
+
+/**
+ * One invocation of a function: its context, correlation id and keys on every line it logs, and
+ * its buffered metrics published at its end, whatever the outcome. Keys are per process: in Lambda
+ * an environment runs one invocation at a time ("Understanding the Lambda execution environment
+ * lifecycle"); the local server's concurrent requests may mix them.
+ */
+export async function observeInvocation<T>(
+  metrics: { publish(): void },
+  invocation: Invocation,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (invocation.context) logger.addContext(invocation.context);
+  if (invocation.correlationId) logger.setCorrelationId(invocation.correlationId);
+  if (invocation.keys) logger.appendKeys(invocation.keys);
+  try {
+    return await run();
+  } finally {
+    try {
+      metrics.publish();
+    } catch (error) {
+      // Counts lost are no reason to fail the invocation that has already done its work.
+      logger.error('metrics not published', errorFields(error));
+    }
+    logger.resetKeys();
+  }
+}

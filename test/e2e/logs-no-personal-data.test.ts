@@ -1,0 +1,337 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { SeedOutput } from '../../lib/admin/seed';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { routes } from '../../lib/routes';
+import { captureLogs, type CapturedLogs } from '../support/captured-logs';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+/**
+ * Issue 19, point 1: at DEBUG, over every route and the authorizer, successes and failures and
+ * 5xx, no log line carries a secret or a person's data, wherever the caller put them; and every
+ * line of a request names it by the `x-request-id` its answer carries.
+ */
+
+// One marker in every planted text value: any fragment of one that reaches a log shows.
+const marker = `Zq${randomBytes(6).toString('hex')}`;
+const phoneDigits = `6${String(randomInt(10_000_000, 99_999_999))}`;
+const planted = {
+  email: `Zoe.${marker}@Exemple-Secret.test`,
+  otherEmail: `noe.${marker}@exemple.test`,
+  phone: `+33${phoneDigits}`,
+  nationalPhone: `0${phoneDigits.replace(/(\d)(\d{2})(\d{2})(\d{2})(\d{2})/, '$1 $2 $3 $4 $5')}`,
+  firstName: `Éloïse ${marker}`,
+  lastName: `D'Arménie-${marker}`,
+  note: `Note "secrète" ${marker}\nrappeler à 18 h \\ sans faute`,
+  socialUrl: `https://www.linkedin.com/in/${marker}`,
+  tag: `Étiquette ${marker}`,
+  idempotencyKey: `idem-${marker}`,
+  answer: `Réponse ${marker} 🙂`,
+};
+
+let ws: SeedOutput;
+let prospectId: string;
+let api: TestApi;
+let failingApi: TestApi;
+let failing: Deps;
+let logs: CapturedLogs;
+const secrets: string[] = [];
+
+type Call = {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string;
+};
+type Answered = { call: string; status: number; requestId: string | null; lines: string[] };
+const answered: Answered[] = [];
+
+beforeAll(async () => {
+  ws = await seedTestWorkspace(aWorkspace());
+  prospectId = ws.prospects.lead as string;
+  api = await startTestApi();
+  failing = productionDeps();
+  failing.db.middlewareStack.add(
+    () => async () => {
+      throw new Error('DynamoDB injoignable');
+    },
+    { step: 'initialize', name: 'outage' },
+  );
+  failingApi = await startTestApi({ db: failing.db });
+  secrets.push(
+    ws.api_keys.admin?.secret as string,
+    ws.api_keys.reader?.secret as string,
+    ws.webhook?.token as string,
+    ...Object.values(planted),
+  );
+  logs = captureLogs('DEBUG');
+});
+
+afterAll(async () => {
+  logs.restore();
+  await api.close();
+  await failingApi.close();
+  failing.db.destroy();
+});
+
+/** One request, raw (no client-side checks: some are meant to be refused), and the lines it logged. */
+async function send(target: TestApi, call: Call): Promise<Answered> {
+  const url = new URL(call.path, target.url);
+  for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.append(name, value);
+  const before = logs.raw().length;
+  const response = await fetch(url, {
+    method: call.method,
+    headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+    body: call.body,
+  });
+  await response.text();
+  const result = {
+    call: `${call.method} ${call.path}`,
+    status: response.status,
+    requestId: response.headers.get('x-request-id'),
+    lines: logs.raw().slice(before),
+  };
+  answered.push(result);
+  return result;
+}
+
+const bearer = (secret: string | undefined) => ({ Authorization: `Bearer ${secret}` });
+const json = (value: unknown) => JSON.stringify(value);
+const webhookQuery = () => ({ endpoint_id: ws.webhook?.endpoint_id as string });
+
+/** Per route: calls that succeed, calls refused, with planted values in headers, query, path and body. */
+function callsOf(routeId: string): Call[] {
+  const key = bearer(ws.api_keys.admin?.secret);
+  const reader = bearer(ws.api_keys.reader?.secret);
+  const token = bearer(ws.webhook?.token);
+  // One key per route: a key reused on another route is refused (docs/api.md#idempotency-keys).
+  const idem = { 'Idempotency-Key': `${planted.idempotencyKey}-${routeId}` };
+  const prospect = `/prospects/${prospectId}`;
+  const inPath = `/prospects/${encodeURIComponent(planted.email)}`;
+  switch (routeId) {
+    case 'listPipelines':
+      return [
+        { method: 'GET', path: '/pipelines', headers: key },
+        { method: 'GET', path: '/pipelines', query: { api_key: ws.api_keys.admin?.secret as string } },
+        { method: 'GET', path: '/pipelines', query: { token: ws.webhook?.token as string }, headers: key },
+      ];
+    case 'getProspect':
+      return [
+        { method: 'GET', path: prospect, headers: key },
+        { method: 'GET', path: inPath, headers: key },
+        { method: 'GET', path: `/prospects/${encodeURIComponent(planted.firstName)}`, headers: reader },
+      ];
+    case 'findProspects':
+      return [
+        { method: 'GET', path: '/prospects', query: { email: planted.email }, headers: key },
+        { method: 'GET', path: '/prospects', query: { phone: planted.nationalPhone }, headers: key },
+        { method: 'GET', path: '/prospects', query: { social_url: planted.socialUrl }, headers: key },
+        { method: 'GET', path: '/prospects', query: { email: planted.otherEmail }, headers: reader },
+        { method: 'GET', path: '/prospects', query: { name: planted.lastName, phone: planted.note }, headers: key },
+      ];
+    case 'listNotes':
+      return [
+        { method: 'GET', path: `${prospect}/notes`, headers: key },
+        { method: 'GET', path: `${prospect}/notes`, query: { cursor: planted.note }, headers: key },
+      ];
+    case 'listChanges':
+      return [
+        { method: 'GET', path: `${prospect}/changes`, headers: key },
+        { method: 'GET', path: `${inPath}/changes`, query: { limit: planted.phone }, headers: key },
+      ];
+    case 'updateProspect':
+      return [
+        { method: 'PATCH', path: prospect, headers: { ...key, ...idem }, body: json({ stage: 'Relance' }) },
+        { method: 'PATCH', path: prospect, headers: { ...key, ...idem }, body: json({ stage: 'Closé' }) },
+        {
+          method: 'PATCH',
+          path: prospect,
+          headers: key,
+          body: json({ stage: planted.tag, setter_id: planted.email, first_name: planted.firstName }),
+        },
+      ];
+    case 'addNote':
+      return [
+        {
+          method: 'POST',
+          path: `${prospect}/notes`,
+          headers: { ...key, ...idem },
+          body: json({ content: planted.note }),
+        },
+        {
+          method: 'POST',
+          path: `${prospect}/notes`,
+          headers: { ...key, ...idem },
+          body: json({ content: planted.note }),
+        },
+        { method: 'POST', path: `${prospect}/notes`, headers: key, body: `{"content": "${planted.email}` },
+        { method: 'POST', path: `${inPath}/notes`, headers: reader, body: json({ content: planted.answer }) },
+      ];
+    case 'addTag':
+      return [
+        { method: 'POST', path: `${prospect}/tags`, headers: key, body: json({ tag: 'VIP' }) },
+        { method: 'POST', path: `${prospect}/tags`, headers: key, body: json({ tag: planted.tag }) },
+      ];
+    case 'removeTag':
+      return [
+        { method: 'DELETE', path: `${prospect}/tags/VIP`, headers: key },
+        { method: 'DELETE', path: `${prospect}/tags/${encodeURIComponent(planted.tag)}`, headers: key },
+      ];
+    case 'ingestLead': {
+      const lead = {
+        email: planted.email,
+        phone: planted.phone,
+        first_name: planted.firstName,
+        last_name: planted.lastName,
+        social_url: planted.socialUrl,
+        source: planted.answer,
+        [planted.otherEmail]: planted.note,
+      };
+      return [
+        { method: 'POST', path: '/webhooks/ingest-lead', query: webhookQuery(), headers: token, body: json(lead) },
+        { method: 'POST', path: '/webhooks/ingest-lead', query: webhookQuery(), headers: token, body: json(lead) },
+        {
+          method: 'POST',
+          path: '/webhooks/ingest-lead',
+          query: { ...webhookQuery(), token: ws.webhook?.token as string },
+          body: json(lead),
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/ingest-lead',
+          query: webhookQuery(),
+          headers: bearer(`${ws.webhook?.token}x`),
+          body: json(lead),
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/ingest-lead',
+          query: webhookQuery(),
+          headers: token,
+          body: `[${planted.note}`,
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/ingest-lead',
+          query: { endpoint_id: planted.email, api_key: ws.api_keys.admin?.secret as string },
+          headers: token,
+          body: json(lead),
+        },
+      ];
+    }
+    case 'recruitment': {
+      const application = {
+        email: planted.otherEmail,
+        name: `${planted.firstName} ${planted.lastName}`,
+        phone: planted.nationalPhone,
+        position: planted.tag,
+        answers: { [`Question ${marker}`]: planted.answer, LinkedIn: planted.socialUrl },
+      };
+      return [
+        {
+          method: 'POST',
+          path: '/webhooks/recruitment',
+          query: webhookQuery(),
+          headers: token,
+          body: json(application),
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/recruitment',
+          query: webhookQuery(),
+          headers: token,
+          body: json(application),
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/recruitment',
+          query: { ...webhookQuery(), api_key: ws.webhook?.token as string },
+          headers: token,
+          body: json(application),
+        },
+        {
+          method: 'POST',
+          path: '/webhooks/recruitment',
+          query: webhookQuery(),
+          headers: token,
+          body: json({ ...application, email: planted.firstName }),
+        },
+      ];
+    }
+    default:
+      throw new Error(`no planted calls for route ${routeId}: add them`);
+  }
+}
+
+/** The forms a planted value could take in a line: as sent, lower-case, URL-encoded, JSON-escaped. */
+function formsOf(value: string): string[] {
+  const forms = [value, encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, '+')];
+  forms.push(...forms.map((form) => JSON.stringify(form).slice(1, -1)));
+  return [...new Set([...forms, ...forms.map((form) => form.toLowerCase())])];
+}
+
+describe.each(routes.map((route) => route.id))('%s', (routeId) => {
+  test('answers with a request id, logs under it, at DEBUG, without a planted value', async () => {
+    const statuses: number[] = [];
+    for (const call of callsOf(routeId)) {
+      const { status, requestId, lines } = await send(api, call);
+      statuses.push(status);
+      expect(requestId).toEqual(expect.any(String));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(JSON.parse(line)).toEqual(
+          expect.objectContaining({
+            correlation_id: requestId,
+            level: expect.any(String),
+            cold_start: expect.any(Boolean),
+          }),
+        );
+      }
+    }
+    // Successes and refusals both went through.
+    expect(statuses.some((status) => status < 300)).toBe(true);
+    expect(statuses.some((status) => status >= 400)).toBe(true);
+  });
+
+  test('a 5xx logs its error under the request id', async () => {
+    const [first] = callsOf(routeId);
+    const { status, requestId, lines } = await send(failingApi, first as Call);
+    expect(status).toBe(500);
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'request failed',
+        correlation_id: requestId,
+        route: routeId,
+        status: 500,
+        error: { name: 'Error', message: 'authorizer failed', stack: expect.any(String) },
+      }),
+    );
+    // The authorizer's own line names the fault, under the same request id.
+    expect(parsed).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'authorizer failed',
+        correlation_id: requestId,
+        error: { name: 'Error', message: 'DynamoDB injoignable', stack: expect.any(String) },
+      }),
+    );
+  });
+});
+
+test('no line of the whole run carries a secret or a planted value, in any form', () => {
+  const everything = logs.raw();
+  // The run did log, at every level it uses.
+  const levels = new Set(logs.lines().map((line) => line.level));
+  expect([...levels]).toEqual(expect.arrayContaining(['DEBUG', 'ERROR']));
+  expect(answered.length).toBeGreaterThan(routes.length * 3);
+  const text = everything.join('\n');
+  const leaks = secrets.flatMap((secret) => formsOf(secret)).filter((form) => text.includes(form));
+  expect(leaks).toEqual([]);
+  expect(text.toLowerCase()).not.toContain(marker.toLowerCase());
+  expect(text).not.toContain(phoneDigits);
+  // Not even the secrets' random parts.
+  for (const secret of secrets.slice(0, 3)) expect(text).not.toContain(secret.slice(-16));
+});
