@@ -2,6 +2,14 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
 import type { BuildOptions } from 'esbuild';
 
 /**
+ * The SDK's default credential chain replaced by the environment alone (infra/cdk/lambda-credentials.ts),
+ * resolved from the project root like every esbuild alias ("alias", https://esbuild.github.io/api/#alias).
+ */
+export const credentialProviderAlias = {
+  '@aws-sdk/credential-provider-node': './infra/cdk/lambda-credentials.ts',
+} as const;
+
+/**
  * How every function is bundled. RouteFunction deploys with these options and the benchmark
  * (infra/bench) bundles with them, so the sizes and cold starts it measures are the deployed ones.
  */
@@ -26,6 +34,9 @@ export const functionBundling = {
    * tree-shaking keeps only the DynamoDB client.
    */
   externalModules: [] as string[],
+  esbuildArgs: {
+    '--alias': Object.entries(credentialProviderAlias).map(([module, replacement]) => `${module}=${replacement}`),
+  },
 } satisfies BundlingOptions;
 
 /**
@@ -46,5 +57,6 @@ export function esbuildOptionsFor(entry: string, outfile: string): BuildOptions 
     banner: { js: functionBundling.banner },
     sourcemap: functionBundling.sourceMap,
     external: functionBundling.externalModules,
+    alias: { ...credentialProviderAlias },
   };
 }

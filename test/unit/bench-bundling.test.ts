@@ -1,5 +1,10 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { esbuildOptionsFor, functionBundling } from '../../infra/cdk/bundling';
+import { build } from 'esbuild';
+import { credentialProviderAlias, esbuildOptionsFor, functionBundling } from '../../infra/cdk/bundling';
+import { defaultProvider } from '../../infra/cdk/lambda-credentials';
 import { origin } from '../../infra/bench/bundles';
 
 describe('bundling options shared by the stack and the bench', () => {
@@ -7,7 +12,17 @@ describe('bundling options shared by the stack and the bench', () => {
 
   it('translates every option the construct deploys with (a new one must be translated too)', () => {
     expect(Object.keys(functionBundling).sort()).toEqual(
-      ['banner', 'externalModules', 'format', 'keepNames', 'mainFields', 'minify', 'sourceMap', 'target'].sort(),
+      [
+        'banner',
+        'esbuildArgs',
+        'externalModules',
+        'format',
+        'keepNames',
+        'mainFields',
+        'minify',
+        'sourceMap',
+        'target',
+      ].sort(),
     );
     expect(functionBundling.format).toBe(OutputFormat.ESM);
     expect(options).toMatchObject({
@@ -23,7 +38,45 @@ describe('bundling options shared by the stack and the bench', () => {
       mainFields: functionBundling.mainFields,
       banner: { js: functionBundling.banner },
       external: [],
+      alias: credentialProviderAlias,
     });
+    expect(functionBundling.esbuildArgs).toEqual({
+      '--alias': ['@aws-sdk/credential-provider-node=./infra/cdk/lambda-credentials.ts'],
+    });
+  });
+
+  it('bundles no credential source but the environment: Lambda gives the role there', async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), 'bundle-'));
+    const result = await build({
+      ...esbuildOptionsFor(path.resolve('functions/list-pipelines.ts'), path.join(outDir, 'index.mjs')),
+      absWorkingDir: process.cwd(),
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('infra/cdk/lambda-credentials.ts');
+    expect(
+      inputs.filter((input) => /credential-provider-(node|ini|sso|process|web-identity)|nested-clients/.test(input)),
+    ).toEqual([]);
+  });
+
+  it('reads the execution role from the environment', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'session',
+    });
+    try {
+      await expect(defaultProvider()()).resolves.toMatchObject({
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'secret',
+        sessionToken: 'session',
+      });
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('attributes bundled bytes to zod, the AWS SDK, the code or the rest', () => {
