@@ -7,7 +7,7 @@ import {
 } from '../../storage/leads';
 import type { PhoneMatching } from '../../storage/leads';
 import type { PhoneSettings, WorkspaceConfig } from '../../storage/workspace-config';
-import { phoneMatchKey } from '../phone';
+import { loadPhoneLibrary, phoneMatchKey } from '../phone';
 import type { LeadInput } from './lead-input';
 import { matchContact, type ContactMatch } from './matching';
 
@@ -38,6 +38,12 @@ export async function findLeadMatch(
   phone: PhoneSettings | undefined,
   known?: MatchContext,
 ): Promise<MatchContext & { match: ContactMatch; marker: FoundMarker | undefined }> {
+  // An E.164 form is needed for a phone of a workspace matching in E.164, or of unknown settings
+  // (the look-up reads the E.164 marker speculatively): only then is the phone library loaded.
+  const settingsOfRound = known?.phone.settings ?? phone;
+  if (lead.phone != null && (settingsOfRound === undefined || settingsOfRound.phone_matching === 'e164')) {
+    await loadPhoneLibrary();
+  }
   const {
     config,
     phone: settings,
