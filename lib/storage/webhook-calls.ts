@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { keys } from './keys';
+import { newestFirst } from './newest-first';
 import { items, type WebhookCall, type WebhookCallItem } from './records';
 import { putIfAbsent } from './transactions';
 
@@ -27,34 +28,26 @@ export async function journalWebhookCall(store: Store, call: WebhookCall): Promi
  * partition read backwards (ids are time-ordered), strongly consistent; `failed` keeps the calls
  * answered with an error (status 400 or more), read on until `limit` are found.
  */
-export async function listWebhookCalls(
+export function listWebhookCalls(
   store: Store,
   workspaceId: string,
   options: { failed: boolean; limit: number },
 ): Promise<WebhookCallItem[]> {
-  const found: WebhookCallItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: {
-          ':pk': keys.webhookCallsPk(workspaceId),
-          ...(options.failed ? { ':error': 400 } : {}),
-        },
-        ...(options.failed
-          ? { FilterExpression: '#status >= :error', ExpressionAttributeNames: { '#status': 'status' } }
-          : { Limit: options.limit - found.length }),
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((result.Items ?? []) as WebhookCallItem[]));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey !== undefined && found.length < options.limit);
-  return found.slice(0, options.limit);
+  return newestFirst<WebhookCallItem>(
+    store,
+    {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: {
+        ':pk': keys.webhookCallsPk(workspaceId),
+        ...(options.failed ? { ':error': 400 } : {}),
+      },
+      ...(options.failed
+        ? { FilterExpression: '#status >= :error', ExpressionAttributeNames: { '#status': 'status' } }
+        : {}),
+      filtered: options.failed,
+    },
+    options.limit,
+  );
 }
 
 /** Access pattern "one call by id": GetItem, strongly consistent; another workspace's call is not found. */

@@ -1,0 +1,36 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+
+/** A Query of one partition, without the table, direction, consistency or paging this helper sets. */
+export type PartitionQuery = Omit<
+  QueryCommandInput,
+  'TableName' | 'ScanIndexForward' | 'ConsistentRead' | 'ExclusiveStartKey' | 'Limit'
+> & { filtered: boolean };
+
+/**
+ * The items of a partition whose sort keys are time-ordered ids (the webhook journal, the
+ * deliveries), newest first: read backwards, strongly consistent. A filter applies after each page
+ * is read (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html),
+ * so pages are read on until `limit` items are found or the partition ends; without one, each
+ * page asks for just what is missing.
+ */
+export async function newestFirst<T>(store: Store, query: PartitionQuery, limit: number): Promise<T[]> {
+  const { filtered, ...input } = query;
+  const found: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await store.db.send(
+      new QueryCommand({
+        ...input,
+        TableName: store.tableName,
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+        ...(filtered ? {} : { Limit: limit - found.length }),
+      }),
+    );
+    found.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey !== undefined && found.length < limit);
+  return found.slice(0, limit);
+}
