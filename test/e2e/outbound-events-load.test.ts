@@ -1,3 +1,4 @@
+import { seededRandom } from '../support/seeded-random';
 import { randomUUID } from 'node:crypto';
 import { startEventPipeline } from '../../infra/local/event-pipeline';
 import type { ApiResponse } from '../support/local-api';
@@ -16,18 +17,6 @@ import { aWorkspace } from '../support/seed';
 const leads = 1000;
 const concurrency = 16;
 const failureRate = 0.2;
-
-/** mulberry32: a small seeded generator, so that the run's answers are the same every time. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs `task` over `items`, `width` at a time, answers in the items' order. */
 async function inPool<T, R>(items: readonly T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {

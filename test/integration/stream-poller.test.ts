@@ -1,11 +1,6 @@
+import { createTableWithoutStream } from '../support/dynamodb';
 import { randomUUID } from 'node:crypto';
-import {
-  CreateTableCommand,
-  DeleteItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, PutItemCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import {
   startStreamPoller,
@@ -296,21 +291,7 @@ test('caughtUp() waits until every earlier write has been handled, in order per 
 });
 
 test('a table without a stream (one created before streams, kept in DATA_DIR) is refused with its own error', async () => {
-  const tableName = `crm-test-no-stream-${randomUUID()}`;
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  const tableName = await createTableWithoutStream(client);
   await expect(
     startStreamPoller({
       endpoint,

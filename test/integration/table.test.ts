@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { createTableWithoutStream } from '../support/dynamodb';
+import { DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureTable } from '../../lib/storage/create-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
@@ -30,21 +30,7 @@ test('the local table has the change stream of the table definition', async () =
 
 test('a table kept from before outbound events gets its stream switched on', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
-  const tableName = `crm-test-no-stream-${randomUUID()}`;
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  const tableName = await createTableWithoutStream(client);
   expect(await ensureTable(client, tableName)).toBe('existing');
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
   await client.send(new DeleteTableCommand({ TableName: tableName }));

@@ -1,3 +1,4 @@
+import { seededRandom } from '../support/seeded-random';
 import type { SeedDescription, SeedOutput } from '../../lib/admin/seed';
 
 /**
@@ -47,20 +48,8 @@ export type PlannedRequest =
   | { kind: 'patch'; workspace: number; key: string; prospect: number; body: Record<string, string | null> }
   | { kind: 'note'; workspace: number; key: string; prospect: number; content: string };
 
-/** mulberry32: a small seeded generator, enough to draw a repeatable workload. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function planRequests(options: { requests: number; workspaces: number; seed: number }): PlannedRequest[] {
-  const random = generator(options.seed);
+  const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const burst = Math.floor(options.requests * 0.08);
   const plan: PlannedRequest[] = [];

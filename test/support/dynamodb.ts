@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../../infra/local/free-port';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { createDynamoClient } from '../../lib/storage/client';
@@ -16,4 +18,24 @@ export async function startTestDynamoDb(): Promise<DynamoDbLocal> {
   await ensureTable(client, testTableName);
   client.destroy();
   return dynamo;
+}
+
+/** A table as created before outbound events (no stream), as a DATA_DIR kept from then holds it. */
+export async function createTableWithoutStream(client: DynamoDBClient): Promise<string> {
+  const tableName = `crm-test-no-stream-${randomUUID()}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+    }),
+  );
+  return tableName;
 }
