@@ -112,6 +112,12 @@ export const messages = {
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
+  /** Path parameters, which a client sends percent-encoded (lib/http/path-ids.ts). */
+  path: {
+    unreadable: (name: string) =>
+      `Paramètre « ${name} » du chemin illisible : un encodage UTF-8 en pourcentages est attendu (par exemple %C3%A9 pour « é », %25 pour « % »).`,
+  },
+
   lead: {
     noContact: 'Le prospect doit avoir au moins un moyen de contact valide : « email », « phone » ou « social_url ».',
     unknownField: (name: string) => `Champ inconnu ignoré : ${q(name)}.`,

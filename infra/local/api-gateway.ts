@@ -4,6 +4,7 @@ import type {
   APIGatewayProxyEvent,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
+import { decodePathParameter } from '../../lib/http/path-ids';
 import type { Route } from '../../lib/routes';
 import {
   gatewayResponseHeaders,
@@ -112,6 +113,9 @@ export function splitTarget(target: string): { path: string; query: string } {
 
 /**
  * Path templates like /prospects/{prospect_id} are matched segment by segment; a parameter takes one non-empty segment.
+ * The path is split on its literal slashes only, and each parameter is handed over as received,
+ * still percent-encoded, as a REST API does (the function decodes it: lib/http/path-ids.ts, which
+ * cites the captures this relies on): `/tags/a%2Fb` is the one tag `a%2Fb`, `/tags/a+b` the tag `a+b`.
  *
  * One trailing slash is ignored: `/pipelines/` is the `/pipelines` resource (the event's `path` keeps the
  * slash). The AWS documentation says nothing of trailing slashes for REST APIs; this is the observed
@@ -128,8 +132,8 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const matches = template.every((part, index) => {
       const segment = segments[index] ?? '';
       const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part === decodePathSegment(segment);
-      parameters[name] = decodePathSegment(segment);
+      if (name === undefined) return literalMatches(part, segment);
+      parameters[name] = segment;
       return segment !== '';
     });
     if (matches) return { route, pathParameters: Object.keys(parameters).length > 0 ? parameters : null };
@@ -137,13 +141,10 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
   return undefined;
 }
 
-/** Path parameters arrive decoded; `+` is a plain character in a path. */
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+/** A fixed segment of a template (`prospects`, `tags`) matches its text, spelt plainly or percent-encoded. */
+function literalMatches(part: string, segment: string): boolean {
+  const decoded = decodePathParameter(segment);
+  return decoded.readable && decoded.value === part;
 }
 
 /** Query strings are form-decoded (`+` is a space), as API Gateway does. */

@@ -7,6 +7,7 @@ import { functionTimeoutSeconds, type Route } from '../routes';
 import { seededIds } from '../ids';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../storage/keys';
+import { decodePathParameter } from './path-ids';
 import type { HttpResponse } from './response';
 import { messages as catalogue } from '../messages';
 
@@ -35,12 +36,15 @@ type KeyedEvent = Pick<APIGatewayProxyEvent, 'headers' | 'body'> & {
 /**
  * A key stands for one request (docs/api.md#idempotency-keys): its method, its concrete path (the prospect id and
  * the tag in it) and its body; reused for anything else it gets the "different body" answer,
- * never another resource's answer.
+ * never another resource's answer. The path is written in one canonical encoding, so `a+b`,
+ * `a%2Bb` and `a%2bb` are one path. An unreadable parameter stays as received: no canonical
+ * encoding has a `%` without two hex digits or an escape that is not UTF-8, so it is no other path.
  */
 function requestHash(route: Route, event: KeyedEvent): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(event.pathParameters?.[name] ?? ''),
-  );
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const parameter = decodePathParameter(event.pathParameters?.[name] ?? '');
+    return parameter.readable ? encodeURIComponent(parameter.value) : parameter.raw;
+  });
   return sha256Hex(`${route.method} ${path}\n${event.body ?? ''}`);
 }
 

@@ -3,6 +3,7 @@ import { InvalidInputError } from '../domain/errors';
 import type { ContactLookup, PageRequest } from '../domain/prospect/read-prospect';
 import { messages } from '../messages';
 import { decodeCursor, type CursorBinding } from './cursor';
+import { pathParameterText } from './path-ids';
 
 type QueryEvent = Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>;
 
@@ -58,6 +59,6 @@ export function listRequestOf(
   list: CursorBinding['list'],
   workspaceId: string,
 ): { page: PageRequest; binding: CursorBinding } {
-  const binding = { list, workspaceId, prospectId: (event.pathParameters?.prospect_id ?? '').toLowerCase() };
+  const binding = { list, workspaceId, prospectId: pathParameterText(event, 'prospect_id').toLowerCase() };
   return { page: pageRequestOf(event, binding), binding };
 }

@@ -29,10 +29,22 @@ const internal = { error: { code: 'internal', message: 'Erreur interne : réessa
 const bodyOf = (reply: { body: Buffer }): unknown => JSON.parse(reply.body.toString('utf8'));
 
 describe('route matching', () => {
-  test('path templates match segment by segment and give decoded path parameters', () => {
-    const match = matchRoute(testRoutes, 'DELETE', '/prospects/abc%20d+e/tags/Caf%C3%A9%2Fbar');
+  test('path templates match segment by segment and hand path parameters over still encoded, as REST does', () => {
+    const match = matchRoute(testRoutes, 'DELETE', '/prospects/abc%20d+e/tags/Caf%C3%A9%2Fbar%25');
     expect(match?.route.id).toBe('removeTag');
-    expect(match?.pathParameters).toEqual({ prospect_id: 'abc d+e', tag: 'Café/bar' });
+    expect(match?.pathParameters).toEqual({ prospect_id: 'abc%20d+e', tag: 'Caf%C3%A9%2Fbar%25' });
+  });
+
+  test('an encoded slash stays inside its segment; a malformed escape is handed over as received', () => {
+    expect(matchRoute(testRoutes, 'DELETE', '/prospects/p1/tags/a%2Fb')?.pathParameters).toEqual({
+      prospect_id: 'p1',
+      tag: 'a%2Fb',
+    });
+    expect(matchRoute(testRoutes, 'DELETE', '/prospects/%E9/tags/%')?.pathParameters).toEqual({
+      prospect_id: '%E9',
+      tag: '%',
+    });
+    expect(matchRoute(testRoutes, 'DELETE', '/prospects/p1/tags/a/b')).toBeUndefined();
   });
 
   test('a route without parameters has null path parameters', () => {
@@ -104,7 +116,7 @@ describe('proxy event', () => {
       resource: '/prospects/{prospect_id}/notes',
       path: '/prospects/p%201/notes',
       httpMethod: 'POST',
-      pathParameters: { prospect_id: 'p 1' },
+      pathParameters: { prospect_id: 'p%201' },
       body: '{"content":"Rappeler"}',
     });
     expect(event.requestContext).toMatchObject({
