@@ -1,5 +1,5 @@
 import { productionDeps, type Deps } from '../../lib/deps';
-import { startLocalServer } from './server';
+import { startLocalServer, type LocalTimeouts } from './server';
 
 export type RequestOptions = {
   headers?: Record<string, string>;
@@ -24,12 +24,15 @@ export type LocalApi = {
 
 /**
  * The local API on a free port, over the DynamoDB Local the environment names, and a client for
- * it: the given parts (a DynamoDB client, a clock, ids) replace the production ones. Used by the
- * end-to-end tests (through test/support/local-api.ts) and the bench.
+ * it: the given parts (a DynamoDB client, a clock, ids) replace the production ones, and the given
+ * timeouts the deployed ones. Used by the end-to-end tests (through test/support/local-api.ts) and the bench.
  */
-export async function startLocalApi(overrides: Partial<Deps> = {}): Promise<LocalApi> {
+export async function startLocalApi(
+  overrides: Partial<Deps> = {},
+  timeouts: Partial<LocalTimeouts> = {},
+): Promise<LocalApi> {
   const production = productionDeps();
-  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0 });
+  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0, timeouts });
   return {
     url: server.url,
     request: async (method, path, options = {}) =>

@@ -17,11 +17,13 @@ import {
 } from '../cdk/gateway-responses';
 import { bodySizeBlock, type WafBlock } from '../cdk/waf-rules';
 import { evaluatePolicy } from './iam-policy';
+import { within } from './time-limit';
 
 /**
  * What API Gateway REST (v1) does around the Lambda functions, as plain functions: the proxy and
  * REQUEST authorizer events it builds, how it judges the authorizer's answer and the handler's
- * result, and the gateway responses it answers by itself. The local server only moves bytes.
+ * result, how long it waits for the handler, and the gateway responses it answers by itself. The
+ * local server moves bytes and runs the functions.
  */
 
 export type GatewayStage = { region: string; accountId: string; apiId: string; stage: string };
@@ -70,14 +72,27 @@ export type Invocations = {
 };
 
 /**
+ * How long API Gateway waits for a Lambda integration: `timeoutInMillis`, "Custom timeout between
+ * 50 and 29,000 milliseconds. The default value is 29,000 milliseconds or 29 seconds." ("Integration",
+ * Amazon API Gateway API reference, https://docs.aws.amazon.com/apigateway/latest/api/API_Integration.html;
+ * the integration timeout row of "Quotas for configuring and running a REST API in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html).
+ * The stack sets no timeout on its integrations, so the default holds. The authorizer is not an
+ * integration: only its function's own timeout bounds it (./server.ts).
+ */
+export const integrationTimeoutMs = 29_000;
+
+/**
  * One request through API Gateway: payload quota, route, authorizer (on every route, no result
- * cache), then the route's handler, each refusal answered with its gateway response.
+ * cache), then the route's handler, each refusal answered with its gateway response. Past
+ * `integrationTimeoutMs` the client gets the gateway's 504, whatever the function still does.
  */
 export async function answer(
   routes: readonly Route[],
   incoming: IncomingRequest,
   invocations: Invocations,
   ids: RequestIds,
+  timeoutMs: number = integrationTimeoutMs,
 ): Promise<GatewayReply> {
   const match = matchRoute(routes, incoming.method, splitTarget(incoming.target).path);
   if (headerBytes(incoming.rawHeaders) > maxHeaderBytes) {
@@ -98,12 +113,13 @@ export async function answer(
     .then(invocations.authorizer)
     .then((result) => judgeAuthorizerResult(result, authorizerEvent.methodArn, Date.now() - started), authorizerFailed);
   if (!verdict.allowed) return gatewayReply(verdict.refusal, resourcePath, ids.requestId);
-  return Promise.resolve(authorizedEvent(event, verdict.authorizer))
+  const integration = Promise.resolve(authorizedEvent(event, verdict.authorizer))
     .then((authorized) => invokeWithinPayloadQuota(authorized, (fits) => invocations.handler(match.route, fits)))
     .then(
       (result) => proxyReply(result, resourcePath, ids.requestId),
       () => gatewayReply(refusals.badIntegrationResponse, resourcePath, ids.requestId),
     );
+  return within(integration, timeoutMs, () => gatewayReply(refusals.integrationTimeout, resourcePath, ids.requestId));
 }
 
 export function splitTarget(target: string): { path: string; query: string } {
@@ -336,7 +352,18 @@ export const refusals = {
    */
   uriTooLong: { type: 'DEFAULT_4XX', statusCode: 414 },
   headersTooLarge: { type: 'DEFAULT_4XX', statusCode: 431 },
+  /**
+   * A function that fails, its timeout included, or answers what a proxy integration cannot read:
+   * "If the function runs but returns an error, or returns a response in the wrong format, API
+   * Gateway returns a 502" ("Handling Lambda errors with an API Gateway API",
+   * https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html).
+   */
   badIntegrationResponse: { type: 'DEFAULT_5XX', statusCode: 502 },
+  /**
+   * INTEGRATION_TIMEOUT, 504 ("Gateway response types for API Gateway", above): not customised, so
+   * DEFAULT_5XX renders it and it keeps its 504.
+   */
+  integrationTimeout: { type: 'DEFAULT_5XX', statusCode: 504 },
 } as const satisfies Record<string, Refusal>;
 
 export type AuthorizerVerdict = { allowed: true; authorizer: AuthorizerContext } | { allowed: false; refusal: Refusal };

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { functionTimeoutSeconds } from '../../lib/routes';
 import { localStage } from './api-gateway';
 
-/** The function settings of the stack (infra/cdk/constructs/route-function.ts). */
-const timeoutMs = 10_000;
+/** The memory setting of the stack (infra/cdk/constructs/route-function.ts). */
 const memoryLimitInMB = '512';
 
-/** What the Lambda runtime hands a function next to its event, for one local invocation. */
-export function lambdaContext(functionName: string): Context {
+/**
+ * What the Lambda runtime hands a function next to its event, for one local invocation that the
+ * runtime ends after `timeoutMs` (./server.ts), the stack's function timeout unless told otherwise.
+ */
+export function lambdaContext(functionName: string, timeoutMs: number = functionTimeoutSeconds * 1000): Context {
   const deadline = Date.now() + timeoutMs;
   const awsRequestId = randomUUID();
   const callbackStyle = () => {

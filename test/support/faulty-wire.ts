@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
  * A proxy on the wire between the real SDK and DynamoDB Local, for faults that a mock above the
  * SDK cannot make: the SDK's own retries see them, as they would see AWS's. `lose-answer` forwards
  * the request (DynamoDB applies it) and answers 500 instead of the result: the worst ambiguity;
- * `too-large` answers what DynamoDB answers a write over its 400 KB item limit.
+ * `too-large` answers what DynamoDB answers a write over its 400 KB item limit; `hold` keeps the
+ * call unanswered until `release()`, a stalled table for exactly as long as a test needs.
  */
-export type WireFault = 'pass' | 'throttle' | 'fail' | 'too-large' | 'delay' | 'lose-answer';
+export type WireFault = 'pass' | 'throttle' | 'fail' | 'too-large' | 'delay' | 'lose-answer' | 'hold';
 
 export type WireCall = { operation: string; body: Record<string, unknown> };
 
@@ -16,6 +17,8 @@ export type FaultyWire = {
   /** Decides each call's fault, in arrival order; `pass` unless set. */
   plan: (call: WireCall) => WireFault;
   calls: (WireCall & { fault: WireFault })[];
+  /** Lets every held call go on to DynamoDB Local. */
+  release: () => void;
   close: () => Promise<void>;
 };
 
@@ -44,7 +47,13 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 export async function startFaultyWire(target: string): Promise<FaultyWire> {
-  const wire: FaultyWire = { endpoint: '', plan: () => 'pass', calls: [], close: async () => undefined };
+  let releaseHeld = () => undefined as void;
+  let held = new Promise<void>((resolve) => (releaseHeld = resolve));
+  const release = () => {
+    releaseHeld();
+    held = new Promise<void>((resolve) => (releaseHeld = resolve));
+  };
+  const wire: FaultyWire = { endpoint: '', plan: () => 'pass', calls: [], release, close: async () => undefined };
   const server = createServer((request, response) => {
     void (async () => {
       const text = await readBody(request);
@@ -60,6 +69,7 @@ export async function startFaultyWire(target: string): Promise<FaultyWire> {
         return answer(faultAnswers[fault].status, faultAnswers[fault].body);
       }
       if (fault === 'delay') await new Promise((resolve) => setTimeout(resolve, 200));
+      if (fault === 'hold') await held;
       const headers = Object.fromEntries(
         Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'content-length'),
       ) as Record<string, string>;
@@ -76,6 +86,7 @@ export async function startFaultyWire(target: string): Promise<FaultyWire> {
   wire.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   wire.close = () =>
     new Promise<void>((resolve) => {
+      release();
       server.closeAllConnections();
       server.close(() => resolve());
     });

@@ -6,6 +6,7 @@ import {
   type LocalApi,
   type RequestOptions,
 } from '../../infra/local/api-client';
+import type { LocalTimeouts } from '../../infra/local/server';
 import type { Deps } from '../../lib/deps';
 import { requestProblems } from './openapi-requests';
 
@@ -14,11 +15,15 @@ export type TestApi = LocalApi;
 
 /**
  * The local API on a free port, over the test run's DynamoDB Local, for end-to-end tests: the
- * given parts (a clock, ids) replace the production ones. Its requests are checked against the
- * OpenAPI document (below); the bench's, through infra/local/api-client.ts alone, are not.
+ * given parts (a clock, ids) replace the production ones, the given timeouts the deployed ones.
+ * Its requests are checked against the OpenAPI document (below); the bench's, through
+ * infra/local/api-client.ts alone, are not.
  */
-export async function startTestApi(overrides: Partial<Deps> = {}): Promise<TestApi> {
-  const api = await startLocalApi(overrides);
+export async function startTestApi(
+  overrides: Partial<Deps> = {},
+  timeouts: Partial<LocalTimeouts> = {},
+): Promise<TestApi> {
+  const api = await startLocalApi(overrides, timeouts);
   return { ...api, request: (method, path, options = {}) => send(api.url, method, path, options) };
 }
 

@@ -381,6 +381,25 @@ describe('one request through the gateway', () => {
     expect(bodyOf(reply)).toEqual(internal);
   });
 
+  test('past the integration timeout the client gets the 504 of INTEGRATION_TIMEOUT, rendered by DEFAULT_5XX', async () => {
+    let finish = () => undefined as void;
+    const handler = () => new Promise<unknown>((resolve) => (finish = () => resolve({ statusCode: 200, body: '' })));
+    const reply = await answer(testRoutes, anIncomingRequest(), { authorizer: allowAll, handler }, gatewayIds, 20);
+    finish();
+    expect(reply.statusCode).toBe(504);
+    expect(reply.headers['x-request-id']).toEqual([gatewayIds.requestId]);
+    expect(bodyOf(reply)).toEqual(internal);
+  });
+
+  test('the integration timeout bounds the handler only, not the authorizer before it', async () => {
+    const slowAllow = async (event: { methodArn: string }) => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return allowAll(event);
+    };
+    const reply = await answer(testRoutes, anIncomingRequest(), { authorizer: slowAllow, handler: ok }, gatewayIds, 30);
+    expect(reply.statusCode).toBe(200);
+  });
+
   test.each([
     ['Unauthorized', 401],
     ['boom', 500],
