@@ -42,6 +42,7 @@ export const exampleMessages = {
   keyReused: messages.idempotency.reused,
   keyInFlight: messages.idempotency.inFlight,
   keyTooLong: messages.idempotency.tooLong(maxIdempotencyKeyLength),
+  unreadableTag: messages.path.unreadable('tag'),
   protectedStage: messages.prospect.inProtectedStage('Closé'),
   unknownStage: messages.prospect.unknownStage('Rappel'),
   unknownMember: messages.prospect.unknownMember('setter_id'),

@@ -390,8 +390,15 @@ export const operations: Record<string, OperationText> = {
     },
     errors: {
       400: {
-        description: `An \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
-        examples: [keyTooLong],
+        description: `A \`{tag}\` that is not percent-encoded UTF-8 (\`%E9\`, a lone \`%\`), or an \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
+        examples: [
+          {
+            summary: 'Unreadable tag in the path',
+            message: messages.unreadableTag,
+            details: { field: 'tag', message: messages.unreadableTag },
+          },
+          keyTooLong,
+        ],
       },
       404: prospectNotFound,
       409: inFlightConflict,
