@@ -50,6 +50,26 @@ export const leadPathPattern = `^(?:/[^/]+)?(?:${leadPaths.map(escapeRegex).join
 
 type JsonBody = { key: string; content: string };
 
+/**
+ * Per client IP, over a sliding 60-second window: 10 requests that carry no credential at all, the
+ * lowest limit a rate-based rule takes ("Rate-based rule high-level settings in AWS WAF",
+ * https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-rate-based-high-level-settings.html).
+ * Every route needs a credential, so such a request can only be answered 401 or 404: no client needs
+ * more than a few a minute. Anonymous clients, held to 10 a second each by the per-IP rule alone, now
+ * need 60 times more addresses to empty a webhook's throttle (docs/deploy.md#anonymous-requests).
+ */
+export const anonymousRateLimit = { limit: 10, evaluationWindowSec: 60 } as const;
+
+/**
+ * The places the authorizer reads a credential from (lib/auth/authorize.ts): an API key or a webhook
+ * token as `Authorization: Bearer`, then the webhooks' `x-webhook-token` header and `?token=` query
+ * parameter (docs/api.md#webhook-token-authentication). A request with something in one of them is not
+ * anonymous, whether or not its credential is valid: a webhook call with `?token=` is never counted by
+ * the anonymous rule. WAF matches both kinds of name without regard to case ("SingleHeader",
+ * "SingleQueryArgument" in the AWS WAF API Reference), as the authorizer reads headers.
+ */
+export const credentialPlaces = { headers: ['authorization', 'x-webhook-token'], queryArguments: ['token'] } as const;
+
 const bodyTooLarge = messages.body.webhookTooLarge(maxDeclaredBodyBytes / 1024);
 
 /** WAF custom response bodies (JSON, at most 4 KB each), keyed as the web ACL's CustomResponseBodies. */
@@ -66,6 +86,15 @@ export const wafResponseBodies = {
     key: 'ip-rate-limited',
     content: JSON.stringify({ error: { code: 'rate_limited', message: messages.gateway.ipRateLimited(60) } }),
   },
+  anonymousRateLimited: {
+    key: 'anonymous-rate-limited',
+    content: JSON.stringify({
+      error: {
+        code: 'rate_limited',
+        message: messages.gateway.ipRateLimited(anonymousRateLimit.evaluationWindowSec),
+      },
+    }),
+  },
 } as const satisfies Record<string, JsonBody>;
 
 export type WafBlock = { statusCode: number; body: JsonBody; headers: Record<string, string> };
@@ -73,8 +102,9 @@ export type WafBlock = { statusCode: number; body: JsonBody; headers: Record<str
 /**
  * Per client IP, over a sliding 60-second window: 600 requests, 10 a second. A form tool
  * (Zapier, Make) or a company's NAT sends several workspaces' calls from one address, so the
- * limit is five API keys at their full 120 a minute; one address can still use only 4 % of the
- * stage's rate (./constructs/crm-api.ts). Numbers and reasons: docs/deploy.md.
+ * limit is five API keys at their full 120 a minute; one address can still use only 4 % of a
+ * webhook's throttle, 5 % of a Prospect API method's (./constructs/crm-api.ts). Numbers and reasons:
+ * docs/deploy.md.
  */
 export const ipRateLimit = { limit: 600, evaluationWindowSec: 60 } as const;
 
@@ -98,6 +128,16 @@ export const wafRules = {
     name: 'BodyTooLarge',
     priority: 2,
     block: { statusCode: 400, body: wafResponseBodies.bodyTooLarge, headers: {} },
+  },
+  /** After the per-IP rule, which so still counts every request; blocks only requests without a credential. */
+  anonymousRateLimit: {
+    name: 'AnonymousRequestsPerIp',
+    priority: 3,
+    block: {
+      statusCode: 429,
+      body: wafResponseBodies.anonymousRateLimited,
+      headers: { 'Retry-After': String(anonymousRateLimit.evaluationWindowSec) },
+    },
   },
 } as const satisfies Record<string, { name: string; priority: number; block: WafBlock }>;
 

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
-import { accessLogFields, expectedActiveWorkspaces, stageThrottling } from '../../infra/cdk/constructs/crm-api';
+import {
+  accessLogFields,
+  expectedActiveWorkspaces,
+  methodThrottling,
+  stageThrottling,
+} from '../../infra/cdk/constructs/crm-api';
 import {
   gatewayResponses,
   gatewayResponseTemplate,
@@ -10,12 +15,15 @@ import {
   type GatewayResponseType,
 } from '../../infra/cdk/gateway-responses';
 import {
+  anonymousRateLimit,
   contentLengthPattern,
+  credentialPlaces,
   ipRateLimit,
   leadPathPattern,
   wafResponseBodies,
   wafRules,
 } from '../../infra/cdk/waf-rules';
+import { webhookToken } from '../../lib/auth/authorize';
 import { requestLimit } from '../../lib/domain/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
@@ -176,7 +184,7 @@ describe('API', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'test',
       TracingEnabled: false,
-      MethodSettings: [
+      MethodSettings: Match.arrayWith([
         Match.objectLike({
           HttpMethod: '*',
           ResourcePath: '/*',
@@ -185,7 +193,7 @@ describe('API', () => {
           ThrottlingRateLimit: stageThrottling.rateLimit,
           ThrottlingBurstLimit: stageThrottling.burstLimit,
         }),
-      ],
+      ]),
     });
   });
 
@@ -207,16 +215,59 @@ describe('API', () => {
 });
 
 describe('throttling', () => {
-  test('the stage throttle holds the expected workspaces at their full per-key limit, with headroom', () => {
-    expect(stageThrottling.rateLimit).toBeGreaterThanOrEqual((expectedActiveWorkspaces * requestLimit) / 60);
-    expect(stageThrottling.burstLimit).toBeGreaterThanOrEqual(stageThrottling.rateLimit);
-    expect(stageThrottling).toEqual({ rateLimit: 250, burstLimit: 500 });
+  const [[, stage]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
+  const settings = stage.Properties.MethodSettings as Json[];
+  /** CloudFormation's ResourcePath: every `/` of the path written `~1`, after a leading `/`. */
+  const encoded = (path: string) => `/${path.replaceAll('/', '~1')}`;
+
+  test('every route has its own method setting: its family’s throttle, execution logs at ERROR, no data trace', () => {
+    const perMethod = settings.filter((setting) => setting.ResourcePath !== '/*');
+    expect(perMethod.map((s) => `${s.HttpMethod as string} ${s.ResourcePath as string}`).sort()).toEqual(
+      routes.map((route) => `${route.method} ${encoded(route.path)}`).sort(),
+    );
+    for (const route of routes) {
+      expect(settings.find((s) => s.ResourcePath === encoded(route.path) && s.HttpMethod === route.method)).toEqual({
+        HttpMethod: route.method,
+        ResourcePath: encoded(route.path),
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        ThrottlingRateLimit: methodThrottling[route.credential].rateLimit,
+        ThrottlingBurstLimit: methodThrottling[route.credential].burstLimit,
+      });
+    }
   });
 
-  test('one IP address gets at most a small share of the stage throttle', () => {
+  test('the Prospect API and the webhooks each have their throttle, every method its own bucket', () => {
+    expect(methodThrottling).toEqual({
+      'api-key': { rateLimit: 200, burstLimit: 400 },
+      'webhook-token': { rateLimit: 250, burstLimit: 500 },
+    });
+    expect(routes.filter((route) => route.credential === 'api-key').length).toBeGreaterThan(0);
+    expect(routes.filter((route) => route.credential === 'webhook-token').length).toBeGreaterThan(0);
+  });
+
+  test('a Prospect API method holds the expected workspaces at their full per-key limit; bursts hold a second', () => {
+    expect(methodThrottling['api-key'].rateLimit).toBeGreaterThanOrEqual(
+      (expectedActiveWorkspaces * requestLimit) / 60,
+    );
+    for (const throttle of [...Object.values(methodThrottling), stageThrottling])
+      expect(throttle.burstLimit).toBeGreaterThanOrEqual(throttle.rateLimit);
+  });
+
+  test('one IP address gets at most a small share of any method’s throttle', () => {
     const perIpPerSecond = ipRateLimit.limit / ipRateLimit.evaluationWindowSec;
     expect(perIpPerSecond).toBeGreaterThanOrEqual((5 * requestLimit) / 60);
-    expect(perIpPerSecond / stageThrottling.rateLimit).toBeLessThanOrEqual(0.05);
+    for (const throttle of Object.values(methodThrottling))
+      expect(perIpPerSecond / throttle.rateLimit).toBeLessThanOrEqual(0.05);
+  });
+
+  test('anonymous clients need 1,500 addresses to empty a webhook’s throttle, 1,200 a Prospect API method’s, where 25 did', () => {
+    const perIpPerSecond = ipRateLimit.limit / ipRateLimit.evaluationWindowSec;
+    const anonymousPerIpPerSecond = anonymousRateLimit.limit / anonymousRateLimit.evaluationWindowSec;
+    const addressesToEmpty = (rate: number, perAddress: number) => Math.ceil(rate / perAddress);
+    expect(addressesToEmpty(stageThrottling.rateLimit, perIpPerSecond)).toBe(25);
+    expect(addressesToEmpty(methodThrottling['webhook-token'].rateLimit, anonymousPerIpPerSecond)).toBe(1500);
+    expect(addressesToEmpty(methodThrottling['api-key'].rateLimit, anonymousPerIpPerSecond)).toBe(1200);
   });
 });
 
@@ -305,6 +356,95 @@ describe('web ACL', () => {
       Action: {
         Block: { CustomResponse: { ResponseCode: 400, CustomResponseBodyKey: wafResponseBodies.bodyTooLarge.key } },
       },
+    });
+  });
+
+  test('requests without any credential: a lower per-IP limit, after the per-IP rule, a JSON 429 with Retry-After', () => {
+    const anonymous = rule(wafRules.anonymousRateLimit.name);
+    expect(anonymous.Priority).toBeGreaterThan(rule(wafRules.ipRateLimit.name).Priority as number);
+    expect(anonymous).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          AggregateKeyType: 'IP',
+          Limit: anonymousRateLimit.limit,
+          EvaluationWindowSec: anonymousRateLimit.evaluationWindowSec,
+        },
+      },
+      Action: {
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            CustomResponseBodyKey: wafResponseBodies.anonymousRateLimited.key,
+            ResponseHeaders: [{ Name: 'Retry-After', Value: String(anonymousRateLimit.evaluationWindowSec) }],
+          },
+        },
+      },
+    });
+    expect(anonymousRateLimit).toEqual({ limit: 10, evaluationWindowSec: 60 });
+    expect(JSON.parse(wafResponseBodies.anonymousRateLimited.content)).toEqual({
+      error: { code: 'rate_limited', message: expect.stringContaining('60 secondes') },
+    });
+  });
+
+  describe('which requests the anonymous rule counts, as WAF evaluates its scope-down statement', () => {
+    type WafRequest = { headers?: Record<string, string>; query?: Record<string, string> };
+    /** WAF names headers and query arguments without regard to case. */
+    const field = (values: Record<string, string> | undefined, name: string) =>
+      Object.entries(values ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+    /** The statements the rule uses, as AWS WAF documents them; any other fails the test. */
+    function matches(statement: Json, request: WafRequest): boolean {
+      if (statement.AndStatement)
+        return (statement.AndStatement.Statements as Json[]).every((s) => matches(s, request));
+      if (statement.NotStatement) return !matches(statement.NotStatement.Statement as Json, request);
+      const size = statement.SizeConstraintStatement as Json;
+      expect(size).toMatchObject({ ComparisonOperator: 'GT', TextTransformations: [{ Priority: 0, Type: 'NONE' }] });
+      const value = size.FieldToMatch.SingleHeader
+        ? field(request.headers, size.FieldToMatch.SingleHeader.Name as string)
+        : field(request.query, size.FieldToMatch.SingleQueryArgument.Name as string);
+      /** An absent header or argument does not match ("Rate limit the requests that are missing a specific header"). */
+      return value !== undefined && Buffer.byteLength(value) > (size.Size as number);
+    }
+    const countedAsAnonymous = (request: WafRequest) =>
+      matches(rule(wafRules.anonymousRateLimit.name).Statement.RateBasedStatement.ScopeDownStatement as Json, request);
+    const endpoint_id = '0b7c3a52-5f7e-4c1e-9d0a-6f1f2b3c4d5e';
+
+    test.each<[string, WafRequest]>([
+      ['a Prospect API call with its key', { headers: { Authorization: 'Bearer crm_live_abc' } }],
+      [
+        'a webhook call with Authorization: Bearer',
+        { headers: { authorization: 'Bearer crm_whk_abc' }, query: { endpoint_id } },
+      ],
+      [
+        'a webhook call with x-webhook-token',
+        { headers: { 'X-Webhook-Token': 'crm_whk_abc' }, query: { endpoint_id } },
+      ],
+      ['a webhook call with ?token=', { query: { endpoint_id, token: 'crm_whk_abc' } }],
+      ['a webhook call with ?TOKEN= (WAF ignores case)', { query: { endpoint_id, TOKEN: 'crm_whk_abc' } }],
+    ])('not counted: %s', (_, request) => {
+      expect(countedAsAnonymous(request)).toBe(false);
+    });
+
+    test.each<[string, WafRequest]>([
+      ['no header and no query', {}],
+      ['a webhook call with endpoint_id alone', { query: { endpoint_id } }],
+      ['a credential in a place the authorizer does not read', { query: { api_key: 'crm_live_abc' } }],
+      ['empty credential places', { headers: { 'x-webhook-token': '' }, query: { endpoint_id, token: '' } }],
+    ])('counted: %s', (_, request) => {
+      expect(countedAsAnonymous(request)).toBe(true);
+    });
+
+    test('the places are exactly where the authorizer finds a credential', () => {
+      const places: WafRequest[] = [
+        ...credentialPlaces.headers.map((name) => ({
+          headers: { [name]: name === 'authorization' ? 'Bearer crm_whk_abc' : 'crm_whk_abc' },
+        })),
+        ...credentialPlaces.queryArguments.map((name) => ({ query: { [name]: 'crm_whk_abc' } })),
+      ];
+      for (const request of places) {
+        expect(webhookToken({ headers: request.headers ?? null, query: request.query ?? null })).toBe('crm_whk_abc');
+        expect(countedAsAnonymous(request)).toBe(false);
+      }
+      expect(webhookToken({ headers: null, query: { api_key: 'crm_live_abc', endpoint_id } })).toBeUndefined();
     });
   });
 });

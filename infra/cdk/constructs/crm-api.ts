@@ -3,6 +3,7 @@ import {
   EndpointType,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  type MethodDeploymentOptions,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
@@ -15,6 +16,7 @@ import {
   type GatewayResponseType,
 } from '../gateway-responses';
 import { requestLimit } from '../../../lib/domain/rate-limit';
+import { routes, type Credential } from '../../../lib/routes';
 import { logRetention } from '../log-retention';
 import { ApiWebAcl } from './web-acl';
 
@@ -42,23 +44,50 @@ export const accessLogFields = {
   errorType: '$context.error.responseType',
 } as const;
 
-/**
- * The stage throttle is shared by every workspace, so it is sized for many of them at once, not
- * for one: `expectedActiveWorkspaces` workspaces each using one API key at its full per-key limit
- * (120 a minute, lib/domain/rate-limit.ts), plus a quarter more for the webhooks, rounded up to
- * a multiple of 50; the burst absorbs two seconds of that. One client cannot take it all: the WAF
- * caps one IP address at 10 requests a second (../waf-rules.ts). Lambda: a request is two short
- * invocations (authorizer, then handler, about 40 ms warm together), so the rate keeps some
- * 10 executions busy, 250 if every call took a full second: within the default 1,000 concurrent
- * executions of an account. Numbers and reasons: docs/deploy.md.
- */
+/** The workspaces the throttles are sized for, all active at once. Numbers and reasons: docs/deploy.md#method-throttles. */
 export const expectedActiveWorkspaces = 100;
 
-const webhookHeadroom = 1.25;
-/** 100 × 120 / 60 × 1.25 = 250 requests a second. */
-const stageRate = Math.ceil((expectedActiveWorkspaces * (requestLimit / 60) * webhookHeadroom) / 50) * 50;
+/**
+ * Each route's own throttle, by its family. API Gateway applies a stage's throttle per method, not to
+ * the stage as a whole: "Per-API, per-stage throttling limits are applied at the API method level for a
+ * stage. You can configure the same settings for all methods, or configure different throttle settings
+ * for each method" ("Throttle requests to your REST APIs for better throughput in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-request-throttling.html: a
+ * token bucket per method, refilled at `rateLimit` a second, holding `burstLimit`). So a route draws
+ * only from its own bucket, and a flood of one family never empties the other's. What every route does
+ * share is the authorizer: its reserved concurrency is sized from the sum of these rates (../concurrency.ts).
+ *
+ * The Prospect API: `expectedActiveWorkspaces` workspaces each using one API key at its full per-key
+ * limit (120 a minute, lib/domain/rate-limit.ts) on the same method, as a synchronisation job does:
+ * 100 × 120 / 60 = 200 requests a second, two seconds of it as burst; the per-key limit refuses more
+ * anyway. The webhooks have no per-key limit and take a form campaign's bursts from a few form-tool
+ * addresses: 250 a second, burst 500, what every method had before.
+ */
+export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; burstLimit: number }>> = {
+  'api-key': {
+    rateLimit: (expectedActiveWorkspaces * requestLimit) / 60,
+    burstLimit: (2 * expectedActiveWorkspaces * requestLimit) / 60,
+  },
+  'webhook-token': { rateLimit: 250, burstLimit: 500 },
+};
 
-export const stageThrottling = { rateLimit: stageRate, burstLimit: 2 * stageRate } as const;
+/** The stage-wide default (path `/*` and method `*`): only a method outside the route list would use it; none does. */
+export const stageThrottling = { rateLimit: 250, burstLimit: 500 } as const;
+
+/** Set on every method as on the stage, so that nothing depends on what a method setting inherits. */
+const methodLogging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false } as const;
+
+/** Every route's method setting, keyed as CDK wants it (`/<path>/<METHOD>`). */
+export const routeMethodOptions: Readonly<Record<string, MethodDeploymentOptions>> = Object.fromEntries(
+  routes.map((route) => [
+    `${route.path}/${route.method}`,
+    {
+      ...methodLogging,
+      throttlingRateLimit: methodThrottling[route.credential].rateLimit,
+      throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
+    },
+  ]),
+);
 
 export type CrmApiProps = { stage: string };
 
@@ -84,11 +113,11 @@ export class CrmApi extends RestApi {
         stageName: props.stage,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
+        ...methodLogging,
         tracingEnabled: false,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
+        methodOptions: routeMethodOptions,
       },
     });
     /** Created before the stage, so execution logs land in a group with a retention, not a never-expiring one. */
@@ -97,7 +126,7 @@ export class CrmApi extends RestApi {
       retention: logRetention,
     });
     this.deploymentStage.node.addDependency(executionLogs);
-    /** AWS WAF in front of the stage: per-IP rate limit, and bodies too large for the functions (../waf-rules.ts). */
+    /** AWS WAF in front of the stage: per-IP and anonymous rate limits, bodies too large for the functions (../waf-rules.ts). */
     this.webAcl = new ApiWebAcl(this, 'Firewall', { stage: this.deploymentStage, name: `crm-${props.stage}` });
     for (const type of Object.keys(gatewayResponses) as GatewayResponseType[]) {
       this.addGatewayResponse(type, {

@@ -6,6 +6,7 @@ import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings } from '../../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
+import { concurrencyBudget } from '../concurrency';
 import type { PowertoolsSettings } from '../observability';
 import { RouteFunction } from './route-function';
 
@@ -50,6 +51,8 @@ export const streamMappingSettings = {
    * the stream with the shard and sequence numbers of the on-failure message.
    */
   maxRecordAge: Duration.hours(12),
+  /** Batches of one shard at once: the mapping's concurrency is shards × this (../concurrency.ts). */
+  parallelizationFactor: concurrencyBudget.streamHandler.streamParallelization,
 } as const;
 
 /**
@@ -169,6 +172,8 @@ export class OutboundEvents extends Construct {
       new SqsEventSource(this.deliveryQueue, {
         batchSize: deliveryQueueSettings.batchSize,
         reportBatchItemFailures: true,
+        /** ScalingConfig.MaximumConcurrency: a slow subscriber holds at most this many invocations (../concurrency.ts). */
+        maxConcurrency: concurrencyBudget.deliverEvent.sqsMaximumConcurrency,
       }),
     );
     for (const mapping of this.deliverEvent.node.children.filter((child) => child instanceof EventSourceMapping)) {

@@ -9,6 +9,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionTimeoutSeconds, tableKeysOfEntry, type TableAction, type TableKeys } from '../../../lib/routes';
 import { functionBundling } from '../bundling';
+import { concurrencyOfEntry } from '../concurrency';
 import { logRetention } from '../log-retention';
 import { powertoolsEnvironment, type PowertoolsSettings } from '../observability';
 import { tableAccessStatements } from '../table-access';
@@ -64,6 +65,8 @@ export class RouteFunction extends NodejsFunction {
       /** A stuck call ends as the gateway's 5xx in the specification's shape (see functionTimeoutSeconds). */
       timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       tracing: Tracing.ACTIVE,
+      /** Its line of the one concurrency budget (../concurrency.ts); synthesis fails for an entry without one. */
+      reservedConcurrentExecutions: concurrencyOfEntry(props.entry).reserved,
       role,
       logGroup,
       environment: {

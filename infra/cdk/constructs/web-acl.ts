@@ -2,7 +2,9 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import {
+  anonymousRateLimit,
   contentLengthPattern,
+  credentialPlaces,
   ipRateLimit,
   leadPathPattern,
   wafResponseBodies,
@@ -48,9 +50,37 @@ const declaredBodyTooLarge: CfnWebACL.StatementProperty = {
 };
 
 /**
+ * The request carries nothing in any place the authorizer reads a credential from: no place has a
+ * value of at least one byte. AWS WAF's own pattern for "requests that are missing a specific header",
+ * a NOT around a size constraint ("Rate limit the requests that are missing a specific header",
+ * https://docs.aws.amazon.com/waf/latest/developerguide/waf-rate-based-example-limit-missing-header.html),
+ * once per place, and-ed together.
+ */
+const carriesNoCredential: CfnWebACL.StatementProperty = {
+  andStatement: {
+    statements: [
+      ...credentialPlaces.headers.map((name) => ({ singleHeader: { Name: name } })),
+      ...credentialPlaces.queryArguments.map((name) => ({ singleQueryArgument: { Name: name } })),
+    ].map((fieldToMatch) => ({
+      notStatement: {
+        statement: {
+          sizeConstraintStatement: {
+            fieldToMatch,
+            comparisonOperator: 'GT',
+            size: 0,
+            textTransformations: noTransformation,
+          },
+        },
+      },
+    })),
+  },
+};
+
+/**
  * The regional web ACL of the API stage (rules in ../waf-rules.ts): a per-IP rate limit answered
  * by a JSON 429 with Retry-After, then a body declared over 256 KB answered by the route's 400 (the
- * lead webhook's shape on its path, the standard one elsewhere). Everything else is allowed.
+ * lead webhook's shape on its path, the standard one elsewhere), then a much lower per-IP limit on
+ * requests without any credential, answered by the same JSON 429. Everything else is allowed.
  */
 export class ApiWebAcl extends Construct {
   readonly webAcl: CfnWebACL;
@@ -59,7 +89,8 @@ export class ApiWebAcl extends Construct {
     super(scope, id);
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: props.name,
-      description: 'CRM API: per-IP rate limit and bodies too large for the functions',
+      description:
+        'CRM API: per-IP rate limits, on all requests and on anonymous ones, and bodies too large for the functions',
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`${props.name}-all`),
@@ -109,6 +140,26 @@ export class ApiWebAcl extends Construct {
           statement: declaredBodyTooLarge,
           action: blockWith(wafRules.bodyTooLarge.block),
           visibilityConfig: visibility(wafRules.bodyTooLarge.name),
+        },
+        {
+          name: wafRules.anonymousRateLimit.name,
+          priority: wafRules.anonymousRateLimit.priority,
+          /**
+           * "If the rate-based statement includes a ScopeDownStatement, this limit is applied only to the
+           * requests that match the statement" ("RateBasedStatement", AWS WAF API Reference,
+           * https://docs.aws.amazon.com/waf/latest/APIReference/API_RateBasedStatement.html): a form
+           * tool's address past its anonymous limit still gets its calls that carry a token through.
+           */
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: anonymousRateLimit.limit,
+              evaluationWindowSec: anonymousRateLimit.evaluationWindowSec,
+              scopeDownStatement: carriesNoCredential,
+            },
+          },
+          action: blockWith(wafRules.anonymousRateLimit.block),
+          visibilityConfig: visibility(wafRules.anonymousRateLimit.name),
         },
       ],
     });

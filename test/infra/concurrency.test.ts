@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import {
+  accountConcurrency,
+  budgetedCallSeconds,
+  concurrencyBudget,
+  concurrencyOfEntry,
+  routesPeakConcurrency,
+} from '../../infra/cdk/concurrency';
+import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
+import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
+const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+const stack = new CrmStack(app, 'Crm-concurrency', { stage: 'concurrency' });
+const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+/** Each function of the template by the name docs/deploy.md gives it, and the entry it is built from. */
+const knownFunctions = new Map<string, { name: string; entry: string }>([
+  [authorizerDescription, { name: 'Authorizer', entry: authorizerEntry }],
+  ...eventFunctions.map(
+    (f) => [f.description, { name: f.id.charAt(0).toUpperCase() + f.id.slice(1), entry: f.entry }] as const,
+  ),
+  ...routes.map(
+    (route) =>
+      [`${route.method} ${route.path}`, { name: `${route.method} ${route.path}`, entry: route.entry }] as const,
+  ),
+]);
+
+const functions = ofType('AWS::Lambda::Function').map(([id, fn]) => {
+  const known = knownFunctions.get(fn.Properties.Description as string);
+  return {
+    id,
+    description: fn.Properties.Description as string,
+    name: known?.name,
+    budget: known && concurrencyOfEntry(known.entry),
+    reserved: fn.Properties.ReservedConcurrentExecutions as number | undefined,
+  };
+});
+const functionOf = (description: string) => functions.find((fn) => fn.description === description)!;
+const mappings = ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties as Json);
+const mappingsOf = (functionId: string) => mappings.filter((m) => m.FunctionName.Ref === functionId);
+const isQueueMapping = (mapping: Json) => !mapping.StartingPosition;
+const totalReserved = functions.reduce((sum, fn) => sum + (fn.reserved ?? 0), 0);
+
+/** The API's peak as the template throttles it: every route's method at its own ThrottlingRateLimit. */
+const [[, stage]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
+const methodSettings = (stage.Properties.MethodSettings as Json[]).filter((setting) => setting.ResourcePath !== '/*');
+const peakRequestsPerSecond = methodSettings.reduce((sum, setting) => sum + (setting.ThrottlingRateLimit as number), 0);
+
+describe('the concurrency budget, as deployed', () => {
+  test('every function of the template has a line in the budget, and its reservation is that line’s', () => {
+    expect(functions.filter((fn) => fn.budget === undefined).map((fn) => fn.description)).toEqual([]);
+    for (const fn of functions)
+      expect({ [fn.description]: fn.reserved }).toEqual({ [fn.description]: fn.budget!.reserved });
+  });
+
+  test('the event functions are capped; the authorizer has a floor; route functions share the unreserved pool', () => {
+    for (const eventFunction of eventFunctions)
+      expect(functionOf(eventFunction.description).reserved).toBeGreaterThan(0);
+    expect(functionOf(authorizerDescription).reserved).toBeGreaterThan(0);
+    for (const route of routes) expect(functionOf(`${route.method} ${route.path}`).reserved).toBeUndefined();
+  });
+
+  test('every function an event source mapping invokes has a reservation, so no mapping can scale past it', () => {
+    const invoked = new Set(mappings.map((m) => m.FunctionName.Ref as string));
+    expect(invoked.size).toBeGreaterThan(0);
+    for (const id of invoked) expect(functions.find((fn) => fn.id === id)!.reserved).toBeGreaterThan(0);
+  });
+
+  test('every SQS mapping has a maximum concurrency, and its function’s reservation is not below their sum', () => {
+    for (const fn of functions) {
+      const queueMappings = mappingsOf(fn.id).filter(isQueueMapping);
+      if (queueMappings.length === 0) continue;
+      const maxima = queueMappings.map((m) => m.ScalingConfig?.MaximumConcurrency as number | undefined);
+      expect(maxima).toEqual(queueMappings.map(() => fn.budget!.sqsMaximumConcurrency));
+      /** Lambda takes 2 to 1,000 ("ScalingConfig", Lambda API reference). */
+      for (const maximum of maxima) expect(maximum).toBeGreaterThanOrEqual(2);
+      expect(fn.reserved).toBeGreaterThanOrEqual(maxima.reduce((sum: number, m) => sum + m!, 0));
+    }
+  });
+
+  test('the stream mapping reads one batch per shard at a time, within its function’s reservation', () => {
+    const streamMappings = mappings.filter((m) => !isQueueMapping(m));
+    expect(streamMappings).toHaveLength(1);
+    const [mapping] = streamMappings as [Json];
+    const handler = functions.find((fn) => fn.id === mapping.FunctionName.Ref)!;
+    expect(mapping.ParallelizationFactor).toBe(handler.budget!.streamParallelization);
+    /** Concurrency is shards × ParallelizationFactor: the reservation holds that many shards at once. */
+    expect(handler.reserved! / mapping.ParallelizationFactor).toBeGreaterThanOrEqual(10);
+  });
+
+  test('the authorizer’s floor holds every method at its full throttle at once, at the budgeted call time', () => {
+    expect(methodSettings).toHaveLength(routes.length);
+    expect(functionOf(authorizerDescription).reserved).toBeGreaterThanOrEqual(
+      peakRequestsPerSecond * budgetedCallSeconds.authorizer,
+    );
+  });
+
+  test('all stages of one account fit: reservations within the limit minus Lambda’s unreserved minimum', () => {
+    const { limit, unreservedMinimum, stagesPerAccount } = accountConcurrency;
+    expect(totalReserved * stagesPerAccount).toBeLessThanOrEqual(limit - unreservedMinimum);
+  });
+
+  test('what the reservations leave unreserved holds every stage’s route functions at the API’s peak', () => {
+    const { limit, stagesPerAccount } = accountConcurrency;
+    expect(routesPeakConcurrency).toBeGreaterThanOrEqual(peakRequestsPerSecond * budgetedCallSeconds.handler);
+    expect(limit - totalReserved * stagesPerAccount).toBeGreaterThanOrEqual(stagesPerAccount * routesPeakConcurrency);
+  });
+
+  test('a function built from an entry the budget does not know fails synthesis', () => {
+    expect(() => concurrencyOfEntry('functions/not-in-any-list.ts')).toThrow(/concurrency/);
+    expect(Object.keys(concurrencyBudget).sort()).toEqual(
+      ['authorizer', ...eventFunctions.map((f) => f.id), ...new Set(routes.map((r) => r.credential))].sort(),
+    );
+  });
+});
+
+describe('docs/deploy.md', () => {
+  const doc = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+  const section = doc.slice(
+    doc.indexOf('## Concurrency budget'),
+    doc.indexOf('\n## ', doc.indexOf('## Concurrency budget')),
+  );
+  /** The budget table's row of a function: `| <name> | <invoked by> | <reserved> | …`. */
+  const reservedColumn = (name: string): string | undefined =>
+    section
+      .split('\n')
+      .find((line) => line.startsWith(`| \`${name}\` `))
+      ?.split('|')[3]
+      ?.trim();
+
+  test('the budget table gives every function the reservation it has', () => {
+    for (const fn of functions)
+      expect({ [fn.name!]: reservedColumn(fn.name!) }).toEqual({ [fn.name!]: String(fn.reserved ?? 'none') });
+  });
+
+  test('states the account limit and the unreserved minimum it assumes', () => {
+    const prose = section.replace(/\s+/g, ' ').replaceAll('**', '');
+    expect(prose).toContain(`${accountConcurrency.limit.toLocaleString('en')} concurrent executions`);
+    expect(prose).toContain(`${accountConcurrency.unreservedMinimum} unreserved`);
+  });
+});
