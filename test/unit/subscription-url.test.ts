@@ -23,6 +23,13 @@ describe('checkSubscriptionUrl', () => {
     expect(checkSubscriptionUrl(url, 'local')).toEqual(accepted(written));
   });
 
+  it('accepts an internationalized host however many URLs were checked before', () => {
+    for (let checked = 0; checked < 10_000; checked += 1) checkSubscriptionUrl('https://exemple.fr/hook', 'aws');
+    expect(checkSubscriptionUrl('https://bücher.example/hook', 'aws')).toEqual(
+      accepted('https://xn--bcher-kva.example/hook'),
+    );
+  });
+
   it.each(['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://LOCALHOST/hook'])(
     'accepts plain http to this machine locally (%j), never on AWS',
     (url) => {

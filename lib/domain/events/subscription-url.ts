@@ -26,6 +26,19 @@ function isNonPublicHost(hostname: string): boolean {
 }
 
 /**
+ * The URL the WHATWG parser reads, or undefined. Not `URL.canParse`: once V8 optimizes it, Node 20
+ * and 22 answer false for a host such as `bücher.example` (AikidoSec/firewall-node#1086, "Fix
+ * Unicode URL parsing after warmup"), so a warm function would refuse a URL it accepted cold.
+ */
+function parsed(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A subscription URL as typed (decisions 6.2): a complete URL of at most 2048 characters,
  * `https`, without user or password; plain `http` only to 127.0.0.1 or localhost in the local run;
  * on AWS no IP-literal private, loopback or link-local host. Kept as the parser writes it (`href`).
@@ -35,8 +48,8 @@ export function checkSubscriptionUrl(value: string, network: NetworkPolicy): Che
   if (text.length > maxSubscriptionUrlLength) {
     return refused(messages.admin.subscription.urlTooLong(text.length, maxSubscriptionUrlLength));
   }
-  if (!URL.canParse(text)) return refused(messages.admin.subscription.invalidUrl(text));
-  const url = new URL(text);
+  const url = parsed(text);
+  if (url === undefined) return refused(messages.admin.subscription.invalidUrl(text));
   if (url.href.length > maxSubscriptionUrlLength) {
     return refused(messages.admin.subscription.urlTooLong(url.href.length, maxSubscriptionUrlLength));
   }
