@@ -96,9 +96,20 @@ describe('checkSubscriptionUrl', () => {
     'https://[::ffff:a00:1]/hook',
     'https://0x7f.1/hook',
     'https://2130706433/hook',
+    'https://0177.0.0.1/hook',
+    'https://198.18.0.1/hook',
+    'https://[64:ff9b::10.0.0.1]/hook',
+    'https://[64:ff9b:1::1]/hook',
+    'https://[2002:a9fe:a9fe::1]/hook',
+    'https://[2001::1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::ffff:0:a00:1]/hook',
+    'https://[FEC0::1]/hook',
+    'https://[100::1]/hook',
+    'https://[2001:db8::1]/hook',
     'https://localhost/hook',
     'https://api.localhost/hook',
-  ])('refuses a private, loopback or link-local host on AWS (%j), not locally', (url) => {
+  ])('refuses a host that is no public address on AWS (%j), not locally', (url) => {
     expect(checkSubscriptionUrl(url, 'aws')).toEqual(refusal(/privée, locale ou de bouclage/));
     expect(checkSubscriptionUrl(url, 'local')).toMatchObject({ ok: true });
   });

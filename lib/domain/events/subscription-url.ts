@@ -13,8 +13,8 @@ export const maxSubscriptionUrlLength = 2048;
 const refused = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
 /**
- * An IP-literal host the delivery would refuse on AWS (lib/outbound/address-policy.ts: private,
- * loopback, link-local, shared, multicast, reserved), or a `localhost` name (RFC 6761 keeps it on
+ * An IP-literal host the delivery would refuse on AWS (lib/outbound/address-policy.ts: any address
+ * that is no public host, NAT64 and 6to4 included), or a `localhost` name (RFC 6761 keeps it on
  * the machine): refused at once. A name that resolves into those ranges is refused by the delivery
  * itself, which checks the resolved addresses at every attempt. The WHATWG URL parser has already
  * written IPv4 in dotted decimal (`0x7f.1` is `127.0.0.1`) and IPv6 in brackets.
