@@ -23,6 +23,13 @@ describe('checkSubscriptionUrl', () => {
     expect(checkSubscriptionUrl(url, 'local')).toEqual(accepted(written));
   });
 
+  it('accepts an internationalized host however many URLs were checked before', () => {
+    for (let checked = 0; checked < 10_000; checked += 1) checkSubscriptionUrl('https://exemple.fr/hook', 'aws');
+    expect(checkSubscriptionUrl('https://bücher.example/hook', 'aws')).toEqual(
+      accepted('https://xn--bcher-kva.example/hook'),
+    );
+  });
+
   it.each(['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://LOCALHOST/hook'])(
     'accepts plain http to this machine locally (%j), never on AWS',
     (url) => {
@@ -89,9 +96,20 @@ describe('checkSubscriptionUrl', () => {
     'https://[::ffff:a00:1]/hook',
     'https://0x7f.1/hook',
     'https://2130706433/hook',
+    'https://0177.0.0.1/hook',
+    'https://198.18.0.1/hook',
+    'https://[64:ff9b::10.0.0.1]/hook',
+    'https://[64:ff9b:1::1]/hook',
+    'https://[2002:a9fe:a9fe::1]/hook',
+    'https://[2001::1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::ffff:0:a00:1]/hook',
+    'https://[FEC0::1]/hook',
+    'https://[100::1]/hook',
+    'https://[2001:db8::1]/hook',
     'https://localhost/hook',
     'https://api.localhost/hook',
-  ])('refuses a private, loopback or link-local host on AWS (%j), not locally', (url) => {
+  ])('refuses a host that is no public address on AWS (%j), not locally', (url) => {
     expect(checkSubscriptionUrl(url, 'aws')).toEqual(refusal(/privée, locale ou de bouclage/));
     expect(checkSubscriptionUrl(url, 'local')).toMatchObject({ ok: true });
   });

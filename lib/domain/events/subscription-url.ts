@@ -13,8 +13,8 @@ export const maxSubscriptionUrlLength = 2048;
 const refused = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
 /**
- * An IP-literal host the delivery would refuse on AWS (lib/outbound/address-policy.ts: private,
- * loopback, link-local, shared, multicast, reserved), or a `localhost` name (RFC 6761 keeps it on
+ * An IP-literal host the delivery would refuse on AWS (lib/outbound/address-policy.ts: any address
+ * that is no public host, NAT64 and 6to4 included), or a `localhost` name (RFC 6761 keeps it on
  * the machine): refused at once. A name that resolves into those ranges is refused by the delivery
  * itself, which checks the resolved addresses at every attempt. The WHATWG URL parser has already
  * written IPv4 in dotted decimal (`0x7f.1` is `127.0.0.1`) and IPv6 in brackets.
@@ -23,6 +23,19 @@ function isNonPublicHost(hostname: string): boolean {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
   const bare = hostname.replace(/^\[(.*)\]$/, '$1');
   return isIP(bare) !== 0 && isRefusedAddress(bare);
+}
+
+/**
+ * The URL the WHATWG parser reads, or undefined. Not `URL.canParse`: once V8 optimizes it, Node 20
+ * and 22 answer false for a host such as `bücher.example` (AikidoSec/firewall-node#1086, "Fix
+ * Unicode URL parsing after warmup"), so a warm function would refuse a URL it accepted cold.
+ */
+function parsed(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -35,8 +48,8 @@ export function checkSubscriptionUrl(value: string, network: NetworkPolicy): Che
   if (text.length > maxSubscriptionUrlLength) {
     return refused(messages.admin.subscription.urlTooLong(text.length, maxSubscriptionUrlLength));
   }
-  if (!URL.canParse(text)) return refused(messages.admin.subscription.invalidUrl(text));
-  const url = new URL(text);
+  const url = parsed(text);
+  if (url === undefined) return refused(messages.admin.subscription.invalidUrl(text));
   if (url.href.length > maxSubscriptionUrlLength) {
     return refused(messages.admin.subscription.urlTooLong(url.href.length, maxSubscriptionUrlLength));
   }
