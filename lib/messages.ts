@@ -255,6 +255,9 @@ export const messages = {
       /** `webhook replay` of a call whose body was not kept (a success, or a refusal before authentication). */
       noBodyKept: (id: string) =>
         `L'appel ${id} n'a pas de corps conservé (seuls les appels authentifiés en échec gardent le leur) : rien à rejouer.`,
+      /** `webhook replay` of a call whose body was kept cut at 64 KB: what remains is not what was sent. */
+      bodyTruncated: (id: string) =>
+        `Le corps de l'appel ${id} a été tronqué à 64 Ko à sa réception : il ne peut pas être rejoué tel qu'il a été envoyé.`,
       /** An internal failure (exit 1): the replayed call left no journal entry. */
       replayNotJournaled: (requestId: string) => `L'appel rejoué (${requestId}) n'a pas été journalisé.`,
     },

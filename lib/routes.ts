@@ -209,14 +209,15 @@ export const routes: readonly Route[] = [
      * Reads: configuration and contact markers in one BatchGetItem (a later round: the markers only),
      * the matched prospect. DeleteItem releases a uniqueness
      * marker (UNIQ#) when a known contact changes e-mail or phone; UpdateItem on UNIQ# refreshes a
-     * marker's placement hint. Every call is journaled (CALL#). No rate counter on webhooks.
+     * marker's placement hint. Every call is journaled (CALL#); UpdateItem on CALL# counts the
+     * calls refused for their token, per minute. No rate counter on webhooks.
      */
     tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
       BatchGetItem: ['WS#', 'UNIQ#'],
       GetItem: ['PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
-      UpdateItem: ['IDEM#', 'PROSPECT#', 'UNIQ#'],
+      UpdateItem: ['IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
       DeleteItem: ['UNIQ#'],
     },
   },
@@ -227,9 +228,16 @@ export const routes: readonly Route[] = [
     entry: 'functions/recruitment.ts',
     credential: 'webhook-token',
     errorShape: 'standard',
-    /** The known candidate comes back with the refused transaction: no read but the configuration. */
+    /**
+     * The known candidate comes back with the refused transaction: no read but the configuration.
+     * UpdateItem on CALL# counts the calls refused for their token, per minute.
+     */
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
-    tableKeys: { GetItem: ['WS#'], PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#', 'CALL#'], UpdateItem: ['IDEM#'] },
+    tableKeys: {
+      GetItem: ['WS#'],
+      PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#', 'CALL#'],
+      UpdateItem: ['IDEM#', 'CALL#'],
+    },
   },
 ];
 

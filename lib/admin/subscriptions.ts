@@ -136,6 +136,7 @@ export async function listSubscriptionDeliveries(
     subscriptionId: subscription.id,
     status,
     limit,
+    now: deps.clock(),
   });
   return { deliveries: deliveries.map(deliveryView) };
 }

@@ -1,24 +1,33 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { encodeDecision, type AuthDecision } from '../auth/context';
+import { admittedWebhookCall } from '../auth/authorize';
+import { encodeDecision } from '../auth/context';
 import type { Deps } from '../deps';
 import { InvalidInputError } from '../domain/errors';
 import type { WebhookFields } from '../domain/webhook-fields';
 import { readWebhookBody } from '../http/webhook-body';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
+import { getEndpoint, type EndpointItem } from '../storage/credentials';
 import type { WebhookCallItem } from '../storage/records';
 import { getWebhookCall, listWebhookCalls } from '../storage/webhook-calls';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
-/** One journaled call as the admin commands print it (decisions 6.3): never its body. */
+/**
+ * One journaled call as the admin commands print it (decisions 6.3): never its body; `count`, how
+ * many calls the entry stands for (more than 1 only for the entry counting a minute's refusals
+ * past the 10th); `body_truncated`, whether the kept body was cut at 64 KB.
+ */
 export type WebhookCallView = Pick<
   WebhookCallItem,
   'id' | 'at' | 'route' | 'status' | 'outcome' | 'record_id' | 'placement' | 'warnings' | 'request_id'
->;
+> & { count: number; body_truncated: boolean };
 
-/** The kept body read as the webhook reads it, `{ raw }` when the webhook refuses to read it, null when none was kept. */
+/**
+ * The kept body read as the webhook reads it, `{ raw }` when the webhook refuses to read it or it
+ * was cut at 64 KB (the text kept), null when none was kept.
+ */
 export type KeptBody = WebhookFields | { raw: string } | null;
 
 export type WebhookReplayView = {
@@ -50,6 +59,8 @@ export const callView = (call: WebhookCallItem): WebhookCallView => ({
   placement: call.placement ?? null,
   warnings: call.warnings ?? [],
   request_id: call.request_id ?? null,
+  count: call.count ?? 1,
+  body_truncated: call.body_truncated === true,
 });
 
 /** `--limit` as typed: a whole number from 1 to 1000; absent, 50. */
@@ -71,7 +82,7 @@ export async function listCalls(
 ): Promise<{ calls: WebhookCallView[] }> {
   const limit = readLimitOption(options.limit);
   const workspace = await requireWorkspace(deps, workspaceId);
-  const calls = await listWebhookCalls(deps, workspace.id, { failed: options.failed, limit });
+  const calls = await listWebhookCalls(deps, workspace.id, { failed: options.failed, limit, now: deps.clock() });
   return { calls: calls.map(callView) };
 }
 
@@ -95,8 +106,11 @@ export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Prom
  * `webhook replay`: the kept body of a call sent again to the same webhook handler, as a new call
  * of the same endpoint that the authorizer allowed (the administrator is the credential: neither
  * the token nor the webhook's active flag is checked), without Idempotency-Key, under a fresh
- * request id `admin-replay-<uuid>`. The handler journals it like any call; that entry is looked up
- * by its request id among the newest calls. The webhook's answer is returned whatever it is.
+ * request id `admin-replay-<uuid>`. The endpoint is read as it stands, and the call gets what the
+ * authorizer gives a live call of it (`admittedWebhookCall`: the workspace's phone matching
+ * included). A body cut at 64 KB is not replayed, as none kept. The handler journals it like any
+ * call; that entry is looked up by its request id among the newest calls. The webhook's answer is
+ * returned whatever it is.
  */
 export async function replayCall(
   deps: Deps,
@@ -106,10 +120,19 @@ export async function replayCall(
 ): Promise<WebhookReplayView> {
   const call = await requireCall(deps, workspaceId, callId);
   if (call.body === undefined) throw new AdminInputError(messages.admin.webhook.noBodyKept(call.id));
+  if (call.body_truncated === true) throw new AdminInputError(messages.admin.webhook.bodyTruncated(call.id));
+  const endpoint = await getEndpoint(deps, call.endpoint_id);
+  if (endpoint?.workspace_id !== call.workspace_id) {
+    throw new Error(messages.admin.webhook.endpointMissing(call.endpoint_id, call.workspace_id));
+  }
   const route = routeById(routeIds[call.route]);
   const requestId = `${replayRequestIdPrefix}${deps.newId()}`;
-  const response = await invoke(route, webhookCallEvent(route, call, requestId));
-  const newest = await listWebhookCalls(deps, call.workspace_id, { failed: false, limit: replaySearchDepth });
+  const response = await invoke(route, webhookCallEvent(route, endpoint, call, requestId));
+  const newest = await listWebhookCalls(deps, call.workspace_id, {
+    failed: false,
+    limit: replaySearchDepth,
+    now: deps.clock(),
+  });
   const replayed = newest.find((entry) => entry.request_id === requestId);
   return {
     call: replayed ? callView(replayed) : null,
@@ -120,7 +143,7 @@ export async function replayCall(
 async function requireCall(deps: Deps, workspaceId: string, callId: string): Promise<WebhookCallItem> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('webhookCall', callId);
-  const call = await getWebhookCall(deps, workspace.id, id);
+  const call = await getWebhookCall(deps, workspace.id, id, deps.clock());
   if (!call) throw unknownId('webhookCall', callId);
   return call;
 }
@@ -131,9 +154,13 @@ const bodyText = (call: WebhookCallRequest): string =>
 const contentTypeHeader = (call: WebhookCallRequest): Record<string, string> =>
   call.content_type ? { 'Content-Type': call.content_type } : {};
 
-/** The webhook's own reader (lib/http/webhook-body.ts); a body it refuses is shown as the text received. */
+/**
+ * The webhook's own reader (lib/http/webhook-body.ts); a body it refuses, or one cut at 64 KB
+ * (never read: its end is missing), is shown as the text kept.
+ */
 function keptBody(call: WebhookCallItem): KeptBody {
   if (call.body === undefined) return null;
+  if (call.body_truncated === true) return { raw: bodyText(call) };
   try {
     return readWebhookBody({
       body: call.body,
@@ -146,22 +173,21 @@ function keptBody(call: WebhookCallItem): KeptBody {
   }
 }
 
-/** What a webhook call event is built from: a journaled call, or a test's call. */
-export type WebhookCallRequest = Pick<
-  WebhookCallItem,
-  'workspace_id' | 'endpoint_id' | 'body' | 'body_base64' | 'content_type'
->;
+/** What a webhook call event carries of a request: a journaled call's kept body, or a test's. */
+export type WebhookCallRequest = Pick<WebhookCallItem, 'body' | 'body_base64' | 'content_type'>;
 
 /**
  * The proxy event API Gateway would hand the webhook's handler once the authorizer allowed a call
- * of that endpoint: the body as received, its Content-Type, `endpoint_id` in the query, no other
- * header (no token, no Idempotency-Key).
+ * of `endpoint`: the authorizer's context for that endpoint (`admittedWebhookCall`), the body as
+ * received, its Content-Type, `endpoint_id` in the query, no other header (no token, no
+ * Idempotency-Key).
  */
-export function webhookCallEvent(route: Route, call: WebhookCallRequest, requestId: string): APIGatewayProxyEvent {
-  const decision: AuthDecision = {
-    outcome: 'allowed',
-    principal: { kind: 'webhook', workspaceId: call.workspace_id, endpointId: call.endpoint_id },
-  };
+export function webhookCallEvent(
+  route: Route,
+  endpoint: EndpointItem,
+  call: WebhookCallRequest,
+  requestId: string,
+): APIGatewayProxyEvent {
   const headers = contentTypeHeader(call);
   return {
     resource: route.path,
@@ -169,8 +195,8 @@ export function webhookCallEvent(route: Route, call: WebhookCallRequest, request
     httpMethod: route.method,
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
-    queryStringParameters: { endpoint_id: call.endpoint_id },
-    multiValueQueryStringParameters: { endpoint_id: [call.endpoint_id] },
+    queryStringParameters: { endpoint_id: endpoint.id },
+    multiValueQueryStringParameters: { endpoint_id: [endpoint.id] },
     pathParameters: null,
     stageVariables: null,
     body: call.body ?? null,
@@ -181,7 +207,7 @@ export function webhookCallEvent(route: Route, call: WebhookCallRequest, request
       path: route.path,
       resourcePath: route.path,
       stage: 'admin-replay',
-      authorizer: { ...encodeDecision(decision), principalId: call.workspace_id },
+      authorizer: { ...encodeDecision(admittedWebhookCall(endpoint)), principalId: endpoint.workspace_id },
     } as unknown as APIGatewayProxyEvent['requestContext'],
   };
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
-import { getApiKeyByFingerprint, recordWebhookCall } from '../storage/credentials';
+import { getApiKeyByFingerprint, recordWebhookCall, type EndpointItem } from '../storage/credentials';
 import { phoneSettingsOf } from '../storage/workspace-config';
 import { grants, type AuthDecision } from './context';
 import { fingerprint } from './secrets';
@@ -62,13 +62,23 @@ async function authorizeWebhook(
       refusedEndpoint: { workspaceId: call.endpoint.workspace_id, endpointId: call.endpoint.id },
     };
   }
+  return admittedWebhookCall(call.endpoint);
+}
+
+/**
+ * What a webhook handler is given for a call of `endpoint` that is let in: its workspace, the
+ * endpoint, and the workspace's settings the endpoint carries (phone matching, ADR 0009). The one
+ * builder, for the calls this authorizer admits and for the admin's replays
+ * (lib/admin/webhook-calls.ts), so that a replay runs as a live call of that endpoint would.
+ */
+export function admittedWebhookCall(endpoint: EndpointItem): AuthDecision {
   return {
     outcome: 'allowed',
     principal: {
       kind: 'webhook',
-      workspaceId: call.endpoint.workspace_id,
-      endpointId: call.endpoint.id,
-      phone: phoneSettingsOf(call.endpoint as unknown as Record<string, unknown>),
+      workspaceId: endpoint.workspace_id,
+      endpointId: endpoint.id,
+      phone: phoneSettingsOf(endpoint as unknown as Record<string, unknown>),
     },
   };
 }

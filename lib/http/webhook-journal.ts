@@ -3,12 +3,18 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { decodeDecision } from '../auth/context';
 import type { Deps } from '../deps';
 import type { WebhookPrincipal } from '../domain/principal';
-import type { WebhookCallContext } from '../domain/webhook-call';
+import {
+  countingEntryOf,
+  journaledOneByOne,
+  keptBodyOf,
+  refusalMinuteOf,
+  type WebhookCallContext,
+} from '../domain/webhook-call';
 import { timeOrderedId } from '../ids';
 import { errorFields, logger } from '../observability/logger';
 import type { Route } from '../routes';
 import type { WebhookCall, WebhookRoute } from '../storage/records';
-import { journalWebhookCall } from '../storage/webhook-calls';
+import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../storage/webhook-calls';
 
 /** What the webhook gate leaves for the handler and the journal: the call being answered. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };
@@ -39,10 +45,11 @@ export function openWebhookCall(
 /**
  * The journal of both webhooks (docs/api.md#webhook-call-journal), as a middleware that sees every
  * answer, the gate's refusals included. A call the use case journaled inside its own write is left
- * alone; any other call of a known endpoint gets its entry here, as its one write: a refusal of a
- * known endpoint (wrong token, disabled webhook) without any of the request's values, an
+ * alone; any other call of a known endpoint gets its entry here, as its one write: an
  * authenticated call that did not succeed with its body (to show and replay it), a replayed or
- * otherwise unwritten success with neither. A journal that cannot be written never changes the answer.
+ * otherwise unwritten success with neither; a refusal of a known endpoint (wrong token, disabled
+ * webhook), without any of the request's values, is counted in its minute first
+ * (`journalRefusedCall`). A journal that cannot be written never changes the answer.
  */
 export function webhookJournal(
   route: Route,
@@ -63,13 +70,29 @@ export function webhookJournal(
       ('refusedEndpoint' in decision ? openWebhookCall(route, event, decision.refusedEndpoint, deps.clock) : undefined);
     if (!call || call.journaled) return;
     try {
-      await journalWebhookCall(deps, entryOfAnswer(call, event, response, { keepBody: authenticated !== undefined }));
+      const entry = entryOfAnswer(call, event, response, { keepBody: authenticated !== undefined });
+      await (authenticated ? journalWebhookCall(deps, entry) : journalRefusedCall(deps, entry));
       call.journaled = true;
     } catch (error) {
       logger.error('webhook call not journaled', { route: route.id, ...errorFields(error) });
     }
   };
   return { after: settle, onError: settle };
+}
+
+/**
+ * A call refused for its token (docs/data-model.md, "Webhook call journal"): ranked in its endpoint,
+ * route and minute by an atomic counter; the first 10 of the minute get an entry each, every later
+ * one is counted into the minute's one counting entry. Two writes, neither conditional on a read.
+ */
+async function journalRefusedCall(deps: Deps, entry: WebhookCall): Promise<void> {
+  const rank = await countRefusedCall(deps, {
+    workspaceId: entry.workspace_id,
+    endpointId: entry.endpoint_id,
+    route: entry.route,
+    ...refusalMinuteOf(entry),
+  });
+  await (journaledOneByOne(rank) ? journalWebhookCall(deps, entry) : countIntoEntry(deps, countingEntryOf(entry)));
 }
 
 type AnswerBody = {
@@ -105,14 +128,14 @@ function entryOfAnswer(
     placement: failed ? null : (body.placement ?? null),
     warnings: failed || !options.keepBody ? [] : (body.warnings ?? []),
     request_id: call.requestId,
-    ...(keepBody
-      ? {
-          body: event.body ?? '',
-          body_base64: event.isBase64Encoded,
-          content_type: headerValue(event, 'content-type'),
-        }
-      : {}),
+    ...(keepBody ? { ...keptBody(event), content_type: headerValue(event, 'content-type') } : {}),
   };
+}
+
+/** The body as the journal keeps it: its first 64 KB (lib/domain/webhook-call.ts), `body_truncated` when cut. */
+function keptBody(event: APIGatewayProxyEvent): Pick<WebhookCall, 'body' | 'body_base64' | 'body_truncated'> {
+  const { body, truncated } = keptBodyOf(event.body ?? '', event.isBase64Encoded);
+  return { body, body_base64: event.isBase64Encoded, ...(truncated ? { body_truncated: true } : {}) };
 }
 
 const errorCodeOf = (body: AnswerBody): string | undefined =>

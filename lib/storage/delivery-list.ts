@@ -1,32 +1,37 @@
 import type { Store } from './client';
 import type { DeliveryItem, DeliveryStatus } from './event-records';
+import { stillKeptFilter } from './expiry';
 import { keys } from './keys';
 import { newestFirst } from './newest-first';
 
 /**
  * Access pattern "deliveries of a subscription, newest first": a Query of the workspace's
  * delivery partition read backwards (ids are time-ordered), strongly consistent, filtered on the
- * subscription and, when given, the status, read on until `limit` are found (`newestFirst`).
+ * subscription, on being still kept at `now` (past their 30 days, TTL may not have removed them
+ * yet: lib/storage/expiry.ts) and, when given, the status, read on until `limit` are found
+ * (`newestFirst`).
  */
 export function listDeliveries(
   store: Store,
   workspaceId: string,
-  options: { subscriptionId: string; status?: DeliveryStatus | undefined; limit: number },
+  options: { subscriptionId: string; status?: DeliveryStatus | undefined; limit: number; now: Date },
 ): Promise<DeliveryItem[]> {
+  const kept = stillKeptFilter(options.now);
   return newestFirst<DeliveryItem>(
     store,
     {
       KeyConditionExpression: 'pk = :pk',
       FilterExpression:
         options.status === undefined
-          ? 'subscription_id = :subscription'
-          : 'subscription_id = :subscription AND #status = :status',
+          ? `subscription_id = :subscription AND ${kept.expression}`
+          : `subscription_id = :subscription AND #status = :status AND ${kept.expression}`,
       ExpressionAttributeValues: {
         ':pk': keys.deliveriesPk(workspaceId),
         ':subscription': options.subscriptionId,
+        ...kept.values,
         ...(options.status === undefined ? {} : { ':status': options.status }),
       },
-      ...(options.status === undefined ? {} : { ExpressionAttributeNames: { '#status': 'status' } }),
+      ExpressionAttributeNames: { ...kept.names, ...(options.status === undefined ? {} : { '#status': 'status' }) },
       filtered: true,
     },
     options.limit,

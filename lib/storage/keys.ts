@@ -81,6 +81,14 @@ export const keys = {
     pk: keys.webhookCallsPk(workspaceId),
     sk: `CALL#${callId.toLowerCase()}`,
   }),
+  /**
+   * How many calls of an endpoint and route were refused for their token in one minute (UTC,
+   * `YYYY-MM-DDTHH:MM`): a partition of its own beside the journal, under the journal's prefix.
+   */
+  refusedCalls: (workspaceId: string, endpointId: string, route: string, minute: string): ItemKey => ({
+    pk: `${keys.webhookCallsPk(workspaceId)}#REFUSED#${endpointId.toLowerCase()}#${route}#${minute}`,
+    sk: 'REFUSED',
+  }),
 
   /** A workspace's subscriptions sit in its configuration partition: one Query reads both (fan-out). */
   subscriptionSkPrefix: 'SUB#',

@@ -149,10 +149,16 @@ export type WebhookCallItem = {
   placement: string | null;
   warnings: string[];
   request_id: string | null;
-  /** Kept only for an authenticated call that did not succeed: the body as received, and how to read it. */
+  /**
+   * Kept only for an authenticated call that did not succeed: the body as received (its first
+   * 64 KB, `body_truncated` when it was longer), and how to read it.
+   */
   body?: string;
   body_base64?: boolean;
+  body_truncated?: boolean;
   content_type?: string | null;
+  /** On the entry that counts a minute's refusals past the 10th: how many it counts. Absent: 1. */
+  count?: number;
   /** TTL: DynamoDB removes the entry 30 days after the call. */
   expires_at: number;
 };

@@ -1,16 +1,18 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { stillKept, stillKeptFilter } from './expiry';
 import { keys } from './keys';
 import { newestFirst } from './newest-first';
-import { items, type WebhookCall, type WebhookCallItem } from './records';
+import { items, type WebhookCall, type WebhookCallItem, type WebhookRoute } from './records';
 import { putIfAbsent } from './transactions';
 
 /**
  * The webhook call journal (docs/data-model.md, "Webhook call journal"). A call that writes
  * something journals itself inside that write's transaction (`journalEntryPut`); a call that
  * writes nothing else (a refusal, an error, a replayed answer) has the journal entry as its one
- * write (`journalWebhookCall`).
+ * write (`journalWebhookCall`); a call refused for its token past the 10th of its minute is added
+ * to that minute's counting entry instead (`countRefusedCall`, `countIntoEntry`).
  */
 export const journalEntryPut = (store: Store, call: WebhookCall) => putIfAbsent(store, items.webhookCall(call));
 
@@ -23,41 +25,104 @@ export async function journalWebhookCall(store: Store, call: WebhookCall): Promi
   }
 }
 
+/** The minute's counter outlives it by an hour; TTL only cleans up, the minute is in the key. */
+const refusalCounterRetentionSeconds = 3600;
+
+/**
+ * Access pattern "calls refused for their token, per endpoint, route and minute": one UpdateItem
+ * adds 1 and answers with the new value, the call's rank in its minute. ADD is applied atomically
+ * by DynamoDB, so concurrent calls each get a rank of their own, without any read
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html,
+ * "ADD"; the item is created by the first call of the minute).
+ */
+export async function countRefusedCall(
+  store: Store,
+  refusal: { workspaceId: string; endpointId: string; route: WebhookRoute; minute: string; minuteEnd: Date },
+): Promise<number> {
+  const { Attributes } = await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.refusedCalls(refusal.workspaceId, refusal.endpointId, refusal.route, refusal.minute),
+      UpdateExpression: 'ADD refused :one SET expires_at = if_not_exists(expires_at, :expiresAt)',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':expiresAt': Math.floor(refusal.minuteEnd.getTime() / 1000) + refusalCounterRetentionSeconds,
+      },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(Attributes?.refused);
+}
+
+/**
+ * Access pattern "count a refusal into its minute's counting entry": one UpdateItem on the entry's
+ * derived key adds 1 to `count`; every other attribute is set only if absent (`if_not_exists`), so
+ * the first call to reach it creates it with its own `at` and `request_id`, and the later ones only
+ * count. The entry is a journal entry like the others: listed at once, read by its id.
+ */
+export async function countIntoEntry(store: Store, entry: Omit<WebhookCall, 'count'>): Promise<void> {
+  const { pk, sk, ...attributes } = items.webhookCall(entry);
+  const names = Object.keys(attributes);
+  await store.db.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { pk, sk },
+      UpdateExpression: `SET ${names.map((_, i) => `#a${i} = if_not_exists(#a${i}, :a${i})`).join(', ')} ADD #count :one`,
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+        '#count': 'count',
+      },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name as keyof typeof attributes]])),
+        ':one': 1,
+      },
+    }),
+  );
+}
+
 /**
  * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
- * partition read backwards (ids are time-ordered), strongly consistent; `failed` keeps the calls
- * answered with an error (status 400 or more), read on until `limit` are found.
+ * partition read backwards (ids are time-ordered), strongly consistent, without the entries past
+ * their `expires_at` that TTL has not removed yet (lib/storage/expiry.ts); `failed` keeps the calls
+ * answered with an error (status 400 or more), read on until `limit` are found. Expired entries
+ * sit at the partition's old end, so without `failed` each page asks for just what is missing.
  */
 export function listWebhookCalls(
   store: Store,
   workspaceId: string,
-  options: { failed: boolean; limit: number },
+  options: { failed: boolean; limit: number; now: Date },
 ): Promise<WebhookCallItem[]> {
+  const kept = stillKeptFilter(options.now);
   return newestFirst<WebhookCallItem>(
     store,
     {
       KeyConditionExpression: 'pk = :pk',
+      FilterExpression: options.failed ? `${kept.expression} AND #status >= :error` : kept.expression,
+      ExpressionAttributeNames: { ...kept.names, ...(options.failed ? { '#status': 'status' } : {}) },
       ExpressionAttributeValues: {
         ':pk': keys.webhookCallsPk(workspaceId),
+        ...kept.values,
         ...(options.failed ? { ':error': 400 } : {}),
       },
-      ...(options.failed
-        ? { FilterExpression: '#status >= :error', ExpressionAttributeNames: { '#status': 'status' } }
-        : {}),
       filtered: options.failed,
     },
     options.limit,
   );
 }
 
-/** Access pattern "one call by id": GetItem, strongly consistent; another workspace's call is not found. */
+/**
+ * Access pattern "one call by id": GetItem, strongly consistent; another workspace's call, or one
+ * past its `expires_at` (lib/storage/expiry.ts), is not found.
+ */
 export async function getWebhookCall(
   store: Store,
   workspaceId: string,
   callId: string,
+  now: Date,
 ): Promise<WebhookCallItem | undefined> {
   const { Item } = await store.db.send(
     new GetCommand({ TableName: store.tableName, Key: keys.webhookCall(workspaceId, callId), ConsistentRead: true }),
   );
-  return Item as WebhookCallItem | undefined;
+  const call = Item as WebhookCallItem | undefined;
+  return call && stillKept(call, now) ? call : undefined;
 }

@@ -186,7 +186,7 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
     body: { name: 'Sans Adresse' },
   });
   expect([patched.status, applied.status, refused.status]).toEqual([200, 200, 400]);
-  const [failedCall] = await listWebhookCalls(deps, seed.workspace_id, { failed: true, limit: 1 });
+  const [failedCall] = await listWebhookCalls(deps, seed.workspace_id, { failed: true, limit: 1, now: new Date() });
   const subscription = await createSubscription(deps, {
     workspaceId: seed.workspace_id,
     url: subscriberUrl,

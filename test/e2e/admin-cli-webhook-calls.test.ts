@@ -36,6 +36,8 @@ it('webhook calls, call and replay --json print one document each (real process)
       placement: null,
       warnings: [],
       request_id: expect.any(String),
+      count: 1,
+      body_truncated: false,
     },
   ]);
 

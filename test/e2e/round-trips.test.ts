@@ -91,6 +91,30 @@ test('known lead taking a new phone: the record, then one transaction', async ()
   expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'GetItem', 'TransactWriteItems']);
 });
 
+test('a call refused for its token: the refused check, the minute’s counter, its entry (from the 11th: the counting entry)', async () => {
+  // One clock for the eleven calls: one minute, whatever the time it takes to send them.
+  const minute = new Date();
+  const refusing = await startTestApi({ db: deps.db, clock: () => minute });
+  try {
+    const refused = () =>
+      refusing.request('POST', '/webhooks/ingest-lead', {
+        query: { endpoint_id: ws.webhook?.endpoint_id ?? '' },
+        headers: { Authorization: 'Bearer pas-le-bon-jeton' },
+        body: { email: 'refus@test.fr' },
+      });
+    for (let call = 1; call <= 10; call += 1) {
+      counter.reset();
+      expect((await refused()).status).toBe(401);
+      expect(counter.calls).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+    }
+    counter.reset();
+    expect((await refused()).status).toBe(401);
+    expect(counter.calls).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+  } finally {
+    await refusing.close();
+  }
+});
+
 const application = (body: object) =>
   api.request('POST', '/webhooks/recruitment', {
     query: { endpoint_id: ws.webhook?.endpoint_id ?? '' },

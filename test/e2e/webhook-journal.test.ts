@@ -20,7 +20,7 @@ const send = (path: string, body: unknown, headers: Record<string, string> = {},
 
 /** The journal's newest entries, strongly consistent (the call's own write, or its one write, has landed). */
 const latest = async (count = 1): Promise<WebhookCallItem[]> =>
-  listWebhookCalls(world.deps, world.ws.workspace_id, { failed: false, limit: count });
+  listWebhookCalls(world.deps, world.ws.workspace_id, { failed: false, limit: count, now: new Date() });
 
 describe('the webhook call journal', () => {
   it('journals a new lead with its outcome, in the transaction that creates it: no body kept', async () => {
@@ -74,7 +74,7 @@ describe('the webhook call journal', () => {
     const email = `${randomUUID()}@journal.test`;
     expect((await call({ email })).body).toMatchObject({ status: 'created', pipeline_id: null, stage_id: null });
     expect((await call({ email })).body).toMatchObject({ status: 'existing', pipeline_id: null, stage_id: null });
-    const calls = await listWebhookCalls(world.deps, bare.workspace_id, { failed: false, limit: 5 });
+    const calls = await listWebhookCalls(world.deps, bare.workspace_id, { failed: false, limit: 5, now: new Date() });
     expect(calls.map((entry) => entry.outcome)).toEqual(['existing', 'created']);
   });
 
@@ -169,7 +169,11 @@ describe('the webhook call journal', () => {
     const entries = await latest(10);
     const times = entries.map((entry) => entry.at);
     expect([...times].sort().reverse()).toEqual(times);
-    const failed = await listWebhookCalls(world.deps, world.ws.workspace_id, { failed: true, limit: 3 });
+    const failed = await listWebhookCalls(world.deps, world.ws.workspace_id, {
+      failed: true,
+      limit: 3,
+      now: new Date(),
+    });
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((entry) => entry.status >= 400)).toBe(true);
     expect(failed[0]?.outcome).toBe('invalid_payload');

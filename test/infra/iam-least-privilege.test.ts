@@ -114,12 +114,16 @@ describe('the end-to-end flows, recorded per function', () => {
     expect(refused.status).toBe(401);
   });
 
-  test('recruitment: new candidate, known candidate', async () => {
+  test('recruitment: new candidate, known candidate, refused tokens (past the 10th of a minute: counted)', async () => {
     const application = { email: 'cand-iam@test.fr', name: 'Camille', answers: { Q: 'R' } };
     const created = await functions.request('recruitment', webhookCall(application));
     expect(created.body).toMatchObject({ action: 'created' });
     const known = await functions.request('recruitment', webhookCall(application));
     expect(known.body).toMatchObject({ action: 'existing' });
+    for (let call = 0; call < 11; call += 1) {
+      const refused = await functions.request('recruitment', { ...webhookCall(application), headers: bearer('x') });
+      expect(refused.status).toBe(401);
+    }
   });
 
   test('PATCH (stage and follow-up), note, tag added and removed, unknown prospect', async () => {

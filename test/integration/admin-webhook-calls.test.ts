@@ -6,6 +6,7 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { listCalls, replayCall, showCall, webhookCallEvent, type WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routeById } from '../../lib/routes';
+import { getEndpoint, type EndpointItem } from '../../lib/storage/credentials';
 import { listWebhookCalls } from '../../lib/storage/webhook-calls';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aLambdaContext } from '../support/events';
@@ -66,9 +67,8 @@ beforeAll(async () => {
   const lost = await ingestLead(transactionsFail(deps))(
     webhookCallEvent(
       routeById('ingestLead'),
+      (await getEndpoint(deps, seed.webhook?.endpoint_id as string)) as EndpointItem,
       {
-        workspace_id: seed.workspace_id,
-        endpoint_id: seed.webhook?.endpoint_id as string,
         body: `email=${encodeURIComponent(lostEmail)}&first_name=L%C3%A9a`,
         body_base64: false,
         content_type: `${form}; charset=utf-8`,
@@ -96,12 +96,24 @@ const json = async (...args: string[]) => {
 };
 
 describe('webhook calls', () => {
-  it('lists every call, newest first, with exactly the nine fields and never a body', async () => {
+  it('lists every call, newest first, with exactly its eleven fields and never a body', async () => {
     const { calls } = await json('webhook', 'calls', '--workspace', seed.workspace_id);
     expect(calls).toHaveLength(order.length);
     for (const call of calls) {
       expect(Object.keys(call).sort()).toEqual(
-        ['at', 'id', 'outcome', 'placement', 'record_id', 'request_id', 'route', 'status', 'warnings'].sort(),
+        [
+          'at',
+          'body_truncated',
+          'count',
+          'id',
+          'outcome',
+          'placement',
+          'record_id',
+          'request_id',
+          'route',
+          'status',
+          'warnings',
+        ].sort(),
       );
     }
     expect(calls.map((call: WebhookCallView) => call.id)).toEqual([...order].reverse().map((label) => sent[label]?.id));
@@ -154,7 +166,7 @@ describe('webhook calls', () => {
     const run = await runAdminInProcess(deps, 'webhook', 'calls', '--workspace', seed.workspace_id, '--failed');
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Appel\s+Reçu le\s+Webhook\s+Statut\s+Résultat\s+Fiche\s+Requête$/);
+    expect(lines[0]).toMatch(/^Appel\s+Reçu le\s+Webhook\s+Statut\s+Résultat\s+Fiche\s+Requête\s+Appels$/);
     expect(lines.slice(2).map((line) => line.split(/\s+/)[0])).toEqual(
       ['lost', 'formFailed', 'badRecruitment', 'invalidLead'].map((label) => sent[label as keyof typeof sent]?.id),
     );
@@ -234,7 +246,7 @@ describe('webhook replay', () => {
       request_id: expect.stringMatching(/^admin-replay-[0-9a-f-]{36}$/),
     });
     expect(replayed.call?.id).not.toBe(sent.invalidLead?.id);
-    const [newest] = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1 });
+    const [newest] = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1, now: new Date() });
     expect(newest?.id).toBe(replayed.call?.id);
     expect(newest?.body).toBe(JSON.stringify({ first_name: 'Sans contact' }));
   });
@@ -283,7 +295,7 @@ describe('webhook replay', () => {
   });
 
   it('refuses a call without kept body, and another workspace call, writing nothing (exit 2)', async () => {
-    const before = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1000 });
+    const before = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1000, now: new Date() });
     const runs = await Promise.all([
       runAdminInProcess(
         deps,
@@ -307,7 +319,11 @@ describe('webhook replay', () => {
     );
     expect(runs[1]?.stderr).toContain('Appel du webhook inconnu dans cet espace');
     expect(runs[2]?.stderr).toMatch(/^Erreur : Identifiant d'appel du webhook invalide/);
-    expect(await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1000 })).toEqual(before);
-    expect(await listWebhookCalls(deps, other.workspace_id, { failed: false, limit: 1000 })).toEqual([]);
+    expect(await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1000, now: new Date() })).toEqual(
+      before,
+    );
+    expect(await listWebhookCalls(deps, other.workspace_id, { failed: false, limit: 1000, now: new Date() })).toEqual(
+      [],
+    );
   });
 });

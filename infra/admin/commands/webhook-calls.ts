@@ -37,6 +37,8 @@ const callFields = (call: WebhookCallView): string =>
     ['Placement', call.placement],
     ['Avertissements', call.warnings.join(' ; ')],
     ['Requête', call.request_id],
+    ['Appels comptés', call.count],
+    ['Corps tronqué à 64 Ko', call.body_truncated ? 'oui' : 'non'],
   ]);
 
 const indented = (value: unknown): string => JSON.stringify(value, null, 2);
@@ -47,14 +49,14 @@ export const webhookCallCommands = [
   defineCommand({
     words: ['webhook', 'calls'],
     summary:
-      'les appels reçus par les webhooks (30 jours), du plus récent au plus ancien ; --failed : les appels en échec seulement ; --limit de 1 à 1000 (50 par défaut)',
+      "les appels reçus par les webhooks (30 jours), du plus récent au plus ancien ; au-delà de 10 refus d'authentification dans une minute, une seule entrée les compte (Appels) ; --failed : les appels en échec seulement ; --limit de 1 à 1000 (50 par défaut)",
     options: { workspace: workspaceOption, failed: 'flag', limit: 'optional' },
     async run(target, { workspace, failed, limit }) {
       const document = await listCalls(target.deps, workspace, { failed, limit });
       return {
         document,
         text: table(
-          ['Appel', 'Reçu le', 'Webhook', 'Statut', 'Résultat', 'Fiche', 'Requête'],
+          ['Appel', 'Reçu le', 'Webhook', 'Statut', 'Résultat', 'Fiche', 'Requête', 'Appels'],
           document.calls.map((call) => [
             call.id,
             call.at,
@@ -63,6 +65,7 @@ export const webhookCallCommands = [
             call.outcome,
             call.record_id,
             call.request_id,
+            call.count,
           ]),
           failed ? 'Aucun appel en échec.' : 'Aucun appel reçu.',
         ),
@@ -71,7 +74,8 @@ export const webhookCallCommands = [
   }),
   defineCommand({
     words: ['webhook', 'call'],
-    summary: 'un appel reçu, avec le corps envoyé quand il a été gardé (appels authentifiés en échec)',
+    summary:
+      'un appel reçu, avec le corps envoyé quand il a été gardé (appels authentifiés en échec ; ses 64 premiers Ko au plus)',
     options,
     async run(target, { workspace, id }) {
       const document = await showCall(target.deps, workspace, id);
