@@ -180,6 +180,8 @@ export const messages = {
     unexpectedStatus: (status: number) => `réponse HTTP ${status} (2xx attendu, redirections non suivies)`,
     subscriptionDeleted: 'abonnement supprimé',
     subscriptionDisabled: 'abonnement désactivé',
+    /** A subscription whose secret is still where an earlier version wrote it (docs/data-model.md, "Signing secrets"). */
+    signingSecretsMissing: 'secret de signature introuvable : lancez « subscription migrate-secrets » (rien envoyé)',
     /** `subscription redeliver` on a disabled subscription: exit 2, nothing sent. */
     redeliverDisabled: (id: string) => `Abonnement désactivé : ${id} (réactivez-le avant de renvoyer une livraison).`,
     redeliverSubscriptionDeleted: (id: string) => `L'abonnement de cette livraison a été supprimé : ${id}`,
@@ -234,6 +236,9 @@ export const messages = {
         `Type d'événement inconnu : ${unknown} (types possibles : ${possible}).`,
       invalidStatus: (value: string) =>
         `Valeur de --status invalide : ${q(value)} (pending, delivered ou failed attendu).`,
+      /** `rotate-secret` on a subscription written by an earlier version, its secret not yet moved. */
+      secretNotMoved: (id: string) =>
+        `Le secret de l'abonnement ${id} n'a pas encore été déplacé : lancez d'abord « subscription migrate-secrets ».`,
     },
 
     apiKeys: {

@@ -25,7 +25,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
 export type KeyPrefix =
-  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#' | 'DELIVERY#';
+  | 'WS#'
+  | 'APIKEY#'
+  | 'ENDPOINT#'
+  | 'PROSPECT#'
+  | 'CANDIDATE#'
+  | 'UNIQ#'
+  | 'RATE#'
+  | 'IDEM#'
+  | 'CALL#'
+  | 'DELIVERY#'
+  | 'SUBSECRET#';
 
 /** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
 export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
@@ -280,9 +290,12 @@ export const eventFunctions: readonly EventFunction[] = [
     id: 'deliverEvent',
     entry: 'functions/deliver-event.ts',
     description: 'Outbound events: signed POST of one delivery',
-    /** The delivery with its subscription in one BatchGetItem; the attempt claimed, then recorded. */
+    /**
+     * The delivery, its subscription and the subscription's signing secrets in one BatchGetItem; the
+     * attempt claimed, then recorded. The one function that signs, so the one that reads SUBSECRET#.
+     */
     tableActions: ['BatchGetItem', 'UpdateItem'],
-    tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#'], UpdateItem: ['DELIVERY#'] },
+    tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#', 'SUBSECRET#'], UpdateItem: ['DELIVERY#'] },
   },
 ];
 

@@ -4,11 +4,13 @@ import { ConflictError, NotFoundError } from '../domain/errors';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
 import type { EventDeps, NetworkPolicy } from '../domain/events/ports';
 import { redeliver } from '../domain/events/redeliver';
+import { rotationOverlapMs } from '../domain/events/signing';
 import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
 import { messages } from '../messages';
 import { listDeliveries } from '../storage/delivery-list';
-import type { DeliveryStatus, SubscriptionItem } from '../storage/event-records';
+import type { DeliveryStatus, StoredSubscriptionItem, SubscriptionItem } from '../storage/event-records';
 import * as store from '../storage/subscriptions';
+import { listWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -36,8 +38,8 @@ const accepted = <T>(checked: Checked<T>): T => {
   return checked.value;
 };
 
-/** Never the secret: it is printed once, by `subscription create`. */
-const subscriptionView = (item: SubscriptionItem): SubscriptionView => ({
+/** Never a secret: one is printed once, by `subscription create` or `rotate-secret`. */
+const subscriptionView = (item: StoredSubscriptionItem): SubscriptionView => ({
   id: item.id,
   url: item.url,
   events: item.events,
@@ -59,11 +61,11 @@ export async function createSubscription(
     url,
     events,
     active: true,
-    secret: newSigningSecret(),
     created_at: deps.clock().toISOString(),
   };
-  await store.createSubscription(deps, subscription);
-  return { id: subscription.id, url, events, secret: subscription.secret };
+  const secret = newSigningSecret();
+  await store.createSubscription(deps, subscription, secret);
+  return { id: subscription.id, url, events, secret };
 }
 
 /** `subscription list`: oldest first. */
@@ -101,6 +103,56 @@ export async function deleteSubscription(
   const id = checkedId('subscription', subscriptionId);
   if (!(await store.deleteSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
   return { id, deleted: true };
+}
+
+/**
+ * `subscription rotate-secret` (decisions 6.2): a new secret, returned here only. For 24 hours every
+ * delivery carries two signatures, the replaced secret's and the new one's, then the new one's only;
+ * a rotation within those 24 hours drops the oldest (lib/storage/subscriptions.ts, one conditional
+ * update, no read). A subscription whose secret an earlier version left in `WS#` is refused until
+ * `subscription migrate-secrets` has moved it.
+ */
+export async function rotateSubscriptionSecret(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+): Promise<{ id: string; secret: string }> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('subscription', subscriptionId);
+  const secret = newSigningSecret();
+  const at = deps.clock();
+  const rotation = { secret, at, previousUntil: new Date(at.getTime() + rotationOverlapMs) };
+  if (await store.rotateSigningSecret(deps, workspace.id, id, rotation)) return { id, secret };
+  if (!(await store.getSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
+  throw new AdminInputError(messages.admin.subscription.secretNotMoved(id));
+}
+
+export type MovedSecret = { workspace_id: string; id: string };
+
+/**
+ * `subscription migrate-secrets`: moves the secret of every subscription an earlier version wrote
+ * with its secret on the `WS#` item (readable by the routes and the stream handler) to its own
+ * `SUBSECRET#` item, for every workspace or the one named (docs/data-model.md, "Signing secrets").
+ * Run once after deploying this version; a run again moves nothing more.
+ */
+export async function moveLegacySecrets(
+  deps: Deps,
+  workspaceId: string | undefined,
+): Promise<{ migrated: MovedSecret[] }> {
+  const workspaceIds =
+    workspaceId === undefined
+      ? (await listWorkspaces(deps)).map((workspace) => workspace.id)
+      : [(await requireWorkspace(deps, workspaceId)).id];
+  const migrated: MovedSecret[] = [];
+  for (const id of workspaceIds) {
+    for (const item of await store.listSubscriptions(deps, id)) {
+      if (item.secret === undefined) continue;
+      if (await store.moveLegacySecret(deps, { ...item, secret: item.secret })) {
+        migrated.push({ workspace_id: item.workspace_id, id: item.id });
+      }
+    }
+  }
+  return { migrated };
 }
 
 /** `--limit` as typed: a whole number from 1 to 1000; absent, 100. */

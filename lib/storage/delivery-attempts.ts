@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey } from './batch-get';
 import type { Store } from './client';
-import type { DeliveryItem, DeliveryStatus, SubscriptionItem } from './event-records';
+import type { DeliveryItem, DeliveryStatus, SigningSecretsItem, SubscriptionItem } from './event-records';
 import { keys } from './keys';
 
 /**
@@ -17,33 +17,44 @@ export const staleClaimMs = 60_000;
 export type AttemptRecord = { lastStatusCode: number | null; lastError: string | null };
 
 /**
- * The delivery, then its subscription: the queue message names the delivery alone, so the
- * subscription's key is known only once the delivery is read. Both strongly consistent (a
- * subscription disabled a moment ago is seen disabled).
+ * The delivery, then its subscription and the subscription's signing secrets: the queue message
+ * names the delivery alone, so the subscription's keys are known only once the delivery is read. All
+ * strongly consistent (a subscription disabled or a secret rotated a moment ago is seen so).
  */
 export async function readDeliveryAndSubscription(
   store: Store,
   workspaceId: string,
   deliveryId: string,
   subscriptionId?: string,
-): Promise<{ delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined }> {
+): Promise<{
+  delivery: DeliveryItem | undefined;
+  subscription: SubscriptionItem | undefined;
+  secrets: SigningSecretsItem | undefined;
+}> {
   const deliveryKey = keys.delivery(workspaceId, deliveryId);
-  // A queue message names the subscription: both items in one round trip. Without it (admin
+  const keysOf = (id: string) => ({
+    subscription: keys.subscription(workspaceId, id),
+    secrets: keys.signingSecrets(workspaceId, id),
+  });
+  // A queue message names the subscription: the three items in one round trip. Without it (admin
   // redelivery by delivery id), or when the message's is not the delivery's, a second read.
   const found = await batchGetItems(
     store,
-    subscriptionId === undefined ? [deliveryKey] : [deliveryKey, keys.subscription(workspaceId, subscriptionId)],
+    subscriptionId === undefined ? [deliveryKey] : [deliveryKey, ...Object.values(keysOf(subscriptionId))],
     { consistentRead: true },
   );
   const delivery = found.find((item) => sameKey(item, deliveryKey)) as DeliveryItem | undefined;
-  if (!delivery) return { delivery: undefined, subscription: undefined };
-  const subscriptionKey = keys.subscription(workspaceId, delivery.subscription_id);
-  const subscription = (
+  if (!delivery) return { delivery: undefined, subscription: undefined, secrets: undefined };
+  const own = keysOf(delivery.subscription_id);
+  const ofSubscription =
     delivery.subscription_id === subscriptionId
       ? found
-      : await batchGetItems(store, [subscriptionKey], { consistentRead: true })
-  ).find((item) => sameKey(item, subscriptionKey)) as SubscriptionItem | undefined;
-  return { delivery, subscription };
+      : await batchGetItems(store, [own.subscription, own.secrets], { consistentRead: true });
+  return {
+    delivery,
+    subscription: ofSubscription.find((item) => sameKey(item, own.subscription)) as SubscriptionItem | undefined,
+    secrets: ofSubscription.find((item) => sameKey(item, own.secrets)) as SigningSecretsItem | undefined,
+  };
 }
 
 /** Runs a conditional update; undefined when its condition did not hold. */

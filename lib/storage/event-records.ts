@@ -13,7 +13,10 @@ import { keys } from './keys';
 export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
 export type Actor = { kind: ActorKind; id: string | null };
 
-/** A subscription of a workspace: in its configuration partition, `WS#<ws>` / `SUB#<id>`. */
+/**
+ * A subscription of a workspace: in its configuration partition, `WS#<ws>` / `SUB#<id>`, which the
+ * routes and the stream handler read; so it holds no secret (its signing secrets are below).
+ */
 export type SubscriptionItem = {
   pk: string;
   sk: string;
@@ -23,9 +26,31 @@ export type SubscriptionItem = {
   url: string;
   events: string[];
   active: boolean;
-  /** `whsec_…`: the Standard Webhooks signing secret, printed once at creation, never listed. */
-  secret: string;
   created_at: string;
+};
+
+/**
+ * A subscription written before signing secrets had a partition of their own: its `secret` is still
+ * on the `WS#` item until `subscription migrate-secrets` moves it (docs/data-model.md, "Signing secrets").
+ */
+export type StoredSubscriptionItem = SubscriptionItem & { secret?: string };
+
+/**
+ * The signing secrets of one subscription, `SUBSECRET#<ws>` / `SUBSECRET#<id>`: a partition prefix
+ * only the delivery function may read (lib/routes.ts), written by the admin command line.
+ */
+export type SigningSecretsItem = {
+  pk: string;
+  sk: string;
+  type: 'signing_secrets';
+  workspace_id: string;
+  subscription_id: string;
+  /** `whsec_…`: the Standard Webhooks secret that signs every delivery, printed once, never listed. */
+  secret: string;
+  /** The secret the last rotation replaced: it signs too, until `previous_until` (ISO 8601). */
+  previous_secret?: string;
+  previous_until?: string;
+  rotated_at?: string;
 };
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -63,12 +88,18 @@ export type DeliveryItem = {
 
 export type Subscription = Omit<SubscriptionItem, 'pk' | 'sk' | 'type'>;
 export type Delivery = Omit<DeliveryItem, 'pk' | 'sk' | 'type'>;
+export type SigningSecrets = Omit<SigningSecretsItem, 'pk' | 'sk' | 'type'>;
 
 export const eventRecords = {
   subscription: (subscription: Subscription): SubscriptionItem => ({
     ...keys.subscription(subscription.workspace_id, subscription.id),
     type: 'subscription',
     ...subscription,
+  }),
+  signingSecrets: (secrets: SigningSecrets): SigningSecretsItem => ({
+    ...keys.signingSecrets(secrets.workspace_id, secrets.subscription_id),
+    type: 'signing_secrets',
+    ...secrets,
   }),
   delivery: (delivery: Delivery): DeliveryItem => ({
     ...keys.delivery(delivery.workspace_id, delivery.id),

@@ -97,6 +97,16 @@ export const keys = {
     sk: `SUB#${subscriptionId.toLowerCase()}`,
   }),
   /**
+   * A subscription's signing secrets (docs/data-model.md, "Signing secrets"): a partition prefix of
+   * their own, because IAM tells items apart only by partition key and `WS#` is read by the routes
+   * and the stream handler; only the delivery function's role lists `SUBSECRET#`.
+   */
+  signingSecretsPk: (workspaceId: string): string => `SUBSECRET#${workspaceId}`,
+  signingSecrets: (workspaceId: string, subscriptionId: string): ItemKey => ({
+    pk: keys.signingSecretsPk(workspaceId),
+    sk: `SUBSECRET#${subscriptionId.toLowerCase()}`,
+  }),
+  /**
    * The deliveries of a workspace (docs/data-model.md, "Outbound events"): one partition, sorted by
    * the deliveries' time-ordered ids, newest first when read backwards; one is read by its id alone.
    */

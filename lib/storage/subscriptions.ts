@@ -1,21 +1,36 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { eventRecords, type Subscription, type SubscriptionItem } from './event-records';
+import {
+  eventRecords,
+  type SigningSecretsItem,
+  type StoredSubscriptionItem,
+  type Subscription,
+  type SubscriptionItem,
+} from './event-records';
 import { keys, workspaceConfigPk } from './keys';
+import { failedConditionIndexes, putIfAbsent } from './transactions';
 
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`
- * in its configuration partition, written only by the admin command line.
+ * in its configuration partition, and their signing secrets `SUBSECRET#<ws>` / `SUBSECRET#<id>`
+ * ("Signing secrets"), written only by the admin command line.
  */
 
-/** A new subscription; the condition keeps an existing item (same id) from being overwritten. */
-export async function createSubscription(store: Store, subscription: Subscription): Promise<void> {
+/**
+ * A new subscription and its signing secret, in one transaction ("TransactWriteItems", DynamoDB API
+ * Reference: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html),
+ * so neither exists without the other; each put refuses to overwrite an item of the same id.
+ */
+export async function createSubscription(store: Store, subscription: Subscription, secret: string): Promise<void> {
+  const secrets = eventRecords.signingSecrets({
+    workspace_id: subscription.workspace_id,
+    subscription_id: subscription.id,
+    secret,
+  });
   await store.db.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: eventRecords.subscription(subscription),
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [putIfAbsent(store, eventRecords.subscription(subscription)), putIfAbsent(store, secrets)],
     }),
   );
 }
@@ -25,8 +40,8 @@ export async function createSubscription(store: Store, subscription: Subscriptio
  * `SUB#` sort-key prefix, strongly consistent, every page (Query pages at 1 MB:
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html).
  */
-export async function listSubscriptions(store: Store, workspaceId: string): Promise<SubscriptionItem[]> {
-  const found: SubscriptionItem[] = [];
+export async function listSubscriptions(store: Store, workspaceId: string): Promise<StoredSubscriptionItem[]> {
+  const found: StoredSubscriptionItem[] = [];
   const pages = paginateQuery(
     { client: store.db },
     {
@@ -36,7 +51,7 @@ export async function listSubscriptions(store: Store, workspaceId: string): Prom
       ConsistentRead: true,
     },
   );
-  for await (const page of pages) found.push(...((page.Items ?? []) as SubscriptionItem[]));
+  for await (const page of pages) found.push(...((page.Items ?? []) as StoredSubscriptionItem[]));
   return found;
 }
 
@@ -84,19 +99,113 @@ export async function setSubscriptionActive(
   }
 }
 
-/** Deletes a subscription (its deliveries expire with their TTL); false when it did not exist. */
+/**
+ * Deletes a subscription and its signing secrets in one transaction (its deliveries expire with
+ * their TTL); false when the subscription did not exist. One written before `SUBSECRET#` has no
+ * secrets item: an unconditional delete of an absent item is no error ("Unless you specify
+ * conditions, the DeleteItem is an idempotent operation", "DeleteItem", DynamoDB API Reference).
+ */
 export async function deleteSubscription(store: Store, workspaceId: string, subscriptionId: string): Promise<boolean> {
   try {
     await store.db.send(
-      new DeleteCommand({
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: store.tableName,
+              Key: keys.subscription(workspaceId, subscriptionId),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          { Delete: { TableName: store.tableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditionIndexes(error).includes(0)) return false;
+    throw error;
+  }
+}
+
+/**
+ * A new signing secret: the current one becomes `previous_secret`, signing beside it until
+ * `previousUntil`; whatever `previous_secret` held is dropped, so two secrets at most ever sign.
+ * One UpdateItem whose new values DynamoDB computes from the stored item (an update expression's
+ * operand may be a path: "Using update expressions in DynamoDB",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html):
+ * no read, so two rotations at once apply one after the other. False when the subscription has no
+ * secrets item (unknown, or its secret not yet moved out of `WS#`); the condition keeps UpdateItem
+ * from creating one.
+ */
+export async function rotateSigningSecret(
+  store: Store,
+  workspaceId: string,
+  subscriptionId: string,
+  rotation: { secret: string; at: Date; previousUntil: Date },
+): Promise<boolean> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.subscription(workspaceId, subscriptionId),
+        Key: keys.signingSecrets(workspaceId, subscriptionId),
+        UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
         ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':secret': rotation.secret,
+          ':until': rotation.previousUntil.toISOString(),
+          ':at': rotation.at.toISOString(),
+        },
       }),
     );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * Moves the secret of a subscription written before `SUBSECRET#` existed out of `WS#`, in one
+ * transaction: its secrets item gets it (an UpdateItem creates the item when absent; `if_not_exists`
+ * keeps a secret already there), and the `WS#` item loses it on the condition that it still holds
+ * the secret read. False when that condition failed (deleted or moved meanwhile): nothing changed.
+ */
+export async function moveLegacySecret(store: Store, legacy: SubscriptionItem & { secret: string }): Promise<boolean> {
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.signingSecrets(legacy.workspace_id, legacy.id),
+              UpdateExpression:
+                'SET #type = :type, workspace_id = :workspace, subscription_id = :subscription, secret = if_not_exists(secret, :secret)',
+              ExpressionAttributeNames: { '#type': 'type' },
+              ExpressionAttributeValues: {
+                ':type': 'signing_secrets' satisfies SigningSecretsItem['type'],
+                ':workspace': legacy.workspace_id,
+                ':subscription': legacy.id,
+                ':secret': legacy.secret,
+              },
+            },
+          },
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.subscription(legacy.workspace_id, legacy.id),
+              UpdateExpression: 'REMOVE secret',
+              ConditionExpression: 'secret = :secret',
+              ExpressionAttributeValues: { ':secret': legacy.secret },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedConditionIndexes(error).includes(1)) return false;
     throw error;
   }
 }

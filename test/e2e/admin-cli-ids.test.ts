@@ -79,6 +79,8 @@ const invocations: Record<string, string[][]> = {
     ['workspace', 'id', 'status', 'limit'],
   ],
   'subscription redeliver': [['workspace', 'delivery']],
+  'subscription rotate-secret': [['workspace', 'id']],
+  'subscription migrate-secrets': [['workspace']],
   'subscription disable': [['workspace', 'id']],
   'subscription enable': [['workspace', 'id']],
   'subscription delete': [['workspace', 'id']],
@@ -265,6 +267,7 @@ async function stored(): Promise<unknown> {
       partition(keys.candidatePk(ids.workspace, ids.candidate)),
       partition(keys.webhookCallsPk(ids.workspace)),
       partition(keys.deliveriesPk(ids.workspace)),
+      partition(keys.signingSecretsPk(ids.workspace)),
     ]),
     ...[unknownUuid, theirs.prospect].flatMap((id) => [partition(workspaceConfigPk(id)), apiKeysOf(id)]),
   ]);

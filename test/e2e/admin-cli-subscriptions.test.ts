@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
@@ -126,6 +128,44 @@ it('create, list, disable, enable, deliveries and delete print one document each
     stdout: '',
     stderr: `Erreur : Abonnement inconnu dans cet espace : ${subscription.id}\n`,
   });
+});
+
+it('rotate-secret prints the new secret once, list never shows one, migrate-secrets moves nothing new (real process)', async () => {
+  const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
+  const workspace = ['--workspace', workspaceId];
+  const created = await createSubscription(deps, { workspaceId, url: 'https://exemple.fr/crm', network: 'local' });
+  const byId = [...workspace, '--id', created.id];
+
+  const [rotated, readable] = [
+    await runAdmin('subscription', 'rotate-secret', ...byId, '--json'),
+    await runAdmin('subscription', 'rotate-secret', ...byId),
+  ];
+  expect({ code: rotated.code, stderr: rotated.stderr }).toEqual({ code: 0, stderr: '' });
+  const rotation = JSON.parse(rotated.stdout);
+  expect(rotation).toEqual({ id: created.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+  expect(rotation.secret).not.toBe(created.secret);
+  expect(readable.code).toBe(0);
+  expect(readable.stdout).toMatch(new RegExp(`^Abonnement\\s+: ${created.id}\nSecret\\s+: whsec_\\S+\n\n`));
+  expect(readable.stdout).toContain(
+    "Pendant 24 heures, chaque envoi est signé avec l'ancien secret et avec le nouveau",
+  );
+  const printed = [created.secret, rotation.secret, readable.stdout.match(/whsec_\S+/)?.[0] ?? ''];
+  expect(new Set(printed).size).toBe(3);
+
+  const [listed, table, unknown, migrated] = await Promise.all([
+    runAdmin('subscription', 'list', ...workspace, '--json'),
+    runAdmin('subscription', 'list', ...workspace),
+    runAdmin('subscription', 'rotate-secret', ...workspace, '--id', randomUUID()),
+    runAdmin('subscription', 'migrate-secrets', ...workspace, '--json'),
+  ]);
+  for (const run of [listed, table]) {
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(created.id);
+    for (const secret of printed) expect(run.stdout).not.toContain(secret.slice('whsec_'.length));
+  }
+  expect({ code: unknown.code, stdout: unknown.stdout }).toEqual({ code: 2, stdout: '' });
+  expect(unknown.stderr).toMatch(/^Erreur : Abonnement inconnu dans cet espace/);
+  expect(JSON.parse(migrated.stdout)).toEqual({ migrated: [] });
 });
 
 it('refuses a bad URL with exit 2 and a French message (real process)', async () => {

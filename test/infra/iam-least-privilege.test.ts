@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { Webhook } from 'standardwebhooks';
+import { createSubscription, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { productionDeps } from '../../lib/deps';
 import { routes } from '../../lib/routes';
 import { keys, notePrefix } from '../../lib/storage/keys';
@@ -186,13 +187,23 @@ describe('the end-to-end flows, recorded per function', () => {
 let events: Awaited<ReturnType<typeof recordedEventFunctions>>;
 const reader = productionDeps();
 let receiver: Awaited<ReturnType<typeof aLocalReceiver>>;
+/** The secrets the receiver at `/accepts` holds: the one printed at creation, and the one a rotation printed. */
+const acceptsSecrets: string[] = [];
 
 describe('outbound events: a real fan-out and real deliveries, recorded per function', () => {
   beforeAll(async () => {
     events = await recordedEventFunctions();
     receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
     for (const path of ['/accepts', '/refuses']) {
-      await createSubscription(reader, { workspaceId: ws.workspace_id, url: receiver.url(path), network: 'local' });
+      const created = await createSubscription(reader, {
+        workspaceId: ws.workspace_id,
+        url: receiver.url(path),
+        network: 'local',
+      });
+      if (path === '/accepts') {
+        const rotated = await rotateSubscriptionSecret(reader, ws.workspace_id, created.id);
+        acceptsSecrets.push(created.secret, rotated.secret);
+      }
     }
   });
   afterAll(async () => {
@@ -255,6 +266,14 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
     expect(await events.deliverEvent(anSqsEvent(firstAttempts))).toEqual({ batchItemFailures: [] });
     expect(receiver.received.filter((post) => post.path === '/accepts')).toHaveLength(6);
     expect(receiver.received.filter((post) => post.path === '/refuses')).toHaveLength(6);
+    // Signed with both secrets of the rotated subscription: a receiver holding either verifies.
+    for (const post of receiver.received.filter(({ path }) => path === '/accepts')) {
+      for (const secret of acceptsSecrets) {
+        expect(new Webhook(secret).verify(post.body, post.headers as Record<string, string>)).toEqual(
+          JSON.parse(post.body),
+        );
+      }
+    }
     const retries = events.queued.splice(0);
     expect(retries).toHaveLength(6);
     for (const { message } of retries) expect(message.step).toBe(1);
@@ -335,8 +354,10 @@ describe('every recorded call is allowed by its own function’s role', () => {
   });
 });
 
+const otherWorkspaceId = 'ws-other';
+
 describe('what no function may do is denied', () => {
-  const otherWs = 'ws-other';
+  const otherWs = otherWorkspaceId;
   const streamTarget = tableStreamArn.slice(tableArn.length + 1);
   const request = (action: string, leadingKeys: string[], target = 'table'): IamRequest => ({
     action: `dynamodb:${action}`,
@@ -458,5 +479,62 @@ describe('what no function may do is denied', () => {
     };
     expect((await simulate(unguarded, request('UpdateItem', []))).result).toBe('Allowed');
     expect((await simulate(policy, request('UpdateItem', []))).result).toBe('ImplicitlyDenied');
+  });
+});
+
+/**
+ * Signing secrets (docs/data-model.md, "Signing secrets"): their partition prefix is readable by the
+ * functions that sign, the delivery function alone; every other function, whatever its grants on
+ * `WS#`, is refused each read action on it, alone or beside the keys it may read.
+ */
+describe('signing secrets: only the signers read SUBSECRET#', () => {
+  const signers = ['deliverEvent'];
+  const secretsPk = keys.signingSecretsPk(otherWorkspaceId);
+  const read = (action: string, leadingKeys: string[]): IamRequest => ({
+    action: `dynamodb:${action}`,
+    target: 'table',
+    leadingKeys,
+  });
+  const reads: [string, IamRequest][] = [
+    ['GetItem', read('GetItem', [secretsPk])],
+    ['BatchGetItem', read('BatchGetItem', [secretsPk])],
+    ['BatchGetItem beside the configuration', read('BatchGetItem', [keys.workspace(otherWorkspaceId).pk, secretsPk])],
+    ['Query', read('Query', [secretsPk])],
+  ];
+  const nonSigners = [...functionNames, ...eventFunctionNames].filter((name) => !signers.includes(name));
+
+  test('every function but the signers is a non-signer, the stream handler and every route among them', () => {
+    expect(nonSigners).toEqual(expect.arrayContaining(['authorizer', 'streamHandler', ...routes.map((r) => r.id)]));
+    expect(nonSigners).toHaveLength(functionNames.length + eventFunctionNames.length - signers.length);
+  });
+
+  test.each(nonSigners.flatMap((name) => reads.map(([label, request]) => [name, label, request] as const)))(
+    '%s: %s on SUBSECRET# is denied',
+    async (name, _label, request) => {
+      expect((await simulate(policyOf(name), request)).result).toBe('ImplicitlyDenied');
+    },
+  );
+
+  test('the delivery function may read a subscription’s secrets with the delivery and the subscription', async () => {
+    const withDelivery = read('BatchGetItem', [
+      keys.deliveriesPk(otherWorkspaceId),
+      keys.subscription(otherWorkspaceId, 's').pk,
+      secretsPk,
+    ]);
+    expect(await simulate(policyOf('deliverEvent'), withDelivery)).toEqual({
+      result: 'Allowed',
+      ignoredContextKeys: [],
+    });
+  });
+
+  test('the real deliveries read the secrets item, and IAM allows each of those calls', async () => {
+    const secretReads = recordedRequests()
+      .get('deliverEvent')!
+      .filter((request) => request.leadingKeys.includes(keys.signingSecretsPk(ws.workspace_id)));
+    expect(secretReads.length).toBeGreaterThan(0);
+    expect([...new Set(secretReads.map((request) => request.action))]).toEqual(['dynamodb:BatchGetItem']);
+    for (const request of secretReads) {
+      expect((await simulate(policyOf('deliverEvent'), request)).result).toBe('Allowed');
+    }
   });
 });

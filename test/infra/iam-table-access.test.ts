@@ -1,7 +1,14 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
-import { authorizerTableKeys, routes, tableKeysOfEntry, type TableAction, type TableKeys } from '../../lib/routes';
+import {
+  authorizerTableKeys,
+  eventFunctions,
+  routes,
+  tableKeysOfEntry,
+  type TableAction,
+  type TableKeys,
+} from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/keys';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -94,4 +101,17 @@ test('the deletable prefixes bound every deletion', () => {
   for (const route of routes) {
     for (const prefix of route.tableKeys?.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
   }
+});
+
+test('the signing secrets (SUBSECRET#) are named by the delivery function alone, for BatchGetItem alone', () => {
+  const naming = (keys: TableKeys | undefined) =>
+    Object.entries(keys ?? {}).flatMap(([action, prefixes]) =>
+      (prefixes as readonly string[]).includes('SUBSECRET#') ? [action] : [],
+    );
+  const named = [
+    ['authorizer', naming(authorizerTableKeys)] as const,
+    ...routes.map((route) => [route.id, naming(route.tableKeys)] as const),
+    ...eventFunctions.map((eventFunction) => [eventFunction.id, naming(eventFunction.tableKeys)] as const),
+  ].filter(([, actions]) => actions.length > 0);
+  expect(named).toEqual([['deliverEvent', ['BatchGetItem']]]);
 });

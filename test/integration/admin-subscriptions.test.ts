@@ -1,20 +1,27 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { eventRecords, type DeliveryItem, type DeliveryStatus } from '../../lib/storage/event-records';
-import { keys } from '../../lib/storage/keys';
+import { rotationOverlapMs } from '../../lib/domain/events/signing';
+import {
+  eventRecords,
+  type DeliveryItem,
+  type DeliveryStatus,
+  type SigningSecretsItem,
+} from '../../lib/storage/event-records';
+import { keys, workspaceConfigPk } from '../../lib/storage/keys';
 import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
  * `subscription …` (decisions 6.2) through the same `main` as the command line, on DynamoDB
- * Local: create, list, disable, enable, delete, deliveries (from delivery items put directly) and
+ * Local: create, list, disable, enable, delete, rotate-secret, migrate-secrets (from subscriptions
+ * put as an earlier version wrote them), deliveries (from delivery items put directly) and
  * redeliver (to an HTTP receiver on this machine, signature verified with `standardwebhooks`).
  */
 
@@ -45,6 +52,11 @@ const listed = async (workspace: string) =>
   ((await json('subscription', 'list', '--workspace', workspace)) as { subscriptions: Record<string, unknown>[] })
     .subscriptions;
 
+const getItem = async (key: { pk: string; sk: string }) =>
+  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }))).Item;
+const storedSubscription = (workspace: string, id: string) => getItem(keys.subscription(workspace, id));
+const storedSecrets = (workspace: string, id: string) => getItem(keys.signingSecrets(workspace, id));
+
 let mine: SeedOutput;
 let theirs: SeedOutput;
 
@@ -74,10 +86,19 @@ describe('subscription create and list', () => {
     };
     expect(signer.verify('{"a":1}', headers)).toEqual({ a: 1 });
 
-    const stored = await deps.db.send(
-      new GetCommand({ TableName: deps.tableName, Key: keys.subscription(workspace, created.id) }),
+    // The subscription, which the routes and the stream handler may read, holds no secret: its
+    // own SUBSECRET# item does, written in the same transaction.
+    expect(await storedSubscription(workspace, created.id)).toEqual(
+      expect.not.objectContaining({ secret: expect.anything() }),
     );
-    expect(stored.Item).toMatchObject({ type: 'subscription', active: true, secret: created.secret });
+    expect(await storedSubscription(workspace, created.id)).toMatchObject({ type: 'subscription', active: true });
+    expect(await storedSecrets(workspace, created.id)).toEqual({
+      ...keys.signingSecrets(workspace, created.id),
+      type: 'signing_secrets',
+      workspace_id: workspace,
+      subscription_id: created.id,
+      secret: created.secret,
+    });
 
     const list = await admin('subscription', 'list', '--workspace', workspace, '--json');
     expect(JSON.parse(list.stdout)).toEqual({
@@ -201,6 +222,8 @@ describe('subscription disable, enable and delete', () => {
       new GetCommand({ TableName: deps.tableName, Key: keys.subscription(workspace, id), ConsistentRead: true }),
     );
     expect(gone.Item).toBeUndefined();
+    expect(await storedSecrets(workspace, id)).toBeUndefined();
+    expect(await storedSecrets(workspace, other.id)).toMatchObject({ secret: other.secret });
   });
 
   it("keeps two workspaces apart: B can neither see, change nor delete A's subscription", async () => {
@@ -221,6 +244,166 @@ describe('subscription disable, enable and delete', () => {
   it('refuses a malformed id before any read', async () => {
     const args = ['--workspace', mine.workspace_id, '--id', 'pas-un-uuid'];
     expect(await refused('subscription', 'disable', ...args)).toContain("Identifiant d'abonnement invalide");
+  });
+});
+
+describe('subscription rotate-secret', () => {
+  const rotate = async (workspace: string, id: string) =>
+    (await json('subscription', 'rotate-secret', '--workspace', workspace, '--id', id)) as {
+      id: string;
+      secret: string;
+    };
+
+  it('prints a new secret once; the replaced one signs beside it for 24 hours; list shows neither', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const created = await create(workspace, 'https://exemple.fr/crm');
+    const rotated = await rotate(workspace, created.id);
+    expect(rotated).toEqual({ id: created.id, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    expect(rotated.secret).not.toBe(created.secret);
+
+    const stored = (await storedSecrets(workspace, created.id)) as SigningSecretsItem;
+    expect(stored).toMatchObject({ secret: rotated.secret, previous_secret: created.secret });
+    expect(Date.parse(stored.previous_until as string) - Date.parse(stored.rotated_at as string)).toBe(
+      rotationOverlapMs,
+    );
+    expect(Math.abs(Date.parse(stored.rotated_at as string) - Date.now())).toBeLessThan(60_000);
+
+    const readable = await admin('subscription', 'rotate-secret', '--workspace', workspace, '--id', created.id);
+    expect(readable.code).toBe(0);
+    expect(readable.stdout).toMatch(new RegExp(`^Abonnement\\s+: ${created.id}\nSecret\\s+: whsec_`));
+    expect(readable.stdout).toContain("Le nouveau secret n'est affiché qu'une fois");
+
+    const lists = [
+      await admin('subscription', 'list', '--workspace', workspace, '--json'),
+      await admin('subscription', 'list', '--workspace', workspace),
+    ];
+    for (const run of lists) {
+      expect(run.stderr).toBe('');
+      expect(run.stdout).not.toContain('whsec_');
+      for (const secret of [created.secret, rotated.secret]) expect(run.stdout).not.toContain(secret.slice(6));
+    }
+    expect(await storedSubscription(workspace, created.id)).toEqual(
+      expect.not.objectContaining({ secret: expect.anything() }),
+    );
+  });
+
+  it('a second rotation within the 24 hours drops the oldest', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const created = await create(workspace, 'https://exemple.fr/crm');
+    const first = await rotate(workspace, created.id);
+    const second = await rotate(workspace, created.id);
+    const stored = (await storedSecrets(workspace, created.id)) as SigningSecretsItem;
+    expect([stored.secret, stored.previous_secret]).toEqual([second.secret, first.secret]);
+    expect(JSON.stringify(stored)).not.toContain(created.secret);
+  });
+
+  it('rotations at once are applied one after the other: none is lost to a stale read', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const created = await create(workspace, 'https://exemple.fr/crm');
+    const printed = (await Promise.all(Array.from({ length: 6 }, () => rotate(workspace, created.id)))).map(
+      (rotated) => rotated.secret,
+    );
+    expect(new Set(printed).size).toBe(6);
+    const stored = (await storedSecrets(workspace, created.id)) as SigningSecretsItem;
+    // Each rotation moved the secret it found: after six, both that sign are printed ones, and the
+    // first secret is gone (two rotations reading it both would have kept it as `previous_secret`).
+    expect(printed).toContain(stored.secret);
+    expect(printed).toContain(stored.previous_secret);
+    expect(stored.previous_secret).not.toBe(stored.secret);
+  });
+
+  it('refuses an unknown subscription, another workspace’s, and one whose secret was never moved', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const unknown = randomUUID();
+    expect(await refused('subscription', 'rotate-secret', '--workspace', workspace, '--id', unknown)).toContain(
+      `Abonnement inconnu dans cet espace : ${unknown}`,
+    );
+    const theirsSubscription = await create(theirs.workspace_id, 'https://exemple.fr/b');
+    expect(
+      await refused('subscription', 'rotate-secret', '--workspace', workspace, '--id', theirsSubscription.id),
+    ).toContain(`Abonnement inconnu dans cet espace : ${theirsSubscription.id}`);
+    expect(await storedSecrets(theirs.workspace_id, theirsSubscription.id)).toMatchObject({
+      secret: theirsSubscription.secret,
+    });
+    expect(await storedSecrets(theirs.workspace_id, theirsSubscription.id)).not.toHaveProperty('previous_secret');
+
+    const legacy = await aLegacySubscription(workspace);
+    expect(await refused('subscription', 'rotate-secret', '--workspace', workspace, '--id', legacy.id)).toContain(
+      `Le secret de l'abonnement ${legacy.id} n'a pas encore été déplacé : lancez d'abord « subscription migrate-secrets ».`,
+    );
+    expect(await storedSecrets(workspace, legacy.id)).toBeUndefined();
+  });
+});
+
+/** A subscription as an earlier version wrote it: its secret on the `WS#` item, no SUBSECRET# item. */
+async function aLegacySubscription(workspace: string): Promise<{ id: string; secret: string }> {
+  const id = randomUUID();
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const item = eventRecords.subscription({
+    id,
+    workspace_id: workspace,
+    url: 'https://exemple.fr/ancien',
+    events: [...eventTypes],
+    active: true,
+    created_at: new Date().toISOString(),
+  });
+  await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: { ...item, secret } }));
+  return { id, secret };
+}
+
+describe('subscription migrate-secrets', () => {
+  it('moves every secret an earlier version left on WS# into SUBSECRET#, once', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const legacy = [await aLegacySubscription(workspace), await aLegacySubscription(workspace)];
+    const current = await create(workspace, 'https://exemple.fr/crm');
+    const args = ['subscription', 'migrate-secrets', '--workspace', workspace];
+
+    const moved = await json(...args);
+    expect(moved).toEqual({
+      migrated: expect.arrayContaining(legacy.map(({ id }) => ({ workspace_id: workspace, id }))),
+    });
+    expect(moved.migrated).toHaveLength(2);
+    for (const { id, secret } of legacy) {
+      expect(await storedSecrets(workspace, id)).toEqual({
+        ...keys.signingSecrets(workspace, id),
+        type: 'signing_secrets',
+        workspace_id: workspace,
+        subscription_id: id,
+        secret,
+      });
+    }
+    expect(await storedSecrets(workspace, current.id)).toMatchObject({ secret: current.secret });
+    // What every non-signer may read of the workspace (its WS# partition) holds no secret any more.
+    const { Items = [] } = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': workspaceConfigPk(workspace) },
+        ConsistentRead: true,
+      }),
+    );
+    expect(Items.length).toBeGreaterThan(3);
+    expect(JSON.stringify(Items)).not.toContain('whsec_');
+
+    expect(await json(...args)).toEqual({ migrated: [] });
+    expect((await admin(...args)).stdout).toBe('Aucun secret à déplacer.\n');
+    // Once moved, the secret rotates like any other.
+    const [first] = legacy as [{ id: string; secret: string }];
+    await json('subscription', 'rotate-secret', '--workspace', workspace, '--id', first.id);
+    expect(await storedSecrets(workspace, first.id)).toMatchObject({ previous_secret: first.secret });
+  });
+
+  it('prints a readable table of what it moved, and refuses an unknown workspace', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const legacy = await aLegacySubscription(workspace);
+    const run = await admin('subscription', 'migrate-secrets', '--workspace', workspace);
+    expect(run.stdout.split('\n')[0]).toMatch(/^Espace de travail\s+Abonnement$/);
+    expect(run.stdout).toContain(`${workspace}  ${legacy.id}`);
+    expect(run.stdout).not.toContain(legacy.secret.slice(6));
+    const unknown = randomUUID();
+    expect(await refused('subscription', 'migrate-secrets', '--workspace', unknown)).toContain(
+      `Espace de travail inconnu : ${unknown}`,
+    );
   });
 });
 

@@ -6,18 +6,22 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type * as DeliverEvent from '../../functions/deliver-event';
+import { createSubscription, moveLegacySecrets, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { productionDeps } from '../../lib/deps';
 import { handleDeliveryMessage } from '../../lib/domain/events/deliver';
 import type { DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
 import { redeliver } from '../../lib/domain/events/redeliver';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
+import { rotationOverlapMs } from '../../lib/domain/events/signing';
 import { ConflictError, NotFoundError } from '../../lib/domain/errors';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { readDeliveryAndSubscription } from '../../lib/storage/delivery-attempts';
 import { eventRecords, type Delivery, type Subscription } from '../../lib/storage/event-records';
 import { keys } from '../../lib/storage/keys';
+import { messages } from '../../lib/messages';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { recordingMetrics } from '../support/recording-metrics';
+import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
  * The delivery function (decisions 6.2) against DynamoDB Local and real HTTP receivers on
@@ -92,22 +96,31 @@ afterEach(() => {
 
 const put = (item: object) => deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
 
-async function aSubscription(path: string, overrides: Partial<Subscription> = {}): Promise<Subscription> {
+/** A subscription and its signing secret, as `subscription create` writes them. */
+type SubscriptionWithSecret = Subscription & { secret: string };
+
+async function aSubscription(path: string, overrides: Partial<Subscription> = {}): Promise<SubscriptionWithSecret> {
   const subscription: Subscription = {
     id: randomUUID(),
     workspace_id: randomUUID(),
     url: `${base}${path}`,
     events: ['prospect.created'],
     active: true,
-    secret: `whsec_${randomBytes(24).toString('base64')}`,
     created_at: now.toISOString(),
     ...overrides,
   };
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
   await put(eventRecords.subscription(subscription));
-  return subscription;
+  await put(
+    eventRecords.signingSecrets({ workspace_id: subscription.workspace_id, subscription_id: subscription.id, secret }),
+  );
+  return { ...subscription, secret };
 }
 
-async function aDelivery(subscription: Subscription, overrides: Partial<Delivery> = {}): Promise<Delivery> {
+async function aDelivery(
+  subscription: Pick<Subscription, 'id' | 'workspace_id'>,
+  overrides: Partial<Delivery> = {},
+): Promise<Delivery> {
   const delivery: Delivery = {
     id: randomUUID(),
     workspace_id: subscription.workspace_id,
@@ -480,5 +493,111 @@ describe('redeliver', () => {
       `L'abonnement de cette livraison a été supprimé : ${orphan.subscription_id}`,
     );
     expect(received).toEqual([]);
+  });
+});
+
+describe('signing secrets: a rotation, and a secret an earlier version left beside its subscription', () => {
+  const hour = 3_600_000;
+  let workspaceId: string;
+  beforeAll(async () => {
+    workspaceId = (await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }))).workspace_id;
+  });
+
+  /** As the administrator does it: `subscription create`, then `rotate-secret` on a clock of its own. */
+  const subscribe = () => createSubscription(deps, { workspaceId, url: `${base}/ok`, network: 'local' });
+  const rotateAt = async (subscriptionId: string, at: Date): Promise<string> =>
+    (await rotateSubscriptionSecret({ ...deps, clock: () => at }, workspaceId, subscriptionId)).secret;
+  const deliveryTo = (subscriptionId: string) => aDelivery({ id: subscriptionId, workspace_id: workspaceId });
+
+  /** A receiver holding `secret`, verifying with `standardwebhooks` (on the real clock, 5 minutes' tolerance). */
+  const accepts = (secret: string, request: Received): boolean => {
+    try {
+      new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signaturesOf = (request: Received): string[] => String(request.headers['webhook-signature']).split(' ');
+
+  test('for 24 hours after a rotation a receiver holding either secret verifies, then only the new one', async () => {
+    logs.restore();
+    logs = captureLogs('DEBUG');
+    const created = await subscribe();
+    // The 24 hours end one minute from now: the deliveries' clock stays within the receiver's tolerance.
+    const rotated = await rotateAt(created.id, new Date(now.getTime() - rotationOverlapMs + 60_000));
+    expect(rotated).not.toBe(created.secret);
+
+    await handleDeliveryMessage(deps, messageOf(await deliveryTo(created.id)));
+    now = new Date(now.getTime() + 60_000);
+    await handleDeliveryMessage(deps, messageOf(await deliveryTo(created.id)));
+
+    const [within, after] = received as [Received, Received];
+    expect(signaturesOf(within)).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+    expect([accepts(created.secret, within), accepts(rotated, within)]).toEqual([true, true]);
+    expect(signaturesOf(after)).toEqual([expect.stringMatching(/^v1,/)]);
+    expect([accepts(created.secret, after), accepts(rotated, after)]).toEqual([false, true]);
+    expect(accepts(`whsec_${randomBytes(32).toString('base64')}`, within)).toBe(false);
+    const written = logs.raw().join('\n');
+    for (const secret of [created.secret, rotated]) {
+      expect(written).not.toContain(secret);
+      expect(written).not.toContain(secret.slice('whsec_'.length));
+    }
+  });
+
+  test('a second rotation within the 24 hours drops the oldest: two secrets sign at most', async () => {
+    const created = await subscribe();
+    const first = await rotateAt(created.id, new Date(now.getTime() - 2 * hour));
+    const second = await rotateAt(created.id, new Date(now.getTime() - hour));
+    const delivery = await deliveryTo(created.id);
+    await handleDeliveryMessage(deps, messageOf(delivery));
+    // A redelivery reads the subscription and its secrets by the delivery alone: signed the same way.
+    await redeliver(deps, workspaceId, delivery.id);
+
+    expect(received).toHaveLength(2);
+    for (const request of received) {
+      expect(signaturesOf(request)).toHaveLength(2);
+      expect([created.secret, first, second].map((secret) => accepts(secret, request))).toEqual([false, true, true]);
+    }
+  });
+
+  test('a secret left on the WS# item: no POST, the schedule goes on; once moved, the next attempt is signed with it', async () => {
+    const subscription: Subscription = {
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      url: `${base}/ok`,
+      events: ['prospect.created'],
+      active: true,
+      created_at: now.toISOString(),
+    };
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    // As an earlier version wrote it: the secret on the subscription, no SUBSECRET# item.
+    await put({ ...eventRecords.subscription(subscription), secret });
+    const delivery = await aDelivery(subscription);
+
+    await handleDeliveryMessage(deps, messageOf(delivery));
+    expect(received).toEqual([]);
+    expect(await stored(delivery)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      step: 1,
+      last_status_code: null,
+      last_error: messages.delivery.signingSecretsMissing,
+    });
+    expect(queued.map(({ message }) => message.step)).toEqual([1]);
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({ event: 'signing_secrets_missing', subscription_id: subscription.id }),
+    );
+    expect(logs.raw().join('\n')).not.toContain(secret.slice('whsec_'.length));
+
+    expect(await moveLegacySecrets(deps, workspaceId)).toEqual({
+      migrated: [{ workspace_id: workspaceId, id: subscription.id }],
+    });
+    const next = queued[0]!.message;
+    now = new Date(Date.parse(next.not_before));
+    await handleDeliveryMessage(deps, next);
+    expect(received).toHaveLength(1);
+    expect(accepts(secret, received[0]!)).toBe(true);
+    expect(await stored(delivery)).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 });

@@ -67,7 +67,6 @@ async function aSubscription(workspaceId: string, events: EventType[], active = 
     url: 'https://exemple.test/hook',
     events,
     active,
-    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     created_at: new Date().toISOString(),
   });
   await put(subscription);

@@ -405,8 +405,15 @@ describe('writes that make no event', () => {
         url: 'https://exemple.test/hook',
         events: ['prospect.created'],
         active: true,
-        secret: 'whsec_x',
         created_at: later,
+      }),
+    ],
+    [
+      'the signing secrets of a subscription',
+      eventRecords.signingSecrets({
+        workspace_id: workspaceId,
+        subscription_id: randomUUID(),
+        secret: 'whsec_x',
       }),
     ],
   ];

@@ -3,7 +3,9 @@ import {
   deleteSubscription,
   listSubscriptionDeliveries,
   listSubscriptions,
+  moveLegacySecrets,
   redeliverDelivery,
+  rotateSubscriptionSecret,
   setSubscriptionActive,
 } from '../../../lib/admin/subscriptions';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
@@ -127,6 +129,42 @@ export const subscriptionCommands = [
       const deps = { ...target.deps, network: target.network, send: createHttpSender(target.network) };
       const document = await redeliverDelivery(deps, workspace, delivery);
       return { document, text: deliveryFields(document) };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'rotate-secret'],
+    summary:
+      "remplace le secret de signature, affiché une fois ; pendant 24 heures chaque envoi porte deux signatures (l'ancien secret et le nouveau), puis la nouvelle seule",
+    options: idOptions,
+    async run(target, { workspace, id }) {
+      const rotated = await rotateSubscriptionSecret(target.deps, workspace, id);
+      return {
+        document: rotated,
+        text: [
+          fields([
+            ['Abonnement', rotated.id],
+            ['Secret', rotated.secret],
+          ]),
+          "Le nouveau secret n'est affiché qu'une fois : conservez-le maintenant. Pendant 24 heures, chaque envoi est signé avec l'ancien secret et avec le nouveau : passez le récepteur au nouveau dans ce délai.",
+        ].join('\n\n'),
+      };
+    },
+  }),
+  defineCommand({
+    words: ['subscription', 'migrate-secrets'],
+    summary:
+      "déplace dans leur partition propre les secrets qu'une version antérieure gardait avec l'abonnement (une fois après le déploiement ; tous les espaces, ou celui de --workspace)",
+    options: { workspace: idOption('optional', 'workspace') },
+    async run(target, { workspace }) {
+      const document = await moveLegacySecrets(target.deps, workspace);
+      return {
+        document,
+        text: table(
+          ['Espace de travail', 'Abonnement'],
+          document.migrated.map((moved) => [moved.workspace_id, moved.id]),
+          'Aucun secret à déplacer.',
+        ),
+      };
     },
   }),
   defineCommand({

@@ -33,9 +33,11 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
  * One queue message: one scheduled attempt of one delivery.
  * 1. Received before `not_before` (a wait longer than SQS's 15-minute maximum delay, "Amazon SQS
  *    delay queues"): sent again with the remaining delay, at most 900 s, and nothing else.
- * 2. The delivery read: gone, no longer pending, or at another step (a stale copy) → dropped.
+ * 2. The delivery read, with its subscription and signing secrets: gone, no longer pending, or at
+ *    another step (a stale copy) → dropped.
  * 3. Its subscription deleted or disabled → the delivery ends `failed` without an attempt.
- * 4. The step claimed (another copy of the message holds it → dropped), the signed POST made.
+ * 4. The step claimed (another copy of the message holds it → dropped), the signed POST made
+ *    (none without signing secrets: a failed attempt, lib/domain/events/delivery-attempt.ts).
  * 5. 2xx → `delivered`; otherwise the next step is queued first, then recorded `pending` (a crash
  *    between the two leaves a message for a step the delivery has not reached: it is re-queued by
  *    SQS for this step, whose stale claim is taken over); after the last step → `failed`.
@@ -47,7 +49,7 @@ export async function handleDeliveryMessage(deps: EventDeps, message: DeliveryMe
     await deps.queue.send([{ message, delaySeconds: Math.min(Math.ceil(waitMs / 1000), maxQueueDelaySeconds) }]);
     return;
   }
-  const { delivery, subscription } = await readDeliveryAndSubscription(
+  const { delivery, subscription, secrets } = await readDeliveryAndSubscription(
     deps,
     message.workspace_id,
     message.delivery_id,
@@ -63,7 +65,7 @@ export async function handleDeliveryMessage(deps: EventDeps, message: DeliveryMe
   }
   const claimed = await claimStep(deps, message.workspace_id, message.delivery_id, message.step, deps.clock());
   if (!claimed) return;
-  const result = await attemptDelivery(deps, claimed, subscription);
+  const result = await attemptDelivery(deps, claimed, subscription, secrets);
   if (result.delivered) {
     const delivered = await recordScheduledOutcome(deps, claimed, {
       ...result,

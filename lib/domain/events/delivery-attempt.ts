@@ -1,10 +1,10 @@
-import { Webhook } from 'standardwebhooks';
 import { messages } from '../../messages';
 import { logger } from '../../observability/logger';
 import type { AttemptRecord } from '../../storage/delivery-attempts';
-import type { DeliveryItem, SubscriptionItem } from '../../storage/event-records';
+import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from '../../storage/event-records';
 import type { EventDeps } from './ports';
 import { deliveryTimeoutMs } from './retry-schedule';
+import { secretsSigningAt, signatureHeader } from './signing';
 
 export const userAgent = 'crm-ingest-webhooks/1';
 
@@ -13,13 +13,26 @@ export type AttemptResult = AttemptRecord & { delivered: boolean };
 /**
  * One signed POST of a delivery's stored payload (Standard Webhooks): `webhook-id` is the event's
  * id, the same on every attempt and for every subscription, so a receiver can drop duplicates;
- * the timestamp and signature are those of this attempt. A 2xx answer within the timeout is a success.
+ * the timestamp and signatures are those of this attempt, one signature per secret that signs now
+ * (two for 24 hours after a rotation). A 2xx answer within the timeout is a success. Without
+ * signing secrets (a subscription whose secret was never moved out of `WS#`: docs/data-model.md,
+ * "Signing secrets") nothing is sent and the attempt fails, its schedule going on.
  */
 export async function attemptDelivery(
   deps: Pick<EventDeps, 'send' | 'clock'>,
   delivery: DeliveryItem,
   subscription: SubscriptionItem,
+  secrets: SigningSecretsItem | undefined,
 ): Promise<AttemptResult> {
+  if (!secrets) {
+    logger.warn('Secret de signature introuvable', {
+      event: 'signing_secrets_missing',
+      workspace_id: delivery.workspace_id,
+      subscription_id: delivery.subscription_id,
+      delivery_id: delivery.id,
+    });
+    return { delivered: false, lastStatusCode: null, lastError: messages.delivery.signingSecretsMissing };
+  }
   const at = deps.clock();
   const result = await deps.send({
     url: subscription.url,
@@ -28,7 +41,7 @@ export async function attemptDelivery(
       'user-agent': userAgent,
       'webhook-id': delivery.event_id,
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(subscription.secret).sign(delivery.event_id, at, delivery.payload),
+      'webhook-signature': signatureHeader(secretsSigningAt(secrets, at), delivery.event_id, at, delivery.payload),
     },
     body: delivery.payload,
     timeoutMs: deliveryTimeoutMs,

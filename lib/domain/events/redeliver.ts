@@ -19,11 +19,11 @@ export async function redeliver(
   workspaceId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
-  const { delivery, subscription } = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
+  const { delivery, subscription, secrets } = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
   if (!delivery) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
   if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
   if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
-  const result = await attemptDelivery(deps, delivery, subscription);
+  const result = await attemptDelivery(deps, delivery, subscription, secrets);
   // The scheduled attempt may change the status meanwhile: the record is conditional on the status
   // read, and decided again from a fresh read when it moved.
   let current: DeliveryItem = delivery;
