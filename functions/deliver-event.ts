@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { handleDeliveryMessage, parseDeliveryMessage } from '../lib/domain/events/deliver';
-import type { EventDeps } from '../lib/domain/events/ports';
-import { productionEventDeps } from '../lib/event-deps';
+import type { DeliveryDeps } from '../lib/domain/events/ports';
+import { productionDeliveryDeps } from '../lib/event-deps';
 import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
 
 /**
@@ -12,7 +12,7 @@ import { errorFields, logger, observeInvocation } from '../lib/observability/log
  * No request id here: its lines carry no correlation id, only counts and ids.
  */
 export const createHandler =
-  (deps: EventDeps) =>
+  (deps: DeliveryDeps) =>
   (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
     observeInvocation(deps.metrics, { context }, async () => {
       const outcomes = await Promise.all(event.Records.map((record) => handleRecord(deps, record)));
@@ -24,7 +24,7 @@ export const createHandler =
     });
 
 /** True when the message must be received again. */
-async function handleRecord(deps: EventDeps, record: SQSRecord): Promise<boolean> {
+async function handleRecord(deps: DeliveryDeps, record: SQSRecord): Promise<boolean> {
   const message = parseDeliveryMessage(record.body);
   if (!message) {
     logger.error('Message de livraison illisible : ignoré', { message_id: record.messageId });
@@ -44,4 +44,4 @@ async function handleRecord(deps: EventDeps, record: SQSRecord): Promise<boolean
   }
 }
 
-export const handler = createHandler(productionEventDeps());
+export const handler = createHandler(productionDeliveryDeps());

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { loadConfig, type Config } from './config';
+import { loadConfig, loadSecretsTableName, type Config } from './config';
 import { createMetrics, type PublishedMetrics } from './observability/metrics';
 import { createDocumentClient } from './storage/client';
-import type { Store } from './storage/client';
+import type { SecretsStore, Store } from './storage/client';
 
 /** What every use case depends on; tests pass their own clock, ids and metrics. */
 export type Deps = Store & {
@@ -20,4 +20,14 @@ export function productionDeps(config: Config = loadConfig()): Deps {
     newId: randomUUID,
     metrics: createMetrics(),
   };
+}
+
+/** Those who read or write signing secrets: the delivery function and the admin command line. */
+export type SecretsDeps = Deps & SecretsStore;
+
+export function productionSecretsDeps(
+  env: NodeJS.ProcessEnv = process.env,
+  config: Config = loadConfig(env),
+): SecretsDeps {
+  return { ...productionDeps(config), secretsTableName: loadSecretsTableName(env, config) };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { loadConfig, type Config } from './config';
+import { loadConfig, loadSecretsTableName, type Config } from './config';
 import { productionDeps } from './deps';
-import type { EventDeps } from './domain/events/ports';
+import type { DeliveryDeps, EventDeps } from './domain/events/ports';
 import { createHttpSender } from './outbound/http-sender';
 import { createSqsClient, createSqsDeliveryQueue } from './queue/sqs-delivery-queue';
 
@@ -24,4 +24,12 @@ export function productionEventDeps(env: NodeJS.ProcessEnv = process.env, config
     send: createHttpSender('aws'),
     network: 'aws',
   };
+}
+
+/** The delivery function's: the stream handler's and the signing-secrets table, both read at cold start. */
+export function productionDeliveryDeps(
+  env: NodeJS.ProcessEnv = process.env,
+  config: Config = loadConfig(env),
+): DeliveryDeps {
+  return { ...productionEventDeps(env, config), secretsTableName: loadSecretsTableName(env, config) };
 }

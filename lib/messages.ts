@@ -192,6 +192,9 @@ export const messages = {
 
   /** The admin command line (lib/admin): refusals print after « Erreur : » and exit with 2. */
   admin: {
+    /** A command that writes or reads signing secrets, with --aws and no SECRETS_TABLE_NAME. */
+    secretsTableRequired:
+      'Avec --aws, la variable SECRETS_TABLE_NAME doit donner le nom de la table des secrets de signature déployée (sortie SecretsTableName de la pile).',
     /** An id given to an admin command: not a UUID, or naming nothing in the workspace. */
     ids: {
       malformed: {

@@ -25,17 +25,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
 export type KeyPrefix =
-  | 'WS#'
-  | 'APIKEY#'
-  | 'ENDPOINT#'
-  | 'PROSPECT#'
-  | 'CANDIDATE#'
-  | 'UNIQ#'
-  | 'RATE#'
-  | 'IDEM#'
-  | 'CALL#'
-  | 'DELIVERY#'
-  | 'SUBSECRET#';
+  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#' | 'DELIVERY#';
 
 /** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
 export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
@@ -267,7 +257,16 @@ export type EventFunction = {
    * records matching one of these patterns invoke the function; the local poller applies the same.
    */
   streamFilters?: readonly Record<string, unknown>[];
+  /**
+   * The functions that sign read the signing-secrets table (docs/adr/0012-signing-secrets-table.md):
+   * these actions on its ARN, and its name in SECRETS_TABLE_NAME. Reads only, by type: the admin
+   * command line alone writes secrets. A function without it has no action on that table at all.
+   */
+  secretsTableActions?: readonly SecretsTableAction[];
 };
+
+/** What a function that signs may do on the signing-secrets table. */
+export type SecretsTableAction = 'GetItem' | 'BatchGetItem';
 
 export const eventFunctions: readonly EventFunction[] = [
   {
@@ -291,11 +290,13 @@ export const eventFunctions: readonly EventFunction[] = [
     entry: 'functions/deliver-event.ts',
     description: 'Outbound events: signed POST of one delivery',
     /**
-     * The delivery, its subscription and the subscription's signing secrets in one BatchGetItem; the
-     * attempt claimed, then recorded. The one function that signs, so the one that reads SUBSECRET#.
+     * The delivery, its subscription and the subscription's signing secrets in one BatchGetItem
+     * across the two tables; the attempt claimed, then recorded. The one function that signs, so the
+     * one that reads the signing-secrets table.
      */
     tableActions: ['BatchGetItem', 'UpdateItem'],
-    tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#', 'SUBSECRET#'], UpdateItem: ['DELIVERY#'] },
+    tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#'], UpdateItem: ['DELIVERY#'] },
+    secretsTableActions: ['BatchGetItem'],
   },
 ];
 

@@ -1,5 +1,5 @@
 import { AdminInputError } from '../../lib/admin/errors';
-import type { Deps } from '../../lib/deps';
+import type { Deps, SecretsDeps } from '../../lib/deps';
 import { parseCommandLine } from './args';
 import { flagNamesOf, resolveCommand, usageLines } from './command';
 import { commands } from './commands';
@@ -13,9 +13,11 @@ const usage = [
   '',
   'Options de toutes les commandes :',
   "  --json   un seul document JSON sur la sortie standard, rien d'autre",
-  '  --aws    DynamoDB sur AWS (identifiants AWS habituels) ; TABLE_NAME et PUBLIC_BASE_URL obligatoires',
+  '  --aws    DynamoDB sur AWS (identifiants AWS habituels) ; TABLE_NAME et PUBLIC_BASE_URL obligatoires,',
+  '           SECRETS_TABLE_NAME aussi pour les commandes qui écrivent ou lisent un secret de signature',
   '',
-  'Sans --aws : la table locale (DYNAMODB_ENDPOINT, par défaut http://127.0.0.1:8000 ; TABLE_NAME, par défaut crm-local).',
+  'Sans --aws : les tables locales (DYNAMODB_ENDPOINT, par défaut http://127.0.0.1:8000 ; TABLE_NAME, par défaut crm-local ;',
+  '             SECRETS_TABLE_NAME, par défaut <TABLE_NAME>-secrets).',
 ].join('\n');
 
 export type AdminIo = {
@@ -23,7 +25,7 @@ export type AdminIo = {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** A table client of the caller's (tests count its round trips); otherwise one is built from env. */
-  deps?: Deps;
+  deps?: Deps & Partial<Pick<SecretsDeps, 'secretsTableName'>>;
   /** stderr is a terminal a person watches (progress bars). */
   stderrIsTerminal?: boolean;
 };

@@ -1,41 +1,67 @@
 import { AdminInputError } from '../../lib/admin/errors';
-import { loadConfig } from '../../lib/config';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { loadConfig, loadSecretsTableName } from '../../lib/config';
+import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';
+import { messages } from '../../lib/messages';
 
 /**
  * What a command acts on and how it may talk: `interactive` when a person watches stderr on a
  * terminal and no `--json` reader expects one document (progress bars only then); `network`, the
  * rules of the service's outbound deliveries there (subscription URLs, redelivery).
  */
-export type Target = { deps: Deps; publicBaseUrl: string | undefined; interactive: boolean; network: NetworkPolicy };
+export type Target = {
+  deps: Deps;
+  /** The signing-secrets table, for the commands that write or read secrets (`withSecretsTable`). */
+  secretsTableName: string | undefined;
+  publicBaseUrl: string | undefined;
+  interactive: boolean;
+  network: NetworkPolicy;
+};
 
 const localEndpoint = 'http://127.0.0.1:8000';
 
 /**
- * The admin command line (docs/api.md#admin-command-line): the local table by default (DYNAMODB_ENDPOINT, TABLE_NAME); with --aws, real
- * DynamoDB through the standard credential chain, TABLE_NAME and PUBLIC_BASE_URL then naming the
- * stack's outputs (no sensible default exists for either). `deps`, when given, is used as is.
+ * The admin command line (docs/api.md#admin-command-line): the local tables by default (DYNAMODB_ENDPOINT, TABLE_NAME,
+ * SECRETS_TABLE_NAME by default `<TABLE_NAME>-secrets`); with --aws, real DynamoDB through the
+ * standard credential chain, TABLE_NAME, SECRETS_TABLE_NAME and PUBLIC_BASE_URL then naming the
+ * stack's outputs (no sensible default exists for any). `deps`, when given, is used as is, with
+ * its signing-secrets table if it names one.
  */
-export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps, interactive = false): Target {
+export function resolveTarget(
+  aws: boolean,
+  env: NodeJS.ProcessEnv,
+  deps?: Deps & Partial<Pick<SecretsDeps, 'secretsTableName'>>,
+  interactive = false,
+): Target {
   const config = loadConfig(env);
   if (aws) {
     if (!env.TABLE_NAME) {
       throw new AdminInputError('Avec --aws, la variable TABLE_NAME doit donner le nom de la table déployée.');
     }
+    const deployed = { ...config, endpoint: undefined };
     return {
-      deps: deps ?? productionDeps({ ...config, endpoint: undefined }),
+      deps: deps ?? productionDeps(deployed),
+      secretsTableName:
+        deps?.secretsTableName ?? (env.SECRETS_TABLE_NAME ? loadSecretsTableName(env, deployed) : undefined),
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
       interactive,
       network: 'aws',
     };
   }
+  const local = { ...config, endpoint: config.endpoint ?? localEndpoint };
   return {
-    deps: deps ?? productionDeps({ ...config, endpoint: config.endpoint ?? localEndpoint }),
+    deps: deps ?? productionDeps(local),
+    secretsTableName: deps?.secretsTableName ?? loadSecretsTableName(env, local),
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
     interactive,
     network: 'local',
   };
+}
+
+/** The commands that write or read signing secrets: create, delete, rotate-secret, migrate-secrets, redeliver. */
+export function withSecretsTable(target: Pick<Target, 'deps' | 'secretsTableName'>): SecretsDeps {
+  if (target.secretsTableName === undefined) throw new AdminInputError(messages.admin.secretsTableRequired);
+  return { ...target.deps, secretsTableName: target.secretsTableName };
 }
 
 /** Only the commands that print a webhook URL need it. */

@@ -1,8 +1,9 @@
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { loadSecretsTableName } from '../../lib/config';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routes } from '../../lib/routes';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { itemsPerProspect, seedProspects } from './bulk-prospects';
 import { loadKeyLabels } from './load-plan';
 import type { BenchResults } from './results';
@@ -41,6 +42,8 @@ export async function prepare(endpoint: string): Promise<Bench> {
   process.env.TABLE_NAME = 'crm-bench';
   const tableClient = createDynamoClient({ endpoint });
   await ensureTable(tableClient, process.env.TABLE_NAME);
+  // The delivery function's read names it (as `<TABLE_NAME>-secrets`, the local default) even for an unknown delivery.
+  await ensureSecretsTable(tableClient, loadSecretsTableName());
   tableClient.destroy();
   const deps = productionDeps();
   const workspace = async (phase: Phase): Promise<Workspace> => {

@@ -15,6 +15,7 @@ import { CrmApi } from './constructs/crm-api';
 import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
+import { SigningSecretsTable } from './constructs/secrets-table';
 import { SingleTable } from './constructs/single-table';
 import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
 
@@ -45,6 +46,8 @@ export class CrmStack extends Stack {
     }
     const powertools: PowertoolsSettings = { metricsNamespace: metricNamespace(props.stage), logLevel };
     const table = new SingleTable(this, 'Table');
+    /** A table of their own, without a stream (docs/adr/0012-signing-secrets-table.md). */
+    const secretsTable = new SigningSecretsTable(this, 'SigningSecretsTable');
     const api = new CrmApi(this, 'Api', { stage: props.stage });
 
     const authorizerFunction = new RouteFunction(this, 'Authorizer', {
@@ -88,7 +91,7 @@ export class CrmStack extends Stack {
         });
     }
 
-    const events = new OutboundEvents(this, 'Events', { table, powertools });
+    const events = new OutboundEvents(this, 'Events', { table, secretsTable, powertools });
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
 
@@ -105,6 +108,10 @@ export class CrmStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
+    new CfnOutput(this, 'SecretsTableName', {
+      value: secretsTable.tableName,
+      description: 'SECRETS_TABLE_NAME of the admin command line (subscription commands)',
+    });
     new CfnOutput(this, 'WebhookUrlPattern', {
       value: webhookUrl(api.url, '<endpoint_id>'),
       description: 'Lead webhook URL; endpoint_id comes from `admin webhook status`',

@@ -1,6 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { ItemAction, KeyPrefix, TableAction, TableKeys } from '../../lib/routes';
+import type { ItemAction, KeyPrefix, SecretsTableAction, TableAction, TableKeys } from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/keys';
 
 /**
@@ -75,4 +75,22 @@ export function tableAccessStatements(
     );
   }
   return statements;
+}
+
+/**
+ * A signing function's read of the signing-secrets table: exactly `actions`, on that table's ARN
+ * alone (no index, no stream: it has neither). No partition condition: the table holds secrets
+ * only, each of which the function may need.
+ */
+export function secretsTableStatements(
+  secretsTable: ITable,
+  actions: readonly SecretsTableAction[],
+): PolicyStatement[] {
+  if (actions.length === 0) return [];
+  return [
+    new PolicyStatement({
+      actions: [...new Set(actions)].map((action) => `dynamodb:${action}`),
+      resources: [secretsTable.tableArn],
+    }),
+  ];
 }

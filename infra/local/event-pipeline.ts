@@ -1,5 +1,5 @@
-import type { Deps } from '../../lib/deps';
-import type { EventDeps } from '../../lib/domain/events/ports';
+import type { SecretsDeps } from '../../lib/deps';
+import type { DeliveryDeps, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { eventFunctions } from '../../lib/routes';
@@ -23,7 +23,8 @@ export type EventPipeline = {
 };
 
 export type EventPipelineOptions = {
-  deps: Deps;
+  /** With the signing-secrets table, which only the delivery function is given, as on AWS. */
+  deps: SecretsDeps;
   endpoint: string;
   tableName?: string;
   /** The queue's clock, in milliseconds; by default that of `deps`, so a test's clock drives delays too. */
@@ -47,18 +48,20 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     now,
     redrive: { deadLetters, maxReceiveCount: deliveryQueueSettings.maxReceiveCount },
   });
+  const { secretsTableName, ...shared } = deps;
   const eventDeps: EventDeps = {
-    ...deps,
+    ...shared,
     queue: localDeliveryQueue(queue),
     send: createHttpSender('local'),
     network: 'local',
   };
+  const deliveryDeps: DeliveryDeps = { ...eventDeps, secretsTableName };
 
   // Each function module also builds its AWS handler when imported, as on a cold start, which reads
   // the queue's URL from the environment: the stand-in's, though only the handlers built below run.
   process.env.DELIVERY_QUEUE_URL ||= queue.url;
   const streamHandler = (await import('../../functions/stream-handler')).createHandler(eventDeps);
-  const deliverEvent = (await import('../../functions/deliver-event')).createHandler(eventDeps);
+  const deliverEvent = (await import('../../functions/deliver-event')).createHandler(deliveryDeps);
 
   const poller = await startStreamPoller({
     endpoint: options.endpoint,

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { Deps } from '../../lib/deps';
+import type { Deps, SecretsDeps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { demoBanner } from './demo-banner';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 
@@ -36,20 +36,24 @@ async function start(): Promise<void> {
   process.env.TABLE_NAME ||= 'crm-local';
 
   // Imported only now: the functions read their configuration from the environment set above.
-  const { productionDeps } = await import('../../lib/deps');
+  const { productionSecretsDeps } = await import('../../lib/deps');
   const { startLocalServer } = await import('./server');
-  const deps = productionDeps();
+  // The routes get the main table only; the signing-secrets table goes to the delivery function.
+  const { secretsTableName, ...deps } = productionSecretsDeps();
 
   const client = createDynamoClient({ endpoint });
   const table = await ensureTable(client, deps.tableName);
+  const secretsTable = await ensureSecretsTable(client, secretsTableName);
   const empty = (await client.send(new ScanCommand({ TableName: deps.tableName, Limit: 1 }))).Count === 0;
   client.destroy();
-  console.log(`Table : ${deps.tableName} (${table === 'created' ? 'créée' : 'existante'})`);
+  const created = (outcome: 'created' | 'existing') => (outcome === 'created' ? 'créée' : 'existante');
+  console.log(`Table : ${deps.tableName} (${created(table)})`);
+  console.log(`Table des secrets de signature : ${secretsTableName} (${created(secretsTable)})`);
 
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
   const server = await startLocalServer({ deps, port, host: '127.0.0.1' });
   cleanups.push(server.close);
-  await startOutboundEvents(deps, endpoint);
+  await startOutboundEvents({ ...deps, secretsTableName }, endpoint);
 
   if (seed !== undefined) {
     const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
@@ -72,7 +76,7 @@ async function start(): Promise<void> {
  * so no request made after it escapes the stream. Stopped first on exit (cleanups run in reverse),
  * before the server and DynamoDB Local.
  */
-async function startOutboundEvents(deps: Deps, endpoint: string): Promise<void> {
+async function startOutboundEvents(deps: SecretsDeps, endpoint: string): Promise<void> {
   const { startEventPipeline } = await import('./event-pipeline');
   const { StreamDisabledError } = await import('./stream-poller');
   try {

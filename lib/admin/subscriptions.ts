@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../deps';
+import type { Deps, SecretsDeps } from '../deps';
 import { ConflictError, NotFoundError } from '../domain/errors';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
 import type { EventDeps, NetworkPolicy } from '../domain/events/ports';
@@ -49,7 +49,7 @@ const subscriptionView = (item: StoredSubscriptionItem): SubscriptionView => ({
 
 /** `subscription create`: an active subscription; its secret is returned here only. */
 export async function createSubscription(
-  deps: Deps,
+  deps: SecretsDeps,
   input: { workspaceId: string; url: string; events?: string | undefined; network: NetworkPolicy },
 ): Promise<CreatedSubscription> {
   const url = accepted(checkSubscriptionUrl(input.url, input.network));
@@ -95,7 +95,7 @@ export async function setSubscriptionActive(
 
 /** `subscription delete`: its pending deliveries find no subscription and stop; all expire with their TTL. */
 export async function deleteSubscription(
-  deps: Deps,
+  deps: SecretsDeps,
   workspaceId: string,
   subscriptionId: string,
 ): Promise<{ id: string; deleted: true }> {
@@ -113,7 +113,7 @@ export async function deleteSubscription(
  * `subscription migrate-secrets` has moved it.
  */
 export async function rotateSubscriptionSecret(
-  deps: Deps,
+  deps: SecretsDeps,
   workspaceId: string,
   subscriptionId: string,
 ): Promise<{ id: string; secret: string }> {
@@ -131,12 +131,12 @@ export type MovedSecret = { workspace_id: string; id: string };
 
 /**
  * `subscription migrate-secrets`: moves the secret of every subscription an earlier version wrote
- * with its secret on the `WS#` item (readable by the routes and the stream handler) to its own
- * `SUBSECRET#` item, for every workspace or the one named (docs/data-model.md, "Signing secrets").
- * Run once after deploying this version; a run again moves nothing more.
+ * with its secret on the `WS#` item (readable by the routes, and carried by the change stream) to
+ * its item in the signing-secrets table, for every workspace or the one named (docs/data-model.md,
+ * "Signing secrets"). Run once after deploying this version; a run again moves nothing more.
  */
 export async function moveLegacySecrets(
-  deps: Deps,
+  deps: SecretsDeps,
   workspaceId: string | undefined,
 ): Promise<{ migrated: MovedSecret[] }> {
   const workspaceIds =
@@ -199,7 +199,7 @@ export async function listSubscriptionDeliveries(
  * the administrator's to correct (exit 2).
  */
 export async function redeliverDelivery(
-  deps: Deps & Pick<EventDeps, 'send' | 'network'>,
+  deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
   workspaceId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {

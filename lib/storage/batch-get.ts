@@ -5,29 +5,48 @@ import { untilProcessed } from './retry';
 
 export type StoredItem = ItemKey & Record<string, unknown>;
 
+/** One key of a table, in a BatchGetItem that may span tables. */
+type TableKey = { tableName: string; key: ItemKey };
+
 /**
- * The one BatchGetItem of this service: the items stored under `wanted` (missing ones are simply
- * absent), the unprocessed part sent again with backoff (`untilProcessed`). One `ConsistentRead`
- * covers every key of the table in a BatchGetItem ("BatchGetItem", DynamoDB API Reference): the
- * caller chooses it for all of them.
+ * The one BatchGetItem of this service: the items stored under `wanted`, per table (missing ones
+ * are simply absent), the unprocessed part sent again with backoff (`untilProcessed`). One request
+ * may name several tables ("The BatchGetItem operation returns the attributes of one or more items
+ * from one or more tables", "BatchGetItem", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html);
+ * `ConsistentRead` is set per table, and the caller chooses it for all of them.
  */
+export async function batchGetFromTables(
+  db: Store['db'],
+  wanted: Readonly<Record<string, readonly ItemKey[]>>,
+  consistency: { consistentRead: boolean },
+): Promise<Record<string, StoredItem[]>> {
+  const found: Record<string, StoredItem[]> = Object.fromEntries(Object.keys(wanted).map((table) => [table, []]));
+  const pending = Object.entries(wanted).flatMap(([tableName, keys]) => keys.map((key) => ({ tableName, key })));
+  if (pending.length === 0) return found;
+  await untilProcessed<TableKey>(pending, async (part) => {
+    const requestItems: Record<string, { Keys: ItemKey[]; ConsistentRead: boolean }> = {};
+    for (const { tableName, key } of part) {
+      (requestItems[tableName] ??= { Keys: [], ConsistentRead: consistency.consistentRead }).Keys.push(key);
+    }
+    const result = await db.send(new BatchGetCommand({ RequestItems: requestItems }));
+    for (const [tableName, items] of Object.entries(result.Responses ?? {})) {
+      found[tableName]?.push(...(items as StoredItem[]));
+    }
+    return Object.entries(result.UnprocessedKeys ?? {}).flatMap(([tableName, unprocessed]) =>
+      ((unprocessed.Keys ?? []) as ItemKey[]).map((key) => ({ tableName, key })),
+    );
+  });
+  return found;
+}
+
+/** `batchGetFromTables` on the store's one table. */
 export async function batchGetItems(
   store: Store,
   wanted: readonly ItemKey[],
   consistency: { consistentRead: boolean },
 ): Promise<StoredItem[]> {
-  const found: StoredItem[] = [];
-  if (wanted.length === 0) return found;
-  await untilProcessed(wanted, async (part) => {
-    const result = await store.db.send(
-      new BatchGetCommand({
-        RequestItems: { [store.tableName]: { Keys: [...part], ConsistentRead: consistency.consistentRead } },
-      }),
-    );
-    found.push(...((result.Responses?.[store.tableName] ?? []) as StoredItem[]));
-    return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as ItemKey[];
-  });
-  return found;
+  return (await batchGetFromTables(store.db, { [store.tableName]: wanted }, consistency))[store.tableName] ?? [];
 }
 
 export const sameKey = (a: ItemKey, b: ItemKey): boolean => a.pk === b.pk && a.sk === b.sk;

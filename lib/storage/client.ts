@@ -138,3 +138,13 @@ export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDoc
 
 /** What every storage function needs: the one document client of the cold start and the table. */
 export type Store = { db: DynamoDBDocumentClient; tableName: string };
+
+/**
+ * What reads or writes signing secrets needs besides: the signing-secrets table, a table of its own
+ * without a change stream (docs/adr/0012-signing-secrets-table.md). Only the delivery function and
+ * the admin command line are given it.
+ */
+export type SecretsStore = Store & { secretsTableName: string };
+
+/** The signing-secrets table, as the storage functions address one table. */
+export const secretsTableOf = (store: SecretsStore): Store => ({ db: store.db, tableName: store.secretsTableName });

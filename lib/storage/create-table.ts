@@ -6,6 +6,7 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { secretsTableDefinition } from './secrets-table';
 import { projectionOf, tableDefinition } from './table';
 
 /** Local table creation from the one table definition (the CDK stack reads the same one). */
@@ -62,4 +63,32 @@ async function enableStream(client: DynamoDBClient, tableName: string): Promise<
       StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
     }),
   );
+}
+
+/**
+ * The signing-secrets table, from its own definition: keys only, and no stream (ADR 0012). Created
+ * when missing, so a local table set kept in DATA_DIR from before it existed gets it too.
+ */
+export async function ensureSecretsTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'existing';
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [secretsTableDefinition.partitionKey, secretsTableDefinition.sortKey].map((name) => ({
+        AttributeName: name,
+        AttributeType: 'S',
+      })),
+      KeySchema: [
+        { AttributeName: secretsTableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: secretsTableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+    }),
+  );
+  return 'created';
 }

@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey } from './batch-get';
-import type { Store } from './client';
+import { batchGetFromTables, sameKey } from './batch-get';
+import type { SecretsStore, Store } from './client';
 import type { DeliveryItem, DeliveryStatus, SigningSecretsItem, SubscriptionItem } from './event-records';
-import { keys } from './keys';
+import { keys, type ItemKey } from './keys';
 
 /**
  * The attempts of a delivery (docs/data-model.md, "Outbound events"). A queue message is delivered
@@ -20,9 +20,13 @@ export type AttemptRecord = { lastStatusCode: number | null; lastError: string |
  * The delivery, then its subscription and the subscription's signing secrets: the queue message
  * names the delivery alone, so the subscription's keys are known only once the delivery is read. All
  * strongly consistent (a subscription disabled or a secret rotated a moment ago is seen so).
+ * The secrets are in their own table, read in the same BatchGetItem (one request may name several
+ * tables, lib/storage/batch-get.ts), under the subscription's own key: the delivery function's
+ * `WS#` condition on the main table then holds for every partition key the request names, in
+ * whichever table (docs/adr/0012-signing-secrets-table.md).
  */
 export async function readDeliveryAndSubscription(
-  store: Store,
+  store: SecretsStore,
   workspaceId: string,
   deliveryId: string,
   subscriptionId?: string,
@@ -32,28 +36,30 @@ export async function readDeliveryAndSubscription(
   secrets: SigningSecretsItem | undefined;
 }> {
   const deliveryKey = keys.delivery(workspaceId, deliveryId);
-  const keysOf = (id: string) => ({
-    subscription: keys.subscription(workspaceId, id),
-    secrets: keys.signingSecrets(workspaceId, id),
-  });
+  const readWith = (mainKeys: readonly ItemKey[], id: string | undefined) =>
+    batchGetFromTables(
+      store.db,
+      {
+        [store.tableName]: id === undefined ? mainKeys : [...mainKeys, keys.subscription(workspaceId, id)],
+        ...(id === undefined ? {} : { [store.secretsTableName]: [keys.signingSecrets(workspaceId, id)] }),
+      },
+      { consistentRead: true },
+    );
   // A queue message names the subscription: the three items in one round trip. Without it (admin
   // redelivery by delivery id), or when the message's is not the delivery's, a second read.
-  const found = await batchGetItems(
-    store,
-    subscriptionId === undefined ? [deliveryKey] : [deliveryKey, ...Object.values(keysOf(subscriptionId))],
-    { consistentRead: true },
-  );
-  const delivery = found.find((item) => sameKey(item, deliveryKey)) as DeliveryItem | undefined;
+  const found = await readWith([deliveryKey], subscriptionId);
+  const delivery = found[store.tableName]?.find((item) => sameKey(item, deliveryKey)) as DeliveryItem | undefined;
   if (!delivery) return { delivery: undefined, subscription: undefined, secrets: undefined };
-  const own = keysOf(delivery.subscription_id);
   const ofSubscription =
-    delivery.subscription_id === subscriptionId
-      ? found
-      : await batchGetItems(store, [own.subscription, own.secrets], { consistentRead: true });
+    delivery.subscription_id === subscriptionId ? found : await readWith([], delivery.subscription_id);
+  const subscriptionKey = keys.subscription(workspaceId, delivery.subscription_id);
+  const secretsKey = keys.signingSecrets(workspaceId, delivery.subscription_id);
   return {
     delivery,
-    subscription: ofSubscription.find((item) => sameKey(item, own.subscription)) as SubscriptionItem | undefined,
-    secrets: ofSubscription.find((item) => sameKey(item, own.secrets)) as SigningSecretsItem | undefined,
+    subscription: ofSubscription[store.tableName]?.find((item) => sameKey(item, subscriptionKey)) as
+      SubscriptionItem | undefined,
+    secrets: ofSubscription[store.secretsTableName]?.find((item) => sameKey(item, secretsKey)) as
+      SigningSecretsItem | undefined,
   };
 }
 

@@ -15,7 +15,8 @@ export type Actor = { kind: ActorKind; id: string | null };
 
 /**
  * A subscription of a workspace: in its configuration partition, `WS#<ws>` / `SUB#<id>`, which the
- * routes and the stream handler read; so it holds no secret (its signing secrets are below).
+ * routes and the stream handler read, and which the change stream carries; so it holds no secret
+ * (its signing secrets are below, in a table of their own).
  */
 export type SubscriptionItem = {
   pk: string;
@@ -30,14 +31,15 @@ export type SubscriptionItem = {
 };
 
 /**
- * A subscription written before signing secrets had a partition of their own: its `secret` is still
+ * A subscription written before signing secrets had a table of their own: its `secret` is still
  * on the `WS#` item until `subscription migrate-secrets` moves it (docs/data-model.md, "Signing secrets").
  */
 export type StoredSubscriptionItem = SubscriptionItem & { secret?: string };
 
 /**
- * The signing secrets of one subscription, `SUBSECRET#<ws>` / `SUBSECRET#<id>`: a partition prefix
- * only the delivery function may read (lib/routes.ts), written by the admin command line.
+ * The signing secrets of one subscription: in the signing-secrets table, under the subscription's
+ * key (lib/storage/secrets-table.ts); only the delivery function may read that table
+ * (`secretsTableActions` in lib/routes.ts), and the admin command line writes it.
  */
 export type SigningSecretsItem = {
   pk: string;

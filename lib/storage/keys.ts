@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Every key of the single table is built here (see docs/data-model.md).
+ * Every key of the single table, and of the signing-secrets table, is built here (see docs/data-model.md).
  *
  * Partition-key prefixes carry the write policy the stack enforces with dynamodb:LeadingKeys
  * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
@@ -97,15 +97,12 @@ export const keys = {
     sk: `SUB#${subscriptionId.toLowerCase()}`,
   }),
   /**
-   * A subscription's signing secrets (docs/data-model.md, "Signing secrets"): a partition prefix of
-   * their own, because IAM tells items apart only by partition key and `WS#` is read by the routes
-   * and the stream handler; only the delivery function's role lists `SUBSECRET#`.
+   * A subscription's signing secrets (docs/data-model.md, "Signing secrets"): never in this table,
+   * whose change stream any stream reader may read whole, but in the signing-secrets table
+   * (docs/adr/0012-signing-secrets-table.md), under the subscription's own key.
    */
-  signingSecretsPk: (workspaceId: string): string => `SUBSECRET#${workspaceId}`,
-  signingSecrets: (workspaceId: string, subscriptionId: string): ItemKey => ({
-    pk: keys.signingSecretsPk(workspaceId),
-    sk: `SUBSECRET#${subscriptionId.toLowerCase()}`,
-  }),
+  signingSecrets: (workspaceId: string, subscriptionId: string): ItemKey =>
+    keys.subscription(workspaceId, subscriptionId),
   /**
    * The deliveries of a workspace (docs/data-model.md, "Outbound events"): one partition, sorted by
    * the deliveries' time-ordered ids, newest first when read backwards; one is read by its id alone.

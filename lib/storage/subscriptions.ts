@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './client';
+import { secretsTableOf, type SecretsStore, type Store } from './client';
 import {
   eventRecords,
   type SigningSecretsItem,
@@ -13,16 +13,22 @@ import { failedConditionIndexes, putIfAbsent } from './transactions';
 
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`
- * in its configuration partition, and their signing secrets `SUBSECRET#<ws>` / `SUBSECRET#<id>`
- * ("Signing secrets"), written only by the admin command line.
+ * in its configuration partition, and their signing secrets under the same key in the
+ * signing-secrets table ("Signing secrets"), written only by the admin command line.
  */
 
 /**
- * A new subscription and its signing secret, in one transaction ("TransactWriteItems", DynamoDB API
- * Reference: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html),
- * so neither exists without the other; each put refuses to overwrite an item of the same id.
+ * A new subscription and its signing secret, in one transaction across the two tables ("These
+ * actions can target items in different tables, but not in different AWS accounts or Regions",
+ * "TransactWriteItems", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so
+ * neither exists without the other; each put refuses to overwrite an item of the same id.
  */
-export async function createSubscription(store: Store, subscription: Subscription, secret: string): Promise<void> {
+export async function createSubscription(
+  store: SecretsStore,
+  subscription: Subscription,
+  secret: string,
+): Promise<void> {
   const secrets = eventRecords.signingSecrets({
     workspace_id: subscription.workspace_id,
     subscription_id: subscription.id,
@@ -30,7 +36,10 @@ export async function createSubscription(store: Store, subscription: Subscriptio
   });
   await store.db.send(
     new TransactWriteCommand({
-      TransactItems: [putIfAbsent(store, eventRecords.subscription(subscription)), putIfAbsent(store, secrets)],
+      TransactItems: [
+        putIfAbsent(store, eventRecords.subscription(subscription)),
+        putIfAbsent(secretsTableOf(store), secrets),
+      ],
     }),
   );
 }
@@ -100,12 +109,17 @@ export async function setSubscriptionActive(
 }
 
 /**
- * Deletes a subscription and its signing secrets in one transaction (its deliveries expire with
- * their TTL); false when the subscription did not exist. One written before `SUBSECRET#` has no
- * secrets item: an unconditional delete of an absent item is no error ("Unless you specify
- * conditions, the DeleteItem is an idempotent operation", "DeleteItem", DynamoDB API Reference).
+ * Deletes a subscription and its signing secrets in one transaction across the two tables (its
+ * deliveries expire with their TTL); false when the subscription did not exist. One written before
+ * the secrets table existed has no secrets item: an unconditional delete of an absent item is no
+ * error ("Unless you specify conditions, the DeleteItem is an idempotent operation", "DeleteItem",
+ * DynamoDB API Reference).
  */
-export async function deleteSubscription(store: Store, workspaceId: string, subscriptionId: string): Promise<boolean> {
+export async function deleteSubscription(
+  store: SecretsStore,
+  workspaceId: string,
+  subscriptionId: string,
+): Promise<boolean> {
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -117,7 +131,7 @@ export async function deleteSubscription(store: Store, workspaceId: string, subs
               ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          { Delete: { TableName: store.tableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
+          { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
         ],
       }),
     );
@@ -139,7 +153,7 @@ export async function deleteSubscription(store: Store, workspaceId: string, subs
  * from creating one.
  */
 export async function rotateSigningSecret(
-  store: Store,
+  store: SecretsStore,
   workspaceId: string,
   subscriptionId: string,
   rotation: { secret: string; at: Date; previousUntil: Date },
@@ -147,7 +161,7 @@ export async function rotateSigningSecret(
   try {
     await store.db.send(
       new UpdateCommand({
-        TableName: store.tableName,
+        TableName: store.secretsTableName,
         Key: keys.signingSecrets(workspaceId, subscriptionId),
         UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
         ConditionExpression: 'attribute_exists(pk)',
@@ -166,19 +180,23 @@ export async function rotateSigningSecret(
 }
 
 /**
- * Moves the secret of a subscription written before `SUBSECRET#` existed out of `WS#`, in one
- * transaction: its secrets item gets it (an UpdateItem creates the item when absent; `if_not_exists`
- * keeps a secret already there), and the `WS#` item loses it on the condition that it still holds
- * the secret read. False when that condition failed (deleted or moved meanwhile): nothing changed.
+ * Moves the secret of a subscription written before the secrets table existed out of `WS#`, in one
+ * transaction across the two tables: its secrets item gets it (an UpdateItem creates the item when
+ * absent; `if_not_exists` keeps a secret already there), and the `WS#` item loses it on the
+ * condition that it still holds the secret read. False when that condition failed (deleted or
+ * moved meanwhile): nothing changed.
  */
-export async function moveLegacySecret(store: Store, legacy: SubscriptionItem & { secret: string }): Promise<boolean> {
+export async function moveLegacySecret(
+  store: SecretsStore,
+  legacy: SubscriptionItem & { secret: string },
+): Promise<boolean> {
   try {
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
-              TableName: store.tableName,
+              TableName: store.secretsTableName,
               Key: keys.signingSecrets(legacy.workspace_id, legacy.id),
               UpdateExpression:
                 'SET #type = :type, workspace_id = :workspace, subscription_id = :subscription, secret = if_not_exists(secret, :secret)',

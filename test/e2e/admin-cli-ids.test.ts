@@ -8,7 +8,7 @@ import { commands } from '../../infra/admin/commands';
 import type { IdKind } from '../../lib/admin/ids';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { createSubscription } from '../../lib/admin/subscriptions';
-import { productionDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
@@ -25,7 +25,7 @@ import { aWorkspace, seedTestWorkspace } from '../support/seed';
  * stderr, no DynamoDB call for a malformed id, nothing changed in the table.
  */
 
-const deps = productionDeps();
+const deps = productionSecretsDeps();
 const roundTrips = countRoundTrips(deps.db);
 
 /** One id of each kind of record, in one workspace: the kinds an id option may name. */
@@ -246,10 +246,13 @@ function aFailedDelivery(workspaceId: string, subscriptionId: string): DeliveryI
  * appeared for a workspace id that names none.
  */
 async function stored(): Promise<unknown> {
-  const query = async (input: Omit<QueryCommandInput, 'TableName'>) =>
-    (await deps.db.send(new QueryCommand({ TableName: deps.tableName, ...input }))).Items ?? [];
-  const partition = (pk: string) =>
-    query({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+  const query = async (input: Omit<QueryCommandInput, 'TableName'>, tableName = deps.tableName) =>
+    (await deps.db.send(new QueryCommand({ TableName: tableName, ...input }))).Items ?? [];
+  const partition = (pk: string, tableName = deps.tableName) =>
+    query(
+      { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true },
+      tableName,
+    );
   const apiKeysOf = (workspaceId: string) =>
     query({
       IndexName: 'gsi1',
@@ -267,7 +270,7 @@ async function stored(): Promise<unknown> {
       partition(keys.candidatePk(ids.workspace, ids.candidate)),
       partition(keys.webhookCallsPk(ids.workspace)),
       partition(keys.deliveriesPk(ids.workspace)),
-      partition(keys.signingSecretsPk(ids.workspace)),
+      partition(workspaceConfigPk(ids.workspace), deps.secretsTableName),
     ]),
     ...[unknownUuid, theirs.prospect].flatMap((id) => [partition(workspaceConfigPk(id)), apiKeysOf(id)]),
   ]);

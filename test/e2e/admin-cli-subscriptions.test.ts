@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createSubscription } from '../../lib/admin/subscriptions';
-import { productionDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords } from '../../lib/storage/event-records';
@@ -13,7 +13,7 @@ import { aWorkspace, seedTestWorkspace } from '../support/seed';
  * run prints exactly one JSON document, each readable run its French text or table.
  */
 
-const deps = productionDeps();
+const deps = productionSecretsDeps();
 afterAll(() => deps.db.destroy());
 
 it('create, list, disable, enable, deliveries and delete print one document each (real process)', async () => {

@@ -18,7 +18,14 @@ function startCommand(env: Record<string, string | undefined>): Started {
   // As `npm start` runs it: node with tsx as a loader, so a signal reaches start.ts itself (the tsx
   // command relays signals, and kills its child when the relay is not acknowledged within 30 ms).
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, DATA_DIR: undefined, ...env },
+    env: {
+      ...process.env,
+      DYNAMODB_ENDPOINT: undefined,
+      TABLE_NAME: undefined,
+      SECRETS_TABLE_NAME: undefined,
+      DATA_DIR: undefined,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -108,7 +115,7 @@ test('npm start runs DynamoDB Local, seeds a working demo and leaves no java beh
   expect(await portAnswers(port)).toBe(false);
 }, 90_000);
 
-test('with DYNAMODB_ENDPOINT set, npm start spawns nothing and uses that database', async () => {
+test('with DYNAMODB_ENDPOINT set, npm start spawns nothing and uses that database, with its secrets table', async () => {
   const [port, unusedDynamoPort] = [await freePort(), await freePort()];
   const tableName = `crm-start-${randomUUID()}`;
   const started = startCommand({
@@ -124,8 +131,12 @@ test('with DYNAMODB_ENDPOINT set, npm start spawns nothing and uses that databas
   expect(await portAnswers(unusedDynamoPort)).toBe(false);
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  // The signing-secrets table beside it, by the local default name, without a stream (ADR 0012).
+  const secrets = await client.send(new DescribeTableCommand({ TableName: `${tableName}-secrets` }));
   client.destroy();
   expect(Table?.TableName).toBe(tableName);
+  expect(secrets.Table?.StreamSpecification?.StreamEnabled ?? false).toBe(false);
+  expect(started.output()).toContain(`Table des secrets de signature : ${tableName}-secrets (créée)`);
 
   started.child.kill('SIGTERM');
   const [code] = await started.exited;

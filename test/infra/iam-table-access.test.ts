@@ -1,6 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
+import { deletableLeadingKeys, secretsTableStatements, tableAccessStatements } from '../../infra/cdk/table-access';
 import {
   authorizerTableKeys,
   eventFunctions,
@@ -103,15 +103,20 @@ test('the deletable prefixes bound every deletion', () => {
   }
 });
 
-test('the signing secrets (SUBSECRET#) are named by the delivery function alone, for BatchGetItem alone', () => {
-  const naming = (keys: TableKeys | undefined) =>
-    Object.entries(keys ?? {}).flatMap(([action, prefixes]) =>
-      (prefixes as readonly string[]).includes('SUBSECRET#') ? [action] : [],
-    );
-  const named = [
-    ['authorizer', naming(authorizerTableKeys)] as const,
-    ...routes.map((route) => [route.id, naming(route.tableKeys)] as const),
-    ...eventFunctions.map((eventFunction) => [eventFunction.id, naming(eventFunction.tableKeys)] as const),
-  ].filter(([, actions]) => actions.length > 0);
-  expect(named).toEqual([['deliverEvent', ['BatchGetItem']]]);
+test('the signing-secrets table is read by the delivery function alone, for BatchGetItem alone', () => {
+  const reading = eventFunctions.flatMap((eventFunction) =>
+    eventFunction.secretsTableActions === undefined ? [] : [[eventFunction.id, eventFunction.secretsTableActions]],
+  );
+  expect(reading).toEqual([['deliverEvent', ['BatchGetItem']]]);
+});
+
+test('a signing function’s grant on the secrets table: exactly its actions, on that table alone, unconditioned', () => {
+  const secretsTable = new Table(scratch, 'Secrets', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+  const statements = secretsTableStatements(secretsTable, ['BatchGetItem', 'BatchGetItem']).map(
+    (statement) => scratch.resolve(statement.toStatementJson()) as Json,
+  );
+  expect(statements).toEqual([
+    { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: scratch.resolve(secretsTable.tableArn) },
+  ]);
+  expect(secretsTableStatements(secretsTable, [])).toEqual([]);
 });

@@ -8,6 +8,7 @@ import { RouteFunction } from '../../infra/cdk/constructs/route-function';
 import { businessMetrics, metricNamespace, metricsService, powertoolsLogLevels } from '../../infra/cdk/observability';
 import { CrmStack, type CrmStackProps } from '../../infra/cdk/stack';
 import { eventFunctions, routes } from '../../lib/routes';
+import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -228,7 +229,7 @@ describe('dashboard', () => {
   });
 
   test('DynamoDB: read and write throttles, system errors of the table', () => {
-    const tableId = only('AWS::DynamoDB::Table')[0];
+    const { tableId } = tablesOf(resources);
     const lines = linesOf('DynamoDB : requêtes limitées et erreurs système (somme)');
     const text = JSON.stringify(lines);
     for (const metric of ['ReadThrottleEvents', 'WriteThrottleEvents', 'SystemErrors']) expect(text).toContain(metric);

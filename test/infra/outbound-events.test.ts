@@ -8,6 +8,7 @@ import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
 import { tableDefinition } from '../../lib/storage/table';
+import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -19,7 +20,7 @@ const resources = Template.fromStack(stack).toJSON().Resources as Record<string,
 
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const { tableId, secretsTableId } = tablesOf(resources);
 const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
 
 const eventFunction = (id: EventFunction['id']): EventFunction => eventFunctions.find((f) => f.id === id)!;
@@ -187,7 +188,16 @@ describe('the two event functions', () => {
       POWERTOOLS_SERVICE_NAME: fn === streamHandler ? 'StreamHandler' : 'DeliverEvent',
       POWERTOOLS_METRICS_NAMESPACE: 'Crm/events',
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      // The one that signs is told where the signing secrets are; no other function of the stack is.
+      ...(fn === deliverEvent ? { SECRETS_TABLE_NAME: { Ref: secretsTableId } } : {}),
     });
+  });
+
+  test('no function but the delivery function is given the signing-secrets table, by name or otherwise', () => {
+    const told = ofType('AWS::Lambda::Function')
+      .filter(([, fn]) => JSON.stringify(fn.Properties.Environment).includes(secretsTableId))
+      .map(([id]) => id);
+    expect(told).toEqual([deliverEventId]);
   });
 });
 

@@ -30,7 +30,9 @@ import { authorizerDescription, authorizerTableActions, CrmStack } from '../../i
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { eventFunctions, functionTimeoutSeconds, routes, type TableAction, type TableKeys } from '../../lib/routes';
 import { keys } from '../../lib/storage/keys';
+import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
+import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -42,8 +44,9 @@ const template = Template.fromStack(stack);
 const resources = template.toJSON().Resources as Record<string, Json>;
 
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
-const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+const { tableId, secretsTableId } = tablesOf(resources);
 const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+const secretsTableArn = { 'Fn::GetAtt': [secretsTableId, 'Arn'] };
 const routeDescription = (route: (typeof routes)[number]) => `${route.method} ${route.path}`;
 
 function functionIdByDescription(description: string): string {
@@ -478,16 +481,64 @@ describe('table', () => {
   });
 
   test('on demand, point-in-time recovery, deletion protection, TTL, retained with the stack gone', () => {
-    template.hasResource('AWS::DynamoDB::Table', {
+    expect(resources[tableId]).toMatchObject({
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({
+      Properties: {
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         DeletionProtectionEnabled: true,
         TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
-      }),
+      },
     });
+  });
+});
+
+describe('signing-secrets table (docs/adr/0012-signing-secrets-table.md)', () => {
+  const secretsTable = () => resources[secretsTableId]!;
+
+  test('keys of its definition, and nothing else: no stream, no index, no time to live', () => {
+    expect(secretsTable().Properties).toEqual({
+      KeySchema: [
+        { AttributeName: secretsTableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: secretsTableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: secretsTableDefinition.partitionKey, AttributeType: 'S' },
+        { AttributeName: secretsTableDefinition.sortKey, AttributeType: 'S' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      SSESpecification: { SSEEnabled: false },
+    });
+    expect(secretsTable().Properties).not.toHaveProperty('StreamSpecification');
+  });
+
+  test('kept as the main table: retained with the stack gone, on replacement too', () => {
+    expect(secretsTable()).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  test('no event source mapping reads it: the stream handler’s reads the main table’s stream', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties);
+    const streamMappings = mappings.filter((mapping) => JSON.stringify(mapping.EventSourceArn).includes('Stream'));
+    expect(streamMappings.map((mapping) => mapping.EventSourceArn)).toEqual([{ 'Fn::GetAtt': [tableId, 'StreamArn'] }]);
+    expect(JSON.stringify(mappings)).not.toContain(secretsTableId);
+  });
+
+  test('its ARN is named by one statement of one role, the delivery function’s, for BatchGetItem only', () => {
+    const naming = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Json[])
+        .filter((statement) => JSON.stringify(statement).includes(secretsTableId))
+        .map((statement) => ({ roles: policy.Properties.Roles as Json[], statement })),
+    );
+    const deliverEvent = functionIdByDescription(eventFunctions.find((f) => f.id === 'deliverEvent')!.description);
+    expect(naming).toEqual([
+      {
+        roles: [{ Ref: resources[deliverEvent]!.Properties.Role['Fn::GetAtt'][0] }],
+        statement: { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: secretsTableArn },
+      },
+    ]);
   });
 });
 
@@ -502,8 +553,11 @@ describe('least privilege', () => {
     'dynamodb:GetRecords',
     'dynamodb:GetShardIterator',
   ];
-  const tableStatements = allStatements.filter((s) =>
-    list<string>(s.Action).some((a) => a.startsWith('dynamodb:') && !streamReadActions.includes(a)),
+  /** The main table's statements; the signing-secrets table's one is checked above. */
+  const tableStatements = allStatements.filter(
+    (s) =>
+      list<string>(s.Action).some((a) => a.startsWith('dynamodb:') && !streamReadActions.includes(a)) &&
+      JSON.stringify(s.Resource) !== JSON.stringify(secretsTableArn),
   );
   const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn, `/index/${name}`]] });
 
@@ -613,7 +667,7 @@ describe('operations', () => {
     });
   });
 
-  test('outputs: API URL, table name, lead webhook URL pattern, the two dead-letter queues', () => {
+  test('outputs: API URL, the two table names, lead webhook URL pattern, the two dead-letter queues', () => {
     const outputs = template.toJSON().Outputs as Json;
     const queueIds = ofType('AWS::SQS::Queue').map(([id]) => id);
     for (const name of ['DeliveryDeadLetterQueueName', 'StreamFailureQueueName']) {
@@ -622,6 +676,7 @@ describe('operations', () => {
       expect(attribute).toBe('QueueName');
     }
     expect(outputs.TableName.Value).toEqual({ Ref: tableId });
+    expect(outputs.SecretsTableName.Value).toEqual({ Ref: secretsTableId });
     expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');
     const pattern = outputs.WebhookUrlPattern.Value['Fn::Join'][1] as unknown[];
     expect(pattern.at(-1)).toBe('/webhooks/ingest-lead?endpoint_id=<endpoint_id>');

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import type { SeedOutput } from '../../lib/admin/seed';
-import { productionDeps } from '../../lib/deps';
+import { main } from '../../infra/admin/main';
+import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { messages } from '../../lib/messages';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
@@ -25,7 +27,7 @@ import { aWorkspace, seedTestWorkspace } from '../support/seed';
  * redeliver (to an HTTP receiver on this machine, signature verified with `standardwebhooks`).
  */
 
-const deps = productionDeps();
+const deps = productionSecretsDeps();
 const emptyWorkspace = () => seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
 
 const admin = (...args: string[]): Promise<AdminRun> => runAdminInProcess(deps, ...args);
@@ -52,10 +54,11 @@ const listed = async (workspace: string) =>
   ((await json('subscription', 'list', '--workspace', workspace)) as { subscriptions: Record<string, unknown>[] })
     .subscriptions;
 
-const getItem = async (key: { pk: string; sk: string }) =>
-  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }))).Item;
+const getItem = async (key: { pk: string; sk: string }, tableName = deps.tableName) =>
+  (await deps.db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
 const storedSubscription = (workspace: string, id: string) => getItem(keys.subscription(workspace, id));
-const storedSecrets = (workspace: string, id: string) => getItem(keys.signingSecrets(workspace, id));
+const storedSecrets = (workspace: string, id: string) =>
+  getItem(keys.signingSecrets(workspace, id), deps.secretsTableName);
 
 let mine: SeedOutput;
 let theirs: SeedOutput;
@@ -87,7 +90,7 @@ describe('subscription create and list', () => {
     expect(signer.verify('{"a":1}', headers)).toEqual({ a: 1 });
 
     // The subscription, which the routes and the stream handler may read, holds no secret: its
-    // own SUBSECRET# item does, written in the same transaction.
+    // item in the signing-secrets table does, written in the same transaction.
     expect(await storedSubscription(workspace, created.id)).toEqual(
       expect.not.objectContaining({ secret: expect.anything() }),
     );
@@ -194,6 +197,43 @@ describe('subscription create and list', () => {
       `Espace de travail inconnu : ${unknown}`,
     );
     expect(await refused('subscription', 'list', '--workspace', unknown)).toContain('Espace de travail inconnu');
+  });
+});
+
+describe('with --aws, the signing-secrets table named by SECRETS_TABLE_NAME', () => {
+  /** As an operator runs it with the stack's TABLE_NAME output only: SECRETS_TABLE_NAME not exported. */
+  const withoutSecretsTable = async (...args: string[]): Promise<AdminRun> => {
+    const run: AdminRun = { code: 0, stdout: '', stderr: '' };
+    run.code = await main([...args, '--aws', '--json'], {
+      env: { ...process.env, SECRETS_TABLE_NAME: undefined },
+      deps: productionDeps(),
+      stdout: (text) => void (run.stdout += text),
+      stderr: (text) => void (run.stderr += text),
+    });
+    return run;
+  };
+
+  it('refuses the commands that write or read a secret, and writes nothing; the others run', async () => {
+    const { workspace_id: workspace } = await emptyWorkspace();
+    const { id } = await create(workspace, 'https://exemple.fr/crm');
+    const refusals = [
+      ['subscription', 'create', '--workspace', workspace, '--url', 'https://exemple.fr/autre'],
+      ['subscription', 'rotate-secret', '--workspace', workspace, '--id', id],
+      ['subscription', 'delete', '--workspace', workspace, '--id', id],
+      ['subscription', 'migrate-secrets', '--workspace', workspace],
+    ];
+    for (const args of refusals) {
+      expect(await withoutSecretsTable(...args)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `Erreur : ${messages.admin.secretsTableRequired}\n`,
+      });
+    }
+    expect((await listed(workspace)).map((subscription) => subscription.id)).toEqual([id]);
+    expect(await storedSecrets(workspace, id)).not.toHaveProperty('previous_secret');
+    const list = await withoutSecretsTable('subscription', 'list', '--workspace', workspace);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ subscriptions: [{ id }] });
   });
 });
 
@@ -335,7 +375,7 @@ describe('subscription rotate-secret', () => {
   });
 });
 
-/** A subscription as an earlier version wrote it: its secret on the `WS#` item, no SUBSECRET# item. */
+/** A subscription as an earlier version wrote it: its secret on the `WS#` item, nothing in the secrets table. */
 async function aLegacySubscription(workspace: string): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -352,7 +392,7 @@ async function aLegacySubscription(workspace: string): Promise<{ id: string; sec
 }
 
 describe('subscription migrate-secrets', () => {
-  it('moves every secret an earlier version left on WS# into SUBSECRET#, once', async () => {
+  it('moves every secret an earlier version left on WS# into the signing-secrets table, once', async () => {
     const { workspace_id: workspace } = await emptyWorkspace();
     const legacy = [await aLegacySubscription(workspace), await aLegacySubscription(workspace)];
     const current = await create(workspace, 'https://exemple.fr/crm');

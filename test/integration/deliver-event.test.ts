@@ -7,9 +7,9 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type * as DeliverEvent from '../../functions/deliver-event';
 import { createSubscription, moveLegacySecrets, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
-import { productionDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/deps';
 import { handleDeliveryMessage } from '../../lib/domain/events/deliver';
-import type { DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryDeps, DeliveryMessage } from '../../lib/domain/events/ports';
 import { redeliver } from '../../lib/domain/events/redeliver';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
@@ -37,9 +37,9 @@ let base: string;
 
 let now: Date;
 let queued: { message: DeliveryMessage; delaySeconds: number }[];
-const baseDeps = productionDeps();
+const baseDeps = productionSecretsDeps();
 const metrics = recordingMetrics();
-const deps: EventDeps = {
+const deps: DeliveryDeps = {
   ...baseDeps,
   clock: () => now,
   metrics,
@@ -94,7 +94,8 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-const put = (item: object) => deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
+const put = (item: object, tableName = deps.tableName) =>
+  deps.db.send(new PutCommand({ TableName: tableName, Item: item }));
 
 /** A subscription and its signing secret, as `subscription create` writes them. */
 type SubscriptionWithSecret = Subscription & { secret: string };
@@ -113,6 +114,7 @@ async function aSubscription(path: string, overrides: Partial<Subscription> = {}
   await put(eventRecords.subscription(subscription));
   await put(
     eventRecords.signingSecrets({ workspace_id: subscription.workspace_id, subscription_id: subscription.id, secret }),
+    deps.secretsTableName,
   );
   return { ...subscription, secret };
 }
@@ -359,7 +361,7 @@ test('a host name is resolved once and connected to as checked; Host keeps the n
 });
 
 test('the aws policy refuses a loopback receiver before connecting, by IP or by name', async () => {
-  const awsDeps: EventDeps = { ...deps, send: createHttpSender('aws'), network: 'aws' };
+  const awsDeps: DeliveryDeps = { ...deps, send: createHttpSender('aws'), network: 'aws' };
   const port = (server.address() as AddressInfo).port;
   const byIp = await aDelivery(await aSubscription('/ok', { url: `https://127.0.0.1:${port}/ok` }));
   const byName = await aDelivery(await aSubscription('/ok', { url: `https://localhost:${port}/ok` }));
@@ -401,7 +403,7 @@ test('a receiver slower than 10 s fails, without delaying the others of its batc
 
 test('a storage failure returns its message to the queue; an unreadable body is dropped', async () => {
   const delivery = await aDelivery(await aSubscription('/ok'));
-  const broken: EventDeps = { ...deps, tableName: `absente-${randomUUID()}` };
+  const broken: DeliveryDeps = { ...deps, tableName: `absente-${randomUUID()}` };
   const answer = await createHandler(broken)(sqsEvent(['{}', JSON.stringify(messageOf(delivery)), '[1]']));
   expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
   expect(received).toEqual([]);
@@ -571,7 +573,7 @@ describe('signing secrets: a rotation, and a secret an earlier version left besi
       created_at: now.toISOString(),
     };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    // As an earlier version wrote it: the secret on the subscription, no SUBSECRET# item.
+    // As an earlier version wrote it: the secret on the subscription, nothing in the secrets table.
     await put({ ...eventRecords.subscription(subscription), secret });
     const delivery = await aDelivery(subscription);
 

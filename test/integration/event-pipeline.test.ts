@@ -6,10 +6,10 @@ import { startLocalApi, type LocalApi } from '../../infra/local/api-client';
 import { startEventPipeline, type EventPipeline } from '../../infra/local/event-pipeline';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { aWorkspace } from '../support/seed';
 
 /**
@@ -20,9 +20,10 @@ import { aWorkspace } from '../support/seed';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT as string;
 const tableName = `crm-test-events-${randomUUID()}`;
+const secretsTableName = `${tableName}-secrets`;
 let now = new Date();
 const base = productionDeps();
-const deps: Deps = { ...base, tableName, clock: () => now };
+const deps: SecretsDeps = { ...base, tableName, secretsTableName, clock: () => now };
 
 type Received = { headers: IncomingHttpHeaders; body: string };
 const received: Received[] = [];
@@ -36,6 +37,7 @@ let ws: SeedOutput;
 beforeAll(async () => {
   const client = createDynamoClient({ endpoint });
   await ensureTable(client, tableName);
+  await ensureSecretsTable(client, secretsTableName);
   client.destroy();
   receiver = createServer((request, response) => {
     const chunks: Buffer[] = [];

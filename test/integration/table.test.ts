@@ -1,7 +1,8 @@
 import { createTableWithoutStream } from '../support/dynamodb';
 import { DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
 test('the local table is created from the one table definition', async () => {
@@ -36,4 +37,29 @@ test('a table kept from before outbound events gets its stream switched on', asy
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   client.destroy();
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+});
+
+test('the local signing-secrets table is created from its own definition: keys only, no stream', async () => {
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: process.env.SECRETS_TABLE_NAME }));
+  client.destroy();
+  expect(Table?.KeySchema).toEqual([
+    { AttributeName: secretsTableDefinition.partitionKey, KeyType: 'HASH' },
+    { AttributeName: secretsTableDefinition.sortKey, KeyType: 'RANGE' },
+  ]);
+  expect(Table?.StreamSpecification?.StreamEnabled ?? false).toBe(false);
+  expect(Table?.GlobalSecondaryIndexes).toBeUndefined();
+});
+
+test('a local table set kept from before the secrets table gets it created, once', async () => {
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  const tableName = await createTableWithoutStream(client);
+  const secretsTableName = `${tableName}-secrets`;
+  expect(await ensureTable(client, tableName)).toBe('existing');
+  expect(await ensureSecretsTable(client, secretsTableName)).toBe('created');
+  expect(await ensureSecretsTable(client, secretsTableName)).toBe('existing');
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: secretsTableName }));
+  for (const name of [tableName, secretsTableName]) await client.send(new DeleteTableCommand({ TableName: name }));
+  client.destroy();
+  expect(Table?.StreamSpecification?.StreamEnabled ?? false).toBe(false);
 });

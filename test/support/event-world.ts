@@ -9,12 +9,12 @@ import { localDeliveryQueue } from '../../infra/local/local-queue';
 import { startStreamPoller } from '../../infra/local/stream-poller';
 import type { CreatedSubscription } from '../../lib/admin/subscriptions';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { eventFunctions } from '../../lib/routes';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { runAdminInProcess } from './admin-cli';
 import { startTestApi, type ApiResponse, type TestApi } from './local-api';
 import { aWorkspace } from './seed';
@@ -60,8 +60,8 @@ export type ReceivedEvent = {
 export type EventWorld = {
   endpoint: string;
   tableName: string;
-  /** The world's clock-driven dependencies on its table (seed, admin commands, checks). */
-  deps: Deps;
+  /** The world's clock-driven dependencies on its tables (seed, admin commands, checks). */
+  deps: SecretsDeps;
   api: TestApi;
   pipeline: EventPipeline;
   /** The world's time (real time plus the offset). */
@@ -96,14 +96,16 @@ export type EventWorld = {
 export async function startEventWorld(): Promise<EventWorld> {
   const endpoint = process.env.DYNAMODB_ENDPOINT as string;
   const tableName = `crm-test-events-${randomUUID()}`;
+  const secretsTableName = `${tableName}-secrets`;
   const client = createDynamoClient({ endpoint });
   await ensureTable(client, tableName);
+  await ensureSecretsTable(client, secretsTableName);
   client.destroy();
 
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
   const base = productionDeps();
-  const deps: Deps = { ...base, tableName, clock: now };
+  const deps: SecretsDeps = { ...base, tableName, secretsTableName, clock: now };
   const api = await startTestApi({ tableName, clock: now });
   // A fresh table: every record of its stream is the world's, read from the start.
   const pipeline = await startEventPipeline({ deps, endpoint, tableName, startingPosition: 'TRIM_HORIZON' });

@@ -21,12 +21,26 @@ export const eventFunctionNames: string[] = eventFunctions.map((eventFunction) =
 /** The stream's ARN: the table's with the stream's creation time, as DynamoDB names it. */
 export const tableStreamArn = `${tableArn}/stream/2026-01-01T00:00:00.000`;
 
+/** The signing-secrets table's ARN as the simulator sees it (docs/adr/0012-signing-secrets-table.md). */
+export const secretsTableArn = `arn:aws:dynamodb:eu-west-3:${accountId}:table/crm-iam-test-secrets`;
+
+/** The two tables of the template: the main one has the change stream, the signing-secrets one none. */
+export function tablesOf(resources: Record<string, Json>): { tableId: string; secretsTableId: string } {
+  const tables = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::DynamoDB::Table');
+  const streamed = tables.filter(([, table]) => table.Properties.StreamSpecification !== undefined);
+  const unstreamed = tables.filter(([, table]) => table.Properties.StreamSpecification === undefined);
+  if (tables.length !== 2 || streamed.length !== 1 || unstreamed.length !== 1) {
+    throw new Error('expected two tables, one with a change stream and one without');
+  }
+  return { tableId: streamed[0]![0], secretsTableId: unstreamed[0]![0] };
+}
+
 export type RolePolicy = { Version: '2012-10-17'; Statement: Json[] };
 
 /**
  * The stack as `cdk synth` makes it (same feature flags, bundling skipped), and each function's
- * table statements (the items, the indexes, the change stream), its role's policies with the
- * table's ARN resolved.
+ * table statements (the items, the indexes, the change stream, the signing-secrets table), its
+ * role's policies with the tables' ARNs resolved.
  */
 export function synthesizedTablePolicies(): Map<string, RolePolicy> {
   const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
@@ -36,12 +50,13 @@ export function synthesizedTablePolicies(): Map<string, RolePolicy> {
     Json
   >;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-  const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+  const { tableId, secretsTableId } = tablesOf(resources);
 
   const resolve = (value: unknown): string => {
     if (typeof value === 'string') return value;
     const json = value as Json;
     if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'Arn') return tableArn;
+    if (json['Fn::GetAtt']?.[0] === secretsTableId && json['Fn::GetAtt'][1] === 'Arn') return secretsTableArn;
     if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'StreamArn') return tableStreamArn;
     if (json['Fn::Join']?.[0] === '') return (json['Fn::Join'][1] as unknown[]).map(resolve).join('');
     throw new Error(`unresolved resource ${JSON.stringify(value)}`);
@@ -75,7 +90,13 @@ export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] }
  * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`.
  */
 export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
-  const resource = request.target === 'table' ? tableArn : `${tableArn}/${request.target}`;
+  const secretsTarget = 'secrets-table';
+  const resource =
+    request.target === 'table'
+      ? tableArn
+      : request.target.startsWith(secretsTarget)
+        ? `${secretsTableArn}${request.target.slice(secretsTarget.length)}`
+        : `${tableArn}/${request.target}`;
   const response = await runSimulation(
     {
       identityPolicies: [{ name: 'function-role', policy }],

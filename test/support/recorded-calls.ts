@@ -23,13 +23,23 @@ export function recordCalls(db: DynamoDBDocumentClient): RecordedCall[] {
   return calls;
 }
 
-/** What IAM evaluates for a call: an action on the table or one of its indexes, with the partition keys it names. */
+/**
+ * What IAM evaluates for a call: an action on the main table or one of its indexes, or on the
+ * signing-secrets table, with the partition keys it names there.
+ */
 export type IamRequest = {
   action: string;
-  /** `table`, or `index/<name>`: appended to the table ARN. */
+  /**
+   * `table`, or `index/<name>` (appended to the main table's ARN); `secrets-table` for the
+   * signing-secrets table (followed by `/stream/…` for what would be its stream).
+   */
   target: string;
   leadingKeys: string[];
 };
+
+/** The target of a call naming `tableName`: the signing-secrets table is told apart by its name. */
+const tableTarget = (tableName: unknown, secretsTableName: string): string =>
+  tableName === secretsTableName ? 'secrets-table' : 'table';
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +54,7 @@ function stringOf(value: unknown): string {
 const pkOf = (item: unknown): string => stringOf((item as Json)[tableDefinition.partitionKey]);
 
 /** The partition key value a Query names: `<partition key> = :value` in its key condition. */
-function queriedPartition(input: Json): { target: string; pk: string } {
+function queriedPartition(input: Json, secretsTableName: string): { target: string; pk: string } {
   const index = tableDefinition.globalSecondaryIndexes.find((candidate) => candidate.indexName === input.IndexName);
   if (input.IndexName !== undefined && index === undefined) throw new Error(`unknown index ${String(input.IndexName)}`);
   const partitionKey = index?.partitionKey ?? tableDefinition.partitionKey;
@@ -52,7 +62,8 @@ function queriedPartition(input: Json): { target: string; pk: string } {
   const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
   for (const [, name, placeholder] of String(input.KeyConditionExpression).matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
     if ((names[name!] ?? name) === partitionKey) {
-      return { target: index ? `index/${index.indexName}` : 'table', pk: stringOf(values[placeholder!]) };
+      const target = index ? `index/${index.indexName}` : tableTarget(input.TableName, secretsTableName);
+      return { target, pk: stringOf(values[placeholder!]) };
     }
   }
   throw new Error(`no partition key in ${String(input.KeyConditionExpression)}`);
@@ -68,37 +79,41 @@ const transactionActions: Record<string, string> = {
 /**
  * The IAM requests of one call. IAM has no TransactWriteItems action: each item of a
  * transaction is evaluated as its own PutItem, UpdateItem, DeleteItem or ConditionCheckItem
- * ("Using IAM with DynamoDB transactions"), so a transaction gives one request per item.
+ * ("Using IAM with DynamoDB transactions"), so a transaction gives one request per item, on its
+ * own table. A BatchGetItem is evaluated on each table it names, the `table` resource of the
+ * action ("Actions, resources, and condition keys for Amazon DynamoDB"): one request per table,
+ * with that table's partition keys.
  */
-export function iamRequestsOf(call: RecordedCall): IamRequest[] {
+export function iamRequestsOf(call: RecordedCall, secretsTableName: string): IamRequest[] {
   const { operation, input } = call;
-  const one = (action: string, leadingKeys: string[], target = 'table'): IamRequest => ({
+  const one = (action: string, leadingKeys: string[], target: string): IamRequest => ({
     action: `dynamodb:${action}`,
     target,
     leadingKeys,
   });
+  const on = (tableName: unknown) => tableTarget(tableName, secretsTableName);
   switch (operation) {
     case 'GetItem':
     case 'UpdateItem':
     case 'DeleteItem':
-      return [one(operation, [pkOf(input.Key)])];
+      return [one(operation, [pkOf(input.Key)], on(input.TableName))];
     case 'PutItem':
-      return [one(operation, [pkOf(input.Item)])];
+      return [one(operation, [pkOf(input.Item)], on(input.TableName))];
     case 'Query': {
-      const { target, pk } = queriedPartition(input);
+      const { target, pk } = queriedPartition(input, secretsTableName);
       return [one(operation, [pk], target)];
     }
-    case 'BatchGetItem': {
-      const tables = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>);
-      return [one(operation, [...new Set(tables.flatMap((table) => table.Keys.map(pkOf)))])];
-    }
+    case 'BatchGetItem':
+      return Object.entries(input.RequestItems as Record<string, { Keys: unknown[] }>).map(([tableName, table]) =>
+        one(operation, [...new Set(table.Keys.map(pkOf))], on(tableName)),
+      );
     case 'TransactWriteItems':
       return (input.TransactItems as Json[]).map((item) => {
         const [kind, write] = Object.entries(item)[0]!;
         const action = transactionActions[kind];
         if (!action) throw new Error(`unknown transaction item ${kind}`);
         const body = write as Json;
-        return one(action, [pkOf(kind === 'Put' ? body.Item : body.Key)]);
+        return one(action, [pkOf(kind === 'Put' ? body.Item : body.Key)], on(body.TableName));
       });
     default:
       throw new Error(`${operation} is not modelled for IAM here: add it to iamRequestsOf`);

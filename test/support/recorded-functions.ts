@@ -1,4 +1,5 @@
 import { createAuthorizer } from '../../functions/authorizer';
+import { loadSecretsTableName } from '../../lib/config';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
@@ -99,6 +100,7 @@ export async function recordedEventFunctions() {
     calls,
     queued,
     streamHandler: streamModule.createHandler(depsOf('streamHandler')),
-    deliverEvent: deliveryModule.createHandler(depsOf('deliverEvent')),
+    // As deployed: the delivery function alone is given the signing-secrets table.
+    deliverEvent: deliveryModule.createHandler({ ...depsOf('deliverEvent'), secretsTableName: loadSecretsTableName() }),
   };
 }

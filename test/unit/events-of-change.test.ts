@@ -408,14 +408,6 @@ describe('writes that make no event', () => {
         created_at: later,
       }),
     ],
-    [
-      'the signing secrets of a subscription',
-      eventRecords.signingSecrets({
-        workspace_id: workspaceId,
-        subscription_id: randomUUID(),
-        secret: 'whsec_x',
-      }),
-    ],
   ];
 
   it.each(unrelated)('makes nothing for %s, inserted or modified', (_label, item) => {

@@ -13,6 +13,7 @@ import { eventTypes } from '../../../lib/domain/events/event-types';
 import { createHttpSender } from '../../../lib/outbound/http-sender';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
+import { withSecretsTable } from '../target';
 
 const idOptions = { workspace: workspaceOption, id: idOption('required', 'subscription') };
 
@@ -43,7 +44,7 @@ export const subscriptionCommands = [
       "abonne une URL https aux événements de l'espace (--events a,b ; par défaut les sept types) ; le secret de signature n'est affiché qu'une fois",
     options: { workspace: workspaceOption, url: 'required', events: 'optional' },
     async run(target, { workspace, url, events }) {
-      const created = await createSubscription(target.deps, {
+      const created = await createSubscription(withSecretsTable(target), {
         workspaceId: workspace,
         url,
         events,
@@ -126,7 +127,7 @@ export const subscriptionCommands = [
       "renvoie maintenant l'événement d'une livraison (même webhook-id), hors calendrier, et affiche la livraison après cet envoi",
     options: { workspace: workspaceOption, delivery: idOption('required', 'delivery') },
     async run(target, { workspace, delivery }) {
-      const deps = { ...target.deps, network: target.network, send: createHttpSender(target.network) };
+      const deps = { ...withSecretsTable(target), network: target.network, send: createHttpSender(target.network) };
       const document = await redeliverDelivery(deps, workspace, delivery);
       return { document, text: deliveryFields(document) };
     },
@@ -137,7 +138,7 @@ export const subscriptionCommands = [
       "remplace le secret de signature, affiché une fois ; pendant 24 heures chaque envoi porte deux signatures (l'ancien secret et le nouveau), puis la nouvelle seule",
     options: idOptions,
     async run(target, { workspace, id }) {
-      const rotated = await rotateSubscriptionSecret(target.deps, workspace, id);
+      const rotated = await rotateSubscriptionSecret(withSecretsTable(target), workspace, id);
       return {
         document: rotated,
         text: [
@@ -153,10 +154,10 @@ export const subscriptionCommands = [
   defineCommand({
     words: ['subscription', 'migrate-secrets'],
     summary:
-      "déplace dans leur partition propre les secrets qu'une version antérieure gardait avec l'abonnement (une fois après le déploiement ; tous les espaces, ou celui de --workspace)",
+      "déplace dans la table des secrets de signature les secrets qu'une version antérieure gardait avec l'abonnement (une fois après le déploiement ; tous les espaces, ou celui de --workspace)",
     options: { workspace: idOption('optional', 'workspace') },
     async run(target, { workspace }) {
-      const document = await moveLegacySecrets(target.deps, workspace);
+      const document = await moveLegacySecrets(withSecretsTable(target), workspace);
       return {
         document,
         text: table(
@@ -190,7 +191,7 @@ export const subscriptionCommands = [
     summary: 'supprime un abonnement (ses livraisons en attente ne sont plus tentées)',
     options: idOptions,
     async run(target, { workspace, id }) {
-      const document = await deleteSubscription(target.deps, workspace, id);
+      const document = await deleteSubscription(withSecretsTable(target), workspace, id);
       return { document, text: `Abonnement ${document.id} supprimé.` };
     },
   }),

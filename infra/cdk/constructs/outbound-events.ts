@@ -1,5 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
@@ -8,6 +8,7 @@ import { changeStreamSettings, deliveryQueueSettings } from '../../../lib/domain
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
 import { concurrencyBudget } from '../concurrency';
 import type { PowertoolsSettings } from '../observability';
+import { secretsTableStatements } from '../table-access';
 import { RouteFunction } from './route-function';
 
 /**
@@ -87,7 +88,12 @@ const eventFunction = (id: EventFunction['id']): EventFunction => {
   return found;
 };
 
-export type OutboundEventsProps = { table: Table; powertools: PowertoolsSettings };
+export type OutboundEventsProps = {
+  table: Table;
+  /** The signing-secrets table (./secrets-table.ts): named and granted to the functions that sign only. */
+  secretsTable: ITable;
+  powertools: PowertoolsSettings;
+};
 
 /**
  * Outbound events (docs/events.md): the table's change stream → stream handler (one delivery
@@ -132,6 +138,13 @@ export class OutboundEvents extends Construct {
     );
 
     const environment = { DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
+    /** A function that signs (`secretsTableActions`) gets the secrets table's name and its reads; any other, neither. */
+    const signing = (spec: EventFunction): Record<string, string> =>
+      spec.secretsTableActions === undefined ? {} : { SECRETS_TABLE_NAME: props.secretsTable.tableName };
+    const grantSigning = (fn: RouteFunction, spec: EventFunction) => {
+      for (const statement of secretsTableStatements(props.secretsTable, spec.secretsTableActions ?? []))
+        fn.addToRolePolicy(statement);
+    };
 
     const stream = eventFunction('streamHandler');
     this.streamHandler = new RouteFunction(this, 'StreamHandler', {
@@ -141,11 +154,12 @@ export class OutboundEvents extends Construct {
       tableActions: stream.tableActions,
       tableKeys: stream.tableKeys,
       timeout: streamHandlerTimeout,
-      environment,
+      environment: { ...environment, ...signing(stream) },
       powertools: props.powertools,
       noDeadLetterQueueReason:
         "Invoked synchronously by the stream's event source mapping: a batch that keeps failing goes to the mapping's on-failure queue (StreamFailureQueue); a function dead-letter queue only receives failed asynchronous invocations.",
     });
+    grantSigning(this.streamHandler, stream);
     this.streamHandler.addEventSource(
       new DynamoEventSource(props.table, {
         ...streamMappingSettings,
@@ -163,11 +177,12 @@ export class OutboundEvents extends Construct {
       tableActions: delivery.tableActions,
       tableKeys: delivery.tableKeys,
       timeout: deliveryFunctionTimeout,
-      environment,
+      environment: { ...environment, ...signing(delivery) },
       powertools: props.powertools,
       noDeadLetterQueueReason:
         "Invoked synchronously by the queue's event source mapping: a message that keeps failing is moved by the queue's redrive policy to DeliveryDeadLetterQueue; a function dead-letter queue only receives failed asynchronous invocations.",
     });
+    grantSigning(this.deliverEvent, delivery);
     this.deliverEvent.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: deliveryQueueSettings.batchSize,

@@ -8,7 +8,7 @@ import {
 } from '../../storage/delivery-attempts';
 import type { DeliveryItem } from '../../storage/event-records';
 import { attemptDelivery, logDeliveryFailed } from './delivery-attempt';
-import { maxQueueDelaySeconds, type DeliveryMessage, type EventDeps } from './ports';
+import { maxQueueDelaySeconds, type DeliveryDeps, type DeliveryMessage, type EventDeps } from './ports';
 import { delayAfterStep } from './retry-schedule';
 
 const deliveryMessageSchema = z.object({
@@ -43,7 +43,7 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
  *    SQS for this step, whose stale claim is taken over); after the last step → `failed`.
  * A DynamoDB or SQS failure throws: the message is retried by SQS.
  */
-export async function handleDeliveryMessage(deps: EventDeps, message: DeliveryMessage): Promise<void> {
+export async function handleDeliveryMessage(deps: DeliveryDeps, message: DeliveryMessage): Promise<void> {
   const waitMs = Date.parse(message.not_before) - deps.clock().getTime();
   if (waitMs > 0) {
     await deps.queue.send([{ message, delaySeconds: Math.min(Math.ceil(waitMs / 1000), maxQueueDelaySeconds) }]);

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps';
+import type { Deps, SecretsDeps } from '../../deps';
 
 /**
  * A queue message asks for one scheduled attempt of one delivery. SQS delays a message at most
@@ -36,3 +36,6 @@ export type HttpSender = (request: OutboundRequest) => Promise<OutboundResult>;
 export type NetworkPolicy = 'aws' | 'local';
 
 export type EventDeps = Deps & { queue: DeliveryQueue; send: HttpSender; network: NetworkPolicy };
+
+/** The delivery function's: it signs, so it alone of the functions is given the signing-secrets table. */
+export type DeliveryDeps = EventDeps & Pick<SecretsDeps, 'secretsTableName'>;

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps';
+import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
 import type { DeliveryItem } from '../../storage/event-records';
@@ -15,7 +15,7 @@ import type { EventDeps } from './ports';
  * subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
  */
 export async function redeliver(
-  deps: Deps & Pick<EventDeps, 'send' | 'network'>,
+  deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
   workspaceId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
