@@ -173,7 +173,8 @@ export const messages = {
     invalidUrl: 'adresse invalide',
     httpsRequired: (protocol: string) =>
       `protocole ${protocol.replace(/:$/, '')} refusé (https attendu ; http seulement vers 127.0.0.1 ou localhost en local)`,
-    privateAddress: (address: string) => `adresse refusée (réseau privé) : ${address}`,
+    privateAddress: (address: string) =>
+      `adresse refusée (non publique : privée, locale, réservée ou de bouclage) : ${address}`,
     unresolved: (code: string) => `nom de domaine introuvable : ${code}`,
     timeout: (seconds: number) => `délai de ${seconds} s dépassé`,
     connectionFailed: (code: string) => `connexion impossible : ${code}`,
@@ -229,7 +230,7 @@ export const messages = {
       urlCredentials:
         "L'URL ne doit contenir ni utilisateur ni mot de passe (utilisateur:motdepasse@) : la signature des envois authentifie le service.",
       privateHost: (host: string) =>
-        `L'adresse ${q(host)} est privée, locale ou de bouclage : le service sur AWS ne livre pas à une telle adresse.`,
+        `L'adresse ${q(host)} n'est pas publique (privée, locale, réservée ou de bouclage) : le service sur AWS ne livre pas à une telle adresse.`,
       noEventType: "Indiquez au moins un type d'événement dans --events.",
       /** Both lists already joined with « , ». */
       unknownEventTypes: (unknown: string, possible: string) =>

@@ -373,9 +373,11 @@ test('the aws policy refuses a loopback receiver before connecting, by IP or by 
   expect(await stored(byIp)).toMatchObject({
     status: 'pending',
     attempts: 1,
-    last_error: 'adresse refusée (réseau privé) : 127.0.0.1',
+    last_error: 'adresse refusée (non publique : privée, locale, réservée ou de bouclage) : 127.0.0.1',
   });
-  expect((await stored(byName))?.last_error).toMatch(/^adresse refusée \(réseau privé\) : (127\.0\.0\.1|::1)$/);
+  expect((await stored(byName))?.last_error).toMatch(
+    /^adresse refusée \(non publique : privée, locale, réservée ou de bouclage\) : (127\.0\.0\.1|::1)$/,
+  );
   expect((await stored(plain))?.last_error).toMatch(/^protocole http refusé/);
 });
 
