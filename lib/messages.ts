@@ -303,6 +303,27 @@ export const messages = {
         `La configuration de l'espace a été modifiée par d'autres pendant ${rounds} tentatives : rien n'a changé, réessayez.`,
     },
 
+    /** `stream replay`: the stream batches the mapping gave up, kept in S3 (docs/operations.md, alarm StreamFailures). */
+    streamReplay: {
+      /** `part`: « l'enregistrement d'invocation » or « son payload »; `detail`: what is wrong in it. */
+      unreadable: (part: string, detail: string) => `Lot conservé illisible : ${part} ${detail}.`,
+      invocationRecord: "l'enregistrement d'invocation",
+      payload: 'son payload (l’événement du flux, en JSON dans une chaîne)',
+      notJson: "n'est pas du JSON",
+      /** The fields joined with « , ». */
+      missingFields: (fields: string) => `n'a pas les champs attendus (${fields})`,
+      emptyObject: 'est un objet vide',
+      fanOutFailed: (sequenceNumber: string) =>
+        `Diffusion en échec à partir de l'enregistrement ${sequenceNumber || '(sans numéro de séquence)'} : le lot est gardé, relancez la commande une fois la cause corrigée.`,
+      sourceMissing:
+        "Indiquez --file <enregistrement d'invocation gardé>, ou --aws pour lire le compartiment du déploiement.",
+      bucketMissing:
+        'Avec --aws, la variable STREAM_FAILURE_BUCKET doit donner le compartiment des lots gardés (sortie StreamFailureBucketName de la pile).',
+      queueMissing:
+        'Avec --aws, la variable DELIVERY_QUEUE_URL doit donner la file des livraisons (sortie DeliveryQueueUrl de la pile).',
+      unreadableFile: (path: string, reason: string) => `Fichier illisible : ${q(path)} (${reason}).`,
+    },
+
     /** `seed`: every problem of a description, one line each, in a single refusal. */
     seed: {
       invalid: (lines: string) => `Description de seed invalide :\n${lines}`,

@@ -8,7 +8,14 @@ import type { NetworkPolicy } from '../../lib/domain/events/ports';
  * terminal and no `--json` reader expects one document (progress bars only then); `network`, the
  * rules of the service's outbound deliveries there (subscription URLs, redelivery).
  */
-export type Target = { deps: Deps; publicBaseUrl: string | undefined; interactive: boolean; network: NetworkPolicy };
+export type Target = {
+  deps: Deps;
+  publicBaseUrl: string | undefined;
+  interactive: boolean;
+  network: NetworkPolicy;
+  /** The environment, for the few variables one command alone reads (`stream replay --aws`). */
+  env: NodeJS.ProcessEnv;
+};
 
 const localEndpoint = 'http://127.0.0.1:8000';
 
@@ -28,6 +35,7 @@ export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps,
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
       interactive,
       network: 'aws',
+      env,
     };
   }
   return {
@@ -35,6 +43,7 @@ export function resolveTarget(aws: boolean, env: NodeJS.ProcessEnv, deps?: Deps,
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
     interactive,
     network: 'local',
+    env,
   };
 }
 

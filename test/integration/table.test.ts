@@ -28,12 +28,19 @@ test('the local table has the change stream of the table definition', async () =
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: tableDefinition.streamViewType });
 });
 
-test('a table kept from before outbound events gets its stream switched on', async () => {
+test('a table kept from before outbound events gets its stream switched on and every index of the definition', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const tableName = await createTableWithoutStream(client);
   expect(await ensureTable(client, tableName)).toBe('existing');
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  expect(await ensureTable(client, tableName)).toBe('existing');
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   client.destroy();
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection])).toEqual(
+    expect.arrayContaining(
+      tableDefinition.globalSecondaryIndexes.map((index) => [index.indexName, 'ACTIVE', projectionOf(index)]),
+    ),
+  );
+  expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
 });
