@@ -1,3 +1,4 @@
+import '../../infra/node-major.js'; // first: on another Node major, nothing else runs
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
