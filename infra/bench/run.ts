@@ -165,7 +165,6 @@ function summarize(runs: readonly ColdStart[]): ColdStartSummary {
   };
 }
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const results = await bench();
 await writeReport(results);
 for (const check of results.budgets) log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.budget}: ${check.measured}`);
