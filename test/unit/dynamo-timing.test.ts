@@ -9,8 +9,10 @@ import {
   createDocumentClient,
   createDynamoClient,
   DynamoDeadlineExceeded,
+  dynamoGraceMs,
   dynamoRequestBudgetMs,
   withDynamoDeadline,
+  withDynamoGrace,
   type DynamoTiming,
 } from '../../lib/storage/client';
 import { defaultBatchPolicy, defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
@@ -40,7 +42,7 @@ const callWorstMs = (timing: DynamoTiming): number =>
 const longestRouteRoundTrips =
   1 + defaultRoundPolicy.attempts * (defaultBatchPolicy.attempts + 1 + defaultRetryPolicy.attempts) + 1;
 /** The handler's own work outside DynamoDB (parsing, hashing, the 5xx answer and its log line). */
-const handlerWorkMarginMs = 2000;
+const handlerWorkMarginMs = 1000;
 const lambdaTimeoutMs = functionTimeoutSeconds * 1000;
 
 describe('DynamoDB time against the Lambda timeout', () => {
@@ -58,7 +60,8 @@ describe('DynamoDB time against the Lambda timeout', () => {
     expect(longestRouteRoundTrips).toBe(98);
     expect(longestRouteRoundTrips * callWorstMs(awsDynamoTiming)).toBeGreaterThan(lambdaTimeoutMs);
     const requestWorstMs = Math.min(dynamoRequestBudgetMs, longestRouteRoundTrips * callWorstMs(awsDynamoTiming));
-    expect(requestWorstMs + handlerWorkMarginMs).toBeLessThanOrEqual(lambdaTimeoutMs);
+    // Then the Idempotency-Key's last write, within its grace.
+    expect(requestWorstMs + dynamoGraceMs + handlerWorkMarginMs).toBeLessThanOrEqual(lambdaTimeoutMs);
   });
 });
 
@@ -165,6 +168,52 @@ describe('the client enforces its limits', () => {
       expect(done.length).toBeLessThanOrEqual(3);
       await sleep(300);
       expect(server.requests()).toBe(done.length + 1);
+    } finally {
+      db.destroy();
+      await server.close();
+    }
+  });
+
+  test('past the deadline, a grace lets one more write through', async () => {
+    const server = await slowServer(0);
+    const db = createDocumentClient({ endpoint: server.endpoint });
+    const get = () => db.send(new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } }));
+    try {
+      await withDynamoDeadline(async () => {
+        await sleep(200);
+        await expect(get()).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
+        await expect(withDynamoGrace(get, 5000)).resolves.toBeDefined();
+      }, 100);
+    } finally {
+      db.destroy();
+      await server.close();
+    }
+  });
+
+  test('the grace is a deadline too: a stalled table fails the call at its end', async () => {
+    const server = await stallingServer();
+    const timing = { connectionTimeoutMs: 1000, requestTimeoutMs: 5000, maxAttempts: 3 };
+    const client = createDynamoClient({ endpoint: server.endpoint, timing });
+    try {
+      await withDynamoDeadline(async () => {
+        await sleep(200);
+        const started = Date.now();
+        await expect(withDynamoGrace(() => client.send(getItem), 300)).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
+        // Its own attempts alone would have waited 3 × 5 s.
+        expect(Date.now() - started).toBeLessThan(timing.requestTimeoutMs);
+      }, 100);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
+  test('a grace never shortens a deadline still ahead', async () => {
+    const server = await slowServer(300);
+    const db = createDocumentClient({ endpoint: server.endpoint });
+    try {
+      const get = () => db.send(new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } }));
+      await expect(withDynamoDeadline(() => withDynamoGrace(get, 50), 10_000)).resolves.toBeDefined();
     } finally {
       db.destroy();
       await server.close();
