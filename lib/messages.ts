@@ -173,7 +173,8 @@ export const messages = {
     invalidUrl: 'adresse invalide',
     httpsRequired: (protocol: string) =>
       `protocole ${protocol.replace(/:$/, '')} refusé (https attendu ; http seulement vers 127.0.0.1 ou localhost en local)`,
-    privateAddress: (address: string) => `adresse refusée (réseau privé) : ${address}`,
+    privateAddress: (address: string) =>
+      `adresse refusée (non publique : privée, locale, réservée ou de bouclage) : ${address}`,
     unresolved: (code: string) => `nom de domaine introuvable : ${code}`,
     timeout: (seconds: number) => `délai de ${seconds} s dépassé`,
     connectionFailed: (code: string) => `connexion impossible : ${code}`,
@@ -232,7 +233,7 @@ export const messages = {
       urlCredentials:
         "L'URL ne doit contenir ni utilisateur ni mot de passe (utilisateur:motdepasse@) : la signature des envois authentifie le service.",
       privateHost: (host: string) =>
-        `L'adresse ${q(host)} est privée, locale ou de bouclage : le service sur AWS ne livre pas à une telle adresse.`,
+        `L'adresse ${q(host)} n'est pas publique (privée, locale, réservée ou de bouclage) : le service sur AWS ne livre pas à une telle adresse.`,
       noEventType: "Indiquez au moins un type d'événement dans --events.",
       /** Both lists already joined with « , ». */
       unknownEventTypes: (unknown: string, possible: string) =>
@@ -303,6 +304,27 @@ export const messages = {
       /** An internal failure (exit 1): every optimistic round lost to another edit. */
       contended: (rounds: number) =>
         `La configuration de l'espace a été modifiée par d'autres pendant ${rounds} tentatives : rien n'a changé, réessayez.`,
+    },
+
+    /** `stream replay`: the stream batches the mapping gave up, kept in S3 (docs/operations.md, alarm StreamFailures). */
+    streamReplay: {
+      /** `part`: « l'enregistrement d'invocation » or « son payload »; `detail`: what is wrong in it. */
+      unreadable: (part: string, detail: string) => `Lot conservé illisible : ${part} ${detail}.`,
+      invocationRecord: "l'enregistrement d'invocation",
+      payload: 'son payload (l’événement du flux, en JSON dans une chaîne)',
+      notJson: "n'est pas du JSON",
+      /** The fields joined with « , ». */
+      missingFields: (fields: string) => `n'a pas les champs attendus (${fields})`,
+      emptyObject: 'est un objet vide',
+      fanOutFailed: (sequenceNumber: string) =>
+        `Diffusion en échec à partir de l'enregistrement ${sequenceNumber || '(sans numéro de séquence)'} : le lot est gardé, relancez la commande une fois la cause corrigée.`,
+      sourceMissing:
+        "Indiquez --file <enregistrement d'invocation gardé>, ou --aws pour lire le compartiment du déploiement.",
+      bucketMissing:
+        'Avec --aws, la variable STREAM_FAILURE_BUCKET doit donner le compartiment des lots gardés (sortie StreamFailureBucketName de la pile).',
+      queueMissing:
+        'Avec --aws, la variable DELIVERY_QUEUE_URL doit donner la file des livraisons (sortie DeliveryQueueUrl de la pile).',
+      unreadableFile: (path: string, reason: string) => `Fichier illisible : ${q(path)} (${reason}).`,
     },
 
     /** `seed`: every problem of a description, one line each, in a single refusal. */

@@ -34,12 +34,13 @@ export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
  * Which partitions a function touches, per action it is granted: the stack turns each list into a
  * `ForAllValues:StringLike` condition on `dynamodb:LeadingKeys` (guarded against an absent key),
  * so a function reaches no partition it does not list for that action (infra/cdk/table-access.ts).
- * Every item action of `tableActions` needs its list, and only those; synthesis fails otherwise.
+ * Every item action of `tableActions` needs its list, and only those (but Query, which may read
+ * indexes only); synthesis fails otherwise.
  * IAM tells items apart by partition key only: PutItem on `PROSPECT#` (a note, a log entry) could
  * also replace the prospect itself, which only the code's `attribute_not_exists` conditions prevent.
  */
 export type TableKeys = { [action in ItemAction]?: readonly KeyPrefix[] } & {
-  /** Query on these indexes, named one by one (none: no index at all). */
+  /** Query on these indexes, named one by one (none: no index at all); Query without prefixes: these only. */
   indexes?: readonly IndexName[];
 };
 
@@ -247,7 +248,7 @@ export const routes: readonly Route[] = [
  * table access is declared like a route's and granted the same way.
  */
 export type EventFunction = {
-  id: 'streamHandler' | 'deliverEvent';
+  id: 'streamHandler' | 'deliverEvent' | 'sweepDeliveries';
   entry: string;
   description: string;
   tableActions: readonly TableAction[];
@@ -297,6 +298,14 @@ export const eventFunctions: readonly EventFunction[] = [
     tableActions: ['BatchGetItem', 'UpdateItem'],
     tableKeys: { BatchGetItem: ['DELIVERY#', 'WS#'], UpdateItem: ['DELIVERY#'] },
     secretsTableActions: ['BatchGetItem'],
+  },
+  {
+    id: 'sweepDeliveries',
+    entry: 'functions/sweep-deliveries.ts',
+    description: 'Outbound events: pending deliveries queued again',
+    /** The due deliveries from index gsi4 (never the table itself), each marked by a conditional update. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { UpdateItem: ['DELIVERY#'], indexes: ['gsi4'] },
   },
 ];
 

@@ -5,6 +5,7 @@ import { changelogListCommand, changelogUndoCommand } from './commands/changelog
 import { configCommands } from './commands/config';
 import { prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
+import { streamReplayCommand } from './commands/stream-replay';
 import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCallCommands } from './commands/webhook-calls';
 import { webhookCommands } from './commands/webhooks';
@@ -18,6 +19,7 @@ export const commands: readonly Command[] = [
   ...webhookCommands,
   ...webhookCallCommands,
   ...subscriptionCommands,
+  streamReplayCommand,
   ...configCommands,
   prospectShowCommand,
   candidateShowCommand,

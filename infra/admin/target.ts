@@ -16,6 +16,8 @@ export type Target = {
   publicBaseUrl: string | undefined;
   interactive: boolean;
   network: NetworkPolicy;
+  /** The environment, for the few variables one command alone reads (`stream replay --aws`). */
+  env: NodeJS.ProcessEnv;
 };
 
 const localEndpoint = 'http://127.0.0.1:8000';
@@ -46,6 +48,7 @@ export function resolveTarget(
       publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
       interactive,
       network: 'aws',
+      env,
     };
   }
   const local = { ...config, endpoint: config.endpoint ?? localEndpoint };
@@ -55,6 +58,7 @@ export function resolveTarget(
     publicBaseUrl: env.PUBLIC_BASE_URL || `http://127.0.0.1:${env.PORT || 3000}`,
     interactive,
     network: 'local',
+    env,
   };
 }
 

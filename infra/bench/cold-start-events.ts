@@ -52,8 +52,8 @@ function allowedEvent(request: Request, decision: AuthDecision) {
 
 /**
  * One first event per function: each run's does the function's real work (a new lead, a new
- * candidate, a tag on a prospect that lacks it, a prospect found, a new prospect's stream record),
- * never a no-op; the delivery function's is the exception told at `unknownDeliveryBatch`.
+ * candidate, a tag on a prospect that lacks it, a prospect found, a new prospect's stream record, a
+ * sweep's reads), never a no-op; the delivery function's is the exception told at `unknownDeliveryBatch`.
  */
 export function coldStartEvents(context: ColdStartContext, runs: number): Map<string, ColdStartEvent> {
   const { seed } = context;
@@ -180,6 +180,9 @@ export function coldStartEvents(context: ColdStartContext, runs: number): Map<st
     ],
     ['streamHandler', (run) => prospectCreatedBatch(seed, run)],
     ['deliverEvent', (run) => unknownDeliveryBatch(seed, context.deliveryQueue, run)],
+    // A scheduled event carries nothing the sweep reads: it queries the due deliveries of every
+    // shard (none in the bench's table) and answers how many it found.
+    ['sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })],
     [referenceName, () => ({})],
   ]);
 }

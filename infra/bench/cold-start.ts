@@ -13,18 +13,20 @@ export type ColdStartTarget = { name: string; file: string; event: ColdStartEven
 
 /**
  * What the probe process reports of a function's answer: a route's status, the authorizer's
- * outcome, or how many records an event function's partial batch response names as failed.
+ * outcome, how many records an event function's partial batch response names as failed, or how
+ * many due deliveries the sweep found.
  */
-type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number };
+type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
 
 /**
- * A first answer that did the work: a 2xx, the authorizer's allowing decision, or a batch with no
- * failed record. A refused call would time the wrong code path; which 2xx a route answers is the
- * end-to-end tests' business.
+ * A first answer that did the work: a 2xx, the authorizer's allowing decision, a batch with no
+ * failed record, or a sweep that read the due deliveries. A refused call would time the wrong code
+ * path; which 2xx a route answers is the end-to-end tests' business.
  */
 export const succeeded = (answer: Answer) =>
   answer.outcome === 'allowed' ||
   answer.batchItemFailures === 0 ||
+  answer.swept !== undefined ||
   (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300);
 
 /**
@@ -54,7 +56,7 @@ const context = {
 const result = await handler(JSON.parse(eventJson), context);
 const answered = performance.now();
 const cpu = process.cpuUsage();
-const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length };
+const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due };
 process.stdout.write(JSON.stringify({ started, loaded, answered, cpuMs: (cpu.user + cpu.system) / 1000, answer }) + '\\n');
 process.exit(0);
 `;

@@ -71,7 +71,6 @@ export async function prepare(endpoint: string): Promise<Bench> {
       TABLE_NAME: process.env.TABLE_NAME,
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: 'eu-west-3',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   };
 }

@@ -1,3 +1,4 @@
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
@@ -8,6 +9,13 @@ import type { BuildOptions } from 'esbuild';
 export const credentialProviderAlias = {
   '@aws-sdk/credential-provider-node': './infra/cdk/lambda-credentials.ts',
 } as const;
+
+/**
+ * The Lambda runtime of every function, and the Node major the project itself runs on (package.json "engines",
+ * checked at every entry point by infra/node-major.js): test/infra/node-major.test.ts holds the two, the bundles'
+ * target below and the Node that `npm ci` installs to one major.
+ */
+export const functionRuntime = Runtime.NODEJS_22_X;
 
 /**
  * How every function is bundled. RouteFunction deploys with these options and the benchmark

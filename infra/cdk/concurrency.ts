@@ -79,6 +79,11 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      */
     deliverEvent: { reserved: 10, sqsMaximumConcurrency: 10 },
     /**
+     * One run at a time, every 5 minutes: two runs at once would only race for the same due
+     * deliveries (each marked by a conditional write before it is queued again).
+     */
+    sweepDeliveries: { reserved: 1 },
+    /**
      * Route functions: no reservation. Each is bounded by its method's throttle; together they need
      * `routesPeakConcurrency` of the unreserved pool, which the reservations above leave them. A
      * reservation per route would cap each below a burst of cold starts for no gain.

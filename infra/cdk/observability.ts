@@ -29,6 +29,7 @@ export const businessMetrics: Readonly<Record<BusinessMetric, { dimension?: Metr
   IdempotentReplays: { title: 'Réponses rejouées (Idempotency-Key)' },
   DeliveriesDelivered: { title: 'Événements livrés' },
   DeliveriesFailed: { title: 'Livraisons abandonnées (statut failed)' },
+  DeliveriesRequeued: { title: 'Livraisons remises en file par le balayage' },
 };
 
 /**

@@ -94,6 +94,7 @@ export class CrmStack extends Stack {
     const events = new OutboundEvents(this, 'Events', { table, secretsTable, powertools });
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
+    functions.set('SweepDeliveries', events.sweepDeliveries);
 
     const { topic } = new AlarmTopic(this, 'AlarmTopic', { stage: props.stage });
     const { alarms } = new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events, topic });
@@ -128,9 +129,14 @@ export class CrmStack extends Stack {
       value: events.deliveryDeadLetterQueue.queueName,
       description: 'Outbound events: delivery messages whose function kept failing (docs/deploy.md)',
     });
-    new CfnOutput(this, 'StreamFailureQueueName', {
-      value: events.streamFailureQueue.queueName,
-      description: 'Outbound events: stream batches given up by the stream handler (docs/deploy.md)',
+    new CfnOutput(this, 'StreamFailureBucketName', {
+      value: events.streamFailureBucket.bucketName,
+      description:
+        'Outbound events: stream batches given up, kept whole; STREAM_FAILURE_BUCKET of `admin stream replay --aws` (docs/operations.md)',
+    });
+    new CfnOutput(this, 'DeliveryQueueUrl', {
+      value: events.deliveryQueue.queueUrl,
+      description: 'Outbound events: DELIVERY_QUEUE_URL of `admin stream replay --aws` (docs/operations.md)',
     });
 
     Validations.of(api).acknowledge(

@@ -53,6 +53,8 @@ export function tableAccessStatements(
   const byPrefixes = new Map<string, { prefixes: readonly KeyPrefix[]; actions: ItemAction[] }>();
   for (const action of itemActions) {
     const prefixes = prefixesOf[action] ?? [];
+    // A Query of the named indexes only: no statement on the table itself.
+    if (prefixes.length === 0 && action === 'Query' && indexes.length > 0) continue;
     if (prefixes.length === 0) throw new Error(`${action} granted without the key prefixes it reaches`);
     const group = [...prefixes].sort().join(' ');
     byPrefixes.set(group, { prefixes, actions: [...(byPrefixes.get(group)?.actions ?? []), action] });

@@ -50,6 +50,21 @@ export const guardRuleExclusions: Readonly<Record<string, { rule: string; reason
     reason:
       'The functions reach nothing but DynamoDB and X-Ray, through their HTTPS endpoints with IAM-signed requests; in a VPC they would need a DynamoDB gateway endpoint plus an X-Ray interface endpoint or a NAT gateway (hourly charges per zone) and would gain no isolation the service needs.',
   },
+  'ct-s3-pr-2': {
+    rule: 's3_bucket_logging_enabled_check',
+    reason:
+      'The one bucket (stream batches given up, outbound-events.ts) is written by Lambda with the stream handler’s role and read by the admin command line only: IAM-signed calls that CloudTrail data events record when the account’s trail turns them on; an access-log bucket would be one more store to secure (same choice as AwsSolutions-S1).',
+  },
+  'ct-s3-pr-4': {
+    rule: 's3_event_notifications_enabled_check',
+    reason:
+      'A batch written to the bucket is already counted by the stream mapping (OnFailureDestinationDeliveredEventCount) and alarmed (StreamFailures); a notification would only say it twice, and CDK configures bucket notifications through a custom-resource Lambda function.',
+  },
+  'ct-s3-pr-9': {
+    rule: 's3_bucket_object_lock_enabled_check',
+    reason:
+      'The bucket holds personal data meant to go: a batch is removed once replayed and expires after 14 days (docs/events.md); Object Lock would keep what must be deleted.',
+  },
 };
 
 /** Control Tower guard rules (cfn-guard binary shipped in the npm package), minus the exclusions above. */

@@ -1,6 +1,7 @@
 import type { SecretsDeps } from '../../lib/deps';
 import type { DeliveryDeps, EventDeps } from '../../lib/domain/events/ports';
-import { changeStreamSettings, deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
+import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
+import type { SweepOutcome } from '../../lib/domain/events/sweep';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { eventFunctions } from '../../lib/routes';
 import { LocalQueue, localDeliveryQueue, startConsumer } from './local-queue';
@@ -19,6 +20,8 @@ export type EventPipeline = {
   caughtUp: () => Promise<void>;
   /** No delivery message visible and none in flight (delayed ones may remain). */
   idle: () => Promise<void>;
+  /** One run of the sweep now, as its timer runs it every `sweepSettings.intervalMinutes`. */
+  sweep: () => Promise<SweepOutcome>;
   stop: () => Promise<void>;
 };
 
@@ -62,6 +65,7 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
   process.env.DELIVERY_QUEUE_URL ||= queue.url;
   const streamHandler = (await import('../../functions/stream-handler')).createHandler(eventDeps);
   const deliverEvent = (await import('../../functions/deliver-event')).createHandler(deliveryDeps);
+  const sweepDeliveries = (await import('../../functions/sweep-deliveries')).createHandler(eventDeps);
 
   const poller = await startStreamPoller({
     endpoint: options.endpoint,
@@ -74,13 +78,26 @@ export async function startEventPipeline(options: EventPipelineOptions): Promise
     onFailure: options.onDiscarded ?? ((discarded) => console.error(discardedLine(discarded))),
   });
   const consumer = startConsumer(queue, (event) => deliverEvent(event), { batchSize: deliveryQueueSettings.batchSize });
+  // The in-memory queue loses its messages when `npm start` stops: the sweep queues again, after
+  // a restart, the deliveries they were for (and those `admin stream replay` puts locally).
+  const sweep = () => sweepDeliveries({});
+  const sweepTimer = setInterval(
+    () =>
+      void sweep().catch((error: unknown) =>
+        console.error(`Balayage des livraisons impossible : ${error instanceof Error ? error.message : String(error)}`),
+      ),
+    sweepSettings.intervalMinutes * 60_000,
+  );
+  sweepTimer.unref();
 
   return {
     queue,
     deadLetters,
     caughtUp: () => poller.caughtUp(),
     idle: () => consumer.idle(),
+    sweep,
     stop: async () => {
+      clearInterval(sweepTimer);
       await poller.stop();
       await consumer.stop();
     },

@@ -23,7 +23,9 @@ export type BusinessMetric =
   /** A first answer replayed under its Idempotency-Key. */
   | 'IdempotentReplays'
   | 'DeliveriesDelivered'
-  | 'DeliveriesFailed';
+  | 'DeliveriesFailed'
+  /** A pending delivery whose message was lost, queued again by the sweep. */
+  | 'DeliveriesRequeued';
 
 export type MetricDimension = 'code' | 'placement' | 'field' | 'limit';
 

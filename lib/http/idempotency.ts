@@ -5,6 +5,7 @@ import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputErr
 import { errorFields, logger } from '../observability/logger';
 import { functionTimeoutSeconds, type Route } from '../routes';
 import { seededIds } from '../ids';
+import { withDynamoGrace } from '../storage/client';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../storage/keys';
 import { decodePathParameter } from './path-ids';
@@ -50,7 +51,8 @@ function requestHash(route: Route, event: KeyedEvent): string {
 
 /**
  * Leaves the key to a retry after a request that keeps no answer. Best effort: if even this write
- * fails, the claim is taken over once the function's timeout has passed.
+ * fails, the claim is taken over once the function's timeout has passed. Callers run it inside
+ * `withDynamoGrace`, so that a request that has spent its DynamoDB time still gives its key back.
  */
 async function release(deps: Pick<Deps, 'db' | 'tableName'>, route: Route, key: ItemKey, claimant: string) {
   try {
@@ -94,7 +96,7 @@ export async function answerOnce(
     });
   } catch (error) {
     // The claim may have landed with its answer lost: give it back rather than block the retries.
-    await release(deps, route, key, claimant);
+    await withDynamoGrace(() => release(deps, route, key, claimant));
     throw error;
   }
   if (claim.kind === 'other_request') throw new IdempotencyKeyReusedError(messages.reused, detail(messages.reused));
@@ -109,21 +111,24 @@ export async function answerOnce(
   try {
     response = await answer({ clock: () => firstAt, newId: seededIds(claim.attempt.seed) });
   } catch (error) {
-    await release(deps, route, key, claimant);
+    await withDynamoGrace(() => release(deps, route, key, claimant));
     throw error;
   }
   if (response.statusCode >= 500) {
-    await release(deps, route, key, claimant);
+    await withDynamoGrace(() => release(deps, route, key, claimant));
     return response;
   }
-  try {
-    const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
-    await recordAnswer(deps, key, claimant, { statusCode: response.statusCode, body: response.body, contentType });
-  } catch (error) {
-    // The change itself is done: answer it. An answer that cannot be stored (too large, or the
-    // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
-    logger.error('idempotency answer not recorded', { route: route.id, ...errorFields(error) });
-    await release(deps, route, key, claimant);
-  }
+  // One grace for both writes: keeping the answer, and giving the key back if that fails.
+  await withDynamoGrace(async () => {
+    try {
+      const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
+      await recordAnswer(deps, key, claimant, { statusCode: response.statusCode, body: response.body, contentType });
+    } catch (error) {
+      // The change itself is done: answer it. An answer that cannot be stored (too large, or the
+      // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
+      logger.error('idempotency answer not recorded', { route: route.id, ...errorFields(error) });
+      await release(deps, route, key, claimant);
+    }
+  });
   return response;
 }

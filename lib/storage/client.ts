@@ -30,10 +30,17 @@ export const localDynamoTiming: DynamoTiming = { connectionTimeoutMs: 5000, requ
 /**
  * Total DynamoDB time of one request, all its calls, attempts and backoffs together, when it runs
  * inside `withDynamoDeadline`: past it, the call in progress fails with DynamoDeadlineExceeded
- * (the route's clean 5xx) and no further attempt starts. 10 s Lambda timeout − 8 s leaves 2 s for
- * the handler's own work and its error answer.
+ * (the route's clean 5xx) and no further attempt starts. 10 s Lambda timeout − 8 s leaves 2 s: 1 s
+ * for the grace below, 1 s for the handler's own work and its error answer.
  */
 export const dynamoRequestBudgetMs = 8000;
+
+/**
+ * What a request that has spent its budget still gets for its last write, the one that settles its
+ * Idempotency-Key (the answer kept, or the key given back): without it the key would stay "in
+ * flight" and refuse every retry until its claim is abandoned, for a call that is over.
+ */
+export const dynamoGraceMs = 1000;
 
 /** Thrown once a request's DynamoDB deadline has passed; not retryable for the SDK. */
 export class DynamoDeadlineExceeded extends Error {
@@ -52,6 +59,18 @@ const deadlines = new AsyncLocalStorage<Deadline>();
  */
 export function withDynamoDeadline<T>(work: () => Promise<T>, budgetMs: number = dynamoRequestBudgetMs): Promise<T> {
   return deadlines.run({ at: Date.now() + budgetMs, budgetMs }, work);
+}
+
+/**
+ * Runs `work` under the request's deadline moved, if need be, to `graceMs` from now (never
+ * earlier): for the one write that must still happen once the request's own time is spent.
+ * Outside `withDynamoDeadline`, `work` runs as it is.
+ */
+export function withDynamoGrace<T>(work: () => Promise<T>, graceMs: number = dynamoGraceMs): Promise<T> {
+  const deadline = deadlines.getStore();
+  if (!deadline) return work();
+  const at = Math.max(deadline.at, Date.now() + graceMs);
+  return deadlines.run({ at, budgetMs: deadline.budgetMs + (at - deadline.at) }, work);
 }
 
 /** `pending`, or DynamoDeadlineExceeded when the deadline comes first. */

@@ -9,11 +9,23 @@ import {
 import { secretsTableDefinition } from './secrets-table';
 import { projectionOf, tableDefinition } from './table';
 
+type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
+
+const indexOf = (index: IndexDefinition) => ({
+  IndexName: index.indexName,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: projectionOf(index),
+});
+
 /** Local table creation from the one table definition (the CDK stack reads the same one). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     if (!Table?.StreamSpecification?.StreamEnabled) await enableStream(client, tableName);
+    await addMissingIndexes(client, tableName, new Set(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)));
     return 'existing';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -33,14 +45,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
         { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: projectionOf(index),
-      })),
+      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map(indexOf),
     }),
   );
   await client.send(
@@ -63,6 +68,41 @@ async function enableStream(client: DynamoDBClient, tableName: string): Promise<
       StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
     }),
   );
+}
+
+/**
+ * A table kept in DATA_DIR from before an index was added to the definition (gsi4, the sweep's)
+ * gets it, one UpdateTable per index, as DynamoDB creates one index at a time ("UpdateTable",
+ * Amazon DynamoDB API Reference, https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html:
+ * "You can create or delete only one global secondary index per UpdateTable operation"); each is
+ * waited for until ACTIVE. Its items written before are in it once
+ * DynamoDB has backfilled it, as far as they carry its keys.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: ReadonlySet<string | undefined>) {
+  for (const index of tableDefinition.globalSecondaryIndexes) {
+    if (present.has(index.indexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [{ Create: indexOf(index) }],
+      }),
+    );
+    await untilIndexActive(client, tableName, index.indexName);
+  }
+}
+
+async function untilIndexActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const index = Table?.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === indexName);
+    if (index?.IndexStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`index ${indexName} of ${tableName} still not active after 60 s`);
 }
 
 /**

@@ -63,6 +63,25 @@ export async function readDeliveryAndSubscription(
   };
 }
 
+/**
+ * The index attributes of a delivery's new state (index gsi4, "pending deliveries by next
+ * attempt"): set while it stays pending with a next attempt, removed once it ends.
+ */
+function pendingIndex(
+  deliveryId: string,
+  status: DeliveryStatus,
+  nextAttemptAt: string | null,
+): { set: string; remove: string; values: Record<string, string> } {
+  if (status === 'pending' && nextAttemptAt !== null) {
+    return {
+      set: ', gsi4pk = :shard, gsi4sk = :due',
+      remove: '',
+      values: { ':shard': keys.pendingDeliveries(deliveryId), ':due': keys.pendingDeliveryDue(nextAttemptAt) },
+    };
+  }
+  return { set: '', remove: ', gsi4pk, gsi4sk', values: {} };
+}
+
 /** Runs a conditional update; undefined when its condition did not hold. */
 async function conditionally(store: Store, command: UpdateCommand): Promise<DeliveryItem | undefined> {
   try {
@@ -109,18 +128,18 @@ export const claimStep = (
  * Records the outcome of a claimed attempt and moves to the next step, on the condition that the
  * claim is still ours (a stale claim taken over by another invocation records nothing here).
  */
-export const recordScheduledOutcome = (
+export function recordScheduledOutcome(
   store: Store,
   claimed: DeliveryItem,
   outcome: AttemptRecord & { status: DeliveryStatus; nextAttemptAt: string | null },
-): Promise<DeliveryItem | undefined> =>
-  conditionally(
+): Promise<DeliveryItem | undefined> {
+  const index = pendingIndex(claimed.id, outcome.status, outcome.nextAttemptAt);
+  return conditionally(
     store,
     new UpdateCommand({
       TableName: store.tableName,
       Key: keys.delivery(claimed.workspace_id, claimed.id),
-      UpdateExpression:
-        'SET #status = :status, step = step + :one, last_status_code = :code, last_error = :error, next_attempt_at = :next REMOVE claimed_step, claimed_at',
+      UpdateExpression: `SET #status = :status, step = step + :one, last_status_code = :code, last_error = :error, next_attempt_at = :next${index.set} REMOVE claimed_step, claimed_at${index.remove}`,
       ConditionExpression: 'claimed_step = :step AND claimed_at = :claimedAt',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -131,10 +150,12 @@ export const recordScheduledOutcome = (
         ':next': outcome.nextAttemptAt,
         ':step': claimed.claimed_step,
         ':claimedAt': claimed.claimed_at,
+        ...index.values,
       },
       ReturnValues: 'ALL_NEW',
     }),
   );
+}
 
 /**
  * Ends a pending delivery at step `step` without an attempt (its subscription was deleted or
@@ -152,7 +173,7 @@ export const failWithoutAttempt = (
       TableName: store.tableName,
       Key: keys.delivery(delivery.workspace_id, delivery.id),
       UpdateExpression:
-        'SET #status = :failed, last_error = :error, next_attempt_at = :none REMOVE claimed_step, claimed_at',
+        'SET #status = :failed, last_error = :error, next_attempt_at = :none REMOVE claimed_step, claimed_at, gsi4pk, gsi4sk',
       ConditionExpression:
         '#status = :pending AND step = :step AND (attribute_not_exists(claimed_step) OR claimed_at < :stale)',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -185,7 +206,7 @@ export const recordRedelivery = (
       TableName: store.tableName,
       Key: keys.delivery(delivery.workspace_id, delivery.id),
       UpdateExpression: `SET #status = :status, attempts = attempts + :one, last_status_code = :code, last_error = :error${
-        outcome.status === 'pending' ? '' : ', next_attempt_at = :none'
+        outcome.status === 'pending' ? '' : ', next_attempt_at = :none REMOVE gsi4pk, gsi4sk'
       }`,
       ConditionExpression: '#status = :expected',
       ExpressionAttributeNames: { '#status': 'status' },

@@ -86,10 +86,16 @@ export type DeliveryItem = {
   next_attempt_at: string | null;
   created_at: string;
   expires_at: number;
+  /**
+   * Index gsi4, "pending deliveries by next attempt", set while `pending` only (the sweep's
+   * index, sparse): `keys.pendingDeliveries(id)` and the next attempt's time.
+   */
+  gsi4pk?: string;
+  gsi4sk?: string;
 };
 
 export type Subscription = Omit<SubscriptionItem, 'pk' | 'sk' | 'type'>;
-export type Delivery = Omit<DeliveryItem, 'pk' | 'sk' | 'type'>;
+export type Delivery = Omit<DeliveryItem, 'pk' | 'sk' | 'type' | 'gsi4pk' | 'gsi4sk'>;
 export type SigningSecrets = Omit<SigningSecretsItem, 'pk' | 'sk' | 'type'>;
 
 export const eventRecords = {
@@ -107,5 +113,11 @@ export const eventRecords = {
     ...keys.delivery(delivery.workspace_id, delivery.id),
     type: 'delivery',
     ...delivery,
+    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null
+      ? {
+          gsi4pk: keys.pendingDeliveries(delivery.id),
+          gsi4sk: keys.pendingDeliveryDue(delivery.next_attempt_at),
+        }
+      : {}),
   }),
 };

@@ -113,6 +113,16 @@ export const keys = {
     sk: `DELIVERY#${deliveryId.toLowerCase()}`,
   }),
 
+  /**
+   * Index gsi4, "pending deliveries by next attempt" (docs/data-model.md, "Pending deliveries"):
+   * `PENDING#<shard>`, the shard a hexadecimal digit taken from the delivery id (its last, drawn
+   * from a hash: deliveries spread evenly), sorted by the next attempt's time.
+   */
+  pendingDeliveryShards: Array.from({ length: 16 }, (_, shard) => `PENDING#${shard.toString(16)}`),
+  pendingDeliveries: (deliveryId: string): string => `PENDING#${deliveryId.toLowerCase().slice(-1)}`,
+  /** ISO 8601 UTC with milliseconds, whatever form the time was written in: the sort compares strings. */
+  pendingDeliveryDue: (nextAttemptAt: string): string => new Date(nextAttemptAt).toISOString(),
+
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({
     pk: `IDEM#${sha256Hex(`${scope}\n${idempotencyKey}`)}`,

@@ -31,6 +31,19 @@ export const tableDefinition = {
       // changes, never for a stage move, a tag or a follow-up (docs/data-model.md, "Phone matching in E.164").
       projection: { type: 'INCLUDE', nonKeyAttributes: ['id', 'phone', 'created_at'] },
     },
+    /**
+     * Pending deliveries of every workspace by the time of their next attempt (the sweep,
+     * lib/domain/events/sweep.ts; docs/data-model.md, "Pending deliveries"): sparse, a delivery is
+     * in it only while `pending`; spread over 16 partitions by its id so that no one partition
+     * takes every delivery being written. Only what a queue message needs: a claim or an attempt
+     * count changes nothing projected, so only a new schedule writes the index.
+     */
+    {
+      indexName: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: { type: 'INCLUDE', nonKeyAttributes: ['workspace_id', 'id', 'subscription_id', 'step'] },
+    },
   ],
 } as const;
 

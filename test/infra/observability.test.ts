@@ -28,7 +28,8 @@ const only = (type: string): [string, Json] => {
 };
 
 const [topicId, topic] = only('AWS::SNS::Topic');
-const [keyId, key] = only('AWS::KMS::Key');
+/** The topic's key: the one its KmsMasterKeyId names (the kept stream batches have a key of their own). */
+const [keyId, key] = ofType('AWS::KMS::Key').find(([id]) => id === topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0])!;
 const alarms = ofType('AWS::CloudWatch::Alarm');
 const lambdaFunctions = ofType('AWS::Lambda::Function');
 
@@ -237,13 +238,18 @@ describe('dashboard', () => {
     expect(text).toContain('"label":"SystemErrors"');
   });
 
-  test('outbound events: the stream’s iterator age and the three queues’ depth', () => {
+  test('outbound events: the stream’s iterator age, the two queues’ depth, the stream records given up', () => {
     expect(JSON.stringify(linesOf('Événements : retard de lecture du flux (ms, max)'))).toContain('IteratorAge');
     const queueLines = linesOf('Événements : messages en file (max)');
     const queueIds = ofType('AWS::SQS::Queue').map(([id]) => `{{GetAtt:${id}.QueueName}}`);
-    expect(queueIds).toHaveLength(3);
+    expect(queueIds).toHaveLength(2);
     for (const id of queueIds) expect(JSON.stringify(queueLines)).toContain(id);
     expect(JSON.stringify(queueLines)).toContain('ApproximateNumberOfMessagesDelayed');
+    const givenUp = JSON.stringify(linesOf('Événements : enregistrements du flux abandonnés (somme)'));
+    const [mappingId] = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.DestinationConfig)!;
+    for (const metricName of ['OnFailureDestinationDeliveredEventCount', 'DroppedEventCount']) {
+      expect(givenUp).toContain(`"AWS/Lambda","${metricName}","EventSourceMappingUUID","{{Ref:${mappingId}}}"`);
+    }
   });
 
   test('every business metric of lib/domain/metrics.ts, each in its own widget', () => {

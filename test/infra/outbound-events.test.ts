@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { deliveriesFailedMetricName, iteratorAgeThreshold } from '../../infra/cdk/constructs/alarms';
+import { keptBatchNoncurrentRetention, keptBatchRetention } from '../../infra/cdk/constructs/outbound-events';
 import { metricNamespace, metricsService } from '../../infra/cdk/observability';
 import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
-import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
+import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
 import { tableDefinition } from '../../lib/storage/table';
 import { tablesOf } from '../support/iam-policies';
@@ -26,6 +27,7 @@ const getAtt = (id: string, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribut
 const eventFunction = (id: EventFunction['id']): EventFunction => eventFunctions.find((f) => f.id === id)!;
 const streamSpec = eventFunction('streamHandler');
 const deliverySpec = eventFunction('deliverEvent');
+const sweepSpec = eventFunction('sweepDeliveries');
 
 function functionByDescription(description: string): [string, Json] {
   const found = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Description === description);
@@ -34,6 +36,7 @@ function functionByDescription(description: string): [string, Json] {
 }
 const [streamHandlerId, streamHandler] = functionByDescription(streamSpec.description);
 const [deliverEventId, deliverEvent] = functionByDescription(deliverySpec.description);
+const [sweepId, sweep] = functionByDescription(sweepSpec.description);
 
 /** The queues, told apart by their wiring rather than by their generated ids. */
 const queues = ofType('AWS::SQS::Queue');
@@ -47,7 +50,10 @@ const mappingOf = (functionId: string): Json => {
 };
 const streamMapping = mappingOf(streamHandlerId);
 const deliveryMapping = mappingOf(deliverEventId);
-const failureQueueId = streamMapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
+const buckets = ofType('AWS::S3::Bucket');
+const [bucketId, bucket] = buckets[0]!;
+const keyId = bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+  .KMSMasterKeyID['Fn::GetAtt'][0] as string;
 
 function statementsOf(fn: Json): Json[] {
   const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
@@ -85,6 +91,7 @@ describe('the table’s change stream', () => {
 
   test('read by the stream handler only, through one mapping with partial batch responses and bisection', () => {
     expect(mappings).toHaveLength(2);
+    expect(streamMapping.MetricsConfig).toEqual({ Metrics: ['EventCount'] });
     expect(streamMapping).toMatchObject({
       EventSourceArn: getAtt(tableId, 'StreamArn'),
       StartingPosition: 'TRIM_HORIZON',
@@ -95,9 +102,8 @@ describe('the table’s change stream', () => {
     });
   });
 
-  test('records are given up to the on-failure queue while still in the stream (24 h)', () => {
-    expect(queues.map(([id]) => id)).toContain(failureQueueId);
-    expect(failureQueueId).not.toBe(deadLetterQueueId);
+  test('a batch given up goes whole to the S3 bucket, while still in the stream (24 h)', () => {
+    expect(streamMapping.DestinationConfig).toEqual({ OnFailure: { Destination: getAtt(bucketId) } });
     const maxAge = streamMapping.MaximumRecordAgeInSeconds as number;
     expect(maxAge).toBeGreaterThanOrEqual(3600);
     expect(maxAge).toBeLessThan(24 * 3600);
@@ -128,13 +134,11 @@ describe('the delivery queue', () => {
       maxReceiveCount: deliveryQueueSettings.maxReceiveCount,
     });
     expect(deliveryQueueSettings.maxReceiveCount).toBe(5);
-    for (const id of [deadLetterQueueId, failureQueueId]) {
-      expect(resources[id]!.Properties).toMatchObject({
-        MessageRetentionPeriod: 14 * 24 * 3600,
-        RedriveAllowPolicy: { redrivePermission: 'allowAll' },
-      });
-      expect(resources[id]!.Properties).not.toHaveProperty('RedrivePolicy');
-    }
+    expect(resources[deadLetterQueueId]!.Properties).toMatchObject({
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      RedriveAllowPolicy: { redrivePermission: 'allowAll' },
+    });
+    expect(resources[deadLetterQueueId]!.Properties).not.toHaveProperty('RedrivePolicy');
   });
 
   test('visibility timeout at least 6 × the delivery function’s timeout (AWS’s advice), which is 30 s', () => {
@@ -149,8 +153,8 @@ describe('the delivery queue', () => {
 });
 
 describe('every queue: encrypted, TLS only', () => {
-  test('three queues, each with SSE-SQS', () => {
-    expect(queues).toHaveLength(3);
+  test('two queues, each with SSE-SQS', () => {
+    expect(queues).toHaveLength(2);
     for (const [, queue] of queues) {
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
       expect(queue.Properties).not.toHaveProperty('KmsMasterKeyId');
@@ -172,20 +176,22 @@ describe('every queue: encrypted, TLS only', () => {
   });
 });
 
-describe('the two event functions', () => {
-  test('timeouts: 60 s for a stream batch, 30 s for a delivery (one 10 s POST and a few round trips)', () => {
+describe('the three event functions', () => {
+  test('timeouts: 60 s for a stream batch and a sweep, 30 s for a delivery (one 10 s POST and a few round trips)', () => {
     expect(streamHandler.Properties.Timeout).toBe(60);
     expect(deliverEvent.Properties.Timeout).toBe(30);
+    expect(sweep.Properties.Timeout).toBe(60);
   });
 
   test.each([
-    ['stream handler', streamHandler],
-    ['delivery function', deliverEvent],
-  ])('%s: TABLE_NAME, the delivery queue’s URL and the Powertools variables', (_, fn) => {
+    ['StreamHandler', streamHandler],
+    ['DeliverEvent', deliverEvent],
+    ['SweepDeliveries', sweep],
+  ])('%s: TABLE_NAME, the delivery queue’s URL and the Powertools variables', (service, fn) => {
     expect(fn.Properties.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: tableId },
       DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
-      POWERTOOLS_SERVICE_NAME: fn === streamHandler ? 'StreamHandler' : 'DeliverEvent',
+      POWERTOOLS_SERVICE_NAME: service,
       POWERTOOLS_METRICS_NAMESPACE: 'Crm/events',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       // The one that signs is told where the signing secrets are; no other function of the stack is.
@@ -201,13 +207,126 @@ describe('the two event functions', () => {
   });
 });
 
+describe('the kept stream batches: one S3 bucket, personal data', () => {
+  const properties = bucket.Properties as Json;
+  const bucketPolicy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === bucketId)?.[1];
+
+  test('encrypted with a KMS key of the stack (Bucket Key on), the key rotated yearly and kept with the bucket', () => {
+    expect(buckets).toHaveLength(1);
+    expect(properties.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [
+        {
+          ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: getAtt(keyId) },
+          BucketKeyEnabled: true,
+        },
+      ],
+    });
+    expect(resources[keyId]).toMatchObject({
+      Type: 'AWS::KMS::Key',
+      Properties: { EnableKeyRotation: true },
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  test('private: every Block Public Access setting on, ACLs disabled, no statement in its policy but denials', () => {
+    expect(properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    const statements = bucketPolicy!.Properties.PolicyDocument.Statement as Json[];
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) expect(statement.Effect).toBe('Deny');
+  });
+
+  test('TLS only (1.2 at least): every request without it is denied, by anyone', () => {
+    const statements = bucketPolicy!.Properties.PolicyDocument.Statement as Json[];
+    const everything = [getAtt(bucketId), { 'Fn::Join': ['', [getAtt(bucketId), '/*']] }];
+    expect(statements).toContainEqual({
+      Action: 's3:*',
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Resource: everything,
+    });
+    expect(statements).toContainEqual({
+      Action: 's3:*',
+      Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Resource: everything,
+    });
+  });
+
+  test('a batch expires after 14 days; a version removed or expired is gone a day later; the bucket outlives the stack', () => {
+    expect(keptBatchRetention.toDays()).toBe(14);
+    expect(keptBatchNoncurrentRetention.toDays()).toBe(1);
+    expect(properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(properties.LifecycleConfiguration.Rules).toEqual([
+      {
+        Id: 'ExpireKeptBatches',
+        Status: 'Enabled',
+        ExpirationInDays: 14,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      },
+      { Id: 'RemoveExpiredDeleteMarkers', Status: 'Enabled', ExpiredObjectDeleteMarker: true },
+    ]);
+    expect(resources[bucketId]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('the sweep', () => {
+  const rules = ofType('AWS::Events::Rule');
+
+  test(`runs every ${sweepSettings.intervalMinutes} minutes, one run at a time, never retried (the next run redoes it)`, () => {
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties).toMatchObject({
+      ScheduleExpression: `rate(${sweepSettings.intervalMinutes} minutes)`,
+      State: 'ENABLED',
+      Targets: [{ Arn: getAtt(sweepId), RetryPolicy: { MaximumRetryAttempts: 0 } }],
+    });
+    expect(sweep.Properties.ReservedConcurrentExecutions).toBe(1);
+    const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig').filter(
+      ([, config]) => config.Properties.FunctionName.Ref === sweepId,
+    );
+    expect(invokeConfigs.map(([, config]) => config.Properties)).toEqual([
+      expect.objectContaining({
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: 60 * sweepSettings.intervalMinutes,
+      }),
+    ]);
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) =>
+      JSON.stringify(p.Properties.FunctionName).includes(sweepId),
+    );
+    expect(permissions.map(([, p]) => p.Properties)).toEqual([
+      expect.objectContaining({
+        Action: 'lambda:InvokeFunction',
+        Principal: 'events.amazonaws.com',
+        SourceArn: getAtt(rules[0]![0]),
+      }),
+    ]);
+  });
+
+  test('a delivery is due 16 minutes past its next attempt: past the queue’s 5 × 180 s of redeliveries and the 60 s of a claim', () => {
+    expect(sweepSettings.overdueAfterSeconds).toBe(960);
+    expect(sweepSettings.overdueAfterSeconds).toBeGreaterThan(
+      deliveryQueueSettings.visibilityTimeoutSeconds * deliveryQueueSettings.maxReceiveCount,
+    );
+  });
+});
+
 describe('least privilege of the event functions', () => {
   const tableArn = getAtt(tableId);
 
-  /** What the route list declares: per item action, exactly its key prefixes, on the table itself. */
+  /** What the route list declares: per item action, exactly its key prefixes, on the table itself (a Query of indexes only: none). */
   const declared = (spec: EventFunction) =>
     spec.tableActions
       .filter((action): action is ItemAction => action !== 'TransactWriteItems')
+      .filter((action) => (spec.tableKeys[action] ?? []).length > 0)
       .map((action) => ({
         action: `dynamodb:${action}`,
         resource: tableArn,
@@ -224,11 +343,20 @@ describe('least privilege of the event functions', () => {
   test.each([
     ['stream handler', streamHandler, streamSpec],
     ['delivery function', deliverEvent, deliverySpec],
+    ['sweep', sweep, sweepSpec],
   ])('%s: exactly the declared table actions, each confined to its declared prefixes', (_, fn, spec) => {
     expect(tableGrants(fn)).toEqual(declared(spec));
     const actions = grantsOf(fn, 'dynamodb:').map((grant) => grant.action);
     expect(actions).not.toContain('dynamodb:DeleteItem');
     expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+  });
+
+  test('sweep: UpdateItem on deliveries, Query on index gsi4 alone (never the table), SendMessage on the delivery queue', () => {
+    expect(grantsOf(sweep, 'dynamodb:')).toEqual([
+      { action: 'dynamodb:UpdateItem', resource: tableArn, leadingKeys: ['DELIVERY#*'] },
+      { action: 'dynamodb:Query', resource: { 'Fn::Join': ['', [tableArn, '/index/gsi4']] } },
+    ]);
+    expect(grantsOf(sweep, 'sqs:')).toEqual([{ action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) }]);
   });
 
   test('the stream is read by the stream handler only, on the table’s stream ARN', () => {
@@ -247,20 +375,43 @@ describe('least privilege of the event functions', () => {
     expect(deliveryStreamActions).toEqual([]);
   });
 
-  test('stream handler: SendMessage on the delivery queue; the on-failure queue for its mapping only', () => {
-    const grants = grantsOf(streamHandler, 'sqs:').map(({ action, resource }) => ({ action, resource }));
-    expect(grants).toEqual(
-      expect.arrayContaining([
-        { action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) },
-        { action: 'sqs:SendMessage', resource: getAtt(failureQueueId) },
-      ]),
+  test('stream handler: SendMessage on the delivery queue, nothing else on SQS', () => {
+    expect(grantsOf(streamHandler, 'sqs:')).toEqual([{ action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) }]);
+  });
+
+  test('stream handler: what Lambda needs to keep a batch (PutObject under its prefix, ListBucket, the key through S3), nothing to read or delete', () => {
+    const statements = statementsOf(streamHandler).filter((statement) =>
+      list<string>(statement.Action).some((action) => action.startsWith('s3:') || action.startsWith('kms:')),
     );
-    for (const grant of grants) {
-      expect([getAtt(deliveryQueueId), getAtt(failureQueueId)]).toContainEqual(grant.resource);
-      if (JSON.stringify(grant.resource) === JSON.stringify(getAtt(deliveryQueueId)))
-        expect(grant.action).toBe('sqs:SendMessage');
-      /** What Lambda needs to send a failed batch's description (the SqsDlq destination's grant). */
-      else expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']).toContain(grant.action);
+    const ourAccount = { StringEquals: { 's3:ResourceAccount': { Ref: 'AWS::AccountId' } } };
+    expect(statements).toEqual([
+      {
+        Action: 's3:PutObject',
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', [getAtt(bucketId), '/aws/lambda/*']] },
+        Condition: ourAccount,
+      },
+      { Action: 's3:ListBucket', Effect: 'Allow', Resource: getAtt(bucketId), Condition: ourAccount },
+      {
+        Action: 'kms:GenerateDataKey',
+        Effect: 'Allow',
+        Resource: getAtt(keyId),
+        Condition: {
+          StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } },
+        },
+      },
+    ]);
+  });
+
+  test('no other function may touch the kept batches or their key', () => {
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      if (id === streamHandlerId) continue;
+      const touching = statementsOf(fn).filter((statement) =>
+        [statement.Resource]
+          .flat(2)
+          .some((resource) => [bucketId, keyId].some((target) => JSON.stringify(resource).includes(target))),
+      );
+      expect({ id, touching }).toEqual({ id, touching: [] });
     }
   });
 
@@ -298,10 +449,22 @@ describe('alarms of the event pipeline', () => {
     );
 
   test.each([
-    ['delivery dead-letter queue', () => deadLetterQueueId],
-    ['stream on-failure queue', () => failureQueueId],
-  ])('%s: one message visible is enough', (_, queueId) => {
-    const found = alarmOn('ApproximateNumberOfMessagesVisible', getAtt(queueId(), 'QueueName'));
+    ['a batch kept in S3', 'OnFailureDestinationDeliveredEventCount'],
+    ['records given up and not even kept', 'DroppedEventCount'],
+  ])('the stream mapping’s own count, by its UUID: %s, one is enough', (_, metricName) => {
+    const mappingId = mappings.find(([, m]) => m.Properties.FunctionName.Ref === streamHandlerId)![0];
+    const found = alarmOn(metricName, { Name: 'EventSourceMappingUUID', Value: { Ref: mappingId } });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  test('the delivery dead-letter queue: one message visible is enough', () => {
+    const found = alarmOn('ApproximateNumberOfMessagesVisible', getAtt(deadLetterQueueId, 'QueueName'));
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({
       Namespace: 'AWS/SQS',
@@ -332,6 +495,7 @@ describe('alarms of the event pipeline', () => {
   test.each([
     ['stream handler', () => streamHandlerId],
     ['delivery function', () => deliverEventId],
+    ['sweep', () => sweepId],
   ])('%s: any error is alarmed (a receiver’s refusal is handled, not an error)', (_, functionId) => {
     const found = alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionId() } });
     expect(found).toHaveLength(1);

@@ -667,14 +667,14 @@ describe('operations', () => {
     });
   });
 
-  test('outputs: API URL, the two table names, lead webhook URL pattern, the two dead-letter queues', () => {
+  test('outputs: API URL, the two table names, lead webhook URL pattern, the dead-letter queue, the kept stream batches, the delivery queue', () => {
     const outputs = template.toJSON().Outputs as Json;
     const queueIds = ofType('AWS::SQS::Queue').map(([id]) => id);
-    for (const name of ['DeliveryDeadLetterQueueName', 'StreamFailureQueueName']) {
-      const [id, attribute] = outputs[name].Value['Fn::GetAtt'] as [string, string];
-      expect(queueIds).toContain(id);
-      expect(attribute).toBe('QueueName');
-    }
+    const [deadLetterId, attribute] = outputs.DeliveryDeadLetterQueueName.Value['Fn::GetAtt'] as [string, string];
+    expect(queueIds).toContain(deadLetterId);
+    expect(attribute).toBe('QueueName');
+    expect(queueIds).toContain(outputs.DeliveryQueueUrl.Value.Ref);
+    expect(ofType('AWS::S3::Bucket').map(([id]) => ({ Ref: id }))).toEqual([outputs.StreamFailureBucketName.Value]);
     expect(outputs.TableName.Value).toEqual({ Ref: tableId });
     expect(outputs.SecretsTableName.Value).toEqual({ Ref: secretsTableId });
     expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');

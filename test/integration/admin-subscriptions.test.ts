@@ -153,8 +153,8 @@ describe('subscription create and list', () => {
     expect((await create(workspace, 'http://localhost:4000/crm')).url).toBe('http://localhost:4000/crm');
     const args = ['subscription', 'create', '--workspace', workspace, '--aws'];
     expect(await refused(...args, '--url', 'http://127.0.0.1:4000/crm')).toContain("L'URL doit être en https");
-    expect(await refused(...args, '--url', 'https://127.0.0.1/crm')).toContain('privée, locale ou de bouclage');
-    expect(await refused(...args, '--url', 'https://[fd12::1]/crm')).toContain('privée, locale ou de bouclage');
+    expect(await refused(...args, '--url', 'https://127.0.0.1/crm')).toContain("n'est pas publique");
+    expect(await refused(...args, '--url', 'https://[fd12::1]/crm')).toContain("n'est pas publique");
     expect(await refused(...args, '--url', 'https://169.254.169.254/latest')).toContain('169.254.169.254');
     expect((await json(...args, '--url', 'https://hooks.exemple.fr/crm')).url).toBe('https://hooks.exemple.fr/crm');
     expect(await listed(workspace)).toHaveLength(3);

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
 import { errorResponse } from '../../lib/http/error-response';
 import { answerOnce } from '../../lib/http/idempotency';
 import { json } from '../../lib/http/response';
 import { routeById } from '../../lib/routes';
+import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
+import { keys } from '../../lib/storage/keys';
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());
@@ -59,6 +62,44 @@ describe('answerOnce on DynamoDB Local', () => {
     const later = { ...deps, clock: () => new Date(start.getTime() + 61_000) };
     const retry = await answerOnce(later, route, event(key), principal, async () => json(201, { id: 'after' }));
     expect(retry.body).toBe('{"id":"after"}');
+  });
+
+  describe('when the request has spent its DynamoDB time (withDynamoDeadline)', () => {
+    const budgetMs = 300;
+    const pastTheDeadline = () => new Promise((resolve) => setTimeout(resolve, budgetMs + 100));
+
+    it('still gives the key back after a failure: the retry runs at once, not "still running"', async () => {
+      const key = randomUUID();
+      const first = withDynamoDeadline(
+        () =>
+          answerOnce(deps, route, event(key), principal, async () => {
+            await pastTheDeadline();
+            await deps.db.send(
+              new GetCommand({ TableName: deps.tableName, Key: keys.workspace(principal.workspaceId) }),
+            );
+            return json(201, { id: 'never' });
+          }),
+        budgetMs,
+      );
+      await expect(first).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
+      const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'retry' }));
+      expect(retry.body).toBe('{"id":"retry"}');
+    });
+
+    it('still keeps an answer given late: the retry replays it', async () => {
+      const key = randomUUID();
+      const first = await withDynamoDeadline(
+        () =>
+          answerOnce(deps, route, event(key), principal, async () => {
+            await pastTheDeadline();
+            return json(201, { id: 'late' });
+          }),
+        budgetMs,
+      );
+      expect(first.body).toBe('{"id":"late"}');
+      const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'again' }));
+      expect(retry.body).toBe('{"id":"late"}');
+    });
   });
 
   it('answers the in-flight case with 500 and Retry-After on the webhooks, 409 on the API', () => {

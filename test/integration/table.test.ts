@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createTableWithoutStream } from '../support/dynamodb';
 import { DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
@@ -29,14 +30,21 @@ test('the local table has the change stream of the table definition', async () =
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: tableDefinition.streamViewType });
 });
 
-test('a table kept from before outbound events gets its stream switched on', async () => {
+test('a table kept from before outbound events gets its stream switched on and every index of the definition', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const tableName = await createTableWithoutStream(client);
   expect(await ensureTable(client, tableName)).toBe('existing');
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  expect(await ensureTable(client, tableName)).toBe('existing');
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   client.destroy();
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection])).toEqual(
+    expect.arrayContaining(
+      tableDefinition.globalSecondaryIndexes.map((index) => [index.indexName, 'ACTIVE', projectionOf(index)]),
+    ),
+  );
+  expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
 });
 
 test('the local signing-secrets table is created from its own definition: keys only, no stream', async () => {
@@ -53,13 +61,11 @@ test('the local signing-secrets table is created from its own definition: keys o
 
 test('a local table set kept from before the secrets table gets it created, once', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
-  const tableName = await createTableWithoutStream(client);
-  const secretsTableName = `${tableName}-secrets`;
-  expect(await ensureTable(client, tableName)).toBe('existing');
+  const secretsTableName = `crm-test-kept-${randomUUID()}-secrets`;
   expect(await ensureSecretsTable(client, secretsTableName)).toBe('created');
   expect(await ensureSecretsTable(client, secretsTableName)).toBe('existing');
   const { Table } = await client.send(new DescribeTableCommand({ TableName: secretsTableName }));
-  for (const name of [tableName, secretsTableName]) await client.send(new DeleteTableCommand({ TableName: name }));
+  await client.send(new DeleteTableCommand({ TableName: secretsTableName }));
   client.destroy();
   expect(Table?.StreamSpecification?.StreamEnabled ?? false).toBe(false);
 });

@@ -1,3 +1,4 @@
+import '../../infra/node-major.js'; // first: on another Node major, nothing else runs
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
@@ -88,7 +89,6 @@ async function drive(baseUrl: string, seeds: readonly SeedOutput[], plan: readon
 }
 
 async function main(): Promise<number> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   const deps: Deps = productionDeps({ tableName: 'crm-load', endpoint: dynamo.endpoint, region: undefined });
   const client = createDynamoClient({ endpoint: dynamo.endpoint });

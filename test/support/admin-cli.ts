@@ -6,11 +6,18 @@ export type AdminRun = { code: number; stdout: string; stderr: string };
 
 const env = { ...process.env, PUBLIC_BASE_URL: 'http://crm.test' };
 
-/** The admin command line as a user runs it: a child process on the test table. */
+/**
+ * The admin command line as a user runs it (`tsx infra/admin/cli.ts`): a child process on the test table, on
+ * the Node running the tests (tsx's launcher starts its own child on the Node that runs it), not the first
+ * `node` on the PATH.
+ */
 export function runAdmin(...args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {
-    execFile('node_modules/.bin/tsx', ['infra/admin/cli.ts', ...args], { env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['node_modules/tsx/dist/cli.mjs', 'infra/admin/cli.ts', ...args],
+      { env },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }

@@ -11,8 +11,6 @@ export const testSecretsTableName = 'crm-test-secrets';
 
 /** Started by jest's global setup; test files reach it through the environment it sets. */
 export async function startTestDynamoDb(): Promise<DynamoDbLocal> {
-  // Node 20 here, nodejs22.x when deployed: the SDK's notice about Node 20 is noise in test output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.TABLE_NAME = testTableName;

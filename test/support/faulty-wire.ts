@@ -10,15 +10,26 @@ import type { AddressInfo } from 'node:net';
  */
 export type WireFault = 'pass' | 'throttle' | 'fail' | 'too-large' | 'delay' | 'lose-answer' | 'hold';
 
-export type WireCall = { operation: string; body: Record<string, unknown> };
+/** `client` names whoever called through {@link FaultyWire.endpointFor}; '' through `endpoint`. */
+export type WireCall = { client: string; operation: string; body: Record<string, unknown> };
 
 export type FaultyWire = {
   endpoint: string;
-  /** Decides each call's fault, in arrival order; `pass` unless set. */
+  /**
+   * The same wire, with every call through it marked as `client`'s: a plan can then give each
+   * client faults of its own, whatever order concurrent clients' calls arrive in.
+   */
+  endpointFor: (client: string) => string;
+  /** Decides each call's fault as it arrives; `pass` unless set. */
   plan: (call: WireCall) => WireFault;
   calls: (WireCall & { fault: WireFault })[];
   /** Lets every held call go on to DynamoDB Local. */
   release: () => void;
+  /**
+   * Resolves once no call is on the wire: every call it forwarded has been applied and answered
+   * (a caller that gave up on one does not stop it), so the table can be read as they left it.
+   */
+  idle: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -53,12 +64,25 @@ export async function startFaultyWire(target: string): Promise<FaultyWire> {
     releaseHeld();
     held = new Promise<void>((resolve) => (releaseHeld = resolve));
   };
-  const wire: FaultyWire = { endpoint: '', plan: () => 'pass', calls: [], release, close: async () => undefined };
+  const wire: FaultyWire = {
+    endpoint: '',
+    endpointFor: (client) => `${wire.endpoint}/${encodeURIComponent(client)}`,
+    plan: () => 'pass',
+    calls: [],
+    release,
+    idle: async () => {
+      while (onTheWire.size > 0) await Promise.all(onTheWire);
+    },
+    close: async () => undefined,
+  };
+  const onTheWire = new Set<Promise<void>>();
   const server = createServer((request, response) => {
-    void (async () => {
+    const handled = (async () => {
       const text = await readBody(request);
       const operation = String(request.headers['x-amz-target'] ?? '').replace('DynamoDB_20120810.', '');
-      const call = { operation, body: JSON.parse(text || '{}') as Record<string, unknown> };
+      // The SDK keeps an endpoint's path: the calls of endpointFor(client) arrive on `/<client>/`.
+      const client = decodeURIComponent((request.url ?? '/').split('/')[1] ?? '');
+      const call = { client, operation, body: JSON.parse(text || '{}') as Record<string, unknown> };
       const fault = wire.plan(call);
       wire.calls.push({ ...call, fault });
       const answer = (status: number, body: string) => {
@@ -81,6 +105,8 @@ export async function startFaultyWire(target: string): Promise<FaultyWire> {
       response.writeHead(502);
       response.end(String(error));
     });
+    onTheWire.add(handled);
+    void handled.finally(() => onTheWire.delete(handled));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   wire.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

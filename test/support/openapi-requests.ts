@@ -7,10 +7,10 @@ import { openApiDocumentText } from '../../infra/openapi/document-file';
  * would: operation (method and path template), path, query and header parameters, credentials,
  * media type and body. ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses it) and ajv-formats in
  * `full` mode judge every value; this file only frames the request as OpenAPI describes it. No
- * request validator package fits: openapi-backend's current release pulls in a library that
- * needs Node 22, ignores the media type and refuses the `token` query credential as an unknown
- * parameter; Prism needs Node 24; openapi-request-validator reads OpenAPI 3.0 only;
- * express-openapi-validator works on Express requests.
+ * request validator package fits: openapi-backend's current release ignores the media type and
+ * refuses the `token` query credential as an unknown parameter; Prism needs Node 24;
+ * openapi-request-validator reads OpenAPI 3.0 only; express-openapi-validator works on Express
+ * requests.
  */
 
 type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean };

@@ -74,12 +74,14 @@ export function recordedFunctions(clock?: () => Date) {
 export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };
 
 /**
- * The two functions of outbound events, each built by its own `createHandler(deps)` with its own
+ * The functions of outbound events, each built by its own `createHandler(deps)` with its own
  * recording DynamoDB client, as deployed but for the network: the local policy (plain http to
  * 127.0.0.1 allowed) and a queue that keeps what it is sent, in `queued`. Each module also builds
  * its AWS handler on import, as on a cold start, which needs a queue URL: a fake one, never called.
+ * The sweep reads every workspace's pending deliveries: `sweepClock` sets its time, so that a test
+ * sweeps only the deliveries it dated for it.
  */
-export async function recordedEventFunctions() {
+export async function recordedEventFunctions(options: { sweepClock?: () => Date } = {}) {
   const calls = new Map<string, RecordedCall[]>();
   const queued: QueuedMessage[] = [];
   const queue: DeliveryQueue = {
@@ -96,11 +98,16 @@ export async function recordedEventFunctions() {
   /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
   const streamModule = await import('../../functions/stream-handler');
   const deliveryModule = await import('../../functions/deliver-event');
+  const sweepModule = await import('../../functions/sweep-deliveries');
+  const sweepDeps = depsOf('sweepDeliveries');
   return {
     calls,
     queued,
     streamHandler: streamModule.createHandler(depsOf('streamHandler')),
     // As deployed: the delivery function alone is given the signing-secrets table.
     deliverEvent: deliveryModule.createHandler({ ...depsOf('deliverEvent'), secretsTableName: loadSecretsTableName() }),
+    sweepDeliveries: sweepModule.createHandler(
+      options.sweepClock ? { ...sweepDeps, clock: options.sweepClock } : sweepDeps,
+    ),
   };
 }

@@ -339,7 +339,9 @@ describe('checkUrl', () => {
     ['https://[2002:a00:1::]/', '2002:a00:1::'],
     ['https://[FEC0::1]/', 'fec0::1'],
   ])('on AWS an IP literal is checked like a resolved address: %s', (url, shown) => {
-    expect(checkUrl(url, 'aws')).toEqual({ error: `adresse refusée (réseau privé) : ${shown}` });
+    expect(checkUrl(url, 'aws')).toEqual({
+      error: `adresse refusée (non publique : privée, locale, réservée ou de bouclage) : ${shown}`,
+    });
     expect(checkUrl(url, 'local')).toMatchObject({ ipLiteral: true });
   });
 

@@ -110,7 +110,9 @@ describe('checkSubscriptionUrl', () => {
     'https://localhost/hook',
     'https://api.localhost/hook',
   ])('refuses a host that is no public address on AWS (%j), not locally', (url) => {
-    expect(checkSubscriptionUrl(url, 'aws')).toEqual(refusal(/privée, locale ou de bouclage/));
+    expect(checkSubscriptionUrl(url, 'aws')).toEqual(
+      refusal(/n'est pas publique \(privée, locale, réservée ou de bouclage\)/),
+    );
     expect(checkSubscriptionUrl(url, 'local')).toMatchObject({ ok: true });
   });
 });

@@ -108,9 +108,23 @@ function apiAlarms(props: AlarmsProps): AlarmSpec[] {
 }
 
 /**
- * Outbound events: what no code retries any more (a message in either dead-letter queue, a
- * delivery given up), a function failing (its errors are not the receivers' refusals, which the
- * code records), and a stream read falling behind.
+ * The stream mapping's own count `metricName` (AWS/Lambda, by the mapping's UUID: "Types of metrics
+ * for Lambda functions", "Event source mapping metrics",
+ * https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html), summed per period.
+ */
+export const streamMappingMetric = (events: OutboundEvents, metricName: string): Metric =>
+  new Metric({
+    namespace: 'AWS/Lambda',
+    metricName,
+    dimensionsMap: { EventSourceMappingUUID: events.streamMappingId },
+    period,
+    statistic: 'Sum',
+  });
+
+/**
+ * Outbound events: what no code retries any more (a message in the dead-letter queue, a stream
+ * batch given up, kept or not, a delivery given up), a function failing (its errors are not the
+ * receivers' refusals, which the code records), and a stream read falling behind.
  */
 function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
   const { events } = props;
@@ -126,9 +140,17 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
     },
     {
       id: 'StreamFailures',
-      metric: events.streamFailureQueue.metricApproximateNumberOfMessagesVisible(depth),
+      metric: streamMappingMetric(events, 'OnFailureDestinationDeliveredEventCount'),
       threshold: 1,
-      description: "Lots du flux DynamoDB abandonnés : des écritures n'ont pas produit leurs événements",
+      description:
+        "Lots du flux DynamoDB abandonnés et gardés dans S3 : des écritures n'ont pas encore produit leurs événements (admin stream replay)",
+    },
+    {
+      id: 'StreamRecordsDropped',
+      metric: streamMappingMetric(events, 'DroppedEventCount'),
+      threshold: 1,
+      description:
+        "Enregistrements du flux DynamoDB abandonnés sans être gardés (le compartiment les a refusés) : des écritures n'ont pas produit leurs événements",
     },
     {
       id: 'DeliveriesFailed',
@@ -154,6 +176,12 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
       metric: events.deliverEvent.metricErrors({ period, statistic: 'Sum' }),
       threshold: 1,
       description: 'Erreurs de la Lambda de livraison des événements',
+    },
+    {
+      id: 'SweepDeliveriesErrors',
+      metric: events.sweepDeliveries.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: 'Erreurs de la Lambda de balayage des livraisons en attente',
     },
     {
       id: 'StreamIteratorAge',

@@ -16,6 +16,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../lib/domain/metrics';
 import { businessMetrics, metricNamespace, metricsService } from '../observability';
+import { streamMappingMetric } from './alarms';
 import type { OutboundEvents } from './outbound-events';
 
 export type OperationsDashboardProps = {
@@ -157,7 +158,10 @@ function eventWidgets(events: OutboundEvents): GraphWidget[] {
         ...depth,
         label: 'DeliveryDeadLetterQueue',
       }),
-      events.streamFailureQueue.metricApproximateNumberOfMessagesVisible({ ...depth, label: 'StreamFailureQueue' }),
+    ]),
+    graph('Événements : enregistrements du flux abandonnés (somme)', [
+      streamMappingMetric(events, 'OnFailureDestinationDeliveredEventCount').with({ label: 'gardés dans S3' }),
+      streamMappingMetric(events, 'DroppedEventCount').with({ label: 'perdus' }),
     ]),
   ];
 }

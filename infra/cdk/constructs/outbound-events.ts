@@ -1,12 +1,28 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { EventSourceMapping, FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import {
+  EventSourceMapping,
+  FilterCriteria,
+  MetricType,
+  StartingPosition,
+  type MetricsConfig,
+  type DlqDestinationConfig,
+  type IEventSourceDlq,
+  type IEventSourceMapping,
+  type IFunction,
+} from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { changeStreamSettings, deliveryQueueSettings } from '../../../lib/domain/events/queue-settings';
+import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
 import { concurrencyBudget } from '../concurrency';
+import { keptBatchPrefix } from '../../../lib/storage/kept-stream-batches';
 import type { PowertoolsSettings } from '../observability';
 import { secretsTableStatements } from '../table-access';
 import { RouteFunction } from './route-function';
@@ -24,6 +40,14 @@ export const deliveryFunctionTimeout = Duration.seconds(30);
  * under throttling before Lambda ends the call and the mapping retries (bisecting) the batch.
  */
 export const streamHandlerTimeout = Duration.seconds(60);
+
+/**
+ * The mapping's own counts ("Types of metrics for Lambda functions", "Event source mapping metrics",
+ * https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html), by its UUID: among
+ * them `OnFailureDestinationDeliveredEventCount`, the records kept in the bucket, and
+ * `DroppedEventCount`, those given up and not kept (the bucket refused them), both alarmed.
+ */
+const eventCountMetrics: MetricsConfig = { metrics: [MetricType.EVENT_COUNT] };
 
 /**
  * How the stream is read ("Using AWS Lambda with Amazon DynamoDB",
@@ -44,17 +68,34 @@ export const streamMappingSettings = {
   bisectBatchOnError: true,
   /** The handler names the first failed record; the records before it are not sent again. */
   reportBatchItemFailures: true,
-  /** Then the batch's description (shard, sequence numbers) goes to the on-failure queue. */
+  /** Then the whole batch is kept in the on-failure bucket, for `admin stream replay`. */
   retryAttempts: changeStreamSettings.maxRetryAttempts,
   /**
-   * Records older than this are given up (to the on-failure queue) rather than retried: the stream
-   * keeps records 24 hours, so half a day leaves the other half to read the lost range back from
-   * the stream with the shard and sequence numbers of the on-failure message.
+   * Records older than this are given up (to the on-failure bucket) rather than retried. It must stay
+   * under the stream's 24-hour retention: a record that expires from the stream reaches no
+   * destination (`DroppedEventCount` does not even count it: "Types of metrics for Lambda
+   * functions", above).
    */
   maxRecordAge: Duration.hours(12),
   /** Batches of one shard at once: the mapping's concurrency is shards × this (../concurrency.ts). */
   parallelizationFactor: concurrencyBudget.streamHandler.streamParallelization,
+  metricsConfig: eventCountMetrics,
 } as const;
+
+/**
+ * The stream batches given up are kept this long, then expire (docs/events.md, "No event lost"):
+ * as long as a dead-letter queue keeps a message, time for the person on call to fix the cause and
+ * run `admin stream replay`; less than the deliveries made from them (30 days), which carry the
+ * same personal data.
+ */
+export const keptBatchRetention = Duration.days(14);
+
+/**
+ * A batch removed by `stream replay`, or expired, stays a noncurrent version this long (the bucket
+ * is versioned): a replay made against the wrong table can be made again, and the data is gone a
+ * day later for good.
+ */
+export const keptBatchNoncurrentRetention = Duration.days(1);
 
 /**
  * A queue that only receives what failed: kept SQS's longest retention, time for a person to look
@@ -73,19 +114,69 @@ const deadLetterQueueProps: QueueProps = {
 
 /**
  * SSE-SQS (keys managed by SQS, no charge) rather than KMS: messages hold ids only (workspace,
- * delivery, step, not_before; the on-failure queue a shard and sequence numbers), never a payload
- * or a subscriber's secret, and a customer-managed key would add its monthly fee, KMS calls on
- * every send and receive, and kms:GenerateDataKey / kms:Decrypt grants to both functions and to
- * the event source mapping ("Encryption at rest in Amazon SQS",
+ * delivery, step, not_before), never a payload or a subscriber's secret, and a customer-managed
+ * key would add its monthly fee, KMS calls on every send and receive, and kms:GenerateDataKey /
+ * kms:Decrypt grants to every function that sends and to the event source mapping ("Encryption at rest in Amazon SQS",
  * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html).
  * `enforceSSL` denies any request not made over TLS (aws:SecureTransport, the queue policy).
  */
 const queueSecurity = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
 
+/**
+ * The stream mapping's S3 on-failure destination, with the grants the AWS page names and no more
+ * ("Retain discarded records for a DynamoDB event source in Lambda",
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html): Lambda writes with
+ * the function's role, which needs s3:PutObject, s3:ListBucket, and kms:GenerateDataKey on the
+ * bucket's own KMS key. CDK's S3OnFailureDestination grants read and write on the whole bucket
+ * (`grantReadWrite`): the stream handler would then read and delete every batch kept. Here it
+ * writes under Lambda's prefix only, may list the bucket, and can read nothing. Every grant is
+ * also bound to this account (`s3:ResourceAccount`), the same page's advice against a bucket of
+ * that name recreated elsewhere; the key is usable through S3 only (`kms:ViaService`, "AWS KMS
+ * condition keys", https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html#conditions-kms-via-service).
+ */
+class KeptBatchesDestination implements IEventSourceDlq {
+  constructor(
+    private readonly bucket: Bucket,
+    private readonly key: Key,
+  ) {}
+
+  bind(_target: IEventSourceMapping, targetHandler: IFunction): DlqDestinationConfig {
+    const ourAccount = { StringEquals: { 's3:ResourceAccount': Aws.ACCOUNT_ID } };
+    targetHandler.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.bucket.arnForObjects(`${keptBatchPrefix}*`)],
+        conditions: ourAccount,
+      }),
+    );
+    targetHandler.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn], conditions: ourAccount }),
+    );
+    targetHandler.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:GenerateDataKey'],
+        resources: [this.key.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `s3.${Aws.REGION}.amazonaws.com` } },
+      }),
+    );
+    return { destination: this.bucket.bucketArn };
+  }
+}
+
 const eventFunction = (id: EventFunction['id']): EventFunction => {
   const found = eventFunctions.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`No event function ${id} in lib/routes.ts`);
   return found;
+};
+
+/** A function that signs (`secretsTableActions`) is told the signing-secrets table's name; any other is not. */
+const signingEnvironment = (spec: EventFunction, secretsTable: ITable): Record<string, string> =>
+  spec.secretsTableActions === undefined ? {} : { SECRETS_TABLE_NAME: secretsTable.tableName };
+
+/** …and is granted its reads there (infra/cdk/table-access.ts); any other, no action at all on that table. */
+const grantSigning = (fn: RouteFunction, spec: EventFunction, secretsTable: ITable): void => {
+  for (const statement of secretsTableStatements(secretsTable, spec.secretsTableActions ?? []))
+    fn.addToRolePolicy(statement);
 };
 
 export type OutboundEventsProps = {
@@ -98,16 +189,21 @@ export type OutboundEventsProps = {
 /**
  * Outbound events (docs/events.md): the table's change stream → stream handler (one delivery
  * item and one queue message per matching subscription) → delivery queue → delivery function
- * (the signed POST, and the next attempt re-queued with its delay). Failures that no code
- * handles land in a dead-letter queue each: the delivery queue's, and the stream mapping's
- * on-failure queue; both are watched (alarms.ts).
+ * (the signed POST, and the next attempt re-queued with its delay). What no code handles is kept:
+ * a message whose function keeps failing in the delivery queue's dead-letter queue, a stream batch
+ * given up whole in the mapping's on-failure bucket (`admin stream replay`); a delivery whose
+ * message was lost is queued again by the sweep, every few minutes. All are watched (alarms.ts).
  */
 export class OutboundEvents extends Construct {
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetterQueue: Queue;
-  readonly streamFailureQueue: Queue;
+  readonly streamFailureBucket: Bucket;
+  readonly streamFailureKey: Key;
   readonly streamHandler: RouteFunction;
+  /** The stream mapping's UUID, the dimension of its own metrics (alarms.ts). */
+  readonly streamMappingId: string;
   readonly deliverEvent: RouteFunction;
+  readonly sweepDeliveries: RouteFunction;
 
   constructor(scope: Construct, id: string, props: OutboundEventsProps) {
     super(scope, id);
@@ -120,32 +216,77 @@ export class OutboundEvents extends Construct {
       visibilityTimeout: Duration.seconds(deliveryQueueSettings.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryQueueSettings.maxReceiveCount },
     });
-    this.streamFailureQueue = new Queue(this, 'StreamFailureQueue', {
-      ...queueSecurity,
-      ...deadLetterQueueProps,
+    this.streamFailureKey = new Key(this, 'StreamFailureKey', {
+      description: 'Chiffrement des lots du flux DynamoDB abandonnés et gardés (données personnelles)',
+      enableKeyRotation: true,
+      /** The bucket outlives the stack with what it holds: so does the key they are encrypted with. */
+      removalPolicy: RemovalPolicy.RETAIN,
     });
-    const deadLetterItself = (what: string) => ({
-      id: 'AwsSolutions-SQS3',
-      reason: `This queue is itself a dead-letter destination (${what}): a queue of its own behind it would only move the messages once more; its depth is alarmed instead (alarms.ts).`,
+    /**
+     * Only AWS services create grants on the key (AWS Control Tower CT.KMS.PR.3, "AWS KMS controls",
+     * https://docs.aws.amazon.com/controltower/latest/controlreference/kms-rules.html): nobody needs one here.
+     */
+    this.streamFailureKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'GrantsForAwsServicesOnly',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['kms:CreateGrant'],
+        resources: ['*'],
+        conditions: {
+          BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' },
+        },
+      }),
+    );
+    /**
+     * The stream batches given up, whole (docs/events.md, "No event lost"): personal data. SSE-KMS
+     * with a key of the stack rather than S3-managed keys: reading a batch then takes kms:Decrypt
+     * on this key besides s3:GetObject, which a broad read grant of the account (ReadOnlyAccess and
+     * the like give s3:Get*, not kms:Decrypt) does not carry, and every use of the key is in
+     * CloudTrail; Control Tower's CT.S3.PR.10 asks for it too. The key costs $1 a month; an S3
+     * Bucket Key cuts the requests S3 makes to KMS for it ("Reducing the cost of SSE-KMS with
+     * Amazon S3 Bucket Keys", https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucket-key.html).
+     * Private: Block Public Access on all four settings, ACLs disabled, no statement in its policy
+     * but the denial of any request without TLS 1.2 at least. Versioned, with a lifecycle: a batch
+     * expires `keptBatchRetention` after Lambda wrote it, and a version removed or expired is gone
+     * `keptBatchNoncurrentRetention` later ("Expiring objects",
+     * https://docs.aws.amazon.com/AmazonS3/latest/userguide/lifecycle-expire-general-considerations.html).
+     * Retained with the stack's removal, like the table: it may hold the only copy of lost events.
+     */
+    this.streamFailureBucket = new Bucket(this, 'StreamFailureBucket', {
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.streamFailureKey,
+      bucketKeyEnabled: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: true,
+      lifecycleRules: [
+        {
+          id: 'ExpireKeptBatches',
+          expiration: keptBatchRetention,
+          noncurrentVersionExpiration: keptBatchNoncurrentRetention,
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        /** A delete marker left alone once its noncurrent version is gone (S3 refuses it beside `expiration`). */
+        { id: 'RemoveExpiredDeleteMarkers', expiredObjectDeleteMarker: true },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(this.deliveryDeadLetterQueue).acknowledge(deadLetterItself("the delivery queue's redrive target"), {
-      ...deadLetterItself("the delivery queue's redrive target"),
-      id: 'Serverless-SQSRedrivePolicy',
+    Validations.of(this.streamFailureBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'No server access logs: the bucket is written by Lambda with the stream handler’s role and read by the admin command line only, all IAM-signed API calls that CloudTrail data events record when the account’s trail turns them on; a log bucket would be one more store to secure.',
     });
-    Validations.of(this.streamFailureQueue).acknowledge(
-      deadLetterItself("the stream mapping's on-failure destination"),
-      { ...deadLetterItself("the stream mapping's on-failure destination"), id: 'Serverless-SQSRedrivePolicy' },
+    const deadLetterItself =
+      "This queue is itself a dead-letter destination (the delivery queue's redrive target): a queue of its own behind it would only move the messages once more; its depth is alarmed instead (alarms.ts).";
+    Validations.of(this.deliveryDeadLetterQueue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: deadLetterItself },
+      { id: 'Serverless-SQSRedrivePolicy', reason: deadLetterItself },
     );
 
     const environment = { DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
-    /** A function that signs (`secretsTableActions`) gets the secrets table's name and its reads; any other, neither. */
-    const signing = (spec: EventFunction): Record<string, string> =>
-      spec.secretsTableActions === undefined ? {} : { SECRETS_TABLE_NAME: props.secretsTable.tableName };
-    const grantSigning = (fn: RouteFunction, spec: EventFunction) => {
-      for (const statement of secretsTableStatements(props.secretsTable, spec.secretsTableActions ?? []))
-        fn.addToRolePolicy(statement);
-    };
-
     const stream = eventFunction('streamHandler');
     this.streamHandler = new RouteFunction(this, 'StreamHandler', {
       entry: stream.entry,
@@ -154,19 +295,25 @@ export class OutboundEvents extends Construct {
       tableActions: stream.tableActions,
       tableKeys: stream.tableKeys,
       timeout: streamHandlerTimeout,
-      environment: { ...environment, ...signing(stream) },
+      environment: { ...environment, ...signingEnvironment(stream, props.secretsTable) },
       powertools: props.powertools,
       noDeadLetterQueueReason:
-        "Invoked synchronously by the stream's event source mapping: a batch that keeps failing goes to the mapping's on-failure queue (StreamFailureQueue); a function dead-letter queue only receives failed asynchronous invocations.",
+        "Invoked synchronously by the stream's event source mapping: a batch that keeps failing goes whole to the mapping's on-failure bucket (StreamFailureBucket); a function dead-letter queue only receives failed asynchronous invocations.",
     });
-    grantSigning(this.streamHandler, stream);
-    this.streamHandler.addEventSource(
-      new DynamoEventSource(props.table, {
-        ...streamMappingSettings,
-        onFailure: new SqsDlq(this.streamFailureQueue),
-        filters: (stream.streamFilters ?? []).map((pattern) => FilterCriteria.filter(pattern)),
-      }),
-    );
+    const streamSource = new DynamoEventSource(props.table, {
+      ...streamMappingSettings,
+      onFailure: new KeptBatchesDestination(this.streamFailureBucket, this.streamFailureKey),
+      filters: (stream.streamFilters ?? []).map((pattern) => FilterCriteria.filter(pattern)),
+    });
+    this.streamHandler.addEventSource(streamSource);
+    this.streamMappingId = streamSource.eventSourceMappingId;
+    const bucketId = Stack.of(this).getLogicalId(this.streamFailureBucket.node.defaultChild as CfnBucket);
+    Validations.of(this.streamHandler.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${keptBatchPrefix}*]`,
+      reason:
+        'Lambda names each kept batch itself (aws/lambda/<mapping UUID>/<shard>/<date>-<random UUID>): PutObject is granted under that prefix, the narrowest the names allow, and nothing else on the objects.',
+    });
+    grantSigning(this.streamHandler, stream, props.secretsTable);
     this.deliveryQueue.grant(this.streamHandler, 'sqs:SendMessage');
 
     const delivery = eventFunction('deliverEvent');
@@ -177,12 +324,12 @@ export class OutboundEvents extends Construct {
       tableActions: delivery.tableActions,
       tableKeys: delivery.tableKeys,
       timeout: deliveryFunctionTimeout,
-      environment: { ...environment, ...signing(delivery) },
+      environment: { ...environment, ...signingEnvironment(delivery, props.secretsTable) },
       powertools: props.powertools,
       noDeadLetterQueueReason:
         "Invoked synchronously by the queue's event source mapping: a message that keeps failing is moved by the queue's redrive policy to DeliveryDeadLetterQueue; a function dead-letter queue only receives failed asynchronous invocations.",
     });
-    grantSigning(this.deliverEvent, delivery);
+    grantSigning(this.deliverEvent, delivery, props.secretsTable);
     this.deliverEvent.addEventSource(
       new SqsEventSource(this.deliveryQueue, {
         batchSize: deliveryQueueSettings.batchSize,
@@ -200,5 +347,55 @@ export class OutboundEvents extends Construct {
     }
     /** The next attempt of a delivery is a new message on the same queue. */
     this.deliveryQueue.grant(this.deliverEvent, 'sqs:SendMessage');
+
+    this.sweepDeliveries = this.sweepFunction(props, environment);
+  }
+
+  /**
+   * The sweep (lib/domain/events/sweep.ts), on an EventBridge schedule ("Creating a rule that runs
+   * on a schedule in Amazon EventBridge",
+   * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-create-rule-schedule.html), which
+   * invokes it asynchronously. One run at a time (reserved concurrency 1): two runs would mark and
+   * send the same deliveries twice. A run that fails or waits is not tried again (no retry, events
+   * older than the interval dropped: "Configuring error handling for asynchronous invocation",
+   * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html): the next
+   * run, minutes later, does the same work on fresher state.
+   */
+  private sweepFunction(props: OutboundEventsProps, environment: Record<string, string>): RouteFunction {
+    const sweep = eventFunction('sweepDeliveries');
+    const fn = new RouteFunction(this, 'SweepDeliveries', {
+      entry: sweep.entry,
+      description: sweep.description,
+      table: props.table,
+      tableActions: sweep.tableActions,
+      tableKeys: sweep.tableKeys,
+      /** 16 Queries and up to 1 600 conditional updates, 16 at a time, and a few SendMessageBatch: seconds. */
+      timeout: Duration.seconds(60),
+      environment: { ...environment, ...signingEnvironment(sweep, props.secretsTable) },
+      powertools: props.powertools,
+      noDeadLetterQueueReason:
+        'Invoked by its schedule every few minutes: a failed run is done again by the next one, which finds the same deliveries still due; its errors are alarmed (SweepDeliveriesErrors).',
+    });
+    fn.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: Duration.minutes(sweepSettings.intervalMinutes),
+    });
+    const schedule = new Rule(this, 'SweepSchedule', {
+      description: 'Balayage des livraisons en attente dont le message est perdu',
+      schedule: Schedule.rate(Duration.minutes(sweepSettings.intervalMinutes)),
+      targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
+    });
+    const nextRunRedoes =
+      'A run that fails or is never made loses nothing: the deliveries it would have queued are still due at the next run, minutes later; errors are alarmed (SweepDeliveriesErrors), and a destination would only keep scheduled events, which carry nothing.';
+    for (const invokeConfig of fn.node.children.filter((child) => child.node.id === 'EventInvokeConfig')) {
+      Validations.of(invokeConfig).acknowledge({
+        id: 'Serverless-LambdaAsyncFailureDestination',
+        reason: nextRunRedoes,
+      });
+    }
+    Validations.of(schedule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: nextRunRedoes });
+    grantSigning(fn, sweep, props.secretsTable);
+    this.deliveryQueue.grant(fn, 'sqs:SendMessage');
+    return fn;
   }
 }

@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionTimeoutSeconds, tableKeysOfEntry, type TableAction, type TableKeys } from '../../../lib/routes';
-import { functionBundling } from '../bundling';
+import { functionBundling, functionRuntime } from '../bundling';
 import { concurrencyOfEntry } from '../concurrency';
 import { logRetention } from '../log-retention';
 import { powertoolsEnvironment, type PowertoolsSettings } from '../observability';
@@ -54,7 +54,7 @@ export class RouteFunction extends NodejsFunction {
       projectRoot,
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: functionRuntime,
       architecture: Architecture.ARM_64,
       /**
        * I/O-bound code (one to three DynamoDB round trips, a SHA-256): 512 MB gives a CPU share that

@@ -13,14 +13,14 @@ const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
  * retained when the stack goes, name left to CloudFormation (SECRETS_TABLE_NAME of the delivery
  * function, and the SecretsTableName output for the admin command line).
  *
- * Encrypted at rest with the AWS owned key, as the main table: who reads a secret is decided by IAM
- * on this table's ARN, which only the delivery function's role names (proven by
- * test/infra/iam-least-privilege.test.ts). A customer managed key would add a second gate only
- * against principals of the account already granted DynamoDB reads on this table, at the price of a
- * key policy and grants to keep right, a monthly key fee, and a key whose disabling makes the
- * retained table and its backups unreadable; the key type can be switched later without replacing
- * the table ("You can switch between an AWS owned key, AWS managed key, and customer managed key at
- * any given time", "DynamoDB encryption at rest usage notes",
+ * Encrypted at rest with the AWS owned key, as the main table (docs/adr/0012-signing-secrets-table.md):
+ * which function reads a secret is decided by IAM on this table's ARN, which only the delivery
+ * function's role names (proven by test/infra/iam-least-privilege.test.ts). A customer managed key
+ * would add `kms:Decrypt` as a second gate against principals of the account holding broad DynamoDB
+ * reads, as exposed today on the main table and its personal data, at the price of a key policy and
+ * grants to keep right, a monthly fee, and a key whose disabling makes the retained table and its
+ * backups unreadable. The key type can be switched later without replacing the table ("DynamoDB
+ * encryption at rest usage notes",
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/encryption.usagenotes.html).
  */
 export class SigningSecretsTable extends Table {

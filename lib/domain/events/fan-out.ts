@@ -1,3 +1,4 @@
+import type { DynamoDBRecord } from 'aws-lambda';
 import { derivedTimeOrderedId } from '../../ids';
 import { sameKey, type StoredItem } from '../../storage/batch-get';
 import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../storage/event-records';
@@ -9,11 +10,40 @@ import {
 } from '../../storage/fan-out';
 import type { ItemKey } from '../../storage/keys';
 import { errorFields, logger } from '../../observability/logger';
-import type { StoredChange } from '../../storage/stream-records';
+import { storedChangeOf, type StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';
 import { eventsOfChange, subjectOfChange, type ChangeSubject } from './events-of-change';
 import type { DeliveryMessage, EventDeps } from './ports';
 import { deliveryRetentionSeconds } from './retry-schedule';
+
+/**
+ * One batch of stream records as Lambda hands them over (the stream handler's event, or a batch
+ * the mapping gave up and kept, fanned out again by `stream replay`): each record read, then
+ * `fanOut`. A record that cannot be read is answered as failed, with the records before it
+ * processed, so that it ends in the mapping's on-failure destination rather than being skipped
+ * silently. The answer is the sequence number Lambda retries from, if any (ReportBatchItemFailures).
+ */
+export async function fanOutStreamRecords(
+  deps: EventDeps,
+  records: readonly DynamoDBRecord[],
+): Promise<{ failedSequenceNumber?: string }> {
+  const changes: StoredChange[] = [];
+  let unreadable: string | undefined;
+  for (const record of records) {
+    try {
+      changes.push(storedChangeOf(record));
+    } catch (error) {
+      logger.error('Enregistrement du flux illisible', { event_id: record.eventID ?? '', ...errorFields(error) });
+      // An empty identifier fails the whole batch ("Configuring partial batch response with DynamoDB and Lambda").
+      unreadable = record.dynamodb?.SequenceNumber ?? '';
+      break;
+    }
+  }
+  logger.debug('stream batch received', { records: records.length, readable: changes.length });
+  const { failedSequenceNumber } = await fanOut(deps, changes);
+  const failed = failedSequenceNumber ?? unreadable;
+  return failed === undefined ? {} : { failedSequenceNumber: failed };
+}
 
 /**
  * The fan-out of one batch of the change stream (docs/events.md, docs/adr/0010).

@@ -1,3 +1,5 @@
+import { staleClaimMs } from '../../storage/delivery-attempts';
+
 /**
  * The delivery queue and its event source mapping, read by the CDK stack and by the local stand-in
  * (infra/local/local-queue.ts), so `npm start` retries on the same terms as AWS.
@@ -32,4 +34,25 @@ export const deliveryQueueSettings = {
 export const changeStreamSettings = {
   batchSize: 100,
   maxRetryAttempts: 10,
+} as const;
+
+/**
+ * The sweep of pending deliveries (lib/domain/events/sweep.ts), scheduled on AWS
+ * (infra/cdk/constructs/outbound-events.ts) and run by `npm start` on the same terms.
+ */
+export const sweepSettings = {
+  /** Minutes between two runs. */
+  intervalMinutes: 5,
+  /**
+   * A pending delivery is due for the sweep once its next attempt is this far past. A due message
+   * is received within seconds; one whose invocation keeps failing comes back every visibility
+   * timeout and, at its fifth receive, goes to the dead-letter queue: 5 × 180 s = 900 s after it
+   * was due, the queue has given up on it. 60 s more (lib/storage/delivery-attempts.ts
+   * `staleClaimMs`) and any claim of that last attempt is stale, which the sweep's message takes
+   * over. So 16 minutes: the queue no longer holds a live copy, and no attempt is running.
+   */
+  overdueAfterSeconds:
+    deliveryQueueSettings.visibilityTimeoutSeconds * deliveryQueueSettings.maxReceiveCount + staleClaimMs / 1000,
+  /** Deliveries taken per shard and run (16 shards, index gsi4): a backlog drains over several runs. */
+  perShard: 100,
 } as const;
