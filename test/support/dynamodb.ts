@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../infra/local/free-port';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { freePort } from '../../tools/local/free-port';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureTable, indexOf } from '../../lib/storage/create-table';
 import { tableDefinition } from '../../lib/storage/table';
