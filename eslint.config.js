@@ -3,17 +3,26 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The layers (README, "Layout"): functions → lib/http → lib/domain → lib/storage. Only lib/storage
- * and infra/ tooling talk to the AWS SDK; product code never imports tooling or tests; the domain
- * knows nothing of HTTP; storage knows nothing of the layers above it.
+ * and tools/ talk to the AWS SDK; what ships (functions/, lib/, the CDK app in infra/) never imports
+ * tools/ or tests, and product code never imports the CDK app; the domain knows nothing of HTTP;
+ * storage knows nothing of the layers above it.
  */
 const sdk = {
   group: ['@aws-sdk/*'],
-  message: 'Only lib/storage talks to DynamoDB, only lib/queue to SQS (and infra/ tooling to both).',
+  message: 'Only lib/storage talks to DynamoDB, only lib/queue to SQS (and tools/ to both).',
 };
 const sqs = { group: ['@aws-sdk/*', '!@aws-sdk/client-sqs'], message: 'lib/queue talks to SQS only.' };
+const credentials = {
+  group: ['@aws-sdk/*', '!@aws-sdk/credential-provider-env'],
+  message: 'The bundled credential provider reads the environment only.',
+};
 const tooling = {
-  group: ['**/infra/**', '**/test/**'],
-  message: 'Product code (functions/, lib/) never imports tooling or tests.',
+  group: ['**/infra/**', '**/tools/**', '**/test/**'],
+  message: 'Product code (functions/, lib/) never imports the CDK app, the tools or tests.',
+};
+const shipsAlone = {
+  group: ['**/tools/**', '**/test/**'],
+  message: 'The CDK app never imports the tools or tests: what ships does not depend on them.',
 };
 const above = (layers, why) => ({ group: layers.flatMap((layer) => [`**/${layer}`, `**/${layer}/**`]), message: why });
 const layer = (files, patterns, ignores = []) => ({
@@ -33,8 +42,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  { files: ['infra/**/*.ts', 'test/**/*.ts', 'test/**/*.js'], rules: { 'no-console': 'off' } },
-  layer(['functions/**/*.ts', 'lib/**/*.ts'], [sdk, tooling], ['lib/storage/**', 'lib/domain/**', 'lib/queue/**']),
+  { files: ['infra/**/*.ts', 'tools/**/*.ts', 'test/**/*.ts', 'test/**/*.js'], rules: { 'no-console': 'off' } },
+  layer(
+    ['functions/**/*.ts', 'lib/**/*.ts'],
+    [sdk, tooling],
+    ['lib/storage/**', 'lib/domain/**', 'lib/queue/**', 'lib/lambda-credentials.ts'],
+  ),
+  layer(['lib/lambda-credentials.ts'], [credentials, tooling]),
   layer(
     ['lib/queue/**/*.ts'],
     [
@@ -54,5 +68,6 @@ export default tseslint.config(
     ['lib/storage/**/*.ts'],
     [tooling, above(['domain', 'http', 'auth', 'admin', 'openapi'], 'Storage knows nothing of the layers above it.')],
   ),
-  layer(['infra/bench/**/*.ts'], [{ group: ['**/test/**'], message: 'The bench never imports tests.' }]),
+  layer(['infra/**/*.ts'], [shipsAlone]),
+  layer(['tools/**/*.ts'], [{ group: ['**/test/**'], message: 'The tools never import tests.' }]),
 );

@@ -1,4 +1,4 @@
-import '../node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { App, Validations } from 'aws-cdk-lib';
 import { applyNagPacks } from './nag';
 import { CrmStack } from './stack';

@@ -3,23 +3,23 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
 import type { BuildOptions } from 'esbuild';
 
 /**
- * The SDK's default credential chain replaced by the environment alone (infra/cdk/lambda-credentials.ts),
+ * The SDK's default credential chain replaced by the environment alone (lib/lambda-credentials.ts),
  * resolved from the project root like every esbuild alias ("alias", https://esbuild.github.io/api/#alias).
  */
 export const credentialProviderAlias = {
-  '@aws-sdk/credential-provider-node': './infra/cdk/lambda-credentials.ts',
+  '@aws-sdk/credential-provider-node': './lib/lambda-credentials.ts',
 } as const;
 
 /**
  * The Lambda runtime of every function, and the Node major the project itself runs on (package.json "engines",
- * checked at every entry point by infra/node-major.js): test/infra/node-major.test.ts holds the two, the bundles'
+ * checked at every entry point by node-major.js): test/infra/node-major.test.ts holds the two, the bundles'
  * target below and the Node that `npm ci` installs to one major.
  */
 export const functionRuntime = Runtime.NODEJS_22_X;
 
 /**
  * How every function is bundled. RouteFunction deploys with these options and the benchmark
- * (infra/bench) bundles with them, so the sizes and cold starts it measures are the deployed ones.
+ * (tools/bench) bundles with them, so the sizes and cold starts it measures are the deployed ones.
  */
 export const functionBundling = {
   minify: true,

@@ -4,7 +4,7 @@ import { routes } from '../../lib/routes';
 
 /**
  * The AWS WAF rules in front of the API stage, as plain data: infra/cdk/constructs/web-acl.ts
- * turns them into a web ACL, and the local stand-in for API Gateway (infra/local/api-gateway.ts)
+ * turns them into a web ACL, and the local stand-in for API Gateway (tools/local/api-gateway.ts)
  * applies the body-size rules with the same patterns, so both answer alike.
  *
  * Why a WAF: API Gateway REST accepts payloads up to 10 MB, a synchronous Lambda invocation at

@@ -98,7 +98,7 @@ export async function showCall(
 
 /**
  * What runs a webhook's handler (functions/ingest-lead.ts or functions/recruitment.ts): lib/ does
- * not import functions/, the admin command line passes it in (infra/admin/commands/webhook-calls.ts).
+ * not import functions/, the admin command line passes it in (tools/admin/commands/webhook-calls.ts).
  */
 export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 

@@ -24,7 +24,7 @@ export function logLevelFrom(env: NodeJS.ProcessEnv = process.env): CrmLogLevel 
 }
 
 /**
- * `npm start` in a terminal sets CRM_LOG_FORMAT=readable (infra/local/start.ts) before any function
+ * `npm start` in a terminal sets CRM_LOG_FORMAT=readable (tools/local/start.ts) before any function
  * is imported; everywhere else (Lambda, tests, `npm start` piped to a file) lines are JSON.
  */
 const readable = process.env.CRM_LOG_FORMAT === 'readable';

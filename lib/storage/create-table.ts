@@ -11,7 +11,7 @@ import { projectionOf, tableDefinition } from './table';
 
 type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
 
-const indexOf = (index: IndexDefinition) => ({
+export const indexOf = (index: IndexDefinition) => ({
   IndexName: index.indexName,
   KeySchema: [
     { AttributeName: index.partitionKey, KeyType: 'HASH' as const },

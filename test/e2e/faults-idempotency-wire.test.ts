@@ -9,7 +9,7 @@ import { keys, type ItemKey } from '../../lib/storage/keys';
 import { partitionOf, startFaultyWire, type FaultyWire, type WireCall, type WireFault } from '../support/faulty-wire';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
-import { seededRandom } from '../support/seeded-random';
+import { seededRandom } from '../../tools/load/seeded-random';
 
 /**
  * Issue 12, point 9: faults on the wire between the real SDK and DynamoDB Local, under an

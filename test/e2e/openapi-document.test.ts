@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { documentPath, openApiDocumentText } from '../../infra/openapi/document-file';
+import { documentPath, openApiDocumentText } from '../../tools/openapi/document-file';
 import { routes } from '../../lib/routes';
 import { startTestApi } from '../support/local-api';
 
@@ -33,7 +33,7 @@ test('Redocly’s recommended rules find nothing, offline', async () => {
       root('node_modules/@redocly/cli/bin/cli.js'),
       'lint',
       '--config',
-      root('infra/openapi/redocly.yaml'),
+      root('tools/openapi/redocly.yaml'),
       documentPath,
     ],
     { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },

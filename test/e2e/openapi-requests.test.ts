@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { SeedOutput } from '../../lib/admin/seed';
-import { openApiDocumentText } from '../../infra/openapi/document-file';
+import { openApiDocumentText } from '../../tools/openapi/document-file';
 import { notBlank } from '../../lib/openapi/patterns';
 import {
   documentProblems,

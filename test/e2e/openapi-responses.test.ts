@@ -6,7 +6,7 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { admitRequest, requestLimit } from '../../lib/domain/rate-limit';
 import { routes } from '../../lib/routes';
-import { matchRoute } from '../../infra/local/api-gateway';
+import { matchRoute } from '../../tools/local/api-gateway';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -1,6 +1,6 @@
-import { seededRandom } from '../support/seeded-random';
+import { seededRandom } from '../../tools/load/seeded-random';
 import { randomUUID } from 'node:crypto';
-import { startEventPipeline } from '../../infra/local/event-pipeline';
+import { startEventPipeline } from '../../tools/local/event-pipeline';
 import type { ApiResponse } from '../support/local-api';
 import { eventsOf, startEventWorld, type EventWorld } from '../support/event-world';
 import { aWorkspace } from '../support/seed';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../infra/local/free-port';
+import { freePort } from '../../tools/local/free-port';
 import { loadConfig } from '../../lib/config';
 import { productionDeps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
@@ -17,7 +17,7 @@ const running = new Set<ChildProcess>();
 function startCommand(env: Record<string, string | undefined>): Started {
   // As `npm start` runs it: node with tsx as a loader, so a signal reaches start.ts itself (the tsx
   // command relays signals, and kills its child when the relay is not acknowledged within 30 ms).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/local/start.ts'], {
     env: {
       ...process.env,
       DYNAMODB_ENDPOINT: undefined,

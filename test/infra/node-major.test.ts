@@ -58,16 +58,16 @@ describe('one Node major, the one Lambda runs', () => {
   });
 
   test('npm test checks it before lint, type check and jest', () => {
-    expect(packageJson.scripts.test).toMatch(/^node infra\/node-major\.js && /);
+    expect(packageJson.scripts.test).toMatch(/^node node-major\.js && /);
   });
 
   test('the entry points are the local server, the admin command line, the bench, the CDK app and jest', () => {
     expect(entryPoints).toEqual(
       expect.arrayContaining([
-        'infra/local/start.ts',
-        'infra/admin/cli.ts',
-        'infra/bench/run.ts',
-        'test/load/run.ts',
+        'tools/local/start.ts',
+        'tools/admin/cli.ts',
+        'tools/bench/run.ts',
+        'tools/load/run.ts',
         'infra/cdk/app.ts',
         'test/support/global-setup.js',
       ]),
@@ -86,7 +86,7 @@ describe('one Node major, the one Lambda runs', () => {
   );
 
   test('a newer major is refused too; the right one passes silently', async () => {
-    expect(await runAs('24.0.0', ['infra/node-major.js'])).toMatchObject({ code: 1, stdout: '' });
-    expect(await runAs(`${nodeMajor}.0.0`, ['infra/node-major.js'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await runAs('24.0.0', ['node-major.js'])).toMatchObject({ code: 1, stdout: '' });
+    expect(await runAs(`${nodeMajor}.0.0`, ['node-major.js'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });

@@ -7,7 +7,7 @@ import {
   StreamDisabledError,
   type DiscardedBatch,
   type StreamPoller,
-} from '../../infra/local/stream-poller';
+} from '../../tools/local/stream-poller';
 import { eventFunctions } from '../../lib/routes';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureTable } from '../../lib/storage/create-table';

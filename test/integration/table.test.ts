@@ -45,7 +45,9 @@ test('a table kept from before outbound events gets its stream switched on and e
     ),
   );
   expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
-});
+  // ensureTable waits up to 60 s for DynamoDB Local to backfill the index it adds (untilIndexActive):
+  // the test allows that bound, not jest's 30 s default, which a loaded machine can exceed.
+}, 90_000);
 
 test('the local signing-secrets table is created from its own definition: keys only, no stream', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { main } from '../../infra/admin/main';
+import { main } from '../../tools/admin/main';
 import type { Deps } from '../../lib/deps';
 
 export type AdminRun = { code: number; stdout: string; stderr: string };
@@ -7,7 +7,7 @@ export type AdminRun = { code: number; stdout: string; stderr: string };
 const env = { ...process.env, PUBLIC_BASE_URL: 'http://crm.test' };
 
 /**
- * The admin command line as a user runs it (`tsx infra/admin/cli.ts`): a child process on the test table, on
+ * The admin command line as a user runs it (`tsx tools/admin/cli.ts`): a child process on the test table, on
  * the Node running the tests (tsx's launcher starts its own child on the Node that runs it), not the first
  * `node` on the PATH.
  */
@@ -15,7 +15,7 @@ export function runAdmin(...args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['node_modules/tsx/dist/cli.mjs', 'infra/admin/cli.ts', ...args],
+      ['node_modules/tsx/dist/cli.mjs', 'tools/admin/cli.ts', ...args],
       { env },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

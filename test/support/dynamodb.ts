@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../infra/local/free-port';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { freePort } from '../../tools/local/free-port';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable, indexOf } from '../../lib/storage/create-table';
+import { tableDefinition } from '../../lib/storage/table';
 
 export const testTableName = 'crm-test';
 /** Named explicitly, not left to the local default, so that commands run with --aws find it too. */
@@ -22,9 +23,17 @@ export async function startTestDynamoDb(): Promise<DynamoDbLocal> {
   return dynamo;
 }
 
-/** A table as created before outbound events (no stream), as a DATA_DIR kept from then holds it. */
+/**
+ * A table as created before outbound events, as a DATA_DIR kept from then holds it: no stream, and the
+ * indexes of that time (gsi1 to gsi3), so that `ensureTable` has what a real upgrade has to add (the
+ * stream and gsi4), no more. Each index DynamoDB Local creates is backfilled by its Java process,
+ * seconds on a loaded machine: a test does not wait for indexes no real table lacks.
+ */
 export async function createTableWithoutStream(client: DynamoDBClient): Promise<string> {
   const tableName = `crm-test-no-stream-${randomUUID()}`;
+  const indexesThen = tableDefinition.globalSecondaryIndexes.filter((index) =>
+    (indexesBeforeOutboundEvents as readonly string[]).includes(index.indexName),
+  );
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
@@ -32,12 +41,19 @@ export async function createTableWithoutStream(client: DynamoDBClient): Promise<
       AttributeDefinitions: [
         { AttributeName: 'pk', AttributeType: 'S' },
         { AttributeName: 'sk', AttributeType: 'S' },
+        ...indexesThen.flatMap((index) => [
+          { AttributeName: index.partitionKey, AttributeType: 'S' as const },
+          { AttributeName: index.sortKey, AttributeType: 'S' as const },
+        ]),
       ],
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
+      GlobalSecondaryIndexes: indexesThen.map(indexOf),
     }),
   );
   return tableName;
 }
+
+const indexesBeforeOutboundEvents = ['gsi1', 'gsi2', 'gsi3'] as const;

@@ -1,5 +1,5 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { matchRoute, proxyEvent, type IncomingRequest } from '../../infra/local/api-gateway';
+import { matchRoute, proxyEvent, type IncomingRequest } from '../../tools/local/api-gateway';
 import type { Route } from '../../lib/routes';
 
 /** A route of the list, by default POST notes: the local gateway's tests route with a few of these. */

@@ -1,5 +1,5 @@
 // Plain ESM: jest loads global setup outside its ESM transform, so TypeScript comes in through tsx.
-import '../../infra/node-major.js'; // first: another Node major stops the run before DynamoDB Local starts
+import '../../node-major.js'; // first: another Node major stops the run before DynamoDB Local starts
 import { tsImport } from 'tsx/esm/api';
 
 /**

@@ -5,8 +5,8 @@ import {
   type ApiResponse,
   type LocalApi,
   type RequestOptions,
-} from '../../infra/local/api-client';
-import type { LocalTimeouts } from '../../infra/local/server';
+} from '../../tools/local/api-client';
+import type { LocalTimeouts } from '../../tools/local/server';
 import type { Deps } from '../../lib/deps';
 import { requestProblems } from './openapi-requests';
 
@@ -17,7 +17,7 @@ export type TestApi = LocalApi;
  * The local API on a free port, over the test run's DynamoDB Local, for end-to-end tests: the
  * given parts (a clock, ids) replace the production ones, the given timeouts the deployed ones.
  * Its requests are checked against the OpenAPI document (below); the bench's, through
- * infra/local/api-client.ts alone, are not.
+ * tools/local/api-client.ts alone, are not.
  */
 export async function startTestApi(
   overrides: Partial<Deps> = {},

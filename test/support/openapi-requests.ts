@@ -1,6 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocumentText } from '../../infra/openapi/document-file';
+import { openApiDocumentText } from '../../tools/openapi/document-file';
 
 /**
  * Requests checked against the OpenAPI document the code generates, the way a validating proxy

@@ -1,5 +1,5 @@
 /**
- * A function module for the local Lambda runtime's own tests (infra/local/server.ts loads it as it
+ * A function module for the local Lambda runtime's own tests (tools/local/server.ts loads it as it
  * loads functions/*.ts): each invocation sleeps as long as its event says, and every instance its
  * factory builds is counted, so a test sees when the runtime starts the function anew.
  */

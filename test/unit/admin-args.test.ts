@@ -1,7 +1,7 @@
 import { AdminInputError } from '../../lib/admin/errors';
-import { parseCommandLine } from '../../infra/admin/args';
-import { resolveCommand, defineCommand, flagNamesOf, usageOf } from '../../infra/admin/command';
-import { commands } from '../../infra/admin/commands';
+import { parseCommandLine } from '../../tools/admin/args';
+import { resolveCommand, defineCommand, flagNamesOf, usageOf } from '../../tools/admin/command';
+import { commands } from '../../tools/admin/commands';
 
 const show = defineCommand({
   words: ['prospect', 'show'],

@@ -9,7 +9,7 @@ import {
   proxyReply,
   refusals,
   requestAuthorizerEvent,
-} from '../../infra/local/api-gateway';
+} from '../../tools/local/api-gateway';
 import { aCountingFunction, anIncomingRequest, eventFor, gatewayIds, testRoutes } from '../support/gateway-fixtures';
 
 const arn = 'arn:aws:execute-api:eu-west-3:123456789012:localapi/local/GET/pipelines';

@@ -7,7 +7,7 @@ import {
   maxAuthorizerResultBytes,
   maxMethodArnBytes,
   refusals,
-} from '../../infra/local/api-gateway';
+} from '../../tools/local/api-gateway';
 import { allowStagePolicy, stageWideResource } from '../../lib/auth/policy';
 import { routes } from '../../lib/routes';
 import { fakeTable } from '../support/fake-table';

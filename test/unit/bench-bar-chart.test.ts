@@ -1,4 +1,4 @@
-import { barChart, escapeXml, tickStep } from '../../infra/bench/bar-chart';
+import { barChart, escapeXml, tickStep } from '../../tools/bench/bar-chart';
 
 const chart = {
   title: 'Latency <p50 & p99>',

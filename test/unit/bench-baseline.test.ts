@@ -1,10 +1,10 @@
-import { beforeAfter, costBefore, parseBaseline, readBaseline, type Baseline } from '../../infra/bench/baseline';
-import { units, ms } from '../../infra/bench/markdown';
-import type { OperationMeasure } from '../../infra/bench/operation-costs';
-import { operations } from '../../infra/bench/operations';
-import { costsSection } from '../../infra/bench/report-costs';
-import { operationsSection } from '../../infra/bench/report-operations';
-import type { BenchResults } from '../../infra/bench/results';
+import { beforeAfter, costBefore, parseBaseline, readBaseline, type Baseline } from '../../tools/bench/baseline';
+import { units, ms } from '../../tools/bench/markdown';
+import type { OperationMeasure } from '../../tools/bench/operation-costs';
+import { operations } from '../../tools/bench/operations';
+import { costsSection } from '../../tools/bench/report-costs';
+import { operationsSection } from '../../tools/bench/report-operations';
+import type { BenchResults } from '../../tools/bench/results';
 
 const sample: Baseline = {
   commit: 'abcdef0',

@@ -1,5 +1,5 @@
-import { checkBudgets, formatBytes, heaviest, type BudgetInputs } from '../../infra/bench/budgets';
-import { operations } from '../../infra/bench/operations';
+import { checkBudgets, formatBytes, heaviest, type BudgetInputs } from '../../tools/bench/budgets';
+import { operations } from '../../tools/bench/operations';
 
 const within: BudgetInputs = {
   functions: [

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { credentialProviderAlias, esbuildOptionsFor, functionBundling } from '../../infra/cdk/bundling';
-import { defaultProvider } from '../../infra/cdk/lambda-credentials';
-import { origin } from '../../infra/bench/bundles';
+import { defaultProvider } from '../../lib/lambda-credentials';
+import { origin } from '../../tools/bench/bundles';
 
 describe('bundling options shared by the stack and the bench', () => {
   const options = esbuildOptionsFor('/app/functions/add-note.ts', '/out/index.mjs');
@@ -41,7 +41,7 @@ describe('bundling options shared by the stack and the bench', () => {
       alias: credentialProviderAlias,
     });
     expect(functionBundling.esbuildArgs).toEqual({
-      '--alias': ['@aws-sdk/credential-provider-node=./infra/cdk/lambda-credentials.ts'],
+      '--alias': ['@aws-sdk/credential-provider-node=./lib/lambda-credentials.ts'],
     });
   });
 
@@ -55,7 +55,7 @@ describe('bundling options shared by the stack and the bench', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs).toContain('infra/cdk/lambda-credentials.ts');
+    expect(inputs).toContain('lib/lambda-credentials.ts');
     expect(
       inputs.filter((input) => /credential-provider-(node|ini|sso|process|web-identity)|nested-clients/.test(input)),
     ).toEqual([]);

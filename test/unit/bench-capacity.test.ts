@@ -8,7 +8,7 @@ import {
   updatedAttributes,
   writeUnits,
   type ItemLookup,
-} from '../../infra/bench/capacity';
+} from '../../tools/bench/capacity';
 
 const none = () => undefined;
 const prospect = { pk: 'PROSPECT#w#p', sk: 'PROSPECT', version: 3 };

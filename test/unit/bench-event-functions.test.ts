@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { checkBudgets, type BudgetInputs } from '../../infra/bench/budgets';
-import { skippedWork, succeeded } from '../../infra/bench/cold-start';
-import { coldStartEvents } from '../../infra/bench/cold-start-events';
+import { checkBudgets, type BudgetInputs } from '../../tools/bench/budgets';
+import { skippedWork, succeeded } from '../../tools/bench/cold-start';
+import { coldStartEvents } from '../../tools/bench/cold-start-events';
 import {
   benchDeliveryQueue,
   prospectCreatedBatch,
   unknownDeliveryBatch,
-} from '../../infra/bench/event-function-events';
-import { functionsSection } from '../../infra/bench/report-functions';
-import type { BenchResults } from '../../infra/bench/results';
+} from '../../tools/bench/event-function-events';
+import { functionsSection } from '../../tools/bench/report-functions';
+import type { BenchResults } from '../../tools/bench/results';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
 import { eventFunctions } from '../../lib/routes';

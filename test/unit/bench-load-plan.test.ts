@@ -1,5 +1,5 @@
 import { requestLimit } from '../../lib/domain/rate-limit';
-import { connectionCounts, loadKeyLabels, loadPlan, requestsPerKey } from '../../infra/bench/load-plan';
+import { connectionCounts, loadKeyLabels, loadPlan, requestsPerKey } from '../../tools/bench/load-plan';
 
 describe('load plan', () => {
   it.each(connectionCounts)(

@@ -1,4 +1,4 @@
-import { median } from '../../infra/bench/stats';
+import { median } from '../../tools/bench/stats';
 
 describe('bench statistics', () => {
   it('takes the middle value of an odd count, whatever the order', () => {

@@ -17,7 +17,7 @@ import {
   wafResponseBodies,
   wafRules,
 } from '../../infra/cdk/waf-rules';
-import { gatewayReply, refusals, wafBlock } from '../../infra/local/api-gateway';
+import { gatewayReply, refusals, wafBlock } from '../../tools/local/api-gateway';
 
 const types = Object.keys(gatewayResponses) as GatewayResponseType[];
 

@@ -5,7 +5,7 @@ import {
   maxHeaderBytes,
   parseQuery,
   requestAuthorizerEvent,
-} from '../../infra/local/api-gateway';
+} from '../../tools/local/api-gateway';
 import { aCountingFunction, anIncomingRequest, eventFor, gatewayIds, testRoutes } from '../support/gateway-fixtures';
 
 /** Routing, query strings and header quota of API Gateway REST as the local runtime models them (docs/deploy.md). */

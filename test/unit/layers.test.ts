@@ -20,9 +20,16 @@ test.each([
   ['functions/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
   ['lib/storage/x.ts', "import { value } from '../domain/rate-limit';"],
   ['lib/storage/x.ts', "import { value } from '../http/response';"],
-  ['lib/x.ts', "import { value } from '../infra/local/server';"],
+  ['lib/x.ts', "import { value } from '../tools/local/server';"],
+  ['functions/x.ts', "import { value } from '../tools/admin/cli';"],
+  ['lib/admin/x.ts', "import { value } from '../../tools/admin/render';"],
+  ['lib/x.ts', "import { value } from '../infra/cdk/bundling';"],
   ['functions/x.ts', "import { value } from '../test/support/seed';"],
-  ['infra/bench/x.ts', "import { value } from '../../test/support/local-api';"],
+  ['lib/lambda-credentials.ts', "import { value } from '@aws-sdk/credential-provider-node';"],
+  ['infra/cdk/x.ts', "import { value } from '../../tools/openapi/document-file';"],
+  ['infra/cdk/x.ts', "import { value } from '../../test/support/seed';"],
+  ['tools/bench/x.ts', "import { value } from '../../test/support/local-api';"],
+  ['tools/load/x.ts', "import { value } from '../../test/support/seed';"],
 ])('%s may not %s', async (filePath, source) => {
   expect(await refusals(filePath, source)).toHaveLength(1);
 });
@@ -32,8 +39,11 @@ test.each([
   ['lib/domain/x.ts', "import { value } from '../storage/leads';"],
   ['lib/domain/x.ts', "import { value } from '../messages';"],
   ['lib/http/x.ts', "import { value } from '../domain/rate-limit';"],
-  ['infra/local/x.ts', "import { value } from '@aws-sdk/client-dynamodb';"],
-  ['test/unit/x.ts', "import { value } from '../../infra/local/server';"],
+  ['lib/lambda-credentials.ts', "import { value } from '@aws-sdk/credential-provider-env';"],
+  ['infra/cdk/x.ts', "import { value } from '../../lib/routes';"],
+  ['tools/local/x.ts', "import { value } from '@aws-sdk/client-dynamodb';"],
+  ['tools/bench/x.ts', "import { value } from '../../infra/cdk/bundling';"],
+  ['test/unit/x.ts', "import { value } from '../../tools/local/server';"],
 ])('%s may %s', async (filePath, source) => {
   expect(await refusals(filePath, source)).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import type { Deps } from '../../lib/deps';
-import { answer, type IncomingRequest } from '../../infra/local/api-gateway';
-import { startLocalServer, type LocalServer } from '../../infra/local/server';
+import { answer, type IncomingRequest } from '../../tools/local/api-gateway';
+import { startLocalServer, type LocalServer } from '../../tools/local/server';
 import { routes } from '../../lib/routes';
 
 /**

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { lambdaContext } from '../../infra/local/lambda-context';
-import { deployedTimeouts, lambdaInvocations } from '../../infra/local/server';
+import { lambdaContext } from '../../tools/local/lambda-context';
+import { deployedTimeouts, lambdaInvocations } from '../../tools/local/server';
 import type { Deps } from '../../lib/deps';
 import { functionTimeoutSeconds, routeById } from '../../lib/routes';
 import { instances } from '../support/sleepy-function';

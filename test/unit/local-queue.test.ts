@@ -6,7 +6,7 @@ import {
   localDeliveryQueue,
   startConsumer,
   type Consumer,
-} from '../../infra/local/local-queue';
+} from '../../tools/local/local-queue';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
 

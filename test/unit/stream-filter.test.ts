@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { streamRecordMatcher, UnsupportedFilterError } from '../../infra/local/stream-filter';
+import { streamRecordMatcher, UnsupportedFilterError } from '../../tools/local/stream-filter';
 import { eventFunctions } from '../../lib/routes';
 
 const streamFilters = eventFunctions.find((candidate) => candidate.id === 'streamHandler')?.streamFilters;

@@ -1,8 +1,9 @@
 import { Aws, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { denyGrantsButForAwsServices } from '../kms-grants';
 
 export type AlarmTopicProps = { stage: string };
 
@@ -51,22 +52,7 @@ export class AlarmTopic extends Construct {
         conditions: fromOurAlarms,
       }),
     );
-    /**
-     * Only AWS services create grants on the key (AWS Control Tower CT.KMS.PR.3, "AWS KMS controls",
-     * https://docs.aws.amazon.com/controltower/latest/controlreference/kms-rules.html): nobody needs one here.
-     */
-    this.key.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'GrantsForAwsServicesOnly',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['kms:CreateGrant'],
-        resources: ['*'],
-        conditions: {
-          BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' },
-        },
-      }),
-    );
+    denyGrantsButForAwsServices(this.key);
     this.topic = new Topic(this, 'Topic', {
       displayName: `CRM ${props.stage} : alarmes`,
       masterKey: this.key,

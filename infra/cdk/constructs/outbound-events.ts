@@ -2,7 +2,7 @@ import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
   EventSourceMapping,
@@ -26,6 +26,7 @@ import { keptBatchPrefix } from '../../../lib/storage/kept-stream-batches';
 import type { PowertoolsSettings } from '../observability';
 import { secretsTableStatements } from '../table-access';
 import { RouteFunction } from './route-function';
+import { denyGrantsButForAwsServices } from '../kms-grants';
 
 /**
  * The delivery function's timeout: one POST of at most 10 s (retry-schedule.ts `deliveryTimeoutMs`)
@@ -222,22 +223,7 @@ export class OutboundEvents extends Construct {
       /** The bucket outlives the stack with what it holds: so does the key they are encrypted with. */
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    /**
-     * Only AWS services create grants on the key (AWS Control Tower CT.KMS.PR.3, "AWS KMS controls",
-     * https://docs.aws.amazon.com/controltower/latest/controlreference/kms-rules.html): nobody needs one here.
-     */
-    this.streamFailureKey.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'GrantsForAwsServicesOnly',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['kms:CreateGrant'],
-        resources: ['*'],
-        conditions: {
-          BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' },
-        },
-      }),
-    );
+    denyGrantsButForAwsServices(this.streamFailureKey);
     /**
      * The stream batches given up, whole (docs/events.md, "No event lost"): personal data. SSE-KMS
      * with a key of the stack rather than S3-managed keys: reading a batch then takes kms:Decrypt

@@ -19,7 +19,7 @@ export type DeliveryMessage = {
 /** SQS's limit on DelaySeconds. */
 export const maxQueueDelaySeconds = 900;
 
-/** The delivery queue: SQS on AWS (lib/queue), the local stand-in in `npm start` (infra/local). */
+/** The delivery queue: SQS on AWS (lib/queue), the local stand-in in `npm start` (tools/local). */
 export type DeliveryQueue = {
   send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void>;
 };

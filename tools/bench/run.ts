@@ -1,4 +1,4 @@
-import '../node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import '../node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { documentPath, openApiDocumentText } from './document-file';

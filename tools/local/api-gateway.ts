@@ -14,8 +14,8 @@ import {
   renderGatewayTemplate,
   type GatewayContext,
   type GatewayResponseType,
-} from '../cdk/gateway-responses';
-import { bodySizeBlock, type WafBlock } from '../cdk/waf-rules';
+} from '../../infra/cdk/gateway-responses';
+import { bodySizeBlock, type WafBlock } from '../../infra/cdk/waf-rules';
 import { evaluatePolicy } from './iam-policy';
 import { within } from './time-limit';
 

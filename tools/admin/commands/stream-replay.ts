@@ -21,7 +21,7 @@ const outcomeWords: Record<ReplayedBatch['outcome'], string> = {
 /**
  * Locally the delivery queue lives in `npm start`'s own process, out of this one's reach: the
  * deliveries the replay puts stay pending, their next attempt long past, and the sweep `npm start`
- * runs (infra/local/event-pipeline.ts) queues them. On AWS, the stack's delivery queue.
+ * runs (tools/local/event-pipeline.ts) queues them. On AWS, the stack's delivery queue.
  */
 const leftToTheLocalSweep: DeliveryQueue = { send: async () => undefined };
 

@@ -24,7 +24,7 @@ export type ColdStartContext = {
 
 type Request = { method: string; target: string; headers: Record<string, string>; body?: unknown };
 
-/** The proxy event API Gateway builds for a request (infra/local/api-gateway.ts, as the local server does). */
+/** The proxy event API Gateway builds for a request (tools/local/api-gateway.ts, as the local server does). */
 function gatewayEvent(request: Request) {
   const path = request.target.split('?')[0] ?? '';
   const match = matchRoute(routes, request.method, path);

@@ -1,4 +1,4 @@
-import '../node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { main } from './main';
 
 process.exitCode = await main(process.argv.slice(2), {

@@ -37,6 +37,6 @@ export type BenchResults = {
   load: Record<Phase, LoadRun[]>;
   bulk: { prospects: number; items: number; seconds: number };
   budgets: BudgetCheck[];
-  /** What the bench measured before issue 15 (infra/bench/baseline.json), for before → after. */
+  /** What the bench measured before issue 15 (tools/bench/baseline.json), for before → after. */
   baseline: Baseline;
 };

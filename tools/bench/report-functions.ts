@@ -43,7 +43,7 @@ function, a queue message for a delivery that does not exist: one BatchGetItem, 
 refuses to POST to this machine): the time from the process's start (its time origin) to the answer. It splits into Node's own start, the module load (parse and module scope: clients, schemas)
 and the first answer (the SDK's first requests included). The reference is bundled the same way and only creates the
 DynamoDB document client (\`lib/storage/client.ts\`) and answers after one \`GetItem\`
-(\`infra/bench/reference-function.ts\`): a ratio is what a function's own code adds. The budget is
+(\`tools/bench/reference-function.ts\`): a ratio is what a function's own code adds. The budget is
 ${maxColdStartRatio} × for the heaviest bundle.`,
     '',
     `Medians of ${reference.coldStart.runs} runs, after one unmeasured round, the runs interleaved across functions.

@@ -27,10 +27,10 @@ export function operationsSection(results: BenchResults): string {
     '',
     `Every operation once per round, ${results.repetitions} measured rounds after ${warmUpRounds} unmeasured ones,
 through the local API (\`startLocalApi\`), whose one DynamoDB client serves the authorizer and the handlers, without
-\`Idempotency-Key\`. The SDK middleware of \`infra/bench/meter.ts\` records every call as it leaves (the round trips
+\`Idempotency-Key\`. The SDK middleware of \`tools/bench/meter.ts\` records every call as it leaves (the round trips
 counted) and adds \`ReturnConsumedCapacity: TOTAL\` to it. Capacity is shown
 twice: **billed**, computed from the items written and read with DynamoDB's documented rules
-(\`infra/bench/capacity.ts\`: 1 RRU per 4 KB strongly consistent, half eventually consistent, a missing item at the
+(\`tools/bench/capacity.ts\`: 1 RRU per 4 KB strongly consistent, half eventually consistent, a missing item at the
 minimum; 1 WRU per KB, once more per index holding the item; twice for each item of a transaction), and as
 **DynamoDB Local reports** it, which is not what AWS bills: it counts a transaction's items as one (three small
 puts in one transaction: 2 units reported, 6 billed), a \`BatchGetItem\`'s missing keys as free, and reports nothing
@@ -38,9 +38,9 @@ for a write refused by its condition. Latency: median of the measured rounds, on
 handler included.`,
     '',
     `**Before → after**: before is the bench of commit ${baseline.commit} (${baseline.date}), the last before issue 15
-("Fewer DynamoDB round trips"), kept in \`infra/bench/baseline.json\`: ${baseline.note}. — where that run did not
+("Fewer DynamoDB round trips"), kept in \`tools/bench/baseline.json\`: ${baseline.note}. — where that run did not
 measure the operation. **Target**: the most round trips issue 15 (writes, webhooks) or issue 16 (read routes) allows, authorizer included, a budget on the median
-of the measured rounds in both workspaces. **Expected calls**: the calls \`infra/bench/operations.ts\` lists for the
+of the measured rounds in both workspaces. **Expected calls**: the calls \`tools/bench/operations.ts\` lists for the
 operation, ✅ when those were made (in any order: parallel calls leave in no fixed order).`,
     '',
     table(

@@ -15,7 +15,7 @@ export function performanceReport(results: BenchResults): string {
   return [
     '# Performance',
     '',
-    `Written by \`npm run bench\` (\`infra/bench/run.ts\`) on ${results.date}, in ${Math.round(results.seconds)} s.`,
+    `Written by \`npm run bench\` (\`tools/bench/run.ts\`) on ${results.date}, in ${Math.round(results.seconds)} s.`,
     '',
     `Do not edit by hand: run it again. \`npm run bench -- --check\` also exits with 1 when a budget breaks. The bench
 starts its own DynamoDB Local (in memory), seeds two workspaces with \`lib/admin/seed.ts\`, measures, and stops

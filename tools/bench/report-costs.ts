@@ -45,7 +45,7 @@ included: an upper bound); the units billed of section 2. CloudWatch Logs (about
 ($1.30 to $10 per million, depending on traffic) come on top, as docs/deploy.md explains.`,
     '',
     `**Total before**: the same arithmetic on what the bench of commit ${results.baseline.commit} (${results.baseline.date},
-before issue 15) measured: its units, latency and cold starts (\`infra/bench/baseline.json\`); — where it did not
+before issue 15) measured: its units, latency and cold starts (\`tools/bench/baseline.json\`); — where it did not
 measure the operation. The other columns and **Total after** are this run's.`,
     '',
     table(

@@ -1,4 +1,4 @@
-import { seededRandom } from '../support/seeded-random';
+import { seededRandom } from './seeded-random';
 import type { SeedDescription, SeedOutput } from '../../lib/admin/seed';
 
 /**

@@ -131,7 +131,7 @@ async function warmUp(url: string, context: LoadContext, scenario: Scenario, war
 
 export type LoadServer = { url: string; stop: () => Promise<void> };
 
-/** Starts infra/bench/load-server.ts (through tsx, like the bench) with the bench's environment. */
+/** Starts tools/bench/load-server.ts (through tsx, like the bench) with the bench's environment. */
 export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<LoadServer> {
   const entry = fileURLToPath(new URL('./load-server.ts', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {

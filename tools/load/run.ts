@@ -1,11 +1,11 @@
-import '../../infra/node-major.js'; // first: on another Node major, nothing else runs
+import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureTable } from '../../lib/storage/create-table';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
-import { freePort } from '../../infra/local/free-port';
-import { startLocalServer } from '../../infra/local/server';
+import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { freePort } from '../local/free-port';
+import { startLocalServer } from '../local/server';
 import { report } from './report';
 import { verifyRun, type Outcome } from './verify';
 import { loadWorkspace, planRequests, resolvePatch, type PlannedRequest } from './workload';

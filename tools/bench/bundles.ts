@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
-import { esbuildOptionsFor } from '../cdk/bundling';
+import { esbuildOptionsFor } from '../../infra/cdk/bundling';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,7 +29,7 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
     ...routes.map((route) => ({ name: route.id, entry: route.entry })),
     ...eventFunctions.map((eventFunction) => ({ name: eventFunction.id, entry: eventFunction.entry })),
     { name: authorizerName, entry: authorizerEntry },
-    { name: referenceName, entry: 'infra/bench/reference-function.ts' },
+    { name: referenceName, entry: 'tools/bench/reference-function.ts' },
   ];
   const bundles: Bundle[] = [];
   for (const target of targets) {
