@@ -501,6 +501,19 @@ describe('redeliver', () => {
     );
     expect(received).toEqual([]);
   });
+
+  test('a delivery past its 30 days is not redelivered, even before DynamoDB removes it (decisions 6.3)', async () => {
+    const subscription = await aSubscription('/ok');
+    const expired = await aDelivery(subscription, {
+      status: 'delivered',
+      attempts: 1,
+      step: 1,
+      expires_at: Math.floor(now.getTime() / 1000),
+    });
+    await expect(redeliver(deps, expired.workspace_id, expired.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(received).toEqual([]);
+    expect(await stored(expired)).toMatchObject({ attempts: 1 });
+  });
 });
 
 describe('signing secrets: a rotation, and a secret an earlier version left beside its subscription', () => {

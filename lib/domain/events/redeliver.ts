@@ -2,6 +2,7 @@ import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
 import type { DeliveryItem } from '../../storage/event-records';
+import { stillKept } from '../../storage/expiry';
 import { retryWhileChangedMeanwhile } from '../../storage/retry';
 import { ConflictError, NotFoundError } from '../errors';
 import { attemptDelivery } from './delivery-attempt';
@@ -11,8 +12,8 @@ import type { EventDeps } from './ports';
 /**
  * `subscription redeliver` (decisions 6.2): a new attempt of the same delivery (same `webhook-id`),
  * sent now, outside the schedule. Success → `delivered`; a failure leaves a pending delivery
- * pending (its schedule goes on untouched) and ends any other `failed`. Unknown delivery or deleted
- * subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
+ * pending (its schedule goes on untouched) and ends any other `failed`. Unknown or expired delivery, or
+ * deleted subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
  */
 export async function redeliver(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
@@ -20,7 +21,10 @@ export async function redeliver(
   deliveryId: string,
 ): Promise<DeliveryView> {
   const { delivery, subscription, secrets } = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
-  if (!delivery) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
+  // Past its 30 days it is gone for the workspace, whether or not TTL has removed it yet.
+  if (!delivery || !stillKept(delivery, deps.clock())) {
+    throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
+  }
   if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
   if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
   const result = await attemptDelivery(deps, delivery, subscription, secrets);
