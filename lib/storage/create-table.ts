@@ -74,13 +74,17 @@ async function enableStream(client: DynamoDBClient, tableName: string): Promise<
  * A table kept in DATA_DIR from before an index was added to the definition (gsi4, the sweep's)
  * gets it, one UpdateTable per index, as DynamoDB creates one index at a time ("UpdateTable",
  * Amazon DynamoDB API Reference, https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTable.html:
- * "You can create or delete only one global secondary index per UpdateTable operation"); each is
- * waited for until ACTIVE. Its items written before are in it once
- * DynamoDB has backfilled it, as far as they carry its keys.
+ * "You can create or delete only one global secondary index per UpdateTable operation"): each waits
+ * for the one before to be ACTIVE. The last is left to backfill on its own, however long DynamoDB
+ * Local takes on a busy machine: `npm start` serves at once, and the index's only reader, the sweep,
+ * runs minutes later (and again after a run that found it still CREATING). Items written before are
+ * in it once backfilled, as far as they carry its keys.
  */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: ReadonlySet<string | undefined>) {
-  for (const index of tableDefinition.globalSecondaryIndexes) {
-    if (present.has(index.indexName)) continue;
+  const missing = tableDefinition.globalSecondaryIndexes.filter((index) => !present.has(index.indexName));
+  for (const [position, index] of missing.entries()) {
+    const previous = missing[position - 1];
+    if (previous !== undefined) await untilIndexActive(client, tableName, previous.indexName);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
@@ -91,7 +95,6 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, pres
         GlobalSecondaryIndexUpdates: [{ Create: indexOf(index) }],
       }),
     );
-    await untilIndexActive(client, tableName, index.indexName);
   }
 }
 

@@ -39,15 +39,17 @@ test('a table kept from before outbound events gets its stream switched on and e
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   client.destroy();
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
-  expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus, index.Projection])).toEqual(
+  // The index added last may still be backfilling (ensureTable does not wait for it); present either way.
+  expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.Projection])).toEqual(
     expect.arrayContaining(
-      tableDefinition.globalSecondaryIndexes.map((index) => [index.indexName, 'ACTIVE', projectionOf(index)]),
+      tableDefinition.globalSecondaryIndexes.map((index) => [index.indexName, projectionOf(index)]),
     ),
   );
+  expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexStatus)).toEqual(
+    Table?.GlobalSecondaryIndexes?.map(() => expect.stringMatching(/^(CREATING|ACTIVE)$/)),
+  );
   expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
-  // ensureTable waits up to 60 s for DynamoDB Local to backfill the index it adds (untilIndexActive):
-  // the test allows that bound, not jest's 30 s default, which a loaded machine can exceed.
-}, 90_000);
+});
 
 test('the local signing-secrets table is created from its own definition: keys only, no stream', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
