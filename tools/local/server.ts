@@ -39,6 +39,9 @@ const health: GatewayReply = {
  * its timeout as Lambda ends it. What API Gateway does with a request lives in api-gateway.ts;
  * this file moves bytes and runs the functions.
  */
+/** How long an idle kept-alive connection stays open on this server's side. */
+const idleConnectionMs = 65_000;
+
 export async function startLocalServer(options: {
   deps: Deps;
   port: number;
@@ -57,6 +60,12 @@ export async function startLocalServer(options: {
         res.destroy();
       });
   });
+  // The client, not this server, ends an idle kept-alive connection: with Node's 5 s default, a
+  // client whose event loop stalls past its own idle limit (fetch's undici keeps a socket 4 s) can
+  // send on a socket this server is closing at that moment, and its call fails with ECONNRESET
+  // (seen on a loaded CI machine). Headers must still arrive within `headersTimeout`, above it.
+  server.keepAliveTimeout = idleConnectionMs;
+  server.headersTimeout = idleConnectionMs + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
