@@ -52,10 +52,11 @@ export class ConfigEditContendedError extends Error {
 }
 
 /**
- * Rounds of an edit of the configuration item. Concurrent admins are few, but a script adding twenty
- * tags at once must settle: each round lets one writer through, the jitter spreads the others
- * (twenty at once on DynamoDB Local: 8 rounds at most, in tests). Pauses are capped at a second, so a
- * hopelessly contended edit gives up after about ten seconds.
+ * Rounds of an edit of the configuration item. Concurrent admins are few, but a script adding tags
+ * at once must settle: an edit loses a round only to another edit's success, so up to 16 edits at
+ * once always settle, and the jitter spreads more (twenty at once on DynamoDB Local: 8 rounds at
+ * most, in tests). Pauses are capped at a second, so a hopelessly contended edit gives up after
+ * about ten seconds.
  */
 export const configEditPolicy: RetryPolicy = {
   attempts: 16,

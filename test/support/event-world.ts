@@ -24,7 +24,8 @@ import { aWorkspace } from './seed';
  * (the shared `crm-test` table's stream carries every other test file's writes), DynamoDB Local's
  * stream read by the real stream handler, the queue stand-in feeding the real delivery function,
  * and receivers on 127.0.0.1. One clock drives the API, the functions and the queue: real time plus
- * an offset the test moves forward to reach the next retry without waiting for it.
+ * an offset the test moves forward to reach the next retry without waiting for it, or, once stopped,
+ * only the test's moves.
  */
 
 /** One POST a receiver got, with the raw body (signatures are over its bytes) and what it answered. */
@@ -34,11 +35,17 @@ export type ReceivedRequest = {
   body: string;
   /** Real time (ms) the request ended. */
   receivedAt: number;
-  status: number;
+  /** What it answered; null: nothing, ever. */
+  status: number | null;
+  /** Real time (ms) the exchange ended: its answer sent, or the connection dropped by the client. */
+  endedAt?: number;
 };
 
-/** What the receiver answers one request: a status, after a delay (real milliseconds). */
-export type Answer = { status: number; delayMs?: number };
+/**
+ * What the receiver answers one request: a status at once, or (null) nothing ever, so that only the
+ * client's own timeout ends the exchange, however slowly a loaded machine runs.
+ */
+export type Answer = { status: number | null };
 
 export type Receiver = {
   url: string;
@@ -64,10 +71,15 @@ export type EventWorld = {
   deps: SecretsDeps;
   api: TestApi;
   pipeline: EventPipeline;
-  /** The world's time (real time plus the offset). */
+  /** The world's time (real time plus the offset, until `stopClock`). */
   now: () => Date;
   /** Moves the world's clock forward. */
   advance: (seconds: number) => void;
+  /**
+   * From now on the world's clock moves only by `advance`: nothing that is due later (a retry, a
+   * queue delay) comes while a test looks, however long its checks take on a loaded machine.
+   */
+  stopClock: () => void;
   /** A workspace seeded on the world's table, its writes through the pipeline before this returns. */
   seed: (description?: SeedDescription) => Promise<SeedOutput>;
   receiver: () => Promise<Receiver>;
@@ -103,7 +115,9 @@ export async function startEventWorld(): Promise<EventWorld> {
   client.destroy();
 
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  let stoppedAt: number | undefined;
+  const nowMs = () => stoppedAt ?? Date.now() + offsetMs;
+  const now = () => new Date(nowMs());
   const base = productionDeps();
   const deps: SecretsDeps = { ...base, tableName, secretsTableName, clock: now };
   const api = await startTestApi({ tableName, clock: now });
@@ -132,7 +146,11 @@ export async function startEventWorld(): Promise<EventWorld> {
     api,
     pipeline,
     now,
-    advance: (seconds) => void (offsetMs += seconds * 1000),
+    advance: (seconds) => {
+      if (stoppedAt === undefined) offsetMs += seconds * 1000;
+      else stoppedAt += seconds * 1000;
+    },
+    stopClock: () => void (stoppedAt = nowMs()),
     seed: async (description = aWorkspace()) => {
       const ws = await seedWorkspace(deps, description);
       // Its writes go through the stream handler before any subscription exists: they send nothing.
@@ -214,13 +232,16 @@ export async function startEventWorld(): Promise<EventWorld> {
       };
     },
     settle: async () => {
+      const states: string[] = [];
       for (let round = 0; round < 100; round += 1) {
         const before = fingerprint();
         await pipeline.caughtUp();
         await pipeline.idle();
         if (fingerprint() === before) return;
+        states.push(fingerprint());
       }
-      throw new Error('the event pipeline never settled');
+      // What kept changing (requests received, messages and their receive counts, dead letters).
+      throw new Error(`the event pipeline never settled; its last states:\n${states.slice(-3).join('\n')}`);
     },
     close: async () => {
       await pipeline.stop();
@@ -236,7 +257,6 @@ export async function startEventWorld(): Promise<EventWorld> {
 async function startReceiver(): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let decide: (request: Omit<ReceivedRequest, 'status'>) => Answer = () => ({ status: 204 });
-  const timers = new Set<NodeJS.Timeout>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -247,19 +267,11 @@ async function startReceiver(): Promise<Receiver> {
         body: Buffer.concat(chunks).toString('utf8'),
         receivedAt: Date.now(),
       };
-      const answer = decide(received);
-      requests.push({ ...received, status: answer.status });
-      const respond = () => {
-        if (!response.destroyed) response.writeHead(answer.status).end();
-      };
-      if (!answer.delayMs) respond();
-      else {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          respond();
-        }, answer.delayMs);
-        timers.add(timer);
-      }
+      const { status } = decide(received);
+      const recorded: ReceivedRequest = { ...received, status };
+      requests.push(recorded);
+      response.once('close', () => void (recorded.endedAt = Date.now()));
+      if (status !== null) response.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -268,7 +280,6 @@ async function startReceiver(): Promise<Receiver> {
     requests,
     answerWith: (next) => void (decide = next),
     close: async () => {
-      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -37,20 +37,19 @@ export async function startDynamoDbLocal(options: {
   assertJavaAvailable();
   const child = spawn({ port: options.port, path: options.dataDir ?? null, sharedDb: true, stdio: 'ignore' });
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const exited = once(child, 'exit').then(() => {
-    throw new Error(`DynamoDB Local s'est arrêté au démarrage (port ${options.port} déjà pris ?)`);
-  });
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const client = createDynamoClient({ endpoint });
   try {
-    await Promise.race([waitUntilAnswering(endpoint), exited]);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
+    if (!(await untilAnswering(() => client.send(new ListTablesCommand({ Limit: 1 })), alive))) {
+      throw new Error(`DynamoDB Local s'est arrêté au démarrage (port ${options.port} déjà pris ?)`);
+    }
+  } finally {
+    client.destroy();
   }
-  exited.catch(() => undefined);
   return {
     endpoint,
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!alive()) return;
       const gone = once(child, 'exit');
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -60,20 +59,24 @@ export async function startDynamoDbLocal(options: {
   };
 }
 
-async function waitUntilAnswering(endpoint: string): Promise<void> {
-  const client = createDynamoClient({ endpoint });
-  const deadline = Date.now() + 30_000;
-  try {
-    for (;;) {
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+/**
+ * Asks until `ask` answers (true), as long as the process lives (false once it has exited). No
+ * deadline: a JVM starting on a loaded machine takes tens of seconds (21 s measured on two cores
+ * with eight busy processes beside it, where a 30 s deadline failed the start of a second jest run),
+ * and a DynamoDB Local that cannot start (its port taken, …) exits, which ends the wait.
+ */
+export async function untilAnswering(
+  ask: () => Promise<unknown>,
+  alive: () => boolean,
+  pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 100)),
+): Promise<boolean> {
+  while (alive()) {
+    try {
+      await ask();
+      return true;
+    } catch {
+      await pause();
     }
-  } finally {
-    client.destroy();
   }
+  return false;
 }
