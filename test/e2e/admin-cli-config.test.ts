@@ -1,7 +1,12 @@
+import { jest } from '@jest/globals';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { productionDeps } from '../../lib/deps';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+// Each test starts at most 2 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(2));
 
 /**
  * The configuration commands as a user runs them (docs/api.md#admin-command-line): one JSON document

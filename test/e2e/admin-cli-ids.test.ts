@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,13 @@ import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
 import { listWebhookCalls } from '../../lib/storage/webhook-calls';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { startTestApi } from '../support/local-api';
 import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+// Each test starts at most 3 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(3));
 
 /**
  * A bad option or unknown id exits 2 (docs/api.md#exit-codes): every command × every id option it declares ×

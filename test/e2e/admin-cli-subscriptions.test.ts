@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createSubscription } from '../../lib/admin/subscriptions';
@@ -5,16 +6,23 @@ import { productionSecretsDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords } from '../../lib/storage/event-records';
-import { runAdmin } from '../support/admin-cli';
+import { runAdmin, runAdminInProcess } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
+// Each test starts one process of the command line: its time is counted from it.
+jest.setTimeout(timeoutForProcesses(1));
+
 /**
- * `subscription …` as a user runs it (decisions 6.2), through the real process: each `--json`
- * run prints exactly one JSON document, each readable run its French text or table.
+ * `subscription …` as a user runs it (decisions 6.2): each `--json` run prints exactly one JSON
+ * document, each readable run its French text or table. One run of each test through the real
+ * process (the document alone on stdout, the exit code), the others through the same `main` in
+ * process: a process start takes seconds on a loaded machine (test/support/process-starts.ts).
  */
 
 const deps = productionSecretsDeps();
 afterAll(() => deps.db.destroy());
+const inProcess = (...args: string[]) => runAdminInProcess(deps, ...args);
 
 it('create, list, disable, enable, deliveries and delete print one document each (real process)', async () => {
   const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
@@ -38,7 +46,7 @@ it('create, list, disable, enable, deliveries and delete print one document each
   });
   const byId = [...workspace, '--id', subscription.id];
 
-  const readable = await runAdmin(
+  const readable = await inProcess(
     'subscription',
     'create',
     ...workspace,
@@ -53,8 +61,8 @@ it('create, list, disable, enable, deliveries and delete print one document each
   );
 
   const [listed, table] = await Promise.all([
-    runAdmin('subscription', 'list', ...workspace, '--json'),
-    runAdmin('subscription', 'list', ...workspace),
+    inProcess('subscription', 'list', ...workspace, '--json'),
+    inProcess('subscription', 'list', ...workspace),
   ]);
   expect(JSON.parse(listed.stdout)).toEqual({
     subscriptions: [
@@ -76,9 +84,9 @@ it('create, list, disable, enable, deliveries and delete print one document each
   expect(lines[3]).toMatch(/https:\/\/exemple\.fr\/a\s+candidate\.created\s+oui/);
   for (const run of [listed, table]) expect(run.stdout).not.toContain('whsec_');
 
-  const disabled = await runAdmin('subscription', 'disable', ...byId, '--json');
+  const disabled = await inProcess('subscription', 'disable', ...byId, '--json');
   expect(JSON.parse(disabled.stdout)).toEqual({ id: subscription.id, active: false });
-  const enabled = await runAdmin('subscription', 'enable', ...byId);
+  const enabled = await inProcess('subscription', 'enable', ...byId);
   expect(enabled.stdout).toBe(`Abonnement ${subscription.id} activé.\n`);
 
   const at = new Date();
@@ -100,7 +108,7 @@ it('create, list, disable, enable, deliveries and delete print one document each
     expires_at: Math.floor(at.getTime() / 1000) + 60,
   });
   await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: delivery }));
-  const deliveries = await runAdmin('subscription', 'deliveries', ...byId, '--status', 'pending', '--json');
+  const deliveries = await inProcess('subscription', 'deliveries', ...byId, '--status', 'pending', '--json');
   expect({ code: deliveries.code, stderr: deliveries.stderr }).toEqual({ code: 0, stderr: '' });
   expect(JSON.parse(deliveries.stdout)).toEqual({
     deliveries: [
@@ -117,12 +125,12 @@ it('create, list, disable, enable, deliveries and delete print one document each
       },
     ],
   });
-  const none = await runAdmin('subscription', 'deliveries', ...byId, '--status', 'failed');
+  const none = await inProcess('subscription', 'deliveries', ...byId, '--status', 'failed');
   expect(none.stdout).toBe('Aucune livraison avec ce statut.\n');
 
-  const deleted = await runAdmin('subscription', 'delete', ...byId, '--json');
+  const deleted = await inProcess('subscription', 'delete', ...byId, '--json');
   expect(JSON.parse(deleted.stdout)).toEqual({ id: subscription.id, deleted: true });
-  const again = await runAdmin('subscription', 'delete', ...byId, '--json');
+  const again = await inProcess('subscription', 'delete', ...byId, '--json');
   expect(again).toEqual({
     code: 2,
     stdout: '',
@@ -138,7 +146,7 @@ it('rotate-secret prints the new secret once, list never shows one, migrate-secr
 
   const [rotated, readable] = [
     await runAdmin('subscription', 'rotate-secret', ...byId, '--json'),
-    await runAdmin('subscription', 'rotate-secret', ...byId),
+    await inProcess('subscription', 'rotate-secret', ...byId),
   ];
   expect({ code: rotated.code, stderr: rotated.stderr }).toEqual({ code: 0, stderr: '' });
   const rotation = JSON.parse(rotated.stdout);
@@ -153,10 +161,10 @@ it('rotate-secret prints the new secret once, list never shows one, migrate-secr
   expect(new Set(printed).size).toBe(3);
 
   const [listed, table, unknown, migrated] = await Promise.all([
-    runAdmin('subscription', 'list', ...workspace, '--json'),
-    runAdmin('subscription', 'list', ...workspace),
-    runAdmin('subscription', 'rotate-secret', ...workspace, '--id', randomUUID()),
-    runAdmin('subscription', 'migrate-secrets', ...workspace, '--json'),
+    inProcess('subscription', 'list', ...workspace, '--json'),
+    inProcess('subscription', 'list', ...workspace),
+    inProcess('subscription', 'rotate-secret', ...workspace, '--id', randomUUID()),
+    inProcess('subscription', 'migrate-secrets', ...workspace, '--json'),
   ]);
   for (const run of [listed, table]) {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });

@@ -1,6 +1,11 @@
+import { jest } from '@jest/globals';
 import { runAdmin } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { startTestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
+
+// Each test starts at most 4 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(4));
 
 /**
  * The webhook call journal as a user reads it (decisions 6.3), through the real process: a call

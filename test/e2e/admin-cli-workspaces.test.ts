@@ -1,5 +1,10 @@
+import { jest } from '@jest/globals';
 import { runAdmin } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+// Each test starts at most 3 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(3));
 
 describe('admin command line: workspaces', () => {
   it('prints the workspaces as one JSON document with --json, the one just seeded among them', async () => {

@@ -1,9 +1,14 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdmin } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+
+// Each test starts at most 3 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(3));
 
 const admin = runAdmin;
 

@@ -1,8 +1,13 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { changeLogEntries, undoChangeLogEntry } from '../../lib/admin/changelog';
 import { AdminInputError } from '../../lib/admin/errors';
 import { runAdmin } from '../support/admin-cli';
+import { timeoutForProcesses } from '../support/process-starts';
 import { useSeededApi } from '../support/seeded-api';
+
+// Each test starts at most 3 processes of the command line: its time is counted from them.
+jest.setTimeout(timeoutForProcesses(3));
 
 const world = useSeededApi();
 
