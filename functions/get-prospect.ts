@@ -1,13 +1,23 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { readProspect } from '../lib/domain/prospect/read-prospect';
+import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
+import { errorAnswers, observed } from '../lib/http/middleware/route';
 import { prospectIdOf } from '../lib/http/path-ids';
 import { json } from '../lib/http/response';
-import { apiKeyRoute } from '../lib/http/route-handler';
 import { routeById } from '../lib/routes';
 
+const route = routeById('getProspect');
+
 export const createHandler = (deps: Deps) =>
-  apiKeyRoute(routeById('getProspect'), deps, async ({ event, principal, deps }) =>
-    json(200, await readProspect(deps, principal, prospectIdOf(event))),
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(apiKeyGate(route, deps))
+      .handler(async (event, { principal }) => json(200, await readProspect(deps, principal, prospectIdOf(event)))),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,13 +1,30 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { receiveApplication } from '../lib/domain/recruitment/receive-application';
+import { answeredOnce } from '../lib/http/middleware/idempotency';
+import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { webhookGate } from '../lib/http/middleware/webhook-gate';
+import { webhookJournal } from '../lib/http/middleware/webhook-journal';
 import { json } from '../lib/http/response';
-import { webhookRoute } from '../lib/http/route-handler';
 import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 
+const route = routeById('recruitment');
+
 export const createHandler = (deps: Deps) =>
-  webhookRoute(routeById('recruitment'), deps, async ({ event, deps, call }) =>
-    json(call.successStatus, await receiveApplication(deps, call, readWebhookBody(event))),
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(webhookJournal(route, deps))
+      .use(errorAnswers(route))
+      .use(webhookGate(route, deps))
+      .handler(
+        answeredOnce(route, deps, async (event, { webhookCall: call }, deps) =>
+          json(call.successStatus, await receiveApplication(deps, call, readWebhookBody(event))),
+        ),
+      ),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,5 +1,5 @@
 import type { $ZodType } from 'zod/v4/core';
-import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions } from '../domain/lead/lead-input';

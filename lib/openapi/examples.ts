@@ -1,4 +1,4 @@
-import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { messages } from '../messages';
 
 /**

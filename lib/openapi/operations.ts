@@ -1,4 +1,4 @@
-import { maxIdempotencyKeyLength } from '../http/idempotency';
+import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxWebhookBodyBytes } from '../http/webhook-body';
 import { leadFieldDefinitions } from '../domain/lead/lead-input';

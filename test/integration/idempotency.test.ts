@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
 import { errorResponse } from '../../lib/http/error-response';
-import { answerOnce } from '../../lib/http/idempotency';
+import { answerOnce } from '../../lib/http/middleware/idempotency';
 import { json } from '../../lib/http/response';
 import { routeById } from '../../lib/routes';
 import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';

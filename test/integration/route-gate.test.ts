@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { AuthDecision } from '../../lib/auth/context';
 import { productionDeps } from '../../lib/deps';
-import { json } from '../../lib/http/response';
-import { apiKeyRoute, webhookRoute } from '../../lib/http/route-handler';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { Deps } from '../../lib/deps';
+import { apiKeyGate } from '../../lib/http/middleware/api-key-gate';
+import { errorAnswers, observed } from '../../lib/http/middleware/route';
+import { webhookGate } from '../../lib/http/middleware/webhook-gate';
+import { webhookJournal } from '../../lib/http/middleware/webhook-journal';
+import { json, type HttpResponse } from '../../lib/http/response';
 import type { Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 
@@ -25,6 +31,30 @@ const leadRoute: Route = {
   errorShape: 'lead',
 };
 
+type Handle = () => Promise<HttpResponse>;
+
+/** A Prospect API route composed as functions/*.ts compose theirs, around a handler of the test's. */
+const apiKeyChain = (route: Route, deps: Deps, handle: Handle) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(apiKeyGate(route, deps))
+      .handler(handle),
+  );
+
+const webhookChain = (route: Route, deps: Deps, handle: Handle) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(webhookJournal(route, deps))
+      .use(errorAnswers(route))
+      .use(webhookGate(route, deps))
+      .handler(handle),
+  );
+
 const fixedNow = new Date('2026-11-22T10:00:30.000Z');
 const deps = { ...productionDeps(), clock: () => fixedNow };
 
@@ -36,7 +66,7 @@ const keyDecision = (outcome: 'allowed' | 'forbidden', keyId = randomUUID()): Au
 describe('the gate every API-key handler goes through', () => {
   it('answers 401 without running the handler or counting when the authorizer refused', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const handler = apiKeyRoute(apiRoute, deps, handle);
+    const handler = apiKeyChain(apiRoute, deps, handle);
     const response = await handler(aProxyEvent({ decision: { outcome: 'unauthorized' } }), aLambdaContext());
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body)).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
@@ -46,14 +76,14 @@ describe('the gate every API-key handler goes through', () => {
 
   it('answers 401 when there is no authorizer context at all', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await apiKeyRoute(apiRoute, deps, handle)(aProxyEvent(), aLambdaContext());
+    const response = await apiKeyChain(apiRoute, deps, handle)(aProxyEvent(), aLambdaContext());
     expect(response.statusCode).toBe(401);
     expect(handle).not.toHaveBeenCalled();
   });
 
   it('answers 403 with rate-limit headers for a key without the scope', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await apiKeyRoute(
+    const response = await apiKeyChain(
       apiRoute,
       deps,
       handle,
@@ -66,7 +96,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('answers 500 in the route shape when the authorizer failed', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await webhookRoute(
+    const response = await webhookChain(
       leadRoute,
       deps,
       handle,
@@ -78,7 +108,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('counts 120 requests per key and window, then answers 429 without counting', async () => {
     const decision = keyDecision('allowed');
-    const handler = apiKeyRoute(apiRoute, deps, async () => json(200, { ok: true }));
+    const handler = apiKeyChain(apiRoute, deps, async () => json(200, { ok: true }));
     const responses = await Promise.all(
       Array.from({ length: 125 }, () => handler(aProxyEvent({ decision, body: '{}' }), aLambdaContext())),
     );
@@ -96,7 +126,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('counts 30 stage changes per key and window, the general limit staying open', async () => {
     const decision = keyDecision('allowed');
-    const handler = apiKeyRoute(apiRoute, deps, async () => json(200, {}));
+    const handler = apiKeyChain(apiRoute, deps, async () => json(200, {}));
     const send = (body: string) => handler(aProxyEvent({ decision, body }), aLambdaContext());
     const stageResponses = await Promise.all(Array.from({ length: 32 }, () => send('{"stage":"x"}')));
     expect(stageResponses.filter((response) => response.statusCode === 200)).toHaveLength(30);
@@ -110,7 +140,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('starts a fresh count in the next window and for another key', async () => {
     const decision = keyDecision('allowed');
-    const handler = (now: Date) => apiKeyRoute(apiRoute, { ...deps, clock: () => now }, async () => json(200, {}));
+    const handler = (now: Date) => apiKeyChain(apiRoute, { ...deps, clock: () => now }, async () => json(200, {}));
     const first = await handler(fixedNow)(aProxyEvent({ decision, body: null }), aLambdaContext());
     expect(first.headers).toMatchObject({ 'RateLimit-Remaining': '119', 'RateLimit-Reset': '30' });
     const nextWindow = await handler(new Date('2026-11-22T10:01:00.000Z'))(

@@ -1,16 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../domain/principal';
-import type { Deps } from '../deps';
-import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../domain/errors';
-import { errorFields, logger } from '../observability/logger';
-import { functionTimeoutSeconds, type Route } from '../routes';
-import { seededIds } from '../ids';
-import { withDynamoGrace } from '../storage/client';
-import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../storage/idempotency';
-import { keys, sha256Hex, type ItemKey } from '../storage/keys';
-import { decodePathParameter } from './path-ids';
-import type { HttpResponse } from './response';
-import { messages as catalogue } from '../messages';
+import type { Principal } from '../../domain/principal';
+import type { Deps } from '../../deps';
+import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
+import { errorFields, logger } from '../../observability/logger';
+import { functionTimeoutSeconds, type Route } from '../../routes';
+import { seededIds } from '../../ids';
+import { withDynamoGrace } from '../../storage/client';
+import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
+import { keys, sha256Hex, type ItemKey } from '../../storage/keys';
+import { decodePathParameter } from '../path-ids';
+import type { HttpResponse } from '../response';
+import { messages as catalogue } from '../../messages';
+import { respondWithError } from './route';
 
 const headerName = 'idempotency-key';
 export const maxIdempotencyKeyLength = 255;
@@ -131,4 +132,19 @@ export async function answerOnce(
     }
   });
   return response;
+}
+
+/** A write route's handler, given the deps its request writes with: under an Idempotency-Key, the first attempt's ids and clock. */
+type WriteHandle<C> = (event: APIGatewayProxyEvent, context: C, deps: Deps) => Promise<HttpResponse>;
+
+/**
+ * The handler of a write route, behind its Idempotency-Key: its answer, success or error, goes
+ * through the idempotency record (`answerOnce`), which replays a first answer or refuses a reused
+ * key before the handler runs. A read route has nothing to replay, and no right to write the record.
+ */
+export function answeredOnce<C extends { principal: Principal }>(route: Route, deps: Deps, handle: WriteHandle<C>) {
+  return (event: APIGatewayProxyEvent, context: C): Promise<HttpResponse> =>
+    answerOnce(deps, route, event, context.principal, (identity) =>
+      handle(event, context, { ...deps, ...identity }).catch((error: unknown) => respondWithError(route, error)),
+    );
 }

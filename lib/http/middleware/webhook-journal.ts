@@ -1,20 +1,20 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { decodeDecision } from '../auth/context';
-import type { Deps } from '../deps';
-import type { WebhookPrincipal } from '../domain/principal';
+import { decodeDecision } from '../../auth/context';
+import type { Deps } from '../../deps';
+import type { WebhookPrincipal } from '../../domain/principal';
 import {
   countingEntryOf,
   journaledOneByOne,
   keptBodyOf,
   refusalMinuteOf,
   type WebhookCallContext,
-} from '../domain/webhook-call';
-import { timeOrderedId } from '../ids';
-import { errorFields, logger } from '../observability/logger';
-import type { Route } from '../routes';
-import type { WebhookCall, WebhookRoute } from '../storage/records';
-import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../storage/webhook-calls';
+} from '../../domain/webhook-call';
+import { timeOrderedId } from '../../ids';
+import { errorFields, logger } from '../../observability/logger';
+import type { Route } from '../../routes';
+import type { WebhookCall, WebhookRoute } from '../../storage/records';
+import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 
 /** What the webhook gate leaves for the handler and the journal: the call being answered. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };

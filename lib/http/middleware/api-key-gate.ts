@@ -1,0 +1,55 @@
+import { decodeDecision } from '../../auth/context';
+import type { Deps } from '../../deps';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
+import type { ApiKeyPrincipal } from '../../domain/principal';
+import { admitRequest } from '../../domain/rate-limit';
+import { messages as catalogue } from '../../messages';
+import type { Route } from '../../routes';
+import { rateLimitHeaders } from '../response';
+import type { RouteContext, RouteMiddleware } from './route';
+
+const { access: messages } = catalogue;
+
+/** What the handler of a Prospect API route is given: the key the authorizer let in. */
+export type ApiKeyContext = RouteContext & { principal: ApiKeyPrincipal };
+
+/**
+ * The gate of every Prospect API route, before any business code: it turns every authorizer
+ * outcome other than `allowed` into the route's error, so no handler acts for an unauthenticated
+ * caller. Check order (docs/api.md#check-order): 401, then 403, then 429; every authenticated
+ * request not answered 429 counts.
+ */
+export function apiKeyGate(route: Route, deps: Deps): RouteMiddleware<ApiKeyContext> {
+  return {
+    before: async (request) => {
+      request.context.responseHeaders = {};
+      const decision = decodeDecision(request.event.requestContext?.authorizer);
+      if (decision.outcome === 'failed') throw new Error('authorizer failed');
+      if (!('principal' in decision) || decision.principal.kind !== 'api-key') {
+        throw new UnauthorizedError(messages.unauthorized);
+      }
+      const forbidden = decision.outcome === 'forbidden';
+      const { admitted, state } = await admitRequest(deps, {
+        keyId: decision.principal.keyId,
+        now: deps.clock(),
+        stageChange: route.countsStageChanges === true && carriesStage(request.event.body),
+        enforce: !forbidden,
+      });
+      request.context.responseHeaders = rateLimitHeaders(state);
+      if (forbidden) throw new ForbiddenError(messages.forbidden);
+      if (!admitted) throw new RateLimitedError(messages.rateLimited, state.resetSeconds);
+      request.context.principal = decision.principal;
+    },
+  };
+}
+
+/** A PATCH counts as a stage change when its body carries `stage`, whatever its outcome (docs/api.md#rate-limits). */
+function carriesStage(body: string | null): boolean {
+  if (body === null) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.hasOwn(parsed, 'stage');
+  } catch {
+    return false;
+  }
+}
