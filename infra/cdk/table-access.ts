@@ -2,6 +2,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ItemAction, KeyPrefix, SecretsTableAction, TableAction, TableKeys } from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/keys';
+import { tableDefinition } from '../../lib/storage/table';
 
 /**
  * IAM has no TransactWriteItems action: DynamoDB checks each write of a transaction against
@@ -69,6 +70,10 @@ export function tableAccessStatements(
   );
   if (indexes.length > 0) {
     if (!itemActions.includes('Query')) throw new Error('Indexes are named for Query only');
+    const defined: readonly string[] = tableDefinition.globalSecondaryIndexes.map((index) => index.indexName);
+    const undefinedIndexes = indexes.filter((index) => !defined.includes(index));
+    if (undefinedIndexes.length > 0)
+      throw new Error(`Indexes the table does not define: ${undefinedIndexes.join(', ')}`);
     statements.push(
       new PolicyStatement({
         actions: ['dynamodb:Query'],

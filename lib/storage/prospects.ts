@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems } from './batch-get';
+import { batchGetItems, sameKey, type StoredItem } from './batch-get';
 import type { Store } from './client';
-import { keys } from './keys';
+import { keys, type ItemKey } from './keys';
 import type { ProspectItem } from './records';
-import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
+import { configOf, type WorkspaceConfig } from './workspace-config';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
 export async function getProspect(
@@ -80,4 +80,20 @@ export function configAndProspectRounds(
     config = loaded.config;
     return loaded;
   };
+}
+
+/**
+ * The configuration item and other items of the same workspace, in one BatchGetItem: answers the
+ * configuration and the other items found, with their keys.
+ */
+async function loadConfigWith(
+  store: Store,
+  workspaceId: string,
+  otherKeys: readonly ItemKey[],
+  consistency: { consistentRead: boolean },
+): Promise<{ config: WorkspaceConfig; found: StoredItem[] }> {
+  const configKey = keys.workspace(workspaceId);
+  const items = await batchGetItems(store, [configKey, ...otherKeys], consistency);
+  const configItem = items.find((item) => sameKey(item, configKey));
+  return { config: configOf(configItem), found: items.filter((item) => item !== configItem) };
 }

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey, type StoredItem } from './batch-get';
 import { keys, type ItemKey } from './keys';
 import type { Store } from './client';
 
@@ -183,20 +182,4 @@ export async function loadWorkspaceConfig(store: Store, workspaceId: string): Pr
     new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId) }),
   );
   return configOf(Item);
-}
-
-/**
- * The configuration item and other items of the same workspace, in one BatchGetItem: answers the
- * configuration and the other items found, with their keys.
- */
-export async function loadConfigWith(
-  store: Store,
-  workspaceId: string,
-  otherKeys: readonly ItemKey[],
-  consistency: { consistentRead: boolean },
-): Promise<{ config: WorkspaceConfig; found: StoredItem[] }> {
-  const configKey = keys.workspace(workspaceId);
-  const items = await batchGetItems(store, [configKey, ...otherKeys], consistency);
-  const configItem = items.find((item) => sameKey(item, configKey));
-  return { config: configOf(configItem), found: items.filter((item) => item !== configItem) };
 }
