@@ -1,11 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { authorize } from '../lib/auth/authorize';
-import { encodeDecision, type AuthDecision } from '../lib/auth/context';
-import { allowStagePolicy } from '../lib/auth/policy';
-import { productionDeps, type Deps } from '../lib/deps';
+import { authorize, type AuthorizerDeps } from '../lib/auth/authorize';
+import { allowStagePolicy, encodeDecision, type AuthDecision } from '../lib/auth/context';
+import { loadConfig } from '../lib/config';
 import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
 import { findRoute } from '../lib/routes';
-import { withDynamoDeadline } from '../lib/storage/client';
+import { productionStore, withDynamoDeadline } from '../lib/storage/client';
 
 /**
  * Always answers Allow, with the decision in the context: the route's
@@ -13,11 +12,11 @@ import { withDynamoDeadline } from '../lib/storage/client';
  * docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
  * for it with a status of its own.
  */
-export function createAuthorizer(deps: Deps) {
+export function createAuthorizer(deps: AuthorizerDeps) {
   // The context is optional: tests and the local stand-in may call the authorizer with the event alone.
   return (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> =>
     observeInvocation(
-      deps.metrics,
+      undefined,
       // The request's id and the route's, as the route's own lines carry them: one search finds both functions' lines.
       { context, correlationId: event.requestContext?.requestId, keys: routeKey(event) },
       async () => answer(event, await decide(deps, event)),
@@ -29,7 +28,7 @@ function routeKey(event: APIGatewayRequestAuthorizerEvent): Record<string, strin
   return route === undefined ? {} : { route: route.id };
 }
 
-async function decide(deps: Deps, event: APIGatewayRequestAuthorizerEvent): Promise<AuthDecision> {
+async function decide(deps: AuthorizerDeps, event: APIGatewayRequestAuthorizerEvent): Promise<AuthDecision> {
   try {
     // A stalled table ends as the `failed` decision (the route's clean 500), never as a Lambda timeout.
     const decision = await withDynamoDeadline(() =>
@@ -54,10 +53,10 @@ function answer(event: APIGatewayRequestAuthorizerEvent, decision: AuthDecision)
   return {
     principalId,
     // Every method and path of the stage, not event.methodArn: the answer's size does not depend on
-    // the request path (lib/auth/policy.ts). Results are never cached, so it serves this request only.
+    // the request path (lib/auth/context.ts). Results are never cached, so it serves this request only.
     policyDocument: allowStagePolicy(event.methodArn),
     context: encodeDecision(decision),
   };
 }
 
-export const handler = createAuthorizer(productionDeps());
+export const handler = createAuthorizer({ ...productionStore(loadConfig()), clock: () => new Date() });

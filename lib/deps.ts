@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig, loadSecretsTableName, type Config } from './config';
 import { createMetrics, type PublishedMetrics } from './observability/metrics';
-import { createDocumentClient } from './storage/client';
-import type { SecretsStore, Store } from './storage/client';
+import { productionStore, type SecretsStore, type Store } from './storage/client';
 
 /** What every use case depends on; tests pass their own clock, ids and metrics. */
 export type Deps = Store & {
@@ -14,8 +13,7 @@ export type Deps = Store & {
 
 export function productionDeps(config: Config = loadConfig()): Deps {
   return {
-    db: createDocumentClient({ endpoint: config.endpoint, region: config.region }),
-    tableName: config.tableName,
+    ...productionStore(config),
     clock: () => new Date(),
     newId: randomUUID,
     metrics: createMetrics(),

@@ -1,5 +1,5 @@
 import { isScope } from '../auth/context';
-import { fingerprint, newApiKeySecret } from '../auth/secrets';
+import { newApiKeySecret } from '../auth/secrets';
 import type { Deps } from '../deps';
 import { messages } from '../messages';
 import { allScopes } from '../routes';
@@ -36,7 +36,7 @@ export function newApiKey(
       workspace_id: input.workspaceId,
       name: input.name,
       scopes: input.scopes,
-      fingerprint: fingerprint(secret),
+      fingerprint: credentials.fingerprint(secret),
       created_at: input.createdAt,
       revoked_at: null,
     },

@@ -1,8 +1,9 @@
-import { fingerprint, newWebhookToken } from '../auth/secrets';
+import { newWebhookToken } from '../auth/secrets';
 import type { Deps } from '../deps';
 import { messages } from '../messages';
 import {
   createEndpoint,
+  fingerprint,
   getEndpoint,
   replaceEndpointToken,
   setEndpointActive,

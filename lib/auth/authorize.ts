@@ -1,10 +1,12 @@
-import type { Deps } from '../deps';
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
-import { getApiKeyByFingerprint, recordWebhookCall, type EndpointItem } from '../storage/credentials';
+import { fingerprint, getApiKeyByFingerprint, recordWebhookCall, type EndpointItem } from '../storage/credentials';
+import type { Store } from '../storage/client';
 import { phoneSettingsOf } from '../storage/workspace-config';
 import { grants, type AuthDecision } from './context';
-import { fingerprint } from './secrets';
+
+/** What the authorizer reads and writes with: it counts no business metric. */
+export type AuthorizerDeps = Store & { clock: () => Date };
 
 export type AuthRequest = {
   method: string;
@@ -17,20 +19,13 @@ export type AuthRequest = {
 /** A Prospect API credential in the URL ends up in logs and browser histories: refused outright. */
 const credentialQueryParameters = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
-export async function authorize(
-  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  request: AuthRequest,
-): Promise<AuthDecision> {
+export async function authorize(deps: AuthorizerDeps, request: AuthRequest): Promise<AuthDecision> {
   const route = findRoute(request.method, request.resource);
   if (!route) return { outcome: 'unauthorized' };
   return route.credential === 'api-key' ? authorizeApiKey(deps, route, request) : authorizeWebhook(deps, request);
 }
 
-async function authorizeApiKey(
-  deps: Pick<Deps, 'db' | 'tableName'>,
-  route: Route,
-  request: AuthRequest,
-): Promise<AuthDecision> {
+async function authorizeApiKey(deps: Store, route: Route, request: AuthRequest): Promise<AuthDecision> {
   const queryNames = Object.keys(request.query ?? {}).map((name) => name.toLowerCase());
   if (queryNames.some((name) => credentialQueryParameters.has(name))) return { outcome: 'unauthorized' };
   const secret = bearerToken(header(request.headers, 'authorization'));
@@ -41,10 +36,7 @@ async function authorizeApiKey(
   return { outcome: grants(key.scopes, route.scope) ? 'allowed' : 'forbidden', principal };
 }
 
-async function authorizeWebhook(
-  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  request: AuthRequest,
-): Promise<AuthDecision> {
+async function authorizeWebhook(deps: AuthorizerDeps, request: AuthRequest): Promise<AuthDecision> {
   const endpointId = request.query?.endpoint_id;
   if (endpointId === undefined || endpointId === '') return { outcome: 'endpoint_missing' };
   if (!isUuid(endpointId)) return { outcome: 'endpoint_malformed' };

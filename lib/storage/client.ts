@@ -158,6 +158,14 @@ export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDoc
 /** What every storage function needs: the one document client of the cold start and the table. */
 export type Store = { db: DynamoDBDocumentClient; tableName: string };
 
+/** The store of a cold start, from its configuration (lib/config.ts). */
+export const productionStore = (
+  config: { tableName: string } & Pick<DbClientOptions, 'endpoint' | 'region'>,
+): Store => ({
+  db: createDocumentClient({ endpoint: config.endpoint, region: config.region }),
+  tableName: config.tableName,
+});
+
 /**
  * What reads or writes signing secrets needs besides: the signing-secrets table, a table of its own
  * without a change stream (docs/adr/0012-signing-secrets-table.md). Only the delivery function and

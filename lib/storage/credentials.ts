@@ -1,10 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from './keys';
+import { keys, sha256Hex, type ItemKey } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
 import type { Store } from './client';
 import type { PhoneSettings } from './workspace-config';
+
+/** A credential is stored under its fingerprint only; the secret itself is shown once and never kept. */
+export const fingerprint = (secret: string): string => sha256Hex(secret);
 
 /** An API key as stored under its fingerprint, keys aside (also what the authorizer reads). */
 export type ApiKeyItem = {

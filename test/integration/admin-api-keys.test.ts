@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/admin/api-keys';
 import { AdminInputError } from '../../lib/admin/errors';
 import { authorize } from '../../lib/auth/authorize';
-import { fingerprint } from '../../lib/auth/secrets';
 import { productionDeps } from '../../lib/deps';
 import { allScopes } from '../../lib/routes';
-import { getApiKeyByFingerprint } from '../../lib/storage/credentials';
+import { fingerprint, getApiKeyByFingerprint } from '../../lib/storage/credentials';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 const deps = productionDeps();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AdminInputError } from '../../lib/admin/errors';
 import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
-import { fingerprint } from '../../lib/auth/secrets';
 import { productionDeps } from '../../lib/deps';
-import { getEndpoint, recordWebhookCall } from '../../lib/storage/credentials';
+import { fingerprint, getEndpoint, recordWebhookCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -17,7 +17,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { fingerprint } from '../../lib/auth/secrets';
+import { fingerprint } from '../../lib/storage/credentials';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/keys';
 import { recordingMetrics } from './recording-metrics';

@@ -8,7 +8,7 @@ import {
   maxMethodArnBytes,
   refusals,
 } from '../../tools/local/api-gateway';
-import { allowStagePolicy, stageWideResource } from '../../lib/auth/policy';
+import { allowStagePolicy, stageWideResource } from '../../lib/auth/context';
 import { routes } from '../../lib/routes';
 import { fakeTable } from '../support/fake-table';
 import { callAuthorizer } from '../support/route-calls';

@@ -1,5 +1,5 @@
 import { rateLimitState, windowOf } from '../../lib/domain/rate-limit';
-import { rateLimitHeaders } from '../../lib/http/response';
+import { rateLimitHeaders } from '../../lib/http/middleware/api-key-gate';
 
 describe('rate-limit windows and headers', () => {
   const now = new Date('2026-11-22T10:15:42.250Z');

@@ -2,10 +2,9 @@ import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import type { ApiKeyPrincipal } from '../../domain/principal';
-import { admitRequest } from '../../domain/rate-limit';
+import { admitRequest, type RateLimitState } from '../../domain/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
-import { rateLimitHeaders } from '../response';
 import type { RouteContext, RouteMiddleware } from './route';
 
 const { access: messages } = catalogue;
@@ -52,4 +51,13 @@ function carriesStage(body: string | null): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every answer past the authorizer on the Prospect API states the tighter limit that applies (docs/api.md#rate-limits). */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+  };
 }
