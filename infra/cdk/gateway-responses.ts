@@ -49,7 +49,7 @@ export const gatewayResponses: Record<GatewayResponseType, GatewayResponse> = {
 
 /**
  * Headers every gateway response adds, mapped by API Gateway from its context: the request id the
- * handlers also answer with and log (lib/http/route-handler.ts). A value is a mapping expression:
+ * handlers also answer with and log (lib/http/middleware/route.ts). A value is a mapping expression:
  * `context.x` or a quoted static `'text'`.
  */
 export const gatewayResponseHeaders = { 'x-request-id': 'context.requestId' } as const;

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { messages } from '../messages';
 import { allScopes } from '../routes';
 import * as credentials from '../storage/credentials';
+import { createApiKey as createStoredApiKey } from '../storage/credential-creation';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -59,7 +60,7 @@ export async function createApiKey(
     createdAt: deps.clock().toISOString(),
   });
   // Written with a check on the workspace item: one that disappeared since the read is unknown.
-  if ((await credentials.createApiKey(deps, key)) === 'workspace_missing') {
+  if ((await createStoredApiKey(deps, key)) === 'workspace_missing') {
     throw unknownId('workspace', input.workspaceId);
   }
   return { id: key.id, name, scopes, secret };

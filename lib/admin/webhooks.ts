@@ -2,13 +2,13 @@ import { newWebhookToken } from '../auth/secrets';
 import type { Deps } from '../deps';
 import { messages } from '../messages';
 import {
-  createEndpoint,
   fingerprint,
   getEndpoint,
   replaceEndpointToken,
   setEndpointActive,
   type EndpointItem,
 } from '../storage/credentials';
+import { createEndpoint } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
 import { checkedId } from './ids';

@@ -1,5 +1,5 @@
 /**
- * Domain errors. lib/http/error-response.ts is the one place that turns them into HTTP
+ * Domain errors. lib/http/middleware/route.ts is the one place that turns them into HTTP
  * answers, per route error shape. Messages come from the catalogue (lib/messages.ts): they reach people.
  */
 export abstract class DomainError extends Error {

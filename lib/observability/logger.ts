@@ -1,6 +1,6 @@
-import { Logger, LogLevelThreshold, type LogItem } from '@aws-lambda-powertools/logger';
+import { LogFormatter, LogItem, Logger, LogLevelThreshold } from '@aws-lambda-powertools/logger';
+import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 import type { Context } from 'aws-lambda';
-import { ReadableLogFormatter, readableLine } from './readable-log-formatter';
 
 /**
  * The one logger of the process (Powertools for AWS Lambda, Logger: https://docs.aws.amazon.com/powertools/typescript/latest/features/logger/).
@@ -28,6 +28,54 @@ export function logLevelFrom(env: NodeJS.ProcessEnv = process.env): CrmLogLevel 
  * is imported; everywhere else (Lambda, tests, `npm start` piped to a file) lines are JSON.
  */
 const readable = process.env.CRM_LOG_FORMAT === 'readable';
+
+/**
+ * Log items for a person reading a terminal (`npm start`): the time of day, the level, the message,
+ * then our keys. What only matters in CloudWatch (service, function ARN and memory, sampling rate,
+ * X-Ray trace) is left out; the JSON lines of the Lambda functions keep it all.
+ */
+export class ReadableLogFormatter extends LogFormatter {
+  formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
+    const context = attributes.lambdaContext;
+    return new LogItem({
+      attributes: {
+        time: clockTime(attributes.timestamp),
+        level: attributes.logLevel,
+        message: attributes.message,
+        ...(context?.coldStart === true ? { cold_start: true } : {}),
+      },
+    }).addAttributes(additional);
+  }
+}
+
+function clockTime(at: Date): string {
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+/**
+ * One item as `HH:MM:SS LEVEL message key=value…`: a text with a space, a quote or an equals sign
+ * is quoted as JSON, any other value written as JSON; an error reads `Name: message`, its stack below.
+ */
+export function readableLine(attributes: LogAttributes): string {
+  const { time, level, message, ...rest } = attributes;
+  const parts = [String(time ?? ''), String(level ?? '').padEnd(5), String(message ?? '')];
+  let stack: string | undefined;
+  for (const [key, value] of Object.entries(rest)) {
+    if (key === 'error' && typeof value === 'object' && value !== null) {
+      // As `errorFields` writes them: `{ name, message, stack }`.
+      const error = value as Partial<ErrorFields>;
+      parts.push(`error=${quoted(`${String(error.name)}: ${String(error.message)}`)}`);
+      if (typeof error.stack === 'string') stack = error.stack.split('\n').slice(1).join('\n');
+      continue;
+    }
+    parts.push(`${key}=${typeof value === 'string' ? quoted(value) : JSON.stringify(value)}`);
+  }
+  return stack ? `${parts.join(' ')}\n${stack}` : parts.join(' ');
+}
+
+function quoted(text: string): string {
+  return text === '' || /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}
 
 /**
  * Powertools prints what its formatter returns as JSON; a terminal line is not JSON, so the readable

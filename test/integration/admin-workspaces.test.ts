@@ -6,7 +6,7 @@ import { seedWorkspace } from '../../lib/admin/seed';
 import { generateWebhook } from '../../lib/admin/webhooks';
 import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
-import { createEndpoint } from '../../lib/storage/credentials';
+import { createEndpoint } from '../../lib/storage/credential-creation';
 import { keys } from '../../lib/storage/keys';
 import { indexPhones, listProspectPhones } from '../../lib/storage/phone-index';
 import { defaultPhoneSettings, loadWorkspaceConfig, phoneSettingsOf } from '../../lib/storage/workspace-config';

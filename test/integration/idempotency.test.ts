@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
-import { errorResponse } from '../../lib/http/error-response';
+import { errorResponse } from '../../lib/http/middleware/route';
 import { answerOnce } from '../../lib/http/middleware/idempotency';
 import { json } from '../../lib/http/response';
 import { routeById } from '../../lib/routes';

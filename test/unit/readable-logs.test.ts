@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
-import { errorFields, logLevelFrom } from '../../lib/observability/logger';
-import { ReadableLogFormatter, readableLine } from '../../lib/observability/readable-log-formatter';
+import { ReadableLogFormatter, errorFields, logLevelFrom, readableLine } from '../../lib/observability/logger';
 
 const at = new Date(2026, 10, 23, 9, 5, 7, 450);
 
