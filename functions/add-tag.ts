@@ -5,10 +5,9 @@ import { addTagSchema } from '../lib/domain/prospect/add-tag-input';
 import { changeTag } from '../lib/domain/prospect/change-tag';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { parseJsonBody } from '../lib/http/json-body';
 import { prospectIdOf } from '../lib/http/path-ids';
-import { json } from '../lib/http/response';
 import { routeById } from '../lib/routes';
 
 const route = routeById('addTag');

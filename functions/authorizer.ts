@@ -1,10 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorize, type AuthorizerDeps } from '../lib/auth/authorize';
 import { allowStagePolicy, encodeDecision, type AuthDecision } from '../lib/auth/context';
-import { loadConfig } from '../lib/config';
+import { loadConfig, productionStore, withDynamoDeadline } from '../lib/storage/client';
 import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
 import { findRoute } from '../lib/routes';
-import { productionStore, withDynamoDeadline } from '../lib/storage/client';
 
 /**
  * Always answers Allow, with the decision in the context: the route's

@@ -3,9 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { readProspect } from '../lib/domain/prospect/read-prospect';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { prospectIdOf } from '../lib/http/path-ids';
-import { json } from '../lib/http/response';
 import { routeById } from '../lib/routes';
 
 const route = routeById('getProspect');

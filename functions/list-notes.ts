@@ -4,10 +4,9 @@ import { productionDeps, type Deps } from '../lib/deps';
 import { listProspectNotes } from '../lib/domain/prospect/read-prospect';
 import { encodeCursor } from '../lib/http/cursor';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { prospectIdOf } from '../lib/http/path-ids';
 import { listRequestOf } from '../lib/http/query-parameters';
-import { json } from '../lib/http/response';
 import { routeById } from '../lib/routes';
 
 const route = routeById('listNotes');

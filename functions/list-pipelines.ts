@@ -3,8 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { listActivePipelines } from '../lib/domain/pipelines';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
-import { json } from '../lib/http/response';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 import { loadWorkspaceConfig } from '../lib/storage/workspace-config';
 

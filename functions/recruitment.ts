@@ -3,10 +3,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { receiveApplication } from '../lib/domain/recruitment/receive-application';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { webhookGate } from '../lib/http/middleware/webhook-gate';
 import { webhookJournal } from '../lib/http/middleware/webhook-journal';
-import { json } from '../lib/http/response';
 import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 

@@ -4,9 +4,8 @@ import { productionDeps, type Deps } from '../lib/deps';
 import { changeTag } from '../lib/domain/prospect/change-tag';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { prospectIdOf, tagOf } from '../lib/http/path-ids';
-import { json } from '../lib/http/response';
 import { routeById } from '../lib/routes';
 
 const route = routeById('removeTag');

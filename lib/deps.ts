@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { loadConfig, loadSecretsTableName, type Config } from './config';
+import {
+  type Config,
+  loadConfig,
+  loadSecretsTableName,
+  productionStore,
+  type SecretsStore,
+  type Store,
+} from './storage/client';
 import { createMetrics, type PublishedMetrics } from './observability/metrics';
-import { productionStore, type SecretsStore, type Store } from './storage/client';
 
 /** What every use case depends on; tests pass their own clock, ids and metrics. */
 export type Deps = Store & {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { loadConfig, loadSecretsTableName, type Config } from './config';
+import { loadConfig, loadSecretsTableName, type Config } from './storage/client';
 import { productionDeps } from './deps';
 import type { DeliveryDeps, EventDeps } from './domain/events/ports';
 import { createHttpSender } from './outbound/http-sender';

@@ -5,9 +5,8 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../../tools/local/free-port';
-import { loadConfig } from '../../lib/config';
+import { createDynamoClient, loadConfig } from '../../lib/storage/client';
 import { productionDeps } from '../../lib/deps';
-import { createDynamoClient } from '../../lib/storage/client';
 import { runAdminInProcess } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 

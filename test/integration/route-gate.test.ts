@@ -6,10 +6,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
 import { apiKeyGate } from '../../lib/http/middleware/api-key-gate';
-import { errorAnswers, observed } from '../../lib/http/middleware/route';
+import { errorAnswers, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
 import { webhookGate } from '../../lib/http/middleware/webhook-gate';
 import { webhookJournal } from '../../lib/http/middleware/webhook-journal';
-import { json, type HttpResponse } from '../../lib/http/response';
 import type { Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 

@@ -8,7 +8,7 @@ import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
 import { replayKeptBatches } from '../../lib/admin/stream-replay';
 import { createSubscription } from '../../lib/admin/subscriptions';
-import { loadSecretsTableName } from '../../lib/config';
+import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps } from '../../lib/deps';
 import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings } from '../../lib/domain/events/queue-settings';

@@ -1,5 +1,5 @@
 import { createAuthorizer } from '../../functions/authorizer';
-import { loadSecretsTableName } from '../../lib/config';
+import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';

@@ -1,4 +1,4 @@
-import { loadConfig, loadSecretsTableName } from '../../lib/config';
+import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
 
 /**
  * The signing-secrets table's name (docs/adr/0012-signing-secrets-table.md): read once at cold

@@ -1,5 +1,5 @@
 import { AdminInputError } from '../../lib/admin/errors';
-import { loadConfig, loadSecretsTableName } from '../../lib/config';
+import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';
 import { messages } from '../../lib/messages';

@@ -1,8 +1,7 @@
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
-import { loadSecretsTableName } from '../../lib/config';
+import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routes } from '../../lib/routes';
-import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { itemsPerProspect, seedProspects } from './bulk-prospects';
 import { loadKeyLabels } from './load-plan';

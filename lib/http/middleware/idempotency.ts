@@ -9,9 +9,8 @@ import { withDynamoGrace } from '../../storage/client';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/keys';
 import { decodePathParameter } from '../path-ids';
-import type { HttpResponse } from '../response';
 import { messages as catalogue } from '../../messages';
-import { respondWithError } from './route';
+import { respondWithError, type HttpResponse } from './route';
 
 const headerName = 'idempotency-key';
 export const maxIdempotencyKeyLength = 255;

@@ -18,9 +18,19 @@ import {
   UnknownReferenceError,
 } from '../../domain/errors';
 import { messages } from '../../messages';
-import { json, type HttpResponse } from '../response';
 import { withDynamoDeadline } from '../../storage/client';
 import { errorFields, logger, observeInvocation } from '../../observability/logger';
+
+/** A route's answer: always a JSON body, with its headers. */
+export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string> };
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
 
 /** What every route's middlewares share: the headers a gate states on every answer (rate limits). */
 export type RouteContext = Context & { responseHeaders?: Record<string, string> };
