@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorize, type AuthorizerDeps } from '../lib/auth/authorize';
 import { allowStagePolicy, encodeDecision, type AuthDecision } from '../lib/auth/context';
-import { loadConfig, productionStore, withDynamoDeadline } from '../lib/storage/client';
+import { createDocumentClient, loadConfig, withDynamoDeadline } from '../lib/storage/client';
 import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
 import { findRoute } from '../lib/routes';
 
@@ -11,11 +11,14 @@ import { findRoute } from '../lib/routes';
  * docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
  * for it with a status of its own.
  */
+/** The authorizer counts no business metric: it has none to publish. */
+const nothingCounted = { publish: () => undefined };
+
 export function createAuthorizer(deps: AuthorizerDeps) {
   // The context is optional: tests and the local stand-in may call the authorizer with the event alone.
   return (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> =>
     observeInvocation(
-      undefined,
+      nothingCounted,
       // The request's id and the route's, as the route's own lines carry them: one search finds both functions' lines.
       { context, correlationId: event.requestContext?.requestId, keys: routeKey(event) },
       async () => answer(event, await decide(deps, event)),
@@ -58,4 +61,9 @@ function answer(event: APIGatewayRequestAuthorizerEvent, decision: AuthDecision)
   };
 }
 
-export const handler = createAuthorizer({ ...productionStore(loadConfig()), clock: () => new Date() });
+const config = loadConfig();
+export const handler = createAuthorizer({
+  db: createDocumentClient(config),
+  tableName: config.tableName,
+  clock: () => new Date(),
+});

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  createDocumentClient,
   type Config,
   loadConfig,
   loadSecretsTableName,
-  productionStore,
   type SecretsStore,
   type Store,
 } from './storage/client';
@@ -19,7 +19,8 @@ export type Deps = Store & {
 
 export function productionDeps(config: Config = loadConfig()): Deps {
   return {
-    ...productionStore(config),
+    db: createDocumentClient({ endpoint: config.endpoint, region: config.region }),
+    tableName: config.tableName,
     clock: () => new Date(),
     newId: randomUUID,
     metrics: createMetrics(),

@@ -117,12 +117,12 @@ export type Invocation = {
 
 /**
  * One invocation of a function: its context, correlation id and keys on every line it logs, and
- * its buffered metrics (none for the authorizer, which counts nothing) published at its end, whatever the outcome. Keys are per process: in Lambda
+ * its buffered metrics published at its end, whatever the outcome. Keys are per process: in Lambda
  * an environment runs one invocation at a time ("Understanding the Lambda execution environment
  * lifecycle"); the local server's concurrent requests may mix them.
  */
 export async function observeInvocation<T>(
-  metrics: { publish(): void } | undefined,
+  metrics: { publish(): void },
   invocation: Invocation,
   run: () => Promise<T>,
 ): Promise<T> {
@@ -133,7 +133,7 @@ export async function observeInvocation<T>(
     return await run();
   } finally {
     try {
-      metrics?.publish();
+      metrics.publish();
     } catch (error) {
       // Counts lost are no reason to fail the invocation that has already done its work.
       logger.error('metrics not published', errorFields(error));

