@@ -169,10 +169,7 @@ export type SecretsStore = Store & { secretsTableName: string };
 /** The signing-secrets table, as the storage functions address one table. */
 export const secretsTableOf = (store: SecretsStore): Store => ({ db: store.db, tableName: store.secretsTableName });
 
-/**
- * The store's configuration, read from the environment once per cold start: the table, and
- * DynamoDB Local's endpoint when there is one.
- */
+/** The store's configuration, from the environment. */
 export type Config = {
   tableName: string;
   /** Set for DynamoDB Local; absent on AWS, where the SDK finds the regional endpoint. */
@@ -181,9 +178,8 @@ export type Config = {
 };
 
 /**
- * Read once per cold start: a bad configuration fails at start-up, not on the first request. The
- * schemas are built here, when read: a bundle that only creates a client (the bench's reference
- * function) carries no zod.
+ * Read once per cold start: a bad configuration fails at start-up, not on the first request. Its
+ * schemas are built here, so a bundle that only creates a client (the bench's reference) has no zod.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const schema = z.object({
@@ -217,10 +213,8 @@ export function loadSecretsTableName(env: NodeJS.ProcessEnv = process.env, confi
   const name = env.SECRETS_TABLE_NAME || (config.endpoint === undefined ? undefined : `${config.tableName}-secrets`);
   // A DynamoDB table name: 3 to 255 of `a-z A-Z 0-9 _ - .` ("Supported data types and naming rules in
   // Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html).
-  const parsed = z
-    .string()
-    .check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/))
-    .safeParse(name);
+  const tableName = z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/));
+  const parsed = tableName.safeParse(name);
   if (!parsed.success || parsed.data === config.tableName)
     throw new Error('Configuration invalide : SECRETS_TABLE_NAME');
   return parsed.data;
