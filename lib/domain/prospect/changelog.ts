@@ -5,6 +5,9 @@ import type { ChangeLogEntry, ChangeLogField } from '../../storage/records';
 /** The actor stamped on what a Prospect API call writes: the key its change-log entries name too. */
 export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_key', id: principal.keyId });
 
+/** What a change is stamped with: the API key that makes it, the time of its round, fresh ids. */
+export type ChangeStamp = { keyId: string; now: string; newId: () => string };
+
 export type FieldChange = {
   field: ChangeLogField;
   before: string | null;
