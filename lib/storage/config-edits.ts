@@ -15,11 +15,10 @@ import {
   estimatedItemBytes,
   phoneSettingsStateOf,
   type ConfigParts,
-  type PhoneSettings,
   type PhoneSettingsState,
-  type WorkspaceConfig,
   type WorkspaceConfigItem,
 } from './workspace-config';
+import type { PhoneSettings, WorkspaceConfig } from '../domain/model';
 
 /** The configuration of an existing workspace, as an edit receives it. */
 export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };

@@ -4,7 +4,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '
 import { keys, type ItemKey } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
 import type { Store } from './client';
-import type { PhoneSettings } from './workspace-config';
+import type { PhoneSettings } from '../domain/model';
 
 /** An API key as stored under its fingerprint, keys aside (also what the authorizer reads). */
 export type ApiKeyItem = {

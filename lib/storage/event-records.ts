@@ -6,14 +6,6 @@ import { keys } from './keys';
  */
 
 /**
- * Who made a write, stamped on the item it writes (attribute `actor`) so that the event built from
- * the change stream can name it: the API key id, the webhook's endpoint id, the undone change-log
- * entry id, or null (admin command line).
- */
-export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
-export type Actor = { kind: ActorKind; id: string | null };
-
-/**
  * A subscription of a workspace: in its configuration partition, `WS#<ws>` / `SUB#<id>`, which the
  * routes and the stream handler read, and which the change stream carries; so it holds no secret
  * (its signing secrets are below, in a table of their own).

@@ -4,7 +4,8 @@ import type { Store } from './client';
 import { keys } from './keys';
 import type { ProspectItem } from './records';
 import type { RoundRead } from './read-decide-write';
-import { loadConfigWith, type WorkspaceConfig } from './workspace-config';
+import { loadConfigWith } from './workspace-config';
+import type { WorkspaceConfig } from '../domain/model';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
 export async function getProspect(

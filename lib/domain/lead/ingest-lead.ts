@@ -1,6 +1,5 @@
 import type { Deps } from '../../deps';
 import type { MetricsSink } from '../metrics';
-import type { Actor } from '../../storage/event-records';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import {
@@ -14,8 +13,6 @@ import {
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
 import { readDecideWrite, type Decision, type LoopPolicy, type RoundRead } from '../../storage/read-decide-write';
-import type { Prospect, ProspectItem } from '../../storage/records';
-import { defaultPhoneSettings, type WorkspaceConfig } from '../../storage/workspace-config';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead, type LeadInput } from './lead-input';
@@ -24,6 +21,7 @@ import type { ContactMatch } from './matching';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
+import { defaultPhoneSettings, type Actor, type Prospect, type Stamped, type WorkspaceConfig } from '../model';
 
 export type LeadResult = {
   status: 'created' | 'existing';
@@ -45,14 +43,14 @@ export type LeadSnapshot = {
   phone: PhoneMatching;
   match: ContactMatch;
   marker: FoundMarker | undefined;
-  prospect?: ProspectItem | undefined;
+  prospect?: Prospect | undefined;
   placedAt?: Placement;
 };
 
 /** What the lead webhook writes, each with the answer it makes once written. */
 export type LeadWrite =
-  | { kind: 'create'; prospect: Prospect; answer: LeadResult }
-  | { kind: 'take-contacts'; prospect: ProspectItem; update: KnownContactUpdate; answer: LeadResult }
+  | { kind: 'create'; prospect: Stamped<Prospect>; answer: LeadResult }
+  | { kind: 'take-contacts'; prospect: Prospect; update: KnownContactUpdate; answer: LeadResult }
   | {
       kind: 'update-known';
       prospectId: string;

@@ -4,10 +4,10 @@ import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '.
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
-import type { ChangeLogEntry } from '../../storage/records';
 import { findByIdOrName } from '../names';
 import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
+import type { ChangeLogEntry } from '../model';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };
 

@@ -1,6 +1,5 @@
 import type { ApiKeyPrincipal } from '../principal';
-import type { Actor } from '../../storage/event-records';
-import type { ChangeLogEntry, ChangeLogField } from '../../storage/records';
+import type { Actor, ChangeLogEntry, ChangeLogField } from '../model';
 
 /** The actor stamped on what a Prospect API call writes: the key its change-log entries name too. */
 export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_key', id: principal.keyId });

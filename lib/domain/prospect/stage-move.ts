@@ -1,10 +1,9 @@
 import { ProtectedStageError, UnknownReferenceError } from '../errors';
-import type { ProspectItem } from '../../storage/records';
-import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { isProtectedStage, sameName } from '../names';
 import { messages as catalogue } from '../../messages';
+import type { Prospect, SalesPipeline, Stage } from '../model';
 
-export type StageTarget = { pipelineId: string; stage: StageItem };
+export type StageTarget = { pipelineId: string; stage: Stage };
 
 const messages = {
   fromProtected: catalogue.prospect.inProtectedStage,
@@ -12,7 +11,7 @@ const messages = {
   unknown: catalogue.prospect.unknownStage,
 } as const;
 
-function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null): StageTarget | undefined {
+function stageOf(pipelines: readonly SalesPipeline[], stageId: string | null): StageTarget | undefined {
   if (stageId === null) return undefined;
   for (const pipeline of pipelines) {
     const stage = pipeline.stages.find((candidate) => candidate.id === stageId);
@@ -29,8 +28,8 @@ function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null
  * is returned as a value: the caller decides whether the read it rests on may answer.
  */
 export function resolveStageMove(
-  pipelines: readonly SalesPipelineItem[],
-  prospect: Pick<ProspectItem, 'pipeline_id' | 'stage_id'>,
+  pipelines: readonly SalesPipeline[],
+  prospect: Pick<Prospect, 'pipeline_id' | 'stage_id'>,
   reference: string,
 ): StageTarget | ProtectedStageError | UnknownReferenceError {
   const current = stageOf(pipelines, prospect.stage_id);

@@ -2,16 +2,14 @@ import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
-import type { ProspectItem } from '../../storage/records';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
-import type { MemberItem } from '../../storage/workspace-config';
-import type { ChangeLogEntry } from '../../storage/records';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
 import { resolveStageMove } from './stage-move';
 import { messages } from '../../messages';
+import type { ChangeLogEntry, Member, Prospect } from '../model';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
 
@@ -84,7 +82,7 @@ export function decideProspectPatch(
   if (changes instanceof Error) return { kind: 'refuse', refusal: changes };
   if (changes.length === 0) return { kind: 'answer', answer: { ...prospectPatchView(prospect), changed: [] } };
   const set = Object.assign({}, ...changes.map(({ set }) => set)) as Record<string, string | null>;
-  const updated = { ...prospect, ...set } as ProspectItem;
+  const updated = { ...prospect, ...set } as Prospect;
   const entries = changes.map(({ change }) =>
     changeLogEntry({
       id: stamp.newId(),
@@ -111,10 +109,10 @@ export function decideProspectPatch(
 type PendingChange = { change: FieldChange; set: Record<string, string | null> };
 
 function fieldChanges(
-  prospect: ProspectItem,
+  prospect: Prospect,
   input: PatchProspectInput,
   pipelines: Parameters<typeof resolveStageMove>[0],
-  members: readonly MemberItem[],
+  members: readonly Member[],
 ): PendingChange[] | Error {
   const changes: PendingChange[] = [];
   if (input.stage !== undefined) {

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
-import type { RecruitmentPipelineItem } from '../../storage/workspace-config';
 import { sameName } from '../names';
 import { messages as catalogue } from '../../messages';
+import type { RecruitmentPipeline } from '../model';
 
 const messages = {
   idNotFound: catalogue.recruitment.pipelineIdNotFound,
@@ -17,11 +17,11 @@ const messages = {
  * pipeline. No pipeline is ever created. A refusal (404, 409, 422) is returned as a value.
  */
 export function chooseRecruitmentPipeline(
-  pipelines: readonly RecruitmentPipelineItem[],
+  pipelines: readonly RecruitmentPipeline[],
   request: { pipeline_id?: string | undefined; pipeline?: string | undefined },
-): { pipeline: RecruitmentPipelineItem; columnId: string } | NotFoundError | ConflictError | UnknownReferenceError {
+): { pipeline: RecruitmentPipeline; columnId: string } | NotFoundError | ConflictError | UnknownReferenceError {
   const active = pipelines.filter((pipeline) => pipeline.active).sort((a, b) => a.position - b.position);
-  let chosen: RecruitmentPipelineItem | undefined;
+  let chosen: RecruitmentPipeline | undefined;
   if (request.pipeline_id !== undefined) {
     chosen = active.find((pipeline) => pipeline.id === request.pipeline_id);
     if (!chosen) return new NotFoundError(messages.idNotFound(request.pipeline_id));

@@ -1,16 +1,15 @@
 import type { Deps } from '../../deps';
-import type { Actor } from '../../storage/event-records';
 import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
 import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
-import type { Candidate, Note } from '../../storage/records';
-import { loadWorkspaceConfig, type WorkspaceConfig } from '../../storage/workspace-config';
+import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { StorageUnavailableError } from '../errors';
 import { answersNote } from './answers-note';
 import { interpretApplication, type ApplicationInput } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
 import { successEntry, type WebhookCallContext } from '../webhook-call';
+import type { Actor, Candidate, Note, Stamped, WorkspaceConfig } from '../model';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 
@@ -19,8 +18,8 @@ export type ApplicationSnapshot = { config: WorkspaceConfig; knownCandidateId?: 
 
 /** What the recruitment webhook writes, each with the answer it makes once written. */
 export type ApplicationWrite =
-  | { kind: 'create'; candidate: Candidate; note: Note | undefined; answer: ApplicationResult }
-  | { kind: 'add-note'; note: Note; answer: ApplicationResult };
+  | { kind: 'create'; candidate: Stamped<Candidate>; note: Stamped<Note> | undefined; answer: ApplicationResult }
+  | { kind: 'add-note'; note: Stamped<Note>; answer: ApplicationResult };
 
 /** What the decision is taken with besides the snapshot: the application, this call's ids, actor and time. */
 export type ApplicationCall = {
@@ -109,7 +108,7 @@ export function decideApplication(
   call: ApplicationCall,
 ): Decision<ApplicationWrite, ApplicationResult> {
   const { application, candidateId, now } = call;
-  const noteOn = (recordId: string, content: string): Note => ({
+  const noteOn = (recordId: string, content: string): Stamped<Note> => ({
     id: call.newId(),
     workspace_id: call.workspaceId,
     record_id: recordId,
@@ -130,7 +129,7 @@ export function decideApplication(
   }
   const choice = chooseRecruitmentPipeline(snapshot.config.recruitmentPipelines, application);
   if (choice instanceof Error) return { kind: 'refuse', refusal: choice };
-  const candidate: Candidate = {
+  const candidate: Stamped<Candidate> = {
     id: candidateId,
     workspace_id: call.workspaceId,
     pipeline_id: choice.pipeline.id,
