@@ -34,7 +34,6 @@ export const messages = {
     leadNotSaved: `Le prospect n'a pas pu être enregistré : ${retryShortly}`,
     leadContended: "Le prospect n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.",
     prospectContended: 'Le prospect a été modifié pendant la requête : réessayez.',
-    candidateContended: "Le candidat n'a pas pu être enregistré : trop d'envois simultanés pour ce contact, réessayez.",
   },
 
   gateway: {

@@ -1,6 +1,6 @@
 /**
- * The domain's model: what a prospect, a candidate, a note, a change-log entry, a webhook call and a
- * workspace's configuration are, whatever stores them. Storage maps its items to these types
+ * The domain's model: what a prospect, a candidate, a note, a change-log entry, a webhook call, a
+ * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
  * (lib/storage/records.ts, lib/storage/workspace-config.ts add keys, item types and index
  * attributes); use cases and views read and build them. Types only, and the defaults a workspace
  * has when it says nothing: nothing here imports another module.
@@ -131,6 +131,61 @@ export type WebhookCall = {
   content_type?: string | null;
   /** On the entry that counts a minute's refusals past the 10th: how many it counts. Absent: 1. */
   count?: number;
+};
+
+/**
+ * A subscription of a workspace to outbound events: where they are POSTed, and which. Its signing
+ * secrets are kept apart (`SigningSecrets`): only the delivery function reads them.
+ */
+export type Subscription = {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  created_at: string;
+};
+
+/** The signing secrets of one subscription. */
+export type SigningSecrets = {
+  workspace_id: string;
+  subscription_id: string;
+  /** `whsec_…`: the Standard Webhooks secret that signs every delivery, printed once, never listed. */
+  secret: string;
+  /** The secret the last rotation replaced: it signs too, until `previous_until` (ISO 8601). */
+  previous_secret?: string;
+  previous_until?: string;
+  rotated_at?: string;
+};
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event for one subscription. Its id is derived from the event id and the subscription id
+ * (lib/ids.ts `derivedTimeOrderedId`), so it is created once however often the stream delivers the
+ * write. Kept 30 days (`expires_at`, in seconds).
+ */
+export type Delivery = {
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact JSON body POSTed (`{ type, timestamp, data }`), the same bytes on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Every attempt made, redeliveries included. */
+  attempts: number;
+  /** The step of the retry schedule the next scheduled attempt runs (lib/domain/events/retry-schedule.ts). */
+  step: number;
+  /** An attempt in progress: its step and start, so a duplicate queue message does not POST twice. */
+  claimed_step?: number;
+  claimed_at?: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  expires_at: number;
 };
 
 export type Stage = { id: string; name: string; type: string; order: number };

@@ -5,7 +5,7 @@ import { keys } from './keys';
 import type { ProspectItem } from './records';
 import type { RoundRead } from './read-decide-write';
 import { loadConfigWith } from './workspace-config';
-import type { WorkspaceConfig } from '../domain/model';
+import type { Prospect, WorkspaceConfig } from '../domain/model';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
 export async function getProspect(
@@ -35,7 +35,7 @@ export async function readProspectWithConfig(
 }
 
 /** What a round of an optimistic prospect change reads: the configuration and the prospect. */
-export type ConfigAndProspect = { config: WorkspaceConfig; prospect: ProspectItem | undefined };
+export type ConfigAndProspect = { config: WorkspaceConfig; prospect: Prospect | undefined };
 
 /**
  * The read of an optimistic change of a prospect (PATCH, tags), a round of `readDecideWrite`.

@@ -1,7 +1,7 @@
 import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
-import type { DeliveryItem } from '../../storage/event-records';
+import type { Delivery } from '../model';
 import { stillKept } from '../../storage/expiry';
 import { readDecideWrite } from '../../storage/read-decide-write';
 import { ConflictError, NotFoundError } from '../errors';
@@ -30,7 +30,7 @@ export async function redeliver(
   const result = await attemptDelivery(deps, delivery, subscription, secrets);
   // The scheduled attempt may change the status meanwhile: the record is conditional on the status
   // read, and decided again from a fresh read when it moved.
-  const recorded = await readDecideWrite<DeliveryItem | undefined, DeliveryItem, DeliveryItem>({
+  const recorded = await readDecideWrite<Delivery | undefined, Delivery, Delivery>({
     read: async (previous) => ({
       snapshot: previous ? (await readDeliveryAndSubscription(deps, workspaceId, deliveryId)).delivery : delivery,
       consistent: true,

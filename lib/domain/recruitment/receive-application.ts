@@ -88,7 +88,8 @@ export async function receiveApplication(
         }
         return { kind: 'written', answer: write.answer };
       },
-      contended: () => new StorageUnavailableError(messages.failure.candidateContended),
+      // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
+      contended: () => new StorageUnavailableError(messages.failure.internal),
     },
     policy,
   );
