@@ -115,7 +115,7 @@ export async function setWorkspace(
       read: async () => ({ snapshot: await readPhoneSettingsState(deps, id), consistent: true }),
       decide: (read) => {
         // No configuration item (a strongly consistent read): no such workspace.
-        if (!read) return { kind: 'refuse', refusal: unknownId('workspace', workspaceId) };
+        if (!read) return { kind: 'refuse', refusal: unknownId('workspace', id) };
         const settings: PhoneSettings = { ...read.settings, ...wanted };
         // Asking for e164 again indexes again: a no-op on the markers in place, it completes an index a
         // prospect created during the last run missed, and lists the shared numbers again.
