@@ -39,7 +39,11 @@ export type ReadDecideWrite<Snapshot, Write, Answer, Learned = never> = {
    * may not answer (read strongly consistently now), or `lost-race`.
    */
   read: (previous: PreviousRound<Snapshot, Learned> | undefined) => Promise<RoundRead<Snapshot>>;
-  /** A pure function of the snapshot (whatever else it needs, the caller binds). */
+  /**
+   * A pure function of the snapshot (whatever else it needs, the caller binds). What it throws goes
+   * to the caller as is: only a decision taken on reads that may all answer may refuse by throwing
+   * (the admin's configuration edits); otherwise a refusal is a value the loop must see.
+   */
   decide: (snapshot: Snapshot) => Decision<Write, Answer>;
   /** The write, conditional on what was read: a failed condition is a `lost-race`, never an error. */
   write: (write: Write, snapshot: Snapshot) => Promise<WriteOutcome<Answer, Learned>>;

@@ -12,7 +12,7 @@ import {
   type Placement,
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
-import { readDecideWrite, type Decision, type LoopPolicy, type RoundRead } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision, type RoundRead } from '../../storage/read-decide-write';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead, type LeadInput } from './lead-input';
@@ -81,12 +81,7 @@ export type LeadCall = {
  *    a new e-mail or phone only if no other prospect owns it.
  * 4. When a concurrent call won the race, read again (`readDecideWrite`): the contact is then known.
  */
-export async function ingestLead(
-  deps: Deps,
-  call: WebhookCallContext,
-  fields: WebhookFields,
-  policy?: LoopPolicy,
-): Promise<LeadResult> {
+export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: WebhookFields): Promise<LeadResult> {
   const { workspaceId } = call;
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const newProspectId = deps.newId();
@@ -95,51 +90,48 @@ export async function ingestLead(
   const phone = phoneMatching(call.phone ?? defaultPhoneSettings);
   const actor: Actor = { kind: 'webhook', id: call.endpointId };
   const journal = (result: LeadResult) => successEntry(call, entryOf(result));
-  const result = await readDecideWrite<LeadSnapshot, LeadWrite, LeadResult, Placement>(
-    {
-      read: async (previous) => {
-        // A known contact placed elsewhere than its marker's hint: the refusal returned where it
-        // stands, written against at once; placed elsewhere again, the next round reads anew.
-        if (previous?.reason === 'lost-race' && previous.learned && !previous.snapshot.placedAt) {
-          return { snapshot: { ...previous.snapshot, placedAt: previous.learned }, consistent: true };
-        }
-        return readLead(deps, workspaceId, lead, newProspectId, phone, previous?.snapshot.config);
-      },
-      decide: (snapshot) =>
-        decideLead(snapshot, {
-          lead,
-          inputWarnings,
-          workspaceId,
-          newProspectId,
-          actor,
-          now: deps.clock().toISOString(),
-        }),
-      write: async (write) => {
-        if (write.kind === 'create') {
-          const outcome = await createProspectWithMarkers(deps, write.prospect, journal(write.answer), phone);
-          if (outcome === 'contact_taken') return { kind: 'lost-race' };
-        } else if (write.kind === 'take-contacts') {
-          const outcome = await updateKnownProspectContacts(
-            deps,
-            write.prospect,
-            write.update,
-            journal(write.answer),
-            phone,
-          );
-          if (outcome === 'changed_meanwhile') return { kind: 'lost-race' };
-        } else {
-          const target = { workspaceId, prospectId: write.prospectId, marker: write.marker.key };
-          const outcome = await updateKnownProspect(deps, target, write.update, write.placement, journal(write.answer));
-          if (outcome.kind === 'changed_meanwhile') return { kind: 'lost-race' };
-          if (outcome.kind === 'placed_elsewhere') return { kind: 'lost-race', learned: outcome.placement };
-        }
-        call.journaled = true;
-        return { kind: 'written', answer: write.answer };
-      },
-      contended: () => new StorageUnavailableError(messages.failure.leadContended),
+  const result = await readDecideWrite<LeadSnapshot, LeadWrite, LeadResult, Placement>({
+    read: async (previous) => {
+      // A known contact placed elsewhere than its marker's hint: the refusal returned where it
+      // stands, written against at once; placed elsewhere again, the next round reads anew.
+      if (previous?.reason === 'lost-race' && previous.learned && !previous.snapshot.placedAt) {
+        return { snapshot: { ...previous.snapshot, placedAt: previous.learned }, consistent: true };
+      }
+      return readLead(deps, workspaceId, lead, newProspectId, phone, previous?.snapshot.config);
     },
-    policy,
-  );
+    decide: (snapshot) =>
+      decideLead(snapshot, {
+        lead,
+        inputWarnings,
+        workspaceId,
+        newProspectId,
+        actor,
+        now: deps.clock().toISOString(),
+      }),
+    write: async (write) => {
+      if (write.kind === 'create') {
+        const outcome = await createProspectWithMarkers(deps, write.prospect, journal(write.answer), phone);
+        if (outcome === 'contact_taken') return { kind: 'lost-race' };
+      } else if (write.kind === 'take-contacts') {
+        const outcome = await updateKnownProspectContacts(
+          deps,
+          write.prospect,
+          write.update,
+          journal(write.answer),
+          phone,
+        );
+        if (outcome === 'changed_meanwhile') return { kind: 'lost-race' };
+      } else {
+        const target = { workspaceId, prospectId: write.prospectId, marker: write.marker.key };
+        const outcome = await updateKnownProspect(deps, target, write.update, write.placement, journal(write.answer));
+        if (outcome.kind === 'changed_meanwhile') return { kind: 'lost-race' };
+        if (outcome.kind === 'placed_elsewhere') return { kind: 'lost-race', learned: outcome.placement };
+      }
+      call.journaled = true;
+      return { kind: 'written', answer: write.answer };
+    },
+    contended: () => new StorageUnavailableError(messages.failure.leadContended),
+  });
   countLead(deps.metrics, result);
   return result;
 }

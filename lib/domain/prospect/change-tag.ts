@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
 import { findByIdOrName } from '../names';
 import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
@@ -40,39 +40,35 @@ export async function changeTag(
   principal: ApiKeyPrincipal,
   prospectId: string,
   request: TagRequest,
-  policy?: LoopPolicy,
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
-  return readDecideWrite<ConfigAndProspect, TagChange, TagOutcome>(
-    {
-      read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
-      decide: (snapshot) =>
-        decideTagChange(snapshot, request, {
-          keyId: principal.keyId,
-          now: deps.clock().toISOString(),
-          newId: deps.newId,
-        }),
-      write: async (change) => {
-        const outcome = await writeProspectChange(
-          deps,
-          { workspaceId, prospectId },
-          {
-            set: {},
-            ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
-            actor: apiKeyActor(principal),
-            expectedVersion: change.expectedVersion,
-            now: change.entry.at,
-          },
-          [{ kind: 'create-entry', entry: change.entry }],
-        );
-        if (outcome !== 'written') return { kind: 'lost-race' };
-        deps.metrics.count('ProspectChanges', { field: 'tags' });
-        return { kind: 'written', answer: change.answer };
-      },
-      contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  return readDecideWrite<ConfigAndProspect, TagChange, TagOutcome>({
+    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
+    decide: (snapshot) =>
+      decideTagChange(snapshot, request, {
+        keyId: principal.keyId,
+        now: deps.clock().toISOString(),
+        newId: deps.newId,
+      }),
+    write: async (change) => {
+      const outcome = await writeProspectChange(
+        deps,
+        { workspaceId, prospectId },
+        {
+          set: {},
+          ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
+          actor: apiKeyActor(principal),
+          expectedVersion: change.expectedVersion,
+          now: change.entry.at,
+        },
+        [{ kind: 'create-entry', entry: change.entry }],
+      );
+      if (outcome !== 'written') return { kind: 'lost-race' };
+      deps.metrics.count('ProspectChanges', { field: 'tags' });
+      return { kind: 'written', answer: change.answer };
     },
-    policy,
-  );
+    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  });
 }
 
 /** What a tag call does to the prospect read: refused (404, 422), nothing to do, or the change. */

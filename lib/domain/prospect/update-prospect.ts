@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
@@ -37,34 +37,30 @@ export async function updateProspect(
   principal: ApiKeyPrincipal,
   prospectId: string,
   input: PatchProspectInput,
-  policy?: LoopPolicy,
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
-  return readDecideWrite<ConfigAndProspect, ProspectPatch, PatchResult>(
-    {
-      read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
-      decide: (snapshot) =>
-        decideProspectPatch(snapshot, input, {
-          keyId: principal.keyId,
-          now: deps.clock().toISOString(),
-          newId: deps.newId,
-        }),
-      write: async (patch) => {
-        const outcome = await writeProspectChange(
-          deps,
-          { workspaceId, prospectId },
-          { set: patch.set, actor: apiKeyActor(principal), expectedVersion: patch.expectedVersion, now: patch.now },
-          patch.entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
-        );
-        // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing.
-        if (outcome !== 'written') return { kind: 'lost-race' };
-        for (const entry of patch.entries) deps.metrics.count('ProspectChanges', { field: entry.field });
-        return { kind: 'written', answer: patch.answer };
-      },
-      contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  return readDecideWrite<ConfigAndProspect, ProspectPatch, PatchResult>({
+    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
+    decide: (snapshot) =>
+      decideProspectPatch(snapshot, input, {
+        keyId: principal.keyId,
+        now: deps.clock().toISOString(),
+        newId: deps.newId,
+      }),
+    write: async (patch) => {
+      const outcome = await writeProspectChange(
+        deps,
+        { workspaceId, prospectId },
+        { set: patch.set, actor: apiKeyActor(principal), expectedVersion: patch.expectedVersion, now: patch.now },
+        patch.entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
+      );
+      // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing.
+      if (outcome !== 'written') return { kind: 'lost-race' };
+      for (const entry of patch.entries) deps.metrics.count('ProspectChanges', { field: entry.field });
+      return { kind: 'written', answer: patch.answer };
     },
-    policy,
-  );
+    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
-import { readDecideWrite, type Decision, type LoopPolicy } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { StorageUnavailableError } from '../errors';
 import { answersNote } from './answers-note';
@@ -47,7 +47,6 @@ export async function receiveApplication(
   deps: Deps,
   call: WebhookCallContext,
   fields: WebhookFields,
-  policy?: LoopPolicy,
 ): Promise<ApplicationResult> {
   const { workspaceId } = call;
   const application = interpretApplication(fields);
@@ -63,36 +62,33 @@ export async function receiveApplication(
   };
   const journal = (result: ApplicationResult) =>
     successEntry(call, { outcome: result.action, record_id: result.talent_id, placement: null, warnings: [] });
-  const result = await readDecideWrite<ApplicationSnapshot, ApplicationWrite, ApplicationResult, string>(
-    {
-      read: async (previous) => {
-        // A refused creation (strongly consistent, as every write) named the known candidate.
-        if (previous?.reason === 'lost-race' && previous.learned !== undefined) {
-          return {
-            snapshot: { config: previous.snapshot.config, knownCandidateId: previous.learned },
-            consistent: true,
-          };
-        }
-        return { snapshot: { config: await loadWorkspaceConfig(deps, workspaceId) }, consistent: true };
-      },
-      decide: (snapshot) => decideApplication(snapshot, applicationCall),
-      write: async (write) => {
-        if (write.kind === 'create') {
-          const outcome = await createCandidate(deps, write.candidate, write.note, journal(write.answer));
-          if (!outcome.created) return { kind: 'lost-race', learned: outcome.existingId };
-          call.journaled = true;
-        } else if ((await addCandidateNote(deps, write.note, journal(write.answer))) === 'written') {
-          // A note already there with this very key was written by this request's first attempt
-          // (same ids under an Idempotency-Key): the call is journaled by whoever answers it.
-          call.journaled = true;
-        }
-        return { kind: 'written', answer: write.answer };
-      },
-      // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
-      contended: () => new StorageUnavailableError(messages.failure.internal),
+  const result = await readDecideWrite<ApplicationSnapshot, ApplicationWrite, ApplicationResult, string>({
+    read: async (previous) => {
+      // A refused creation (strongly consistent, as every write) named the known candidate.
+      if (previous?.reason === 'lost-race' && previous.learned !== undefined) {
+        return {
+          snapshot: { config: previous.snapshot.config, knownCandidateId: previous.learned },
+          consistent: true,
+        };
+      }
+      return { snapshot: { config: await loadWorkspaceConfig(deps, workspaceId) }, consistent: true };
     },
-    policy,
-  );
+    decide: (snapshot) => decideApplication(snapshot, applicationCall),
+    write: async (write) => {
+      if (write.kind === 'create') {
+        const outcome = await createCandidate(deps, write.candidate, write.note, journal(write.answer));
+        if (!outcome.created) return { kind: 'lost-race', learned: outcome.existingId };
+        call.journaled = true;
+      } else if ((await addCandidateNote(deps, write.note, journal(write.answer))) === 'written') {
+        // A note already there with this very key was written by this request's first attempt
+        // (same ids under an Idempotency-Key): the call is journaled by whoever answers it.
+        call.journaled = true;
+      }
+      return { kind: 'written', answer: write.answer };
+    },
+    // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
+    contended: () => new StorageUnavailableError(messages.failure.internal),
+  });
   deps.metrics.count(result.action === 'created' ? 'CandidatesCreated' : 'CandidatesExisting');
   return result;
 }
