@@ -1,10 +1,16 @@
 import { defaultRetryPolicy, defaultRoundPolicy, retryOnTransactionConflict, type RetryPolicy } from './retry';
 
 /**
- * What a round read. `consistent`: the snapshot may answer without writing, being read strongly
- * consistently (or learned from a refused write, which DynamoDB answers strongly consistently), or
- * being the workspace configuration alone, which the routes that read it alone read eventually
- * consistently (docs/adr/0007).
+ * What a round read. `consistent`: the snapshot may answer without writing. So is a strongly
+ * consistent read ("returns a response with the most up-to-date data, reflecting the updates from
+ * all prior write operations that were successful", where an eventually consistent one "may not
+ * reflect the results of a recently completed write operation": "DynamoDB read consistency",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html);
+ * so is what a refused write returned, the stored item its condition was checked against
+ * (`ReturnValuesOnConditionCheckFailure`, "UpdateItem", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html); and so is the
+ * workspace configuration alone, which the routes that read it alone read eventually consistently
+ * (docs/adr/0007: it changes only through the admin tool).
  */
 export type RoundRead<Snapshot> = { snapshot: Snapshot; consistent: boolean };
 
