@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { getProspect } from '../storage/prospects';
 import { readProspectPartition } from '../storage/record-partitions';
+import type { Prospect } from '../domain/model';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
 import {
@@ -77,7 +78,7 @@ export async function requireProspect(
   return prospect;
 }
 
-export const prospectView = (record: ProspectItem): ProspectView => ({
+export const prospectView = (record: Prospect): ProspectView => ({
   id: record.id,
   pipeline_id: record.pipeline_id,
   stage_id: record.stage_id,

@@ -4,21 +4,13 @@ import { readIsoTimestamp } from '../domain/timestamps';
 import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
 import { credentialItems } from '../storage/credentials';
-import { items, type Prospect } from '../storage/records';
-import {
-  configItemMaxBytes,
-  configItems,
-  estimatedItemBytes,
-  type ConfigParts,
-  type Member,
-  type RecruitmentPipeline,
-  type SalesPipeline,
-  type Tag,
-} from '../storage/workspace-config';
+import { items } from '../storage/records';
+import { configItemMaxBytes, configItems, estimatedItemBytes, type ConfigParts } from '../storage/workspace-config';
 import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
 import { newEndpoint } from './webhooks';
+import type { Member, Prospect, RecruitmentPipeline, SalesPipeline, Stamped, Tag } from '../domain/model';
 
 /** Every id and secret of the new workspace, by the file's labels (docs/api.md#seed-output). */
 export type SeedOutput = {
@@ -262,7 +254,7 @@ function planProspects(planning: Planning, references: References, prospects: Se
       if (found) tagIds.add(found);
       else problem(planning, [...path, 'tags', tagIndex], messages.unknownTag(reference));
     });
-    const record: Prospect = {
+    const record: Stamped<Prospect> = {
       id,
       workspace_id: planning.workspaceId,
       ...place,

@@ -11,12 +11,14 @@ import {
   type ProspectPhone,
   type SharedNumber,
 } from '../storage/phone-index';
-import { retryWhileChangedMeanwhile, type RetryPolicy } from '../storage/retry';
-import { phoneSettingsOf, type PhoneMatching, type PhoneSettings } from '../storage/workspace-config';
+import { readDecideWrite } from '../storage/read-decide-write';
+import { defaultRetryPolicy, type RetryPolicy } from '../storage/retry';
+import { phoneSettingsOf, type PhoneSettingsState } from '../storage/workspace-config';
 import { listWorkspaces as listStoredWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';
-import { checkedId } from './ids';
+import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
+import type { PhoneMatchingMode as PhoneMatching, PhoneSettings } from '../domain/model';
 
 /** `workspace list` (decisions 6.4): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };
@@ -103,34 +105,48 @@ export async function setWorkspace(
   const listed = async () => (prospects ??= await listProspectPhones(deps, id));
   const indexed = new Map<string, SharedNumber[]>();
 
-  const outcome = await retryWhileChangedMeanwhile(async () => {
-    const read = await readPhoneSettingsState(deps, id);
-    if (!read) return requireWorkspace(deps, id).then(() => undefined);
-    const settings: PhoneSettings = { ...read.settings, ...wanted };
-    // Asking for e164 again indexes again: a no-op on the markers in place, it completes an index a
-    // prospect created during the last run missed, and lists the shared numbers again.
-    const indexes =
-      settings.phone_matching === 'e164' &&
-      (wanted.phone_matching === 'e164' || read.settings.phone_region !== settings.phone_region);
-    let shared: SharedNumber[] | undefined;
-    if (indexes) {
-      shared = indexed.get(settings.phone_region);
-      if (!shared) {
-        shared = await indexPhones(deps, id, await listed(), inRegion(settings.phone_region), progress);
-        indexed.set(settings.phone_region, shared);
-      }
-    }
-    const written = await writePhoneSettings(deps, id, read, settings);
-    if (written === 'changed_meanwhile') return undefined;
-    if (read.settings.phone_region !== settings.phone_region) {
-      await removeOldRegionMarkers(deps, id, await listed(), {
-        old: inRegion(read.settings.phone_region),
-        new: inRegion(settings.phone_region),
-      });
-    }
-    return { settings, shared };
-  }, policy);
-  if (!outcome) throw new Error(messages.admin.workspaceSettings.contended(policy.attempts));
+  type Change = { read: PhoneSettingsState; settings: PhoneSettings; indexes: boolean };
+  const outcome = await readDecideWrite<
+    PhoneSettingsState | undefined,
+    Change,
+    { settings: PhoneSettings; shared: SharedNumber[] | undefined }
+  >(
+    {
+      read: async () => ({ snapshot: await readPhoneSettingsState(deps, id), consistent: true }),
+      decide: (read) => {
+        // No configuration item (a strongly consistent read): no such workspace.
+        if (!read) return { kind: 'refuse', refusal: unknownId('workspace', id) };
+        const settings: PhoneSettings = { ...read.settings, ...wanted };
+        // Asking for e164 again indexes again: a no-op on the markers in place, it completes an index a
+        // prospect created during the last run missed, and lists the shared numbers again.
+        const indexes =
+          settings.phone_matching === 'e164' &&
+          (wanted.phone_matching === 'e164' || read.settings.phone_region !== settings.phone_region);
+        return { kind: 'write', write: { read, settings, indexes } };
+      },
+      write: async ({ read, settings, indexes }) => {
+        let shared: SharedNumber[] | undefined;
+        if (indexes) {
+          shared = indexed.get(settings.phone_region);
+          if (!shared) {
+            shared = await indexPhones(deps, id, await listed(), inRegion(settings.phone_region), progress);
+            indexed.set(settings.phone_region, shared);
+          }
+        }
+        const written = await writePhoneSettings(deps, id, read, settings);
+        if (written === 'changed_meanwhile') return { kind: 'lost-race' };
+        if (read.settings.phone_region !== settings.phone_region) {
+          await removeOldRegionMarkers(deps, id, await listed(), {
+            old: inRegion(read.settings.phone_region),
+            new: inRegion(settings.phone_region),
+          });
+        }
+        return { kind: 'written', answer: { settings, shared } };
+      },
+      contended: () => new Error(messages.admin.workspaceSettings.contended(policy.attempts)),
+    },
+    { rounds: policy, conflicts: defaultRetryPolicy },
+  );
   return {
     id: workspace.id,
     name: workspace.name,

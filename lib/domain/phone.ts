@@ -1,6 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/min';
+import type { PhoneSettings } from './model';
 import type * as PhoneLibraryModule from './phone-library';
-import type { PhoneSettings } from '../storage/workspace-config';
 
 /**
  * Phone matching (docs/api.md#phone-matching). By default a phone matches only the same string.

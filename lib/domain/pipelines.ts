@@ -1,4 +1,4 @@
-import type { WorkspaceConfig } from '../storage/workspace-config';
+import type { WorkspaceConfig } from './model';
 
 export type PipelineListing = {
   pipelines: {

@@ -1,4 +1,4 @@
-import type { PhoneSettings } from '../storage/workspace-config';
+import type { PhoneSettings } from './model';
 
 /** Who is calling, as the authorizer established it: the workspace and the credential used. */
 export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: string; scopes: readonly string[] };

@@ -1,10 +1,10 @@
-import type { TagItem } from '../storage/workspace-config';
 import { messages } from '../messages';
+import type { Tag } from './model';
 
 export type ResolvedTags = { applied: { id: string; name: string }[]; warnings: string[] };
 
 /** Tags are referenced by id only on the lead webhook; the API never creates a tag. */
-export function resolveTagIds(tags: readonly TagItem[], requested: readonly string[]): ResolvedTags {
+export function resolveTagIds(tags: readonly Tag[], requested: readonly string[]): ResolvedTags {
   const applied: { id: string; name: string }[] = [];
   const warnings: string[] = [];
   for (const id of requested) {

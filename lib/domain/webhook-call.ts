@@ -1,6 +1,5 @@
 import { derivedTimeOrderedId } from '../ids';
-import type { WebhookCall, WebhookRoute } from '../storage/records';
-import type { PhoneSettings } from '../storage/workspace-config';
+import type { PhoneSettings, WebhookCall, WebhookRoute } from './model';
 
 /**
  * The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal).

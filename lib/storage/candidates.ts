@@ -4,7 +4,8 @@ import type { Store } from './client';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
 import { journalEntryPut } from './webhook-calls';
 import { keys } from './keys';
-import { items, type Candidate, type Note, type WebhookCall } from './records';
+import { items } from './records';
+import type { Candidate, Note, Stamped, WebhookCall } from '../domain/model';
 
 /**
  * A new candidate, its marker (one per e-mail and recruitment pipeline, created only if absent)
@@ -14,8 +15,8 @@ import { items, type Candidate, type Note, type WebhookCall } from './records';
  */
 export async function createCandidate(
   store: Store,
-  candidate: Candidate,
-  note: Note | undefined,
+  candidate: Stamped<Candidate>,
+  note: Stamped<Note> | undefined,
   journal: WebhookCall,
 ): Promise<{ created: true } | { created: false; existingId: string }> {
   const marker = items.marker(
@@ -59,7 +60,7 @@ function existingOwner(error: unknown): string | undefined {
  */
 export async function addCandidateNote(
   store: Store,
-  note: Note,
+  note: Stamped<Note>,
   journal: WebhookCall,
 ): Promise<'written' | 'already_there'> {
   try {

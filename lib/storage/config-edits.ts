@@ -5,7 +5,8 @@ import { messages } from '../messages';
 import type { Store } from './client';
 import { endpointSettingsUpdate } from './credentials';
 import { keys } from './keys';
-import { retryWhileChangedMeanwhile, type RetryPolicy } from './retry';
+import { readDecideWrite } from './read-decide-write';
+import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { failedConditionIndexes, isTransactionConflict } from './transactions';
 import {
   configItemMaxBytes,
@@ -14,11 +15,10 @@ import {
   estimatedItemBytes,
   phoneSettingsStateOf,
   type ConfigParts,
-  type PhoneSettings,
   type PhoneSettingsState,
-  type WorkspaceConfig,
   type WorkspaceConfigItem,
 } from './workspace-config';
+import type { PhoneSettings, WorkspaceConfig } from '../domain/model';
 
 /** The configuration of an existing workspace, as an edit receives it. */
 export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };
@@ -104,31 +104,33 @@ export async function editWorkspaceConfig(
     );
     return Item as StoredConfigItem | undefined;
   };
-  let rounds = 0;
-  /** What the next round edits: the item the lost race returned, while it is fresh. */
-  let current: { item: StoredConfigItem | undefined } | undefined;
-  const result = await retryWhileChangedMeanwhile(async (): Promise<EditedConfig | 'workspace_missing' | undefined> => {
-    rounds += 1;
-    const stored = current ? current.item : await read();
-    current = undefined;
-    if (!stored) return 'workspace_missing';
-    const outcome = await writeEdit(store, stored, edit);
-    if (!('refusedBecause' in outcome)) return outcome;
-    // The second round follows at once (retry.ts): the item refused with the write is current. Later
-    // rounds follow a pause, during which others write: they read again.
-    if (rounds === 1) current = { item: outcome.refusedBecause };
-    return undefined;
-  }, policy);
-  if (result === undefined) throw new ConfigEditContendedError(policy.attempts);
-  return result;
+  type Stored = StoredConfigItem | undefined;
+  return readDecideWrite<Stored, EditedItem, EditedConfig | 'workspace_missing', Stored>(
+    {
+      // The second round follows at once: the item refused with the first write is current. Later
+      // rounds follow a pause, during which others write: they read again.
+      read: async (previous) =>
+        previous?.round === 1 && previous.reason === 'lost-race'
+          ? { snapshot: previous.learned, consistent: true }
+          : { snapshot: await read(), consistent: true },
+      decide: (stored) =>
+        stored ? { kind: 'write', write: editedItem(stored, edit) } : { kind: 'answer', answer: 'workspace_missing' },
+      write: async (edited) => {
+        const outcome = await writeEdit(store, edited);
+        if ('refusedBecause' in outcome) return { kind: 'lost-race', learned: outcome.refusedBecause };
+        return { kind: 'written', answer: outcome };
+      },
+      contended: () => new ConfigEditContendedError(policy.attempts),
+    },
+    { rounds: policy, conflicts: defaultRetryPolicy },
+  );
 }
 
-/** One round: the edited item written on the condition that the version read is still stored. */
-async function writeEdit(
-  store: Store,
-  stored: StoredConfigItem,
-  edit: ConfigEdit,
-): Promise<EditedConfig | { refusedBecause: StoredConfigItem | undefined }> {
+/** The item an edit makes of the item read, and the version it was read with. */
+type EditedItem = { edited: StoredConfigItem; readVersion: number | undefined };
+
+/** `edit` applied to the item read (it may throw to refuse); refused past the size budget. */
+function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem {
   const read = configOf(stored);
   const parts = edit({ ...read, workspace: read.workspace as ExistingWorkspaceConfig['workspace'] });
   const readVersion = typeof stored.config_version === 'number' ? stored.config_version : undefined;
@@ -142,12 +144,20 @@ async function writeEdit(
   for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
   const bytes = estimatedItemBytes(edited);
   if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
+  return { edited, readVersion };
+}
 
+/** One round: the edited item written on the condition that the version read is still stored. */
+async function writeEdit(
+  store: Store,
+  { edited, readVersion }: EditedItem,
+): Promise<EditedConfig | { refusedBecause: StoredConfigItem | undefined }> {
+  const nextVersion = edited.config_version;
   try {
     const { Attributes } = await store.db.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: keys.workspace(stored.id),
+        Key: keys.workspace(edited.id),
         UpdateExpression: `SET ${editedAttributes.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next`,
         ConditionExpression:
           readVersion === undefined

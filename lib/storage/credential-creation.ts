@@ -3,7 +3,7 @@ import type { Store } from './client';
 import { credentialItems, type ApiKeyItem, type EndpointItem } from './credentials';
 import { keys } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
-import type { PhoneSettings } from './workspace-config';
+import type { PhoneSettings } from '../domain/model';
 
 /**
  * The administrator's creations of credentials, each one transaction with a check of its

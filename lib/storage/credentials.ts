@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { keys, sha256Hex, type ItemKey } from './keys';
 import type { Store } from './client';
-import type { PhoneSettings } from './workspace-config';
+import type { PhoneSettings } from '../domain/model';
 
 /** A credential is stored under its fingerprint only; the secret itself is shown once and never kept. */
 export const fingerprint = (secret: string): string => sha256Hex(secret);

@@ -2,7 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetFromTables, sameKey } from './batch-get';
 import type { SecretsStore, Store } from './client';
-import type { DeliveryItem, DeliveryStatus, SigningSecretsItem, SubscriptionItem } from './event-records';
+import type { Delivery, DeliveryStatus } from '../domain/model';
+import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-records';
 import { keys, type ItemKey } from './keys';
 
 /**
@@ -130,7 +131,7 @@ export const claimStep = (
  */
 export function recordScheduledOutcome(
   store: Store,
-  claimed: DeliveryItem,
+  claimed: Delivery,
   outcome: AttemptRecord & { status: DeliveryStatus; nextAttemptAt: string | null },
 ): Promise<DeliveryItem | undefined> {
   const index = pendingIndex(claimed.id, outcome.status, outcome.nextAttemptAt);
@@ -163,7 +164,7 @@ export function recordScheduledOutcome(
  */
 export const failWithoutAttempt = (
   store: Store,
-  delivery: DeliveryItem,
+  delivery: Delivery,
   lastError: string,
   now: Date,
 ): Promise<DeliveryItem | undefined> =>
@@ -197,7 +198,7 @@ export const failWithoutAttempt = (
  */
 export const recordRedelivery = (
   store: Store,
-  delivery: DeliveryItem,
+  delivery: Delivery,
   outcome: AttemptRecord & { status: DeliveryStatus },
 ): Promise<DeliveryItem | undefined> =>
   conditionally(

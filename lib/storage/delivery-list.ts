@@ -1,5 +1,6 @@
 import type { Store } from './client';
-import type { DeliveryItem, DeliveryStatus } from './event-records';
+import type { DeliveryItem } from './event-records';
+import type { DeliveryStatus } from '../domain/model';
 import { stillKeptFilter } from './expiry';
 import { keys } from './keys';
 import { newestFirst } from './newest-first';

@@ -5,10 +5,11 @@ import { batchGetItems, type StoredItem } from './batch-get';
 import type { Store } from './client';
 import type { DeliveryItem, SubscriptionItem } from './event-records';
 import { keys, workspaceConfigPk, type ItemKey } from './keys';
-import { configOf, type TagItem } from './workspace-config';
+import type { Tag } from '../domain/model';
+import { configOf } from './workspace-config';
 
 /** What the fan-out needs of a workspace: tag names for tag events and prospect views, and its subscriptions. */
-export type WorkspaceEventContext = { tags: TagItem[]; subscriptions: SubscriptionItem[] };
+export type WorkspaceEventContext = { tags: Tag[]; subscriptions: SubscriptionItem[] };
 
 /**
  * Access pattern "event context of a workspace": one Query of its configuration partition `WS#<ws>`

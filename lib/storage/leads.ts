@@ -1,19 +1,21 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey } from './batch-get';
 import type { Store } from './client';
-import type { Actor } from './event-records';
 import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem, type Prospect, type ProspectItem, type WebhookCall } from './records';
+import { items, type MarkerItem, type ProspectItem } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
 import { journalEntryPut } from './webhook-calls';
+import { configOf, phoneSettingsOf } from './workspace-config';
 import {
-  configOf,
-  defaultPhoneSettings,
-  phoneSettingsOf,
+  type Actor,
   type PhoneSettings,
+  type Prospect,
+  type Stamped,
+  type WebhookCall,
   type WorkspaceConfig,
-} from './workspace-config';
+  defaultPhoneSettings,
+} from '../domain/model';
 
 /**
  * The E.164 form a phone is matched by under `settings` (docs/api.md#phone-matching): undefined
@@ -156,7 +158,7 @@ export async function loadConfigAndContactOwners(
  */
 export async function createProspectWithMarkers(
   store: Store,
-  prospect: Prospect,
+  prospect: Stamped<Prospect>,
   journal: WebhookCall,
   phone: PhoneMatching,
 ): Promise<'created' | 'contact_taken'> {
@@ -284,7 +286,7 @@ export async function updateKnownProspect(
  */
 export async function updateKnownProspectContacts(
   store: Store,
-  prospect: ProspectItem,
+  prospect: Prospect,
   update: KnownContactUpdate,
   journal: WebhookCall,
   phone: PhoneMatching,
@@ -378,7 +380,7 @@ export async function updateKnownProspectContacts(
   }
 }
 
-function markerOf(prospect: ProspectItem, field: 'email' | 'phone', value: string | null | undefined): ItemKey {
+function markerOf(prospect: Prospect, field: 'email' | 'phone', value: string | null | undefined): ItemKey {
   if (value === null || value === undefined) return { pk: '', sk: '' };
   return field === 'email'
     ? keys.emailMarker(prospect.workspace_id, value)

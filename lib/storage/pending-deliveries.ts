@@ -2,7 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { staleClaimMs } from './delivery-attempts';
-import type { DeliveryItem, DeliveryStatus } from './event-records';
+import type { DeliveryItem } from './event-records';
+import type { DeliveryStatus } from '../domain/model';
 import { keys } from './keys';
 
 /** A pending delivery as index gsi4 projects it: what a queue message names, and the time it was due. */

@@ -1,4 +1,4 @@
-import type { Actor } from './event-records';
+import type { Actor } from '../domain/model';
 
 /**
  * The one update expression of a prospect record: every write raises `version` and `updated_at`

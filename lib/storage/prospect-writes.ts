@@ -4,7 +4,8 @@ import type { Store } from './client';
 import { putIfAbsent } from './transactions';
 import { keys } from './keys';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
-import { items, type ChangeLogEntry, type ChangeLogItem, type Note } from './records';
+import { items } from './records';
+import type { ChangeLogEntry, Note, Stamped } from '../domain/model';
 
 type Target = { workspaceId: string; prospectId: string };
 
@@ -12,7 +13,7 @@ export type ProspectUpdate = ProspectChange & { expectedVersion: number };
 
 /** Another item of the same transaction: log entries to create, or the entry an undo marks. */
 export type CompanionWrite =
-  { kind: 'create-entry'; entry: ChangeLogEntry } | { kind: 'mark-undone'; entry: ChangeLogItem; at: string };
+  { kind: 'create-entry'; entry: ChangeLogEntry } | { kind: 'mark-undone'; entry: ChangeLogEntry; at: string };
 
 /**
  * A prospect change and its companions (log entries, or the undone entry) in one transaction,
@@ -49,12 +50,18 @@ export async function writeProspectChange(
   }
 }
 
+/** Where a change-log entry is stored: the key its item was written under (`items.changeLogEntry`). */
+const changeLogEntryKey = (entry: ChangeLogEntry) => ({
+  pk: keys.prospectPk(entry.workspace_id, entry.prospect_id),
+  sk: keys.changeLogSk(entry.at, entry.id),
+});
+
 function companionWrite(store: Store, companion: CompanionWrite) {
   if (companion.kind === 'create-entry') return putIfAbsent(store, items.changeLogEntry(companion.entry));
   return {
     Update: {
       TableName: store.tableName,
-      Key: { pk: companion.entry.pk, sk: companion.entry.sk },
+      Key: changeLogEntryKey(companion.entry),
       UpdateExpression: 'SET undone_at = :at',
       ConditionExpression: 'attribute_exists(pk) AND undone_at = :notYet',
       ExpressionAttributeValues: { ':at': companion.at, ':notYet': null },
@@ -70,7 +77,7 @@ function companionWrite(store: Store, companion: CompanionWrite) {
 export async function writeNote(
   store: Store,
   target: Target,
-  note: Note,
+  note: Stamped<Note>,
   entry: ChangeLogEntry,
   now: string,
 ): Promise<'written' | 'already_written' | 'prospect_not_found'> {

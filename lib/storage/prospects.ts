@@ -3,7 +3,9 @@ import { batchGetItems, sameKey, type StoredItem } from './batch-get';
 import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import type { ProspectItem } from './records';
-import { configOf, type WorkspaceConfig } from './workspace-config';
+import { configOf } from './workspace-config';
+import type { RoundRead } from './read-decide-write';
+import type { Prospect, WorkspaceConfig } from '../domain/model';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
 export async function getProspect(
@@ -32,54 +34,33 @@ export async function readProspectWithConfig(
   return { config, prospect: prospect as ProspectItem | undefined };
 }
 
-/** What a round of an optimistic prospect change read, and whether the read was strongly consistent. */
-export type ProspectRead = { config: WorkspaceConfig; prospect: ProspectItem | undefined; consistent: boolean };
+/** What a round of an optimistic prospect change reads: the configuration and the prospect. */
+export type ConfigAndProspect = { config: WorkspaceConfig; prospect: Prospect | undefined };
 
 /**
- * Access patterns "workspace configuration" and "prospect by id" at once: the configuration item
- * and the prospect in one eventually consistent BatchGetItem, half the read units of a strongly
- * consistent one (docs/adr/0007). The caller takes a decision that writes nothing only on a
- * strongly consistent read of the prospect (lib/domain/prospect/prospect-rounds.ts).
+ * The read of an optimistic change of a prospect (PATCH, tags), a round of `readDecideWrite`.
+ * First round: the configuration item and the prospect in one eventually consistent BatchGetItem,
+ * half the read units of a strongly consistent one (docs/adr/0007); the loop takes a decision that
+ * writes nothing only on a strongly consistent read. Every later round (after a lost race, or to
+ * confirm such a decision) reads the prospect alone, strongly consistently, by the BatchGetItem
+ * action of the first read (the Prospect API routes need no GetItem grant: lib/routes.ts; same
+ * round trip and cost as a GetItem); the configuration read first is passed back (`known`): it
+ * does not change under a request.
  */
-async function loadConfigAndProspect(store: Store, workspaceId: string, prospectId: string): Promise<ProspectRead> {
+export async function readConfigAndProspect(
+  store: Store,
+  workspaceId: string,
+  prospectId: string,
+  known: WorkspaceConfig | undefined,
+): Promise<RoundRead<ConfigAndProspect>> {
   const key = keys.prospect(workspaceId, prospectId);
+  if (known) {
+    const [prospect] = await batchGetItems(store, [key], { consistentRead: true });
+    return { snapshot: { config: known, prospect: prospect as ProspectItem | undefined }, consistent: true };
+  }
   const { config, found } = await loadConfigWith(store, workspaceId, [key], { consistentRead: false });
   const prospect = found.find((item) => item.pk === key.pk && item.sk === key.sk);
-  return { config, prospect: prospect as ProspectItem | undefined, consistent: false };
-}
-
-/**
- * The prospect alone, read strongly consistently after a lost race or to confirm a decision
- * (the configuration is kept from the first read), by the BatchGetItem action of that read: the
- * Prospect API routes need no GetItem grant (lib/routes.ts). Same round trip and cost as a GetItem.
- */
-async function rereadProspect(
-  store: Store,
-  workspaceId: string,
-  prospectId: string,
-): Promise<ProspectItem | undefined> {
-  const [prospect] = await batchGetItems(store, [keys.prospect(workspaceId, prospectId)], { consistentRead: true });
-  return prospect as ProspectItem | undefined;
-}
-
-/**
- * The reads of an optimistic change of a prospect: the first round gets the configuration and the
- * prospect in one eventually consistent BatchGetItem; every later round (after a lost race, or to
- * confirm a decision that writes nothing) reads the prospect alone, strongly consistently, the
- * configuration being kept (it does not change under a request).
- */
-export function configAndProspectRounds(
-  store: Store,
-  workspaceId: string,
-  prospectId: string,
-): () => Promise<ProspectRead> {
-  let config: WorkspaceConfig | undefined;
-  return async () => {
-    if (config) return { config, prospect: await rereadProspect(store, workspaceId, prospectId), consistent: true };
-    const loaded = await loadConfigAndProspect(store, workspaceId, prospectId);
-    config = loaded.config;
-    return loaded;
-  };
+  return { snapshot: { config, prospect: prospect as ProspectItem | undefined }, consistent: false };
 }
 
 /**

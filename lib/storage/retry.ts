@@ -29,7 +29,8 @@ export async function retryOnTransactionConflict<T>(
 }
 
 /**
- * Pauses between optimistic rounds. The first re-read runs at once (a lost race usually settles
+ * Rounds of an optimistic change (`readDecideWrite`, lib/storage/read-decide-write.ts), and the
+ * pauses between them. The first re-read runs at once (a lost race usually settles
  * in one round); after that, callers contending for one record spread out instead of colliding in
  * lockstep: twenty calls at once sharing a phone, each moving the record's e-mail, settle.
  */
@@ -38,22 +39,6 @@ export const defaultRoundPolicy: RetryPolicy = {
   baseDelayMs: 5,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-
-/**
- * Optimistic concurrency: `round` reads, decides, and writes on the condition that what it read
- * has not changed; it answers `undefined` when a concurrent write won. It then runs again, at most
- * `policy.attempts` times; `undefined` at the end means the record is still contended.
- */
-export async function retryWhileChangedMeanwhile<T>(
-  round: () => Promise<T | undefined>,
-  policy: RetryPolicy = defaultRoundPolicy,
-): Promise<T | undefined> {
-  for (let tried = 1; ; tried += 1) {
-    const result = await round();
-    if (result !== undefined || tried >= policy.attempts) return result;
-    if (tried > 1) await policy.sleep(Math.random() * policy.baseDelayMs * 2 ** tried);
-  }
-}
 
 /** Pauses between the rounds of a batch call whose unprocessed part is sent again. */
 export const defaultBatchPolicy: RetryPolicy = {

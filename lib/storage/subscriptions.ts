@@ -5,9 +5,9 @@ import {
   eventRecords,
   type SigningSecretsItem,
   type StoredSubscriptionItem,
-  type Subscription,
   type SubscriptionItem,
 } from './event-records';
+import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './keys';
 import { failedConditionIndexes, putIfAbsent } from './transactions';
 

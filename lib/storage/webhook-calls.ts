@@ -4,8 +4,9 @@ import type { Store } from './client';
 import { stillKept, stillKeptFilter } from './expiry';
 import { keys } from './keys';
 import { newestFirst } from './newest-first';
-import { items, type WebhookCall, type WebhookCallItem, type WebhookRoute } from './records';
+import { items, type WebhookCallItem } from './records';
 import { putIfAbsent } from './transactions';
+import type { WebhookCall, WebhookRoute } from '../domain/model';
 
 /**
  * The webhook call journal (docs/data-model.md, "Webhook call journal"). A call that writes

@@ -1,46 +1,23 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey } from './keys';
 import type { Store } from './client';
+import {
+  defaultPhoneSettings,
+  type Member,
+  type PhoneSettings,
+  type RecruitmentPipeline,
+  type SalesPipeline,
+  type Tag,
+  type Workspace,
+  type WorkspaceConfig,
+} from '../domain/model';
 
-export type StageItem = { id: string; name: string; type: string; order: number };
-export type ColumnItem = { id: string; name: string; order: number };
-export type MemberItem = { type: 'member'; id: string; name: string; email: string | null };
-export type TagItem = { type: 'tag'; id: string; name: string };
-export type SalesPipelineItem = {
-  type: 'pipeline';
-  id: string;
-  name: string;
-  is_default: boolean;
-  active: boolean;
-  position: number;
-  stages: StageItem[];
-};
-export type RecruitmentPipelineItem = {
-  type: 'recruitment_pipeline';
-  id: string;
-  name: string;
-  is_default: boolean;
-  active: boolean;
-  position: number;
-  columns: ColumnItem[];
-};
-export type WorkspaceItem = { type: 'workspace'; id: string; name: string; created_at: string; endpoint_id?: string };
-
-export type WorkspaceConfig = {
-  workspace: WorkspaceItem | undefined;
-  members: MemberItem[];
-  tags: TagItem[];
-  salesPipelines: SalesPipelineItem[];
-  recruitmentPipelines: RecruitmentPipelineItem[];
-};
-
-/** A configuration record as use cases build it: what it is, not where it is stored. */
-type Keyless<T> = Omit<T, 'type'>;
-export type Workspace = Keyless<WorkspaceItem>;
-export type Member = Keyless<MemberItem>;
-export type Tag = Keyless<TagItem>;
-export type SalesPipeline = Keyless<SalesPipelineItem>;
-export type RecruitmentPipeline = Keyless<RecruitmentPipelineItem>;
+/** The configuration's entries as the configuration item embeds them: the domain's, each with its `type`. */
+export type MemberItem = Member & { type: 'member' };
+export type TagItem = Tag & { type: 'tag' };
+export type SalesPipelineItem = SalesPipeline & { type: 'pipeline' };
+export type RecruitmentPipelineItem = RecruitmentPipeline & { type: 'recruitment_pipeline' };
+export type WorkspaceItem = Workspace & { type: 'workspace' };
 
 /** What a workspace's configuration item embeds besides the workspace's own attributes. */
 export type ConfigParts = {
@@ -94,14 +71,9 @@ export const workspacesIndexSk = (workspace: Pick<Workspace, 'id' | 'created_at'
   `${workspace.created_at}#${workspace.id}`;
 
 /**
- * How the lead webhook compares phones in a workspace (decisions 6.4): `exact`, the phone as sent, or
- * `e164`, its E.164 form read in `phone_region` (ISO 3166 country code) when it has no `+`. Attributes
- * `phone_matching` and `phone_region` of the configuration item; absent, the defaults.
+ * The phone settings (decisions 6.4) are attributes `phone_matching` and `phone_region` of the
+ * configuration item; absent, the defaults.
  */
-export type PhoneMatching = 'exact' | 'e164';
-export type PhoneSettings = { phone_matching: PhoneMatching; phone_region: string };
-export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };
-
 /** A workspace's phone settings from its configuration item: an absent or unreadable value is its default. */
 export function phoneSettingsOf(item: Record<string, unknown> | WorkspaceItem | undefined): PhoneSettings {
   const stored = (item ?? {}) as Record<string, unknown>;

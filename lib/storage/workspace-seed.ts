@@ -1,8 +1,9 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem, type Prospect } from './records';
+import { items, type MarkerItem } from './records';
 import type { Store } from './client';
 import { putIfAbsent } from './transactions';
+import type { Prospect } from '../domain/model';
 
 /** Any item of a new workspace, as built by the storage builders (records, configItems, credentialItems). */
 export type SeedItem = ItemKey & Record<string, unknown>;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { undoChangeLogEntry } from '../../lib/admin/changelog';
-import type { Actor } from '../../lib/storage/event-records';
 import { keys } from '../../lib/storage/keys';
 import type { CandidateItem, NoteItem, ProspectItem } from '../../lib/storage/records';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
+import type { Actor } from '../../lib/domain/model';
 
 /**
  * Every writer stamps who made the write on the item it writes (`actor`): the change-stream

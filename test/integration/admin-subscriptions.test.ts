@@ -10,12 +10,8 @@ import { messages } from '../../lib/messages';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
-import {
-  eventRecords,
-  type DeliveryItem,
-  type DeliveryStatus,
-  type SigningSecretsItem,
-} from '../../lib/storage/event-records';
+import type { DeliveryStatus } from '../../lib/domain/model';
+import { eventRecords, type DeliveryItem, type SigningSecretsItem } from '../../lib/storage/event-records';
 import { keys, workspaceConfigPk } from '../../lib/storage/keys';
 import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { items, type Prospect, type ProspectItem } from '../../lib/storage/records';
+import { items, type ProspectItem } from '../../lib/storage/records';
+import type { Prospect } from '../../lib/domain/model';
 
 /** A prospect item as the storage builder makes it, on no board and without contact but what the test gives. */
 export function aProspectItem(workspaceId: string, fields: Partial<Prospect> = {}): ProspectItem {

@@ -38,21 +38,21 @@ function closureOf(entry: string): string[] {
  * every other function where it stood then: a new import that grows one fails here, on purpose.
  */
 const budgets: Record<string, number> = {
-  'functions/list-pipelines.ts': 18,
-  'functions/get-prospect.ts': 41,
-  'functions/find-prospects.ts': 43,
-  'functions/list-notes.ts': 43,
-  'functions/list-changes.ts': 43,
+  'functions/list-pipelines.ts': 19,
+  'functions/get-prospect.ts': 42,
+  'functions/find-prospects.ts': 44,
+  'functions/list-notes.ts': 44,
+  'functions/list-changes.ts': 44,
   'functions/update-prospect.ts': 38,
   'functions/add-note.ts': 32,
   'functions/add-tag.ts': 35,
   'functions/remove-tag.ts': 33,
-  'functions/ingest-lead.ts': 45,
-  'functions/recruitment.ts': 38,
+  'functions/ingest-lead.ts': 46,
+  'functions/recruitment.ts': 39,
   'functions/authorizer.ts': 12,
-  'functions/stream-handler.ts': 29,
-  'functions/deliver-event.ts': 22,
-  'functions/sweep-deliveries.ts': 21,
+  'functions/stream-handler.ts': 30,
+  'functions/deliver-event.ts': 23,
+  'functions/sweep-deliveries.ts': 22,
 };
 
 const idempotencyFiles = ['lib/http/middleware/idempotency.ts', 'lib/storage/idempotency.ts'];
@@ -101,13 +101,6 @@ describe('what each function imports', () => {
   );
 
   test('the counting agrees with a closure worked out by hand', () => {
-    expect(closureOf('lib/domain/pipelines.ts')).toEqual(
-      [
-        'lib/domain/pipelines.ts',
-        'lib/storage/keys.ts',
-        'lib/storage/client.ts',
-        'lib/storage/workspace-config.ts',
-      ].sort(),
-    );
+    expect(closureOf('lib/domain/pipelines.ts')).toEqual(['lib/domain/pipelines.ts', 'lib/domain/model.ts'].sort());
   });
 });

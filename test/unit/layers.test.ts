@@ -20,6 +20,9 @@ test.each([
   ['functions/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
   ['lib/storage/x.ts', "import { value } from '../domain/rate-limit';"],
   ['lib/storage/x.ts', "import { value } from '../http/response';"],
+  ['lib/storage/x.ts', "import { value } from '../domain/lead/placement';"],
+  ['lib/domain/model.ts', "import { value } from '../storage/keys';"],
+  ['lib/domain/model.ts', "import { value } from './names';"],
   ['lib/x.ts', "import { value } from '../tools/local/server';"],
   ['functions/x.ts', "import { value } from '../tools/admin/cli';"],
   ['lib/admin/x.ts', "import { value } from '../../tools/admin/render';"],
@@ -37,6 +40,7 @@ test.each([
 test.each([
   ['lib/storage/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
   ['lib/domain/x.ts', "import { value } from '../storage/leads';"],
+  ['lib/storage/x.ts', "import type { value } from '../domain/model';"],
   ['lib/domain/x.ts', "import { value } from '../messages';"],
   ['lib/http/x.ts', "import { value } from '../domain/rate-limit';"],
   ['lib/lambda-credentials.ts', "import { value } from '@aws-sdk/credential-provider-env';"],

@@ -1,4 +1,4 @@
-import { retryWhileChangedMeanwhile, untilProcessed, type RetryPolicy } from '../../lib/storage/retry';
+import { untilProcessed, type RetryPolicy } from '../../lib/storage/retry';
 
 /** The shared retry helpers of lib/storage/retry.ts, with a recorded sleep instead of real pauses. */
 function recordingPolicy(attempts: number): RetryPolicy & { sleeps: number[] } {
@@ -27,26 +27,5 @@ describe('untilProcessed (batch calls that leave a part unprocessed)', () => {
     let rounds = 0;
     await untilProcessed([], async () => ((rounds += 1), []));
     expect(rounds).toBe(0);
-  });
-});
-
-describe('retryWhileChangedMeanwhile (optimistic rounds)', () => {
-  it('reads again at once after the first lost race, then pauses with jitter', async () => {
-    const policy = recordingPolicy(8);
-    let round = 0;
-    const result = await retryWhileChangedMeanwhile(
-      async () => ((round += 1), round === 4 ? 'done' : undefined),
-      policy,
-    );
-    expect(result).toBe('done');
-    expect(policy.sleeps).toHaveLength(2);
-    policy.sleeps.forEach((ms, index) => expect(ms).toBeLessThan(10 * 2 ** (index + 2)));
-  });
-
-  it('gives up with undefined after its attempts', async () => {
-    const policy = recordingPolicy(5);
-    let rounds = 0;
-    expect(await retryWhileChangedMeanwhile(async () => void (rounds += 1), policy)).toBeUndefined();
-    expect(rounds).toBe(5);
   });
 });

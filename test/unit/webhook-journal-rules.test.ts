@@ -8,7 +8,7 @@ import {
 } from '../../lib/domain/webhook-call';
 import { timeOrderedId } from '../../lib/ids';
 import { stillKept } from '../../lib/storage/expiry';
-import type { WebhookCall } from '../../lib/storage/records';
+import type { WebhookCall } from '../../lib/domain/model';
 
 /** The pure rules of decisions 6.3 that keep the journal bounded (docs/data-model.md, "Webhook call journal"). */
 

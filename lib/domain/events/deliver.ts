@@ -6,7 +6,7 @@ import {
   readDeliveryAndSubscription,
   recordScheduledOutcome,
 } from '../../storage/delivery-attempts';
-import type { DeliveryItem } from '../../storage/event-records';
+import type { Delivery } from '../model';
 import { attemptDelivery, logDeliveryFailed } from './delivery-attempt';
 import { maxQueueDelaySeconds, type DeliveryDeps, type DeliveryMessage, type EventDeps } from './ports';
 import { delayAfterStep } from './retry-schedule';
@@ -81,7 +81,7 @@ export async function handleDeliveryMessage(deps: DeliveryDeps, message: Deliver
 
 async function scheduleNextOrFail(
   deps: EventDeps,
-  claimed: DeliveryItem,
+  claimed: Delivery,
   result: { lastStatusCode: number | null; lastError: string | null },
 ): Promise<void> {
   const delaySeconds = delayAfterStep(claimed.step);

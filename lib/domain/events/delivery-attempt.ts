@@ -1,7 +1,7 @@
 import { messages } from '../../messages';
 import { logger } from '../../observability/logger';
 import type { AttemptRecord } from '../../storage/delivery-attempts';
-import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from '../../storage/event-records';
+import type { Delivery, SigningSecrets, Subscription } from '../model';
 import type { EventDeps } from './ports';
 import { deliveryTimeoutMs } from './retry-schedule';
 import { secretsSigningAt, signatureHeader } from './signing';
@@ -20,9 +20,9 @@ export type AttemptResult = AttemptRecord & { delivered: boolean };
  */
 export async function attemptDelivery(
   deps: Pick<EventDeps, 'send' | 'clock'>,
-  delivery: DeliveryItem,
-  subscription: SubscriptionItem,
-  secrets: SigningSecretsItem | undefined,
+  delivery: Delivery,
+  subscription: Subscription,
+  secrets: SigningSecrets | undefined,
 ): Promise<AttemptResult> {
   if (!secrets) {
     logger.warn('Secret de signature introuvable', {
@@ -65,7 +65,7 @@ export async function attemptDelivery(
 }
 
 /** The one line per abandoned delivery, for the operator who follows an alarm up (no URL, no payload). */
-export function logDeliveryFailed(delivery: DeliveryItem): void {
+export function logDeliveryFailed(delivery: Delivery): void {
   logger.warn('Livraison abandonnée', {
     event: 'delivery_failed',
     workspace_id: delivery.workspace_id,

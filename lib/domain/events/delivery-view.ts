@@ -1,4 +1,4 @@
-import type { DeliveryItem, DeliveryStatus } from '../../storage/event-records';
+import type { Delivery, DeliveryStatus } from '../model';
 
 /** A delivery as the admin command line shows it (decisions 6.2, `subscription deliveries`). */
 export type DeliveryView = {
@@ -13,7 +13,7 @@ export type DeliveryView = {
   created_at: string;
 };
 
-export const deliveryView = (item: DeliveryItem): DeliveryView => ({
+export const deliveryView = (item: Delivery): DeliveryView => ({
   id: item.id,
   event_id: item.event_id,
   type: item.event_type,

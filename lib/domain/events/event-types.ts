@@ -16,8 +16,8 @@ export type EventType = (typeof eventTypes)[number];
 
 export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);
 
-/** Who made the write, as its writer stamped it on the item (lib/storage/event-records.ts). */
-export type { Actor, ActorKind } from '../../storage/event-records';
+/** Who made the write, as its writer stamped it on what it wrote. */
+export type { Actor, ActorKind } from '../model';
 
 /**
  * One value that really changed. Fields are named as in the change log (`stage`, `setter`,

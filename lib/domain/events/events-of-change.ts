@@ -2,10 +2,10 @@ import { derivedTimeOrderedId } from '../../ids';
 import { keys, notePrefix, type ItemKey } from '../../storage/keys';
 import type { CandidateItem, NoteItem, ProspectItem } from '../../storage/records';
 import type { StoredChange } from '../../storage/stream-records';
-import type { TagItem } from '../../storage/workspace-config';
 import { noteView, prospectReadView } from '../prospect/read-views';
 import { candidateNoteView, candidateView } from '../recruitment/candidate-view';
 import type { Actor, ActorKind, EventChange, EventType, OutboundEvent } from './event-types';
+import type { Tag } from '../model';
 
 /**
  * Which outbound events one stored write makes (docs/events.md): the difference between the item
@@ -21,7 +21,7 @@ import type { Actor, ActorKind, EventChange, EventType, OutboundEvent } from './
 export type ChangeSubject = { workspaceId: string; types: readonly EventType[]; record?: ItemKey };
 
 /** What building the events needs besides the write: tag names, and the record a note event shows. */
-export type ChangeContext = { tags: readonly TagItem[]; record?: Record<string, unknown> | undefined };
+export type ChangeContext = { tags: readonly Tag[]; record?: Record<string, unknown> | undefined };
 
 type Classified =
   | { kind: 'prospect_created'; prospect: ProspectItem }
@@ -122,7 +122,7 @@ const updatedFields = [
   ['phone', 'phone'],
 ] as const;
 
-function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags: readonly TagItem[]): OutboundEvent[] {
+function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags: readonly Tag[]): OutboundEvent[] {
   const prospect = prospectReadView(after, tags);
   const actor = actorOf(after);
   const at = after.updated_at;

@@ -1,9 +1,9 @@
 import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
-import type { DeliveryItem } from '../../storage/event-records';
+import type { Delivery } from '../model';
 import { stillKept } from '../../storage/expiry';
-import { retryWhileChangedMeanwhile } from '../../storage/retry';
+import { readDecideWrite } from '../../storage/read-decide-write';
 import { ConflictError, NotFoundError } from '../errors';
 import { attemptDelivery } from './delivery-attempt';
 import { deliveryView, type DeliveryView } from './delivery-view';
@@ -30,16 +30,22 @@ export async function redeliver(
   const result = await attemptDelivery(deps, delivery, subscription, secrets);
   // The scheduled attempt may change the status meanwhile: the record is conditional on the status
   // read, and decided again from a fresh read when it moved.
-  let current: DeliveryItem = delivery;
-  const recorded = await retryWhileChangedMeanwhile(async () => {
-    const status = result.delivered ? 'delivered' : current.status === 'pending' ? 'pending' : 'failed';
-    const updated = await recordRedelivery(deps, current, { ...result, status });
-    if (updated) return updated;
-    const reread = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
-    if (!reread.delivery) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
-    current = reread.delivery;
-    return undefined;
+  const recorded = await readDecideWrite<Delivery | undefined, Delivery, Delivery>({
+    read: async (previous) => ({
+      snapshot: previous ? (await readDeliveryAndSubscription(deps, workspaceId, deliveryId)).delivery : delivery,
+      consistent: true,
+    }),
+    decide: (current) => {
+      if (!current)
+        return { kind: 'refuse', refusal: new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId)) };
+      return { kind: 'write', write: current };
+    },
+    write: async (current) => {
+      const status = result.delivered ? 'delivered' : current.status === 'pending' ? 'pending' : 'failed';
+      const updated = await recordRedelivery(deps, current, { ...result, status });
+      return updated ? { kind: 'written', answer: updated } : { kind: 'lost-race' };
+    },
+    contended: () => new ConflictError(messages.delivery.redeliverContended),
   });
-  if (!recorded) throw new ConflictError(messages.delivery.redeliverContended);
   return deliveryView(recorded);
 }

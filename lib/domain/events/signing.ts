@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { SigningSecretsItem } from '../../storage/event-records';
+import type { SigningSecrets } from '../model';
 
 /** How long the secret a rotation replaces goes on signing beside the new one (decisions 6.2). */
 export const rotationOverlapMs = 24 * 60 * 60 * 1000;
@@ -8,7 +8,7 @@ export const rotationOverlapMs = 24 * 60 * 60 * 1000;
  * The secrets that sign an attempt made at `at`: the current one, and the one the last rotation
  * replaced while its 24 hours last (never more than these two).
  */
-export function secretsSigningAt(secrets: SigningSecretsItem, at: Date): string[] {
+export function secretsSigningAt(secrets: SigningSecrets, at: Date): string[] {
   const { secret, previous_secret: previous, previous_until: until } = secrets;
   return previous !== undefined && until !== undefined && at.getTime() < Date.parse(until)
     ? [secret, previous]

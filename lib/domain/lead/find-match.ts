@@ -6,10 +6,10 @@ import {
   type FoundMarker,
 } from '../../storage/leads';
 import type { PhoneMatching } from '../../storage/leads';
-import type { PhoneSettings, WorkspaceConfig } from '../../storage/workspace-config';
 import { loadPhoneLibrary, phoneMatchKey } from '../phone';
 import type { LeadInput } from './lead-input';
 import { matchContact, type ContactMatch } from './matching';
+import type { PhoneSettings, WorkspaceConfig } from '../model';
 
 /** What a round of matching read: the configuration and how phones were matched. */
 export type MatchContext = { config: WorkspaceConfig; phone: PhoneMatching };

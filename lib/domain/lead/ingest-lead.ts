@@ -1,29 +1,27 @@
 import type { Deps } from '../../deps';
 import type { MetricsSink } from '../metrics';
-import type { Actor } from '../../storage/event-records';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,
   updateKnownProspect,
   updateKnownProspectContacts,
+  type FoundMarker,
+  type KnownContactUpdate,
+  type PhoneMatching,
   type Placement,
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
-import {
-  defaultRetryPolicy,
-  retryOnTransactionConflict,
-  retryWhileChangedMeanwhile,
-  type RetryPolicy,
-} from '../../storage/retry';
-import { defaultPhoneSettings } from '../../storage/workspace-config';
+import { readDecideWrite, type Decision, type RoundRead } from '../../storage/read-decide-write';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
-import { interpretLead } from './lead-input';
-import { findLeadMatch, phoneMatching, type MatchContext } from './find-match';
+import { interpretLead, type LeadInput } from './lead-input';
+import { findLeadMatch, phoneMatching } from './find-match';
+import type { ContactMatch } from './matching';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
+import { defaultPhoneSettings, type Actor, type Prospect, type Stamped, type WorkspaceConfig } from '../model';
 
 export type LeadResult = {
   status: 'created' | 'existing';
@@ -36,22 +34,54 @@ export type LeadResult = {
 };
 
 /**
+ * What a round of the lead webhook read: the configuration, how phones are matched, the contact's
+ * match and the marker that names it; the prospect itself when a known contact takes a new e-mail
+ * or phone, or its marker has no placement hint; and the placement a refused write returned.
+ */
+export type LeadSnapshot = {
+  config: WorkspaceConfig;
+  phone: PhoneMatching;
+  match: ContactMatch;
+  marker: FoundMarker | undefined;
+  prospect?: Prospect | undefined;
+  placedAt?: Placement;
+};
+
+/** What the lead webhook writes, each with the answer it makes once written. */
+export type LeadWrite =
+  | { kind: 'create'; prospect: Stamped<Prospect>; answer: LeadResult }
+  | { kind: 'take-contacts'; prospect: Prospect; update: KnownContactUpdate; answer: LeadResult }
+  | {
+      kind: 'update-known';
+      prospectId: string;
+      marker: FoundMarker;
+      placement: { expected: Placement; refresh: boolean };
+      update: KnownContactUpdate;
+      answer: LeadResult;
+    };
+
+/** What the decision is taken with besides the snapshot: the lead, this call's ids, actor and time. */
+export type LeadCall = {
+  lead: LeadInput;
+  inputWarnings: string[];
+  workspaceId: string;
+  newProspectId: string;
+  actor: Actor;
+  now: string;
+};
+
+/**
  * The lead webhook (docs/api.md#lead-webhook). Input: the body's fields, read by the service.
  * Output: the answer of the webhook.
  * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
  * 2. Read the workspace configuration and the contact's markers in one BatchGetItem (a later
- *    round reads the markers only).
- * 3. Unknown contact: place it, then create the prospect and its markers in one transaction that
- *    fails if any marker exists meanwhile; known contact: update it, taking over a new e-mail or
- *    phone only if no other prospect owns it.
- * 4. When a concurrent call won the race, go back to 2: the contact is then known.
+ *    round reads the markers only), and the prospect when a known contact needs it (`readLead`).
+ * 3. Decide (`decideLead`): an unknown contact is placed and created with its markers in one
+ *    transaction that fails if any marker exists meanwhile; a known contact is updated, taking over
+ *    a new e-mail or phone only if no other prospect owns it.
+ * 4. When a concurrent call won the race, read again (`readDecideWrite`): the contact is then known.
  */
-export async function ingestLead(
-  deps: Deps,
-  call: WebhookCallContext,
-  fields: WebhookFields,
-  retryPolicy: RetryPolicy = defaultRetryPolicy,
-): Promise<LeadResult> {
+export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: WebhookFields): Promise<LeadResult> {
   const { workspaceId } = call;
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const newProspectId = deps.newId();
@@ -59,95 +89,148 @@ export async function ingestLead(
   // first read already looks phones up the workspace's way (docs/api.md#phone-matching).
   const phone = phoneMatching(call.phone ?? defaultPhoneSettings);
   const actor: Actor = { kind: 'webhook', id: call.endpointId };
-  let known: MatchContext | undefined;
-  const result = await retryWhileChangedMeanwhile(async (): Promise<LeadResult | undefined> => {
-    const { config, match, marker } = await findLeadMatch(deps, workspaceId, lead, phone.settings, known);
-    known = { config, phone };
-    const tags = resolveTagIds(config.tags, lead.tag_ids);
-    const tagIds = tags.applied.map((tag) => tag.id);
-    const now = deps.clock().toISOString();
-
-    // The contact is this request's own prospect when a retry under the same Idempotency-Key
-    // repeats a first attempt that did land (same ids): it was created then.
-    if (match.kind === 'new' || match.prospectId === newProspectId) {
-      const placement = placeNewLead(config.salesPipelines, lead);
-      const prospect = newProspect(newProspectId, workspaceId, lead, placement, tagIds, actor, now);
-      const created: LeadResult = {
-        status: 'created',
-        prospect_id: prospect.id,
-        pipeline_id: prospect.pipeline_id,
-        stage_id: prospect.stage_id,
-        placement: placement.kind,
-        tags_applied: tags.applied,
-        warnings: [...inputWarnings, ...tags.warnings, ...placement.warnings],
-      };
-      if (match.kind === 'new') {
-        const journal = successEntry(call, entryOf(created));
-        const outcome = await retryOnTransactionConflict(
-          () => createProspectWithMarkers(deps, prospect, journal, phone),
-          retryPolicy,
+  const journal = (result: LeadResult) => successEntry(call, entryOf(result));
+  const result = await readDecideWrite<LeadSnapshot, LeadWrite, LeadResult, Placement>({
+    read: async (previous) => {
+      // A known contact placed elsewhere than its marker's hint: the refusal returned where it
+      // stands, written against at once; placed elsewhere again, the next round reads anew.
+      if (previous?.reason === 'lost-race' && previous.learned && !previous.snapshot.placedAt) {
+        return { snapshot: { ...previous.snapshot, placedAt: previous.learned }, consistent: true };
+      }
+      return readLead(deps, workspaceId, lead, newProspectId, phone, previous?.snapshot.config);
+    },
+    decide: (snapshot) =>
+      decideLead(snapshot, {
+        lead,
+        inputWarnings,
+        workspaceId,
+        newProspectId,
+        actor,
+        now: deps.clock().toISOString(),
+      }),
+    write: async (write) => {
+      if (write.kind === 'create') {
+        const outcome = await createProspectWithMarkers(deps, write.prospect, journal(write.answer), phone);
+        if (outcome === 'contact_taken') return { kind: 'lost-race' };
+      } else if (write.kind === 'take-contacts') {
+        const outcome = await updateKnownProspectContacts(
+          deps,
+          write.prospect,
+          write.update,
+          journal(write.answer),
+          phone,
         );
-        if (outcome === 'contact_taken') return undefined;
-        call.journaled = true;
+        if (outcome === 'changed_meanwhile') return { kind: 'lost-race' };
+      } else {
+        const target = { workspaceId, prospectId: write.prospectId, marker: write.marker.key };
+        const outcome = await updateKnownProspect(deps, target, write.update, write.placement, journal(write.answer));
+        if (outcome.kind === 'changed_meanwhile') return { kind: 'lost-race' };
+        if (outcome.kind === 'placed_elsewhere') return { kind: 'lost-race', learned: outcome.placement };
       }
-      return created;
-    }
-
-    const update = {
-      first_name: lead.first_name,
-      last_name: lead.last_name,
-      email: match.email,
-      phone: match.phone,
-      tagIds,
-      actor,
-      now,
-    };
-    const existing = (placement: Placement): LeadResult => ({
-      status: 'existing',
-      prospect_id: match.prospectId,
-      ...placement,
-      placement: 'existant',
-      tags_applied: tags.applied,
-      warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
-    });
-    const journal = (placement: Placement) => successEntry(call, entryOf(existing(placement)));
-
-    if (match.takesNewEmail || match.takesNewPhone || marker === undefined) {
-      const current = await getProspect(deps, workspaceId, match.prospectId);
-      if (!current) return undefined;
-      const outcome = await retryOnTransactionConflict(
-        () => updateKnownProspectContacts(deps, current, update, journal(current), phone),
-        retryPolicy,
-      );
-      if (outcome === 'changed_meanwhile') return undefined;
       call.journaled = true;
-      return existing(current);
-    }
-    // The matched marker's placement hint, checked by the write's condition; a marker without one
-    // (written before hints existed) or a stale one costs one more write, which refreshes it.
-    let expected = marker.placement ?? { pipeline_id: null, stage_id: null };
-    let refresh = marker.placement === undefined;
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const target = { workspaceId, prospectId: match.prospectId, marker: marker.key };
-      const written = await retryOnTransactionConflict(
-        () => updateKnownProspect(deps, target, update, { expected, refresh }, journal(expected)),
-        retryPolicy,
-      );
-      if (written.kind === 'changed_meanwhile') return undefined;
-      if (written.kind === 'updated') {
-        call.journaled = true;
-        return existing(expected);
-      }
-      expected = written.placement;
-      refresh = true;
-    }
-    return undefined;
+      return { kind: 'written', answer: write.answer };
+    },
+    contended: () => new StorageUnavailableError(messages.failure.leadContended),
   });
-  if (result) {
-    countLead(deps.metrics, result);
-    return result;
+  countLead(deps.metrics, result);
+  return result;
+}
+
+/**
+ * A round's read: the configuration and the contact's markers (`findLeadMatch`; a later round
+ * passes the configuration back and reads the markers only), and a known contact's prospect when
+ * it takes a new e-mail or phone (the write is conditional on its version) or its marker has no
+ * placement hint, by a strongly consistent GetItem. Every read is strongly consistent.
+ */
+async function readLead(
+  deps: Deps,
+  workspaceId: string,
+  lead: LeadInput,
+  newProspectId: string,
+  phone: PhoneMatching,
+  known: WorkspaceConfig | undefined,
+): Promise<RoundRead<LeadSnapshot>> {
+  const found = await findLeadMatch(deps, workspaceId, lead, phone.settings, known && { config: known, phone });
+  const { match, marker } = found;
+  const snapshot: LeadSnapshot = { config: found.config, phone, match, marker };
+  if (match.kind === 'existing' && match.prospectId !== newProspectId && readsProspect(match, marker)) {
+    snapshot.prospect = await getProspect(deps, workspaceId, match.prospectId);
   }
-  throw new StorageUnavailableError(messages.failure.leadContended);
+  return { snapshot, consistent: true };
+}
+
+const readsProspect = (match: Extract<ContactMatch, { kind: 'existing' }>, marker: FoundMarker | undefined) =>
+  match.takesNewEmail || match.takesNewPhone || marker === undefined;
+
+/**
+ * What a lead does, given what was read. The contact is this request's own prospect when a retry
+ * under the same Idempotency-Key repeats a first attempt that did land (same ids): it was created
+ * then, and is answered so without writing. A known contact's answer names where the prospect
+ * stands: the version read (taking a new e-mail or phone), or the placement its write is
+ * conditional on (the marker's hint, or where a refused write said it stands).
+ */
+export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<LeadWrite, LeadResult> {
+  const { config, match, marker } = snapshot;
+  const { lead, inputWarnings } = call;
+  const tags = resolveTagIds(config.tags, lead.tag_ids);
+  const tagIds = tags.applied.map((tag) => tag.id);
+
+  if (match.kind === 'new' || match.prospectId === call.newProspectId) {
+    const placement = placeNewLead(config.salesPipelines, lead);
+    const prospect = newProspect(call.newProspectId, call.workspaceId, lead, placement, tagIds, call.actor, call.now);
+    const answer: LeadResult = {
+      status: 'created',
+      prospect_id: prospect.id,
+      pipeline_id: prospect.pipeline_id,
+      stage_id: prospect.stage_id,
+      placement: placement.kind,
+      tags_applied: tags.applied,
+      warnings: [...inputWarnings, ...tags.warnings, ...placement.warnings],
+    };
+    return match.kind === 'new'
+      ? { kind: 'write', write: { kind: 'create', prospect, answer } }
+      : { kind: 'answer', answer };
+  }
+
+  const update: KnownContactUpdate = {
+    first_name: lead.first_name,
+    last_name: lead.last_name,
+    email: match.email,
+    phone: match.phone,
+    tagIds,
+    actor: call.actor,
+    now: call.now,
+  };
+  const existing = (placement: Placement): LeadResult => ({
+    status: 'existing',
+    prospect_id: match.prospectId,
+    pipeline_id: placement.pipeline_id,
+    stage_id: placement.stage_id,
+    placement: 'existant',
+    tags_applied: tags.applied,
+    warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
+  });
+  if (!marker || readsProspect(match, marker)) {
+    // Its markers name a prospect not found: a write under way, read again.
+    if (!snapshot.prospect) return { kind: 'lost-race' };
+    const answer = existing(snapshot.prospect);
+    return { kind: 'write', write: { kind: 'take-contacts', prospect: snapshot.prospect, update, answer } };
+  }
+  // The matched marker's placement hint, checked by the write's condition; a marker without one
+  // (written before hints existed) or a stale one costs one more write, which refreshes it.
+  const expected = snapshot.placedAt ?? marker.placement ?? { pipeline_id: null, stage_id: null };
+  const refresh = snapshot.placedAt !== undefined || marker.placement === undefined;
+  return {
+    kind: 'write',
+    write: {
+      kind: 'update-known',
+      prospectId: match.prospectId,
+      marker,
+      placement: { expected, refresh },
+      update,
+      answer: existing(expected),
+    },
+  };
 }
 
 /** One count per answer the use case gives (a replayed one is IdempotentReplays); refusals: the webhook journal. */

@@ -1,6 +1,5 @@
-import type { Actor } from '../../storage/event-records';
-import type { Prospect } from '../../storage/records';
 import type { LeadInput } from './lead-input';
+import type { Actor, Prospect, Stamped } from '../model';
 
 /** A new prospect record as the lead webhook creates it: version 1, no setter, closer or follow-up. */
 export function newProspect(
@@ -11,7 +10,7 @@ export function newProspect(
   tagIds: readonly string[],
   actor: Actor,
   now: string,
-): Prospect {
+): Stamped<Prospect> {
   return {
     id,
     workspace_id: workspaceId,

@@ -1,6 +1,6 @@
-import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { findByIdOrName, isProtectedStage } from '../names';
 import { messages } from '../../messages';
+import type { SalesPipeline, Stage } from '../model';
 
 export type PlacementKind = 'demande' | 'defaut' | 'aucun';
 
@@ -14,16 +14,16 @@ export type Placement = {
 const warningsText = messages.lead;
 
 /** The active pipeline marked default; failing that, the first active one. */
-export function defaultPipeline(pipelines: readonly SalesPipelineItem[]): SalesPipelineItem | undefined {
+export function defaultPipeline(pipelines: readonly SalesPipeline[]): SalesPipeline | undefined {
   const active = activePipelines(pipelines);
   return active.find((pipeline) => pipeline.is_default) ?? active[0];
 }
 
-function activePipelines(pipelines: readonly SalesPipelineItem[]): SalesPipelineItem[] {
+function activePipelines(pipelines: readonly SalesPipeline[]): SalesPipeline[] {
   return pipelines.filter((pipeline) => pipeline.active).sort((a, b) => a.position - b.position);
 }
 
-const firstStage = (pipeline: SalesPipelineItem): StageItem | undefined =>
+const firstStage = (pipeline: SalesPipeline): Stage | undefined =>
   [...pipeline.stages].sort((a, b) => a.order - b.order)[0];
 
 /**
@@ -33,7 +33,7 @@ const firstStage = (pipeline: SalesPipelineItem): StageItem | undefined =>
  * The protected stages (Closé, Acompte) are never a lead's arrival stage.
  */
 export function placeNewLead(
-  pipelines: readonly SalesPipelineItem[],
+  pipelines: readonly SalesPipeline[],
   request: { pipeline?: string | undefined; stage?: string | undefined },
 ): Placement {
   const fallback = defaultPipeline(pipelines);

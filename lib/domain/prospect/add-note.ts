@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError } from '../errors';
-import type { Note } from '../../storage/records';
 import { writeNote } from '../../storage/prospect-writes';
 import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
 import { codePointLength, maxNoteLength } from '../notes';
 import { readIsoTimestamp } from '../timestamps';
 import { apiKeyActor, changeLogEntry } from './changelog';
 import { messages } from '../../messages';
+import type { Note, Stamped } from '../model';
 
 /**
  * Content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case
@@ -58,7 +58,7 @@ export async function addNote(
   const now = receivedAt.toISOString();
   const { date, warnings } = noteDate(input.date, receivedAt);
   const noteId = deps.newId();
-  const note: Note = {
+  const note: Stamped<Note> = {
     id: noteId,
     workspace_id: workspaceId,
     record_id: prospectId,

@@ -1,84 +1,107 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { configAndProspectRounds } from '../../storage/prospects';
+import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import {
-  defaultRetryPolicy,
-  retryOnTransactionConflict,
-  retryWhileChangedMeanwhile,
-  type RetryPolicy,
-} from '../../storage/retry';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
 import { findByIdOrName } from '../names';
-import { apiKeyActor, changeLogEntry } from './changelog';
-import { roundOnConfirmedRead, type RoundDecision } from './prospect-rounds';
+import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
+import type { ChangeLogEntry } from '../model';
+
+export type TagRequest = { action: 'add' | 'remove'; tag: string };
 
 export type TagOutcome = {
   outcome: 'added' | 'already_present' | 'removed' | 'absent';
   tag: { id: string; name: string };
 };
 
+/** The change a tag call writes: the tag added or removed and its log entry, on the version read. */
+export type TagChange = {
+  action: 'add' | 'remove';
+  tagId: string;
+  entry: ChangeLogEntry;
+  expectedVersion: number;
+  answer: TagOutcome;
+};
+
 /**
  * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag). Input: the tag's id or
  * exact name. Output: what happened.
- * 1. Read the prospect and the workspace's tags in one eventually consistent BatchGetItem (404,
- *    then 422 for an unknown tag); a later round reads the prospect only, strongly consistently.
- * 2. Tag already present (add) or absent (remove): nothing to write, answered from a strongly
- *    consistent read (prospect-rounds.ts).
- * 3. Otherwise the change and its log entry, in one transaction conditional on the version read,
- *    so that of concurrent identical calls exactly one changes the record and the others read again.
+ * 1. Read the prospect and the workspace's tags in one eventually consistent BatchGetItem; a later
+ *    round reads the prospect only, strongly consistently (`readConfigAndProspect`).
+ * 2. Decide (`decideTagChange`): 404, 422 unknown tag, already present (add) or absent (remove),
+ *    or the change; an answer that writes nothing comes from a strongly consistent read.
+ * 3. Write the change and its log entry in one transaction conditional on the version read, so that
+ *    of concurrent identical calls exactly one changes the record and the others read again.
  */
 export async function changeTag(
   deps: Deps,
   principal: ApiKeyPrincipal,
   prospectId: string,
-  request: { action: 'add' | 'remove'; tag: string },
-  retryPolicy: RetryPolicy = defaultRetryPolicy,
+  request: TagRequest,
 ): Promise<TagOutcome> {
   const { workspaceId } = principal;
-  const read = configAndProspectRounds(deps, workspaceId, prospectId);
-  const round = roundOnConfirmedRead(read, async ({ config, prospect }): Promise<RoundDecision<TagOutcome>> => {
-    if (!prospect) throw new NotFoundError(messages.prospect.notFound);
-    const tag = findByIdOrName(config.tags, request.tag);
-    if (!tag) throw new UnknownReferenceError(messages.prospect.unknownTag(request.tag));
-    const view = { id: tag.id, name: tag.name };
-    const present = prospect.tag_ids?.has(tag.id) ?? false;
-    const adding = request.action === 'add';
-    if (adding === present)
-      return { answer: { outcome: adding ? 'already_present' : 'absent', tag: view }, wrote: false };
-
-    const now = deps.clock().toISOString();
-    const entry = changeLogEntry({
-      id: deps.newId(),
-      workspaceId,
-      prospectId,
-      keyId: principal.keyId,
-      at: now,
-      prospectVersion: prospect.version + 1,
-      change: { field: 'tags', before: adding ? null : tag.id, after: adding ? tag.id : null },
-    });
-    const outcome = await retryOnTransactionConflict(
-      () =>
-        writeProspectChange(
-          deps,
-          { workspaceId, prospectId },
-          {
-            set: {},
-            ...(adding ? { addTags: [tag.id] } : { removeTags: [tag.id] }),
-            actor: apiKeyActor(principal),
-            expectedVersion: prospect.version,
-            now,
-          },
-          [{ kind: 'create-entry', entry }],
-        ),
-      retryPolicy,
-    );
-    if (outcome !== 'written') return 'changed-meanwhile';
-    deps.metrics.count('ProspectChanges', { field: 'tags' });
-    return { answer: { outcome: adding ? 'added' : 'removed', tag: view }, wrote: true };
+  return readDecideWrite<ConfigAndProspect, TagChange, TagOutcome>({
+    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
+    decide: (snapshot) =>
+      decideTagChange(snapshot, request, {
+        keyId: principal.keyId,
+        now: deps.clock().toISOString(),
+        newId: deps.newId,
+      }),
+    write: async (change) => {
+      const outcome = await writeProspectChange(
+        deps,
+        { workspaceId, prospectId },
+        {
+          set: {},
+          ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
+          actor: apiKeyActor(principal),
+          expectedVersion: change.expectedVersion,
+          now: change.entry.at,
+        },
+        [{ kind: 'create-entry', entry: change.entry }],
+      );
+      if (outcome !== 'written') return { kind: 'lost-race' };
+      deps.metrics.count('ProspectChanges', { field: 'tags' });
+      return { kind: 'written', answer: change.answer };
+    },
+    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
   });
-  const result = await retryWhileChangedMeanwhile(round);
-  if (result) return result;
-  throw new StorageUnavailableError(messages.failure.prospectContended);
+}
+
+/** What a tag call does to the prospect read: refused (404, 422), nothing to do, or the change. */
+export function decideTagChange(
+  { config, prospect }: ConfigAndProspect,
+  request: TagRequest,
+  stamp: ChangeStamp,
+): Decision<TagChange, TagOutcome> {
+  if (!prospect) return { kind: 'refuse', refusal: new NotFoundError(messages.prospect.notFound) };
+  const tag = findByIdOrName(config.tags, request.tag);
+  if (!tag) return { kind: 'refuse', refusal: new UnknownReferenceError(messages.prospect.unknownTag(request.tag)) };
+  const view = { id: tag.id, name: tag.name };
+  const present = prospect.tag_ids?.has(tag.id) ?? false;
+  const adding = request.action === 'add';
+  if (adding === present)
+    return { kind: 'answer', answer: { outcome: adding ? 'already_present' : 'absent', tag: view } };
+  const entry = changeLogEntry({
+    id: stamp.newId(),
+    workspaceId: prospect.workspace_id,
+    prospectId: prospect.id,
+    keyId: stamp.keyId,
+    at: stamp.now,
+    prospectVersion: prospect.version + 1,
+    change: { field: 'tags', before: adding ? null : tag.id, after: adding ? tag.id : null },
+  });
+  return {
+    kind: 'write',
+    write: {
+      action: request.action,
+      tagId: tag.id,
+      entry,
+      expectedVersion: prospect.version,
+      answer: { outcome: adding ? 'added' : 'removed', tag: view },
+    },
+  };
 }

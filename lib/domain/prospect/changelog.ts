@@ -1,9 +1,11 @@
 import type { ApiKeyPrincipal } from '../principal';
-import type { Actor } from '../../storage/event-records';
-import type { ChangeLogEntry, ChangeLogField } from '../../storage/records';
+import type { Actor, ChangeLogEntry, ChangeLogField } from '../model';
 
 /** The actor stamped on what a Prospect API call writes: the key its change-log entries name too. */
 export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_key', id: principal.keyId });
+
+/** What a change is stamped with: the API key that makes it, the time of its round, fresh ids. */
+export type ChangeStamp = { keyId: string; now: string; newId: () => string };
 
 export type FieldChange = {
   field: ChangeLogField;

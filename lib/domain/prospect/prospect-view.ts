@@ -1,4 +1,4 @@
-import type { ProspectItem } from '../../storage/records';
+import type { Prospect } from '../model';
 
 export type ProspectPatchView = {
   id: string;
@@ -13,7 +13,7 @@ export type ProspectPatchView = {
  * The PATCH answer (docs/api.md#update-a-prospect); `pipeline_id` and `stage_id` stay null for a
  * prospect on no board.
  */
-export const prospectPatchView = (prospect: ProspectItem): ProspectPatchView => ({
+export const prospectPatchView = (prospect: Prospect): ProspectPatchView => ({
   id: prospect.id,
   pipeline_id: prospect.pipeline_id,
   stage_id: prospect.stage_id,

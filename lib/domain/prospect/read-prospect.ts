@@ -6,8 +6,8 @@ import { InvalidInputError, NotFoundError } from '../errors';
 import { findLeadMatch } from '../lead/find-match';
 import { interpretLead } from '../lead/lead-input';
 import type { ApiKeyPrincipal } from '../principal';
-import type { ChangeLogItem, NoteItem } from '../../storage/records';
 import { changeLogEntryView, noteView, prospectReadView, type ProspectReadView } from './read-views';
+import type { ChangeLogEntry, Note } from '../model';
 
 export type { PagePosition } from '../../storage/prospect-pages';
 
@@ -83,7 +83,7 @@ async function listPage<K extends 'notes' | 'changes', View>(
   list: K,
   of: { workspaceId: string; prospectId: string },
   page: PageRequest,
-  shown: (item: K extends 'notes' ? NoteItem : ChangeLogItem) => { view: View; position: PagePosition },
+  shown: (item: K extends 'notes' ? Note : ChangeLogEntry) => { view: View; position: PagePosition },
 ): Promise<Page<View>> {
   const found = await readProspectPage(deps, list, of, page);
   if (!found.prospectFound) throw new NotFoundError(messages.prospect.notFound);

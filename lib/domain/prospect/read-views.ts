@@ -1,6 +1,5 @@
-import type { ChangeLogItem, NoteItem, ProspectItem } from '../../storage/records';
-import type { TagItem } from '../../storage/workspace-config';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
+import type { ChangeLogEntry, Note, Prospect, Tag } from '../model';
 
 /**
  * How a prospect, its tags, notes and change-log entries read from outside: the read routes
@@ -14,29 +13,26 @@ export type ProspectTagView = { id: string; name: string | null };
 /** The prospect as GET /prospects/{prospect_id} answers it (docs/api.md#get-a-prospect): the PATCH answer's fields and the rest. */
 export type ProspectReadView = ProspectPatchView &
   Pick<
-    ProspectItem,
+    Prospect,
     'first_name' | 'last_name' | 'email' | 'phone' | 'social_url' | 'source' | 'created_at' | 'updated_at'
   > & { tags: ProspectTagView[] };
 
-export type NoteView = Pick<NoteItem, 'id' | 'content' | 'date' | 'created_at'>;
+export type NoteView = Pick<Note, 'id' | 'content' | 'date' | 'created_at'>;
 
 export type ChangeLogEntryView = Pick<
-  ChangeLogItem,
+  ChangeLogEntry,
   'id' | 'prospect_id' | 'key_id' | 'field' | 'before' | 'after' | 'at' | 'undone_at'
 >;
 
 /** The prospect's tags by name, in French alphabetical order. */
-export function tagsView(
-  tagIds: ReadonlySet<string> | undefined,
-  workspaceTags: readonly TagItem[],
-): ProspectTagView[] {
+export function tagsView(tagIds: ReadonlySet<string> | undefined, workspaceTags: readonly Tag[]): ProspectTagView[] {
   const names = new Map(workspaceTags.map((tag) => [tag.id, tag.name]));
   return [...(tagIds ?? [])]
     .map((id) => ({ id, name: names.get(id) ?? null }))
     .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'fr'));
 }
 
-export const prospectReadView = (prospect: ProspectItem, workspaceTags: readonly TagItem[]): ProspectReadView => ({
+export const prospectReadView = (prospect: Prospect, workspaceTags: readonly Tag[]): ProspectReadView => ({
   ...prospectPatchView(prospect),
   first_name: prospect.first_name,
   last_name: prospect.last_name,
@@ -49,7 +45,7 @@ export const prospectReadView = (prospect: ProspectItem, workspaceTags: readonly
   updated_at: prospect.updated_at,
 });
 
-export const noteView = (note: NoteItem): NoteView => ({
+export const noteView = (note: Note): NoteView => ({
   id: note.id,
   content: note.content,
   date: note.date,
@@ -57,7 +53,7 @@ export const noteView = (note: NoteItem): NoteView => ({
 });
 
 /** The change-log entry (docs/api.md#change-log-entry). */
-export const changeLogEntryView = (item: ChangeLogItem): ChangeLogEntryView => ({
+export const changeLogEntryView = (item: ChangeLogEntry): ChangeLogEntryView => ({
   id: item.id,
   prospect_id: item.prospect_id,
   key_id: item.key_id,

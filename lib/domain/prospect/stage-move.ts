@@ -1,10 +1,9 @@
 import { ProtectedStageError, UnknownReferenceError } from '../errors';
-import type { ProspectItem } from '../../storage/records';
-import type { SalesPipelineItem, StageItem } from '../../storage/workspace-config';
 import { isProtectedStage, sameName } from '../names';
 import { messages as catalogue } from '../../messages';
+import type { Prospect, SalesPipeline, Stage } from '../model';
 
-export type StageTarget = { pipelineId: string; stage: StageItem };
+export type StageTarget = { pipelineId: string; stage: Stage };
 
 const messages = {
   fromProtected: catalogue.prospect.inProtectedStage,
@@ -12,7 +11,7 @@ const messages = {
   unknown: catalogue.prospect.unknownStage,
 } as const;
 
-function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null): StageTarget | undefined {
+function stageOf(pipelines: readonly SalesPipeline[], stageId: string | null): StageTarget | undefined {
   if (stageId === null) return undefined;
   for (const pipeline of pipelines) {
     const stage = pipeline.stages.find((candidate) => candidate.id === stageId);
@@ -25,16 +24,17 @@ function stageOf(pipelines: readonly SalesPipelineItem[], stageId: string | null
  * The target of a `stage` (docs/api.md#update-a-prospect): a stage id of any active pipeline of the
  * workspace (the prospect changes pipeline), or a stage name (compared as in
  * docs/api.md#names-as-references) within the prospect's current pipeline, if active. Closé and Acompte are
- * neither left nor entered through the API (409, checked before an unknown target's 422).
+ * neither left nor entered through the API (409, checked before an unknown target's 422). A refusal
+ * is returned as a value: the caller decides whether the read it rests on may answer.
  */
 export function resolveStageMove(
-  pipelines: readonly SalesPipelineItem[],
-  prospect: Pick<ProspectItem, 'pipeline_id' | 'stage_id'>,
+  pipelines: readonly SalesPipeline[],
+  prospect: Pick<Prospect, 'pipeline_id' | 'stage_id'>,
   reference: string,
-): StageTarget {
+): StageTarget | ProtectedStageError | UnknownReferenceError {
   const current = stageOf(pipelines, prospect.stage_id);
   if (current && isProtectedStage(current.stage))
-    throw new ProtectedStageError(messages.fromProtected(current.stage.name));
+    return new ProtectedStageError(messages.fromProtected(current.stage.name));
   // A stage of an inactive pipeline is no target, by id or by name: the prospect would vanish from
   // every board (docs/api.md#update-a-prospect).
   const targets = pipelines.filter((pipeline) => pipeline.active);
@@ -42,7 +42,7 @@ export function resolveStageMove(
   const currentPipeline = targets.find((pipeline) => pipeline.id === prospect.pipeline_id);
   const byName = currentPipeline?.stages.find((stage) => sameName(stage.name, reference));
   const target = byId ?? (byName && currentPipeline ? { pipelineId: currentPipeline.id, stage: byName } : undefined);
-  if (!target) throw new UnknownReferenceError(messages.unknown(reference));
-  if (isProtectedStage(target.stage)) throw new ProtectedStageError(messages.toProtected(target.stage.name));
+  if (!target) return new UnknownReferenceError(messages.unknown(reference));
+  if (isProtectedStage(target.stage)) return new ProtectedStageError(messages.toProtected(target.stage.name));
   return target;
 }

@@ -3,9 +3,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
-import type { Actor } from '../../storage/event-records';
-import type { ChangeLogItem, ProspectItem } from '../../storage/records';
 import { messages as catalogue } from '../../messages';
+import type { Actor, ChangeLogEntry, Prospect } from '../model';
 
 const messages = {
   unknownEntry: catalogue.changeLog.unknownEntry,
@@ -16,7 +15,7 @@ const messages = {
 } as const;
 
 /** What reverting one entry writes: the field back to its value before (a stage with its pipeline). */
-function reversal(entry: ChangeLogItem): Pick<ProspectUpdate, 'set' | 'addTags' | 'removeTags'> {
+function reversal(entry: ChangeLogEntry): Pick<ProspectUpdate, 'set' | 'addTags' | 'removeTags'> {
   switch (entry.field) {
     case 'stage':
       return { set: { stage_id: entry.before, pipeline_id: entry.pipeline_before ?? null } };
@@ -43,7 +42,7 @@ export async function undoChange(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
   workspaceId: string,
   entryId: string,
-): Promise<{ entry: ChangeLogItem; prospect: ProspectItem }> {
+): Promise<{ entry: ChangeLogEntry; prospect: Prospect }> {
   const entry = await findChangeLogEntry(deps, workspaceId, entryId);
   if (!entry) throw new NotFoundError(messages.unknownEntry(entryId));
   if (entry.undone_at) throw new ConflictError(messages.alreadyUndone(entry.undone_at));

@@ -1,98 +1,119 @@
 import type { ApiKeyPrincipal } from '../../domain/principal';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { configAndProspectRounds } from '../../storage/prospects';
-import type { ProspectItem } from '../../storage/records';
+import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import {
-  defaultRetryPolicy,
-  retryOnTransactionConflict,
-  retryWhileChangedMeanwhile,
-  type RetryPolicy,
-} from '../../storage/retry';
-import type { MemberItem } from '../../storage/workspace-config';
-import { apiKeyActor, changeLogEntry, type FieldChange } from './changelog';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
+import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
-import { roundOnConfirmedRead } from './prospect-rounds';
 import { resolveStageMove } from './stage-move';
 import { messages } from '../../messages';
+import type { ChangeLogEntry, Member, Prospect } from '../model';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
+
+/** The change a PATCH writes: the attributes set and one log entry per field, on the version read. */
+export type ProspectPatch = {
+  set: Record<string, string | null>;
+  entries: ChangeLogEntry[];
+  expectedVersion: number;
+  now: string;
+  answer: PatchResult;
+};
 
 /**
  * Update a prospect (docs/api.md#update-a-prospect). Input: the validated body. Output: the
  * prospect after the change and what changed.
- * 1. Read the prospect and the workspace configuration in one eventually consistent BatchGetItem
- *    (404 if no such prospect); a later round reads the prospect only, strongly consistently, and
- *    an answer that writes nothing comes from such a read (prospect-rounds.ts).
- * 2. Resolve the stage (409 protected, 422 unknown) and the members (422 unknown).
- * 3. Keep only the fields whose value really changes; nothing changes, nothing is written.
- * 4. Write the change and one log entry per field in one transaction conditional on the version.
+ * 1. Read the prospect and the workspace configuration in one eventually consistent BatchGetItem;
+ *    a later round reads the prospect only, strongly consistently (`readConfigAndProspect`).
+ * 2. Decide (`decideProspectPatch`): 404, 409 protected stage, 422 unknown stage or member, nothing
+ *    to change, or the change; an answer that writes nothing comes from a strongly consistent read.
+ * 3. Write the change and one log entry per field in one transaction conditional on the version;
+ *    a lost race reads again (`readDecideWrite`).
  */
 export async function updateProspect(
   deps: Deps,
   principal: ApiKeyPrincipal,
   prospectId: string,
   input: PatchProspectInput,
-  retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<PatchResult> {
   const { workspaceId } = principal;
-  const read = configAndProspectRounds(deps, workspaceId, prospectId);
-  const round = roundOnConfirmedRead(read, async ({ config, prospect }) => {
-    if (!prospect) throw new NotFoundError(messages.prospect.notFound);
-    const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
-    if (changes.length === 0) return { answer: { ...prospectPatchView(prospect), changed: [] }, wrote: false };
-
-    const now = deps.clock().toISOString();
-    const version = prospect.version + 1;
-    const entries = changes.map(({ change }) =>
-      changeLogEntry({
-        id: deps.newId(),
-        workspaceId,
-        prospectId,
+  return readDecideWrite<ConfigAndProspect, ProspectPatch, PatchResult>({
+    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
+    decide: (snapshot) =>
+      decideProspectPatch(snapshot, input, {
         keyId: principal.keyId,
-        at: now,
-        prospectVersion: version,
-        change,
+        now: deps.clock().toISOString(),
+        newId: deps.newId,
       }),
-    );
-    const set = Object.assign({}, ...changes.map(({ set }) => set)) as Record<string, string | null>;
-    const outcome = await retryOnTransactionConflict(
-      () =>
-        writeProspectChange(
-          deps,
-          { workspaceId, prospectId },
-          { set, actor: apiKeyActor(principal), expectedVersion: prospect.version, now },
-          entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
-        ),
-      retryPolicy,
-    );
-    // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing, read again.
-    if (outcome !== 'written') return 'changed-meanwhile';
-    for (const { change } of changes) deps.metrics.count('ProspectChanges', { field: change.field });
-    const updated = { ...prospect, ...set } as ProspectItem;
-    return {
-      answer: { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) },
-      wrote: true,
-    };
+    write: async (patch) => {
+      const outcome = await writeProspectChange(
+        deps,
+        { workspaceId, prospectId },
+        { set: patch.set, actor: apiKeyActor(principal), expectedVersion: patch.expectedVersion, now: patch.now },
+        patch.entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
+      );
+      // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing.
+      if (outcome !== 'written') return { kind: 'lost-race' };
+      for (const entry of patch.entries) deps.metrics.count('ProspectChanges', { field: entry.field });
+      return { kind: 'written', answer: patch.answer };
+    },
+    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
   });
-  const result = await retryWhileChangedMeanwhile(round);
-  if (result) return result;
-  throw new StorageUnavailableError(messages.failure.prospectContended);
+}
+
+/**
+ * What a PATCH does to the prospect read: refused (404, 409, 422), nothing (every value already
+ * set: `changed: []`), or the fields whose value really changes, each with its log entry (new ids
+ * every round: a log entry whose key was taken makes the round lose, never claim a change).
+ */
+export function decideProspectPatch(
+  { config, prospect }: ConfigAndProspect,
+  input: PatchProspectInput,
+  stamp: ChangeStamp,
+): Decision<ProspectPatch, PatchResult> {
+  if (!prospect) return { kind: 'refuse', refusal: new NotFoundError(messages.prospect.notFound) };
+  const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
+  if (changes instanceof Error) return { kind: 'refuse', refusal: changes };
+  if (changes.length === 0) return { kind: 'answer', answer: { ...prospectPatchView(prospect), changed: [] } };
+  const set = Object.assign({}, ...changes.map(({ set }) => set)) as Record<string, string | null>;
+  const updated = { ...prospect, ...set } as Prospect;
+  const entries = changes.map(({ change }) =>
+    changeLogEntry({
+      id: stamp.newId(),
+      workspaceId: prospect.workspace_id,
+      prospectId: prospect.id,
+      keyId: stamp.keyId,
+      at: stamp.now,
+      prospectVersion: prospect.version + 1,
+      change,
+    }),
+  );
+  return {
+    kind: 'write',
+    write: {
+      set,
+      entries,
+      expectedVersion: prospect.version,
+      now: stamp.now,
+      answer: { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) },
+    },
+  };
 }
 
 type PendingChange = { change: FieldChange; set: Record<string, string | null> };
 
 function fieldChanges(
-  prospect: ProspectItem,
+  prospect: Prospect,
   input: PatchProspectInput,
   pipelines: Parameters<typeof resolveStageMove>[0],
-  members: readonly MemberItem[],
-): PendingChange[] {
+  members: readonly Member[],
+): PendingChange[] | Error {
   const changes: PendingChange[] = [];
   if (input.stage !== undefined) {
     const target = resolveStageMove(pipelines, prospect, input.stage);
+    if (target instanceof Error) return target;
     if (target.stage.id !== prospect.stage_id || target.pipelineId !== prospect.pipeline_id) {
       changes.push({
         change: {
@@ -111,7 +132,8 @@ function fieldChanges(
     ['closer', 'closer_id', input.closer_id],
   ] as const) {
     if (value === undefined) continue;
-    const memberId = value === null ? null : memberIdOf(members, value, attribute);
+    const memberId = value === null ? null : members.find((member) => member.id === value.toLowerCase())?.id;
+    if (memberId === undefined) return new UnknownReferenceError(messages.prospect.unknownMember(attribute));
     if (memberId !== prospect[attribute]) {
       changes.push({ change: { field, before: prospect[attribute], after: memberId }, set: { [attribute]: memberId } });
     }
@@ -123,10 +145,4 @@ function fieldChanges(
     });
   }
   return changes;
-}
-
-function memberIdOf(members: readonly MemberItem[], reference: string, field: string): string {
-  const member = members.find((candidate) => candidate.id === reference.toLowerCase());
-  if (!member) throw new UnknownReferenceError(messages.prospect.unknownMember(field));
-  return member.id;
 }

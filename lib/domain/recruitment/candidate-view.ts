@@ -1,17 +1,17 @@
-import type { CandidateItem, NoteItem } from '../../storage/records';
+import type { Candidate, Note } from '../model';
 
 /**
  * How a candidate reads from outside: the admin `candidate show` and the candidate events
  * (docs/events.md) share these shapes.
  */
 export type CandidateView = Pick<
-  CandidateItem,
+  Candidate,
   'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'pipeline_id' | 'column_id'
 >;
 
-export type CandidateNoteView = Pick<NoteItem, 'id' | 'content' | 'created_at'>;
+export type CandidateNoteView = Pick<Note, 'id' | 'content' | 'created_at'>;
 
-export const candidateView = (candidate: CandidateItem): CandidateView => ({
+export const candidateView = (candidate: Candidate): CandidateView => ({
   id: candidate.id,
   first_name: candidate.first_name,
   last_name: candidate.last_name,
@@ -23,7 +23,7 @@ export const candidateView = (candidate: CandidateItem): CandidateView => ({
   column_id: candidate.column_id,
 });
 
-export const candidateNoteView = (note: NoteItem): CandidateNoteView => ({
+export const candidateNoteView = (note: Note): CandidateNoteView => ({
   id: note.id,
   content: note.content,
   created_at: note.created_at,

@@ -1,45 +1,136 @@
 import type { Deps } from '../../deps';
-import type { Actor } from '../../storage/event-records';
 import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
-import type { Candidate, Note } from '../../storage/records';
-import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
+import { StorageUnavailableError } from '../errors';
 import { answersNote } from './answers-note';
-import { interpretApplication } from './application-input';
+import { interpretApplication, type ApplicationInput } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
 import { successEntry, type WebhookCallContext } from '../webhook-call';
+import type { Actor, Candidate, Note, Stamped, WorkspaceConfig } from '../model';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
+
+/** What a round knows: the configuration, and the known candidate a refused creation named. */
+export type ApplicationSnapshot = { config: WorkspaceConfig; knownCandidateId?: string };
+
+/** What the recruitment webhook writes, each with the answer it makes once written. */
+export type ApplicationWrite =
+  | { kind: 'create'; candidate: Stamped<Candidate>; note: Stamped<Note> | undefined; answer: ApplicationResult }
+  | { kind: 'add-note'; note: Stamped<Note>; answer: ApplicationResult };
+
+/** What the decision is taken with besides the snapshot: the application, this call's ids, actor and time. */
+export type ApplicationCall = {
+  application: ApplicationInput;
+  /** The answers note (none: the form sent no answers). */
+  content: string | undefined;
+  workspaceId: string;
+  candidateId: string;
+  actor: Actor;
+  now: string;
+  newId: () => string;
+};
 
 /**
  * The recruitment webhook (docs/api.md#recruitment-webhook). Input: the body's fields. Output:
  * the candidate's id and what happened.
  * 1. Validate the application (400 naming the field) and build its answers note.
- * 2. Choose the recruitment pipeline from the workspace configuration (404, 409, 422).
- * 3. Create candidate, marker and note in one transaction; when the marker exists (same e-mail in
- *    the same pipeline), add the submission as a note on the known candidate instead.
+ * 2. Read the workspace configuration (eventually consistent, as every route reading it alone).
+ * 3. Decide (`decideApplication`): choose the recruitment pipeline (404, 409, 422), and create
+ *    candidate, marker and note in one transaction. When the marker exists (same e-mail in the same
+ *    pipeline), the refusal names the known candidate: the next round, without a read, adds the
+ *    submission as a note on it instead.
  */
 export async function receiveApplication(
   deps: Deps,
   call: WebhookCallContext,
   fields: WebhookFields,
-  retryPolicy: RetryPolicy = defaultRetryPolicy,
 ): Promise<ApplicationResult> {
   const { workspaceId } = call;
   const application = interpretApplication(fields);
-  const content = answersNote(application.answers);
-  const config = await loadWorkspaceConfig(deps, workspaceId);
-  const { pipeline, columnId } = chooseRecruitmentPipeline(config.recruitmentPipelines, application);
-  const now = deps.clock().toISOString();
   const candidateId = deps.newId();
-  const actor: Actor = { kind: 'webhook', id: call.endpointId };
-  const candidate: Candidate = {
+  const applicationCall: ApplicationCall = {
+    application,
+    content: answersNote(application.answers),
+    workspaceId,
+    candidateId,
+    actor: { kind: 'webhook', id: call.endpointId },
+    now: deps.clock().toISOString(),
+    newId: deps.newId,
+  };
+  const journal = (result: ApplicationResult) =>
+    successEntry(call, { outcome: result.action, record_id: result.talent_id, placement: null, warnings: [] });
+  const result = await readDecideWrite<ApplicationSnapshot, ApplicationWrite, ApplicationResult, string>({
+    read: async (previous) => {
+      // A refused creation (strongly consistent, as every write) named the known candidate.
+      if (previous?.reason === 'lost-race' && previous.learned !== undefined) {
+        return {
+          snapshot: { config: previous.snapshot.config, knownCandidateId: previous.learned },
+          consistent: true,
+        };
+      }
+      return { snapshot: { config: await loadWorkspaceConfig(deps, workspaceId) }, consistent: true };
+    },
+    decide: (snapshot) => decideApplication(snapshot, applicationCall),
+    write: async (write) => {
+      if (write.kind === 'create') {
+        const outcome = await createCandidate(deps, write.candidate, write.note, journal(write.answer));
+        if (!outcome.created) return { kind: 'lost-race', learned: outcome.existingId };
+        call.journaled = true;
+      } else if ((await addCandidateNote(deps, write.note, journal(write.answer))) === 'written') {
+        // A note already there with this very key was written by this request's first attempt
+        // (same ids under an Idempotency-Key): the call is journaled by whoever answers it.
+        call.journaled = true;
+      }
+      return { kind: 'written', answer: write.answer };
+    },
+    // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
+    contended: () => new StorageUnavailableError(messages.failure.internal),
+  });
+  deps.metrics.count(result.action === 'created' ? 'CandidatesCreated' : 'CandidatesExisting');
+  return result;
+}
+
+/**
+ * What an application does, given the configuration and the known candidate, if any: refused
+ * (no such pipeline, an ambiguous name, no column), a new candidate with its answers note, or a
+ * note on the known candidate (the answers, or that it applied again without any). The known
+ * candidate is this request's own when a retry under the same Idempotency-Key repeats a first
+ * attempt that did land: it was created then, and is answered so without writing.
+ */
+export function decideApplication(
+  snapshot: ApplicationSnapshot,
+  call: ApplicationCall,
+): Decision<ApplicationWrite, ApplicationResult> {
+  const { application, candidateId, now } = call;
+  const noteOn = (recordId: string, content: string): Stamped<Note> => ({
+    id: call.newId(),
+    workspace_id: call.workspaceId,
+    record_id: recordId,
+    content,
+    date: now,
+    created_at: now,
+    key_id: null,
+    actor: call.actor,
+  });
+  const known = snapshot.knownCandidateId;
+  if (known === candidateId) return { kind: 'answer', answer: { ok: true, talent_id: candidateId, action: 'created' } };
+  if (known !== undefined) {
+    const note = noteOn(known, call.content ?? messages.recruitment.resubmittedWithoutAnswers);
+    return {
+      kind: 'write',
+      write: { kind: 'add-note', note, answer: { ok: true, talent_id: known, action: 'existing' } },
+    };
+  }
+  const choice = chooseRecruitmentPipeline(snapshot.config.recruitmentPipelines, application);
+  if (choice instanceof Error) return { kind: 'refuse', refusal: choice };
+  const candidate: Stamped<Candidate> = {
     id: candidateId,
-    workspace_id: workspaceId,
-    pipeline_id: pipeline.id,
-    column_id: columnId,
+    workspace_id: call.workspaceId,
+    pipeline_id: choice.pipeline.id,
+    column_id: choice.columnId,
     first_name: application.first_name,
     last_name: application.last_name,
     email: application.email,
@@ -49,48 +140,11 @@ export async function receiveApplication(
     version: 1,
     created_at: now,
     updated_at: now,
-    actor,
+    actor: call.actor,
   };
-  const noteOn = (recordId: string, text: string): Note => {
-    const noteId = deps.newId();
-    return {
-      id: noteId,
-      workspace_id: workspaceId,
-      record_id: recordId,
-      content: text,
-      date: now,
-      created_at: now,
-      key_id: null,
-      actor,
-    };
+  const note = call.content === undefined ? undefined : noteOn(candidateId, call.content);
+  return {
+    kind: 'write',
+    write: { kind: 'create', candidate, note, answer: { ok: true, talent_id: candidateId, action: 'created' } },
   };
-  const journal = (result: ApplicationResult) =>
-    successEntry(call, { outcome: result.action, record_id: result.talent_id, placement: null, warnings: [] });
-  const created: ApplicationResult = { ok: true, talent_id: candidateId, action: 'created' };
-  const outcome = await retryOnTransactionConflict(
-    () =>
-      createCandidate(
-        deps,
-        candidate,
-        content === undefined ? undefined : noteOn(candidateId, content),
-        journal(created),
-      ),
-    retryPolicy,
-  );
-  if (outcome.created) {
-    call.journaled = true;
-    deps.metrics.count('CandidatesCreated');
-    return created;
-  }
-  // The marker is this candidate's own when a retry under the same Idempotency-Key repeats a first
-  // attempt that did land: the candidate was created then.
-  if (outcome.existingId === candidateId) {
-    deps.metrics.count('CandidatesCreated');
-    return created;
-  }
-  const existing: ApplicationResult = { ok: true, talent_id: outcome.existingId, action: 'existing' };
-  const note = noteOn(outcome.existingId, content ?? messages.recruitment.resubmittedWithoutAnswers);
-  if ((await addCandidateNote(deps, note, journal(existing))) === 'written') call.journaled = true;
-  deps.metrics.count('CandidatesExisting');
-  return existing;
 }

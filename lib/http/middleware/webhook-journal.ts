@@ -13,8 +13,8 @@ import {
 import { timeOrderedId } from '../../ids';
 import { errorFields, logger } from '../../observability/logger';
 import type { Route } from '../../routes';
-import type { WebhookCall, WebhookRoute } from '../../storage/records';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
+import type { WebhookCall, WebhookRoute } from '../../domain/model';
 
 /** What the webhook gate leaves for the handler and the journal: the call being answered. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };

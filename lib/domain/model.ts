@@ -1,0 +1,229 @@
+/**
+ * The domain's model: what a prospect, a candidate, a note, a change-log entry, a webhook call, a
+ * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
+ * (lib/storage/records.ts, lib/storage/workspace-config.ts add keys, item types and index
+ * attributes); use cases and views read and build them. Types only, and the defaults a workspace
+ * has when it says nothing: nothing here imports another module.
+ */
+
+/**
+ * Who made a write, stamped on what it writes so that the event built from the change stream can
+ * name it: the API key id, the webhook's endpoint id, the undone change-log entry id, or null
+ * (admin command line).
+ */
+export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
+export type Actor = { kind: ActorKind; id: string | null };
+
+/** A record as a write makes it: every new write names its actor, which records stored before actors were stamped lack. */
+export type Stamped<T extends { actor?: Actor }> = T & { actor: Actor };
+
+/** A prospect. Every write raises its `version`: undo and the change log condition on it. */
+export type Prospect = {
+  id: string;
+  workspace_id: string;
+  pipeline_id: string | null;
+  stage_id: string | null;
+  setter_id: string | null;
+  closer_id: string | null;
+  next_follow_up_at: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  social_url: string | null;
+  source: string | null;
+  /** Stored as a DynamoDB string set: adding a present tag or removing an absent one is a no-op the condition sees. Absent when empty. */
+  tag_ids?: Set<string>;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** Who made the last write (every write sets it); absent on a prospect no write has touched since actors were stamped. */
+  actor?: Actor;
+};
+
+/** A candidate of a recruitment pipeline. */
+export type Candidate = {
+  id: string;
+  workspace_id: string;
+  pipeline_id: string;
+  column_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  position: string | null;
+  source: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** The webhook endpoint that created it; absent on a candidate created before actors were stamped. */
+  actor?: Actor;
+};
+
+/**
+ * A candidate's note only: written with the candidate's creation (`first`) or because a known
+ * candidate applied again (`again`, which the event `candidate.application_received` tells).
+ */
+export type NoteApplication = 'first' | 'again';
+
+/** A note on a prospect or a candidate (`record_id`). Notes are never changed nor deleted. */
+export type Note = {
+  id: string;
+  workspace_id: string;
+  record_id: string;
+  content: string;
+  /** The note's date: backfilled when the caller gave a valid past one, else the reception time. */
+  date: string;
+  created_at: string;
+  /** The API key that wrote it, or null for a webhook or the admin tool. */
+  key_id: string | null;
+  /** Who wrote it; absent on a note written before actors were stamped. */
+  actor?: Actor;
+  application?: NoteApplication;
+};
+
+export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
+
+/** One changed field of a prospect, with the API key used and the values before and after (docs/api.md#change-log). */
+export type ChangeLogEntry = {
+  id: string;
+  workspace_id: string;
+  prospect_id: string;
+  key_id: string;
+  field: ChangeLogField;
+  before: string | null;
+  after: string | null;
+  /** For a stage entry: the pipelines before and after, so an undo restores the pipeline too. */
+  pipeline_before?: string | null;
+  pipeline_after?: string | null;
+  at: string;
+  /**
+   * The prospect's version right after this change: undo is refused once it moved on. Null for a
+   * note entry, which is never undone (the API never deletes a note).
+   */
+  prospect_version: number | null;
+  undone_at: string | null;
+};
+
+export type WebhookRoute = 'ingest-lead' | 'recruitment';
+
+/** One call of a webhook, as its journal keeps it for 30 days (docs/api.md#webhook-call-journal). */
+export type WebhookCall = {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  at: string;
+  route: WebhookRoute;
+  status: number;
+  /** `created`, `existing`, or the error code answered. */
+  outcome: string;
+  record_id: string | null;
+  placement: string | null;
+  warnings: string[];
+  request_id: string | null;
+  /**
+   * Kept only for an authenticated call that did not succeed: the body as received (its first
+   * 64 KB, `body_truncated` when it was longer), and how to read it.
+   */
+  body?: string;
+  body_base64?: boolean;
+  body_truncated?: boolean;
+  content_type?: string | null;
+  /** On the entry that counts a minute's refusals past the 10th: how many it counts. Absent: 1. */
+  count?: number;
+};
+
+/**
+ * A subscription of a workspace to outbound events: where they are POSTed, and which. Its signing
+ * secrets are kept apart (`SigningSecrets`): only the delivery function reads them.
+ */
+export type Subscription = {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  created_at: string;
+};
+
+/** The signing secrets of one subscription. */
+export type SigningSecrets = {
+  workspace_id: string;
+  subscription_id: string;
+  /** `whsec_…`: the Standard Webhooks secret that signs every delivery, printed once, never listed. */
+  secret: string;
+  /** The secret the last rotation replaced: it signs too, until `previous_until` (ISO 8601). */
+  previous_secret?: string;
+  previous_until?: string;
+  rotated_at?: string;
+};
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event for one subscription. Its id is derived from the event id and the subscription id
+ * (lib/ids.ts `derivedTimeOrderedId`), so it is created once however often the stream delivers the
+ * write. Kept 30 days (`expires_at`, in seconds).
+ */
+export type Delivery = {
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact JSON body POSTed (`{ type, timestamp, data }`), the same bytes on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Every attempt made, redeliveries included. */
+  attempts: number;
+  /** The step of the retry schedule the next scheduled attempt runs (lib/domain/events/retry-schedule.ts). */
+  step: number;
+  /** An attempt in progress: its step and start, so a duplicate queue message does not POST twice. */
+  claimed_step?: number;
+  claimed_at?: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  expires_at: number;
+};
+
+export type Stage = { id: string; name: string; type: string; order: number };
+export type Column = { id: string; name: string; order: number };
+export type Member = { id: string; name: string; email: string | null };
+export type Tag = { id: string; name: string };
+export type SalesPipeline = {
+  id: string;
+  name: string;
+  is_default: boolean;
+  active: boolean;
+  position: number;
+  stages: Stage[];
+};
+export type RecruitmentPipeline = {
+  id: string;
+  name: string;
+  is_default: boolean;
+  active: boolean;
+  position: number;
+  columns: Column[];
+};
+export type Workspace = { id: string; name: string; created_at: string; endpoint_id?: string };
+
+/** A workspace's configuration: what its routes resolve references against. */
+export type WorkspaceConfig = {
+  /** None: no such workspace, nothing configured. */
+  workspace: Workspace | undefined;
+  members: Member[];
+  tags: Tag[];
+  salesPipelines: SalesPipeline[];
+  recruitmentPipelines: RecruitmentPipeline[];
+};
+
+/**
+ * How the lead webhook compares phones in a workspace (decisions 6.4): `exact`, the phone as sent, or
+ * `e164`, its E.164 form read in `phone_region` (ISO 3166 country code) when it has no `+`.
+ */
+export type PhoneMatchingMode = 'exact' | 'e164';
+export type PhoneSettings = { phone_matching: PhoneMatchingMode; phone_region: string };
+export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };

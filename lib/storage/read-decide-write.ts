@@ -1,0 +1,100 @@
+import { defaultRetryPolicy, defaultRoundPolicy, retryOnTransactionConflict, type RetryPolicy } from './retry';
+
+/**
+ * What a round read. `consistent`: the snapshot may answer without writing. So is a strongly
+ * consistent read ("returns a response with the most up-to-date data, reflecting the updates from
+ * all prior write operations that were successful", where an eventually consistent one "may not
+ * reflect the results of a recently completed write operation": "DynamoDB read consistency",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadConsistency.html);
+ * so is what a refused write returned, the stored item its condition was checked against
+ * (`ReturnValuesOnConditionCheckFailure`, "UpdateItem", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html); and so is the
+ * workspace configuration alone, which the routes that read it alone read eventually consistently
+ * (docs/adr/0007: it changes only through the admin tool).
+ */
+export type RoundRead<Snapshot> = { snapshot: Snapshot; consistent: boolean };
+
+/**
+ * What a decision taken on a snapshot says: answer without writing, refuse (the error the caller
+ * gets, as a value), write (conditional on what was read), or `lost-race`: the snapshot itself
+ * shows a concurrent write under way, read again.
+ */
+export type Decision<Write, Answer> =
+  | { kind: 'answer'; answer: Answer }
+  | { kind: 'refuse'; refusal: Error }
+  | { kind: 'write'; write: Write }
+  | { kind: 'lost-race' };
+
+/**
+ * What a conditional write did: written (and the answer it makes), or nothing written because a
+ * concurrent write won (`learned`: what the refusal told of the stored state, when it told any).
+ */
+export type WriteOutcome<Answer, Learned> =
+  { kind: 'written'; answer: Answer } | { kind: 'lost-race'; learned?: Learned };
+
+/** The round before, passed to the next read: why it did not end the loop, and what it read. */
+export type PreviousRound<Snapshot, Learned> = {
+  round: number;
+  snapshot: Snapshot;
+} & ({ reason: 'unconfirmed' } | { reason: 'lost-race'; learned: Learned | undefined });
+
+export type ReadDecideWrite<Snapshot, Write, Answer, Learned = never> = {
+  /**
+   * The round's read. `previous` is undefined on the first round; later, it says why the round
+   * before did not end the loop: `unconfirmed`, a decision that writes nothing taken on a read that
+   * may not answer (read strongly consistently now), or `lost-race`.
+   */
+  read: (previous: PreviousRound<Snapshot, Learned> | undefined) => Promise<RoundRead<Snapshot>>;
+  /**
+   * A pure function of the snapshot (whatever else it needs, the caller binds). What it throws goes
+   * to the caller as is: only a decision taken on reads that may all answer may refuse by throwing
+   * (the admin's configuration edits); otherwise a refusal is a value the loop must see.
+   */
+  decide: (snapshot: Snapshot) => Decision<Write, Answer>;
+  /** The write, conditional on what was read: a failed condition is a `lost-race`, never an error. */
+  write: (write: Write, snapshot: Snapshot) => Promise<WriteOutcome<Answer, Learned>>;
+  /** The error thrown when every round lost its race: the record is contended. */
+  contended: () => Error;
+};
+
+/** How many rounds, and how a transaction cancelled for a conflict with another one is tried again. */
+export type LoopPolicy = { rounds: RetryPolicy; conflicts: RetryPolicy };
+
+export const defaultLoopPolicy: LoopPolicy = { rounds: defaultRoundPolicy, conflicts: defaultRetryPolicy };
+
+/**
+ * Optimistic concurrency, the one loop of every read → decide → write change: read, decide, and
+ * write on the condition that what was read has not changed.
+ * - A decision that writes is safe on any read: its write is conditional, so a stale read only loses
+ *   the race. A decision that writes nothing (an answer, a refusal) has no condition behind it: it is
+ *   taken only on a `consistent` read, else the next round reads again (strongly consistently).
+ * - A write cancelled for a conflict with another transaction is sent again after a jittered pause
+ *   (`retryOnTransactionConflict`, `policy.conflicts`); past those attempts the error goes to the caller.
+ * - A lost race (a failed condition, or a decision seeing a write under way) starts a new round: the
+ *   first at once (a lost race usually settles in one round), later ones after a jittered pause, so
+ *   callers contending for one record spread out. After `policy.rounds.attempts` rounds, `contended()`.
+ */
+export async function readDecideWrite<Snapshot, Write, Answer, Learned = never>(
+  steps: ReadDecideWrite<Snapshot, Write, Answer, Learned>,
+  policy: LoopPolicy = defaultLoopPolicy,
+): Promise<Answer> {
+  let previous: PreviousRound<Snapshot, Learned> | undefined;
+  for (let round = 1; ; round += 1) {
+    const { snapshot, consistent } = await steps.read(previous);
+    const decision = steps.decide(snapshot);
+    if (decision.kind === 'write') {
+      const outcome = await retryOnTransactionConflict(() => steps.write(decision.write, snapshot), policy.conflicts);
+      if (outcome.kind === 'written') return outcome.answer;
+      previous = { round, snapshot, reason: 'lost-race', learned: outcome.learned };
+    } else if (decision.kind === 'lost-race') {
+      previous = { round, snapshot, reason: 'lost-race', learned: undefined };
+    } else if (consistent) {
+      if (decision.kind === 'answer') return decision.answer;
+      throw decision.refusal;
+    } else {
+      previous = { round, snapshot, reason: 'unconfirmed' };
+    }
+    if (round >= policy.rounds.attempts) throw steps.contended();
+    if (round > 1) await policy.rounds.sleep(Math.random() * policy.rounds.baseDelayMs * 2 ** round);
+  }
+}
