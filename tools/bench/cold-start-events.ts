@@ -3,7 +3,6 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import { routes } from '../../lib/routes';
 import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
-import type { LocalQueue } from '../local/local-queue';
 import { authorizerName, referenceName } from './bundles';
 import { prospectCreatedBatch, unknownDeliveryBatch } from './event-function-events';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
@@ -18,8 +17,6 @@ export type ColdStartContext = {
   keyIdOf: (routeId: string) => string;
   prospects: (count: number) => string[];
   fresh: () => number;
-  /** The queue whose URL the event functions are configured with (`benchDeliveryQueue`). */
-  deliveryQueue: LocalQueue;
 };
 
 type Request = { method: string; target: string; headers: Record<string, string>; body?: unknown };
@@ -179,7 +176,7 @@ export function coldStartEvents(context: ColdStartContext, runs: number): Map<st
         ),
     ],
     ['streamHandler', (run) => prospectCreatedBatch(seed, run)],
-    ['deliverEvent', (run) => unknownDeliveryBatch(seed, context.deliveryQueue, run)],
+    ['deliverEvent', (run) => unknownDeliveryBatch(seed, run)],
     // A scheduled event carries nothing the sweep reads: it queries the due deliveries of every
     // shard (none in the bench's table) and answers how many it found.
     ['sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })],

@@ -10,7 +10,7 @@ import { buildBundles, referenceName } from './bundles';
 import { bulkEmail } from './bulk-prospects';
 import { coldStartEvents } from './cold-start-events';
 import { coldStartWarmUps, measureColdStarts, type ColdStart } from './cold-start';
-import { benchDeliveryQueue } from './event-function-events';
+import { benchDeliveryQueueUrl } from './event-function-events';
 import { describeEnvironment } from './environment';
 import { measureLoad, startLoadServer, warmUpDynamoDb, type LoadContext } from './load';
 import { noteProspectCount } from './load-plan';
@@ -129,14 +129,12 @@ async function measureFunctions(context: Bench, bundleDir: string): Promise<Func
   const bundles = await buildBundles(bundleDir);
   log(`${bundles.length} bundles built; ${coldStartRuns} cold starts each…`);
   const { seed, prospects } = context.workspaces.empty;
-  const deliveryQueue = benchDeliveryQueue();
   const events = coldStartEvents(
     {
       seed,
       keyIdOf: (routeId) => seed.api_keys[coldKeyLabel(routeId)]?.id ?? '',
       prospects,
       fresh: context.fresh,
-      deliveryQueue,
     },
     coldStartWarmUps + coldStartRuns,
   );
@@ -148,7 +146,7 @@ async function measureFunctions(context: Bench, bundleDir: string): Promise<Func
     }),
     coldStartRuns,
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it.
-    { ...context.childEnv, DELIVERY_QUEUE_URL: deliveryQueue.url },
+    { ...context.childEnv, DELIVERY_QUEUE_URL: benchDeliveryQueueUrl },
   );
   return bundles.map((bundle) => ({ ...bundle, coldStart: summarize(coldStarts.get(bundle.name) ?? []) }));
 }

@@ -78,8 +78,7 @@ async function start(): Promise<void> {
  * before the server and DynamoDB Local.
  */
 async function startOutboundEvents(deps: SecretsDeps, endpoint: string): Promise<void> {
-  const { startEventPipeline } = await import('./event-pipeline');
-  const { StreamDisabledError } = await import('./stream-poller');
+  const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
   try {
     const pipeline = await startEventPipeline({ deps, endpoint, startingPosition: 'LATEST' });
     cleanups.push(pipeline.stop);
