@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { startLocalApi, type LocalApi } from '../../tools/local/api-client';
+import { startLocalApi, type TestApi } from '../support/local-api';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
@@ -30,7 +30,7 @@ const received: Received[] = [];
 let answers: number[] = [];
 let receiver: Server;
 let receiverUrl: string;
-let api: LocalApi;
+let api: TestApi;
 let pipeline: EventPipeline;
 let ws: SeedOutput;
 

@@ -2,8 +2,7 @@ import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { freePort } from '../local/free-port';
+import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { readBaseline } from './baseline';
 import { checkBudgets } from './budgets';
 import { buildBundles, referenceName } from './bundles';

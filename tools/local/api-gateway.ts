@@ -10,47 +10,27 @@ import {
   renderGatewayTemplate,
   type GatewayResponseType,
 } from '../../infra/cdk/gateway-responses';
-import { bodySizeBlock, type WafBlock } from '../../infra/cdk/waf-rules';
 
 /**
- * What API Gateway REST (v1) does around the Lambda functions, as plain functions: the proxy and
- * REQUEST authorizer events, how it judges the authorizer's answer and the handler's result, how long
- * it waits, and the gateway responses it answers by itself. Its quotas are those of "Quotas for
- * configuring and running a REST API in API Gateway"
- * (https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html),
- * quoted "quotas" below; docs/deploy.md, "Authorizer policy and routing", says what this reproduces.
+ * What API Gateway REST does around the functions (docs/deploy.md, "Authorizer policy and routing"): the
+ * proxy and REQUEST authorizer events, how it judges the authorizer's answer and the handler's result,
+ * what it answers by itself. Quotas: payload 10 MB, headers 10,240 bytes (past them 431, undocumented:
+ * RFC 6585's status, as Node answers), method ARN 1,600 bytes ("Quotas for configuring and
+ * running a REST API in API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html),
+ * authorizer result 8 KB (Service Quotas L-20859C74); the stack's web ACL is tested with its rules, not
+ * modelled. It waits 29 s for the handler (the stack keeps the default: "Integration",
+ * https://docs.aws.amazon.com/apigateway/latest/api/API_Integration.html); only its own timeout bounds the authorizer.
  */
-
 export const localStage = { region: 'eu-west-3', accountId: '123456789012', apiId: 'localapi', stage: 'local' };
-
-/** Quotas: payload 10 MB; headers 10,240 bytes; method ARN 1,600 bytes (past it, "414 Request URI too long"). */
-export const maxRequestBodyBytes = 10 * 1024 * 1024;
-export const maxHeaderBytes = 10240;
-export const maxMethodArnBytes = 1600;
-/**
- * A synchronous invocation's payload ("Lambda quotas", https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html):
- * a body between this and 10 MB passes API Gateway and fails at Lambda, a 502.
- */
-export const maxLambdaPayloadBytes = 6 * 1024 * 1024;
-/**
- * "AWS Lambda authorizer result size: 8 KB", not adjustable (Service Quotas L-20859C74, listed in
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/apigateway-execution-service-websocket-limits-table.html).
- */
-export const maxAuthorizerResultBytes = 8 * 1024;
-/**
- * "Custom timeout between 50 and 29,000 milliseconds. The default value is 29,000 milliseconds"
- * ("Integration", https://docs.aws.amazon.com/apigateway/latest/api/API_Integration.html); the stack
- * keeps the default. The authorizer is not an integration: only its function's timeout bounds it.
- */
+export const [maxRequestBodyBytes, maxHeaderBytes, maxMethodArnBytes] = [10 * 1024 * 1024, 10240, 1600];
+export const maxAuthorizerResultBytes = 8192;
 export const integrationTimeoutMs = 29_000;
 
+/** `target`: path and query as sent, still encoded; `rawHeaders`: Node's; `body`: undefined past the payload quota. */
 export type IncomingRequest = {
   method: string;
-  /** Path and query string as sent, still percent-encoded. */
   target: string;
-  /** Node's req.rawHeaders: name, value, name, value… */
   rawHeaders: readonly string[];
-  /** Undefined past the payload quota (not kept). */
   body: string | undefined;
   sourceIp: string;
   httpVersion: string;
@@ -67,13 +47,9 @@ type Refusal = { type: GatewayResponseType; statusCode: number };
 export type AuthorizerVerdict = { allowed: true; authorizer: AuthorizerContext } | { allowed: false; refusal: Refusal };
 
 /**
- * The gateway response types and their statuses ("Gateway response types for API Gateway",
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html).
- * Those the stack does not customise fall back to DEFAULT_4XX/5XX and keep their status: 414 and 431
- * (the header quota's status is not documented: 431, RFC 6585, as Node answers), AUTHORIZER_FAILURE and
- * AUTHORIZER_CONFIGURATION_ERROR (500), a function that fails or answers in the wrong format (502,
- * "Handling Lambda errors with an API Gateway API", https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html),
- * INTEGRATION_TIMEOUT (504).
+ * Gateway response types ("Gateway response types for API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/supported-gateway-response-types.html);
+ * those the stack does not customise fall back to DEFAULT_4XX/5XX with their status. A function that fails
+ * or answers in the wrong format is a 502 (https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html).
  */
 export const refusals = {
   missingRoute: { type: 'MISSING_AUTHENTICATION_TOKEN', statusCode: 403 },
@@ -89,8 +65,8 @@ export const refusals = {
 } as const satisfies Record<string, Refusal>;
 
 /**
- * One request: quotas, the web ACL's body-size rules, the route, the authorizer (every request, no
- * result cache: the stack sets none), then the handler; past `timeoutMs` the client gets the 504,
+ * One request: quotas, the route, the authorizer (every request, no result cache: the stack sets
+ * none), then the handler; past `timeoutMs` the client gets the 504,
  * whatever the function still does.
  */
 export async function answer(
@@ -104,8 +80,6 @@ export async function answer(
   const refuse = (refusal: Refusal) => gatewayReply(refusal, match?.route.path, ids.requestId);
   if (headerBytes(incoming.rawHeaders) > maxHeaderBytes) return refuse(refusals.headersTooLarge);
   if (incoming.body === undefined) return refuse(refusals.requestTooLarge);
-  const blocked = wafBlock(incoming);
-  if (blocked !== undefined) return wafReply(blocked, ids.requestId);
   if (match === undefined) return refuse(refusals.missingRoute);
   const event = proxyEvent(incoming, match, ids);
   const authorizerEvent = requestAuthorizerEvent(event);
@@ -116,11 +90,8 @@ export async function answer(
     .then((result) => judgeAuthorizerResult(result, authorizerEvent.methodArn, Date.now() - started), authorizerFailed);
   if (!verdict.allowed) return refuse(verdict.refusal);
   const authorized = authorizedEvent(event, verdict.authorizer);
-  const integration = Promise.resolve()
-    .then(() => {
-      if (Buffer.byteLength(JSON.stringify(authorized)) > maxLambdaPayloadBytes) throw new Error('payload quota');
-      return invocations.handler(match.route, authorized);
-    })
+  const integration = Promise.resolve(authorized)
+    .then((event) => invocations.handler(match.route, event))
     .then(
       (result) => proxyReply(result, match.route.path, ids.requestId),
       () => refuse(refusals.badIntegrationResponse),
@@ -134,10 +105,9 @@ const splitTarget = (target: string) => {
 };
 
 /**
- * A template like /prospects/{prospect_id} matches segment by segment, split on literal slashes
- * only; a parameter takes one non-empty segment, handed over still percent-encoded as REST does
- * (lib/http/path-ids.ts decodes it). One trailing slash is ignored, as observed (AWS does not
- * document it: github.com/aws-powertools/powertools-lambda-python/issues/1552).
+ * Segment by segment, split on literal slashes; a parameter takes one non-empty segment, still
+ * percent-encoded as REST hands it over (lib/http/path-ids.ts decodes it). One trailing slash is
+ * ignored, as observed (undocumented: github.com/aws-powertools/powertools-lambda-python/issues/1552).
  */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
   const segments = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
@@ -190,13 +160,10 @@ function parseHeaders(rawHeaders: readonly string[]): Map<string, string[]> {
   return headers;
 }
 
-/** The header quota counts names, values, separators and line terminators. */
+/** As the header quota counts them: names, values, separators and line terminators. */
 export function headerBytes(rawHeaders: readonly string[]): number {
-  let total = 0;
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    total += Buffer.byteLength(`${rawHeaders[index]}: ${rawHeaders[index + 1]}\r\n`, 'latin1');
-  }
-  return total;
+  const lines = rawHeaders.map((text, index) => (index % 2 === 0 ? `${text}: ${rawHeaders[index + 1]}\r\n` : ''));
+  return Buffer.byteLength(lines.join(''), 'latin1');
 }
 
 const lastValues = (values: Map<string, string[]>) =>
@@ -206,7 +173,6 @@ const nullIdentity = Object.fromEntries(
     .split(' ')
     .map((name) => [name, null]),
 );
-const months = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
 
 /** The proxy event, before the authorizer has run. */
 export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: RequestIds): APIGatewayProxyEvent {
@@ -214,8 +180,8 @@ export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: Re
   const headers = parseHeaders(incoming.rawHeaders);
   const parameters = parseQuery(query);
   const header = (name: string) => [...headers].find(([sent]) => sent.toLowerCase() === name)?.[1].at(-1) ?? null;
-  const { now } = ids;
-  const pad = (value: number) => String(value).padStart(2, '0');
+  // $context.requestTime: dd/MMM/yyyy:HH:mm:ss +0000.
+  const [, day, month, year, time] = ids.now.toUTCString().split(' ');
   const resource = match.route.path;
   return {
     resource,
@@ -239,11 +205,8 @@ export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: Re
       path: `/${localStage.stage}${path}`,
       protocol: `HTTP/${incoming.httpVersion}`,
       requestId: ids.requestId,
-      // $context.requestTime: dd/MMM/yyyy:HH:mm:ss +0000.
-      requestTime:
-        `${pad(now.getUTCDate())}/${months[now.getUTCMonth()]}/${now.getUTCFullYear()}:` +
-        `${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} +0000`,
-      requestTimeEpoch: now.getTime(),
+      requestTime: `${day}/${month}/${year}:${time} +0000`,
+      requestTimeEpoch: ids.now.getTime(),
       resourceId: createHash('sha256').update(resource).digest('hex').slice(0, 6),
       resourcePath: resource,
       stage: localStage.stage,
@@ -256,13 +219,13 @@ export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: Re
 export function requestAuthorizerEvent(event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent {
   const { region, accountId, apiId, stage } = localStage;
   const { resource, path, httpMethod, headers, multiValueHeaders, pathParameters, stageVariables } = event;
+  const request = { resource, path, httpMethod, headers, multiValueHeaders, pathParameters, stageVariables };
+  const { queryStringParameters, multiValueQueryStringParameters, requestContext } = event;
   return {
     type: 'REQUEST',
     methodArn: `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${httpMethod}${path}`,
-    ...{ resource, path, httpMethod, headers, multiValueHeaders, pathParameters, stageVariables },
-    queryStringParameters: event.queryStringParameters,
-    multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-    requestContext: { ...event.requestContext, authorizer: undefined },
+    ...{ ...request, queryStringParameters, multiValueQueryStringParameters },
+    requestContext: { ...requestContext, authorizer: undefined },
   };
 }
 
@@ -281,15 +244,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isFlatValue = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
 const refused = (refusal: Refusal): AuthorizerVerdict => ({ allowed: false, refusal });
 
-/**
- * The authorizer's answer as it arrives after Lambda's JSON serialization: past the result quota an
- * AUTHORIZER_CONFIGURATION_ERROR; on Allow the context values reach the handler as strings (REST),
- * next to principalId and the latency.
- */
+/** The authorizer's answer after Lambda's JSON serialization; on Allow its context reaches the handler as strings (REST). */
 export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: number): AuthorizerVerdict {
-  const text = jsonText(result);
-  if (Buffer.byteLength(text ?? '') > maxAuthorizerResultBytes) return refused(refusals.authorizerConfigurationError);
-  const answer: unknown = text === undefined ? undefined : JSON.parse(text);
+  if (Buffer.byteLength(JSON.stringify(result) ?? '') > maxAuthorizerResultBytes) {
+    return refused(refusals.authorizerConfigurationError);
+  }
+  const answer = jsonRoundTrip(result);
   if (!isObject(answer) || typeof answer.principalId !== 'string') return refused(refusals.authorizerFailure);
   const context = answer.context ?? {};
   if (!isObject(context) || !Object.values(context).every(isFlatValue)) return refused(refusals.authorizerFailure);
@@ -299,15 +259,11 @@ export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: n
   return { allowed: true, authorizer: { ...values, principalId: answer.principalId, integrationLatency: latencyMs } };
 }
 
-/**
- * IAM's evaluation of the policy for `execute-api:Invoke` on the method ARN: an explicit Deny wins,
- * then an Allow is needed; `*` and `?` are wildcards, action names case-insensitive.
- */
+/** IAM's evaluation for `execute-api:Invoke` on the ARN: a Deny wins, then an Allow is needed; `*`, `?` wildcards. */
 function evaluatePolicy(document: unknown, arn: string): 'allowed' | 'denied' | 'malformed' {
   const raw = isObject(document) ? document.Statement : undefined;
   const statements: unknown[] = Array.isArray(raw) ? raw : isObject(raw) ? [raw] : [];
   if (!Array.isArray(raw) && statements.length === 0) return 'malformed';
-  /** IAM takes one string or a list; an absent element matches nothing. */
   const patterns = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
   const matches = (list: unknown[], value: string, flags: string) =>
     list.some((pattern) => {
@@ -328,18 +284,14 @@ const proxyResultFields = new Set(['statusCode', 'headers', 'multiValueHeaders',
 
 /** The handler's result as a proxy integration accepts it; anything else is a 502. Header maps merge, the list winning. */
 export function proxyReply(result: unknown, resourcePath: string, requestId: string): GatewayReply {
-  const text = jsonText(result);
-  const answer: unknown = text === undefined ? undefined : JSON.parse(text);
+  const answer = jsonRoundTrip(result);
   const malformed = () => gatewayReply(refusals.badIntegrationResponse, resourcePath, requestId);
   if (!isObject(answer) || !Object.keys(answer).every((field) => proxyResultFields.has(field))) return malformed();
   const { statusCode, headers = {}, multiValueHeaders = {}, body, isBase64Encoded = false } = answer;
-  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
-    return malformed();
-  }
-  if (typeof isBase64Encoded !== 'boolean' || (body !== undefined && body !== null && typeof body !== 'string')) {
-    return malformed();
-  }
-  if (!isObject(headers) || !Object.values(headers).every(isFlatValue) || !isObject(multiValueHeaders)) {
+  const status = typeof statusCode === 'number' && Number.isInteger(statusCode) ? statusCode : 0;
+  if (status < 100 || status > 599 || typeof isBase64Encoded !== 'boolean') return malformed();
+  if ((body ?? null) !== null && typeof body !== 'string') return malformed();
+  if (!isObject(headers) || !isObject(multiValueHeaders) || !Object.values(headers).every(isFlatValue)) {
     return malformed();
   }
   const merged: Record<string, string[]> = {};
@@ -355,11 +307,8 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
   if (!Object.keys(merged).some((name) => name.toLowerCase() === 'content-type')) {
     merged['Content-Type'] = ['application/json'];
   }
-  return {
-    statusCode,
-    headers: { ...merged, 'x-amzn-RequestId': [requestId] },
-    body: Buffer.from(typeof body === 'string' ? body : '', isBase64Encoded ? 'base64' : 'utf8'),
-  };
+  const bytes = Buffer.from(typeof body === 'string' ? body : '', isBase64Encoded ? 'base64' : 'utf8');
+  return { statusCode: status, headers: { ...merged, 'x-amzn-RequestId': [requestId] }, body: bytes };
 }
 
 /** What API Gateway answers by itself: the stack's template and header mappings, `$context` substituted (no VTL). */
@@ -376,25 +325,11 @@ export function gatewayReply(refusal: Refusal, resourcePath: string | undefined,
   };
 }
 
-/** The stack's web ACL (infra/cdk/waf-rules.ts), evaluated before routing: its rules on the declared Content-Length. */
-export function wafBlock(incoming: IncomingRequest): WafBlock | undefined {
-  const length = [...parseHeaders(incoming.rawHeaders)].find(([name]) => name.toLowerCase() === 'content-length');
-  return bodySizeBlock(splitTarget(incoming.target).path, length?.[1].at(-1));
-}
-
-function wafReply(block: WafBlock, requestId: string): GatewayReply {
-  const custom = Object.entries(block.headers).map(([name, value]) => [name, [value]]);
-  return {
-    statusCode: block.statusCode,
-    headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], ...Object.fromEntries(custom) },
-    body: Buffer.from(block.body.content),
-  };
-}
-
 /** Lambda hands results over as JSON: undefined values vanish; one that cannot be serialized is no answer. */
-function jsonText(value: unknown): string | undefined {
+function jsonRoundTrip(value: unknown): unknown {
   try {
-    return JSON.stringify(value);
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -12,38 +12,26 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSRec
 import type { SecretsDeps } from '../../lib/deps';
 import type { DeliveryDeps, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
-import type { SweepOutcome } from '../../lib/domain/events/sweep';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import { localStage } from './api-gateway';
 
 /**
  * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and
- * delivery function as on AWS, fed by a simple loop, not by a copy of Lambda's event source mappings.
- * The stream loop reads each shard of the table's real stream (DynamoDB Local), hands the records
- * over in Lambda's event shape, and on `batchItemFailures` retries from the failed record after a
- * pause. Delivery messages stay in this process: each is handed to the delivery function once due
- * on the given clock, and one it answers as failed comes back after the queue's visibility timeout.
- * What the handlers promise AWS (partial batch responses, idempotent re-delivery) is tested at the
- * handlers (test/integration/event-handlers.test.ts), not here.
+ * delivery function as on AWS, fed by a simple loop over the table's real stream (DynamoDB Local) and
+ * by queue messages kept in this process, each handed over once due on the given clock, one answered
+ * as failed again after the queue's visibility timeout. What the handlers promise Lambda's mappings
+ * is tested at the handlers (test/integration/event-handlers.test.ts), not by a copy of the mappings.
  */
 
 export type StreamReader = { caughtUp: () => Promise<void>; stop: () => Promise<void> };
-
 export type QueuedMessage = { messageId: string; body: string; receives: number };
 
-export type EventPipeline = {
-  /** The delivery queue the handlers are given. */
+/** `caughtUp`: earlier writes went through the stream handler; `idle`: no message due or in hand; `queued`: all left. */
+export type EventPipeline = StreamReader & {
   queue: DeliveryQueue;
-  /** Messages not yet handled to the end, due or not. */
-  queued: () => readonly QueuedMessage[];
-  /** Every write made before the call has been through the stream handler. */
-  caughtUp: () => Promise<void>;
-  /** No message due and none being handled (later ones may wait). */
+  queued: () => QueuedMessage[];
   idle: () => Promise<void>;
-  /** One run of the sweep now, as its timer runs it every `sweepSettings.intervalMinutes`. */
-  sweep: () => Promise<SweepOutcome>;
-  stop: () => Promise<void>;
 };
 
 /** The table has no stream (a table created before streams were enabled, kept in DATA_DIR). */
@@ -54,33 +42,22 @@ export class StreamDisabledError extends Error {
   }
 }
 
+type Position = 'LATEST' | 'TRIM_HORIZON';
+const afterType = 'AFTER_SEQUENCE_NUMBER' as const;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-export async function startEventPipeline(options: {
-  /** With the signing-secrets table, which only the delivery function is given, as on AWS. */
-  deps: SecretsDeps;
-  endpoint: string;
-  tableName?: string;
-  /** LATEST for `npm start` (a persisted DATA_DIR must not send yesterday's writes again), TRIM_HORIZON for a fresh table. */
-  startingPosition?: 'LATEST' | 'TRIM_HORIZON';
-}): Promise<EventPipeline> {
+type PipelineOptions = { deps: SecretsDeps; endpoint: string; tableName?: string; startingPosition?: Position };
+
+export async function startEventPipeline(options: PipelineOptions): Promise<EventPipeline> {
   const { secretsTableName, ...deps } = options.deps;
   const now = () => deps.clock().getTime();
   const messages: Array<QueuedMessage & { sentAt: number; dueAt: number; handling: boolean }> = [];
   const queue: DeliveryQueue = {
     send: async (sent) => {
       for (const { message, delaySeconds } of sent) {
-        const at = now();
-        const body = JSON.stringify(message);
-        messages.push({
-          messageId: randomUUID(),
-          body,
-          receives: 0,
-          sentAt: at,
-          dueAt: at + delaySeconds * 1000,
-          handling: false,
-        });
+        const [messageId, body, sentAt] = [randomUUID(), JSON.stringify(message), now()];
+        messages.push({ messageId, body, receives: 0, sentAt, dueAt: sentAt + delaySeconds * 1000, handling: false });
       }
     },
   };
@@ -92,31 +69,27 @@ export async function startEventPipeline(options: {
   const deliverEvent = (await import('../../functions/deliver-event')).createHandler(deliveryDeps);
   const sweepDeliveries = (await import('../../functions/sweep-deliveries')).createHandler(eventDeps);
 
-  const stream = await readTableStream({
-    endpoint: options.endpoint,
-    tableName: options.tableName ?? deps.tableName,
-    startingPosition: options.startingPosition ?? 'LATEST',
-    handler: (event) => streamHandler(event),
-  });
+  const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
+  const handler = (event: DynamoDBStreamEvent) => streamHandler(event);
+  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler });
 
   // Up to five batches at once, as Lambda starts polling a standard queue ("Understanding how Lambda
   // scales an SQS event source mapping", https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html):
   // a receiver that never answers holds only its own batch.
   const inFlight = new Set<Promise<void>>();
-  const handOver = (batch: typeof messages): Promise<void> =>
-    deliverEvent({ Records: batch.map(sqsRecord) })
-      .then((answer) => new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier)))
-      .catch((error: unknown) => {
+  const handOver = async (batch: typeof messages): Promise<void> => {
+    const failed = await deliverEvent({ Records: batch.map(sqsRecord) }).then(
+      (answer) => answer.batchItemFailures.map((failure) => failure.itemIdentifier),
+      (error: unknown) => {
         console.error(`Échec d'un lot de livraisons (repris après le délai de visibilité) : ${describe(error)}`);
-        return new Set(batch.map((message) => message.messageId));
-      })
-      .then((failed) => {
-        for (const message of batch) {
-          const at = messages.indexOf(message);
-          if (!failed.has(message.messageId)) messages.splice(at, 1);
-          else message.dueAt = now() + deliveryQueueSettings.visibilityTimeoutSeconds * 1000;
-        }
-      });
+        return batch.map((message) => message.messageId);
+      },
+    );
+    for (const message of batch) {
+      if (!failed.includes(message.messageId)) messages.splice(messages.indexOf(message), 1);
+      else message.dueAt = now() + deliveryQueueSettings.visibilityTimeoutSeconds * 1000;
+    }
+  };
   const pump = (): void => {
     while (inFlight.size < 5) {
       const due = messages.filter((message) => message.dueAt <= now() && !message.handling);
@@ -131,13 +104,9 @@ export async function startEventPipeline(options: {
     }
   };
   const ticks = setInterval(pump, 100);
-  const sweep = () => sweepDeliveries({});
   // The messages live in this process only: after a restart, the sweep queues again what they were for.
-  const sweeps = setInterval(
-    () =>
-      void sweep().catch((error: unknown) => console.error(`Balayage des livraisons impossible : ${describe(error)}`)),
-    sweepSettings.intervalMinutes * 60_000,
-  );
+  const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${describe(error)}`));
+  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000);
   sweeps.unref();
 
   return {
@@ -147,7 +116,6 @@ export async function startEventPipeline(options: {
     idle: async () => {
       for (pump(); inFlight.size > 0; pump()) await Promise.race([...inFlight]);
     },
-    sweep,
     stop: async () => {
       clearInterval(ticks);
       clearInterval(sweeps);
@@ -158,146 +126,96 @@ export async function startEventPipeline(options: {
 }
 
 /** A queue message as Lambda hands it to a function ("Using Lambda with Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html). */
-export function sqsRecord(message: QueuedMessage & { sentAt: number }): SQSRecord {
-  return {
-    messageId: message.messageId,
-    receiptHandle: message.messageId,
-    body: message.body,
-    attributes: {
-      ApproximateReceiveCount: String(message.receives),
-      SentTimestamp: String(message.sentAt),
-      SenderId: localStage.accountId,
-      ApproximateFirstReceiveTimestamp: String(message.sentAt),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:${localStage.region}:${localStage.accountId}:crm-local-deliveries`,
-    awsRegion: localStage.region,
+export function sqsRecord({ messageId, body, receives, sentAt }: QueuedMessage & { sentAt: number }): SQSRecord {
+  const { region: awsRegion, accountId: SenderId } = localStage;
+  const [ApproximateReceiveCount, SentTimestamp] = [String(receives), String(sentAt)];
+  const attributes = {
+    ApproximateReceiveCount,
+    SentTimestamp,
+    SenderId,
+    ApproximateFirstReceiveTimestamp: SentTimestamp,
   };
+  const eventSourceARN = `arn:aws:sqs:${awsRegion}:${SenderId}:crm-local-deliveries`;
+  const source = { eventSource: 'aws:sqs', eventSourceARN, awsRegion };
+  return { messageId, receiptHandle: messageId, body, attributes, messageAttributes: {}, md5OfBody: '', ...source };
 }
 
 /**
- * Reads the table's stream shard after shard (a child only once its parent is read to its end),
- * every 200 ms, and hands each batch read to `handler`. Shards open now start at `startingPosition`
- * (their position taken before this returns, so no later write escapes); shards found later, from
- * their start. A failed record is retried from, up to the mapping's MaximumRetryAttempts, then its
- * range is reported and the shard moves on (on AWS the on-failure destination keeps it).
+ * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now
+ * start at `startingPosition`, positioned before this returns; later ones at their start. A batch is
+ * handed again from the record answered in `batchItemFailures` (all of it on a throw) after a pause,
+ * until it goes through; the mapping's retry bound and on-failure destination are AWS's.
  */
 export async function readTableStream(options: {
   endpoint: string;
   tableName: string;
-  startingPosition: 'LATEST' | 'TRIM_HORIZON';
+  startingPosition: Position;
   handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 }): Promise<StreamReader> {
-  const streamArn = await latestStreamArn(options.endpoint, options.tableName);
+  const StreamArn = await latestStreamArn(options.endpoint, options.tableName);
   const client = new DynamoDBStreamsClient({
     endpoint: options.endpoint,
     region: localStage.region,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: localDynamoTiming.maxAttempts,
     requestHandler: { requestTimeout: localDynamoTiming.requestTimeoutMs, throwOnRequestTimeout: true },
   });
-  type Shard = {
-    id: string;
-    parentId?: string;
-    start: 'LATEST' | 'TRIM_HORIZON';
-    after?: string;
-    iterator?: string;
-    done: boolean;
-  };
+  type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string; done: boolean };
   const shards = new Map<string, Shard>();
   let running = true;
 
-  const discover = async (start: Shard['start']) => {
-    let after: string | undefined;
-    do {
-      const { StreamDescription: stream } = await client.send(
-        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: after }),
-      );
-      for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
-        const closed = range?.EndingSequenceNumber !== undefined;
-        if (id !== undefined && !shards.has(id))
-          shards.set(id, { id, parentId, start, done: start === 'LATEST' && closed });
-      }
-      after = stream?.LastEvaluatedShardId;
-    } while (after !== undefined);
-  };
-  const position = async (shard: Shard) => {
-    const from =
-      shard.after === undefined
-        ? { ShardIteratorType: shard.start }
-        : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' as const, SequenceNumber: shard.after };
-    const answer = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.id, ...from }));
-    return answer.ShardIterator;
-  };
-
-  /** The batch through the handler; a failed record is retried from after a pause, as a mapping does. */
-  const handBatch = async (shard: Shard, records: DynamoDBRecord[]) => {
-    for (let retries = 0; running && records.length > 0; retries += 1) {
-      const from = await failedFrom(records);
-      if (from === undefined) return;
-      records = records.slice(from);
-      if (retries === changeStreamSettings.maxRetryAttempts) {
-        const range = `${records[0]?.dynamodb?.SequenceNumber} à ${records.at(-1)?.dynamodb?.SequenceNumber}`;
-        console.error(
-          `Événements abandonnés après ${retries} nouvelles tentatives : fragment ${shard.id}, séquences ${range}`,
-        );
-        return;
-      }
-      await pause(1000);
+  const discover = async (start: Position) => {
+    // Up to 100 shards (DescribeStream's default page, DynamoDB Streams API Reference): DynamoDB Local's stream has a few.
+    const { StreamDescription: stream } = await client.send(new DescribeStreamCommand({ StreamArn }));
+    for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
+      const done = start === 'LATEST' && range?.EndingSequenceNumber !== undefined;
+      if (id !== undefined && !shards.has(id)) shards.set(id, { id, parentId, start, done });
     }
   };
-  /** Where a retry starts: the lowest sequence number answered, or the whole batch on a throw or an unknown identifier. */
+  const position = async ({ id: ShardId, start, after }: Shard) => {
+    const from =
+      after === undefined ? { ShardIteratorType: start } : { ShardIteratorType: afterType, SequenceNumber: after };
+    return (await client.send(new GetShardIteratorCommand({ StreamArn, ShardId, ...from }))).ShardIterator;
+  };
+  /** Where to hand the batch again from, if anywhere. */
   const failedFrom = async (records: DynamoDBRecord[]): Promise<number | undefined> => {
     try {
       const failures = (await options.handler({ Records: records }))?.batchItemFailures ?? [];
-      if (failures.length === 0) return undefined;
-      const at = failures.map(({ itemIdentifier }) =>
-        records.findIndex((r) => r.dynamodb?.SequenceNumber === itemIdentifier),
-      );
-      return at.includes(-1) ? 0 : Math.min(...at);
+      const at = failures.map(({ itemIdentifier: id }) => records.findIndex((r) => r.dynamodb?.SequenceNumber === id));
+      return at.length === 0 ? undefined : at.includes(-1) ? 0 : Math.min(...at);
     } catch (error) {
       console.error(`Échec du traitement d'un lot du flux : ${describe(error)}`);
       return 0;
     }
   };
-
+  const handBatch = async (records: DynamoDBRecord[]) => {
+    for (let from = await failedFrom(records); running && from !== undefined; from = await failedFrom(records)) {
+      records = records.slice(from);
+      await pause(1000);
+    }
+  };
   /** The shard read until nothing new (or its end, once closed). */
   const readShard = async (shard: Shard) => {
-    while (running) {
+    while (running && !shard.done) {
       shard.iterator ??= await position(shard);
-      const answer = await client.send(
-        new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: changeStreamSettings.batchSize }),
+      const Limit = changeStreamSettings.batchSize;
+      const { Records: records = [], NextShardIterator } = await client.send(
+        new GetRecordsCommand({ ShardIterator: shard.iterator, Limit }),
       );
-      const records = answer.Records ?? [];
-      if (records.length > 0)
-        await handBatch(
-          shard,
-          records.map((record) => lambdaRecord(record, streamArn)),
-        );
+      if (records.length > 0) await handBatch(records.map((record) => lambdaRecord(record, StreamArn)));
       shard.after = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.after;
-      shard.iterator = answer.NextShardIterator;
-      shard.done = shard.iterator === undefined;
-      if (shard.done || records.length === 0) return;
+      Object.assign(shard, { iterator: NextShardIterator, done: NextShardIterator === undefined });
+      if (records.length === 0) return;
     }
   };
 
-  let begun = 0;
-  let ended = 0;
+  let [begun, ended] = [0, 0];
   const round = async () => {
     begun += 1;
-    try {
-      await discover('TRIM_HORIZON');
-    } catch (error) {
-      console.error(`Lecture du flux impossible : ${describe(error)}`);
-    }
+    await discover('TRIM_HORIZON').catch((error) => console.error(`Lecture du flux impossible : ${describe(error)}`));
     for (const shard of shards.values()) {
-      if (!running || shard.done || (shard.parentId !== undefined && shards.get(shard.parentId)?.done === false))
-        continue;
+      if (!running || shard.done || shards.get(shard.parentId ?? '')?.done === false) continue;
       await readShard(shard).catch((error: unknown) => {
-        // An iterator lasts 15 minutes and a record 24 hours (DynamoDB Streams API Reference,
-        // GetShardIterator): the next round takes a new one, from the shard's start once trimmed.
+        // An iterator lasts 15 min, a record 24 h (DynamoDB Streams API Reference, GetShardIterator).
         shard.iterator = undefined;
         if (error instanceof TrimmedDataAccessException)
           Object.assign(shard, { after: undefined, start: 'TRIM_HORIZON' });
@@ -310,16 +228,11 @@ export async function readTableStream(options: {
   await discover(options.startingPosition);
   for (const shard of shards.values()) if (!shard.done) shard.iterator = await position(shard);
   const loop = (async () => {
-    while (running) {
-      await round();
-      await pause(200);
-    }
+    for (; running; await pause(200)) await round();
   })();
-
   return {
     caughtUp: async () => {
-      const target = begun + 1;
-      while (running && ended < target) await pause(5);
+      for (const target = begun + 1; running && ended < target;) await pause(5);
     },
     stop: async () => {
       running = false;
@@ -331,35 +244,23 @@ export async function readTableStream(options: {
 
 async function latestStreamArn(endpoint: string, tableName: string): Promise<string> {
   const dynamo = createDynamoClient({ endpoint });
-  try {
-    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.LatestStreamArn === undefined || Table.StreamSpecification?.StreamEnabled !== true) {
-      throw new StreamDisabledError(tableName);
-    }
-    return Table.LatestStreamArn;
-  } finally {
-    dynamo.destroy();
-  }
+  const { Table } = await dynamo
+    .send(new DescribeTableCommand({ TableName: tableName }))
+    .finally(() => dynamo.destroy());
+  if (Table?.StreamSpecification?.StreamEnabled !== true || !Table.LatestStreamArn)
+    throw new StreamDisabledError(tableName);
+  return Table.LatestStreamArn;
 }
 
-/**
- * A stream record as Lambda hands it over ("Using AWS Lambda with Amazon DynamoDB",
- * https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, so binary values are base64 and
- * the creation time is in seconds since the epoch.
- */
+/** As Lambda hands it over (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, binary in base64, time in seconds. */
 export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
   const json = JSON.stringify(record.dynamodb ?? {}, function (this: Record<string, unknown>, key, value: unknown) {
     const original = this[key];
     if (original instanceof Date) return original.getTime() / 1000;
     return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
   });
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName,
-    eventVersion: record.eventVersion ?? '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: localStage.region,
-    dynamodb: JSON.parse(json) as DynamoDBRecord['dynamodb'],
-    eventSourceARN: streamArn,
-  };
+  const { eventID, eventName, eventVersion = '1.1' } = record;
+  const dynamodb = JSON.parse(json) as DynamoDBRecord['dynamodb'];
+  const source = { eventSource: 'aws:dynamodb', awsRegion: localStage.region, eventSourceARN: streamArn };
+  return { eventID, eventName, eventVersion, ...source, dynamodb };
 }

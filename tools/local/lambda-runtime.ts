@@ -15,53 +15,44 @@ export function lambdaContext(functionName: string, timeoutMs: number = function
   const callbackStyle = () => {
     throw new Error('done/fail/succeed belong to the callback runtimes; handlers here are async');
   };
+  const [region, account] = [localStage.region, localStage.accountId];
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${localStage.region}:${localStage.accountId}:function:${functionName}`,
+    invokedFunctionArn: `arn:aws:lambda:${region}:${account}:function:${functionName}`,
     memoryLimitInMB: '512',
     awsRequestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `${new Date().toISOString().slice(0, 10).replace(/-/g, '/')}/[$LATEST]${awsRequestId.replace(/-/g, '')}`,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: callbackStyle,
-    fail: callbackStyle,
-    succeed: callbackStyle,
+    ...{ done: callbackStyle, fail: callbackStyle, succeed: callbackStyle },
   };
 }
 
 /**
- * Each function module imported once and its handler built once with `deps`, like a warm Lambda (a
- * failed cold start is tried again next time). Past its timeout an invocation fails ("Task timed out
- * after …") and "If the Lambda function crashes or times out during the Invoke phase, Lambda resets
- * the execution environment" ("Understanding the Lambda execution environment lifecycle",
- * https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html): the next invocation
- * initialises the function again. In one process the late call runs on, in `running` until it ends.
+ * Each handler built once with `deps`, like a warm Lambda. Past its timeout an invocation fails ("Task
+ * timed out") and "Lambda resets the execution environment" ("Understanding the Lambda execution
+ * environment lifecycle", https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html):
+ * the next one starts the function anew; the late call runs on, in `running` until it ends.
  */
 export function lambdaInvocations(deps: Deps, timeoutMs: number, running: Set<Promise<unknown>>): Invocations {
   const loaded = new Map<string, Promise<LambdaFunction>>();
   const instance = (entry: string, factory: Factory): Promise<LambdaFunction> => {
-    let lambda = loaded.get(entry);
-    if (lambda === undefined) {
-      lambda = import(`../../${entry}`).then((module: Record<string, unknown>) => {
-        const create = module[factory];
-        if (typeof create !== 'function') throw new Error(`${entry} does not export ${factory}`);
-        return create(deps) as LambdaFunction;
-      });
-      lambda.catch(() => loaded.delete(entry));
+    if (!loaded.has(entry)) {
+      const module = import(`../../${entry}`) as Promise<Record<Factory, (deps: Deps) => LambdaFunction>>;
+      const lambda = module.then((exports) => exports[factory](deps));
+      lambda.catch(() => loaded.delete(entry)); // a failed cold start is tried again, as Lambda does
       loaded.set(entry, lambda);
     }
-    return lambda;
+    return loaded.get(entry) as Promise<LambdaFunction>;
   };
   const invoke = async (entry: string, factory: Factory, name: string, event: unknown) => {
     try {
       const invocation = (await instance(entry, factory))(event, lambdaContext(`crm-local-${name}`, timeoutMs));
+      const forget = () => running.delete(invocation);
       running.add(invocation);
-      void invocation.then(
-        () => running.delete(invocation),
-        () => running.delete(invocation),
-      );
+      void invocation.then(forget, forget);
       return await within(invocation, timeoutMs, () => {
         loaded.delete(entry);
         const timedOut = new Error(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);

@@ -41,8 +41,7 @@ export async function startLocalServer(options: {
     }
     const page = method === 'GET' ? await localReferencePage(path) : undefined;
     if (page !== undefined) return page;
-    const { rawHeaders, httpVersion } = req;
-    const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+    const [{ rawHeaders, httpVersion }, sourceIp] = [req, req.socket.remoteAddress ?? '127.0.0.1'];
     const ids = { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() };
     const incoming = { method, target, rawHeaders, body, sourceIp, httpVersion };
     return answer(routes, incoming, invocations, ids, timeouts.integrationMs);
@@ -55,15 +54,11 @@ export async function startLocalServer(options: {
         res.destroy();
       });
   });
-  // An idle kept-alive connection is its client's to close, never this server's: with Node's 5 s
-  // timer, a server whose event loop ran late (a loaded machine; the tests' client shares the process)
-  // closed it just as the client sent its next request on it, which failed with ECONNRESET. 0 disables
-  // the timer ("server.keepAliveTimeout", Node.js HTTP docs); close() ends the connections left.
+  // An idle kept-alive connection is its client's to close: with Node's 5 s timer, a server whose event
+  // loop ran late (a loaded machine) closed it as the client sent its next request on it (ECONNRESET).
+  // 0 disables the timer (Node.js HTTP, server.keepAliveTimeout); close() ends the connections left.
   server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
-  });
+  await new Promise<void>((resolve, reject) => void server.once('error', reject).listen(options.port, host, resolve));
   return {
     url: `http://${host}:${(server.address() as AddressInfo).port}`,
     // Once every invocation has ended, those the gateway stopped waiting for included.
