@@ -14,7 +14,7 @@ import { lambdaRecord, sqsRecord } from '../local/event-pipeline';
 
 /**
  * The first events of the outbound-event functions (lib/routes.ts `eventFunctions`), built by the
- * code `npm start` feeds them with: a stream record as the local poller turns DynamoDB Streams
+ * code `npm start` feeds them with: a stream record as the local runtime turns DynamoDB Streams
  * records into Lambda's (`lambdaRecord`), a queue message as the local runtime hands it over (`sqsRecord`).
  */
 
