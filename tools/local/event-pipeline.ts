@@ -163,13 +163,14 @@ export async function readTableStream(options: {
   const shards = new Map<string, Shard>();
   let running = true;
 
-  const discover = async (start: Position) => {
-    // Up to 100 shards (DescribeStream's default page, DynamoDB Streams API Reference): DynamoDB Local's stream has a few.
-    const { StreamDescription: stream } = await client.send(new DescribeStreamCommand({ StreamArn }));
+  const discover = async (start: Position, after?: string): Promise<void> => {
+    const page = new DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
+    const { StreamDescription: stream } = await client.send(page);
     for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
       const done = start === 'LATEST' && range?.EndingSequenceNumber !== undefined;
       if (id !== undefined && !shards.has(id)) shards.set(id, { id, parentId, start, done });
     }
+    if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
   };
   const position = async ({ id: ShardId, start, after }: Shard) => {
     const from =

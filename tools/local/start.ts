@@ -62,15 +62,12 @@ async function start(): Promise<void> {
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
 
-  if (seed !== undefined) {
-    console.log(demoBanner({ apiUrl: server.url, publicBaseUrl: process.env.PUBLIC_BASE_URL || server.url, seed }));
-  } else {
-    console.log(
-      'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
-        'son identifiant : npm run --silent admin -- workspace list ; ' +
-        'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.',
-    );
-  }
+  const alreadyFilled =
+    'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
+    'son identifiant : npm run --silent admin -- workspace list ; ' +
+    'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
+  const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
+  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
