@@ -434,7 +434,7 @@ describe('no event without a change', () => {
     for (const event of recorder.events) expect(await handler(event)).toEqual({ batchItemFailures: [] });
     // Every record again in one batch, as a retried batch would come.
     expect(await handler({ Records: records })).toEqual({ batchItemFailures: [] });
-    expect(world.pipeline.queue.peek()).toEqual([]);
+    expect(world.pipeline.queued()).toEqual([]);
     await world.settle();
     expect(setup.receiver.requests).toHaveLength(posts);
     expect(await world.deliveries(ws, setup.subscription.id)).toEqual(deliveries);

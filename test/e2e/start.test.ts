@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../tools/local/free-port';
+import { freePort } from '../../tools/local/dynamodb-local';
 import { createDynamoClient, loadConfig } from '../../lib/storage/client';
 import { productionDeps } from '../../lib/deps';
 import { runAdminInProcess } from '../support/admin-cli';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { startLocalApi, type LocalApi } from '../../tools/local/api-client';
+import { startLocalApi, type TestApi } from '../support/local-api';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
@@ -14,7 +14,7 @@ import { aWorkspace } from '../support/seed';
 
 /**
  * `npm start`'s outbound events end to end, on a table of their own: a lead through the local API,
- * DynamoDB Local's stream, the real stream handler, the queue stand-in, the real delivery function, a
+ * DynamoDB Local's stream, the real stream handler, the in-process queue, the real delivery function, a
  * receiver on 127.0.0.1. The queue follows the API's clock, which the test moves for the retry delay.
  */
 
@@ -30,7 +30,7 @@ const received: Received[] = [];
 let answers: number[] = [];
 let receiver: Server;
 let receiverUrl: string;
-let api: LocalApi;
+let api: TestApi;
 let pipeline: EventPipeline;
 let ws: SeedOutput;
 
@@ -95,6 +95,5 @@ test('a new lead reaches a subscribed receiver, signed, and a failed attempt is 
   }) as { type: string; data: { prospect: { id: string; email: string } } };
   expect(verified.type).toBe('prospect.created');
   expect(verified.data.prospect.id).toBe((lead.body as { prospect_id: string }).prospect_id);
-  expect(pipeline.queue.peek()).toEqual([]);
-  expect(pipeline.deadLetters.peek()).toEqual([]);
+  expect(pipeline.queued()).toEqual([]);
 });

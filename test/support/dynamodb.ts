@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../../tools/local/free-port';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
+import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable, indexOf } from '../../lib/storage/create-table';
 import { tableDefinition } from '../../lib/storage/table';

@@ -4,15 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type { createHandler as createStreamHandler } from '../../functions/stream-handler';
-import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
-import { localDeliveryQueue } from '../../tools/local/local-queue';
-import { startStreamPoller } from '../../tools/local/stream-poller';
+import { readTableStream, startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import type { CreatedSubscription } from '../../lib/admin/subscriptions';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { eventFunctions } from '../../lib/routes';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { runAdminInProcess } from './admin-cli';
@@ -22,7 +19,7 @@ import { aWorkspace } from './seed';
 /**
  * Outbound events end to end, as `npm start` runs them: the local API, a table of the world's own
  * (the shared `crm-test` table's stream carries every other test file's writes), DynamoDB Local's
- * stream read by the real stream handler, the queue stand-in feeding the real delivery function,
+ * stream read by the real stream handler, the in-process queue feeding the real delivery function,
  * and receivers on 127.0.0.1. One clock drives the API, the functions and the queue: real time plus
  * an offset the test moves forward to reach the next retry without waiting for it, or, once stopped,
  * only the test's moves.
@@ -135,8 +132,7 @@ export async function startEventWorld(): Promise<EventWorld> {
   const fingerprint = () =>
     JSON.stringify([
       receivers.map((receiver) => receiver.requests.length),
-      pipeline.queue.peek().map((message) => [message.messageId, message.receiveCount]),
-      pipeline.deadLetters.peek().length,
+      pipeline.queued().map((message) => [message.messageId, message.receives]),
     ]);
 
   const world: EventWorld = {
@@ -207,27 +203,24 @@ export async function startEventWorld(): Promise<EventWorld> {
       const { createHandler } = await import('../../functions/stream-handler');
       return createHandler({
         ...deps,
-        queue: localDeliveryQueue(pipeline.queue),
+        queue: pipeline.queue,
         send: createHttpSender('local'),
         network: 'local',
       });
     },
     recordStream: async () => {
       const events: DynamoDBStreamEvent[] = [];
-      const poller = await startStreamPoller({
+      const reader = await readTableStream({
         endpoint,
         tableName,
         handler: async (event) => void events.push(event),
         startingPosition: 'LATEST',
-        filters: eventFunctions.find((eventFunction) => eventFunction.id === 'streamHandler')?.streamFilters,
-        maxRetryAttempts: 0,
-        onFailure: () => undefined,
       });
       return {
         events,
         stop: async () => {
-          await poller.caughtUp();
-          await poller.stop();
+          await reader.caughtUp();
+          await reader.stop();
         },
       };
     },
@@ -240,7 +233,7 @@ export async function startEventWorld(): Promise<EventWorld> {
         if (fingerprint() === before) return;
         states.push(fingerprint());
       }
-      // What kept changing (requests received, messages and their receive counts, dead letters).
+      // What kept changing (requests received, messages and their receive counts).
       throw new Error(`the event pipeline never settled; its last states:\n${states.slice(-3).join('\n')}`);
     },
     close: async () => {

@@ -1,23 +1,73 @@
-import {
-  outgoing,
-  readAnswer,
-  startLocalApi,
-  type ApiResponse,
-  type LocalApi,
-  type RequestOptions,
-} from '../../tools/local/api-client';
-import type { LocalTimeouts } from '../../tools/local/server';
-import type { Deps } from '../../lib/deps';
+import { startLocalServer, type LocalTimeouts } from '../../tools/local/server';
+import { productionDeps, type Deps } from '../../lib/deps';
 import { requestProblems } from './openapi-requests';
 
-export type { ApiResponse, RequestOptions };
-export type TestApi = LocalApi;
+export type RequestOptions = {
+  headers?: Record<string, string>;
+  /** A string is sent as is; anything else as JSON (with its Content-Type unless one is given). */
+  body?: unknown;
+  query?: Record<string, string | readonly string[]>;
+};
+
+/** `body`: parsed as JSON, or undefined when it is not JSON. */
+export type ApiResponse = { status: number; headers: Headers; text: string; body: unknown };
+
+export type TestApi = {
+  url: string;
+  request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
+  close: () => Promise<void>;
+};
+
+/**
+ * The local API on a free port, over the DynamoDB Local the environment names, and a client for
+ * it: the given parts (a DynamoDB client, a clock, ids) replace the production ones, and the given
+ * timeouts the deployed ones. `startTestApi` (below) checks its requests against the OpenAPI document.
+ */
+export async function startLocalApi(
+  overrides: Partial<Deps> = {},
+  timeouts: Partial<LocalTimeouts> = {},
+): Promise<TestApi> {
+  const production = productionDeps();
+  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0, timeouts });
+  return {
+    url: server.url,
+    request: async (method, path, options = {}) =>
+      readAnswer(await fetch(outgoing(server.url, method, path, options).request)),
+    close: async () => {
+      await server.close();
+      production.db.destroy();
+    },
+  };
+}
+
+/** The request as fetch sends it (a string body without a Content-Type goes as `text/plain`), and its body. */
+export function outgoing(baseUrl: string, method: string, path: string, options: RequestOptions) {
+  const url = new URL(path, baseUrl);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    for (const item of typeof value === 'string' ? [value] : value) url.searchParams.append(name, item);
+  }
+  const headers = new Headers(options.headers);
+  const json = options.body !== undefined && typeof options.body !== 'string';
+  if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
+  return { request: new Request(url, { method, headers, body }), body };
+}
+
+export async function readAnswer(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
 
 /**
  * The local API on a free port, over the test run's DynamoDB Local, for end-to-end tests: the
  * given parts (a clock, ids) replace the production ones, the given timeouts the deployed ones.
- * Its requests are checked against the OpenAPI document (below); the bench's, through
- * tools/local/api-client.ts alone, are not.
+ * Its requests are checked against the OpenAPI document (below); the bench's are not.
  */
 export async function startTestApi(
   overrides: Partial<Deps> = {},

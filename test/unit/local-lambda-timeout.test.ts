@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { lambdaContext } from '../../tools/local/lambda-context';
-import { deployedTimeouts, lambdaInvocations } from '../../tools/local/server';
+import { lambdaContext, lambdaInvocations } from '../../tools/local/lambda-runtime';
+import { deployedTimeouts } from '../../tools/local/server';
 import type { Deps } from '../../lib/deps';
 import { functionTimeoutSeconds, routeById } from '../../lib/routes';
 import { instances } from '../support/sleepy-function';

@@ -3,7 +3,6 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import { routes } from '../../lib/routes';
 import { authorizedEvent, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
-import type { LocalQueue } from '../local/local-queue';
 import { authorizerName, referenceName } from './bundles';
 import { prospectCreatedBatch, unknownDeliveryBatch } from './event-function-events';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
@@ -18,36 +17,18 @@ export type ColdStartContext = {
   keyIdOf: (routeId: string) => string;
   prospects: (count: number) => string[];
   fresh: () => number;
-  /** The queue whose URL the event functions are configured with (`benchDeliveryQueue`). */
-  deliveryQueue: LocalQueue;
 };
 
-type Request = { method: string; target: string; headers: Record<string, string>; body?: unknown };
+type Request = { method: string; target: string; headers?: Record<string, string>; body?: unknown };
 
-/** The proxy event API Gateway builds for a request (tools/local/api-gateway.ts, as the local server does). */
-function gatewayEvent(request: Request) {
-  const path = request.target.split('?')[0] ?? '';
-  const match = matchRoute(routes, request.method, path);
-  if (match === undefined) throw new Error(`no route for ${request.method} ${path}`);
-  const body = request.body === undefined ? '' : JSON.stringify(request.body);
-  const headers = { 'Content-Type': 'application/json', ...request.headers };
-  return proxyEvent(
-    {
-      method: request.method,
-      target: request.target,
-      rawHeaders: Object.entries(headers).flat(),
-      body,
-      sourceIp: '127.0.0.1',
-      httpVersion: '1.1',
-    },
-    match,
-    { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() },
-  );
-}
-
-/** What the handler receives once the authorizer allowed the request. */
-function allowedEvent(request: Request, decision: AuthDecision) {
-  return authorizedEvent(gatewayEvent(request), { ...encodeDecision(decision), principalId: 'bench' });
+/** The proxy event API Gateway builds for a request, as the local server builds it (tools/local/api-gateway.ts). */
+function gatewayEvent({ method, target, headers = {}, body }: Request) {
+  const match = matchRoute(routes, method, target.split('?')[0] ?? '');
+  if (match === undefined) throw new Error(`no route for ${method} ${target}`);
+  const rawHeaders = Object.entries({ 'Content-Type': 'application/json', ...headers }).flat();
+  const incoming = { method, target, rawHeaders, sourceIp: '127.0.0.1', httpVersion: '1.1' };
+  const ids = { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() };
+  return proxyEvent({ ...incoming, body: body === undefined ? '' : JSON.stringify(body) }, match, ids);
 }
 
 /**
@@ -58,128 +39,72 @@ function allowedEvent(request: Request, decision: AuthDecision) {
 export function coldStartEvents(context: ColdStartContext, runs: number): Map<string, ColdStartEvent> {
   const { seed } = context;
   const webhook = benchWebhook(seed);
-  const webhookTarget = (path: string) => `${path}?endpoint_id=${webhook.endpoint_id}`;
-  const webhookDecision: AuthDecision = {
-    outcome: 'allowed',
-    principal: { kind: 'webhook', workspaceId: seed.workspace_id, endpointId: webhook.endpoint_id },
-  };
-  const keyDecision = (routeId: string): AuthDecision => ({
-    outcome: 'allowed',
-    principal: { kind: 'api-key', workspaceId: seed.workspace_id, keyId: context.keyIdOf(routeId), scopes: ['*'] },
-  });
+  const hook = (path: string) => `${path}?endpoint_id=${webhook.endpoint_id}`;
   const [changed, noted] = context.prospects(2);
-  const tagged = context.prospects(runs);
-  const untagged = context.prospects(runs);
-  const prospectPath = (id: string | undefined) => `/prospects/${id}`;
-
+  const [tagged, untagged] = [context.prospects(runs), context.prospects(runs)];
+  const at = (id: string | undefined, rest = '') => `/prospects/${id}${rest}`;
+  // The request each route's handler receives, once the authorizer allowed it (the webhooks' as a webhook).
+  const requests: Record<string, (run: number) => Request> = {
+    listPipelines: () => ({ method: 'GET', target: '/pipelines' }),
+    updateProspect: (run) => ({
+      method: 'PATCH',
+      target: at(changed),
+      body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
+    }),
+    getProspect: () => ({ method: 'GET', target: at(changed) }),
+    findProspects: () => ({ method: 'GET', target: `/prospects?email=${encodeURIComponent(knownLead.email)}` }),
+    listNotes: () => ({ method: 'GET', target: at(noted, '/notes') }),
+    listChanges: () => ({ method: 'GET', target: at(changed, '/changes') }),
+    addNote: () => ({ method: 'POST', target: at(noted, '/notes'), body: noteBody }),
+    addTag: (run) => ({ method: 'POST', target: at(tagged[run], '/tags'), body: { tag: 'VIP' } }),
+    removeTag: (run) => ({ method: 'DELETE', target: at(untagged[run], '/tags/Chaud') }),
+    ingestLead: () => ({
+      method: 'POST',
+      target: hook('/webhooks/ingest-lead'),
+      body: newLeadBody(context.fresh(), seed.tags.vip),
+    }),
+    recruitment: () => ({
+      method: 'POST',
+      target: hook('/webhooks/recruitment'),
+      body: applicationBody(context.fresh()),
+    }),
+  };
+  const decision = (routeId: string): AuthDecision =>
+    routeId === 'ingestLead' || routeId === 'recruitment'
+      ? {
+          outcome: 'allowed',
+          principal: { kind: 'webhook', workspaceId: seed.workspace_id, endpointId: webhook.endpoint_id },
+        }
+      : {
+          outcome: 'allowed',
+          principal: {
+            kind: 'api-key',
+            workspaceId: seed.workspace_id,
+            keyId: context.keyIdOf(routeId),
+            scopes: ['*'],
+          },
+        };
   return new Map<string, ColdStartEvent>([
-    [
-      'listPipelines',
-      () => allowedEvent({ method: 'GET', target: '/pipelines', headers: {} }, keyDecision('listPipelines')),
-    ],
-    [
-      'updateProspect',
+    ...Object.entries(requests).map(([routeId, request]): [string, ColdStartEvent] => [
+      routeId,
       (run) =>
-        allowedEvent(
-          {
-            method: 'PATCH',
-            target: prospectPath(changed),
-            headers: {},
-            body: { follow_up_at: new Date(Date.UTC(2027, 0, 1 + run, 9, 30)).toISOString() },
-          },
-          keyDecision('updateProspect'),
-        ),
-    ],
-    [
-      'getProspect',
-      () => allowedEvent({ method: 'GET', target: prospectPath(changed), headers: {} }, keyDecision('getProspect')),
-    ],
-    [
-      'findProspects',
-      () =>
-        allowedEvent(
-          { method: 'GET', target: `/prospects?email=${encodeURIComponent(knownLead.email)}`, headers: {} },
-          keyDecision('findProspects'),
-        ),
-    ],
-    [
-      'listNotes',
-      () =>
-        allowedEvent({ method: 'GET', target: `${prospectPath(noted)}/notes`, headers: {} }, keyDecision('listNotes')),
-    ],
-    [
-      'listChanges',
-      () =>
-        allowedEvent(
-          { method: 'GET', target: `${prospectPath(changed)}/changes`, headers: {} },
-          keyDecision('listChanges'),
-        ),
-    ],
-    [
-      'addNote',
-      () =>
-        allowedEvent(
-          { method: 'POST', target: `${prospectPath(noted)}/notes`, headers: {}, body: noteBody },
-          keyDecision('addNote'),
-        ),
-    ],
-    [
-      'addTag',
-      (run) =>
-        allowedEvent(
-          { method: 'POST', target: `${prospectPath(tagged[run])}/tags`, headers: {}, body: { tag: 'VIP' } },
-          keyDecision('addTag'),
-        ),
-    ],
-    [
-      'removeTag',
-      (run) =>
-        allowedEvent(
-          { method: 'DELETE', target: `${prospectPath(untagged[run])}/tags/Chaud`, headers: {} },
-          keyDecision('removeTag'),
-        ),
-    ],
-    [
-      'ingestLead',
-      () =>
-        allowedEvent(
-          {
-            method: 'POST',
-            target: webhookTarget('/webhooks/ingest-lead'),
-            headers: {},
-            body: newLeadBody(context.fresh(), seed.tags.vip),
-          },
-          webhookDecision,
-        ),
-    ],
-    [
-      'recruitment',
-      () =>
-        allowedEvent(
-          {
-            method: 'POST',
-            target: webhookTarget('/webhooks/recruitment'),
-            headers: {},
-            body: applicationBody(context.fresh()),
-          },
-          webhookDecision,
-        ),
-    ],
+        authorizedEvent(gatewayEvent(request(run)), { ...encodeDecision(decision(routeId)), principalId: 'bench' }),
+    ]),
+    // The lead webhook's: endpoint read, then the last call recorded.
     [
       authorizerName,
-      // The lead webhook's: endpoint read, then the last call recorded.
       () =>
         requestAuthorizerEvent(
           gatewayEvent({
             method: 'POST',
-            target: webhookTarget('/webhooks/ingest-lead'),
+            target: hook('/webhooks/ingest-lead'),
             headers: { Authorization: `Bearer ${webhook.token}` },
             body: newLeadBody(context.fresh(), undefined),
           }),
         ),
     ],
     ['streamHandler', (run) => prospectCreatedBatch(seed, run)],
-    ['deliverEvent', (run) => unknownDeliveryBatch(seed, context.deliveryQueue, run)],
+    ['deliverEvent', (run) => unknownDeliveryBatch(seed, run)],
     // A scheduled event carries nothing the sweep reads: it queries the due deliveries of every
     // shard (none in the bench's table) and answers how many it found.
     ['sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })],

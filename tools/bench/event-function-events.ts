@@ -6,20 +6,16 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
 import { subjectOfChange } from '../../lib/domain/events/events-of-change';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
-import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { eventFunctions } from '../../lib/routes';
 import { items } from '../../lib/storage/records';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 import { localStage } from '../local/api-gateway';
-import { LocalQueue } from '../local/local-queue';
-import { lambdaRecord } from '../local/stream-poller';
-import { streamRecordMatcher } from '../local/stream-filter';
+import { lambdaRecord, sqsRecord } from '../local/event-pipeline';
 
 /**
  * The first events of the outbound-event functions (lib/routes.ts `eventFunctions`), built by the
- * code `npm start` feeds them with: a stream record as the local poller turns DynamoDB Streams
- * records into Lambda's (`lambdaRecord`), a queue message as the SQS stand-in hands it over.
+ * code `npm start` feeds them with: a stream record as the local runtime turns DynamoDB Streams
+ * records into Lambda's (`lambdaRecord`), a queue message as the local runtime hands it over (`sqsRecord`).
  */
 
 /**
@@ -27,16 +23,9 @@ import { streamRecordMatcher } from '../local/stream-filter';
  * Nothing is sent to it in a cold start: the stream handler queues nothing for a workspace without
  * subscription, and the delivery function nothing for a delivery it drops.
  */
-export function benchDeliveryQueue(): LocalQueue {
-  return new LocalQueue({
-    name: 'crm-bench-deliveries',
-    visibilityTimeoutSeconds: deliveryQueueSettings.visibilityTimeoutSeconds,
-  });
-}
+export const benchDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-deliveries`;
 
 const streamArn = `arn:aws:dynamodb:${localStage.region}:${localStage.accountId}:table/crm-bench/stream/bench`;
-const streamHandler = eventFunctions.find((eventFunction) => eventFunction.id === 'streamHandler');
-const passesStreamFilters = streamRecordMatcher(streamHandler?.streamFilters);
 
 /**
  * Run `run`'s stream batch: one INSERT of a new prospect of the workspace (a lead from the lead
@@ -92,14 +81,10 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
   return { Records: [record] };
 }
 
-/** A record the mapping's filters would drop, or the handler would not read as a new prospect, times nothing. */
+/** A record the handler would not read as a new prospect times nothing. */
 function assertCreatesProspect(record: DynamoDBRecord, workspaceId: string): void {
   const subject = subjectOfChange(storedChangeOf(record));
-  if (
-    !passesStreamFilters(record) ||
-    subject?.workspaceId !== workspaceId ||
-    !subject.types.includes('prospect.created')
-  ) {
+  if (subject?.workspaceId !== workspaceId || !subject.types.includes('prospect.created')) {
     throw new Error('the stream handler would not read the bench record as a new prospect');
   }
 }
@@ -111,7 +96,7 @@ function assertCreatesProspect(record: DynamoDBRecord, workspaceId: string): voi
  * deployed bundle's policy (`productionEventDeps`: network 'aws') refuses plain http and loopback
  * addresses, so no receiver on this machine can take its POST (lib/outbound/address-policy.ts).
  */
-export function unknownDeliveryBatch(seed: SeedOutput, queue: LocalQueue, run: number): SQSEvent {
+export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
   const now = new Date();
   const message: DeliveryMessage = {
     workspace_id: seed.workspace_id,
@@ -123,9 +108,5 @@ export function unknownDeliveryBatch(seed: SeedOutput, queue: LocalQueue, run: n
   const body = JSON.stringify(message);
   if (parseDeliveryMessage(body) === undefined)
     throw new Error('the delivery function would drop the bench message unread');
-  queue.send(body);
-  const [record] = queue.receive(1);
-  if (record === undefined) throw new Error('the bench delivery queue gave no message back');
-  queue.delete(record.receiptHandle);
-  return { Records: [record] };
+  return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
 }

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';
-import { startLocalApi } from '../local/api-client';
+import { startLocalServer } from '../local/server';
 import { sameCalls } from './budgets';
 import { billedUnits, type Item, type Units } from './capacity';
 import { meterCapacity, type MeteredRecord } from './meter';
@@ -48,14 +48,19 @@ export async function measureOperations(
   const deps = productionDeps();
   const meter = meterCapacity(deps.db);
   const inspector = createDocumentClient({ endpoint });
-  const api = await startLocalApi({ db: deps.db });
+  const server = await startLocalServer({ deps, port: 0 });
   // A refused call measures nothing: the answer's exact status is the end-to-end tests' business.
-  const send: OperationContext['send'] = async (call) => {
-    const response = await api.request(call.method, call.path, call.options);
-    if (response.status < 200 || response.status >= 300) {
-      throw new Error(`${call.method} ${call.path} answered ${response.status}: ${response.text}`);
-    }
-    return response;
+  const send: OperationContext['send'] = async ({ method, path, options }) => {
+    const url = new URL(path, server.url);
+    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.append(name, value);
+    const headers = new Headers(options.headers);
+    const json = options.body !== undefined && typeof options.body !== 'string';
+    if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return { body: text === '' ? undefined : (JSON.parse(text) as unknown) };
   };
   const rounds = warmUpRounds + repetitions;
   try {
@@ -86,7 +91,7 @@ export async function measureOperations(
       operations.map((operation) => summarize(operation.id, runs.get(`${phase} ${operation.id}`) ?? []));
     return { empty: measuresOf('empty'), bulk: measuresOf('bulk') };
   } finally {
-    await api.close();
+    await server.close();
     deps.db.destroy();
     inspector.destroy();
   }

@@ -1,8 +1,9 @@
 import type { SeedOutput } from '../../lib/admin/seed';
-import type { ApiResponse, RequestOptions } from '../local/api-client';
 import { applicationBody, newLeadBody, noteBody } from './payloads';
 import { benchWebhook } from './workspace';
 
+/** A string body is sent as is, anything else as JSON. */
+export type RequestOptions = { headers?: Record<string, string>; body?: unknown; query?: Record<string, string> };
 export type HttpCall = { method: string; path: string; options: RequestOptions };
 
 export type OperationContext = {
@@ -18,7 +19,7 @@ export type OperationContext = {
   /** A number no other contact of this bench run has. */
   fresh: () => number;
   /** Sends a call; any answer but a 2xx throws. */
-  send: (call: HttpCall) => Promise<ApiResponse>;
+  send: (call: HttpCall) => Promise<{ body: unknown }>;
 };
 
 export type OperationId =

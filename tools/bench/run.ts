@@ -2,15 +2,14 @@ import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDynamoDbLocal } from '../local/dynamodb-local';
-import { freePort } from '../local/free-port';
+import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { readBaseline } from './baseline';
 import { checkBudgets } from './budgets';
 import { buildBundles, referenceName } from './bundles';
 import { bulkEmail } from './bulk-prospects';
 import { coldStartEvents } from './cold-start-events';
 import { coldStartWarmUps, measureColdStarts, type ColdStart } from './cold-start';
-import { benchDeliveryQueue } from './event-function-events';
+import { benchDeliveryQueueUrl } from './event-function-events';
 import { describeEnvironment } from './environment';
 import { measureLoad, startLoadServer, warmUpDynamoDb, type LoadContext } from './load';
 import { noteProspectCount } from './load-plan';
@@ -129,14 +128,12 @@ async function measureFunctions(context: Bench, bundleDir: string): Promise<Func
   const bundles = await buildBundles(bundleDir);
   log(`${bundles.length} bundles built; ${coldStartRuns} cold starts each…`);
   const { seed, prospects } = context.workspaces.empty;
-  const deliveryQueue = benchDeliveryQueue();
   const events = coldStartEvents(
     {
       seed,
       keyIdOf: (routeId) => seed.api_keys[coldKeyLabel(routeId)]?.id ?? '',
       prospects,
       fresh: context.fresh,
-      deliveryQueue,
     },
     coldStartWarmUps + coldStartRuns,
   );
@@ -148,7 +145,7 @@ async function measureFunctions(context: Bench, bundleDir: string): Promise<Func
     }),
     coldStartRuns,
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it.
-    { ...context.childEnv, DELIVERY_QUEUE_URL: deliveryQueue.url },
+    { ...context.childEnv, DELIVERY_QUEUE_URL: benchDeliveryQueueUrl },
   );
   return bundles.map((bundle) => ({ ...bundle, coldStart: summarize(coldStarts.get(bundle.name) ?? []) }));
 }

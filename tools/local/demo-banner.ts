@@ -6,9 +6,8 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
   const { apiUrl, publicBaseUrl, seed } = options;
   const apiKey = Object.values(seed.api_keys)[0]?.secret;
   const lines = ['', 'Espace de démonstration « Démo » créé. Notez ces secrets : ils ne seront plus affichés.'];
+  lines.push(`  Espace de travail     : ${seed.workspace_id}`, `  URL de l'API          : ${apiUrl}`);
   const examples: string[] = [];
-  lines.push(`  Espace de travail     : ${seed.workspace_id}`);
-  lines.push(`  URL de l'API          : ${apiUrl}`);
   if (apiKey !== undefined) {
     lines.push(`  Clé d'API « Démo »    : ${apiKey}`);
     examples.push(`  curl -s ${apiUrl}/pipelines -H 'Authorization: Bearer ${apiKey}'`);
@@ -17,8 +16,9 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
     const { endpoint_id: endpointId, token } = seed.webhook;
     const leadUrl = webhookUrl(publicBaseUrl, endpointId);
     const lead = { first_name: 'Nina', last_name: 'Roux', email: 'nina.roux@exemple.test', source: 'Site web' };
-    lines.push(`  Webhook prospects     : ${leadUrl}`);
-    lines.push(`  Webhook recrutement   : ${recruitmentWebhookUrl(publicBaseUrl, endpointId)}`);
+    // The recruitment webhook shares the lead webhook's endpoint and token (docs/api.md#recruitment-webhook).
+    const recruitmentUrl = `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
+    lines.push(`  Webhook prospects     : ${leadUrl}`, `  Webhook recrutement   : ${recruitmentUrl}`);
     lines.push(`  Jeton du webhook      : ${token}`);
     examples.push(
       `  curl -s -X POST '${leadUrl}' -H 'Authorization: Bearer ${token}' ` +
@@ -30,7 +30,3 @@ export function demoBanner(options: { apiUrl: string; publicBaseUrl: string; see
   lines.push('', 'Exemples :', ...examples);
   return lines.join('\n');
 }
-
-/** The recruitment webhook shares the lead webhook's endpoint and token (docs/api.md#recruitment-webhook). */
-const recruitmentWebhookUrl = (publicBaseUrl: string, endpointId: string): string =>
-  `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;

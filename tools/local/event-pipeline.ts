@@ -1,114 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+  type _Record as StreamApiRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import type { SecretsDeps } from '../../lib/deps';
-import type { DeliveryDeps, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryDeps, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
-import type { SweepOutcome } from '../../lib/domain/events/sweep';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { eventFunctions } from '../../lib/routes';
-import { LocalQueue, localDeliveryQueue, startConsumer } from './local-queue';
-import { startStreamPoller, type DiscardedBatch, type StreamPollerOptions } from './stream-poller';
+import { createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
+import { localStage } from './api-gateway';
 
 /**
- * Outbound events in `npm start` (docs/architecture.md, "Local runtime of outbound events"): the same
- * stream handler and delivery function as on AWS, built with local dependencies, fed by a poller of
- * DynamoDB Local's stream and by an in-process stand-in of the delivery queue and its dead-letter queue.
+ * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and
+ * delivery function as on AWS, fed by a simple loop over the table's real stream (DynamoDB Local) and
+ * by queue messages kept in this process, each handed over once due on the given clock, one answered
+ * as failed again after the queue's visibility timeout. What the handlers promise Lambda's mappings
+ * is tested at the handlers (test/integration/event-handlers.test.ts), not by a copy of the mappings.
  */
 
-export type EventPipeline = {
-  queue: LocalQueue;
-  deadLetters: LocalQueue;
-  /** Every write made before the call has been through the stream handler. */
-  caughtUp: () => Promise<void>;
-  /** No delivery message visible and none in flight (delayed ones may remain). */
+export type StreamReader = { caughtUp: () => Promise<void>; stop: () => Promise<void> };
+export type QueuedMessage = { messageId: string; body: string; receives: number };
+
+/** `caughtUp`: earlier writes went through the stream handler; `idle`: no message due or in hand; `queued`: all left. */
+export type EventPipeline = StreamReader & {
+  queue: DeliveryQueue;
+  queued: () => QueuedMessage[];
   idle: () => Promise<void>;
-  /** One run of the sweep now, as its timer runs it every `sweepSettings.intervalMinutes`. */
-  sweep: () => Promise<SweepOutcome>;
-  stop: () => Promise<void>;
 };
 
-export type EventPipelineOptions = {
-  /** With the signing-secrets table, which only the delivery function is given, as on AWS. */
-  deps: SecretsDeps;
-  endpoint: string;
-  tableName?: string;
-  /** The queue's clock, in milliseconds; by default that of `deps`, so a test's clock drives delays too. */
-  clock?: () => number;
-  startingPosition?: StreamPollerOptions['startingPosition'];
-  /** A stream batch given up after its retries (on AWS: the on-failure destination). */
-  onDiscarded?: (discarded: DiscardedBatch) => void;
-};
+/** The table has no stream (a table created before streams were enabled, kept in DATA_DIR). */
+export class StreamDisabledError extends Error {
+  override readonly name = 'StreamDisabledError';
+  constructor(tableName: string) {
+    super(`la table ${tableName} n'a pas de flux de modifications (DynamoDB Streams)`);
+  }
+}
 
-export async function startEventPipeline(options: EventPipelineOptions): Promise<EventPipeline> {
-  const { deps } = options;
-  const now = options.clock ?? (() => deps.clock().getTime());
-  const deadLetters = new LocalQueue({
-    name: 'crm-local-deliveries-dlq',
-    visibilityTimeoutSeconds: deliveryQueueSettings.visibilityTimeoutSeconds,
-    now,
-  });
-  const queue = new LocalQueue({
-    name: 'crm-local-deliveries',
-    visibilityTimeoutSeconds: deliveryQueueSettings.visibilityTimeoutSeconds,
-    now,
-    redrive: { deadLetters, maxReceiveCount: deliveryQueueSettings.maxReceiveCount },
-  });
-  const { secretsTableName, ...shared } = deps;
-  const eventDeps: EventDeps = {
-    ...shared,
-    queue: localDeliveryQueue(queue),
-    send: createHttpSender('local'),
-    network: 'local',
+type Position = 'LATEST' | 'TRIM_HORIZON';
+const afterType = 'AFTER_SEQUENCE_NUMBER' as const;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+type PipelineOptions = { deps: SecretsDeps; endpoint: string; tableName?: string; startingPosition?: Position };
+
+export async function startEventPipeline(options: PipelineOptions): Promise<EventPipeline> {
+  const { secretsTableName, ...deps } = options.deps;
+  const now = () => deps.clock().getTime();
+  const messages: Array<QueuedMessage & { sentAt: number; dueAt: number; handling: boolean }> = [];
+  const queue: DeliveryQueue = {
+    send: async (sent) => {
+      for (const { message, delaySeconds } of sent) {
+        const [messageId, body, sentAt] = [randomUUID(), JSON.stringify(message), now()];
+        messages.push({ messageId, body, receives: 0, sentAt, dueAt: sentAt + delaySeconds * 1000, handling: false });
+      }
+    },
   };
+  const eventDeps: EventDeps = { ...deps, queue, send: createHttpSender('local'), network: 'local' };
   const deliveryDeps: DeliveryDeps = { ...eventDeps, secretsTableName };
-
-  // Each function module also builds its AWS handler when imported, as on a cold start, which reads
-  // the queue's URL from the environment: the stand-in's, though only the handlers built below run.
-  process.env.DELIVERY_QUEUE_URL ||= queue.url;
+  // Each function module also builds its AWS handler on import, which reads the queue's URL: any will do.
+  process.env.DELIVERY_QUEUE_URL ||= `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
   const streamHandler = (await import('../../functions/stream-handler')).createHandler(eventDeps);
   const deliverEvent = (await import('../../functions/deliver-event')).createHandler(deliveryDeps);
   const sweepDeliveries = (await import('../../functions/sweep-deliveries')).createHandler(eventDeps);
 
-  const poller = await startStreamPoller({
-    endpoint: options.endpoint,
-    tableName: options.tableName ?? deps.tableName,
-    handler: (event) => streamHandler(event),
-    startingPosition: options.startingPosition ?? 'LATEST',
-    filters: eventFunctions.find((eventFunction) => eventFunction.id === 'streamHandler')?.streamFilters,
-    batchSize: changeStreamSettings.batchSize,
-    maxRetryAttempts: changeStreamSettings.maxRetryAttempts,
-    onFailure: options.onDiscarded ?? ((discarded) => console.error(discardedLine(discarded))),
-  });
-  const consumer = startConsumer(queue, (event) => deliverEvent(event), { batchSize: deliveryQueueSettings.batchSize });
-  // The in-memory queue loses its messages when `npm start` stops: the sweep queues again, after
-  // a restart, the deliveries they were for (and those `admin stream replay` puts locally).
-  const sweep = () => sweepDeliveries({});
-  const sweepTimer = setInterval(
-    () =>
-      void sweep().catch((error: unknown) =>
-        console.error(`Balayage des livraisons impossible : ${error instanceof Error ? error.message : String(error)}`),
-      ),
-    sweepSettings.intervalMinutes * 60_000,
-  );
-  sweepTimer.unref();
+  const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
+  const handler = (event: DynamoDBStreamEvent) => streamHandler(event);
+  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler });
+
+  // Up to five batches at once, as Lambda starts polling a standard queue ("Understanding how Lambda
+  // scales an SQS event source mapping", https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html):
+  // a receiver that never answers holds only its own batch.
+  const inFlight = new Set<Promise<void>>();
+  const handOver = async (batch: typeof messages): Promise<void> => {
+    const failed = await deliverEvent({ Records: batch.map(sqsRecord) }).then(
+      (answer) => answer.batchItemFailures.map((failure) => failure.itemIdentifier),
+      (error: unknown) => {
+        console.error(`Échec d'un lot de livraisons (repris après le délai de visibilité) : ${describe(error)}`);
+        return batch.map((message) => message.messageId);
+      },
+    );
+    for (const message of batch) {
+      if (!failed.includes(message.messageId)) messages.splice(messages.indexOf(message), 1);
+      else message.dueAt = now() + deliveryQueueSettings.visibilityTimeoutSeconds * 1000;
+    }
+  };
+  const pump = (): void => {
+    while (inFlight.size < 5) {
+      const due = messages.filter((message) => message.dueAt <= now() && !message.handling);
+      const batch = due.slice(0, deliveryQueueSettings.batchSize);
+      if (batch.length === 0) return;
+      for (const message of batch) Object.assign(message, { handling: true, receives: message.receives + 1 });
+      const handled = handOver(batch).finally(() => {
+        for (const message of batch) message.handling = false;
+        inFlight.delete(handled);
+      });
+      inFlight.add(handled);
+    }
+  };
+  const ticks = setInterval(pump, 100);
+  // The messages live in this process only: after a restart, the sweep queues again what they were for.
+  const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${describe(error)}`));
+  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000);
+  sweeps.unref();
 
   return {
     queue,
-    deadLetters,
-    caughtUp: () => poller.caughtUp(),
-    idle: () => consumer.idle(),
-    sweep,
+    queued: () => messages.map(({ messageId, body, receives }) => ({ messageId, body, receives })),
+    caughtUp: stream.caughtUp,
+    idle: async () => {
+      for (pump(); inFlight.size > 0; pump()) await Promise.race([...inFlight]);
+    },
     stop: async () => {
-      clearInterval(sweepTimer);
-      await poller.stop();
-      await consumer.stop();
+      clearInterval(ticks);
+      clearInterval(sweeps);
+      await stream.stop();
+      await Promise.all([...inFlight]);
     },
   };
 }
 
-/** One line, no record content (personal data): where to read the lost range back from the stream. */
-function discardedLine({ DDBStreamBatchInfo: batch, responseContext }: DiscardedBatch): string {
-  return (
-    `Événements abandonnés après ${changeStreamSettings.maxRetryAttempts} nouvelles tentatives : ` +
-    `${batch.batchSize} enregistrement(s) du flux, fragment ${batch.shardId}, ` +
-    `séquences ${batch.startSequenceNumber} à ${batch.endSequenceNumber} (${responseContext.functionError})`
-  );
+/** A queue message as Lambda hands it to a function ("Using Lambda with Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html). */
+export function sqsRecord({ messageId, body, receives, sentAt }: QueuedMessage & { sentAt: number }): SQSRecord {
+  const { region: awsRegion, accountId: SenderId } = localStage;
+  const [ApproximateReceiveCount, SentTimestamp] = [String(receives), String(sentAt)];
+  const attributes = {
+    ApproximateReceiveCount,
+    SentTimestamp,
+    SenderId,
+    ApproximateFirstReceiveTimestamp: SentTimestamp,
+  };
+  const eventSourceARN = `arn:aws:sqs:${awsRegion}:${SenderId}:crm-local-deliveries`;
+  const source = { eventSource: 'aws:sqs', eventSourceARN, awsRegion };
+  return { messageId, receiptHandle: messageId, body, attributes, messageAttributes: {}, md5OfBody: '', ...source };
+}
+
+/**
+ * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now
+ * start at `startingPosition`, positioned before this returns; later ones at their start. A batch is
+ * handed again from the record answered in `batchItemFailures` (all of it on a throw) after a pause,
+ * until it goes through; the mapping's retry bound and on-failure destination are AWS's.
+ */
+export async function readTableStream(options: {
+  endpoint: string;
+  tableName: string;
+  startingPosition: Position;
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+}): Promise<StreamReader> {
+  const StreamArn = await latestStreamArn(options.endpoint, options.tableName);
+  const client = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: localStage.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: { requestTimeout: localDynamoTiming.requestTimeoutMs, throwOnRequestTimeout: true },
+  });
+  type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string; done: boolean };
+  const shards = new Map<string, Shard>();
+  let running = true;
+
+  const discover = async (start: Position, after?: string): Promise<void> => {
+    const page = new DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
+    const { StreamDescription: stream } = await client.send(page);
+    for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
+      const done = start === 'LATEST' && range?.EndingSequenceNumber !== undefined;
+      if (id !== undefined && !shards.has(id)) shards.set(id, { id, parentId, start, done });
+    }
+    if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
+  };
+  const position = async ({ id: ShardId, start, after }: Shard) => {
+    const from =
+      after === undefined ? { ShardIteratorType: start } : { ShardIteratorType: afterType, SequenceNumber: after };
+    return (await client.send(new GetShardIteratorCommand({ StreamArn, ShardId, ...from }))).ShardIterator;
+  };
+  /** Where to hand the batch again from, if anywhere. */
+  const failedFrom = async (records: DynamoDBRecord[]): Promise<number | undefined> => {
+    try {
+      const failures = (await options.handler({ Records: records }))?.batchItemFailures ?? [];
+      const at = failures.map(({ itemIdentifier: id }) => records.findIndex((r) => r.dynamodb?.SequenceNumber === id));
+      return at.length === 0 ? undefined : at.includes(-1) ? 0 : Math.min(...at);
+    } catch (error) {
+      console.error(`Échec du traitement d'un lot du flux : ${describe(error)}`);
+      return 0;
+    }
+  };
+  const handBatch = async (records: DynamoDBRecord[]) => {
+    for (let from = await failedFrom(records); running && from !== undefined; from = await failedFrom(records)) {
+      records = records.slice(from);
+      await pause(1000);
+    }
+  };
+  /** The shard read until nothing new (or its end, once closed). */
+  const readShard = async (shard: Shard) => {
+    while (running && !shard.done) {
+      shard.iterator ??= await position(shard);
+      const Limit = changeStreamSettings.batchSize;
+      const { Records: records = [], NextShardIterator } = await client.send(
+        new GetRecordsCommand({ ShardIterator: shard.iterator, Limit }),
+      );
+      if (records.length > 0) await handBatch(records.map((record) => lambdaRecord(record, StreamArn)));
+      shard.after = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.after;
+      Object.assign(shard, { iterator: NextShardIterator, done: NextShardIterator === undefined });
+      if (records.length === 0) return;
+    }
+  };
+
+  let [begun, ended] = [0, 0];
+  const round = async () => {
+    begun += 1;
+    await discover('TRIM_HORIZON').catch((error) => console.error(`Lecture du flux impossible : ${describe(error)}`));
+    for (const shard of shards.values()) {
+      if (!running || shard.done || shards.get(shard.parentId ?? '')?.done === false) continue;
+      await readShard(shard).catch((error: unknown) => {
+        // An iterator lasts 15 min, a record 24 h (DynamoDB Streams API Reference, GetShardIterator).
+        shard.iterator = undefined;
+        if (error instanceof TrimmedDataAccessException)
+          Object.assign(shard, { after: undefined, start: 'TRIM_HORIZON' });
+        else if (running) console.error(`Lecture du flux impossible : ${describe(error)}`);
+      });
+    }
+    ended += 1;
+  };
+
+  await discover(options.startingPosition);
+  for (const shard of shards.values()) if (!shard.done) shard.iterator = await position(shard);
+  const loop = (async () => {
+    for (; running; await pause(200)) await round();
+  })();
+  return {
+    caughtUp: async () => {
+      for (const target = begun + 1; running && ended < target;) await pause(5);
+    },
+    stop: async () => {
+      running = false;
+      await loop;
+      client.destroy();
+    },
+  };
+}
+
+async function latestStreamArn(endpoint: string, tableName: string): Promise<string> {
+  const dynamo = createDynamoClient({ endpoint });
+  const { Table } = await dynamo
+    .send(new DescribeTableCommand({ TableName: tableName }))
+    .finally(() => dynamo.destroy());
+  if (Table?.StreamSpecification?.StreamEnabled !== true || !Table.LatestStreamArn)
+    throw new StreamDisabledError(tableName);
+  return Table.LatestStreamArn;
+}
+
+/** As Lambda hands it over (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, binary in base64, time in seconds. */
+export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
+  const json = JSON.stringify(record.dynamodb ?? {}, function (this: Record<string, unknown>, key, value: unknown) {
+    const original = this[key];
+    if (original instanceof Date) return original.getTime() / 1000;
+    return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
+  });
+  const { eventID, eventName, eventVersion = '1.1' } = record;
+  const dynamodb = JSON.parse(json) as DynamoDBRecord['dynamodb'];
+  const source = { eventSource: 'aws:dynamodb', awsRegion: localStage.region, eventSourceARN: streamArn };
+  return { eventID, eventName, eventVersion, ...source, dynamodb };
 }

@@ -3,34 +3,31 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { Deps, SecretsDeps } from '../../lib/deps';
+import type { Deps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { demoBanner } from './demo-banner';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 
 /**
- * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the table, a demo
- * workspace on an empty database, then the local API and outbound events. SIGINT and SIGTERM stop
- * them and the DynamoDB Local child, so no java process outlives this one.
+ * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the
+ * tables, a demo workspace on an empty database, the local API and outbound events. SIGINT and
+ * SIGTERM stop them in reverse order, DynamoDB Local last, so no java process outlives this one.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
 
 async function start(): Promise<void> {
-  // Log lines of the functions for a person in a terminal, JSON when piped (lib/observability/logger.ts):
-  // set before the functions are imported below, since the logger reads it once.
+  // Readable log lines in a terminal, JSON when piped (lib/observability/logger.ts reads it once, on import).
   if (process.stdout.isTTY && !process.env.CRM_LOG_FORMAT) process.env.CRM_LOG_FORMAT = 'readable';
-  const port = portFrom('PORT', 3000);
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
     const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
     if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
     const dynamo = await startDynamoDbLocal({ port: portFrom('DYNAMODB_LOCAL_PORT', 8000), dataDir });
     cleanups.push(dynamo.stop);
-    endpoint = dynamo.endpoint;
-    process.env.DYNAMODB_ENDPOINT = endpoint;
-    console.log(`DynamoDB Local : ${dynamo.endpoint} (${dataDir ? `données dans ${dataDir}` : 'en mémoire'})`);
+    endpoint = process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    console.log(`DynamoDB Local : ${endpoint} (${dataDir ? `données dans ${dataDir}` : 'en mémoire'})`);
   } else {
     console.log(`DynamoDB : ${endpoint}`);
   }
@@ -39,55 +36,39 @@ async function start(): Promise<void> {
   // Imported only now: the functions read their configuration from the environment set above.
   const { productionSecretsDeps } = await import('../../lib/deps');
   const { startLocalServer } = await import('./server');
+  const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
   // The routes get the main table only; the signing-secrets table goes to the delivery function.
-  const { secretsTableName, ...deps } = productionSecretsDeps();
-
+  const secretsDeps = productionSecretsDeps();
+  const { secretsTableName, ...deps } = secretsDeps;
   const client = createDynamoClient({ endpoint });
-  const table = await ensureTable(client, deps.tableName);
-  const secretsTable = await ensureSecretsTable(client, secretsTableName);
+  const created = (outcome: 'created' | 'existing') => (outcome === 'created' ? 'créée' : 'existante');
+  console.log(`Table : ${deps.tableName} (${created(await ensureTable(client, deps.tableName))})`);
+  const secrets = created(await ensureSecretsTable(client, secretsTableName));
+  console.log(`Table des secrets de signature : ${secretsTableName} (${secrets})`);
   const empty = (await client.send(new ScanCommand({ TableName: deps.tableName, Limit: 1 }))).Count === 0;
   client.destroy();
-  const created = (outcome: 'created' | 'existing') => (outcome === 'created' ? 'créée' : 'existante');
-  console.log(`Table : ${deps.tableName} (${created(table)})`);
-  console.log(`Table des secrets de signature : ${secretsTableName} (${created(secretsTable)})`);
 
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
-  const server = await startLocalServer({ deps, port, host: '127.0.0.1' });
+  const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), host: '127.0.0.1' });
   cleanups.push(server.close);
-  await startOutboundEvents({ ...deps, secretsTableName }, endpoint);
-
-  if (seed !== undefined) {
-    const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-    console.log(demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
-  } else {
-    console.log(
-      'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
-        'son identifiant : npm run --silent admin -- workspace list ; ' +
-        'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.',
-    );
-  }
-  console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
-}
-
-/**
- * The stream is read from LATEST, like a mapping created on a live table, not from TRIM_HORIZON as the
- * stack's mapping is: with a persisted DATA_DIR, TRIM_HORIZON would run the last 24 hours of writes
- * through the stream handler at every start, sending them to subscriptions created since (which were
- * not there when those writes happened). Readers are positioned before the "ready" line is printed,
- * so no request made after it escapes the stream. Stopped first on exit (cleanups run in reverse),
- * before the server and DynamoDB Local.
- */
-async function startOutboundEvents(deps: SecretsDeps, endpoint: string): Promise<void> {
-  const { startEventPipeline } = await import('./event-pipeline');
-  const { StreamDisabledError } = await import('./stream-poller');
+  // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
+  // would be sent again at every start. Positioned before the "ready" line, so no later write escapes.
   try {
-    const pipeline = await startEventPipeline({ deps, endpoint, startingPosition: 'LATEST' });
+    const pipeline = await startEventPipeline({ deps: secretsDeps, endpoint, startingPosition: 'LATEST' });
     cleanups.push(pipeline.stop);
-    console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, livraisons par une file locale`);
+    console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, livraisons dans ce processus`);
   } catch (error) {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
+
+  const alreadyFilled =
+    'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
+    'son identifiant : npm run --silent admin -- workspace list ; ' +
+    'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
+  const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
+  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
+  console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
 async function seedDemoWorkspace(deps: Deps) {
@@ -98,49 +79,34 @@ async function seedDemoWorkspace(deps: Deps) {
 
 function portFrom(name: string, fallback: number): number {
   const raw = process.env[name];
-  if (!raw) return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${name} doit être un numéro de port entre 1 et 65535 (reçu : ${raw}).`);
-  }
-  return port;
+  if (!raw) return fallback;
+  if (Number.isInteger(port) && port >= 1 && port <= 65535) return port;
+  throw new Error(`${name} doit être un numéro de port entre 1 et 65535 (reçu : ${raw}).`);
 }
 
 let stopping: Promise<void> | undefined;
-
-function stop(exitCode: number): Promise<void> {
-  stopping ??= (async () => {
+const stop = (exitCode: number): Promise<void> =>
+  (stopping ??= (async () => {
     for (const cleanup of cleanups.reverse()) {
       await cleanup().catch((error: unknown) => console.error(`Arrêt incomplet : ${String(error)}`));
     }
     process.exit(exitCode);
-  })();
-  return stopping;
-}
+  })());
 
 const starting = start();
 
 /**
- * A signal during start-up waits for it: DynamoDB Local may be half-started and must be stopped
- * too. `on`, not `once`: a second signal without a listener would end this process before
- * DynamoDB Local is stopped. `npm start` runs node with tsx as a loader (`--import tsx`), not the
- * tsx command, which relays signals to a child and kills it when that relay is not acknowledged
- * within 30 ms: on a busy machine, Ctrl-C then left DynamoDB Local running.
+ * A signal during start-up waits for it (DynamoDB Local may be half-started); `on`, since a second
+ * signal without a listener would end this process first. `npm start` runs tsx as a loader: the tsx
+ * command's signal relay gave up within 30 ms on a busy machine, leaving DynamoDB Local running.
  */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    void starting.then(
-      () => stop(0),
-      () => stop(0),
-    );
-  });
+  process.on(signal, () => void starting.finally(() => stop(0)).catch(() => undefined));
 }
 
 starting.catch(async (error: unknown) => {
-  console.error(
-    error instanceof JavaMissingError
-      ? error.message
-      : `Démarrage impossible : ${error instanceof Error ? error.message : String(error)}`,
-  );
+  const reason = error instanceof Error ? error.message : String(error);
+  console.error(error instanceof JavaMissingError ? reason : `Démarrage impossible : ${reason}`);
   await stop(1);
 });

@@ -1,8 +1,8 @@
 import { staleClaimMs } from '../../storage/delivery-attempts';
 
 /**
- * The delivery queue and its event source mapping, read by the CDK stack and by the local stand-in
- * (tools/local/local-queue.ts), so `npm start` retries on the same terms as AWS.
+ * The delivery queue and its event source mapping, read by the CDK stack and by the local runtime
+ * (tools/local/event-pipeline.ts), so `npm start` retries on the same terms as AWS.
  */
 export const deliveryQueueSettings = {
   /**
@@ -27,8 +27,8 @@ export const deliveryQueueSettings = {
 } as const;
 
 /**
- * The change stream's event source mapping, as far as the local poller (tools/local/stream-poller.ts)
- * models it: records per invocation and retries of a failing record before it goes to the on-failure
+ * The change stream's event source mapping: records per invocation (also the local runtime's batch,
+ * tools/local/event-pipeline.ts) and retries of a failing record before it goes to the on-failure
  * destination. The CDK stack's mapping (infra/cdk/constructs/outbound-events.ts) reads the same numbers.
  */
 export const changeStreamSettings = {

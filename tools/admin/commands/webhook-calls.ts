@@ -8,7 +8,7 @@ import {
 } from '../../../lib/admin/webhook-calls';
 import type { Deps } from '../../../lib/deps';
 import type { Route } from '../../../lib/routes';
-import { lambdaContext } from '../../local/lambda-context';
+import { lambdaContext } from '../../local/lambda-runtime';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
 
