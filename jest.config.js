@@ -1,12 +1,20 @@
-/** ESM throughout: ts-jest transpiles only (tsc --noEmit type-checks separately in npm test). */
-export default {
+/**
+ * `npm test`'s jest run. ESM throughout: ts-jest transpiles only (tsc --noEmit type-checks separately in
+ * npm test). The load and soak runs of test/load run apart (`npm run test:load`, jest.load.config.js).
+ */
+export const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 30000,
+};
+
+export default {
+  ...shared,
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
 };
