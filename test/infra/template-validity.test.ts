@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import type { IPolicyValidationContext, PolicyViolation } from 'aws-cdk-lib';
 import { CrmStack } from '../../infra/cdk/stack';
@@ -25,6 +26,15 @@ const context: IPolicyValidationContext = {
   stackTemplates: [{ stackConstructPath: stack.node.path, templatePath, accountId: undefined, region: undefined }],
   appConstruct: app,
 };
+
+/** The plugin's Control Tower rule files the exclusions name (`<name>.guard`, one folder per service). */
+const controlTowerRules = join(
+  dirname(createRequire(import.meta.url).resolve('@cdklabs/cdk-validator-cfnguard')),
+  '../rules/control-tower/cfn-guard',
+);
+const excludedRuleFiles = readdirSync(controlTowerRules, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.guard') && Object.hasOwn(guardRuleExclusions, basename(file, '.guard')))
+  .map((file) => join(controlTowerRules, file));
 
 const described = (violations: PolicyViolation[]): string[] =>
   violations.map(
@@ -78,10 +88,13 @@ describe('AWS Control Tower guard rules (cfn-guard)', () => {
   });
 
   test('each exclusion is needed (its rule fires without it) and carries a written reason', () => {
-    const fired = new CfnGuardValidator()
+    // The excluded rule files alone, each fired on its own: the test above holds every other rule file
+    // (guard evaluates each file apart), and this run takes a tenth of the time of all 237 of them.
+    const fired = new CfnGuardValidator({ controlTowerRulesEnabled: false, rules: excludedRuleFiles })
       .validate(context)
       .violations.map((v) => v.ruleName)
       .sort();
+    expect(excludedRuleFiles).toHaveLength(Object.keys(guardRuleExclusions).length);
     const excluded = Object.values(guardRuleExclusions)
       .map(({ rule }) => rule)
       .sort();
