@@ -1,12 +1,26 @@
-/** ESM throughout: ts-jest transpiles only (tsc --noEmit type-checks separately in npm test). */
-export default {
+import { availableParallelism } from 'node:os';
+
+/**
+ * `npm test`'s jest run. ESM throughout: ts-jest transpiles only (tsc --noEmit type-checks separately in
+ * npm test). The load and soak runs of test/load run apart (`npm run test:load`, jest.load.config.js).
+ */
+export const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 30000,
+};
+
+export default {
+  ...shared,
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
+  // Jest's default (one worker per core but one) runs the files one after the other on two cores, while
+  // a file waits about half its time on DynamoDB Local, the processes it starts and real timeouts: two
+  // files at a time at least keep both cores busy.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
 };

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import {
   accountConcurrency,
@@ -10,13 +9,11 @@ import {
 } from '../../infra/cdk/concurrency';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+import { testApp } from '../support/cdk-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
-const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
-const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-const stack = new CrmStack(app, 'Crm-concurrency', { stage: 'concurrency' });
+const stack = new CrmStack(testApp(), 'Crm-concurrency', { stage: 'concurrency' });
 const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 

@@ -18,11 +18,14 @@ const jestGlobalSetup = /globalSetup: '<rootDir>\/([^']+)'/.exec(
 const major = (version: string): number => Number.parseInt(version.replace(/^v/, ''), 10);
 const nodeMajor = major(packageJson.engines.node);
 
-/** Every TypeScript or JavaScript file a command starts: the npm scripts, the CDK app, jest's global setup. */
+/**
+ * Every TypeScript or JavaScript file a command starts: the npm scripts, the CDK app, jest's global setup
+ * (a file after `--config` is read by the command, not started: jest.load.config.js has the same setup).
+ */
 const entryPoints = [
   ...new Set(
     [...Object.values(packageJson.scripts), cdkApp]
-      .flatMap((command) => command.split(/\s+/))
+      .flatMap((command) => command.split(/\s+/).filter((_, index, words) => words[index - 1] !== '--config'))
       .filter((word) => /^[\w./-]+\.(ts|js)$/.test(word) && !word.startsWith('node_modules/')),
   ),
   jestGlobalSetup,

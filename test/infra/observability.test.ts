@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,14 +7,12 @@ import { RouteFunction } from '../../infra/cdk/constructs/route-function';
 import { businessMetrics, metricNamespace, metricsService, powertoolsLogLevels } from '../../infra/cdk/observability';
 import { CrmStack, type CrmStackProps } from '../../infra/cdk/stack';
 import { eventFunctions, routes } from '../../lib/routes';
+import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
-const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
-const build = (id: string, props: CrmStackProps): CrmStack =>
-  new CrmStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), id, props);
+const build = (id: string, props: CrmStackProps): CrmStack => new CrmStack(testApp(), id, props);
 
 const stack = build('Crm-test', { stage: 'test' });
 const template = Template.fromStack(stack).toJSON();

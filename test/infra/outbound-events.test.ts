@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { deliveriesFailedMetricName, iteratorAgeThreshold } from '../../infra/cdk/constructs/alarms';
 import { keptBatchNoncurrentRetention, keptBatchRetention } from '../../infra/cdk/constructs/outbound-events';
@@ -9,14 +7,12 @@ import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
 import { tableDefinition } from '../../lib/storage/table';
+import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Built as test/infra/stack.test.ts builds it: cdk.json's flags, bundling skipped. */
-const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
-const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-const stack = new CrmStack(app, 'Crm-events', { stage: 'events' });
+const stack = new CrmStack(testApp(), 'Crm-events', { stage: 'events' });
 const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
 
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);

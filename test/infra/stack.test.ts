@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
@@ -32,14 +31,12 @@ import { eventFunctions, functionTimeoutSeconds, routes, type TableAction, type 
 import { keys } from '../../lib/storage/keys';
 import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
+import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The same feature flags as `cdk synth`; bundling skipped, so no esbuild run in the tests. */
-const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
-const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-const stack = new CrmStack(app, 'Crm-test', { stage: 'test' });
+const stack = new CrmStack(testApp(), 'Crm-test', { stage: 'test' });
 const template = Template.fromStack(stack);
 const resources = template.toJSON().Resources as Record<string, Json>;
 

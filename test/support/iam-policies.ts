@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulate';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { eventFunctions, routes } from '../../lib/routes';
+import { testApp } from './cdk-app';
 import type { IamRequest } from './recorded-calls';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -43,12 +42,8 @@ export type RolePolicy = { Version: '2012-10-17'; Statement: Json[] };
  * role's policies with the tables' ARNs resolved.
  */
 export function synthesizedTablePolicies(): Map<string, RolePolicy> {
-  const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as Json).context;
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-  const resources = Template.fromStack(new CrmStack(app, 'Crm-iam', { stage: 'test' })).toJSON().Resources as Record<
-    string,
-    Json
-  >;
+  const resources = Template.fromStack(new CrmStack(testApp(), 'Crm-iam', { stage: 'test' })).toJSON()
+    .Resources as Record<string, Json>;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
   const { tableId, secretsTableId } = tablesOf(resources);
 

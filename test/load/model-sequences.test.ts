@@ -13,9 +13,10 @@ import { seedTestWorkspace } from '../support/seed';
  * its keys' rate limits stay out of the way), run against the local API and against the model
  * of test/model/, compared after every step.
  *
- * RELIABILITY_RUNS sets the number of sequences (default 400, about 25 s; RELIABILITY_RUNS=5000
- * for a long run); a failure prints its seed, which RELIABILITY_SEED replays. The suite's default
- * seed is fixed, so CI is reproducible; a long run without RELIABILITY_SEED explores a new one.
+ * Run by `npm run test:load` (CI runs it after `npm test`). RELIABILITY_RUNS sets the number of
+ * sequences (default 400, about 25 s; RELIABILITY_RUNS=5000 for a long run); a failure prints its
+ * seed, which RELIABILITY_SEED replays. The suite's default seed is fixed, so CI is reproducible; a
+ * long run without RELIABILITY_SEED explores a new one.
  */
 
 const runs = Number(process.env.RELIABILITY_RUNS ?? 400);
