@@ -1,8 +1,16 @@
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
+import { mockClient } from 'aws-sdk-client-mock';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
@@ -244,4 +252,43 @@ test('a table without a stream (one created before streams, kept in DATA_DIR) is
   await expect(
     readTableStream({ endpoint, tableName: withoutStream, startingPosition: 'LATEST', handler: async () => undefined }),
   ).rejects.toBeInstanceOf(StreamDisabledError);
+});
+
+test('an open shard answered without a next iterator is read again, and that round does not count as caught up', async () => {
+  // Fault injection: DynamoDB Local was seen to answer GetRecords on an open shard without NextShardIterator.
+  const streams = mockClient(DynamoDBStreamsClient);
+  const record = {
+    eventID: '1',
+    eventName: 'INSERT' as const,
+    dynamodb: { Keys: { pk: { S: 'p1' } }, SequenceNumber: '1' },
+  };
+  streams
+    .on(DescribeStreamCommand)
+    .resolves({
+      StreamDescription: { Shards: [{ ShardId: 'shard-1', SequenceNumberRange: { StartingSequenceNumber: '0' } }] },
+    })
+    .on(GetShardIteratorCommand)
+    .resolves({ ShardIterator: 'iterator' })
+    .on(GetRecordsCommand)
+    .resolvesOnce({ Records: [] })
+    .resolvesOnce({ Records: [record], NextShardIterator: 'next' })
+    .resolves({ Records: [], NextShardIterator: 'next' });
+  const keys: string[] = [];
+  const logged: unknown[] = [];
+  const consoleError = jest.spyOn(console, 'error').mockImplementation((line) => void logged.push(line));
+  try {
+    const reader = await readTableStream({
+      endpoint,
+      tableName,
+      startingPosition: 'LATEST',
+      handler: async (event) => void keys.push(...event.Records.map((r) => r.dynamodb?.Keys?.pk?.S ?? '')),
+    });
+    await reader.caughtUp();
+    await reader.stop();
+  } finally {
+    streams.restore();
+    consoleError.mockRestore();
+  }
+  expect(keys).toEqual(['p1']);
+  expect(logged).toEqual([expect.stringContaining('itérateur absent')]);
 });

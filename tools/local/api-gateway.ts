@@ -27,13 +27,11 @@ export const maxAuthorizerResultBytes = 8192;
 export const integrationTimeoutMs = 29_000;
 
 /** `target`: path and query as sent, still encoded; `rawHeaders`: Node's; `body`: undefined past the payload quota. */
-export type IncomingRequest = {
-  method: string;
-  target: string;
+type RequestLine = { method: string; target: string; httpVersion: string };
+export type IncomingRequest = RequestLine & {
   rawHeaders: readonly string[];
   body: string | undefined;
   sourceIp: string;
-  httpVersion: string;
 };
 export type GatewayReply = { statusCode: number; headers: Record<string, string[]>; body: Buffer };
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
@@ -291,9 +289,8 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
   const status = typeof statusCode === 'number' && Number.isInteger(statusCode) ? statusCode : 0;
   if (status < 100 || status > 599 || typeof isBase64Encoded !== 'boolean') return malformed();
   if ((body ?? null) !== null && typeof body !== 'string') return malformed();
-  if (!isObject(headers) || !isObject(multiValueHeaders) || !Object.values(headers).every(isFlatValue)) {
-    return malformed();
-  }
+  const flatHeaders = isObject(headers) && Object.values(headers).every(isFlatValue);
+  if (!flatHeaders || !isObject(multiValueHeaders)) return malformed();
   const merged: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(multiValueHeaders)) {
     if (!Array.isArray(values) || !values.every(isFlatValue)) return malformed();
@@ -304,9 +301,8 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
     if (existing === undefined) merged[name] = [String(value)];
     else if (!merged[existing]?.includes(String(value))) merged[existing]?.unshift(String(value));
   }
-  if (!Object.keys(merged).some((name) => name.toLowerCase() === 'content-type')) {
-    merged['Content-Type'] = ['application/json'];
-  }
+  const typed = Object.keys(merged).some((name) => name.toLowerCase() === 'content-type');
+  if (!typed) merged['Content-Type'] = ['application/json'];
   const bytes = Buffer.from(typeof body === 'string' ? body : '', isBase64Encoded ? 'base64' : 'utf8');
   return { statusCode: status, headers: { ...merged, 'x-amzn-RequestId': [requestId] }, body: bytes };
 }
@@ -314,10 +310,8 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
 /** What API Gateway answers by itself: the stack's template and header mappings, `$context` substituted (no VTL). */
 export function gatewayReply(refusal: Refusal, resourcePath: string | undefined, requestId: string): GatewayReply {
   const context = { requestId, resourcePath: resourcePath ?? '', error: { responseType: refusal.type } };
-  const mapped = Object.entries(gatewayResponseHeaders).map(([name, expression]) => [
-    name,
-    [renderGatewayHeader(expression, context)],
-  ]);
+  const render = (expression: string) => [renderGatewayHeader(expression, context)];
+  const mapped = Object.entries(gatewayResponseHeaders).map(([name, expression]) => [name, render(expression)]);
   return {
     statusCode: gatewayResponses[refusal.type].statusCode ?? refusal.statusCode,
     headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], ...Object.fromEntries(mapped) },
@@ -336,16 +330,8 @@ function jsonRoundTrip(value: unknown): unknown {
 }
 
 /** `work`'s outcome, or `late()`'s once `ms` have passed; `work` goes on, unobserved. */
-export function within<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
+export function within<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(late());
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    }, ms);
-  });
+  const deadline = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late()), ms)));
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

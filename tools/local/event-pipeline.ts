@@ -43,6 +43,7 @@ export class StreamDisabledError extends Error {
 }
 
 type Position = 'LATEST' | 'TRIM_HORIZON';
+type Flags = Record<'closed' | 'done', boolean>; // closed: DescribeStream gave it an end; done: read to it
 const afterType = 'AFTER_SEQUENCE_NUMBER' as const;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -159,7 +160,7 @@ export async function readTableStream(options: {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     requestHandler: { requestTimeout: localDynamoTiming.requestTimeoutMs, throwOnRequestTimeout: true },
   });
-  type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string; done: boolean };
+  type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string } & Flags;
   const shards = new Map<string, Shard>();
   let running = true;
 
@@ -167,14 +168,16 @@ export async function readTableStream(options: {
     const page = new DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
     const { StreamDescription: stream } = await client.send(page);
     for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
-      const done = start === 'LATEST' && range?.EndingSequenceNumber !== undefined;
-      if (id !== undefined && !shards.has(id)) shards.set(id, { id, parentId, start, done });
+      const closed = range?.EndingSequenceNumber !== undefined;
+      if (id !== undefined && !shards.has(id))
+        shards.set(id, { id, parentId, start, closed, done: closed && start === 'LATEST' });
+      else if (id !== undefined) Object.assign(shards.get(id) ?? {}, { closed });
     }
     if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
   };
-  const position = async ({ id: ShardId, start, after }: Shard) => {
+  const position = async ({ id: ShardId, start, after: SequenceNumber }: Shard) => {
     const from =
-      after === undefined ? { ShardIteratorType: start } : { ShardIteratorType: afterType, SequenceNumber: after };
+      SequenceNumber === undefined ? { ShardIteratorType: start } : { ShardIteratorType: afterType, SequenceNumber };
     return (await client.send(new GetShardIteratorCommand({ StreamArn, ShardId, ...from }))).ShardIterator;
   };
   /** Where to hand the batch again from, if anywhere. */
@@ -204,15 +207,28 @@ export async function readTableStream(options: {
       );
       if (records.length > 0) await handBatch(records.map((record) => lambdaRecord(record, StreamArn)));
       shard.after = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.after;
+      if (NextShardIterator === undefined && !shard.closed) {
+        // Only a closed shard ends (Streams API, GetRecords); DynamoDB Local may omit an open one's next iterator
+        // (localstack#12483): read again from its last record, else its start (ids derive from writes).
+        shard.start = 'TRIM_HORIZON';
+        throw new Error(`itérateur absent pour la partition ${shard.id}`);
+      }
       Object.assign(shard, { iterator: NextShardIterator, done: NextShardIterator === undefined });
       if (records.length === 0) return;
     }
   };
 
-  let [begun, ended] = [0, 0];
+  // Only a round that read every shard without an error, begun after a call to `caughtUp`, answers it.
+  let [begun, readThrough] = [0, 0];
   const round = async () => {
-    begun += 1;
-    await discover('TRIM_HORIZON').catch((error) => console.error(`Lecture du flux impossible : ${describe(error)}`));
+    const index = (begun += 1);
+    let complete = true;
+    const failed = (error: unknown) => {
+      complete = false;
+      if (running && !(error instanceof TrimmedDataAccessException))
+        console.error(`Lecture du flux impossible : ${describe(error)}`);
+    };
+    await discover('TRIM_HORIZON').catch(failed);
     for (const shard of shards.values()) {
       if (!running || shard.done || shards.get(shard.parentId ?? '')?.done === false) continue;
       await readShard(shard).catch((error: unknown) => {
@@ -220,10 +236,10 @@ export async function readTableStream(options: {
         shard.iterator = undefined;
         if (error instanceof TrimmedDataAccessException)
           Object.assign(shard, { after: undefined, start: 'TRIM_HORIZON' });
-        else if (running) console.error(`Lecture du flux impossible : ${describe(error)}`);
+        failed(error);
       });
     }
-    ended += 1;
+    if (complete) readThrough = index;
   };
 
   await discover(options.startingPosition);
@@ -233,7 +249,7 @@ export async function readTableStream(options: {
   })();
   return {
     caughtUp: async () => {
-      for (const target = begun + 1; running && ended < target;) await pause(5);
+      for (const target = begun + 1; running && readThrough < target;) await pause(5);
     },
     stop: async () => {
       running = false;

@@ -57,7 +57,7 @@ export function lambdaInvocations(deps: Deps, timeoutMs: number, running: Set<Pr
         loaded.delete(entry);
         const timedOut = new Error(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
         timedOut.name = 'Sandbox.Timedout';
-        throw timedOut;
+        return Promise.reject(timedOut);
       });
     } catch (error) {
       // What the Lambda runtime would write to the function's log before API Gateway answers 5xx.

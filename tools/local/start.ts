@@ -78,8 +78,7 @@ async function seedDemoWorkspace(deps: Deps) {
 }
 
 function portFrom(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const port = Number(raw);
+  const [raw, port] = [process.env[name], Number(process.env[name])];
   if (!raw) return fallback;
   if (Number.isInteger(port) && port >= 1 && port <= 65535) return port;
   throw new Error(`${name} doit être un numéro de port entre 1 et 65535 (reçu : ${raw}).`);
