@@ -1,5 +1,5 @@
 import type { PolicyDocument } from 'aws-lambda';
-import type { ApiKeyPrincipal, WebhookPrincipal } from '../domain/principal';
+import type { ApiKeyPrincipal, WebhookPrincipal } from '../domain/model';
 import { allScopes, type Scope } from '../routes';
 import { phoneSettingsOf } from '../storage/workspace-config';
 

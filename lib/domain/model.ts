@@ -1,10 +1,20 @@
 /**
- * The domain's model: what a prospect, a candidate, a note, a change-log entry, a webhook call, a
+ * The domain's model: who calls (a principal), what a prospect, a candidate, a note, a change-log entry, a webhook call, a
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
  * (lib/storage/records.ts, lib/storage/workspace-config.ts add keys, item types and index
  * attributes); use cases and views read and build them. Types only, and the defaults a workspace
  * has when it says nothing: nothing here imports another module.
  */
+
+/** Who is calling, as the authorizer established it: the workspace and the credential used. */
+export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: string; scopes: readonly string[] };
+/**
+ * A webhook call also carries its workspace's phone settings, copied onto the endpoint item and
+ * returned by the authorizer's one write: the lead webhook knows how to match phones before its
+ * first read (docs/api.md#phone-matching); absent, the defaults (exact matching, region FR).
+ */
+export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
+export type Principal = ApiKeyPrincipal | WebhookPrincipal;
 
 /**
  * Who made a write, stamped on what it writes so that the event built from the change stream can

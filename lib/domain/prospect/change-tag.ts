@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import type { ApiKeyPrincipal, ChangeLogEntry } from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
@@ -7,7 +7,6 @@ import { readDecideWrite, type Decision } from '../../storage/read-decide-write'
 import { findByIdOrName } from '../names';
 import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
-import type { ChangeLogEntry } from '../model';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };
 

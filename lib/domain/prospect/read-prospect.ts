@@ -5,9 +5,8 @@ import { getProspect, readProspectWithConfig } from '../../storage/prospects';
 import { InvalidInputError, NotFoundError } from '../errors';
 import { findLeadMatch } from '../lead/find-match';
 import { interpretLead } from '../lead/lead-input';
-import type { ApiKeyPrincipal } from '../principal';
+import type { ApiKeyPrincipal, ChangeLogEntry, Note } from '../model';
 import { changeLogEntryView, noteView, prospectReadView, type ProspectReadView } from './read-views';
-import type { ChangeLogEntry, Note } from '../model';
 
 export type { PagePosition } from '../../storage/prospect-pages';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import type { ApiKeyPrincipal, ChangeLogEntry, Member, Prospect } from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
@@ -9,7 +9,6 @@ import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';
 import { resolveStageMove } from './stage-move';
 import { messages } from '../../messages';
-import type { ChangeLogEntry, Member, Prospect } from '../model';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
 

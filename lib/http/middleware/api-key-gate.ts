@@ -1,7 +1,7 @@
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import type { ApiKeyPrincipal } from '../../domain/model';
 import { admitRequest, type RateLimitState } from '../../domain/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';

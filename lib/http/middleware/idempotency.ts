@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../../domain/principal';
+import type { Principal } from '../../domain/model';
 import type { Deps } from '../../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
 import { errorFields, logger } from '../../observability/logger';
