@@ -1,6 +1,6 @@
 import { countRequest, type Counts } from '../storage/rate-counter';
 import type { Store } from '../storage/client';
-import type { MetricsSink } from './metrics';
+import type { MetricsSink } from '../observability';
 
 /**
  * Rate limits (docs/api.md#rate-limits): fixed one-minute windows per API key; 120 requests, of which

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
-import { errorFields, logger } from '../../lib/observability/logger';
+import { errorFields, logger } from '../../lib/observability';
 import { authorizerEntry, functionTimeoutSeconds, routes } from '../../lib/routes';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply, type Invocations } from './api-gateway';

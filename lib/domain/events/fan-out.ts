@@ -9,7 +9,7 @@ import {
   type WorkspaceEventContext,
 } from '../../storage/fan-out';
 import type { ItemKey } from '../../storage/keys';
-import { errorFields, logger } from '../../observability/logger';
+import { errorFields, logger } from '../../observability';
 import { storedChangeOf, type StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';
 import { eventsOfChange, subjectOfChange, type ChangeSubject } from './events-of-change';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps';
-import type { MetricsSink } from '../metrics';
+import type { MetricsSink } from '../../observability';
 import { StorageUnavailableError } from '../errors';
 import type { WebhookFields } from '../webhook-fields';
 import {

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../../domain/model';
 import type { Deps } from '../../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
-import { errorFields, logger } from '../../observability/logger';
+import { errorFields, logger } from '../../observability';
 import { functionTimeoutSeconds, type Route } from '../../routes';
 import { seededIds } from '../../ids';
 import { withDynamoGrace } from '../../storage/client';

@@ -11,7 +11,7 @@ import {
   type WebhookCallContext,
 } from '../../domain/webhook-call';
 import { timeOrderedId } from '../../ids';
-import { errorFields, logger } from '../../observability/logger';
+import { errorFields, logger } from '../../observability';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 
