@@ -11,8 +11,8 @@ import {
   type ProspectPhone,
   type SharedNumber,
 } from '../storage/phone-index';
-import { readDecideWrite } from '../storage/read-decide-write';
-import { defaultRetryPolicy, type RetryPolicy } from '../storage/retry';
+import type { RetryPolicy } from '../storage/client';
+import { defaultRetryPolicy, readDecideWrite } from '../storage/conditional-writes';
 import { phoneSettingsOf, type PhoneSettingsState } from '../storage/workspace-config';
 import { listWorkspaces as listStoredWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';

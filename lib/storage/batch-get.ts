@@ -1,7 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './client';
+import type { RetryPolicy, Store } from './client';
 import type { ItemKey } from './keys';
-import { untilProcessed } from './retry';
 
 export type StoredItem = ItemKey & Record<string, unknown>;
 
@@ -50,3 +49,28 @@ export async function batchGetItems(
 }
 
 export const sameKey = (a: ItemKey, b: ItemKey): boolean => a.pk === b.pk && a.sk === b.sk;
+
+/** Pauses between the rounds of a batch call whose unprocessed part is sent again. */
+export const defaultBatchPolicy: RetryPolicy = {
+  attempts: 6,
+  baseDelayMs: 20,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * A batch call (BatchGetItem, BatchWriteItem) may leave part of its request unprocessed under
+ * load; AWS asks callers to send that part again with exponential backoff. `round` sends a part
+ * and answers what is left; after `policy.attempts` rounds with something left, it fails.
+ */
+export async function untilProcessed<T>(
+  pending: readonly T[],
+  round: (part: readonly T[]) => Promise<readonly T[]>,
+  policy: RetryPolicy = defaultBatchPolicy,
+): Promise<void> {
+  let left = pending;
+  for (let tried = 1; left.length > 0; tried += 1) {
+    if (tried > policy.attempts) throw new Error('DynamoDB kept part of a batch unprocessed');
+    if (tried > 1) await policy.sleep(policy.baseDelayMs * 2 ** tried);
+    left = await round(left);
+  }
+}

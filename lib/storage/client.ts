@@ -156,6 +156,9 @@ export function createDocumentClient(options: DbClientOptions = {}): DynamoDBDoc
   });
 }
 
+/** How a storage call that DynamoDB may refuse for a while is tried again: how often, and the pauses between. */
+export type RetryPolicy = { attempts: number; baseDelayMs: number; sleep: (ms: number) => Promise<void> };
+
 /** What every storage function needs: the one document client of the cold start and the table. */
 export type Store = { db: DynamoDBDocumentClient; tableName: string };
 

@@ -4,7 +4,7 @@ import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type ProspectItem } from './records';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
-import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
+import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
 import { configOf, phoneSettingsOf } from './workspace-config';
 import {

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { putIfAbsent } from './transactions';
+import { putIfAbsent } from './conditional-writes';
 import { keys } from './keys';
 import { prospectUpdate, type ProspectChange } from './prospect-update';
 import { items } from './records';

@@ -4,7 +4,7 @@ import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import type { ProspectItem } from './records';
 import { configOf } from './workspace-config';
-import type { RoundRead } from './read-decide-write';
+import type { RoundRead } from './conditional-writes';
 import type { Prospect, WorkspaceConfig } from '../domain/model';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */

@@ -9,7 +9,7 @@ import {
 } from './event-records';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './keys';
-import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`

@@ -5,7 +5,7 @@ import { stillKept, stillKeptFilter } from './expiry';
 import { keys } from './keys';
 import { newestFirst } from './newest-first';
 import { items, type WebhookCallItem } from './records';
-import { putIfAbsent } from './transactions';
+import { putIfAbsent } from './conditional-writes';
 import type { WebhookCall, WebhookRoute } from '../domain/model';
 
 /**

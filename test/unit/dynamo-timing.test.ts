@@ -15,7 +15,8 @@ import {
   withDynamoGrace,
   type DynamoTiming,
 } from '../../lib/storage/client';
-import { defaultBatchPolicy, defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultBatchPolicy } from '../../lib/storage/batch-get';
+import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 
 /**
  * The arithmetic of docs/deploy.md, "Timeouts and tracing", from the constants the code runs with.

@@ -3,7 +3,7 @@ import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
 import type { Delivery } from '../model';
 import { stillKept } from '../../storage/expiry';
-import { readDecideWrite } from '../../storage/read-decide-write';
+import { readDecideWrite } from '../../storage/conditional-writes';
 import { ConflictError, NotFoundError } from '../errors';
 import { attemptDelivery } from './delivery-attempt';
 import { deliveryView, type DeliveryView } from './delivery-view';

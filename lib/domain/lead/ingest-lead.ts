@@ -12,7 +12,7 @@ import {
   type Placement,
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
-import { readDecideWrite, type Decision, type RoundRead } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead, type LeadInput } from './lead-input';

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
 import { prospectPatchView, type ProspectPatchView } from './prospect-view';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
-import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { StorageUnavailableError } from '../errors';
 import { answersNote } from './answers-note';
