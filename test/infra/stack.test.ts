@@ -24,7 +24,7 @@ import {
   wafRules,
 } from '../../infra/cdk/waf-rules';
 import { webhookToken } from '../../lib/auth/authorize';
-import { requestLimit } from '../../lib/domain/rate-limit';
+import { requestLimit } from '../../lib/storage/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
