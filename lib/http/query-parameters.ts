@@ -3,7 +3,7 @@ import { InvalidInputError } from '../domain/errors';
 import type { ContactLookup, PageRequest } from '../domain/prospect/read-prospect';
 import { messages } from '../messages';
 import { decodeCursor, type CursorBinding } from './cursor';
-import { pathParameterText } from './path-ids';
+import { pathParameterText } from './request-input';
 
 type QueryEvent = Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>;
 

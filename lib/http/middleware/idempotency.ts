@@ -8,7 +8,7 @@ import { seededIds } from '../../ids';
 import { withDynamoGrace } from '../../storage/client';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/keys';
-import { decodePathParameter } from '../path-ids';
+import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
 import { respondWithError, type HttpResponse } from './route';
 
