@@ -3,7 +3,7 @@ import { batchGetItems, sameKey } from './batch-get';
 import type { Store } from './client';
 import { keys, type ItemKey } from './keys';
 import { items, type MarkerItem, type ProspectItem } from './records';
-import { prospectUpdate, type ProspectChange } from './prospect-update';
+import { prospectUpdate, type ProspectChange } from './prospect-writes';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
 import { configOf, phoneSettingsOf } from './workspace-config';

@@ -1,13 +1,13 @@
-import type { ApiKeyPrincipal, ChangeLogEntry, Member, Prospect } from '../model';
+import type { ApiKeyPrincipal, ChangeLogEntry, Member, Prospect, SalesPipeline, Stage } from '../model';
 import type { Deps } from '../../deps';
-import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
+import { NotFoundError, ProtectedStageError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import type { PatchProspectInput } from './patch-input';
-import { prospectPatchView, type ProspectPatchView } from './prospect-view';
-import { resolveStageMove } from './stage-move';
+import { prospectPatchView, type ProspectPatchView } from './read-views';
+import { isProtectedStage, sameName } from '../names';
 import { messages } from '../../messages';
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
@@ -106,7 +106,7 @@ type PendingChange = { change: FieldChange; set: Record<string, string | null> }
 function fieldChanges(
   prospect: Prospect,
   input: PatchProspectInput,
-  pipelines: Parameters<typeof resolveStageMove>[0],
+  pipelines: readonly SalesPipeline[],
   members: readonly Member[],
 ): PendingChange[] | Error {
   const changes: PendingChange[] = [];
@@ -144,4 +144,43 @@ function fieldChanges(
     });
   }
   return changes;
+}
+
+export type StageTarget = { pipelineId: string; stage: Stage };
+
+function stageOf(pipelines: readonly SalesPipeline[], stageId: string | null): StageTarget | undefined {
+  if (stageId === null) return undefined;
+  for (const pipeline of pipelines) {
+    const stage = pipeline.stages.find((candidate) => candidate.id === stageId);
+    if (stage) return { pipelineId: pipeline.id, stage };
+  }
+  return undefined;
+}
+
+/**
+ * The target of a `stage` (docs/api.md#update-a-prospect): a stage id of any active pipeline of the
+ * workspace (the prospect changes pipeline), or a stage name (compared as in
+ * docs/api.md#names-as-references) within the prospect's current pipeline, if active. Closé and Acompte are
+ * neither left nor entered through the API (409, checked before an unknown target's 422). A refusal
+ * is returned as a value: the caller decides whether the read it rests on may answer.
+ */
+export function resolveStageMove(
+  pipelines: readonly SalesPipeline[],
+  prospect: Pick<Prospect, 'pipeline_id' | 'stage_id'>,
+  reference: string,
+): StageTarget | ProtectedStageError | UnknownReferenceError {
+  const current = stageOf(pipelines, prospect.stage_id);
+  if (current && isProtectedStage(current.stage))
+    return new ProtectedStageError(messages.prospect.inProtectedStage(current.stage.name));
+  // A stage of an inactive pipeline is no target, by id or by name: the prospect would vanish from
+  // every board (docs/api.md#update-a-prospect).
+  const targets = pipelines.filter((pipeline) => pipeline.active);
+  const byId = stageOf(targets, reference.trim().toLowerCase());
+  const currentPipeline = targets.find((pipeline) => pipeline.id === prospect.pipeline_id);
+  const byName = currentPipeline?.stages.find((stage) => sameName(stage.name, reference));
+  const target = byId ?? (byName && currentPipeline ? { pipelineId: currentPipeline.id, stage: byName } : undefined);
+  if (!target) return new UnknownReferenceError(messages.prospect.unknownStage(reference));
+  if (isProtectedStage(target.stage))
+    return new ProtectedStageError(messages.prospect.toProtectedStage(target.stage.name));
+  return target;
 }
