@@ -1,8 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
-import { patchProspectSchema } from '../lib/domain/prospect/patch-input';
-import { updateProspect } from '../lib/domain/prospect/update-prospect';
+import { patchProspectSchema, updateProspect } from '../lib/domain/prospect/update-prospect';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
