@@ -4,7 +4,7 @@ import { readIsoTimestamp } from '../domain/timestamps';
 import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
 import { credentialItems } from '../storage/credentials';
-import { items } from '../storage/records';
+import { items } from '../storage/table-items';
 import { configItemMaxBytes, configItems, estimatedItemBytes, type ConfigParts } from '../storage/workspace-config';
 import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';

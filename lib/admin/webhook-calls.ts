@@ -8,7 +8,7 @@ import { readWebhookBody } from '../http/webhook-body';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
-import type { WebhookCallItem } from '../storage/records';
+import type { WebhookCallItem } from '../storage/table-items';
 import { getWebhookCall, listWebhookCalls } from '../storage/webhook-calls';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';

@@ -1,7 +1,7 @@
 /**
  * The domain's model: who calls (a principal), what a prospect, a candidate, a note, a change-log entry, a webhook call, a
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
- * (lib/storage/records.ts, lib/storage/workspace-config.ts add keys, item types and index
+ * (lib/storage/table-items.ts, lib/storage/workspace-config.ts add keys, item types and index
  * attributes); use cases and views read and build them. Types only, and the defaults a workspace
  * has when it says nothing: nothing here imports another module.
  */

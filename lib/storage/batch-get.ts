@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { RetryPolicy, Store } from './client';
-import type { ItemKey } from './keys';
+import type { ItemKey } from './table-items';
 
 export type StoredItem = ItemKey & Record<string, unknown>;
 

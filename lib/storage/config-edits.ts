@@ -4,7 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { messages } from '../messages';
 import type { RetryPolicy, Store } from './client';
 import { endpointSettingsUpdate } from './credentials';
-import { keys } from './keys';
+import { keys } from './table-items';
 import {
   defaultRetryPolicy,
   failedConditionIndexes,

@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { credentialItems, type ApiKeyItem, type EndpointItem } from './credentials';
-import { keys } from './keys';
+import { keys } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 import type { PhoneSettings } from '../domain/model';
 

@@ -4,7 +4,7 @@ import { batchGetFromTables, sameKey } from './batch-get';
 import type { SecretsStore, Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
 import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-records';
-import { keys, type ItemKey } from './keys';
+import { keys, type ItemKey } from './table-items';
 
 /**
  * The attempts of a delivery (docs/data-model.md, "Outbound events"). A queue message is delivered

@@ -2,7 +2,7 @@ import type { Store } from './client';
 import type { DeliveryItem } from './event-records';
 import type { DeliveryStatus } from '../domain/model';
 import { stillKeptFilter } from './expiry';
-import { keys } from './keys';
+import { keys } from './table-items';
 import { newestFirst } from './newest-first';
 
 /**

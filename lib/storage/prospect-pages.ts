@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, keys, notePrefix } from './keys';
-import type { ChangeLogItem, NoteItem, ProspectItem } from './records';
+import { changeLogPrefix, keys, notePrefix, type ChangeLogItem, type NoteItem, type ProspectItem } from './table-items';
 
 /** Where a page starts: after the item of this reception time and id (the previous page's last). */
 export type PagePosition = { at: string; id: string };

@@ -2,8 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { putIfAbsent } from './conditional-writes';
-import { keys } from './keys';
-import { items } from './records';
+import { keys, items } from './table-items';
 import type { Actor, ChangeLogEntry, Note, Stamped } from '../domain/model';
 
 /**

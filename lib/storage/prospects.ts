@@ -1,8 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type StoredItem } from './batch-get';
 import type { Store } from './client';
-import { keys, type ItemKey } from './keys';
-import type { ProspectItem } from './records';
+import { keys, type ItemKey, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
 import type { RoundRead } from './conditional-writes';
 import type { Prospect, WorkspaceConfig } from '../domain/model';

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { keys } from './keys';
+import { keys } from './table-items';
 import type { MetricsSink } from '../observability';
 
 /**

@@ -8,7 +8,7 @@ import {
   type SubscriptionItem,
 } from './event-records';
 import type { Subscription } from '../domain/model';
-import { keys, workspaceConfigPk } from './keys';
+import { keys, workspaceConfigPk } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 
 /**

@@ -2,9 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { stillKept, stillKeptFilter } from './expiry';
-import { keys } from './keys';
+import { keys, items, type WebhookCallItem } from './table-items';
 import { newestFirst } from './newest-first';
-import { items, type WebhookCallItem } from './records';
 import { putIfAbsent } from './conditional-writes';
 import type { WebhookCall, WebhookRoute } from '../domain/model';
 

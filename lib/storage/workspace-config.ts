@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from './keys';
+import { keys, type ItemKey } from './table-items';
 import type { Store } from './client';
 import {
   defaultPhoneSettings,

@@ -1,6 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem } from './records';
+import { keys, type ItemKey, items, type MarkerItem } from './table-items';
 import type { Store } from './client';
 import { putIfAbsent } from './conditional-writes';
 import type { Prospect } from '../domain/model';

@@ -29,7 +29,7 @@ import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { eventFunctions, functionTimeoutSeconds, routes, type TableAction, type TableKeys } from '../../lib/routes';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 import { tablesOf } from '../support/iam-policies';

@@ -9,7 +9,7 @@ import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import { deliveryQueueSettings } from '../../lib/domain/events/queue-settings';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventFunctions } from '../../lib/routes';
-import { items } from '../../lib/storage/records';
+import { items } from '../../lib/storage/table-items';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 import { localStage } from '../local/api-gateway';
 import { LocalQueue } from '../local/local-queue';

@@ -8,7 +8,7 @@ import {
   readWorkspaceEventContext,
   type WorkspaceEventContext,
 } from '../../storage/fan-out';
-import type { ItemKey } from '../../storage/keys';
+import type { ItemKey } from '../../storage/table-items';
 import { errorFields, logger } from '../../observability';
 import { storedChangeOf, type StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';

@@ -7,7 +7,7 @@ import { functionTimeoutSeconds, type Route } from '../../routes';
 import { seededIds } from '../../ids';
 import { withDynamoGrace } from '../../storage/client';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
-import { keys, sha256Hex, type ItemKey } from '../../storage/keys';
+import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
 import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
 import { respondWithError, type HttpResponse } from './route';
