@@ -1,6 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey } from './batch-get';
-import type { Store } from './client';
+import { batchGetItems, sameKey, type Store } from './client';
 import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from './table-items';
 import { prospectUpdate, type ProspectChange } from './prospect-writes';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';

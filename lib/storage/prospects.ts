@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey, type StoredItem } from './batch-get';
-import type { Store } from './client';
+import { batchGetItems, sameKey, type StoredItem, type Store } from './client';
 import { keys, type ItemKey, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
 import type { RoundRead } from './conditional-writes';

@@ -14,8 +14,8 @@ import {
   withDynamoDeadline,
   withDynamoGrace,
   type DynamoTiming,
+  defaultBatchPolicy,
 } from '../../lib/storage/client';
-import { defaultBatchPolicy } from '../../lib/storage/batch-get';
 import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 
 /**

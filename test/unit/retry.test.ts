@@ -1,7 +1,6 @@
-import { untilProcessed } from '../../lib/storage/batch-get';
-import type { RetryPolicy } from '../../lib/storage/client';
+import { untilProcessed, type RetryPolicy } from '../../lib/storage/client';
 
-/** `untilProcessed`, the batch calls' retry of lib/storage/batch-get.ts, with a recorded sleep instead of real pauses. */
+/** `untilProcessed`, the batch calls' retry of lib/storage/client.ts, with a recorded sleep instead of real pauses. */
 function recordingPolicy(attempts: number): RetryPolicy & { sleeps: number[] } {
   const sleeps: number[] = [];
   return { attempts, baseDelayMs: 10, sleeps, sleep: async (ms) => void sleeps.push(ms) };

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { derivedTimeOrderedId } from '../../ids';
-import { sameKey, type StoredItem } from '../../storage/batch-get';
+import { sameKey, type StoredItem } from '../../storage/client';
 import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../storage/event-records';
 import {
   createDeliveryIfAbsent,
