@@ -2,8 +2,9 @@
  * The domain's model: who calls (a principal), what a prospect, a candidate, a note, a change-log entry, a webhook call, a
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
  * (lib/storage/table-items.ts, lib/storage/workspace-config.ts add keys, item types and index
- * attributes); use cases and views read and build them. Types only, and the defaults a workspace
- * has when it says nothing: nothing here imports another module.
+ * attributes); use cases and views read and build them. Types, the defaults a workspace has when
+ * it says nothing, and how a name refers to a pipeline, a stage or a tag (the protected stages
+ * among them): nothing here imports another module.
  */
 
 /** Who is calling, as the authorizer established it: the workspace and the credential used. */
@@ -237,3 +238,30 @@ export type WorkspaceConfig = {
 export type PhoneMatchingMode = 'exact' | 'e164';
 export type PhoneSettings = { phone_matching: PhoneMatchingMode; phone_region: string };
 export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };
+
+/**
+ * Names as references (docs/api.md#names-as-references): the one comparison of pipeline, stage and tag names, wherever
+ * a name is a reference (bodies, the DELETE path, the lead webhook, the seed's refusals, the
+ * protected stages). NFC so that `é` typed as `e` + U+0301 is `é`; surrounding white space trimmed
+ * (String#trim knows Unicode spaces, NBSP included); `toLowerCase`, not `toLocaleLowerCase`, so the
+ * result never depends on a locale (Turkish `I`), and `ß` stays apart from `ss` (lower-casing, not
+ * full case folding). NFC again after lower-casing, which can decompose (`İ` → `i` + U+0307).
+ */
+export const nameKey = (name: string): string => name.normalize('NFC').trim().toLowerCase().normalize('NFC');
+
+export const sameName = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
+
+/** A reference is an id (UUIDs compare ignoring case and padding) or else a name. */
+export function findByIdOrName<T extends { id: string; name: string }>(
+  items: readonly T[],
+  reference: string,
+): T | undefined {
+  const id = reference.trim().toLowerCase();
+  const key = nameKey(reference);
+  return items.find((item) => item.id === id) ?? items.find((item) => nameKey(item.name) === key);
+}
+
+/** Stages a sale is entered in, in the application only (docs/api.md#protected-stages), however spelt or encoded. */
+const protectedStageKeys = ['Closé', 'Acompte'].map(nameKey);
+
+export const isProtectedStage = (stage: { name: string }): boolean => protectedStageKeys.includes(nameKey(stage.name));

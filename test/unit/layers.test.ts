@@ -22,7 +22,7 @@ test.each([
   ['lib/storage/x.ts', "import { value } from '../http/response';"],
   ['lib/storage/x.ts', "import { value } from '../domain/lead/placement';"],
   ['lib/domain/model.ts', "import { value } from '../storage/table-items';"],
-  ['lib/domain/model.ts', "import { value } from './names';"],
+  ['lib/domain/model.ts', "import { value } from './errors';"],
   ['lib/x.ts', "import { value } from '../tools/local/server';"],
   ['functions/x.ts', "import { value } from '../tools/admin/cli';"],
   ['lib/admin/x.ts', "import { value } from '../../tools/admin/render';"],

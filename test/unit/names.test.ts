@@ -1,4 +1,4 @@
-import { findByIdOrName, isProtectedStage, nameKey, sameName } from '../../lib/domain/names';
+import { findByIdOrName, isProtectedStage, nameKey, sameName } from '../../lib/domain/model';
 
 const decomposedClose = 'Close\u0301';
 

@@ -1,10 +1,9 @@
-import type { ApiKeyPrincipal, ChangeLogEntry } from '../model';
+import { type ApiKeyPrincipal, type ChangeLogEntry, findByIdOrName } from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
 import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
-import { findByIdOrName } from '../names';
 import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
 

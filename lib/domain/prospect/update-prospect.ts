@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import type { ApiKeyPrincipal, ChangeLogEntry, Member, Prospect, SalesPipeline, Stage } from '../model';
+import {
+  type ApiKeyPrincipal,
+  type ChangeLogEntry,
+  type Member,
+  type Prospect,
+  type SalesPipeline,
+  type Stage,
+  isProtectedStage,
+  sameName,
+} from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError, ProtectedStageError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
@@ -7,7 +16,6 @@ import { writeProspectChange } from '../../storage/prospect-writes';
 import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
 import { prospectPatchView, type ProspectPatchView } from './read-views';
-import { isProtectedStage, sameName } from '../names';
 import { messages } from '../../messages';
 import { readIsoTimestamp } from '../timestamps';
 
