@@ -17,6 +17,9 @@ export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: str
 export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
 export type Principal = ApiKeyPrincipal | WebhookPrincipal;
 
+/** The contact value a look-up names (GET /prospects?…): one of the three the lead webhook matches on. */
+export type ContactLookup = { field: 'email' | 'phone' | 'social_url'; value: string };
+
 /**
  * Who made a write, stamped on what it writes so that the event built from the change stream can
  * name it: the API key id, the webhook's endpoint id, the undone change-log entry id, or null

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidInputError } from '../domain/errors';
-import type { ContactLookup, PageRequest } from '../domain/prospect/read-prospect';
+import type { ContactLookup } from '../domain/model';
+import type { PageRequest } from '../storage/prospect-pages';
 import { messages } from '../messages';
 import { decodeCursor, type CursorBinding } from './cursor';
 import { pathParameterText } from './request-input';
