@@ -3,7 +3,7 @@ import { admittedWebhookCall } from '../auth/authorize';
 import { encodeDecision } from '../auth/context';
 import type { Deps } from '../deps';
 import { InvalidInputError } from '../domain/errors';
-import type { WebhookFields } from '../domain/webhook-fields';
+import type { WebhookFields } from '../domain/model';
 import { readWebhookBody } from '../http/webhook-body';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';

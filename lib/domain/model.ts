@@ -17,6 +17,9 @@ export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: str
 export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
 export type Principal = ApiKeyPrincipal | WebhookPrincipal;
 
+/** A webhook body as the service read it (JSON object or flat form): field name → value as sent. */
+export type WebhookFields = Record<string, unknown>;
+
 /** The contact value a look-up names (GET /prospects?…): one of the three the lead webhook matches on. */
 export type ContactLookup = { field: 'email' | 'phone' | 'social_url'; value: string };
 

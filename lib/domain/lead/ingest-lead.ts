@@ -1,7 +1,6 @@
 import type { Deps } from '../../deps';
 import type { MetricsSink } from '../../observability';
 import { StorageUnavailableError } from '../errors';
-import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,
   updateKnownProspect,
@@ -21,7 +20,14 @@ import type { ContactMatch } from './matching';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
-import { defaultPhoneSettings, type Actor, type Prospect, type Stamped, type WorkspaceConfig } from '../model';
+import {
+  defaultPhoneSettings,
+  type Actor,
+  type Prospect,
+  type Stamped,
+  type WebhookFields,
+  type WorkspaceConfig,
+} from '../model';
 
 export type LeadResult = {
   status: 'created' | 'existing';
