@@ -13,12 +13,12 @@ import {
 } from '../storage/phone-index';
 import type { RetryPolicy } from '../storage/client';
 import { defaultRetryPolicy, readDecideWrite } from '../storage/conditional-writes';
-import { phoneSettingsOf, type PhoneSettingsState } from '../storage/workspace-config';
+import type { PhoneSettingsState } from '../storage/workspace-config';
 import { listWorkspaces as listStoredWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
-import type { PhoneMatchingMode as PhoneMatching, PhoneSettings } from '../domain/model';
+import { phoneSettingsOf, type PhoneMatchingMode as PhoneMatching, type PhoneSettings } from '../domain/model';
 
 /** `workspace list` (decisions 6.4): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };

@@ -3,8 +3,8 @@
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
  * (lib/storage/table-items.ts, lib/storage/workspace-config.ts add keys, item types and index
  * attributes); use cases and views read and build them. Types, the defaults a workspace has when
- * it says nothing, and how a name refers to a pipeline, a stage or a tag (the protected stages
- * among them): nothing here imports another module.
+ * it says nothing (and how a stored value falls back to them), and how a name refers to a pipeline,
+ * a stage or a tag (the protected stages among them): nothing here imports another module.
  */
 
 /** Who is calling, as the authorizer established it: the workspace and the credential used. */
@@ -244,6 +244,19 @@ export type WorkspaceConfig = {
 export type PhoneMatchingMode = 'exact' | 'e164';
 export type PhoneSettings = { phone_matching: PhoneMatchingMode; phone_region: string };
 export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };
+
+/**
+ * The phone settings a stored value says (attributes `phone_matching` and `phone_region` of the
+ * configuration item, of a webhook endpoint, or the authorizer's context): an absent or unreadable
+ * value is its default.
+ */
+export function phoneSettingsOf(stored: object | undefined): PhoneSettings {
+  const { phone_matching: matching, phone_region: region } = (stored ?? {}) as Record<string, unknown>;
+  return {
+    phone_matching: matching === 'e164' || matching === 'exact' ? matching : defaultPhoneSettings.phone_matching,
+    phone_region: typeof region === 'string' && /^[A-Z]{2}$/.test(region) ? region : defaultPhoneSettings.phone_region,
+  };
+}
 
 /**
  * Names as references (docs/api.md#names-as-references): the one comparison of pipeline, stage and tag names, wherever

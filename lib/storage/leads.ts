@@ -4,7 +4,7 @@ import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from '.
 import { prospectUpdate, type ProspectChange } from './prospect-writes';
 import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
-import { configOf, phoneSettingsOf } from './workspace-config';
+import { configOf } from './workspace-config';
 import {
   type Actor,
   type PhoneSettings,
@@ -13,6 +13,7 @@ import {
   type WebhookCall,
   type WorkspaceConfig,
   defaultPhoneSettings,
+  phoneSettingsOf,
 } from '../domain/model';
 
 /**
