@@ -2,7 +2,7 @@ import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
 import type { Delivery } from '../model';
-import { stillKept } from '../../storage/expiry';
+import { stillKept } from '../../storage/expiring-items';
 import { readDecideWrite } from '../../storage/conditional-writes';
 import { ConflictError, NotFoundError } from '../errors';
 import { attemptDelivery } from './delivery-attempt';
