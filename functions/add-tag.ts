@@ -6,8 +6,7 @@ import { changeTag } from '../lib/domain/prospect/change-tag';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { parseJsonBody } from '../lib/http/json-body';
-import { prospectIdOf } from '../lib/http/path-ids';
+import { parseJsonBody, prospectIdOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('addTag');

@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import { authorize, type AuthorizerDeps } from '../lib/auth/authorize';
 import { allowStagePolicy, encodeDecision, type AuthDecision } from '../lib/auth/context';
 import { createDocumentClient, loadConfig, withDynamoDeadline } from '../lib/storage/client';
-import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
+import { errorFields, logger, observeInvocation } from '../lib/observability';
 import { findRoute } from '../lib/routes';
 
 /**

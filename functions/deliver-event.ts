@@ -2,7 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { handleDeliveryMessage, parseDeliveryMessage } from '../lib/domain/events/deliver';
 import type { DeliveryDeps } from '../lib/domain/events/ports';
 import { productionDeliveryDeps } from '../lib/event-deps';
-import { errorFields, logger, observeInvocation } from '../lib/observability/logger';
+import { errorFields, logger, observeInvocation } from '../lib/observability';
 
 /**
  * The delivery function, fed by the delivery queue (batch size 10). The messages of a batch run

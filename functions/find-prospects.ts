@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
-import { findProspects } from '../lib/domain/prospect/read-prospect';
+import { findProspects } from '../lib/domain/prospect/find-prospects';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { contactLookupOf } from '../lib/http/query-parameters';

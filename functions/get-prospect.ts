@@ -4,7 +4,7 @@ import { productionDeps, type Deps } from '../lib/deps';
 import { readProspect } from '../lib/domain/prospect/read-prospect';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { prospectIdOf } from '../lib/http/path-ids';
+import { prospectIdOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('getProspect');

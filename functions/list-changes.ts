@@ -5,7 +5,7 @@ import { listProspectChanges } from '../lib/domain/prospect/read-prospect';
 import { encodeCursor } from '../lib/http/cursor';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { prospectIdOf } from '../lib/http/path-ids';
+import { prospectIdOf } from '../lib/http/request-input';
 import { listRequestOf } from '../lib/http/query-parameters';
 import { routeById } from '../lib/routes';
 

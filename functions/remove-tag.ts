@@ -5,7 +5,7 @@ import { changeTag } from '../lib/domain/prospect/change-tag';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { prospectIdOf, tagOf } from '../lib/http/path-ids';
+import { prospectIdOf, tagOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('removeTag');

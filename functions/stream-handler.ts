@@ -2,7 +2,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-la
 import { fanOutStreamRecords } from '../lib/domain/events/fan-out';
 import type { EventDeps } from '../lib/domain/events/ports';
 import { productionEventDeps } from '../lib/event-deps';
-import { observeInvocation } from '../lib/observability/logger';
+import { observeInvocation } from '../lib/observability';
 
 /**
  * The fan-out function, fed by the table's change stream (prospect and candidate partitions only:

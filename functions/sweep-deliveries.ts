@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { EventDeps } from '../lib/domain/events/ports';
 import { sweepPendingDeliveries, type SweepOutcome } from '../lib/domain/events/sweep';
 import { productionEventDeps } from '../lib/event-deps';
-import { observeInvocation } from '../lib/observability/logger';
+import { observeInvocation } from '../lib/observability';
 
 /**
  * The sweep of pending deliveries, run by an EventBridge schedule every few minutes

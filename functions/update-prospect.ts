@@ -1,13 +1,11 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
-import { patchProspectSchema } from '../lib/domain/prospect/patch-input';
-import { updateProspect } from '../lib/domain/prospect/update-prospect';
+import { patchProspectSchema, updateProspect } from '../lib/domain/prospect/update-prospect';
 import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { parseJsonBody } from '../lib/http/json-body';
-import { prospectIdOf } from '../lib/http/path-ids';
+import { parseJsonBody, prospectIdOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('updateProspect');

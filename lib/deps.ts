@@ -7,13 +7,13 @@ import {
   type SecretsStore,
   type Store,
 } from './storage/client';
-import { createMetrics, type PublishedMetrics } from './observability/metrics';
+import { createMetrics, type PublishedMetrics } from './observability';
 
 /** What every use case depends on; tests pass their own clock, ids and metrics. */
 export type Deps = Store & {
   clock: () => Date;
   newId: () => string;
-  /** Business metrics (lib/domain/metrics.ts), published by the function's wrapper at the end of each invocation. */
+  /** Business metrics (lib/observability.ts), published by the function's wrapper at the end of each invocation. */
   metrics: PublishedMetrics;
 };
 

@@ -112,7 +112,7 @@ export const messages = {
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
-  /** Path parameters, which a client sends percent-encoded (lib/http/path-ids.ts). */
+  /** Path parameters, which a client sends percent-encoded (lib/http/request-input.ts). */
   path: {
     unreadable: (name: string) =>
       `Paramètre « ${name} » du chemin illisible : un encodage UTF-8 en pourcentages est attendu (par exemple %C3%A9 pour « é », %25 pour « % »).`,

@@ -1,18 +1,18 @@
-import type { BusinessMetric, MetricDimension } from '../../lib/domain/metrics';
+import type { BusinessMetric, MetricDimension } from '../../lib/observability';
 
 /** The namespace of the stack's own metrics: one per stage, so two stages in one account do not add up. */
 export const metricNamespace = (stage: string): string => `Crm/${stage}`;
 
 /**
- * The `service` dimension every business metric carries (lib/observability/metrics.ts sets it, not
+ * The `service` dimension every business metric carries (lib/observability.ts sets it, not
  * the function's POWERTOOLS_SERVICE_NAME): a metric is found only under its exact dimension set
  * ("Dimensions", https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/cloudwatch_concepts.html#Dimension),
  * so the alarms and the dashboard name it.
  */
-export { metricsService } from '../../lib/observability/metrics';
+export { metricsService } from '../../lib/observability';
 
 /**
- * Each business metric of lib/domain/metrics.ts with its own dimension, if any, and its title on the
+ * Each business metric of lib/observability.ts with its own dimension, if any, and its title on the
  * dashboard. A Record over the union: a metric added there and not here fails the type check.
  */
 export const businessMetrics: Readonly<Record<BusinessMetric, { dimension?: MetricDimension; title: string }>> = {

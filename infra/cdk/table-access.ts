@@ -1,7 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ItemAction, KeyPrefix, SecretsTableAction, TableAction, TableKeys } from '../../lib/routes';
-import { deletablePrefixes } from '../../lib/storage/keys';
+import { deletablePrefixes } from '../../lib/storage/table-items';
 import { tableDefinition } from '../../lib/storage/table';
 
 /**

@@ -6,7 +6,7 @@ import {
   type CandidateView,
 } from '../domain/recruitment/candidate-view';
 import { readCandidatePartition } from '../storage/record-partitions';
-import type { CandidateItem, NoteItem } from '../storage/records';
+import type { CandidateItem, NoteItem } from '../storage/table-items';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 

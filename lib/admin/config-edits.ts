@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { isEmailAddress } from '../domain/email';
-import { sameName } from '../domain/names';
+import { sameName } from '../domain/model';
 import { messages } from '../messages';
 import {
   ConfigTooLargeError,

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { getProspect } from '../storage/prospects';
 import { readProspectPartition } from '../storage/record-partitions';
 import type { Prospect } from '../domain/model';
-import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/records';
+import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/table-items';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
 import {
   changeLogEntryView,

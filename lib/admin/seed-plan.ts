@@ -1,16 +1,23 @@
 import type { Deps } from '../deps';
-import { nameKey } from '../domain/names';
+import {
+  nameKey,
+  type Member,
+  type Prospect,
+  type RecruitmentPipeline,
+  type SalesPipeline,
+  type Stamped,
+  type Tag,
+} from '../domain/model';
 import { readIsoTimestamp } from '../domain/timestamps';
 import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
 import { credentialItems } from '../storage/credentials';
-import { items } from '../storage/records';
+import { items } from '../storage/table-items';
 import { configItemMaxBytes, configItems, estimatedItemBytes, type ConfigParts } from '../storage/workspace-config';
 import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
 import { newEndpoint } from './webhooks';
-import type { Member, Prospect, RecruitmentPipeline, SalesPipeline, Stamped, Tag } from '../domain/model';
 
 /** Every id and secret of the new workspace, by the file's labels (docs/api.md#seed-output). */
 export type SeedOutput = {

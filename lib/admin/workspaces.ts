@@ -11,14 +11,14 @@ import {
   type ProspectPhone,
   type SharedNumber,
 } from '../storage/phone-index';
-import { readDecideWrite } from '../storage/read-decide-write';
-import { defaultRetryPolicy, type RetryPolicy } from '../storage/retry';
-import { phoneSettingsOf, type PhoneSettingsState } from '../storage/workspace-config';
+import type { RetryPolicy } from '../storage/client';
+import { defaultRetryPolicy, readDecideWrite } from '../storage/conditional-writes';
+import type { PhoneSettingsState } from '../storage/workspace-config';
 import { listWorkspaces as listStoredWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
-import type { PhoneMatchingMode as PhoneMatching, PhoneSettings } from '../domain/model';
+import { phoneSettingsOf, type PhoneMatchingMode as PhoneMatching, type PhoneSettings } from '../domain/model';
 
 /** `workspace list` (decisions 6.4): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };

@@ -2,7 +2,7 @@ import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
 import { fingerprint, getApiKeyByFingerprint, recordWebhookCall, type EndpointItem } from '../storage/credentials';
 import type { Store } from '../storage/client';
-import { phoneSettingsOf } from '../storage/workspace-config';
+import { phoneSettingsOf } from '../domain/model';
 import { grants, type AuthDecision } from './context';
 
 /** What the authorizer reads and writes with: it counts no business metric. */
@@ -70,7 +70,7 @@ export function admittedWebhookCall(endpoint: EndpointItem): AuthDecision {
       kind: 'webhook',
       workspaceId: endpoint.workspace_id,
       endpointId: endpoint.id,
-      phone: phoneSettingsOf(endpoint as unknown as Record<string, unknown>),
+      phone: phoneSettingsOf(endpoint),
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { PolicyDocument } from 'aws-lambda';
-import type { ApiKeyPrincipal, WebhookPrincipal } from '../domain/principal';
+import { phoneSettingsOf, type ApiKeyPrincipal, type WebhookPrincipal } from '../domain/model';
 import { allScopes, type Scope } from '../routes';
-import { phoneSettingsOf } from '../storage/workspace-config';
 
 /**
  * The authorizer ↔ handler contract (docs/architecture.md).

@@ -1,6 +1,6 @@
 /**
  * The one rule for what an address is (docs/api.md#e-mail-addresses), on both webhooks and in
- * the seed. When two are the same contact is the markers' rule (`emailKey`, lib/storage/keys.ts).
+ * the seed. When two are the same contact is the markers' rule (`emailKey`, lib/storage/table-items.ts).
  *
  * The shape is the "practical" one zod applies to ASCII (dot-atoms of letters, digits and `_'+-`,
  * a dotted domain, a top-level label of two letters or more), with letters, marks and digits taken

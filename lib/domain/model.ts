@@ -1,10 +1,27 @@
 /**
- * The domain's model: what a prospect, a candidate, a note, a change-log entry, a webhook call, a
+ * The domain's model: who calls (a principal), what a prospect, a candidate, a note, a change-log entry, a webhook call, a
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
- * (lib/storage/records.ts, lib/storage/workspace-config.ts add keys, item types and index
- * attributes); use cases and views read and build them. Types only, and the defaults a workspace
- * has when it says nothing: nothing here imports another module.
+ * (lib/storage/table-items.ts, lib/storage/workspace-config.ts add keys, item types and index
+ * attributes); use cases and views read and build them. Types, the defaults a workspace has when
+ * it says nothing (and how a stored value falls back to them), and how a name refers to a pipeline,
+ * a stage or a tag (the protected stages among them): nothing here imports another module.
  */
+
+/** Who is calling, as the authorizer established it: the workspace and the credential used. */
+export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: string; scopes: readonly string[] };
+/**
+ * A webhook call also carries its workspace's phone settings, copied onto the endpoint item and
+ * returned by the authorizer's one write: the lead webhook knows how to match phones before its
+ * first read (docs/api.md#phone-matching); absent, the defaults (exact matching, region FR).
+ */
+export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
+export type Principal = ApiKeyPrincipal | WebhookPrincipal;
+
+/** A webhook body as the service read it (JSON object or flat form): field name → value as sent. */
+export type WebhookFields = Record<string, unknown>;
+
+/** The contact value a look-up names (GET /prospects?…): one of the three the lead webhook matches on. */
+export type ContactLookup = { field: 'email' | 'phone' | 'social_url'; value: string };
 
 /**
  * Who made a write, stamped on what it writes so that the event built from the change stream can
@@ -227,3 +244,47 @@ export type WorkspaceConfig = {
 export type PhoneMatchingMode = 'exact' | 'e164';
 export type PhoneSettings = { phone_matching: PhoneMatchingMode; phone_region: string };
 export const defaultPhoneSettings: Readonly<PhoneSettings> = { phone_matching: 'exact', phone_region: 'FR' };
+
+/**
+ * The phone settings a stored value says (attributes `phone_matching` and `phone_region` of the
+ * configuration item, of a webhook endpoint, or the authorizer's context): an absent or unreadable
+ * value is its default.
+ */
+export function phoneSettingsOf(stored: object | undefined): PhoneSettings {
+  const { phone_matching: matching, phone_region: region } = (stored ?? {}) as Record<string, unknown>;
+  return {
+    phone_matching: matching === 'e164' || matching === 'exact' ? matching : defaultPhoneSettings.phone_matching,
+    phone_region: typeof region === 'string' && /^[A-Z]{2}$/.test(region) ? region : defaultPhoneSettings.phone_region,
+  };
+}
+
+/**
+ * Names as references (docs/api.md#names-as-references): the one comparison of pipeline, stage and tag names, wherever
+ * a name is a reference (bodies, the DELETE path, the lead webhook, the seed's refusals, the
+ * protected stages). NFC so that `é` typed as `e` + U+0301 is `é`; surrounding white space trimmed
+ * (String#trim knows Unicode spaces, NBSP included); `toLowerCase`, not `toLocaleLowerCase`, so the
+ * result never depends on a locale (Turkish `I`), and `ß` stays apart from `ss` (lower-casing, not
+ * full case folding). NFC again after lower-casing, which can decompose (`İ` → `i` + U+0307).
+ */
+export const nameKey = (name: string): string => name.normalize('NFC').trim().toLowerCase().normalize('NFC');
+
+export const sameName = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
+
+/** A reference is an id (UUIDs compare ignoring case and padding) or else a name. */
+export function findByIdOrName<T extends { id: string; name: string }>(
+  items: readonly T[],
+  reference: string,
+): T | undefined {
+  const id = reference.trim().toLowerCase();
+  const key = nameKey(reference);
+  return items.find((item) => item.id === id) ?? items.find((item) => nameKey(item.name) === key);
+}
+
+/**
+ * Stages a sale is entered in, in the application only (docs/api.md#protected-stages), however spelt
+ * or encoded: the keys of Closé and Acompte, as `nameKey` makes them (a literal, which bundles drop
+ * where no stage is checked; test/unit/names.test.ts holds them to `nameKey`).
+ */
+export const protectedStageKeys: readonly string[] = ['closé', 'acompte'];
+
+export const isProtectedStage = (stage: { name: string }): boolean => protectedStageKeys.includes(nameKey(stage.name));

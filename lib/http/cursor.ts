@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PagePosition } from '../domain/prospect/read-prospect';
+import type { PagePosition } from '../storage/prospect-pages';
 import { InvalidInputError } from '../domain/errors';
 import { isUuid } from '../ids';
 import { messages } from '../messages';

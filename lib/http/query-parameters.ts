@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidInputError } from '../domain/errors';
-import type { ContactLookup, PageRequest } from '../domain/prospect/read-prospect';
+import type { ContactLookup } from '../domain/model';
+import type { PageRequest } from '../storage/prospect-pages';
 import { messages } from '../messages';
 import { decodeCursor, type CursorBinding } from './cursor';
-import { pathParameterText } from './path-ids';
+import { pathParameterText } from './request-input';
 
 type QueryEvent = Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>;
 

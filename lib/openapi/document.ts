@@ -3,7 +3,7 @@ import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions } from '../domain/lead/lead-input';
-import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
+import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
 import { exampleCursor, exampleIds } from './examples';
 import { componentSchemas, type JsonSchema } from './json-schema';

@@ -2,7 +2,7 @@ import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxWebhookBodyBytes } from '../http/webhook-body';
 import { leadFieldDefinitions } from '../domain/lead/lead-input';
-import { requestLimit, stageChangeLimit } from '../domain/rate-limit';
+import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';

@@ -4,7 +4,7 @@ import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead-input';
 import { maxNoteLength } from '../domain/notes';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
-import { patchProspectSchema } from '../domain/prospect/patch-input';
+import { patchProspectSchema } from '../domain/prospect/update-prospect';
 import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/application-input';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';

@@ -1,10 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
-import { keys } from './keys';
-import { items } from './records';
+import { keys, items } from './table-items';
 import type { Candidate, Note, Stamped, WebhookCall } from '../domain/model';
 
 /**

@@ -1,7 +1,6 @@
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, keys } from './keys';
-import type { ChangeLogItem } from './records';
+import { changeLogPrefix, keys, type ChangeLogItem } from './table-items';
 
 /** Access pattern "change-log entry by id": gsi2 (eventually consistent; the undo transaction's conditions make that safe). */
 export async function findChangeLogEntry(

@@ -2,12 +2,15 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { messages } from '../messages';
-import type { Store } from './client';
+import type { RetryPolicy, Store } from './client';
 import { endpointSettingsUpdate } from './credentials';
-import { keys } from './keys';
-import { readDecideWrite } from './read-decide-write';
-import { defaultRetryPolicy, type RetryPolicy } from './retry';
-import { failedConditionIndexes, isTransactionConflict } from './transactions';
+import { keys } from './table-items';
+import {
+  defaultRetryPolicy,
+  failedConditionIndexes,
+  isTransactionConflict,
+  readDecideWrite,
+} from './conditional-writes';
 import {
   configItemMaxBytes,
   configItems,

@@ -1,8 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { credentialItems, type ApiKeyItem, type EndpointItem } from './credentials';
-import { keys } from './keys';
-import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { keys } from './table-items';
+import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 import type { PhoneSettings } from '../domain/model';
 
 /**

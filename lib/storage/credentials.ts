@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys, sha256Hex, type ItemKey } from './keys';
+import { keys, sha256Hex, type ItemKey } from './table-items';
 import type { Store } from './client';
 import type { PhoneSettings } from '../domain/model';
 

@@ -1,10 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetFromTables, sameKey } from './batch-get';
-import type { SecretsStore, Store } from './client';
+import { batchGetFromTables, sameKey, type SecretsStore, type Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
 import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-records';
-import { keys, type ItemKey } from './keys';
+import { keys, type ItemKey } from './table-items';
 
 /**
  * The attempts of a delivery (docs/data-model.md, "Outbound events"). A queue message is delivered
@@ -22,7 +21,7 @@ export type AttemptRecord = { lastStatusCode: number | null; lastError: string |
  * names the delivery alone, so the subscription's keys are known only once the delivery is read. All
  * strongly consistent (a subscription disabled or a secret rotated a moment ago is seen so).
  * The secrets are in their own table, read in the same BatchGetItem (one request may name several
- * tables, lib/storage/batch-get.ts), under the subscription's own key: the delivery function's
+ * tables, lib/storage/client.ts), under the subscription's own key: the delivery function's
  * `WS#` condition on the main table then holds for every partition key the request names, in
  * whichever table (docs/adr/0012-signing-secrets-table.md).
  */

@@ -1,15 +1,14 @@
 import type { Store } from './client';
 import type { DeliveryItem } from './event-records';
 import type { DeliveryStatus } from '../domain/model';
-import { stillKeptFilter } from './expiry';
-import { keys } from './keys';
-import { newestFirst } from './newest-first';
+import { stillKeptFilter, newestFirst } from './expiring-items';
+import { keys } from './table-items';
 
 /**
  * Access pattern "deliveries of a subscription, newest first": a Query of the workspace's
  * delivery partition read backwards (ids are time-ordered), strongly consistent, filtered on the
  * subscription, on being still kept at `now` (past their 30 days, TTL may not have removed them
- * yet: lib/storage/expiry.ts) and, when given, the status, read on until `limit` are found
+ * yet: lib/storage/expiring-items.ts) and, when given, the status, read on until `limit` are found
  * (`newestFirst`).
  */
 export function listDeliveries(

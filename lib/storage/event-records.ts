@@ -1,5 +1,5 @@
 import type { Delivery, SigningSecrets, Subscription } from '../domain/model';
-import { keys } from './keys';
+import { keys } from './table-items';
 
 /**
  * Stored shapes of outbound events (docs/data-model.md, "Outbound events"): the domain's model

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import type { ItemKey } from './keys';
+import type { ItemKey } from './table-items';
 
 export type StoredAnswer = { statusCode: number; body: string; contentType: string };
 

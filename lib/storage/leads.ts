@@ -1,12 +1,10 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey } from './batch-get';
-import type { Store } from './client';
-import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem, type ProspectItem } from './records';
-import { prospectUpdate, type ProspectChange } from './prospect-update';
-import { failedConditionIndexes, putIfAbsent, refusedItem } from './transactions';
+import { batchGetItems, sameKey, type Store } from './client';
+import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from './table-items';
+import { prospectUpdate, type ProspectChange } from './prospect-writes';
+import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
-import { configOf, phoneSettingsOf } from './workspace-config';
+import { configOf } from './workspace-config';
 import {
   type Actor,
   type PhoneSettings,
@@ -15,6 +13,7 @@ import {
   type WebhookCall,
   type WorkspaceConfig,
   defaultPhoneSettings,
+  phoneSettingsOf,
 } from '../domain/model';
 
 /**

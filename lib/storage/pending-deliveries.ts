@@ -4,7 +4,7 @@ import type { Store } from './client';
 import { staleClaimMs } from './delivery-attempts';
 import type { DeliveryItem } from './event-records';
 import type { DeliveryStatus } from '../domain/model';
-import { keys } from './keys';
+import { keys } from './table-items';
 
 /** A pending delivery as index gsi4 projects it: what a queue message names, and the time it was due. */
 export type PendingDelivery = Pick<DeliveryItem, 'workspace_id' | 'id' | 'subscription_id' | 'step'> & {

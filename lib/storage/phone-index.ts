@@ -2,8 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from './client';
-import { keys } from './keys';
-import { items, type MarkerItem } from './records';
+import { keys, items, type MarkerItem } from './table-items';
 
 /**
  * Indexing a workspace's prospects by the E.164 form of their phones (decisions 6.4, admin

@@ -1,10 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, keys, notePrefix } from './keys';
-import type { ChangeLogItem, NoteItem, ProspectItem } from './records';
+import { changeLogPrefix, keys, notePrefix, type ChangeLogItem, type NoteItem, type ProspectItem } from './table-items';
 
 /** Where a page starts: after the item of this reception time and id (the previous page's last). */
 export type PagePosition = { at: string; id: string };
+
+/** A page asked for: at most `limit` items, after the position the previous page ended on. */
+export type PageRequest = { limit: number; after?: PagePosition };
 
 /**
  * A page of a prospect's notes or change log, newest first. `prospectFound` is false only when
@@ -34,7 +36,7 @@ export async function readProspectPage<K extends keyof typeof lists>(
   store: Store,
   list: K,
   of: { workspaceId: string; prospectId: string },
-  page: { limit: number; after?: PagePosition },
+  page: PageRequest,
 ): Promise<ProspectPage<K extends 'notes' ? NoteItem : ChangeLogItem>> {
   type Child = K extends 'notes' ? NoteItem : ChangeLogItem;
   const range = lists[list];

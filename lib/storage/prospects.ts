@@ -1,10 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems, sameKey, type StoredItem } from './batch-get';
-import type { Store } from './client';
-import { keys, type ItemKey } from './keys';
-import type { ProspectItem } from './records';
+import { batchGetItems, sameKey, type StoredItem, type Store } from './client';
+import { keys, type ItemKey, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
-import type { RoundRead } from './read-decide-write';
 import type { Prospect, WorkspaceConfig } from '../domain/model';
 
 /** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
@@ -45,14 +42,15 @@ export type ConfigAndProspect = { config: WorkspaceConfig; prospect: Prospect | 
  * confirm such a decision) reads the prospect alone, strongly consistently, by the BatchGetItem
  * action of the first read (the Prospect API routes need no GetItem grant: lib/routes.ts; same
  * round trip and cost as a GetItem); the configuration read first is passed back (`known`): it
- * does not change under a request.
+ * does not change under a request. (The answer is the loop's `RoundRead`, spelt out: the read
+ * routes that read prospects here do not open the loop's module.)
  */
 export async function readConfigAndProspect(
   store: Store,
   workspaceId: string,
   prospectId: string,
   known: WorkspaceConfig | undefined,
-): Promise<RoundRead<ConfigAndProspect>> {
+): Promise<{ snapshot: ConfigAndProspect; consistent: boolean }> {
   const key = keys.prospect(workspaceId, prospectId);
   if (known) {
     const [prospect] = await batchGetItems(store, [key], { consistentRead: true });

@@ -1,6 +1,5 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys } from './keys';
-import type { CandidateItem, ChangeLogItem, NoteItem, ProspectItem } from './records';
+import { keys, type CandidateItem, type ChangeLogItem, type NoteItem, type ProspectItem } from './table-items';
 import type { Store } from './client';
 
 export type ProspectPartitionItem = ProspectItem | NoteItem | ChangeLogItem;

@@ -5,7 +5,7 @@
  * Keys only: no change stream (the point of the table: a stream reader reads every record, with no
  * per-key condition), no index, no time to live (a secret lives as long as its subscription).
  * A subscription's secrets are stored under the subscription's own key (`WS#<ws>` / `SUB#<id>`,
- * lib/storage/keys.ts), so the two are read together by key alone.
+ * lib/storage/table-items.ts), so the two are read together by key alone.
  */
 export const secretsTableDefinition = {
   partitionKey: 'pk',

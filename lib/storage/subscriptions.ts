@@ -8,8 +8,8 @@ import {
   type SubscriptionItem,
 } from './event-records';
 import type { Subscription } from '../domain/model';
-import { keys, workspaceConfigPk } from './keys';
-import { failedConditionIndexes, putIfAbsent } from './transactions';
+import { keys, workspaceConfigPk } from './table-items';
+import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from './keys';
+import { keys, type ItemKey } from './table-items';
 import type { Store } from './client';
 import {
-  defaultPhoneSettings,
+  phoneSettingsOf,
   type Member,
   type PhoneSettings,
   type RecruitmentPipeline,
@@ -69,21 +69,6 @@ export const estimatedItemBytes = (item: object): number =>
 export const workspacesIndexPk = 'WORKSPACES';
 export const workspacesIndexSk = (workspace: Pick<Workspace, 'id' | 'created_at'>): string =>
   `${workspace.created_at}#${workspace.id}`;
-
-/**
- * The phone settings (decisions 6.4) are attributes `phone_matching` and `phone_region` of the
- * configuration item; absent, the defaults.
- */
-/** A workspace's phone settings from its configuration item: an absent or unreadable value is its default. */
-export function phoneSettingsOf(item: Record<string, unknown> | WorkspaceItem | undefined): PhoneSettings {
-  const stored = (item ?? {}) as Record<string, unknown>;
-  const matching = stored.phone_matching;
-  const region = stored.phone_region;
-  return {
-    phone_matching: matching === 'e164' || matching === 'exact' ? matching : defaultPhoneSettings.phone_matching,
-    phone_region: typeof region === 'string' && /^[A-Z]{2}$/.test(region) ? region : defaultPhoneSettings.phone_region,
-  };
-}
 
 /**
  * What a change of the phone settings or a new endpoint is decided from: the settings, the

@@ -1,8 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from './keys';
-import { items, type MarkerItem } from './records';
+import { keys, type ItemKey, items, type MarkerItem } from './table-items';
 import type { Store } from './client';
-import { putIfAbsent } from './transactions';
+import { putIfAbsent } from './conditional-writes';
 import type { Prospect } from '../domain/model';
 
 /** Any item of a new workspace, as built by the storage builders (records, configItems, credentialItems). */

@@ -1,5 +1,5 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys } from './keys';
+import { keys } from './table-items';
 import { workspacesIndexPk, type WorkspaceItem } from './workspace-config';
 import type { Store } from './client';
 

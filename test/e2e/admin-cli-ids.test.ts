@@ -12,7 +12,7 @@ import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
-import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/keys';
+import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { listWebhookCalls } from '../../lib/storage/webhook-calls';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';

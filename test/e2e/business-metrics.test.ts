@@ -8,7 +8,7 @@ import { recordingMetrics } from '../support/recording-metrics';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Every business metric (lib/domain/metrics.ts) over the local API, counted into a recorder in
+ * Every business metric (lib/observability.ts) over the local API, counted into a recorder in
  * its Deps: each as often as it happened, with its dimension, and nothing else. Rate limits and
  * idempotency keys are per minute and per key: the clock is injected, and the limits get keys of their own.
  */

@@ -5,7 +5,7 @@ import { showProspect } from '../../lib/admin/prospects';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';
-import { keys, type ItemKey } from '../../lib/storage/keys';
+import { keys, type ItemKey } from '../../lib/storage/table-items';
 import { partitionOf, startFaultyWire, type FaultyWire, type WireCall, type WireFault } from '../support/faulty-wire';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

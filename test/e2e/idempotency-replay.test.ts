@@ -4,7 +4,7 @@ import { createApiKey } from '../../lib/admin/api-keys';
 import { showProspect } from '../../lib/admin/prospects';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 

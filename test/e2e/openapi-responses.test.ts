@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
-import { admitRequest, requestLimit } from '../../lib/domain/rate-limit';
+import { admitRequest, requestLimit } from '../../lib/storage/rate-limit';
 import { routes } from '../../lib/routes';
 import { matchRoute } from '../../tools/local/api-gateway';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { useSeededApi, type SeededApi } from '../support/seeded-api';

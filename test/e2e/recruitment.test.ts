@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { seedWorkspace } from '../../lib/admin/seed';
 import { regenerateWebhook, setWebhookActive } from '../../lib/admin/webhooks';
 import { productionDeps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type TestApi } from '../support/local-api';
 
 const deps = productionDeps();

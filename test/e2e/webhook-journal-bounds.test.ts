@@ -4,7 +4,7 @@ import type { WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords } from '../../lib/storage/event-records';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setEndpointActive } from '../../lib/storage/credentials';
 import { listWebhookCalls } from '../../lib/storage/webhook-calls';
-import type { WebhookCallItem } from '../../lib/storage/records';
+import type { WebhookCallItem } from '../../lib/storage/table-items';
 import { aWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
 

@@ -8,7 +8,7 @@ import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { eventFunctions, routes } from '../../lib/routes';
 import { eventRecords } from '../../lib/storage/event-records';
-import { keys, notePrefix } from '../../lib/storage/keys';
+import { keys, notePrefix } from '../../lib/storage/table-items';
 import {
   eventFunctionNames,
   functionNames,

@@ -9,7 +9,7 @@ import {
   type TableAction,
   type TableKeys,
 } from '../../lib/routes';
-import { deletablePrefixes } from '../../lib/storage/keys';
+import { deletablePrefixes } from '../../lib/storage/table-items';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -23,12 +23,12 @@ import {
   wafRules,
 } from '../../infra/cdk/waf-rules';
 import { webhookToken } from '../../lib/auth/authorize';
-import { requestLimit } from '../../lib/domain/rate-limit';
+import { requestLimit } from '../../lib/storage/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { eventFunctions, functionTimeoutSeconds, routes, type TableAction, type TableKeys } from '../../lib/routes';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 import { testApp } from '../support/cdk-app';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { undoChangeLogEntry } from '../../lib/admin/changelog';
-import { keys } from '../../lib/storage/keys';
-import type { CandidateItem, NoteItem, ProspectItem } from '../../lib/storage/records';
+import { keys, type CandidateItem, type NoteItem, type ProspectItem } from '../../lib/storage/table-items';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
 import type { Actor } from '../../lib/domain/model';

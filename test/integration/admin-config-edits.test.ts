@@ -10,7 +10,7 @@ import {
   editWorkspaceConfig,
   partsOf,
 } from '../../lib/storage/config-edits';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { configItemMaxBytes, loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

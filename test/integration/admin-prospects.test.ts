@@ -3,8 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError } from '../../lib/admin/errors';
 import { showProspect } from '../../lib/admin/prospects';
 import { productionDeps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
-import type { ChangeLogItem, NoteItem } from '../../lib/storage/records';
+import { keys, type ChangeLogItem, type NoteItem } from '../../lib/storage/table-items';
 import { seedTestWorkspace } from '../support/seed';
 
 const deps = productionDeps();

@@ -5,8 +5,7 @@ import { seedWorkspace } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { allScopes } from '../../lib/routes';
 import { fingerprint, getApiKeyByFingerprint, getEndpoint } from '../../lib/storage/credentials';
-import { keys, type ItemKey } from '../../lib/storage/keys';
-import type { MarkerItem, ProspectItem } from '../../lib/storage/records';
+import { keys, type ItemKey, type MarkerItem, type ProspectItem } from '../../lib/storage/table-items';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -12,7 +12,7 @@ import { derivedTimeOrderedId } from '../../lib/ids';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
 import type { DeliveryStatus } from '../../lib/domain/model';
 import { eventRecords, type DeliveryItem, type SigningSecretsItem } from '../../lib/storage/event-records';
-import { keys, workspaceConfigPk } from '../../lib/storage/keys';
+import { keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -7,12 +7,12 @@ import { generateWebhook } from '../../lib/admin/webhooks';
 import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
 import { createEndpoint } from '../../lib/storage/credential-creation';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { indexPhones, listProspectPhones } from '../../lib/storage/phone-index';
-import { loadWorkspaceConfig, phoneSettingsOf } from '../../lib/storage/workspace-config';
+import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aWorkspace } from '../support/seed';
-import { defaultPhoneSettings } from '../../lib/domain/model';
+import { defaultPhoneSettings, phoneSettingsOf } from '../../lib/domain/model';
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());

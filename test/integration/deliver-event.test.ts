@@ -18,7 +18,7 @@ import { createHttpSender } from '../../lib/outbound/http-sender';
 import { readDeliveryAndSubscription } from '../../lib/storage/delivery-attempts';
 import type { Delivery, Subscription } from '../../lib/domain/model';
 import { eventRecords } from '../../lib/storage/event-records';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { messages } from '../../lib/messages';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { recordingMetrics } from '../support/recording-metrics';

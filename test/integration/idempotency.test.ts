@@ -6,7 +6,7 @@ import { answerOnce } from '../../lib/http/middleware/idempotency';
 import { errorResponse, json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());

@@ -4,9 +4,8 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inRegion } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
 import { loadPhoneLibrary } from '../../lib/domain/phone';
-import { keys } from '../../lib/storage/keys';
+import { keys, items } from '../../lib/storage/table-items';
 import { indexPhones, listProspectPhones, removeOldRegionMarkers } from '../../lib/storage/phone-index';
-import { items } from '../../lib/storage/records';
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());

@@ -15,7 +15,7 @@ import { changeStreamSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import type { DeliveryItem } from '../../lib/storage/event-records';
 import { keptBatchesInBucket } from '../../lib/storage/kept-stream-batches';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';
 import { runAdminInProcess } from '../support/admin-cli';
 import { captureLogs } from '../support/captured-logs';

@@ -13,7 +13,7 @@ import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { ensureTable } from '../../lib/storage/create-table';
 import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';
 import { captureLogs } from '../support/captured-logs';
 import { aProspectItem } from '../support/prospect-items';

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { logger } from '../../lib/observability/logger';
+import { logger } from '../../lib/observability';
 
 export type CapturedLogs = {
   /** Everything written to stdout and stderr since the capture began, line by line. */

@@ -19,7 +19,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { fingerprint } from '../../lib/storage/credentials';
 import type { Deps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import { recordingMetrics } from './recording-metrics';
 
 /**

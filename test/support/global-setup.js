@@ -7,7 +7,7 @@ import { tsImport } from 'tsx/esm/api';
  * workspaces of their own, never by emptying the table.
  */
 export default async function globalSetup() {
-  // The functions' logs stay out of the test output (lib/observability/logger.ts); a test that reads
+  // The functions' logs stay out of the test output (lib/observability.ts); a test that reads
   // them raises the level itself (test/support/captured-logs.ts).
   process.env.POWERTOOLS_LOG_LEVEL ||= 'SILENT';
   const { startTestDynamoDb } = await tsImport('./dynamodb.ts', import.meta.url);

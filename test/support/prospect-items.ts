@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { items, type ProspectItem } from '../../lib/storage/records';
+import { items, type ProspectItem } from '../../lib/storage/table-items';
 import type { Prospect } from '../../lib/domain/model';
 
 /** A prospect item as the storage builder makes it, on no board and without contact but what the test gives. */

@@ -6,7 +6,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
-import type { ItemKey } from '../../lib/storage/keys';
+import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
  * Synthetic Lambda events built from what the table really holds, for the event functions'

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 
 /**
  * Fault tests of the handlers: the retry pauses are recorded instead of waited (transaction

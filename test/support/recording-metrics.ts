@@ -1,5 +1,4 @@
-import type { BusinessMetric, MetricDimension } from '../../lib/domain/metrics';
-import type { PublishedMetrics } from '../../lib/observability/metrics';
+import type { BusinessMetric, MetricDimension, PublishedMetrics } from '../../lib/observability';
 
 export type RecordedCount = {
   metric: BusinessMetric;

@@ -2,8 +2,7 @@ import { jest } from '@jest/globals';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGetItems } from '../../lib/storage/batch-get';
-import { defaultBatchPolicy } from '../../lib/storage/retry';
+import { batchGetItems, defaultBatchPolicy } from '../../lib/storage/client';
 
 /**
  * Under load a BatchGetItem may leave part of its keys unprocessed; AWS asks to send that part

@@ -84,6 +84,6 @@ describe('bundling options shared by the stack and the bench', () => {
     expect(origin('node_modules/@aws-sdk/client-dynamodb/dist-es/index.js')).toBe('sdk');
     expect(origin('node_modules/@smithy/core/dist-es/index.js')).toBe('sdk');
     expect(origin('node_modules/@middy/core/index.js')).toBe('other');
-    expect(origin('lib/storage/keys.ts')).toBe('app');
+    expect(origin('lib/storage/table-items.ts')).toBe('app');
   });
 });

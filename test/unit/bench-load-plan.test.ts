@@ -1,4 +1,4 @@
-import { requestLimit } from '../../lib/domain/rate-limit';
+import { requestLimit } from '../../lib/storage/rate-limit';
 import { connectionCounts, loadKeyLabels, loadPlan, requestsPerKey } from '../../tools/bench/load-plan';
 
 describe('load plan', () => {

@@ -14,8 +14,9 @@ import {
   withDynamoDeadline,
   withDynamoGrace,
   type DynamoTiming,
+  defaultBatchPolicy,
 } from '../../lib/storage/client';
-import { defaultBatchPolicy, defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultRetryPolicy, defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 
 /**
  * The arithmetic of docs/deploy.md, "Timeouts and tracing", from the constants the code runs with.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { isEmailAddress, maxEmailLength } from '../../lib/domain/email';
-import { emailKey } from '../../lib/storage/keys';
+import { emailKey } from '../../lib/storage/table-items';
 
 describe('e-mail addresses (RFC 6531)', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { jest } from '@jest/globals';
 import { routeById } from '../../lib/routes';
-import { defaultRetryPolicy } from '../../lib/storage/retry';
+import { defaultRetryPolicy } from '../../lib/storage/conditional-writes';
 import { faultNames, faults, fakeTable, transactionCancelled, type AccessPattern } from '../support/fake-table';
 import { callRoute, expectCleanServerError, routeIds } from '../support/route-calls';
 

@@ -1,6 +1,6 @@
 import { routeById } from '../../lib/routes';
-import { keys } from '../../lib/storage/keys';
-import { defaultRoundPolicy } from '../../lib/storage/retry';
+import { keys } from '../../lib/storage/table-items';
+import { defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 import { fakeTable, faults, fixture, storedProspect, transactionCancelled } from '../support/fake-table';
 import { callRoute, expectCleanServerError } from '../support/route-calls';
 import { recordPauses } from '../support/recorded-pauses';

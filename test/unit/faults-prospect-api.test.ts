@@ -1,4 +1,4 @@
-import { defaultRoundPolicy } from '../../lib/storage/retry';
+import { defaultRoundPolicy } from '../../lib/storage/conditional-writes';
 import {
   conditionFailed,
   fakeTable,

@@ -1,7 +1,5 @@
 import { jest } from '@jest/globals';
-import type { BusinessMetric } from '../../lib/domain/metrics';
-import { logger } from '../../lib/observability/logger';
-import { createMetrics, metricsEnabled } from '../../lib/observability/metrics';
+import { type BusinessMetric, logger, createMetrics, metricsEnabled } from '../../lib/observability';
 
 /**
  * What Powertools prints: CloudWatch embedded metric format documents (Amazon CloudWatch User

@@ -1,4 +1,4 @@
-import { findByIdOrName, isProtectedStage, nameKey, sameName } from '../../lib/domain/names';
+import { findByIdOrName, isProtectedStage, nameKey, protectedStageKeys, sameName } from '../../lib/domain/model';
 
 const decomposedClose = 'Close\u0301';
 
@@ -38,6 +38,7 @@ describe('names as references', () => {
   });
 
   it('protects Closé and Acompte however they are spelt or encoded', () => {
+    expect(protectedStageKeys).toEqual(['Closé', 'Acompte'].map(nameKey));
     for (const name of ['Closé', decomposedClose, 'CLOSÉ', ' closé ', 'CLOSE\u0301', 'acompte', ' ACOMPTE\u00a0']) {
       expect(isProtectedStage({ name })).toBe(true);
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
-import { decodePathParameter, pathParameterText, prospectIdOf, tagOf } from '../../lib/http/path-ids';
+import { decodePathParameter, pathParameterText, prospectIdOf, tagOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
 
 /**

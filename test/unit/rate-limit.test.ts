@@ -1,4 +1,4 @@
-import { rateLimitState, windowOf } from '../../lib/domain/rate-limit';
+import { rateLimitState, windowOf } from '../../lib/storage/rate-limit';
 import { rateLimitHeaders } from '../../lib/http/middleware/api-key-gate';
 
 describe('rate-limit windows and headers', () => {

@@ -6,8 +6,8 @@ import {
   type PreviousRound,
   type RoundRead,
   type WriteOutcome,
-} from '../../lib/storage/read-decide-write';
-import type { RetryPolicy } from '../../lib/storage/retry';
+} from '../../lib/storage/conditional-writes';
+import type { RetryPolicy } from '../../lib/storage/client';
 
 /** The loop alone, on scripted reads and writes: no DynamoDB, pauses recorded instead of waited. */
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
-import { ReadableLogFormatter, errorFields, logLevelFrom, readableLine } from '../../lib/observability/logger';
+import { ReadableLogFormatter, errorFields, logLevelFrom, readableLine } from '../../lib/observability';
 
 const at = new Date(2026, 10, 23, 9, 5, 7, 450);
 
@@ -122,7 +122,7 @@ describe('the logger of a process', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        "const { logger } = await import('./lib/observability/logger.ts');" +
+        "const { logger } = await import('./lib/observability.ts');" +
           "logger.debug('détail', { route: 'getProspect' }); logger.info('prêt'); logger.warn('attention', { count: 2 });",
       ],
       { cwd: process.cwd(), env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'DEBUG', ...env }, encoding: 'utf8' },

@@ -1,6 +1,6 @@
-import { untilProcessed, type RetryPolicy } from '../../lib/storage/retry';
+import { untilProcessed, type RetryPolicy } from '../../lib/storage/client';
 
-/** The shared retry helpers of lib/storage/retry.ts, with a recorded sleep instead of real pauses. */
+/** `untilProcessed`, the batch calls' retry of lib/storage/client.ts, with a recorded sleep instead of real pauses. */
 function recordingPolicy(attempts: number): RetryPolicy & { sleeps: number[] } {
   const sleeps: number[] = [];
   return { attempts, baseDelayMs: 10, sleeps, sleep: async (ms) => void sleeps.push(ms) };

@@ -4,7 +4,7 @@ import { AdminInputError } from '../../lib/admin/errors';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed } from '../../lib/admin/seed-plan';
 import { noteDate } from '../../lib/domain/prospect/add-note';
-import { patchProspectSchema } from '../../lib/domain/prospect/patch-input';
+import { patchProspectSchema } from '../../lib/domain/prospect/update-prospect';
 import { readIsoTimestamp, type TimestampOptions } from '../../lib/domain/timestamps';
 
 const zoned: TimestampOptions = { zone: 'required', dateOnly: false };

@@ -7,7 +7,7 @@ import {
   refusalMinuteOf,
 } from '../../lib/domain/webhook-call';
 import { timeOrderedId } from '../../lib/ids';
-import { stillKept } from '../../lib/storage/expiry';
+import { stillKept } from '../../lib/storage/expiring-items';
 import type { WebhookCall } from '../../lib/domain/model';
 
 /** The pure rules of decisions 6.3 that keep the journal bounded (docs/data-model.md, "Webhook call journal"). */

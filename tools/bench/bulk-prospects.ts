@@ -1,8 +1,7 @@
 import { newProspect } from '../../lib/domain/lead/new-prospect';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
-import { items, type MarkerItem, type ProspectItem } from '../../lib/storage/records';
+import { keys, items, type MarkerItem, type ProspectItem } from '../../lib/storage/table-items';
 
 /** A prospect and its e-mail and phone markers. */
 export const itemsPerProspect = 3;

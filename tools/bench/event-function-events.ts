@@ -7,7 +7,7 @@ import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
 import { subjectOfChange } from '../../lib/domain/events/events-of-change';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { items } from '../../lib/storage/records';
+import { items } from '../../lib/storage/table-items';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 import { localStage } from '../local/api-gateway';
 import { lambdaRecord, sqsRecord } from '../local/event-pipeline';

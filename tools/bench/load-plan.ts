@@ -1,4 +1,4 @@
-import { requestLimit } from '../../lib/domain/rate-limit';
+import { requestLimit } from '../../lib/storage/rate-limit';
 import type { Phase } from './workspace';
 
 /** Each key stays well under its limit of requests a minute, whatever minute the run falls in. */

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { showProspect } from '../../lib/admin/prospects';
 import type { SeedOutput } from '../../lib/admin/seed';
 import type { Deps } from '../../lib/deps';
-import { keys } from '../../lib/storage/keys';
+import { keys } from '../../lib/storage/table-items';
 import type { PlannedRequest } from './workload';
 
 export type Outcome = { request: PlannedRequest; status: number; ms: number; body: unknown };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { decodePathParameter } from '../../lib/http/path-ids';
+import { decodePathParameter } from '../../lib/http/request-input';
 import type { Route } from '../../lib/routes';
 import {
   gatewayResponseHeaders,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
-import { errorFields, logger } from '../../lib/observability/logger';
+import { errorFields, logger } from '../../lib/observability';
 import { authorizerEntry, functionTimeoutSeconds } from '../../lib/routes';
 import { localStage, within, type Invocations } from './api-gateway';
 

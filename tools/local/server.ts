@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../lib/deps';
-import { errorFields, logger } from '../../lib/observability/logger';
+import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds, routes } from '../../lib/routes';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';

@@ -13,7 +13,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import type { BusinessMetric } from '../../../lib/domain/metrics';
+import type { BusinessMetric } from '../../../lib/observability';
 import { metricNamespace, metricsService } from '../observability';
 import type { OutboundEvents } from './outbound-events';
 
@@ -29,7 +29,7 @@ export type AlarmsProps = {
 
 /**
  * Deliveries given up (every attempt of the retry schedule refused): the delivery code counts them
- * as the business metric of lib/domain/metrics.ts, in the embedded metric format.
+ * as the business metric of lib/observability.ts, in the embedded metric format.
  */
 export const deliveriesFailedMetricName: BusinessMetric = 'DeliveriesFailed';
 

@@ -15,7 +15,7 @@ import {
   gatewayResponseTemplate,
   type GatewayResponseType,
 } from '../gateway-responses';
-import { requestLimit } from '../../../lib/domain/rate-limit';
+import { requestLimit } from '../../../lib/storage/rate-limit';
 import { routes, type Credential } from '../../../lib/routes';
 import { logRetention } from '../log-retention';
 import { ApiWebAcl } from './web-acl';
@@ -58,7 +58,7 @@ export const expectedActiveWorkspaces = 100;
  * share is the authorizer: its reserved concurrency is sized from the sum of these rates (../concurrency.ts).
  *
  * The Prospect API: `expectedActiveWorkspaces` workspaces each using one API key at its full per-key
- * limit (120 a minute, lib/domain/rate-limit.ts) on the same method, as a synchronisation job does:
+ * limit (120 a minute, lib/storage/rate-limit.ts) on the same method, as a synchronisation job does:
  * 100 × 120 / 60 = 200 requests a second, two seconds of it as burst; the per-key limit refuses more
  * anyway. The webhooks have no per-key limit and take a form campaign's bursts from a few form-tool
  * addresses: 250 a second, burst 500, what every method had before.

@@ -14,7 +14,7 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { BusinessMetric } from '../../../lib/domain/metrics';
+import type { BusinessMetric } from '../../../lib/observability';
 import { businessMetrics, metricNamespace, metricsService } from '../observability';
 import { streamMappingMetric } from './alarms';
 import type { OutboundEvents } from './outbound-events';
@@ -166,7 +166,7 @@ function eventWidgets(events: OutboundEvents): GraphWidget[] {
   ];
 }
 
-/** One widget per business metric of lib/domain/metrics.ts, titled in French, the metric's name as its line. */
+/** One widget per business metric of lib/observability.ts, titled in French, the metric's name as its line. */
 function businessWidgets(stage: string): GraphWidget[] {
   return (Object.entries(businessMetrics) as [BusinessMetric, (typeof businessMetrics)[BusinessMetric]][]).map(
     ([metricName, { dimension, title }]) =>

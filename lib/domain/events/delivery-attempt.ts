@@ -1,5 +1,5 @@
 import { messages } from '../../messages';
-import { logger } from '../../observability/logger';
+import { logger } from '../../observability';
 import type { AttemptRecord } from '../../storage/delivery-attempts';
 import type { Delivery, SigningSecrets, Subscription } from '../model';
 import type { EventDeps } from './ports';

@@ -1,6 +1,12 @@
 import { derivedTimeOrderedId } from '../../ids';
-import { keys, notePrefix, type ItemKey } from '../../storage/keys';
-import type { CandidateItem, NoteItem, ProspectItem } from '../../storage/records';
+import {
+  keys,
+  notePrefix,
+  type ItemKey,
+  type CandidateItem,
+  type NoteItem,
+  type ProspectItem,
+} from '../../storage/table-items';
 import type { StoredChange } from '../../storage/stream-records';
 import { noteView, prospectReadView } from '../prospect/read-views';
 import { candidateNoteView, candidateView } from '../recruitment/candidate-view';

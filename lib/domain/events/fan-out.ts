@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { derivedTimeOrderedId } from '../../ids';
-import { sameKey, type StoredItem } from '../../storage/batch-get';
+import { sameKey, type StoredItem } from '../../storage/client';
 import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../storage/event-records';
 import {
   createDeliveryIfAbsent,
@@ -8,8 +8,8 @@ import {
   readWorkspaceEventContext,
   type WorkspaceEventContext,
 } from '../../storage/fan-out';
-import type { ItemKey } from '../../storage/keys';
-import { errorFields, logger } from '../../observability/logger';
+import type { ItemKey } from '../../storage/table-items';
+import { errorFields, logger } from '../../observability';
 import { storedChangeOf, type StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';
 import { eventsOfChange, subjectOfChange, type ChangeSubject } from './events-of-change';

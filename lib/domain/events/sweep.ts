@@ -1,4 +1,4 @@
-import { logger } from '../../observability/logger';
+import { logger } from '../../observability';
 import { listDueDeliveries, markRequeued, type PendingDelivery } from '../../storage/pending-deliveries';
 import type { DeliveryMessage, EventDeps } from './ports';
 import { sweepSettings } from './queue-settings';

@@ -1,7 +1,6 @@
 import type { Deps } from '../../deps';
-import type { MetricsSink } from '../metrics';
+import type { MetricsSink } from '../../observability';
 import { StorageUnavailableError } from '../errors';
-import type { WebhookFields } from '../webhook-fields';
 import {
   createProspectWithMarkers,
   updateKnownProspect,
@@ -12,7 +11,7 @@ import {
   type Placement,
 } from '../../storage/leads';
 import { getProspect } from '../../storage/prospects';
-import { readDecideWrite, type Decision, type RoundRead } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
 import { resolveTagIds } from '../tags';
 import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
 import { interpretLead, type LeadInput } from './lead-input';
@@ -21,7 +20,14 @@ import type { ContactMatch } from './matching';
 import { newProspect } from './new-prospect';
 import { placeNewLead } from './placement';
 import { messages } from '../../messages';
-import { defaultPhoneSettings, type Actor, type Prospect, type Stamped, type WorkspaceConfig } from '../model';
+import {
+  defaultPhoneSettings,
+  type Actor,
+  type Prospect,
+  type Stamped,
+  type WebhookFields,
+  type WorkspaceConfig,
+} from '../model';
 
 export type LeadResult = {
   status: 'created' | 'existing';

@@ -1,6 +1,5 @@
-import { findByIdOrName, isProtectedStage } from '../names';
+import { findByIdOrName, isProtectedStage, type SalesPipeline, type Stage } from '../model';
 import { messages } from '../../messages';
-import type { SalesPipeline, Stage } from '../model';
 
 export type PlacementKind = 'demande' | 'defaut' | 'aucun';
 

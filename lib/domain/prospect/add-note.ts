@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import type { ApiKeyPrincipal, Note, Stamped } from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError } from '../errors';
 import { writeNote } from '../../storage/prospect-writes';
-import { defaultRetryPolicy, retryOnTransactionConflict, type RetryPolicy } from '../../storage/retry';
+import type { RetryPolicy } from '../../storage/client';
+import { defaultRetryPolicy, retryOnTransactionConflict } from '../../storage/conditional-writes';
 import { codePointLength, maxNoteLength } from '../notes';
 import { readIsoTimestamp } from '../timestamps';
 import { apiKeyActor, changeLogEntry } from './changelog';
 import { messages } from '../../messages';
-import type { Note, Stamped } from '../model';
 
 /**
  * Content is kept exactly as sent (HTML, blank lines, emoji); `date` is checked by the use case

@@ -1,13 +1,11 @@
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import { type ApiKeyPrincipal, type ChangeLogEntry, findByIdOrName } from '../model';
 import type { Deps } from '../../deps';
 import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
-import { findByIdOrName } from '../names';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
-import type { ChangeLogEntry } from '../model';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };
 

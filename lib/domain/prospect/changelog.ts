@@ -1,5 +1,4 @@
-import type { ApiKeyPrincipal } from '../principal';
-import type { Actor, ChangeLogEntry, ChangeLogField } from '../model';
+import type { ApiKeyPrincipal, Actor, ChangeLogEntry, ChangeLogField } from '../model';
 
 /** The actor stamped on what a Prospect API call writes: the key its change-log entries name too. */
 export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_key', id: principal.keyId });

@@ -1,4 +1,3 @@
-import { prospectPatchView, type ProspectPatchView } from './prospect-view';
 import type { ChangeLogEntry, Note, Prospect, Tag } from '../model';
 
 /**
@@ -6,6 +5,28 @@ import type { ChangeLogEntry, Note, Prospect, Tag } from '../model';
  * (docs/api.md#read-routes), the admin command line (`prospect show`, `changelog list`) and, later,
  * outbound events share these shapes.
  */
+
+export type ProspectPatchView = {
+  id: string;
+  pipeline_id: string | null;
+  stage_id: string | null;
+  setter_id: string | null;
+  closer_id: string | null;
+  next_follow_up_at: string | null;
+};
+
+/**
+ * The PATCH answer (docs/api.md#update-a-prospect); `pipeline_id` and `stage_id` stay null for a
+ * prospect on no board.
+ */
+export const prospectPatchView = (prospect: Prospect): ProspectPatchView => ({
+  id: prospect.id,
+  pipeline_id: prospect.pipeline_id,
+  stage_id: prospect.stage_id,
+  setter_id: prospect.setter_id,
+  closer_id: prospect.closer_id,
+  next_follow_up_at: prospect.next_follow_up_at,
+});
 
 /** A tag id the workspace no longer names keeps its place, with a null name, rather than vanishing. */
 export type ProspectTagView = { id: string; name: string | null };

@@ -1,15 +1,58 @@
-import type { ApiKeyPrincipal } from '../../domain/principal';
+import * as z from 'zod/mini';
+import {
+  type ApiKeyPrincipal,
+  type ChangeLogEntry,
+  type Member,
+  type Prospect,
+  type SalesPipeline,
+  type Stage,
+  isProtectedStage,
+  sameName,
+} from '../model';
 import type { Deps } from '../../deps';
-import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
+import { NotFoundError, ProtectedStageError, StorageUnavailableError, UnknownReferenceError } from '../errors';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
 import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
-import type { PatchProspectInput } from './patch-input';
-import { prospectPatchView, type ProspectPatchView } from './prospect-view';
-import { resolveStageMove } from './stage-move';
+import { prospectPatchView, type ProspectPatchView } from './read-views';
 import { messages } from '../../messages';
-import type { ChangeLogEntry, Member, Prospect } from '../model';
+import { readIsoTimestamp } from '../timestamps';
+
+/** ISO 8601 date and time with a time zone (Z or ±hh:mm): a follow-up without one is ambiguous. */
+const followUpAt = z.pipe(
+  z.string(),
+  z.transform((value: string, context) => {
+    const instant = readIsoTimestamp(value, { zone: 'required', dateOnly: false });
+    if (instant) return instant.toISOString();
+    context.issues.push({
+      code: 'custom',
+      message: messages.rules.zonedTimestamp,
+      input: value,
+    });
+    return z.NEVER;
+  }),
+);
+
+/** Only the fields to change, at least one, nothing else (docs/api.md#update-a-prospect). */
+export const patchProspectSchema = z
+  .partial(
+    z.strictObject({
+      stage: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, messages.rules.stageReference),
+          z.maxLength(200, messages.rules.atMostCharacters(200)),
+        ),
+      setter_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
+      closer_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
+      follow_up_at: z.nullable(followUpAt),
+    }),
+  )
+  .check(z.refine((body) => Object.keys(body).length > 0, messages.rules.oneFieldToChange));
+
+export type PatchProspectInput = z.output<typeof patchProspectSchema>;
 
 export type PatchResult = ProspectPatchView & { changed: string[] };
 
@@ -107,7 +150,7 @@ type PendingChange = { change: FieldChange; set: Record<string, string | null> }
 function fieldChanges(
   prospect: Prospect,
   input: PatchProspectInput,
-  pipelines: Parameters<typeof resolveStageMove>[0],
+  pipelines: readonly SalesPipeline[],
   members: readonly Member[],
 ): PendingChange[] | Error {
   const changes: PendingChange[] = [];
@@ -145,4 +188,43 @@ function fieldChanges(
     });
   }
   return changes;
+}
+
+export type StageTarget = { pipelineId: string; stage: Stage };
+
+function stageOf(pipelines: readonly SalesPipeline[], stageId: string | null): StageTarget | undefined {
+  if (stageId === null) return undefined;
+  for (const pipeline of pipelines) {
+    const stage = pipeline.stages.find((candidate) => candidate.id === stageId);
+    if (stage) return { pipelineId: pipeline.id, stage };
+  }
+  return undefined;
+}
+
+/**
+ * The target of a `stage` (docs/api.md#update-a-prospect): a stage id of any active pipeline of the
+ * workspace (the prospect changes pipeline), or a stage name (compared as in
+ * docs/api.md#names-as-references) within the prospect's current pipeline, if active. Closé and Acompte are
+ * neither left nor entered through the API (409, checked before an unknown target's 422). A refusal
+ * is returned as a value: the caller decides whether the read it rests on may answer.
+ */
+export function resolveStageMove(
+  pipelines: readonly SalesPipeline[],
+  prospect: Pick<Prospect, 'pipeline_id' | 'stage_id'>,
+  reference: string,
+): StageTarget | ProtectedStageError | UnknownReferenceError {
+  const current = stageOf(pipelines, prospect.stage_id);
+  if (current && isProtectedStage(current.stage))
+    return new ProtectedStageError(messages.prospect.inProtectedStage(current.stage.name));
+  // A stage of an inactive pipeline is no target, by id or by name: the prospect would vanish from
+  // every board (docs/api.md#update-a-prospect).
+  const targets = pipelines.filter((pipeline) => pipeline.active);
+  const byId = stageOf(targets, reference.trim().toLowerCase());
+  const currentPipeline = targets.find((pipeline) => pipeline.id === prospect.pipeline_id);
+  const byName = currentPipeline?.stages.find((stage) => sameName(stage.name, reference));
+  const target = byId ?? (byName && currentPipeline ? { pipelineId: currentPipeline.id, stage: byName } : undefined);
+  if (!target) return new UnknownReferenceError(messages.prospect.unknownStage(reference));
+  if (isProtectedStage(target.stage))
+    return new ProtectedStageError(messages.prospect.toProtectedStage(target.stage.name));
+  return target;
 }

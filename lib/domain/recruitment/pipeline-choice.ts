@@ -1,7 +1,6 @@
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
-import { sameName } from '../names';
+import { sameName, type RecruitmentPipeline } from '../model';
 import { messages as catalogue } from '../../messages';
-import type { RecruitmentPipeline } from '../model';
 
 const messages = {
   idNotFound: catalogue.recruitment.pipelineIdNotFound,

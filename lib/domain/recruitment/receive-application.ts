@@ -1,7 +1,6 @@
 import type { Deps } from '../../deps';
-import type { WebhookFields } from '../webhook-fields';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
-import { readDecideWrite, type Decision } from '../../storage/read-decide-write';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { StorageUnavailableError } from '../errors';
 import { answersNote } from './answers-note';
@@ -9,7 +8,7 @@ import { interpretApplication, type ApplicationInput } from './application-input
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
 import { successEntry, type WebhookCallContext } from '../webhook-call';
-import type { Actor, Candidate, Note, Stamped, WorkspaceConfig } from '../model';
+import type { Actor, Candidate, Note, Stamped, WebhookFields, WorkspaceConfig } from '../model';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 

@@ -1,8 +1,8 @@
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
-import type { ApiKeyPrincipal } from '../../domain/principal';
-import { admitRequest, type RateLimitState } from '../../domain/rate-limit';
+import type { ApiKeyPrincipal } from '../../domain/model';
+import { admitRequest, type RateLimitState } from '../../storage/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import type { RouteContext, RouteMiddleware } from './route';

@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../../domain/principal';
+import type { Principal } from '../../domain/model';
 import type { Deps } from '../../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
-import { errorFields, logger } from '../../observability/logger';
+import { errorFields, logger } from '../../observability';
 import { functionTimeoutSeconds, type Route } from '../../routes';
 import { seededIds } from '../../ids';
 import { withDynamoGrace } from '../../storage/client';
 import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
-import { keys, sha256Hex, type ItemKey } from '../../storage/keys';
-import { decodePathParameter } from '../path-ids';
+import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
+import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
 import { respondWithError, type HttpResponse } from './route';
 

@@ -19,7 +19,7 @@ import {
 } from '../../domain/errors';
 import { messages } from '../../messages';
 import { withDynamoDeadline } from '../../storage/client';
-import { errorFields, logger, observeInvocation } from '../../observability/logger';
+import { errorFields, logger, observeInvocation } from '../../observability';
 
 /** A route's answer: always a JSON body, with its headers. */
 export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string> };

@@ -5,7 +5,7 @@ import {
   UnauthorizedError,
   UnknownEndpointError,
 } from '../../domain/errors';
-import type { WebhookPrincipal } from '../../domain/principal';
+import type { WebhookPrincipal } from '../../domain/model';
 import type { WebhookCallContext } from '../../domain/webhook-call';
 import type { Deps } from '../../deps';
 import { messages as catalogue } from '../../messages';

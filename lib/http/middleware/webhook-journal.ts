@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
-import type { WebhookPrincipal } from '../../domain/principal';
+import type { WebhookPrincipal, WebhookCall, WebhookRoute } from '../../domain/model';
 import {
   countingEntryOf,
   journaledOneByOne,
@@ -11,10 +11,9 @@ import {
   type WebhookCallContext,
 } from '../../domain/webhook-call';
 import { timeOrderedId } from '../../ids';
-import { errorFields, logger } from '../../observability/logger';
+import { errorFields, logger } from '../../observability';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
-import type { WebhookCall, WebhookRoute } from '../../domain/model';
 
 /** What the webhook gate leaves for the handler and the journal: the call being answered. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };

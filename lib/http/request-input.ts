@@ -1,7 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type * as z from 'zod/mini';
 import { InvalidInputError, NotFoundError } from '../domain/errors';
 import { isUuid } from '../ids';
 import { messages } from '../messages';
+
+/*
+ * What a Prospect API handler reads from its request: its path parameters, decoded once, and its
+ * JSON body, validated by the route's schema; a failure is the route's 400 or 404. (The query
+ * parameters of the list routes: query-parameters.ts.)
+ */
 
 type PathEvent = Pick<APIGatewayProxyEvent, 'pathParameters'>;
 
@@ -59,4 +66,29 @@ export function tagOf(event: PathEvent): string {
     });
   }
   return parameter.value;
+}
+
+/** Prospect API bodies: JSON parsed and validated by the route's zod schema; any failure is a 400 naming the field. */
+export function parseJsonBody<T>(body: string | null, schema: z.ZodMiniType<T>): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch (error) {
+    throw new InvalidInputError(messages.body.notJsonObject, undefined, { cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidInputError(messages.body.notJsonObject);
+  const result = schema.safeParse(parsed);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path[0];
+  const name = field === undefined ? 'body' : String(field);
+  const reason = issue?.message ?? messages.body.refusedValue;
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? messages.body.unknownField(name)
+      : name === 'body'
+        ? messages.body.invalidBody(reason)
+        : messages.body.invalidField(name, reason);
+  throw new InvalidInputError(message, { field: name, message });
 }

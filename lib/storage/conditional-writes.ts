@@ -1,4 +1,93 @@
-import { defaultRetryPolicy, defaultRoundPolicy, retryOnTransactionConflict, type RetryPolicy } from './retry';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { RetryPolicy, Store } from './client';
+
+/*
+ * Conditional writes and what follows their refusal: the reasons of a cancelled transaction, the
+ * create-if-absent item, a transaction sent again after a conflict, and the read → decide → write
+ * loop of every optimistic change (docs/architecture.md, "Optimistic changes").
+ */
+
+export type CancellationCode = string | undefined;
+
+/** The per-item reasons DynamoDB gives for a cancelled transaction, in the order of its items. */
+export function cancellationCodes(error: unknown): CancellationCode[] | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  return (error.CancellationReasons ?? []).map((reason) => reason.Code);
+}
+
+/** Another transaction held one of the items: worth trying again after a pause. */
+export function isTransactionConflict(error: unknown): boolean {
+  const codes = cancellationCodes(error);
+  return codes !== undefined && codes.some((code) => code === 'TransactionConflict');
+}
+
+/**
+ * The item a refused transaction item found, as DynamoDB returns it with the cancellation when
+ * that item asked for `ReturnValuesOnConditionCheckFailure: ALL_OLD` (none: nothing was stored).
+ */
+export function refusedItem(error: unknown, index: number): Record<string, unknown> | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const item = error.CancellationReasons?.[index]?.Item;
+  return item ? unmarshall(item) : undefined;
+}
+
+/** One of the transaction's conditions did not hold: a fact to act on, never retried blindly. */
+export function failedConditionIndexes(error: unknown): number[] {
+  const codes = cancellationCodes(error) ?? [];
+  return codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : []));
+}
+
+/**
+ * A transaction item that creates `item` only if nothing is stored under its key: uniqueness and
+ * "never overwrite" both rest on it. With `returnExisting`, a refusal sends back what is stored.
+ */
+export const putIfAbsent = (store: Store, item: object, options: { returnExisting?: boolean } = {}) => ({
+  Put: {
+    TableName: store.tableName,
+    Item: item as Record<string, unknown>,
+    ConditionExpression: 'attribute_not_exists(pk)',
+    ...(options.returnExisting ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+  },
+});
+
+export const defaultRetryPolicy: RetryPolicy = {
+  attempts: 5,
+  baseDelayMs: 25,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Runs `attempt` again when DynamoDB cancelled its transaction for a conflict with another one,
+ * at most `attempts` times, waiting a random time below an exponentially growing bound ("full
+ * jitter"), so that concurrent callers spread out instead of colliding again. Other errors,
+ * failed conditions included, go straight to the caller.
+ */
+export async function retryOnTransactionConflict<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy = defaultRetryPolicy,
+): Promise<T> {
+  for (let tried = 1; ; tried += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isTransactionConflict(error) || tried >= policy.attempts) throw error;
+      await policy.sleep(Math.random() * policy.baseDelayMs * 2 ** tried);
+    }
+  }
+}
+
+/**
+ * Rounds of an optimistic change (`readDecideWrite`, below), and the
+ * pauses between them. The first re-read runs at once (a lost race usually settles
+ * in one round); after that, callers contending for one record spread out instead of colliding in
+ * lockstep: twenty calls at once sharing a phone, each moving the record's e-mail, settle.
+ */
+export const defaultRoundPolicy: RetryPolicy = {
+  attempts: 8,
+  baseDelayMs: 5,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /**
  * What a round read. `consistent`: the snapshot may answer without writing. So is a strongly
