@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { WebhookFields } from '../domain/webhook-fields';
+import type { WebhookFields } from '../domain/webhook-call';
 import { InvalidInputError } from '../domain/errors';
 import { messages } from '../messages';
 

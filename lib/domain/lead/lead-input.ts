@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { WebhookFields } from '../webhook-fields';
+import type { WebhookFields } from '../webhook-call';
 import { InvalidInputError } from '../errors';
 import { isEmailAddress, maxEmailLength } from '../email';
 import { messages } from '../../messages';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { InvalidInputError } from '../errors';
-import type { WebhookFields } from '../webhook-fields';
+import type { WebhookFields } from '../webhook-call';
 import { isUuid } from '../../ids';
 import { isEmailAddress } from '../email';
 import { messages } from '../../messages';

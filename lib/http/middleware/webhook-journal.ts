@@ -4,10 +4,15 @@ import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import type { WebhookPrincipal } from '../../domain/principal';
 import {
+  callEntry,
   countingEntryOf,
   journaledOneByOne,
   keptBodyOf,
   refusalMinuteOf,
+  refusalReport,
+  replayReport,
+  type CallReport,
+  type WebhookAnswer,
   type WebhookCallContext,
 } from '../../domain/webhook-call';
 import { timeOrderedId } from '../../ids';
@@ -15,6 +20,9 @@ import { errorFields, logger } from '../../observability/logger';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 import type { WebhookCall, WebhookRoute } from '../../domain/model';
+import { answerOnce } from './idempotency';
+import { errorAnswerOf, json, respondWithError, type HttpResponse } from './route';
+import type { WebhookContext } from './webhook-gate';
 
 /** What the webhook gate leaves for the handler and the journal: the call being answered. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };
@@ -37,47 +45,113 @@ export function openWebhookCall(
     endpointId: endpoint.endpointId,
     requestId: event.requestContext?.requestId ?? null,
     successStatus: 200,
-    journaled: false,
     ...(endpoint.phone === undefined ? {} : { phone: endpoint.phone }),
   };
 }
 
+/** A webhook call answered, as values: the HTTP answer, and what it reports to the journal and the metrics. */
+export type AnsweredCall = CallReport & { response: HttpResponse };
+
+/** A webhook's use case, given the call's request, the call and the deps its request writes with. */
+export type WebhookUseCase = (
+  event: APIGatewayProxyEvent,
+  call: WebhookCallContext,
+  deps: Deps,
+) => Promise<WebhookAnswer<unknown>>;
+
+/** A use case's answer made the HTTP answer: its body, with the status of a success. */
+export const answeredWith = (call: WebhookCallContext, value: WebhookAnswer<unknown>): AnsweredCall => ({
+  response: json(call.successStatus, value.answer),
+  journal: value.journal,
+  journaledWithChange: value.journaledWithChange,
+  counts: value.counts,
+});
+
 /**
- * The journal of both webhooks (docs/api.md#webhook-call-journal), as a middleware that sees every
- * answer, the gate's refusals included. A call the use case journaled inside its own write is left
- * alone; any other call of a known endpoint gets its entry here, as its one write: an
- * authenticated call that did not succeed with its body (to show and replay it), a replayed or
- * otherwise unwritten success with neither; a refusal of a known endpoint (wrong token, disabled
- * webhook), without any of the request's values, is counted in its minute first
- * (`journalRefusedCall`). A journal that cannot be written never changes the answer.
+ * The handler of both webhooks, behind their gate: the use case's answer, a value, goes through the
+ * Idempotency-Key (`answerOnce`, which keeps the journal's outcome next to the answer it records,
+ * and replays both); the route turns it into the HTTP answer, journals the call unless its entry
+ * was written with its change, and counts what it reports. An error of the use case is answered
+ * in the route's shape and reported with its code, as the error mapping gives it (`errorAnswerOf`).
+ * An error thrown before the use case runs (a key refused or not claimed) is the journal
+ * middleware's (`webhookJournal`).
+ */
+export function answeredWebhook(route: Route, deps: Deps, useCase: WebhookUseCase) {
+  return async (event: APIGatewayProxyEvent, context: WebhookContext): Promise<HttpResponse> => {
+    const call = context.webhookCall;
+    const answered = await answerOnce<AnsweredCall>(
+      deps,
+      route,
+      event,
+      context.principal,
+      async (identity) => {
+        try {
+          return answeredWith(call, await useCase(event, call, { ...deps, ...identity }));
+        } catch (error) {
+          const { code } = errorAnswerOf(route, error);
+          return { response: respondWithError(route, error), ...refusalReport(call.route, code) };
+        }
+      },
+      (kept) => ({ response: kept.response, ...replayReport(call.route, kept.response.statusCode, kept.journal) }),
+    );
+    await report(deps, route, event, { call, authenticated: true }, answered.response.statusCode, answered);
+    return answered.response;
+  };
+}
+
+/**
+ * The journal of both webhooks (docs/api.md#webhook-call-journal) for an answer that is an error
+ * thrown around the handler: a refusal of the gate, or of the Idempotency-Key before the use case
+ * runs. Its status and code are the error mapping's (`errorAnswerOf`). An authenticated call is
+ * journaled with its body (to show and replay it); a refusal of a known endpoint (wrong token,
+ * disabled webhook), without any of the request's values, is counted in its minute first
+ * (`journalRefusedCall`); every refusal is counted by its code.
  */
 export function webhookJournal(
   route: Route,
   deps: Deps,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, JournalContext> {
-  const settle = async (request: {
-    event: APIGatewayProxyEvent;
-    context: JournalContext;
-    response: APIGatewayProxyResult | null | undefined;
-  }) => {
-    const { event, context, response } = request;
-    if (!response) return;
-    countRefusal(route, deps, response);
-    const authenticated = context.webhookCall;
-    const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
-    const call =
-      authenticated ??
-      ('refusedEndpoint' in decision ? openWebhookCall(route, event, decision.refusedEndpoint, deps.clock) : undefined);
-    if (!call || call.journaled) return;
-    try {
-      const entry = entryOfAnswer(call, event, response, { keepBody: authenticated !== undefined });
-      await (authenticated ? journalWebhookCall(deps, entry) : journalRefusedCall(deps, entry));
-      call.journaled = true;
-    } catch (error) {
-      logger.error('webhook call not journaled', { route: route.id, ...errorFields(error) });
-    }
+  return {
+    onError: async ({ event, context, error }) => {
+      const { status, code } = errorAnswerOf(route, error);
+      const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
+      const call =
+        context.webhookCall ??
+        ('refusedEndpoint' in decision
+          ? openWebhookCall(route, event, decision.refusedEndpoint, deps.clock)
+          : undefined);
+      await report(
+        deps,
+        route,
+        event,
+        call && { call, authenticated: context.webhookCall !== undefined },
+        status,
+        refusalReport(webhookRouteOf(route), code),
+      );
+    },
   };
-  return { after: settle, onError: settle };
+}
+
+/**
+ * Counts what an answer reports, and journals its call (a call of a known endpoint) unless its
+ * entry went with its change. A journal that cannot be written never changes the answer.
+ */
+async function report(
+  deps: Deps,
+  route: Route,
+  event: APIGatewayProxyEvent,
+  journaled: { call: WebhookCallContext; authenticated: boolean } | undefined,
+  status: number,
+  reported: CallReport,
+): Promise<void> {
+  for (const { metric, dimensions, value } of reported.counts) deps.metrics.count(metric, dimensions, value);
+  if (!journaled || reported.journaledWithChange) return;
+  try {
+    const entry = journalEntryOf(journaled.call, event, status, reported, { keepBody: journaled.authenticated });
+    await (journaled.authenticated ? journalWebhookCall(deps, entry) : journalRefusedCall(deps, entry));
+  } catch (error) {
+    logger.error('webhook call not journaled', { route: route.id, ...errorFields(error) });
+  }
 }
 
 /**
@@ -95,74 +169,34 @@ async function journalRefusedCall(deps: Deps, entry: WebhookCall): Promise<void>
   await (journaledOneByOne(rank) ? journalWebhookCall(deps, entry) : countIntoEntry(deps, countingEntryOf(entry)));
 }
 
-type AnswerBody = {
-  error?: string | { code?: string };
-  status?: string;
-  action?: string;
-  prospect_id?: string;
-  talent_id?: string;
-  placement?: string;
-  warnings?: string[];
-};
-
-/** The entry of a call from the answer it got: its status, its outcome (the error code of a refusal), what it names. */
-function entryOfAnswer(
+/**
+ * The entry of a call from its status and what its answer reports. An authenticated call that did
+ * not succeed keeps its body (to show and replay it); a call refused for its token keeps none of
+ * the request's values.
+ */
+export function journalEntryOf(
   call: WebhookCallContext,
-  event: APIGatewayProxyEvent,
-  response: APIGatewayProxyResult,
+  event: Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded' | 'headers'>,
+  status: number,
+  reported: Pick<CallReport, 'journal'>,
   options: { keepBody: boolean },
 ): WebhookCall {
-  const body = parsed(response.body);
-  const failed = response.statusCode >= 400;
-  const code = errorCodeOf(body);
-  const keepBody = options.keepBody && failed && event.body !== null;
+  const keepBody = options.keepBody && status >= 400 && event.body !== null;
   return {
-    id: call.id,
-    workspace_id: call.workspaceId,
-    endpoint_id: call.endpointId,
-    at: call.at,
-    route: call.route,
-    status: response.statusCode,
-    outcome: (failed ? code : (body.status ?? body.action)) ?? String(response.statusCode),
-    record_id: failed ? null : (body.prospect_id ?? body.talent_id ?? null),
-    placement: failed ? null : (body.placement ?? null),
-    warnings: failed || !options.keepBody ? [] : (body.warnings ?? []),
-    request_id: call.requestId,
+    ...callEntry(call, status, reported.journal),
     ...(keepBody ? { ...keptBody(event), content_type: headerValue(event, 'content-type') } : {}),
   };
 }
 
 /** The body as the journal keeps it: its first 64 KB (lib/domain/webhook-call.ts), `body_truncated` when cut. */
-function keptBody(event: APIGatewayProxyEvent): Pick<WebhookCall, 'body' | 'body_base64' | 'body_truncated'> {
+function keptBody(
+  event: Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'>,
+): Pick<WebhookCall, 'body' | 'body_base64' | 'body_truncated'> {
   const { body, truncated } = keptBodyOf(event.body ?? '', event.isBase64Encoded);
   return { body, body_base64: event.isBase64Encoded, ...(truncated ? { body_truncated: true } : {}) };
 }
 
-const errorCodeOf = (body: AnswerBody): string | undefined =>
-  typeof body.error === 'string' ? body.error : body.error?.code;
-
-/**
- * LeadsRefused / CandidatesRefused by the code answered: here, since this middleware sees every
- * final answer of a webhook, the gate's refusals of an unknown or malformed endpoint (which get no
- * journal entry) and 5xx answers included. A replayed refusal counts again, being answered again.
- * Successes are counted by their use case.
- */
-function countRefusal(route: Route, deps: Deps, response: APIGatewayProxyResult): void {
-  if (response.statusCode < 400) return;
-  const code = errorCodeOf(parsed(response.body)) ?? String(response.statusCode);
-  deps.metrics.count(route.id === 'recruitment' ? 'CandidatesRefused' : 'LeadsRefused', { code });
-}
-
-function parsed(text: string): AnswerBody {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as AnswerBody) : {};
-  } catch {
-    return {};
-  }
-}
-
-function headerValue(event: APIGatewayProxyEvent, name: string): string | null {
+function headerValue(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | null {
   const entry = Object.entries(event.headers ?? {}).find(([header]) => header.toLowerCase() === name);
   return entry?.[1] ?? null;
 }
