@@ -3,8 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { ingestLead } from '../lib/domain/lead/ingest-lead';
 import { errorAnswers, observed } from '../lib/http/middleware/route';
-import { webhookGate } from '../lib/http/middleware/webhook-gate';
-import { answeredWebhook, webhookJournal } from '../lib/http/middleware/webhook-journal';
+import { answeredWebhook, webhookGate, webhookJournal } from '../lib/http/middleware/webhook';
 import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 

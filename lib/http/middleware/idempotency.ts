@@ -84,7 +84,7 @@ export type Replayable = { response: HttpResponse; journal?: StoredAnswer['journ
  * answer too large to store, a failure of its own claim) releases the key, yet its writes may have
  * landed: the retry runs again with the first attempt's ids and time, so it rewrites the same
  * items (conditional puts make that a no-op) instead of adding new ones. Without the header
- * nothing is read or written.
+ * nothing is read or written. `replayed` makes a kept answer the caller's value again.
  */
 export async function answerOnce<Answer extends Replayable>(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId' | 'metrics'>,

@@ -2,6 +2,12 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
+import {
+  EndpointIdMalformedError,
+  EndpointIdMissingError,
+  UnauthorizedError,
+  UnknownEndpointError,
+} from '../../domain/errors';
 import type { WebhookPrincipal } from '../../domain/principal';
 import {
   callEntry,
@@ -16,16 +22,31 @@ import {
   type WebhookCallContext,
 } from '../../domain/webhook-call';
 import { timeOrderedId } from '../../ids';
+import { messages as catalogue } from '../../messages';
 import { errorFields, logger } from '../../observability/logger';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 import type { WebhookCall, WebhookRoute } from '../../domain/model';
 import { answerOnce } from './idempotency';
-import { errorAnswerOf, json, respondWithError, type HttpResponse } from './route';
-import type { WebhookContext } from './webhook-gate';
+import {
+  errorAnswerOf,
+  json,
+  respondWithError,
+  type HttpResponse,
+  type RouteContext,
+  type RouteMiddleware,
+} from './route';
 
-/** What the webhook gate leaves for the handler and the journal: the call being answered. */
+// Both webhooks compose `webhookJournal → errorAnswers → webhookGate → answeredWebhook(use case)`:
+// the gate opens the call; the handler answers it from the use case's value and journals it; the
+// journal middleware journals the calls an error answered around the handler, the gate's refusals
+// among them.
+
+/** What the webhook gate leaves for the journal: the call being answered, once the gate admitted it. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };
+
+/** What a webhook handler is given: the endpoint let in, and the call being answered. */
+export type WebhookContext = RouteContext & { principal: WebhookPrincipal; webhookCall: WebhookCallContext };
 
 const webhookRouteOf = (route: Route): WebhookRoute => (route.id === 'recruitment' ? 'recruitment' : 'ingest-lead');
 
@@ -46,6 +67,41 @@ export function openWebhookCall(
     requestId: event.requestContext?.requestId ?? null,
     successStatus: 200,
     ...(endpoint.phone === undefined ? {} : { phone: endpoint.phone }),
+  };
+}
+
+const { access: messages } = catalogue;
+
+/**
+ * The gate of both webhooks, before any business code: every authorizer outcome other than
+ * `allowed` becomes the route's error (docs/api.md#webhook-endpoint-checks); an allowed call is opened
+ * for the journal.
+ */
+export function webhookGate(route: Route, deps: Deps): RouteMiddleware<WebhookContext> {
+  return {
+    before: async (request) => {
+      request.context.responseHeaders = {};
+      const decision = decodeDecision(request.event.requestContext?.authorizer);
+      switch (decision.outcome) {
+        case 'endpoint_missing':
+          throw new EndpointIdMissingError(messages.endpointMissing);
+        case 'endpoint_malformed':
+          throw new EndpointIdMalformedError(messages.endpointMalformed);
+        case 'endpoint_unknown':
+          throw new UnknownEndpointError(messages.endpointUnknown);
+        case 'failed':
+          throw new Error('authorizer failed');
+        case 'allowed':
+          if (decision.principal.kind === 'webhook') {
+            request.context.principal = decision.principal;
+            request.context.webhookCall = openWebhookCall(route, request.event, decision.principal, deps.clock);
+            return;
+          }
+          throw new UnauthorizedError(messages.webhookUnauthorized);
+        default:
+          throw new UnauthorizedError(messages.webhookUnauthorized);
+      }
+    },
   };
 }
 
@@ -133,22 +189,23 @@ export function webhookJournal(
 }
 
 /**
- * Counts what an answer reports, and journals its call (a call of a known endpoint) unless its
- * entry went with its change. A journal that cannot be written never changes the answer.
+ * Counts what an answer reports, and journals its call (`known`: a call naming a known endpoint,
+ * authenticated or refused for its token) unless its entry went with its change. A journal that
+ * cannot be written never changes the answer.
  */
 async function report(
   deps: Deps,
   route: Route,
   event: APIGatewayProxyEvent,
-  journaled: { call: WebhookCallContext; authenticated: boolean } | undefined,
+  known: { call: WebhookCallContext; authenticated: boolean } | undefined,
   status: number,
   reported: CallReport,
 ): Promise<void> {
   for (const { metric, dimensions, value } of reported.counts) deps.metrics.count(metric, dimensions, value);
-  if (!journaled || reported.journaledWithChange) return;
+  if (!known || reported.journaledWithChange) return;
   try {
-    const entry = journalEntryOf(journaled.call, event, status, reported, { keepBody: journaled.authenticated });
-    await (journaled.authenticated ? journalWebhookCall(deps, entry) : journalRefusedCall(deps, entry));
+    const entry = journalEntryOf(known.call, event, status, reported, { keepBody: known.authenticated });
+    await (known.authenticated ? journalWebhookCall(deps, entry) : journalRefusedCall(deps, entry));
   } catch (error) {
     logger.error('webhook call not journaled', { route: route.id, ...errorFields(error) });
   }
