@@ -2,10 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { receiveApplication } from '../lib/domain/recruitment/receive-application';
-import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { webhookGate } from '../lib/http/middleware/webhook-gate';
-import { webhookJournal } from '../lib/http/middleware/webhook-journal';
+import { errorAnswers, observed } from '../lib/http/middleware/route';
+import { answeredWebhook, webhookGate, webhookJournal } from '../lib/http/middleware/webhook';
 import { readWebhookBody } from '../lib/http/webhook-body';
 import { routeById } from '../lib/routes';
 
@@ -20,9 +18,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(webhookGate(route, deps))
       .handler(
-        answeredOnce(route, deps, async (event, { webhookCall: call }, deps) =>
-          json(call.successStatus, await receiveApplication(deps, call, readWebhookBody(event))),
-        ),
+        answeredWebhook(route, deps, (event, call, deps) => receiveApplication(deps, call, readWebhookBody(event))),
       ),
   );
 

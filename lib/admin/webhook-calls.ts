@@ -9,7 +9,7 @@ import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
 import type { WebhookCallItem } from '../storage/table-items';
-import { getWebhookCall, listWebhookCalls } from '../storage/webhook-calls';
+import { getWebhookCall, listWebhookCalls } from '../storage/webhook-call-list';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';

@@ -9,7 +9,7 @@ import { allScopes, type Scope } from '../routes';
  * "Unauthorized": API Gateway would then answer with one status per gateway-response type,
  * while the API answers 400, 401, 403 or 404 depending on the case, with two different error
  * bodies (docs/api.md#webhook-endpoint-checks, docs/api.md#error-bodies). Every handler goes
- * through a gate (lib/http/middleware/api-key-gate.ts, webhook-gate.ts), which turns any outcome other than `allowed`
+ * through a gate (lib/http/middleware/api-key-gate.ts, webhook.ts), which turns any outcome other than `allowed`
  * into the route's exact error before business code runs.
  */
 export type AuthOutcome =

@@ -1,12 +1,8 @@
 import { derivedTimeOrderedId } from '../ids';
+import type { BusinessMetric, MetricDimension } from '../observability';
 import type { PhoneSettings, WebhookCall, WebhookRoute } from './model';
 
-/**
- * The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal).
- * A use case that writes journals the call inside its own transaction (the entry of a success,
- * built by `successEntry`) and marks it `journaled`; whoever answers the call journals it otherwise
- * (a refusal, an error, a replayed answer, a success that wrote nothing): never twice, never not at all.
- */
+/** The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal). */
 export type WebhookCallContext = {
   id: string;
   at: string;
@@ -16,7 +12,6 @@ export type WebhookCallContext = {
   requestId: string | null;
   /** The status a success is answered with (the HTTP layer's to say), written into its entry. */
   successStatus: number;
-  journaled: boolean;
   /**
    * The workspace's phone settings, as the authorizer read them on the endpoint item (an
    * authenticated call only; absent: the defaults). The lead webhook matches phones with them.
@@ -24,24 +19,69 @@ export type WebhookCallContext = {
   phone?: PhoneSettings;
 };
 
-export type CallOutcome = {
-  outcome: 'created' | 'existing';
-  record_id: string;
-  placement: string | null;
-  warnings: string[];
+/** What a call's journal entry says of its answer: what happened (or the error code answered), and what it names. */
+export type CallOutcome = Pick<WebhookCall, 'outcome' | 'record_id' | 'placement' | 'warnings'>;
+
+/** One business metric counted (lib/domain/metrics.ts), as a value. */
+export type MetricCount = {
+  metric: BusinessMetric;
+  dimensions?: Partial<Record<MetricDimension, string>>;
+  value?: number;
 };
 
-/** The journal entry of a call that succeeds, written with the success itself. */
-export const successEntry = (call: WebhookCallContext, outcome: CallOutcome): WebhookCall => ({
+/**
+ * What an answer to a webhook call gives the journal and the metrics, as values: what the call's
+ * journal entry says of it, whether that entry was already written inside the change's own
+ * transaction (a call that wrote nothing else has its entry written by whoever answers it: never
+ * twice, never not at all), and the business metrics it counts.
+ */
+export type CallReport = { journal: CallOutcome; journaledWithChange: boolean; counts: MetricCount[] };
+
+/** What a webhook's use case answers, as a value: the answer's body, with its report. */
+export type WebhookAnswer<Answer> = CallReport & { answer: Answer };
+
+/** The journal entry of a call answered with `status` and `outcome`; the use case writes a success's with its change. */
+export const callEntry = (call: WebhookCallContext, status: number, outcome: CallOutcome): WebhookCall => ({
   id: call.id,
   workspace_id: call.workspaceId,
   endpoint_id: call.endpointId,
   at: call.at,
   route: call.route,
-  status: call.successStatus,
+  status,
   ...outcome,
   request_id: call.requestId,
 });
+
+/** The entry of a call that succeeds, written with the success itself. */
+export const successEntry = (call: WebhookCallContext, outcome: CallOutcome): WebhookCall =>
+  callEntry(call, call.successStatus, outcome);
+
+/**
+ * The report of a call answered with an error `code`: its entry names nothing, and it counts in
+ * LeadsRefused / CandidatesRefused by that code. Every error answer of a webhook counts, the
+ * gate's refusals of an unknown or malformed endpoint (which get no journal entry) and 5xx answers
+ * included.
+ */
+export const refusalReport = (route: WebhookRoute, code: string): CallReport => ({
+  journal: { outcome: code, record_id: null, placement: null, warnings: [] },
+  journaledWithChange: false,
+  counts: [{ metric: route === 'recruitment' ? 'CandidatesRefused' : 'LeadsRefused', dimensions: { code } }],
+});
+
+/**
+ * The report of an answer replayed under its Idempotency-Key, from the outcome kept with it: the
+ * first call's entry said it, this call's entry says it again; a replayed refusal counts again,
+ * being answered again, and a replayed success counts only as a replay (IdempotentReplays). An
+ * answer kept before its outcome was (recorded by the version before this one, within the 24
+ * hours a record lives) is reported by its status alone.
+ */
+export function replayReport(route: WebhookRoute, status: number, kept: CallOutcome | undefined): CallReport {
+  const failed = status >= 400;
+  const journal = kept ?? { outcome: String(status), record_id: null, placement: null, warnings: [] };
+  return failed
+    ? { ...refusalReport(route, journal.outcome), journal }
+    : { journal, journaledWithChange: false, counts: [] };
+}
 
 /**
  * Calls refused for their token (wrong or missing token, disabled webhook) cannot flood the

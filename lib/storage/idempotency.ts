@@ -3,8 +3,19 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import type { ItemKey } from './table-items';
+import type { WebhookCall } from '../domain/model';
 
-export type StoredAnswer = { statusCode: number; body: string; contentType: string };
+/**
+ * An answer kept for replay. `journal`: a webhook call's, what its journal entry says of the
+ * answer, kept as a value so that a replay is journaled and counted without reading the body
+ * back; absent on every other route's answer and on a webhook answer recorded before it was kept.
+ */
+export type StoredAnswer = {
+  statusCode: number;
+  body: string;
+  contentType: string;
+  journal?: Pick<WebhookCall, 'outcome' | 'record_id' | 'placement' | 'warnings'>;
+};
 
 /** What a retry replays: the first attempt's id seed and time, so it writes the very same items. */
 export type Attempt = { seed: string; firstAt: string };

@@ -1,13 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { stillKept, stillKeptFilter, newestFirst } from './expiring-items';
-import { keys, items, type WebhookCallItem } from './table-items';
+import { keys } from './table-items';
+import { items } from './table-items';
 import { putIfAbsent } from './conditional-writes';
 import type { WebhookCall, WebhookRoute } from '../domain/model';
 
 /**
- * The webhook call journal (docs/data-model.md, "Webhook call journal"). A call that writes
+ * The webhook call journal (docs/data-model.md, "Webhook call journal"), as the webhooks write it
+ * (the admin reads it: lib/storage/webhook-call-list.ts). A call that writes
  * something journals itself inside that write's transaction (`journalEntryPut`); a call that
  * writes nothing else (a refusal, an error, a replayed answer) has the journal entry as its one
  * write (`journalWebhookCall`); a call refused for its token past the 10th of its minute is added
@@ -77,51 +78,4 @@ export async function countIntoEntry(store: Store, entry: Omit<WebhookCall, 'cou
       },
     }),
   );
-}
-
-/**
- * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
- * partition read backwards (ids are time-ordered), strongly consistent, without the entries past
- * their `expires_at` that TTL has not removed yet (lib/storage/expiring-items.ts); `failed` keeps the calls
- * answered with an error (status 400 or more), read on until `limit` are found. Expired entries
- * sit at the partition's old end, so without `failed` each page asks for just what is missing.
- */
-export function listWebhookCalls(
-  store: Store,
-  workspaceId: string,
-  options: { failed: boolean; limit: number; now: Date },
-): Promise<WebhookCallItem[]> {
-  const kept = stillKeptFilter(options.now);
-  return newestFirst<WebhookCallItem>(
-    store,
-    {
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression: options.failed ? `${kept.expression} AND #status >= :error` : kept.expression,
-      ExpressionAttributeNames: { ...kept.names, ...(options.failed ? { '#status': 'status' } : {}) },
-      ExpressionAttributeValues: {
-        ':pk': keys.webhookCallsPk(workspaceId),
-        ...kept.values,
-        ...(options.failed ? { ':error': 400 } : {}),
-      },
-      filtered: options.failed,
-    },
-    options.limit,
-  );
-}
-
-/**
- * Access pattern "one call by id": GetItem, strongly consistent; another workspace's call, or one
- * past its `expires_at` (lib/storage/expiring-items.ts), is not found.
- */
-export async function getWebhookCall(
-  store: Store,
-  workspaceId: string,
-  callId: string,
-  now: Date,
-): Promise<WebhookCallItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.webhookCall(workspaceId, callId), ConsistentRead: true }),
-  );
-  const call = Item as WebhookCallItem | undefined;
-  return call && stillKept(call, now) ? call : undefined;
 }

@@ -13,7 +13,7 @@ import { productionSecretsDeps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/table-items';
-import { listWebhookCalls } from '../../lib/storage/webhook-calls';
+import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 import { startTestApi } from '../support/local-api';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setEndpointActive } from '../../lib/storage/credentials';
-import { listWebhookCalls } from '../../lib/storage/webhook-calls';
+import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import type { WebhookCallItem } from '../../lib/storage/table-items';
 import { aWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
@@ -161,6 +161,23 @@ describe('the webhook call journal', () => {
     ]);
     expect(entries[3]?.record_id).toBe(talent);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(4);
+    // The replay says what the first call's entry said, kept with the answer it replays.
+    const said = (entry: WebhookCallItem | undefined) => entry && [entry.record_id, entry.placement, entry.warnings];
+    expect(said(entries[0])).toEqual(said(entries[1]));
+    expect(entries[0]?.record_id).toBe((first.body as { prospect_id: string }).prospect_id);
+  });
+
+  it('journals a replayed refusal with its code and the body it was sent again', async () => {
+    const key = randomUUID();
+    const first = await send('/webhooks/recruitment', { name: 'Sans e-mail' }, { 'Idempotency-Key': key });
+    const replay = await send('/webhooks/recruitment', { name: 'Sans e-mail' }, { 'Idempotency-Key': key });
+    expect([first.status, replay.status]).toEqual([400, 400]);
+    expect(replay.body).toEqual(first.body);
+    const entries = await latest(2);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ route: 'recruitment', status: 400, outcome: 'bad_request', record_id: null });
+      expect(JSON.parse(entry.body ?? '')).toEqual({ name: 'Sans e-mail' });
+    }
   });
 
   it('lists newest first, and only the failed ones when asked', async () => {

@@ -7,7 +7,7 @@ import { listCalls, replayCall, showCall, webhookCallEvent, type WebhookCallView
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routeById } from '../../lib/routes';
 import { getEndpoint, type EndpointItem } from '../../lib/storage/credentials';
-import { listWebhookCalls } from '../../lib/storage/webhook-calls';
+import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aLambdaContext } from '../support/events';
 import { startTestApi, type TestApi } from '../support/local-api';

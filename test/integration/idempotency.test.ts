@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
-import { answerOnce } from '../../lib/http/middleware/idempotency';
-import { errorResponse, json } from '../../lib/http/middleware/route';
+import { answerOnce, type Replayable } from '../../lib/http/middleware/idempotency';
+import { errorResponse, json, type HttpResponse } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
@@ -15,24 +15,39 @@ const principal = { kind: 'api-key', workspaceId: randomUUID(), keyId: randomUUI
 const route = routeById('addNote');
 const event = (key: string, body = '{"content":"x"}') => ({ headers: { 'Idempotency-Key': key }, body });
 
+/** `answerOnce` as a Prospect API handler uses it: a plain HTTP answer, replayed as kept. */
+const answerOnceWith = (
+  store: Parameters<typeof answerOnce>[0],
+  key: string,
+  answer: () => Promise<HttpResponse>,
+): Promise<HttpResponse> =>
+  answerOnce(
+    store,
+    route,
+    event(key),
+    principal,
+    async () => ({ response: await answer() }),
+    (kept) => kept,
+  ).then(({ response }) => response);
+
 describe('answerOnce on DynamoDB Local', () => {
   it('refuses a second call while the first is still running, then replays its answer', async () => {
     const key = randomUUID();
     let finish: () => void = () => undefined;
     let started: () => void = () => undefined;
     const claimed = new Promise<void>((resolve) => (started = resolve));
-    const running = answerOnce(deps, route, event(key), principal, async () => {
+    const running = answerOnceWith(deps, key, async () => {
       started();
       await new Promise<void>((resolve) => (finish = resolve));
       return json(201, { id: 'n1' });
     });
     await claimed;
-    await expect(
-      answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'n2' })),
-    ).rejects.toBeInstanceOf(IdempotencyKeyInFlightError);
+    await expect(answerOnceWith(deps, key, async () => json(201, { id: 'n2' }))).rejects.toBeInstanceOf(
+      IdempotencyKeyInFlightError,
+    );
     finish();
     expect((await running).body).toBe('{"id":"n1"}');
-    const replay = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'n3' }));
+    const replay = await answerOnceWith(deps, key, async () => json(201, { id: 'n3' }));
     expect(replay).toEqual({
       statusCode: 201,
       body: '{"id":"n1"}',
@@ -42,8 +57,8 @@ describe('answerOnce on DynamoDB Local', () => {
 
   it('lets the retry of a 5xx run again', async () => {
     const key = randomUUID();
-    await answerOnce(deps, route, event(key), principal, async () => json(500, { error: 'x' }));
-    const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'ok' }));
+    await answerOnceWith(deps, key, async () => json(500, { error: 'x' }));
+    const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'ok' }));
     expect(retry.body).toBe('{"id":"ok"}');
   });
 
@@ -53,13 +68,13 @@ describe('answerOnce on DynamoDB Local', () => {
     const stalled = { ...deps, clock: () => start };
     let started: () => void = () => undefined;
     const claimed = new Promise<void>((resolve) => (started = resolve));
-    void answerOnce(stalled, route, event(key), principal, () => {
+    void answerOnceWith(stalled, key, () => {
       started();
       return new Promise(() => undefined);
     });
     await claimed;
     const later = { ...deps, clock: () => new Date(start.getTime() + 61_000) };
-    const retry = await answerOnce(later, route, event(key), principal, async () => json(201, { id: 'after' }));
+    const retry = await answerOnceWith(later, key, async () => json(201, { id: 'after' }));
     expect(retry.body).toBe('{"id":"after"}');
   });
 
@@ -71,7 +86,7 @@ describe('answerOnce on DynamoDB Local', () => {
       const key = randomUUID();
       const first = withDynamoDeadline(
         () =>
-          answerOnce(deps, route, event(key), principal, async () => {
+          answerOnceWith(deps, key, async () => {
             await pastTheDeadline();
             await deps.db.send(
               new GetCommand({ TableName: deps.tableName, Key: keys.workspace(principal.workspaceId) }),
@@ -81,7 +96,7 @@ describe('answerOnce on DynamoDB Local', () => {
         budgetMs,
       );
       await expect(first).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
-      const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'retry' }));
+      const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'retry' }));
       expect(retry.body).toBe('{"id":"retry"}');
     });
 
@@ -89,15 +104,38 @@ describe('answerOnce on DynamoDB Local', () => {
       const key = randomUUID();
       const first = await withDynamoDeadline(
         () =>
-          answerOnce(deps, route, event(key), principal, async () => {
+          answerOnceWith(deps, key, async () => {
             await pastTheDeadline();
             return json(201, { id: 'late' });
           }),
         budgetMs,
       );
       expect(first.body).toBe('{"id":"late"}');
-      const retry = await answerOnce(deps, route, event(key), principal, async () => json(201, { id: 'again' }));
+      const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'again' }));
       expect(retry.body).toBe('{"id":"late"}');
+    });
+  });
+
+  it('keeps a webhook answer with what its journal entry says, and replays both as values', async () => {
+    const key = randomUUID();
+    const webhook = { kind: 'webhook', workspaceId: randomUUID(), endpointId: randomUUID() } as const;
+    const journal = { outcome: 'created', record_id: 'p1', placement: 'defaut', warnings: ['w'] };
+    const once = (answer: () => Promise<Replayable>) =>
+      answerOnce(deps, routeById('ingestLead'), event(key, '{"email":"a@b.fr"}'), webhook, answer, (kept) => ({
+        ...kept,
+        replayed: true,
+      }));
+    const first = await once(async () => ({ response: json(200, { status: 'created' }), journal }));
+    expect(first).toEqual({ response: json(200, { status: 'created' }), journal });
+    const replay = await once(async () => ({ response: json(200, { status: 'other' }) }));
+    expect(replay).toEqual({
+      response: {
+        statusCode: 200,
+        body: '{"status":"created"}',
+        headers: { 'Content-Type': json(200, {}).headers['Content-Type'] },
+      },
+      journal,
+      replayed: true,
     });
   });
 

@@ -7,8 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
 import { apiKeyGate } from '../../lib/http/middleware/api-key-gate';
 import { errorAnswers, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
-import { webhookGate } from '../../lib/http/middleware/webhook-gate';
-import { webhookJournal } from '../../lib/http/middleware/webhook-journal';
+import { webhookGate, webhookJournal } from '../../lib/http/middleware/webhook';
 import type { Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 

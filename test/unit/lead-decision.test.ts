@@ -1,5 +1,5 @@
 import { decideLead, type LeadCall, type LeadSnapshot } from '../../lib/domain/lead/ingest-lead';
-import type { ContactMatch } from '../../lib/domain/lead/matching';
+import type { ContactMatch } from '../../lib/domain/lead/find-match';
 import type { Prospect, WorkspaceConfig } from '../../lib/domain/model';
 import { defaultPhoneSettings } from '../../lib/domain/model';
 import { phoneMatching } from '../../lib/domain/lead/find-match';

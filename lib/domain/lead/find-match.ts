@@ -4,11 +4,11 @@ import {
   loadConfigAndContactOwners,
   type ContactOwners,
   type FoundMarker,
+  type PhoneMatching,
 } from '../../storage/leads';
-import type { PhoneMatching } from '../../storage/leads';
+import { messages } from '../../messages';
 import { loadPhoneLibrary, phoneMatchKey } from '../phone';
 import type { LeadInput } from './lead-input';
-import { matchContact, type ContactMatch } from './matching';
 import type { PhoneSettings, WorkspaceConfig } from '../model';
 
 /** What a round of matching read: the configuration and how phones were matched. */
@@ -66,4 +66,59 @@ function markerOf(owners: ContactOwners, prospectId: string): FoundMarker | unde
     (candidate) => owners[candidate] === prospectId,
   );
   return kind === undefined ? undefined : owners.markers?.[kind];
+}
+
+export type ContactMatch =
+  | { kind: 'new' }
+  | {
+      kind: 'existing';
+      prospectId: string;
+      /**
+       * The e-mail or phone to write on the record: sent, and not owned by another prospect. A
+       * phone that already designates this prospect is not written: it may be another format of
+       * the stored one (E.164 matching), and the phone stays as first sent.
+       */
+      email: string | undefined;
+      phone: string | undefined;
+      /** True when that value is not yet the record's: its marker must be taken over. */
+      takesNewEmail: boolean;
+      takesNewPhone: boolean;
+      warnings: string[];
+    };
+
+const warningsText = messages.lead;
+
+/**
+ * Lead matching (docs/api.md#lead-matching): the e-mail (case-insensitive) first, then the phone
+ * (as sent, or by its E.164 form in a workspace matching in E.164: docs/api.md#phone-matching),
+ * then, only for a lead carrying neither a known e-mail nor a known phone, the exact social_url.
+ * In E.164 matching `phone` is the E.164 marker's owner and `phone_exact` the owner of the string
+ * sent; the E.164 form decides, the exact string serves while no prospect holds that form yet.
+ */
+export function matchContact(lead: LeadInput, owners: ContactOwners): ContactMatch {
+  const prospectId = owners.email ?? owners.phone ?? owners.phone_exact ?? owners.social;
+  if (prospectId === undefined) return { kind: 'new' };
+  const warnings: string[] = [];
+  const contact = (sent: string | undefined, owner: string | undefined, taken: string) => {
+    if (sent === undefined) return { value: undefined, isNew: false };
+    if (owner === undefined) return { value: sent, isNew: true };
+    if (owner === prospectId) return { value: sent, isNew: false };
+    warnings.push(taken);
+    return { value: undefined, isNew: false };
+  };
+  const email = contact(lead.email, owners.email, warningsText.emailTaken);
+  const phoneOwner =
+    owners.phone === prospectId || owners.phone_exact === prospectId
+      ? prospectId
+      : (owners.phone ?? owners.phone_exact);
+  const phone = contact(lead.phone, phoneOwner, warningsText.phoneTaken);
+  return {
+    kind: 'existing',
+    prospectId,
+    email: email.value,
+    phone: phone.isNew ? phone.value : undefined,
+    takesNewEmail: email.isNew,
+    takesNewPhone: phone.isNew,
+    warnings,
+  };
 }

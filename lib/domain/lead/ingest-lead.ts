@@ -1,5 +1,4 @@
 import type { Deps } from '../../deps';
-import type { MetricsSink } from '../../observability';
 import { StorageUnavailableError } from '../errors';
 import {
   createProspectWithMarkers,
@@ -13,12 +12,16 @@ import {
 import { getProspect } from '../../storage/prospects';
 import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
 import { resolveTagIds } from '../tags';
-import { successEntry, type CallOutcome, type WebhookCallContext } from '../webhook-call';
+import {
+  successEntry,
+  type CallOutcome,
+  type MetricCount,
+  type WebhookAnswer,
+  type WebhookCallContext,
+} from '../webhook-call';
 import { interpretLead, type LeadInput } from './lead-input';
-import { findLeadMatch, phoneMatching } from './find-match';
-import type { ContactMatch } from './matching';
-import { newProspect } from './new-prospect';
-import { placeNewLead } from './placement';
+import { findLeadMatch, phoneMatching, type ContactMatch } from './find-match';
+import { newProspect, placeNewLead } from './new-prospect';
 import { messages } from '../../messages';
 import {
   defaultPhoneSettings,
@@ -76,9 +79,12 @@ export type LeadCall = {
   now: string;
 };
 
+/** The lead webhook's answer, and whether its journal entry went with a write. */
+type LeadAnswered = { result: LeadResult; journaledWithChange: boolean };
+
 /**
  * The lead webhook (docs/api.md#lead-webhook). Input: the body's fields, read by the service.
- * Output: the answer of the webhook.
+ * Output: the answer of the webhook, its journal entry and its counts (`WebhookAnswer`).
  * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
  * 2. Read the workspace configuration and the contact's markers in one BatchGetItem (a later
  *    round reads the markers only), and the prospect when a known contact needs it (`readLead`).
@@ -86,8 +92,14 @@ export type LeadCall = {
  *    transaction that fails if any marker exists meanwhile; a known contact is updated, taking over
  *    a new e-mail or phone only if no other prospect owns it.
  * 4. When a concurrent call won the race, read again (`readDecideWrite`): the contact is then known.
+ * A write carries the call's journal entry in its transaction; an answer without a write (a retry
+ * whose first attempt landed) leaves the entry to the route.
  */
-export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: WebhookFields): Promise<LeadResult> {
+export async function ingestLead(
+  deps: Deps,
+  call: WebhookCallContext,
+  fields: WebhookFields,
+): Promise<WebhookAnswer<LeadResult>> {
   const { workspaceId } = call;
   const { lead, warnings: inputWarnings } = interpretLead(fields);
   const newProspectId = deps.newId();
@@ -96,7 +108,7 @@ export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: W
   const phone = phoneMatching(call.phone ?? defaultPhoneSettings);
   const actor: Actor = { kind: 'webhook', id: call.endpointId };
   const journal = (result: LeadResult) => successEntry(call, entryOf(result));
-  const result = await readDecideWrite<LeadSnapshot, LeadWrite, LeadResult, Placement>({
+  const { result, journaledWithChange } = await readDecideWrite<LeadSnapshot, LeadWrite, LeadAnswered, Placement>({
     read: async (previous) => {
       // A known contact placed elsewhere than its marker's hint: the refusal returned where it
       // stands, written against at once; placed elsewhere again, the next round reads anew.
@@ -105,15 +117,19 @@ export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: W
       }
       return readLead(deps, workspaceId, lead, newProspectId, phone, previous?.snapshot.config);
     },
-    decide: (snapshot) =>
-      decideLead(snapshot, {
+    decide: (snapshot) => {
+      const decision = decideLead(snapshot, {
         lead,
         inputWarnings,
         workspaceId,
         newProspectId,
         actor,
         now: deps.clock().toISOString(),
-      }),
+      });
+      return decision.kind === 'answer'
+        ? { kind: 'answer', answer: { result: decision.answer, journaledWithChange: false } }
+        : decision;
+    },
     write: async (write) => {
       if (write.kind === 'create') {
         const outcome = await createProspectWithMarkers(deps, write.prospect, journal(write.answer), phone);
@@ -133,13 +149,11 @@ export async function ingestLead(deps: Deps, call: WebhookCallContext, fields: W
         if (outcome.kind === 'changed_meanwhile') return { kind: 'lost-race' };
         if (outcome.kind === 'placed_elsewhere') return { kind: 'lost-race', learned: outcome.placement };
       }
-      call.journaled = true;
-      return { kind: 'written', answer: write.answer };
+      return { kind: 'written', answer: { result: write.answer, journaledWithChange: true } };
     },
     contended: () => new StorageUnavailableError(messages.failure.leadContended),
   });
-  countLead(deps.metrics, result);
-  return result;
+  return { answer: result, journal: entryOf(result), journaledWithChange, counts: leadCounts(result) };
 }
 
 /**
@@ -239,11 +253,13 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
   };
 }
 
-/** One count per answer the use case gives (a replayed one is IdempotentReplays); refusals: the webhook journal. */
-function countLead(metrics: MetricsSink, result: LeadResult): void {
-  metrics.count(result.status === 'created' ? 'LeadsCreated' : 'LeadsExisting');
-  metrics.count('LeadPlacements', { placement: result.placement });
-  if (result.warnings.length > 0) metrics.count('LeadWarnings', {}, result.warnings.length);
+/** What a lead's answer counts (a replayed one is IdempotentReplays; a refusal, the route's to count). */
+export function leadCounts(result: LeadResult): MetricCount[] {
+  return [
+    { metric: result.status === 'created' ? 'LeadsCreated' : 'LeadsExisting' },
+    { metric: 'LeadPlacements', dimensions: { placement: result.placement } },
+    ...(result.warnings.length > 0 ? [{ metric: 'LeadWarnings' as const, value: result.warnings.length }] : []),
+  ];
 }
 
 const entryOf = (result: LeadResult): CallOutcome => ({

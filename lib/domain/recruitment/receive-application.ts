@@ -7,7 +7,7 @@ import { answersNote } from './answers-note';
 import { interpretApplication, type ApplicationInput } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
-import { successEntry, type WebhookCallContext } from '../webhook-call';
+import { successEntry, type CallOutcome, type WebhookAnswer, type WebhookCallContext } from '../webhook-call';
 import type { Actor, Candidate, Note, Stamped, WebhookFields, WorkspaceConfig } from '../model';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
@@ -32,21 +32,26 @@ export type ApplicationCall = {
   newId: () => string;
 };
 
+/** The recruitment webhook's answer, and whether its journal entry went with a write. */
+type ApplicationAnswered = { result: ApplicationResult; journaledWithChange: boolean };
+
 /**
  * The recruitment webhook (docs/api.md#recruitment-webhook). Input: the body's fields. Output:
- * the candidate's id and what happened.
+ * the candidate's id and what happened, the call's journal entry and its counts (`WebhookAnswer`).
  * 1. Validate the application (400 naming the field) and build its answers note.
  * 2. Read the workspace configuration (eventually consistent, as every route reading it alone).
  * 3. Decide (`decideApplication`): choose the recruitment pipeline (404, 409, 422), and create
  *    candidate, marker and note in one transaction. When the marker exists (same e-mail in the same
  *    pipeline), the refusal names the known candidate: the next round, without a read, adds the
  *    submission as a note on it instead.
+ * A write carries the call's journal entry in its transaction; an answer without a write (a retry
+ * whose first attempt landed) leaves the entry to the route.
  */
 export async function receiveApplication(
   deps: Deps,
   call: WebhookCallContext,
   fields: WebhookFields,
-): Promise<ApplicationResult> {
+): Promise<WebhookAnswer<ApplicationResult>> {
   const { workspaceId } = call;
   const application = interpretApplication(fields);
   const candidateId = deps.newId();
@@ -59,9 +64,13 @@ export async function receiveApplication(
     now: deps.clock().toISOString(),
     newId: deps.newId,
   };
-  const journal = (result: ApplicationResult) =>
-    successEntry(call, { outcome: result.action, record_id: result.talent_id, placement: null, warnings: [] });
-  const result = await readDecideWrite<ApplicationSnapshot, ApplicationWrite, ApplicationResult, string>({
+  const journal = (result: ApplicationResult) => successEntry(call, entryOf(result));
+  const { result, journaledWithChange } = await readDecideWrite<
+    ApplicationSnapshot,
+    ApplicationWrite,
+    ApplicationAnswered,
+    string
+  >({
     read: async (previous) => {
       // A refused creation (strongly consistent, as every write) named the known candidate.
       if (previous?.reason === 'lost-race' && previous.learned !== undefined) {
@@ -72,25 +81,40 @@ export async function receiveApplication(
       }
       return { snapshot: { config: await loadWorkspaceConfig(deps, workspaceId) }, consistent: true };
     },
-    decide: (snapshot) => decideApplication(snapshot, applicationCall),
+    decide: (snapshot) => {
+      const decision = decideApplication(snapshot, applicationCall);
+      return decision.kind === 'answer'
+        ? { kind: 'answer', answer: { result: decision.answer, journaledWithChange: false } }
+        : decision;
+    },
     write: async (write) => {
       if (write.kind === 'create') {
         const outcome = await createCandidate(deps, write.candidate, write.note, journal(write.answer));
         if (!outcome.created) return { kind: 'lost-race', learned: outcome.existingId };
-        call.journaled = true;
-      } else if ((await addCandidateNote(deps, write.note, journal(write.answer))) === 'written') {
-        // A note already there with this very key was written by this request's first attempt
-        // (same ids under an Idempotency-Key): the call is journaled by whoever answers it.
-        call.journaled = true;
+        return { kind: 'written', answer: { result: write.answer, journaledWithChange: true } };
       }
-      return { kind: 'written', answer: write.answer };
+      // A note already there with this very key was written by this request's first attempt
+      // (same ids under an Idempotency-Key): nothing was written, the route journals the call.
+      const written = (await addCandidateNote(deps, write.note, journal(write.answer))) === 'written';
+      return { kind: 'written', answer: { result: write.answer, journaledWithChange: written } };
     },
     // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
     contended: () => new StorageUnavailableError(messages.failure.internal),
   });
-  deps.metrics.count(result.action === 'created' ? 'CandidatesCreated' : 'CandidatesExisting');
-  return result;
+  return {
+    answer: result,
+    journal: entryOf(result),
+    journaledWithChange,
+    counts: [{ metric: result.action === 'created' ? 'CandidatesCreated' : 'CandidatesExisting' }],
+  };
 }
+
+const entryOf = (result: ApplicationResult): CallOutcome => ({
+  outcome: result.action,
+  record_id: result.talent_id,
+  placement: null,
+  warnings: [],
+});
 
 /**
  * What an application does, given the configuration and the known candidate, if any: refused

@@ -6,7 +6,13 @@ import { errorFields, logger } from '../../observability';
 import { functionTimeoutSeconds, type Route } from '../../routes';
 import { seededIds } from '../../ids';
 import { withDynamoGrace } from '../../storage/client';
-import { claimIdempotencyKey, recordAnswer, releaseIdempotencyKey, type Claim } from '../../storage/idempotency';
+import {
+  claimIdempotencyKey,
+  recordAnswer,
+  releaseIdempotencyKey,
+  type Claim,
+  type StoredAnswer,
+} from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
 import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
@@ -66,21 +72,28 @@ async function release(deps: Pick<Deps, 'db' | 'tableName'>, route: Route, key: 
 const abandonedAfterSeconds = functionTimeoutSeconds + 5;
 
 /**
+ * An answer as an Idempotency-Key keeps it: the HTTP answer, and for a webhook call what its
+ * journal entry says of it (`StoredAnswer`), so that a replay is journaled from that value.
+ */
+export type Replayable = { response: HttpResponse; journal?: StoredAnswer['journal'] };
+
+/**
  * With an Idempotency-Key (docs/api.md#idempotency-keys), the first answer (status and body) is recorded for 24 hours,
  * per workspace and credential, and replayed for the same request; another request under the same
  * key, or a first call still running, is refused. A request that keeps no answer (a 5xx, an
  * answer too large to store, a failure of its own claim) releases the key, yet its writes may have
  * landed: the retry runs again with the first attempt's ids and time, so it rewrites the same
  * items (conditional puts make that a no-op) instead of adding new ones. Without the header
- * nothing is read or written.
+ * nothing is read or written. `replayed` makes a kept answer the caller's value again.
  */
-export async function answerOnce(
+export async function answerOnce<Answer extends Replayable>(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId' | 'metrics'>,
   route: Route,
   event: KeyedEvent,
   principal: Principal,
-  answer: (identity: RequestIdentity) => Promise<HttpResponse>,
-): Promise<HttpResponse> {
+  answer: (identity: RequestIdentity) => Promise<Answer>,
+  replayed: (kept: Replayable) => Answer,
+): Promise<Answer> {
   const idempotencyKey = idempotencyKeyOf(event);
   if (idempotencyKey === undefined) return answer({ clock: deps.clock, newId: deps.newId });
   const credential = principal.kind === 'api-key' ? principal.keyId : principal.endpointId;
@@ -103,26 +116,33 @@ export async function answerOnce(
   if (claim.kind === 'in_flight') throw new IdempotencyKeyInFlightError(messages.inFlight, detail(messages.inFlight));
   if (claim.kind === 'replay') {
     deps.metrics.count('IdempotentReplays');
-    const { statusCode, body, contentType } = claim.answer;
-    return { statusCode, body, headers: { 'Content-Type': contentType } };
+    const { statusCode, body, contentType, journal } = claim.answer;
+    const response = { statusCode, body, headers: { 'Content-Type': contentType } };
+    return replayed(journal === undefined ? { response } : { response, journal });
   }
   const firstAt = new Date(claim.attempt.firstAt);
-  let response: HttpResponse;
+  let answered: Answer;
   try {
-    response = await answer({ clock: () => firstAt, newId: seededIds(claim.attempt.seed) });
+    answered = await answer({ clock: () => firstAt, newId: seededIds(claim.attempt.seed) });
   } catch (error) {
     await withDynamoGrace(() => release(deps, route, key, claimant));
     throw error;
   }
+  const { response, journal } = answered;
   if (response.statusCode >= 500) {
     await withDynamoGrace(() => release(deps, route, key, claimant));
-    return response;
+    return answered;
   }
   // One grace for both writes: keeping the answer, and giving the key back if that fails.
   await withDynamoGrace(async () => {
     try {
       const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
-      await recordAnswer(deps, key, claimant, { statusCode: response.statusCode, body: response.body, contentType });
+      await recordAnswer(deps, key, claimant, {
+        statusCode: response.statusCode,
+        body: response.body,
+        contentType,
+        ...(journal === undefined ? {} : { journal }),
+      });
     } catch (error) {
       // The change itself is done: answer it. An answer that cannot be stored (too large, or the
       // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
@@ -130,7 +150,7 @@ export async function answerOnce(
       await release(deps, route, key, claimant);
     }
   });
-  return response;
+  return answered;
 }
 
 /** A write route's handler, given the deps its request writes with: under an Idempotency-Key, the first attempt's ids and clock. */
@@ -142,8 +162,19 @@ type WriteHandle<C> = (event: APIGatewayProxyEvent, context: C, deps: Deps) => P
  * key before the handler runs. A read route has nothing to replay, and no right to write the record.
  */
 export function answeredOnce<C extends { principal: Principal }>(route: Route, deps: Deps, handle: WriteHandle<C>) {
-  return (event: APIGatewayProxyEvent, context: C): Promise<HttpResponse> =>
-    answerOnce(deps, route, event, context.principal, (identity) =>
-      handle(event, context, { ...deps, ...identity }).catch((error: unknown) => respondWithError(route, error)),
+  return async (event: APIGatewayProxyEvent, context: C): Promise<HttpResponse> => {
+    const { response } = await answerOnce(
+      deps,
+      route,
+      event,
+      context.principal,
+      async (identity) => ({
+        response: await handle(event, context, { ...deps, ...identity }).catch((error: unknown) =>
+          respondWithError(route, error),
+        ),
+      }),
+      (kept) => kept,
     );
+    return response;
+  };
 }

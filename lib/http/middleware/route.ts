@@ -184,26 +184,46 @@ function retryAfter(error: unknown): Record<string, string> {
   return {};
 }
 
-/** Only errors the rules name are exposed; anything else is a generic 500 that leaks nothing. */
+/**
+ * An error as its route answers it, before it is written out: its status and code (what the
+ * webhook journal and the refusal counts take), its message and details, and the headers it adds.
+ * Only errors the rules name are exposed; anything else is a generic 500 that leaks nothing.
+ */
+export type ErrorAnswer = {
+  status: number;
+  code: string;
+  message: string;
+  details: unknown;
+  headers: Record<string, string>;
+};
+
+export function errorAnswerOf(route: Pick<Route, 'errorShape' | 'credential'>, error: unknown): ErrorAnswer {
+  const shape = route.errorShape;
+  const rule = rulesOf(route).find((candidate) => error instanceof candidate.error);
+  const headers = retryAfter(error);
+  if (!rule || !(error instanceof Error)) {
+    return { status: 500, code: internal[shape].code, message: internal[shape].message, details: undefined, headers };
+  }
+  const failed = rule.status >= 500;
+  const details = 'details' in error ? error.details : undefined;
+  return {
+    status: rule.status,
+    code: rule.code,
+    message: failed ? internal[shape].message : error.message,
+    details: failed ? undefined : details,
+    headers,
+  };
+}
+
 export function errorResponse(
   route: Pick<Route, 'errorShape' | 'credential'>,
   error: unknown,
   headers: Record<string, string> = {},
 ): HttpResponse {
-  const shape = route.errorShape;
-  const rule = rulesOf(route).find((candidate) => error instanceof candidate.error);
-  const extraHeaders = retryAfter(error);
-  if (!rule || !(error instanceof Error)) {
-    return render(shape, 500, internal[shape].code, internal[shape].message, undefined, {
-      ...headers,
-      ...extraHeaders,
-    });
-  }
-  const details = 'details' in error ? error.details : undefined;
-  const message = rule.status >= 500 ? internal[shape].message : error.message;
-  return render(shape, rule.status, rule.code, message, rule.status >= 500 ? undefined : details, {
+  const answer = errorAnswerOf(route, error);
+  return render(route.errorShape, answer.status, answer.code, answer.message, answer.details, {
     ...headers,
-    ...extraHeaders,
+    ...answer.headers,
   });
 }
 
