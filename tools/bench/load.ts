@@ -32,11 +32,7 @@ export function loadPlan(connections: number) {
   return { connections, requests, keys: Math.max(connections, Math.ceil(requests / requestsPerKey)) };
 }
 
-export type Scenario = 'lead' | 'note';
-export type LoadRun = ReturnType<typeof loadPlan> & {
-  scenario: Scenario;
-  p50Ms: number;
-  p99Ms: number;
+export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note'; p50Ms: number; p99Ms: number } & {
   requestsPerSecond: number;
   /** Socket errors and timeouts. */
   errors: number;
@@ -44,49 +40,47 @@ export type LoadRun = ReturnType<typeof loadPlan> & {
   status5xx: number;
 };
 
-/**
- * The calls of a scenario, each built when it is about to be sent: a new lead each time, or a note
- * on the next of `noteProspects` with the next of `keys` (round robin).
- */
-function calls(workspace: Workspace, scenario: Scenario, keys: readonly string[], noteProspects: readonly string[]) {
+/** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
+function calls(
+  workspace: Workspace,
+  scenario: LoadRun['scenario'],
+  keys: readonly string[],
+  prospects: readonly string[],
+) {
+  const { seed } = workspace;
   let sent = 0;
   return (): Call => {
     sent += 1;
-    if (scenario === 'lead')
-      return webhookCall(workspace.seed, 'ingest-lead', newLeadBody(fresh(), workspace.seed.tags.vip));
-    const [prospect, key] = [noteProspects[sent % noteProspects.length], keys[sent % keys.length]];
-    return apiCall(key ?? '', 'POST', `/prospects/${prospect}/notes`, noteBody);
+    if (scenario === 'lead') return webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip));
+    return apiCall(
+      keys[sent % keys.length] ?? '',
+      'POST',
+      `/prospects/${prospects[sent % prospects.length]}/notes`,
+      noteBody,
+    );
   };
 }
 
-const autocannonOf = async (url: string, connections: number, amount: number, next: () => Call) =>
-  autocannon({
-    url,
-    connections,
-    amount,
-    // autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact.
-    sampleInt: 50,
-    requests: [
-      {
-        setupRequest: () => {
-          const { method, path, headers, body } = next();
-          return {
-            method: method as 'POST',
-            path,
-            headers: { 'content-type': 'application/json', ...headers },
-            body: JSON.stringify(body),
-          };
-        },
-      },
-    ],
-  });
+/** autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact. */
+const load = (url: string, connections: number, amount: number, next: () => Call) => {
+  const setupRequest = () => {
+    const { path, headers, body } = next();
+    return {
+      method: 'POST' as const,
+      path,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    };
+  };
+  return autocannon({ url, connections, amount, sampleInt: 50, requests: [{ setupRequest }] });
+};
 
 /**
  * New leads at 10 connections, not counted, before anything is measured: DynamoDB Local's JVM
  * compiles its hot paths over the first thousands of requests, and every measure must meet it warm.
  */
 export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise<void> {
-  const result = await autocannonOf(url, 10, 1000, calls(workspace, 'lead', [], []));
+  const result = await load(url, 10, 1000, calls(workspace, 'lead', [], []));
   if (result.errors > 0 || result.non2xx > 0)
     throw new Error(`warm-up load: ${result.non2xx} non-2xx, ${result.errors} errors`);
 }
@@ -116,7 +110,7 @@ export async function measureLoad(
       for (const phase of phases) {
         const plan = loadPlan(connections);
         const keys = scenario === 'note' ? workspaces[phase].apiKeys(plan.keys) : [];
-        const result = await autocannonOf(
+        const result = await load(
           url,
           connections,
           plan.requests,

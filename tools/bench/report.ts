@@ -377,7 +377,7 @@ export function barChart(
     text(16, middle, unit, ` transform="rotate(-90 16 ${middle})" text-anchor="middle"`),
     ...bars,
     `<line x1="${left}" x2="${width - right}" y1="${y(0)}" y2="${y(0)}" stroke="#333"/>`,
-    '</svg>',
+    '</svg>\n',
   ].join('\n');
 }
 
