@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
-import { billedUnits, reportedUnits, type Item, type Units } from './capacity';
+import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
 import {
   apiCall,
   applicationBody,
@@ -19,11 +19,7 @@ import {
 } from './workspace';
 
 /** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, and more prospects on demand. */
-export type Fixture = Workspace & {
-  key: string;
-  prospect: string;
-  n: number;
-  nextProspect: () => string;
+export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {
   send: Send;
   /** What `setup` returned. */
   prepared: string;
@@ -237,19 +233,14 @@ export const warmUpRounds = 5;
 
 export type CallUnits = { operation: string; units: Units; reported: number };
 
-export type OperationMeasure = {
-  id: string;
-  /** DynamoDB calls of one round, in the order sent (parallel ones in the order they left). */
-  calls: string[];
-  /** Every round made the same calls. */
-  stable: boolean;
-  /** Median over the rounds of the calls' count: what the round-trip budget judges. */
-  roundTrips: number;
-  /** One round, call by call. */
+/**
+ * `calls` and `breakdown`: one round's DynamoDB calls in the order they left; `stable`: every round made the
+ * same; `roundTrips` (what the budget judges), units and latency: medians over the rounds.
+ */
+export type OperationMeasure = { id: string; calls: string[]; stable: boolean; roundTrips: number } & {
   breakdown: CallUnits[];
   billed: Units;
   reported: number;
-  /** Median over the rounds, through the local API, one request at a time. */
   latencyMs: number;
 };
 
@@ -259,8 +250,6 @@ const reportingOperations = new Set(
     ' ',
   ),
 );
-
-type Metered = { operation: string; input: Record<string, unknown>; output: Record<string, unknown> | undefined };
 
 /**
  * Sections 2 and 4: every operation once per round in each workspace, interleaved (operation
@@ -276,13 +265,13 @@ export async function measureOperations(
   endpoint: string,
 ): Promise<Record<Phase, OperationMeasure[]>> {
   const deps = productionDeps();
-  const calls: Metered[] = [];
+  const calls: MeteredCall[] = [];
   deps.db.middlewareStack.add(
     (next, context) => async (args) => {
       const operation = String(context.commandName).replace(/Command$/, '');
       const input = args.input as Record<string, unknown>;
       if (reportingOperations.has(operation)) input.ReturnConsumedCapacity = 'TOTAL';
-      const call: Metered = { operation, input, output: undefined };
+      const call: MeteredCall = { operation, input, output: undefined };
       calls.push(call);
       const result = await next(args);
       call.output = result.output as Record<string, unknown>;
