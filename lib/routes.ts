@@ -66,7 +66,7 @@ export type Route = {
 /**
  * A route function's timeout (CDK): far above a normal call (tens of milliseconds) and under API
  * Gateway's 29 s integration limit. Past it, Lambda has ended the call, so an Idempotency-Key it
- * claimed and left "in flight" belongs to nobody (lib/http/idempotency.ts).
+ * claimed and left "in flight" belongs to nobody (lib/http/middleware/idempotency.ts).
  */
 export const functionTimeoutSeconds = 10;
 

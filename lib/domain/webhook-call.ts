@@ -22,7 +22,7 @@ export type WebhookCallContext = {
 /** What a call's journal entry says of its answer: what happened (or the error code answered), and what it names. */
 export type CallOutcome = Pick<WebhookCall, 'outcome' | 'record_id' | 'placement' | 'warnings'>;
 
-/** One business metric counted (lib/domain/metrics.ts), as a value. */
+/** One business metric counted (lib/observability.ts), as a value. */
 export type MetricCount = {
   metric: BusinessMetric;
   dimensions?: Partial<Record<MetricDimension, string>>;

@@ -8,7 +8,7 @@ import type { WebhookCallItem } from './table-items';
 /**
  * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
  * partition read backwards (ids are time-ordered), strongly consistent, without the entries past
- * their `expires_at` that TTL has not removed yet (lib/storage/expiry.ts); `failed` keeps the calls
+ * their `expires_at` that TTL has not removed yet (lib/storage/expiring-items.ts); `failed` keeps the calls
  * answered with an error (status 400 or more), read on until `limit` are found. Expired entries
  * sit at the partition's old end, so without `failed` each page asks for just what is missing.
  */
@@ -37,7 +37,7 @@ export function listWebhookCalls(
 
 /**
  * Access pattern "one call by id": GetItem, strongly consistent; another workspace's call, or one
- * past its `expires_at` (lib/storage/expiry.ts), is not found.
+ * past its `expires_at` (lib/storage/expiring-items.ts), is not found.
  */
 export async function getWebhookCall(
   store: Store,

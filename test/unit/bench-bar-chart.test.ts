@@ -1,21 +1,18 @@
-import { barChart, escapeXml, tickStep } from '../../tools/bench/bar-chart';
+import { barChart, escapeXml, tickStep } from '../../tools/bench/report';
 
-const chart = {
-  title: 'Latency <p50 & p99>',
-  unit: 'ms',
-  series: [
-    { name: 'p50', color: '#9ecae1' },
-    { name: 'p99', color: '#3182bd' },
-  ],
-  groups: [
-    { label: 'Lead · 1 conn.', values: [20, 60] },
-    { label: 'Note · 1 conn.', values: [5, 240] },
-  ],
-};
+const series = [
+  ['p50', '#9ecae1'],
+  ['p99', '#3182bd'],
+];
+const groups = [
+  { label: 'Lead · 1 conn.', values: [20, 60] },
+  { label: 'Note · 1 conn.', values: [5, 240] },
+];
+const draw = (drawn = groups) => barChart('Latency <p50 & p99>', 'ms', series, drawn);
 
 describe('SVG bar chart', () => {
   it('is a standalone SVG document with one bar per value and one legend entry per series', () => {
-    const svg = barChart(chart);
+    const svg = draw();
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     const bars = svg.match(/<rect [^>]*fill="#(9ecae1|3182bd)"/g) ?? [];
@@ -24,7 +21,7 @@ describe('SVG bar chart', () => {
   });
 
   it('draws bars in proportion to their values on a round axis', () => {
-    const svg = barChart(chart);
+    const svg = draw();
     const bars = [...svg.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="([\d.]+)"/g)].filter(
       (match) => match[1] !== '12',
     );
@@ -37,7 +34,7 @@ describe('SVG bar chart', () => {
   });
 
   it('escapes every text it writes', () => {
-    const svg = barChart(chart);
+    const svg = draw();
     expect(svg).toContain('Latency &#60;p50 &#38; p99&#62;');
     expect(escapeXml(`"a" & 'b'`)).toBe('&#34;a&#34; &#38; &#39;b&#39;');
   });
@@ -50,7 +47,7 @@ describe('SVG bar chart', () => {
   });
 
   it('refuses a value it cannot draw', () => {
-    expect(() => barChart({ ...chart, groups: [{ label: 'x', values: [Number.NaN, 1] }] })).toThrow('finite');
-    expect(() => barChart({ ...chart, groups: [{ label: 'x', values: [1] }] })).toThrow('one finite');
+    expect(() => draw([{ label: 'x', values: [Number.NaN, 1] }])).toThrow('finite');
+    expect(() => draw([{ label: 'x', values: [1] }])).toThrow('one finite');
   });
 });

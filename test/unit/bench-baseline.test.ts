@@ -1,10 +1,6 @@
-import { beforeAfter, costBefore, parseBaseline, readBaseline, type Baseline } from '../../tools/bench/baseline';
-import { units, ms } from '../../tools/bench/markdown';
-import type { OperationMeasure } from '../../tools/bench/operation-costs';
-import { operations } from '../../tools/bench/operations';
-import { costsSection } from '../../tools/bench/report-costs';
-import { operationsSection } from '../../tools/bench/report-operations';
-import type { BenchResults } from '../../tools/bench/results';
+import { costBefore, parseBaseline, readBaseline, type Baseline, type BenchResults } from '../../tools/bench/figures';
+import { operations, type OperationMeasure } from '../../tools/bench/operations';
+import { beforeAfter, costsSection, ms, operationsSection, units } from '../../tools/bench/report';
 
 const sample: Baseline = {
   commit: 'abcdef0',

@@ -1,20 +1,22 @@
-import { checkBudgets, formatBytes, heaviest, type BudgetInputs } from '../../tools/bench/budgets';
-import { operations } from '../../tools/bench/operations';
+import { checkBudgets, formatBytes, type BenchResults } from '../../tools/bench/figures';
+import type { LoadRun } from '../../tools/bench/load';
+import { operations, type OperationMeasure } from '../../tools/bench/operations';
 
-const within: BudgetInputs = {
-  functions: [
-    { name: 'listPipelines', bytes: 400_000, coldStartMs: 200 },
-    { name: 'ingestLead', bytes: 420_000, coldStartMs: 140 },
-  ],
-  referenceColdStartMs: 100,
-  operations: [
-    { label: 'GET /pipelines (empty)', roundTrips: 3, target: 3 },
-    { label: 'PATCH (bulk)', roundTrips: 3, target: 4 },
-  ],
-  load: [{ label: 'note × 50', errors: 0, non2xx: 0, status5xx: 0 }],
+type Inputs = Parameters<typeof checkBudgets>[0];
+const fn = (name: string, bytes: number, totalMs: number) =>
+  ({ name, bytes, coldStart: { totalMs } }) as unknown as BenchResults['functions'][number];
+const measure = (id: string, roundTrips: number) => ({ id, roundTrips }) as OperationMeasure;
+const run = (errors: number, non2xx: number, status5xx: number) =>
+  ({ scenario: 'lead', connections: 50, errors, non2xx, status5xx }) as LoadRun;
+
+const within: Inputs = {
+  functions: [fn('listPipelines', 400_000, 200), fn('ingestLead', 420_000, 140)],
+  reference: fn('reference', 200_000, 100),
+  operations: { empty: [measure('listPipelines', 3)], bulk: [measure('patchStage', 3)] },
+  load: { empty: [run(0, 0, 0)], bulk: [] },
 };
 
-const okOf = (inputs: BudgetInputs) => checkBudgets(inputs).map((check) => check.ok);
+const okOf = (inputs: Inputs) => checkBudgets(inputs).map((check) => check.ok);
 
 describe('budgets', () => {
   it('holds when every figure is within its budget (round trips at or under their target)', () => {
@@ -22,25 +24,22 @@ describe('budgets', () => {
   });
 
   it('judges the cold start of the heaviest bundle, not of the slowest function', () => {
-    expect(heaviest(within.functions).name).toBe('ingestLead');
-    const slowHeaviest = { ...within, functions: [{ name: 'ingestLead', bytes: 420_000, coldStartMs: 151 }] };
+    expect(checkBudgets(within)[0]?.measured).toBe('ingestLead: 1.40 × (140 ms against 100 ms)');
+    const slowHeaviest = { ...within, functions: [fn('ingestLead', 420_000, 151)] };
     expect(okOf(slowHeaviest)[0]).toBe(false);
     expect(checkBudgets(slowHeaviest)[0]?.measured).toContain('1.51 ×');
   });
 
   it('breaks past 1 MB (1,000,000 bytes)', () => {
-    const heavy = { ...within, functions: [{ name: 'ingestLead', bytes: 1_000_001, coldStartMs: 140 }] };
+    const heavy = { ...within, functions: [fn('ingestLead', 1_000_001, 140)] };
     expect(okOf(heavy)[1]).toBe(false);
     expect(formatBytes(869_665)).toBe('869.7 KB');
   });
 
   it('breaks on one round trip above the target, and names the operation', () => {
-    const over = {
-      ...within,
-      operations: [...within.operations, { label: 'POST note (bulk)', roundTrips: 4, target: 3 }],
-    };
+    const over = { ...within, operations: { ...within.operations, bulk: [measure('addNote', 4)] } };
     expect(okOf(over)[2]).toBe(false);
-    expect(checkBudgets(over)[2]?.measured).toBe('POST note (bulk): 4 round trips, target 3');
+    expect(checkBudgets(over)[2]?.measured).toBe('POST /prospects/{id}/notes (bulk): 4 round trips, target 3');
     expect(checkBudgets(within)[2]).toMatchObject({
       budget: "DynamoDB round trips within the issue's targets",
       measured: '2 of 2 operations within their target',
@@ -48,7 +47,7 @@ describe('budgets', () => {
   });
 
   it('judges the median: half a round trip over the target breaks it', () => {
-    const varies = { ...within, operations: [{ label: 'PATCH (empty)', roundTrips: 4.5, target: 4 }] };
+    const varies = { ...within, operations: { empty: [measure('patchStage', 4.5)], bulk: [] } };
     expect(okOf(varies)[2]).toBe(false);
   });
 
@@ -70,13 +69,14 @@ describe('budgets', () => {
       tagAlreadyPresent: 4,
       removeTag: 4,
     });
-    for (const operation of operations) expect(operation.expected.calls.length).toBeLessThanOrEqual(operation.target);
+    for (const operation of operations) expect(operation.calls.length).toBeLessThanOrEqual(operation.target);
   });
 
   it('breaks on any 5xx, non-2xx or socket error under load', () => {
-    const failing = { ...within, load: [{ label: 'lead × 50', errors: 0, non2xx: 1, status5xx: 1 }] };
+    const failing = { ...within, load: { empty: [run(0, 1, 1)], bulk: [] } };
     expect(okOf(failing)[3]).toBe(false);
     expect(checkBudgets(failing)[3]?.measured).toContain('1 5xx');
-    expect(okOf({ ...within, load: [{ label: 'lead × 50', errors: 2, non2xx: 0, status5xx: 0 }] })[3]).toBe(false);
+    expect(checkBudgets(failing)[3]?.measured).toContain('lead × 50 (empty)');
+    expect(okOf({ ...within, load: { empty: [], bulk: [run(2, 0, 0)] } })[3]).toBe(false);
   });
 });

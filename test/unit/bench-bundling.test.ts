@@ -5,7 +5,7 @@ import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { credentialProviderAlias, esbuildOptionsFor, functionBundling } from '../../infra/cdk/bundling';
 import { defaultProvider } from '../../lib/lambda-credentials';
-import { origin } from '../../tools/bench/bundles';
+import { origin } from '../../tools/bench/functions';
 
 describe('bundling options shared by the stack and the bench', () => {
   const options = esbuildOptionsFor('/app/functions/add-note.ts', '/out/index.mjs');

@@ -1,4 +1,4 @@
-import { costPerMillion } from '../../tools/bench/costs';
+import { costPerMillion } from '../../tools/bench/figures';
 
 describe('cost per million calls', () => {
   // docs/deploy.md's worked example for GET /pipelines: $5.10 for compute, API and table.

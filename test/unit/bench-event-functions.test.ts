@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { checkBudgets, type BudgetInputs } from '../../tools/bench/budgets';
-import { skippedWork, succeeded } from '../../tools/bench/cold-start';
-import { coldStartEvents } from '../../tools/bench/cold-start-events';
+import { jest } from '@jest/globals';
+import { checkBudgets, type BenchResults } from '../../tools/bench/figures';
 import {
   benchDeliveryQueueUrl,
+  coldStartEvents,
   prospectCreatedBatch,
+  skippedWork,
+  succeeded,
   unknownDeliveryBatch,
-} from '../../tools/bench/event-function-events';
-import { functionsSection } from '../../tools/bench/report-functions';
-import type { BenchResults } from '../../tools/bench/results';
+} from '../../tools/bench/functions';
+import { functionsSection } from '../../tools/bench/report';
+import { handOut, type Send } from '../../tools/bench/workspace';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
-import { eventFunctions } from '../../lib/routes';
+import { subjectOfChange } from '../../lib/domain/events/events-of-change';
+import { eventFunctions, routes } from '../../lib/routes';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 
 const seed: SeedOutput = {
@@ -35,6 +38,8 @@ describe('first events of the outbound-event functions', () => {
     expect(first?.Records[0]?.dynamodb?.NewImage?.tag_ids).toEqual({ SS: [seed.tags.vip] });
     expect(change).toMatchObject({ eventName: 'INSERT', sk: 'PROSPECT', after: { workspace_id: seed.workspace_id } });
     expect(change.after?.tag_ids).toEqual(new Set([seed.tags.vip]));
+    // The handler reads it as a new prospect of the workspace: a record it would not would time nothing.
+    expect(subjectOfChange(change)).toMatchObject({ workspaceId: seed.workspace_id, types: ['prospect.created'] });
     const other = storedChangeOf(second?.Records[0] ?? {});
     expect(other.pk).not.toBe(change.pk);
     expect(other.sequenceNumber).not.toBe(change.sequenceNumber);
@@ -55,17 +60,30 @@ describe('first events of the outbound-event functions', () => {
     expect(benchDeliveryQueueUrl).toMatch(/^https:\/\/sqs\./);
   });
 
-  it('has a first event for every event function of the stack', () => {
-    const events = coldStartEvents(
-      {
-        seed,
-        keyIdOf: () => '',
-        prospects: (count) => Array.from({ length: count }, () => randomUUID()),
-        fresh: () => 1,
-      },
-      2,
-    );
-    for (const eventFunction of eventFunctions) expect(events.has(eventFunction.id)).toBe(true);
+  it('has a first event for every function of the stack, each route from its first operation', async () => {
+    const ids = () => Array.from({ length: 400 }, () => randomUUID());
+    const workspace = {
+      phase: 'empty' as const,
+      seed: { ...seed, api_keys: { k: { id: 'key-id', secret: 'key-secret' } } },
+      prospects: handOut(ids(), 'prospects'),
+      apiKeys: handOut(
+        Array.from({ length: 40 }, () => 'key-secret'),
+        'API keys',
+      ),
+      knownLeadEmail: 'lea.connue@banc.test',
+    };
+    const send = jest.fn<Send>(async () => ({ next_cursor: 'suite' }));
+    const events = await coldStartEvents(workspace, send);
+    const functions = [...routes, ...eventFunctions].map((fn) => fn.id);
+    for (const name of [...functions, 'authorizer', 'reference']) expect(events.has(name)).toBe(true);
+    // A route's event is what its handler receives once the authorizer allowed the key the call carries.
+    const event = events.get('getProspect')?.(0) as {
+      httpMethod: string;
+      requestContext: { authorizer: Record<string, string> };
+    };
+    expect(event.httpMethod).toBe('GET');
+    expect(JSON.stringify(event.requestContext.authorizer)).toContain('key-id');
+    expect(events.get('listNotes')?.(0)).toMatchObject({ queryStringParameters: { limit: '2', cursor: 'suite' } });
   });
 });
 
@@ -88,14 +106,13 @@ describe('cold-start answers of batch functions', () => {
 });
 
 describe('budgets and report with the event functions', () => {
-  const inputs: BudgetInputs = {
-    functions: [
-      { name: 'ingestLead', bytes: 571_900, coldStartMs: 140 },
-      { name: 'deliverEvent', bytes: 1_200_000, coldStartMs: 160 },
-    ],
-    referenceColdStartMs: 100,
-    operations: [],
-    load: [],
+  const fn = (name: string, bytes: number, totalMs: number) =>
+    ({ name, bytes, coldStart: { totalMs } }) as unknown as BenchResults['functions'][number];
+  const inputs = {
+    functions: [fn('ingestLead', 571_900, 140), fn('deliverEvent', 1_200_000, 160)],
+    reference: fn('reference', 0, 100),
+    operations: { empty: [], bulk: [] },
+    load: { empty: [], bulk: [] },
   };
 
   it('holds an event function to the bundle and cold-start budgets when it is the heaviest', () => {
@@ -107,7 +124,6 @@ describe('budgets and report with the event functions', () => {
 
   it('shows a dash before for a function the baseline did not bundle', () => {
     const coldStart = (totalMs: number) => ({
-      runs: 15,
       totalMs,
       nodeStartMs: 25,
       loadMs: 80,
@@ -116,7 +132,6 @@ describe('budgets and report with the event functions', () => {
     });
     const fn = (name: string, bytes: number, totalMs: number) => ({
       name,
-      entry: '',
       file: '',
       bytes,
       parts: { zod: 20_000, sdk: 380_000, app: 30_000, other: 12_600 },

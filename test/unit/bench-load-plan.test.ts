@@ -1,5 +1,7 @@
 import { requestLimit } from '../../lib/storage/rate-limit';
-import { connectionCounts, loadKeyLabels, loadPlan, requestsPerKey } from '../../tools/bench/load-plan';
+import { connectionCounts, loadPlan, requestsPerKey } from '../../tools/bench/load';
+import { operations } from '../../tools/bench/operations';
+import { apiKeyCount, handOut } from '../../tools/bench/workspace';
 
 describe('load plan', () => {
   it.each(connectionCounts)(
@@ -16,10 +18,15 @@ describe('load plan', () => {
     expect(requestsPerKey).toBeLessThan(requestLimit);
   });
 
-  it('gives every run of a phase keys of its own', () => {
-    const labels = loadKeyLabels('empty');
-    expect(new Set(labels).size).toBe(labels.length);
-    expect(labels).toHaveLength(connectionCounts.reduce((total, connections) => total + loadPlan(connections).keys, 0));
-    expect(labels.some((label) => loadKeyLabels('bulk').includes(label))).toBe(false);
+  it('hands each seeded key (or prospect) out once, and says so when none is left', () => {
+    const keys = handOut(['a', 'b', 'c'], 'API keys');
+    expect([...keys(2), ...keys(1)]).toEqual(['a', 'b', 'c']);
+    expect(() => keys(1)).toThrow('the bench workspace has only 3 API keys to hand out');
+  });
+
+  it('seeds enough keys for every run, operation and cold start of a workspace to have keys of its own', () => {
+    const loadKeys = connectionCounts.reduce((total, connections) => total + loadPlan(connections).keys, 0);
+    // The note runs, two warm-ups, and one key per operation and per route cold-started.
+    expect(loadKeys + 2 + 2 * operations.length).toBeLessThanOrEqual(apiKeyCount);
   });
 });

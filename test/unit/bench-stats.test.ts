@@ -1,4 +1,4 @@
-import { median } from '../../tools/bench/stats';
+import { median } from '../../tools/bench/operations';
 
 describe('bench statistics', () => {
   it('takes the middle value of an odd count, whatever the order', () => {

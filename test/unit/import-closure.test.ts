@@ -55,7 +55,7 @@ const budgets: Record<string, number> = {
 };
 
 const idempotencyFiles = ['lib/http/middleware/idempotency.ts', 'lib/storage/idempotency.ts'];
-const journalMiddleware = 'lib/http/middleware/webhook-journal.ts';
+const journalMiddleware = 'lib/http/middleware/webhook.ts';
 
 describe('what each function imports', () => {
   test('every function has a budget, and only they', () => {

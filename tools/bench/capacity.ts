@@ -18,30 +18,16 @@ export type Item = Record<string, unknown>;
 export type Units = { read: number; write: number };
 
 /** One DynamoDB call as the bench's middleware saw it: the document client's input and output. */
-export type MeteredCall = {
-  operation: string;
-  input: Record<string, unknown>;
-  output: Record<string, unknown> | undefined;
-};
+export type MeteredCall = { operation: string; input: Item; output: Item | undefined };
 
 /** The stored item under a key, read after the call: what an update left, with no size in the answer. */
 export type ItemLookup = (key: Item) => Item | undefined;
-
-const readBlock = 4096;
-const writeBlock = 1024;
-/** A transaction prepares and commits each item: DynamoDB bills it twice. */
-const transactionFactor = 2;
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** Significant digits, two to a byte, plus one byte (and one more when negative). */
 export function numberSize(value: string): number {
-  const digits = value
-    .replace(/^-/, '')
-    .replace(/[eE].*$/, '')
-    .replace('.', '')
-    .replace(/^0+/, '')
-    .replace(/0+$/, '');
+  const digits = value.replace(/^-|[eE].*$|\./g, '').replace(/^0+|0+$/g, '');
   return Math.ceil(Math.max(digits.length, 1) / 2) + 1 + (value.startsWith('-') ? 1 : 0);
 }
 
@@ -66,9 +52,8 @@ export function itemSize(item: Item): number {
   return Object.entries(marshalled).reduce((size, [name, value]) => size + utf8(name) + valueSize(value), 0);
 }
 
-export function readUnits(bytes: number, consistent: boolean): number {
-  return Math.max(1, Math.ceil(bytes / readBlock)) * (consistent ? 1 : 0.5);
-}
+export const readUnits = (bytes: number, consistent: boolean) =>
+  Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
 /**
  * The table's write and one more for each index the item appears in (both its key attributes set)
@@ -79,7 +64,7 @@ export function readUnits(bytes: number, consistent: boolean): number {
  * an update sets, absent for a put.
  */
 export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>): number {
-  const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / writeBlock));
+  const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
   const indexes = tableDefinition.globalSecondaryIndexes.filter((index) => {
     if (item?.[index.partitionKey] === undefined || item?.[index.sortKey] === undefined) return false;
     if (changed === undefined || index.projection.type === 'ALL') return true;
@@ -101,13 +86,8 @@ export function updatedAttributes(input: {
     ...expression.matchAll(/\b(?:ADD|DELETE)\s+(#?[A-Za-z_][\w]*)/g),
   ].map((match) => match[1] as string);
   const removed = /\bREMOVE\s+([^]*?)(?=\b(?:SET|ADD|DELETE)\b|$)/.exec(expression)?.[1] ?? '';
-  targets.push(
-    ...removed
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-  );
-  return new Set(targets.map((name) => names[name] ?? name));
+  targets.push(...removed.split(',').map((name) => name.trim()));
+  return new Set(targets.filter(Boolean).map((name) => names[name] ?? name));
 }
 
 type TransactItem = {
@@ -159,7 +139,8 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
     case 'TransactWriteItems': {
       const entries = input.TransactItems as TransactItem[];
       const write = entries.reduce((units, entry) => units + transactionWrite(entry, lookup), 0);
-      return { read: 0, write: write * transactionFactor };
+      // A transaction prepares and commits each item: DynamoDB bills it twice.
+      return { read: 0, write: write * 2 };
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);
@@ -173,11 +154,7 @@ export function sameKey(item: Item, key: Item): boolean {
 }
 
 /** What DynamoDB Local put in ConsumedCapacity (one object, or one per table). */
-export function reportedUnits(output: Record<string, unknown> | undefined): number {
-  const consumed = output?.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
-  if (consumed === undefined) return 0;
-  return (Array.isArray(consumed) ? consumed : [consumed]).reduce(
-    (units, entry) => units + (entry.CapacityUnits ?? 0),
-    0,
-  );
+export function reportedUnits(output: Item | undefined): number {
+  const consumed = [output?.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[];
+  return consumed.reduce((units, entry) => units + (entry.CapacityUnits ?? 0), 0);
 }

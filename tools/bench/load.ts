@@ -1,19 +1,38 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import type { SeedOutput } from '../../lib/admin/seed';
-import { connectionCounts, loadKeyLabel, loadPlan, type LoadPlan } from './load-plan';
-import { newLeadBody, noteBody } from './payloads';
-import { apiKeySecret, benchWebhook, phases, type Phase } from './workspace';
+import { requestLimit } from '../../lib/storage/rate-limit';
+import {
+  apiCall,
+  fresh,
+  newLeadBody,
+  noteBody,
+  phases,
+  sender,
+  webhookCall,
+  type Call,
+  type Phase,
+  type Workspace,
+} from './workspace';
 
-export type Scenario = 'lead' | 'note';
-export const scenarios: readonly Scenario[] = ['lead', 'note'];
+/** Each key stays well under its limit of requests a minute, whatever minute the run falls in. */
+export const requestsPerKey = Math.floor(requestLimit * (5 / 6));
+export const connectionCounts = [1, 10, 50] as const;
+/** The note runs spread over this many prospects, at least four per connection, so concurrent notes rarely meet. */
+export const noteProspectCount = 200;
 
-export type LoadRun = LoadPlan & {
-  scenario: Scenario;
-  p50Ms: number;
-  p99Ms: number;
+/**
+ * How many requests a run sends (enough for a p99 at low concurrency, a few seconds of run at any)
+ * and over how many API keys they are spread (round robin): at least one key per connection, and
+ * never more than `requestsPerKey` requests on one key.
+ */
+export function loadPlan(connections: number) {
+  const requests = Math.max(400, 40 * connections);
+  return { connections, requests, keys: Math.max(connections, Math.ceil(requests / requestsPerKey)) };
+}
+
+export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note'; p50Ms: number; p99Ms: number } & {
   requestsPerSecond: number;
   /** Socket errors and timeouts. */
   errors: number;
@@ -21,126 +40,108 @@ export type LoadRun = LoadPlan & {
   status5xx: number;
 };
 
-export type LoadContext = {
-  seed: SeedOutput;
-  phase: Phase;
-  /** Prospects the note runs write to, round robin: several per connection, so concurrent notes rarely meet. */
-  noteProspects: readonly string[];
-  fresh: () => number;
-};
-
-type Request = { method: 'POST'; path: string; headers: Record<string, string>; body: string };
-
-/**
- * The requests of a scenario, each built when autocannon is about to send it: a new lead each
- * time, or a note on the next prospect with the next key (round robin).
- */
-function requestSource(context: LoadContext, scenario: Scenario, apiKeys: readonly string[]): () => Request {
-  const json = { 'content-type': 'application/json' };
-  if (scenario === 'lead') {
-    const webhook = benchWebhook(context.seed);
-    return () => ({
-      method: 'POST',
-      path: `/webhooks/ingest-lead?endpoint_id=${webhook.endpoint_id}`,
-      headers: { ...json, authorization: `Bearer ${webhook.token}` },
-      body: JSON.stringify(newLeadBody(context.fresh(), context.seed.tags.vip)),
-    });
-  }
+/** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
+function calls(
+  workspace: Workspace,
+  scenario: LoadRun['scenario'],
+  keys: readonly string[],
+  prospects: readonly string[],
+) {
+  const { seed } = workspace;
   let sent = 0;
-  return () => {
-    const n = sent;
+  return (): Call => {
     sent += 1;
+    if (scenario === 'lead') return webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip));
+    return apiCall(
+      keys[sent % keys.length] ?? '',
+      'POST',
+      `/prospects/${prospects[sent % prospects.length]}/notes`,
+      noteBody,
+    );
+  };
+}
+
+/** autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact. */
+const load = (url: string, connections: number, amount: number, next: () => Call) => {
+  const setupRequest = () => {
+    const { path, headers, body } = next();
     return {
-      method: 'POST',
-      path: `/prospects/${context.noteProspects[n % context.noteProspects.length]}/notes`,
-      headers: { ...json, authorization: `Bearer ${apiKeys[n % apiKeys.length]}` },
-      body: JSON.stringify(noteBody),
+      method: 'POST' as const,
+      path,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
     };
   };
+  return autocannon({ url, connections, amount, sampleInt: 50, requests: [{ setupRequest }] });
+};
+
+/**
+ * New leads at 10 connections, not counted, before anything is measured: DynamoDB Local's JVM
+ * compiles its hot paths over the first thousands of requests, and every measure must meet it warm.
+ */
+export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise<void> {
+  const result = await load(url, 10, 1000, calls(workspace, 'lead', [], []));
+  if (result.errors > 0 || result.non2xx > 0)
+    throw new Error(`warm-up load: ${result.non2xx} non-2xx, ${result.errors} errors`);
 }
 
 /**
  * Sections 3 and 4: each scenario at 1, 10 and 50 connections against the local API in its own
  * process, in each workspace, the workspaces taking turns so that neither meets the code and
- * DynamoDB Local less warm. A few requests first load the functions' modules, as the first calls
+ * DynamoDB Local less warm. Twenty requests first load the functions' modules, as the first calls
  * to a new Lambda instance would; they are not counted.
  */
 export async function measureLoad(
   url: string,
-  contexts: Record<Phase, LoadContext>,
-  warmUpKeyOf: (phase: Phase) => string,
+  workspaces: Record<Phase, Workspace>,
 ): Promise<Record<Phase, LoadRun[]>> {
   const runs: Record<Phase, LoadRun[]> = { empty: [], bulk: [] };
-  for (const scenario of scenarios) {
-    for (const phase of phases) await warmUp(url, contexts[phase], scenario, warmUpKeyOf(phase));
+  const noteProspects = {
+    empty: workspaces.empty.prospects(noteProspectCount),
+    bulk: workspaces.bulk.prospects(noteProspectCount),
+  };
+  const send = sender(url);
+  for (const scenario of ['lead', 'note'] as const) {
+    for (const phase of phases) {
+      const next = calls(workspaces[phase], scenario, workspaces[phase].apiKeys(1), noteProspects[phase]);
+      for (let call = 0; call < 20; call += 1) await send(next());
+    }
     for (const connections of connectionCounts) {
-      for (const phase of phases)
-        runs[phase].push(await loadRun(url, contexts[phase], scenario, loadPlan(connections)));
+      for (const phase of phases) {
+        const plan = loadPlan(connections);
+        const keys = scenario === 'note' ? workspaces[phase].apiKeys(plan.keys) : [];
+        const result = await load(
+          url,
+          connections,
+          plan.requests,
+          calls(workspaces[phase], scenario, keys, noteProspects[phase]),
+        );
+        runs[phase].push({
+          ...plan,
+          scenario,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          requestsPerSecond: result.requests.total / result.duration,
+          errors: result.errors,
+          non2xx: result.non2xx,
+          status5xx: result['5xx'],
+        });
+      }
     }
   }
   return runs;
 }
 
-async function loadRun(url: string, context: LoadContext, scenario: Scenario, plan: LoadPlan): Promise<LoadRun> {
-  const apiKeys = Array.from({ length: plan.keys }, (_, index) =>
-    apiKeySecret(context.seed, loadKeyLabel(context.phase, plan.connections, index)),
-  );
-  const next = requestSource(context, scenario, apiKeys);
-  const result = await autocannon({
-    url,
-    connections: plan.connections,
-    amount: plan.requests,
-    // autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact.
-    sampleInt: 50,
-    requests: [{ setupRequest: () => next() }],
-  });
-  return {
-    ...plan,
-    scenario,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requestsPerSecond: result.requests.total / result.duration,
-    errors: result.errors,
-    non2xx: result.non2xx,
-    status5xx: result['5xx'],
-  };
-}
-
-const warmUpCalls = 20;
-
 /**
- * New leads at 10 connections, not counted, before a phase is measured: DynamoDB Local's JVM
- * compiles its hot paths over the first thousands of requests, and both phases must meet it
- * equally warm for their figures to compare.
+ * Starts tools/bench/load-server.ts, the local API alone in a process of its own (through tsx, like
+ * the bench), so that autocannon does not share its event loop; it stops when its standard input closes.
  */
-export async function warmUpDynamoDb(url: string, context: LoadContext): Promise<void> {
-  const next = requestSource(context, 'lead', []);
-  const result = await autocannon({ url, connections: 10, amount: 1000, requests: [{ setupRequest: () => next() }] });
-  if (result.errors > 0 || result.non2xx > 0)
-    throw new Error(`warm-up load: ${result.non2xx} non-2xx, ${result.errors} errors`);
-}
-
-async function warmUp(url: string, context: LoadContext, scenario: Scenario, warmUpKey: string): Promise<void> {
-  const source = requestSource(context, scenario, [apiKeySecret(context.seed, warmUpKey)]);
-  for (let call = 0; call < warmUpCalls; call += 1) {
-    const request = source();
-    const response = await fetch(new URL(request.path, url), request);
-    if (!response.ok) throw new Error(`warm-up ${scenario}: ${response.status} ${await response.text()}`);
-  }
-}
-
-export type LoadServer = { url: string; stop: () => Promise<void> };
-
-/** Starts tools/bench/load-server.ts (through tsx, like the bench) with the bench's environment. */
-export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<LoadServer> {
+export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
   const entry = fileURLToPath(new URL('./load-server.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.includes('\n')) resolve((JSON.parse(stdout) as { url: string }).url);
     });
@@ -151,7 +152,7 @@ export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<LoadServe
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
-      child.stdin?.end();
+      child.stdin.end();
       await exited;
     },
   };

@@ -1,58 +1,49 @@
-import type { SeedOutput } from '../../lib/admin/seed';
-import { applicationBody, newLeadBody, noteBody } from './payloads';
-import { benchWebhook } from './workspace';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { productionDeps } from '../../lib/deps';
+import { createDocumentClient } from '../../lib/storage/client';
+import { startLocalServer } from '../local/server';
+import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
+import {
+  apiCall,
+  applicationBody,
+  fresh,
+  newLeadBody,
+  noteBody,
+  phases,
+  sender,
+  webhookCall,
+  type Call,
+  type Phase,
+  type Send,
+  type Workspace,
+} from './workspace';
 
-/** A string body is sent as is, anything else as JSON. */
-export type RequestOptions = { headers?: Record<string, string>; body?: unknown; query?: Record<string, string> };
-export type HttpCall = { method: string; path: string; options: RequestOptions };
-
-export type OperationContext = {
-  seed: SeedOutput;
-  /** The Prospect API key of this run of the operations. */
-  apiKey: string;
-  /** The API key of the read operations (a key of its own: all operations on one key would pass its 120 a minute). */
-  readApiKey: string;
-  /** The e-mail of a prospect already in the workspace. */
-  knownLeadEmail: string;
-  /** Seeded prospects no other measure touches. */
-  prospects: (count: number) => string[];
-  /** A number no other contact of this bench run has. */
-  fresh: () => number;
-  /** Sends a call; any answer but a 2xx throws. */
-  send: (call: HttpCall) => Promise<{ body: unknown }>;
+/** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, and more prospects on demand. */
+export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {
+  send: Send;
+  /** What `setup` returned. */
+  prepared: string;
 };
-
-export type OperationId =
-  | 'newLead'
-  | 'knownLead'
-  | 'candidateCreated'
-  | 'candidateExisting'
-  | 'listPipelines'
-  | 'patchStage'
-  | 'patchUnchanged'
-  | 'addNote'
-  | 'addTag'
-  | 'tagAlreadyPresent'
-  | 'removeTag'
-  | 'getProspect'
-  | 'findProspect'
-  | 'notesPage'
-  | 'changesPage';
 
 /**
  * One measured operation: its route; the most DynamoDB round trips it may take (authorizer
  * included: the target of issue 15 or 16, a budget); the calls the code is expected to make and why the data
- * model needs them; and how to build its call for repetition `rep` (after whatever it needs exists).
+ * model needs them; and its call of each round, after `setup` made what it needs exist (`repeated`:
+ * the same call, made once before).
  */
 export type Operation = {
-  id: OperationId;
+  id: string;
   label: string;
   routeId: string;
   target: number;
-  expected: { calls: readonly string[]; reason: string };
-  prepare: (context: OperationContext, repetitions: number) => Promise<(rep: number) => HttpCall>;
+  calls: readonly string[];
+  reason: string;
+  setup?: (fixture: Fixture) => Promise<string>;
+  repeated?: true;
+  call: (fixture: Fixture, round: number) => Call;
 };
 
+const [apiKeyAuth, webhookAuth] = [['GetItem', 'UpdateItem'], ['UpdateItem']];
 const apiKeyAuthorizer =
   'authorizer: the key by its fingerprint (GetItem, strongly consistent and never cached, so a revoked key fails on the next call); gate: one conditional UpdateItem counts the request and checks both limits';
 const webhookAuthorizer =
@@ -62,37 +53,27 @@ const prospectChange =
 const prospectUnchanged = (what: string) =>
   `the prospect and the configuration item in one eventually consistent BatchGetItem; ${what}, so nothing is written and no condition would catch a stale read: one more BatchGetItem reads the prospect alone, strongly consistently (an eventually consistent read may miss the last second's write), and answers. Issue 15's targets are for calls that change something; this one's is its round trips before the issue (GetItem, UpdateItem, Query, GetItem, read from the code of the baseline's commit, whose bench did not measure this call)`;
 
-function webhookCall(context: OperationContext, path: string, body: unknown): HttpCall {
-  const webhook = benchWebhook(context.seed);
-  return {
-    method: 'POST',
-    path,
-    options: {
-      query: { endpoint_id: webhook.endpoint_id },
-      headers: { Authorization: `Bearer ${webhook.token}` },
-      body,
-    },
-  };
-}
-
-function readCall(context: OperationContext, path: string, query: Record<string, string> = {}): HttpCall {
-  return { method: 'GET', path, options: { query, headers: { Authorization: `Bearer ${context.readApiKey}` } } };
-}
-
-/** A prospect of the bench with three notes and three change-log entries: pages of two have a next page. */
-async function aProspectWithHistory(context: OperationContext): Promise<string> {
-  const [prospectId] = context.prospects(1);
+/** Gives the fixture's prospect three notes and three change-log entries: pages of two have a next page. */
+async function withHistory({ send, key, prospect }: Fixture): Promise<string> {
   for (const month of ['01', '02', '03']) {
-    await context.send(apiCall(context, 'POST', `/prospects/${prospectId}/notes`, noteBody));
-    await context.send(
-      apiCall(context, 'PATCH', `/prospects/${prospectId}`, { follow_up_at: `2027-${month}-01T09:30:00+01:00` }),
-    );
+    await send(apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody));
+    await send(apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: `2027-${month}-01T09:30:00+01:00` }));
   }
-  return prospectId as string;
+  return '';
 }
 
-function apiCall(context: OperationContext, method: string, path: string, body?: unknown): HttpCall {
-  return { method, path, options: { headers: { Authorization: `Bearer ${context.apiKey}` }, body } };
+/** The calls of an operation in a workspace, round after round, once what they need exists. */
+export async function prepare(
+  operation: Operation,
+  workspace: Workspace,
+  send: Send,
+): Promise<(round: number) => Call> {
+  const nextProspect = () => workspace.prospects(1)[0] ?? '';
+  const [key = '', prospect, n] = [workspace.apiKeys(1)[0], nextProspect(), fresh()];
+  const fixture: Fixture = { ...workspace, key, prospect, n, nextProspect, send, prepared: '' };
+  fixture.prepared = (await operation.setup?.(fixture)) ?? '';
+  if (operation.repeated) await send(operation.call(fixture, 0));
+  return (round) => operation.call(fixture, round);
 }
 
 export const operations: readonly Operation[] = [
@@ -101,204 +82,283 @@ export const operations: readonly Operation[] = [
     label: 'Lead webhook, new lead',
     routeId: 'ingestLead',
     target: 3,
-    expected: {
-      calls: ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
-    },
-    prepare: async (context) => () =>
-      webhookCall(context, '/webhooks/ingest-lead', newLeadBody(context.fresh(), context.seed.tags.vip)),
+    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
+    reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
+    call: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
   },
   {
     id: 'knownLead',
     label: 'Lead webhook, known lead',
     routeId: 'ingestLead',
     target: 3,
-    expected: {
-      calls: ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
-    },
-    prepare: async (context) => () =>
-      webhookCall(context, '/webhooks/ingest-lead', { email: context.knownLeadEmail, first_name: 'Léa' }),
+    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
+    reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
+    call: ({ seed, knownLeadEmail }) => webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
   },
   {
     id: 'candidateCreated',
     label: 'Recruitment webhook, new candidate',
     routeId: 'recruitment',
     target: 3,
-    expected: {
-      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems'],
-      reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
-    },
-    prepare: async (context) => () => webhookCall(context, '/webhooks/recruitment', applicationBody(context.fresh())),
+    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems'],
+    reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
+    call: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
   },
   {
     id: 'candidateExisting',
     label: 'Recruitment webhook, known candidate',
     routeId: 'recruitment',
     target: 4,
-    expected: {
-      calls: ['UpdateItem', 'GetItem', 'TransactWriteItems', 'TransactWriteItems'],
-      reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
-    },
-    prepare: async (context) => {
-      const call = webhookCall(context, '/webhooks/recruitment', applicationBody(context.fresh()));
-      await context.send(call);
-      return () => call;
-    },
+    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems', 'TransactWriteItems'],
+    reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
+    repeated: true,
+    call: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
   },
   {
     id: 'listPipelines',
     label: 'GET /pipelines',
     routeId: 'listPipelines',
     target: 3,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'GetItem'],
-      reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
-    },
-    prepare: async (context) => () => apiCall(context, 'GET', '/pipelines'),
+    calls: [...apiKeyAuth, 'GetItem'],
+    reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
+    call: ({ key }) => apiCall(key, 'GET', '/pipelines'),
   },
   {
     id: 'patchStage',
     label: 'PATCH /prospects/{id} (stage)',
     routeId: 'updateProspect',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    },
-    prepare: async (context) => {
-      const [prospectId] = context.prospects(1);
-      return (rep) =>
-        apiCall(context, 'PATCH', `/prospects/${prospectId}`, { stage: rep % 2 === 0 ? 'Relance' : 'Nouveau' });
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
+    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+    call: ({ key, prospect }, round) =>
+      apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
   },
   {
     id: 'patchUnchanged',
     label: 'PATCH /prospects/{id} (nothing to change)',
     routeId: 'updateProspect',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'BatchGetItem'],
-      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
-    },
-    prepare: async (context) => {
-      const [prospectId] = context.prospects(1);
-      // Not a stage: the 30 stage changes a minute of the key are patchStage's.
-      const call = apiCall(context, 'PATCH', `/prospects/${prospectId}`, { follow_up_at: '2026-12-01T09:30:00+01:00' });
-      await context.send(call);
-      return () => call;
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
+    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
+    repeated: true,
+    // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
+    call: ({ key, prospect }) =>
+      apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
   },
   {
     id: 'addNote',
     label: 'POST /prospects/{id}/notes',
     routeId: 'addNote',
     target: 3,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'TransactWriteItems'],
-      reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
-    },
-    prepare: async (context) => {
-      const [prospectId] = context.prospects(1);
-      return () => apiCall(context, 'POST', `/prospects/${prospectId}/notes`, noteBody);
-    },
+    calls: [...apiKeyAuth, 'TransactWriteItems'],
+    reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
+    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
   },
   {
     id: 'addTag',
     label: 'POST /prospects/{id}/tags',
     routeId: 'addTag',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    },
-    prepare: async (context, repetitions) => {
-      const prospectIds = context.prospects(repetitions);
-      return (rep) => apiCall(context, 'POST', `/prospects/${prospectIds[rep]}/tags`, { tag: 'VIP' });
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
+    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+    call: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
   },
   {
     id: 'tagAlreadyPresent',
     label: 'POST /prospects/{id}/tags (already present)',
     routeId: 'addTag',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'BatchGetItem'],
-      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
-    },
-    prepare: async (context) => {
-      // Seeded with the tag Chaud.
-      const [prospectId] = context.prospects(1);
-      return () => apiCall(context, 'POST', `/prospects/${prospectId}/tags`, { tag: 'Chaud' });
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
+    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
+    // Seeded with the tag Chaud.
+    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
   },
   {
     id: 'getProspect',
     label: 'GET /prospects/{id}',
     routeId: 'getProspect',
     target: 3,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem'],
-      reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
-    },
-    prepare: async (context) => {
-      const [prospectId] = context.prospects(1);
-      return () => readCall(context, `/prospects/${prospectId}`);
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem'],
+    reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
+    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
   },
   {
     id: 'findProspect',
     label: 'GET /prospects?email=',
     routeId: 'findProspects',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'GetItem'],
-      reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
-    },
-    prepare: async (context) => () => readCall(context, '/prospects', { email: context.knownLeadEmail }),
+    calls: [...apiKeyAuth, 'BatchGetItem', 'GetItem'],
+    reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
+    call: ({ key, knownLeadEmail }) => apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
   },
   {
     id: 'notesPage',
     label: 'GET /prospects/{id}/notes (second page)',
     routeId: 'listNotes',
     target: 3,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'Query'],
-      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
+    calls: [...apiKeyAuth, 'Query'],
+    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
+    setup: async (fixture) => {
+      await withHistory(fixture);
+      const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
+      return (page as { next_cursor: string }).next_cursor;
     },
-    prepare: async (context) => {
-      const path = `/prospects/${await aProspectWithHistory(context)}/notes`;
-      const first = await context.send(readCall(context, path, { limit: '2' }));
-      const cursor = (first.body as { next_cursor: string }).next_cursor;
-      return () => readCall(context, path, { limit: '2', cursor });
-    },
+    call: ({ key, prospect, prepared }) =>
+      apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
   },
   {
     id: 'changesPage',
     label: 'GET /prospects/{id}/changes (first page)',
     routeId: 'listChanges',
     target: 3,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'Query'],
-      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
-    },
-    prepare: async (context) => {
-      const path = `/prospects/${await aProspectWithHistory(context)}/changes`;
-      return () => readCall(context, path, { limit: '2' });
-    },
+    calls: [...apiKeyAuth, 'Query'],
+    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
+    setup: withHistory,
+    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
   },
   {
     id: 'removeTag',
     label: 'DELETE /prospects/{id}/tags/{tag}',
     routeId: 'removeTag',
     target: 4,
-    expected: {
-      calls: ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems'],
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    },
-    prepare: async (context, repetitions) => {
-      const prospectIds = context.prospects(repetitions);
-      return (rep) => apiCall(context, 'DELETE', `/prospects/${prospectIds[rep]}/tags/Chaud`);
-    },
+    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
+    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+    call: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
   },
 ];
+
+/** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that load and warm up the code. */
+export const repetitions = 10;
+export const warmUpRounds = 5;
+
+export type CallUnits = { operation: string; units: Units; reported: number };
+
+/**
+ * `calls` and `breakdown`: one round's DynamoDB calls in the order they left; `stable`: every round made the
+ * same; `roundTrips` (what the budget judges), units and latency: medians over the rounds.
+ */
+export type OperationMeasure = { id: string; calls: string[]; stable: boolean; roundTrips: number } & {
+  breakdown: CallUnits[];
+  billed: Units;
+  reported: number;
+  latencyMs: number;
+};
+
+/** The operations that accept ReturnConsumedCapacity (DynamoDB API reference). */
+const reportingOperations = new Set(
+  'GetItem BatchGetItem Query Scan PutItem UpdateItem DeleteItem BatchWriteItem TransactGetItems TransactWriteItems ExecuteStatement BatchExecuteStatement ExecuteTransaction'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Sections 2 and 4: every operation once per round in each workspace, interleaved (operation
+ * after operation, workspace after workspace) so that neither a slow moment of the machine nor
+ * the code warming up falls on one of them only. Through the local API, whose one DynamoDB client
+ * (authorizer and handlers alike) is metered by an SDK middleware: it asks for ReturnConsumedCapacity
+ * = TOTAL and records each call as it leaves (one per round trip, SDK retries aside), with its input
+ * and, once answered, its output (a refused write keeps none: DynamoDB bills it still). Items an
+ * update wrote are read back between requests, with a client of their own, to size them.
+ */
+export async function measureOperations(
+  workspaces: Record<Phase, Workspace>,
+  endpoint: string,
+): Promise<Record<Phase, OperationMeasure[]>> {
+  const deps = productionDeps();
+  const calls: MeteredCall[] = [];
+  deps.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const operation = String(context.commandName).replace(/Command$/, '');
+      const input = args.input as Record<string, unknown>;
+      if (reportingOperations.has(operation)) input.ReturnConsumedCapacity = 'TOTAL';
+      const call: MeteredCall = { operation, input, output: undefined };
+      calls.push(call);
+      const result = await next(args);
+      call.output = result.output as Record<string, unknown>;
+      return result;
+    },
+    { step: 'initialize', name: 'benchCapacityMeter' },
+  );
+  const inspector = createDocumentClient({ endpoint });
+  const server = await startLocalServer({ deps, port: 0 });
+  const send = sender(server.url);
+  try {
+    const prepared: { id: string; phase: Phase; runs: Run[]; callOf: (round: number) => Call }[] = [];
+    for (const operation of operations) {
+      for (const phase of phases) {
+        const callOf = await prepare(operation, workspaces[phase], send);
+        prepared.push({ id: operation.id, phase, runs: [], callOf });
+      }
+    }
+    for (let round = 0; round < warmUpRounds + repetitions; round += 1) {
+      for (const { callOf, runs } of prepared) {
+        calls.splice(0);
+        const started = performance.now();
+        await send(callOf(round));
+        const ms = performance.now() - started;
+        // The items updated without their new value in the answer, as they are now.
+        const updated = calls.flatMap(({ operation, input }): Item[] => {
+          if (operation === 'UpdateItem') return [input.Key as Item];
+          const entries =
+            operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: { Key: Item } }[]) : [];
+          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key] : []));
+        });
+        const stored = new Map<string, Item>();
+        for (const key of updated) {
+          const read = await inspector.send(
+            new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }),
+          );
+          if (read.Item) stored.set(keyOf(key), read.Item);
+        }
+        const breakdown = calls.map((call) => ({
+          operation: call.operation,
+          units: billedUnits(call, (key) => stored.get(keyOf(key))),
+          reported: reportedUnits(call.output),
+        }));
+        if (round >= warmUpRounds) runs.push({ breakdown, ms });
+      }
+    }
+    const measuresOf = (phase: Phase) =>
+      prepared.filter((entry) => entry.phase === phase).map((entry) => summarize(entry.id, entry.runs));
+    return { empty: measuresOf('empty'), bulk: measuresOf('bulk') };
+  } finally {
+    await server.close();
+    deps.db.destroy();
+    inspector.destroy();
+  }
+}
+
+type Run = { breakdown: CallUnits[]; ms: number };
+
+const keyOf = (key: Item) => `${String(key.pk)}\n${String(key.sk)}`;
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] as number;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] as number) + upper) / 2;
+}
+
+/** The same DynamoDB calls, in any order: calls made in parallel leave in no fixed order. */
+export const sameCalls = (calls: readonly string[], others: readonly string[]) =>
+  [...calls].sort().join() === [...others].sort().join();
+
+function summarize(id: string, runs: readonly Run[]): OperationMeasure {
+  const first = runs[0];
+  if (first === undefined) throw new Error(`${id}: no measured round`);
+  const callsOf = (run: Run) => run.breakdown.map((call) => call.operation);
+  const total = (of: (call: CallUnits) => number) =>
+    median(runs.map((run) => run.breakdown.reduce((sum, call) => sum + of(call), 0)));
+  return {
+    id,
+    calls: callsOf(first),
+    stable: runs.every((run) => sameCalls(callsOf(run), callsOf(first))),
+    roundTrips: median(runs.map((run) => run.breakdown.length)),
+    breakdown: first.breakdown,
+    billed: { read: total((call) => call.units.read), write: total((call) => call.units.write) },
+    reported: total((call) => call.reported),
+    latencyMs: median(runs.map((run) => run.ms)),
+  };
+}

@@ -104,7 +104,7 @@ const splitTarget = (target: string) => {
 
 /**
  * Segment by segment, split on literal slashes; a parameter takes one non-empty segment, still
- * percent-encoded as REST hands it over (lib/http/path-ids.ts decodes it). One trailing slash is
+ * percent-encoded as REST hands it over (lib/http/request-input.ts decodes it). One trailing slash is
  * ignored, as observed (undocumented: github.com/aws-powertools/powertools-lambda-python/issues/1552).
  */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {

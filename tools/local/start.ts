@@ -18,7 +18,7 @@ import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 const cleanups: Array<() => Promise<void>> = [];
 
 async function start(): Promise<void> {
-  // Readable log lines in a terminal, JSON when piped (lib/observability/logger.ts reads it once, on import).
+  // Readable log lines in a terminal, JSON when piped (lib/observability.ts reads it once, on import).
   if (process.stdout.isTTY && !process.env.CRM_LOG_FORMAT) process.env.CRM_LOG_FORMAT = 'readable';
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) {
