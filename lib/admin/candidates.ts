@@ -5,7 +5,7 @@ import {
   type CandidateNoteView,
   type CandidateView,
 } from '../domain/recruitment/candidate-view';
-import { readCandidatePartition } from '../storage/record-partitions';
+import { readCandidateCollection } from '../storage/item-collections';
 import type { CandidateItem, NoteItem } from '../storage/table-items';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -20,7 +20,7 @@ export async function showCandidate(
   const workspaceId = checkedId('workspace', input.workspaceId);
   const candidateId = checkedId('candidate', input.candidateId);
   await requireWorkspace(deps, workspaceId);
-  const items = await readCandidatePartition(deps, workspaceId, candidateId);
+  const items = await readCandidateCollection(deps, workspaceId, candidateId);
   const record = items.find((item): item is CandidateItem => item.type === 'candidate');
   if (!record) throw unknownId('candidate', input.candidateId);
   return {

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { getProspect } from '../storage/prospects';
-import { readProspectPartition } from '../storage/record-partitions';
+import { readProspectCollection } from '../storage/item-collections';
 import type { Prospect } from '../domain/model';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/table-items';
 import { loadWorkspaceConfig } from '../storage/workspace-config';
@@ -54,7 +54,7 @@ export async function showProspect(
   const prospectId = checkedId('prospect', input.prospectId);
   const [, items] = await Promise.all([
     requireWorkspace(deps, workspaceId),
-    readProspectPartition(deps, workspaceId, prospectId),
+    readProspectCollection(deps, workspaceId, prospectId),
   ]);
   const record = items.find((item): item is ProspectItem => item.type === 'prospect');
   if (!record) throw unknownId('prospect', input.prospectId);

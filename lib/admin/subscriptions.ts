@@ -9,7 +9,7 @@ import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/e
 import { messages } from '../messages';
 import { listDeliveries } from '../storage/delivery-list';
 import type { DeliveryStatus } from '../domain/model';
-import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-records';
+import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscriptions';
 import { listWorkspaces } from '../storage/workspaces';
 import { AdminInputError } from './errors';

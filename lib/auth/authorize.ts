@@ -1,6 +1,11 @@
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
-import { fingerprint, getApiKeyByFingerprint, recordWebhookCall, type EndpointItem } from '../storage/credentials';
+import {
+  fingerprint,
+  getApiKeyByFingerprint,
+  checkTokenAndStampLastCall,
+  type EndpointItem,
+} from '../storage/credentials';
 import type { Store } from '../storage/client';
 import { phoneSettingsOf } from '../domain/model';
 import { grants, type AuthDecision } from './context';
@@ -41,7 +46,7 @@ async function authorizeWebhook(deps: AuthorizerDeps, request: AuthRequest): Pro
   if (endpointId === undefined || endpointId === '') return { outcome: 'endpoint_missing' };
   if (!isUuid(endpointId)) return { outcome: 'endpoint_malformed' };
   const token = webhookToken(request);
-  const call = await recordWebhookCall(
+  const call = await checkTokenAndStampLastCall(
     deps,
     endpointId.toLowerCase(),
     token === undefined ? undefined : fingerprint(token),

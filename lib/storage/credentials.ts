@@ -189,7 +189,7 @@ export type WebhookCall =
  * one call answers which. Comparing fingerprints (SHA-256 of the token) in DynamoDB leaks nothing
  * about the token through timing.
  */
-export async function recordWebhookCall(
+export async function checkTokenAndStampLastCall(
   store: Store,
   endpointId: string,
   tokenFingerprint: string | undefined,

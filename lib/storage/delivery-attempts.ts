@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetFromTables, sameKey, type SecretsStore, type Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
-import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-records';
+import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-items';
 import { keys, type ItemKey } from './table-items';
 
 /**

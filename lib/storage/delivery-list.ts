@@ -1,7 +1,7 @@
 import type { Store } from './client';
-import type { DeliveryItem } from './event-records';
+import type { DeliveryItem } from './event-items';
 import type { DeliveryStatus } from '../domain/model';
-import { stillKeptFilter, newestFirst } from './expiring-items';
+import { stillKeptFilter, queryNewestFirst } from './expiring-items';
 import { keys } from './table-items';
 
 /**
@@ -9,7 +9,7 @@ import { keys } from './table-items';
  * delivery partition read backwards (ids are time-ordered), strongly consistent, filtered on the
  * subscription, on being still kept at `now` (past their 30 days, TTL may not have removed them
  * yet: lib/storage/expiring-items.ts) and, when given, the status, read on until `limit` are found
- * (`newestFirst`).
+ * (`queryNewestFirst`).
  */
 export function listDeliveries(
   store: Store,
@@ -17,7 +17,7 @@ export function listDeliveries(
   options: { subscriptionId: string; status?: DeliveryStatus | undefined; limit: number; now: Date },
 ): Promise<DeliveryItem[]> {
   const kept = stillKeptFilter(options.now);
-  return newestFirst<DeliveryItem>(
+  return queryNewestFirst<DeliveryItem>(
     store,
     {
       KeyConditionExpression: 'pk = :pk',

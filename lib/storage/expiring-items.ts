@@ -38,7 +38,7 @@ export type PartitionQuery = Omit<
  * so pages are read on until `limit` items are found or the partition ends; without one, each
  * page asks for just what is missing.
  */
-export async function newestFirst<T>(store: Store, query: PartitionQuery, limit: number): Promise<T[]> {
+export async function queryNewestFirst<T>(store: Store, query: PartitionQuery, limit: number): Promise<T[]> {
   const { filtered, ...input } = query;
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined;

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGetItems, type StoredItem, type Store } from './client';
-import type { DeliveryItem, SubscriptionItem } from './event-records';
+import type { DeliveryItem, SubscriptionItem } from './event-items';
 import { keys, workspaceConfigPk, type ItemKey } from './table-items';
 import type { Tag } from '../domain/model';
 import { configOf } from './workspace-config';

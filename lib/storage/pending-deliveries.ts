@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { staleClaimMs } from './delivery-attempts';
-import type { DeliveryItem } from './event-records';
+import type { DeliveryItem } from './event-items';
 import type { DeliveryStatus } from '../domain/model';
 import { keys } from './table-items';
 

@@ -1,12 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
-import {
-  eventRecords,
-  type SigningSecretsItem,
-  type StoredSubscriptionItem,
-  type SubscriptionItem,
-} from './event-records';
+import { eventItems, type SigningSecretsItem, type StoredSubscriptionItem, type SubscriptionItem } from './event-items';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
@@ -29,7 +24,7 @@ export async function createSubscription(
   subscription: Subscription,
   secret: string,
 ): Promise<void> {
-  const secrets = eventRecords.signingSecrets({
+  const secrets = eventItems.signingSecrets({
     workspace_id: subscription.workspace_id,
     subscription_id: subscription.id,
     secret,
@@ -37,7 +32,7 @@ export async function createSubscription(
   await store.db.send(
     new TransactWriteCommand({
       TransactItems: [
-        putIfAbsent(store, eventRecords.subscription(subscription)),
+        putIfAbsent(store, eventItems.subscription(subscription)),
         putIfAbsent(secretsTableOf(store), secrets),
       ],
     }),

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { stillKept, stillKeptFilter } from './expiring-items';
 import { keys } from './table-items';
-import { newestFirst } from './expiring-items';
+import { queryNewestFirst } from './expiring-items';
 import type { WebhookCallItem } from './table-items';
 
 /**
@@ -18,7 +18,7 @@ export function listWebhookCalls(
   options: { failed: boolean; limit: number; now: Date },
 ): Promise<WebhookCallItem[]> {
   const kept = stillKeptFilter(options.now);
-  return newestFirst<WebhookCallItem>(
+  return queryNewestFirst<WebhookCallItem>(
     store,
     {
       KeyConditionExpression: 'pk = :pk',

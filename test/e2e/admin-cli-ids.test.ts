@@ -11,7 +11,7 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
+import { eventItems, type DeliveryItem } from '../../lib/storage/event-items';
 import { changeLogPrefix, keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
@@ -229,7 +229,7 @@ async function workspaceIds(seed: SeedOutput, api: Awaited<ReturnType<typeof sta
 function aFailedDelivery(workspaceId: string, subscriptionId: string): DeliveryItem {
   const at = new Date();
   const eventId = derivedTimeOrderedId(at, `ids#${randomUUID()}`);
-  return eventRecords.delivery({
+  return eventItems.delivery({
     id: derivedTimeOrderedId(at, `${eventId}#${subscriptionId}`),
     workspace_id: workspaceId,
     subscription_id: subscriptionId,

@@ -5,7 +5,7 @@ import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { eventRecords } from '../../lib/storage/event-records';
+import { eventItems } from '../../lib/storage/event-items';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
@@ -91,7 +91,7 @@ it('create, list, disable, enable, deliveries and delete print one document each
 
   const at = new Date();
   const eventId = derivedTimeOrderedId(at, `e2e#${subscription.id}`);
-  const delivery = eventRecords.delivery({
+  const delivery = eventItems.delivery({
     id: derivedTimeOrderedId(at, `${eventId}#${subscription.id}`),
     workspace_id: workspaceId,
     subscription_id: subscription.id,

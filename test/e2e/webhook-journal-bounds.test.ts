@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { eventRecords } from '../../lib/storage/event-records';
+import { eventItems } from '../../lib/storage/event-items';
 import { keys } from '../../lib/storage/table-items';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
@@ -132,7 +132,7 @@ describe('past their 30 days', () => {
     const aDelivery = (createdAt: number) => {
       const at = new Date(createdAt);
       const eventId = derivedTimeOrderedId(at, `expiry#${randomUUID()}`);
-      return eventRecords.delivery({
+      return eventItems.delivery({
         id: derivedTimeOrderedId(at, `${eventId}#${subscription}`),
         workspace_id: workspace,
         subscription_id: subscription,

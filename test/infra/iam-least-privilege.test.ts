@@ -7,7 +7,7 @@ import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from 
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { eventFunctions, routes } from '../../lib/routes';
-import { eventRecords } from '../../lib/storage/event-records';
+import { eventItems } from '../../lib/storage/event-items';
 import { keys, notePrefix } from '../../lib/storage/table-items';
 import {
   eventFunctionNames,
@@ -303,7 +303,7 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
 
   test('sweep: a delivery whose message was lost, due an hour ago, is marked and queued again', async () => {
     const [subscription] = (await listSubscriptions(reader, ws.workspace_id)).subscriptions;
-    const lost = eventRecords.delivery({
+    const lost = eventItems.delivery({
       id: randomUUID(),
       workspace_id: ws.workspace_id,
       subscription_id: subscription!.id,

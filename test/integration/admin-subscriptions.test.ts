@@ -11,7 +11,7 @@ import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
 import type { DeliveryStatus } from '../../lib/domain/model';
-import { eventRecords, type DeliveryItem, type SigningSecretsItem } from '../../lib/storage/event-records';
+import { eventItems, type DeliveryItem, type SigningSecretsItem } from '../../lib/storage/event-items';
 import { keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
@@ -375,7 +375,7 @@ describe('subscription rotate-secret', () => {
 async function aLegacySubscription(workspace: string): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  const item = eventRecords.subscription({
+  const item = eventItems.subscription({
     id,
     workspace_id: workspace,
     url: 'https://exemple.fr/ancien',
@@ -451,7 +451,7 @@ describe('subscription deliveries', () => {
   function aDelivery(workspace: string, subscription: string, minutes: number, status: DeliveryStatus, payload = '{}') {
     const at = new Date(base + minutes * 60_000);
     const eventId = derivedTimeOrderedId(at, `test#${randomUUID()}`);
-    return eventRecords.delivery({
+    return eventItems.delivery({
       id: derivedTimeOrderedId(at, `${eventId}#${subscription}`),
       workspace_id: workspace,
       subscription_id: subscription,
@@ -591,7 +591,7 @@ describe('subscription redeliver', () => {
     const { id: subscription, secret } = await create(workspace, url);
     const at = new Date();
     const eventId = derivedTimeOrderedId(at, `redeliver#${randomUUID()}`);
-    const item = eventRecords.delivery({
+    const item = eventItems.delivery({
       id: derivedTimeOrderedId(at, `${eventId}#${subscription}`),
       workspace_id: workspace,
       subscription_id: subscription,

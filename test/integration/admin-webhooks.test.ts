@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AdminInputError } from '../../lib/admin/errors';
 import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
 import { productionDeps } from '../../lib/deps';
-import { fingerprint, getEndpoint, recordWebhookCall } from '../../lib/storage/credentials';
+import { fingerprint, getEndpoint, checkTokenAndStampLastCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
@@ -56,15 +56,19 @@ describe('webhook regenerate', () => {
 
     expect(regenerated.endpoint_id).toBe(endpointId);
     expect((await getEndpoint(deps, endpointId))?.token_fingerprint).toBe(fingerprint(regenerated.token));
-    expect(await recordWebhookCall(deps, endpointId, fingerprint(oldToken), new Date())).toMatchObject({
+    expect(await checkTokenAndStampLastCall(deps, endpointId, fingerprint(oldToken), new Date())).toMatchObject({
       kind: 'refused',
     });
-    expect(await recordWebhookCall(deps, endpointId, fingerprint(regenerated.token), new Date())).toMatchObject({
+    expect(
+      await checkTokenAndStampLastCall(deps, endpointId, fingerprint(regenerated.token), new Date()),
+    ).toMatchObject({
       kind: 'recorded',
       endpoint: { id: endpointId, workspace_id: seed.workspace_id },
     });
-    expect(await recordWebhookCall(deps, endpointId, undefined, new Date())).toMatchObject({ kind: 'refused' });
-    expect(await recordWebhookCall(deps, randomUUID(), fingerprint(oldToken), new Date())).toEqual({
+    expect(await checkTokenAndStampLastCall(deps, endpointId, undefined, new Date())).toMatchObject({
+      kind: 'refused',
+    });
+    expect(await checkTokenAndStampLastCall(deps, randomUUID(), fingerprint(oldToken), new Date())).toEqual({
       kind: 'unknown_endpoint',
     });
   });
@@ -87,15 +91,15 @@ describe('webhook enable, disable and status', () => {
       active: false,
       last_call_at: null,
     });
-    expect(await recordWebhookCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), new Date())).toMatchObject(
-      {
-        kind: 'refused',
-      },
-    );
+    expect(
+      await checkTokenAndStampLastCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), new Date()),
+    ).toMatchObject({
+      kind: 'refused',
+    });
 
     expect(await setWebhookActive(deps, seed.workspace_id, true, base)).toMatchObject({ active: true });
     const calledAt = new Date('2026-11-22T10:00:00.000Z');
-    await recordWebhookCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), calledAt);
+    await checkTokenAndStampLastCall(deps, endpointId, fingerprint(seed.webhook?.token ?? ''), calledAt);
     expect(await webhookStatus(deps, seed.workspace_id, base)).toEqual({
       endpoint_id: endpointId,
       url,

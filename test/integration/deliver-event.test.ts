@@ -17,7 +17,7 @@ import { ConflictError, NotFoundError } from '../../lib/domain/errors';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { readDeliveryAndSubscription } from '../../lib/storage/delivery-attempts';
 import type { Delivery, Subscription } from '../../lib/domain/model';
-import { eventRecords } from '../../lib/storage/event-records';
+import { eventItems } from '../../lib/storage/event-items';
 import { keys } from '../../lib/storage/table-items';
 import { messages } from '../../lib/messages';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
@@ -113,9 +113,9 @@ async function aSubscription(path: string, overrides: Partial<Subscription> = {}
     ...overrides,
   };
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  await put(eventRecords.subscription(subscription));
+  await put(eventItems.subscription(subscription));
   await put(
-    eventRecords.signingSecrets({ workspace_id: subscription.workspace_id, subscription_id: subscription.id, secret }),
+    eventItems.signingSecrets({ workspace_id: subscription.workspace_id, subscription_id: subscription.id, secret }),
     deps.secretsTableName,
   );
   return { ...subscription, secret };
@@ -146,7 +146,7 @@ async function aDelivery(
     expires_at: Math.floor(now.getTime() / 1000) + 86400,
     ...overrides,
   };
-  await put(eventRecords.delivery(delivery));
+  await put(eventItems.delivery(delivery));
   return delivery;
 }
 
@@ -593,7 +593,7 @@ describe('signing secrets: a rotation, and a secret an earlier version left besi
     };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     // As an earlier version wrote it: the secret on the subscription, nothing in the secrets table.
-    await put({ ...eventRecords.subscription(subscription), secret });
+    await put({ ...eventItems.subscription(subscription), secret });
     const delivery = await aDelivery(subscription);
 
     await handleDeliveryMessage(deps, messageOf(delivery));

@@ -8,7 +8,7 @@ import { fanOut } from '../../lib/domain/events/fan-out';
 import type { EventType } from '../../lib/domain/events/event-types';
 import type { DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
 import { createDocumentClient } from '../../lib/storage/client';
-import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../lib/storage/event-records';
+import { eventItems, type DeliveryItem, type SubscriptionItem } from '../../lib/storage/event-items';
 import { keys, items, type ProspectItem } from '../../lib/storage/table-items';
 import type { StoredChange } from '../../lib/storage/stream-records';
 import { configItems } from '../../lib/storage/workspace-config';
@@ -60,7 +60,7 @@ async function aWorkspace(): Promise<string> {
 }
 
 async function aSubscription(workspaceId: string, events: EventType[], active = true): Promise<SubscriptionItem> {
-  const subscription = eventRecords.subscription({
+  const subscription = eventItems.subscription({
     id: randomUUID(),
     workspace_id: workspaceId,
     url: 'https://exemple.test/hook',

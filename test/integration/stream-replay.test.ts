@@ -13,7 +13,7 @@ import { productionDeps } from '../../lib/deps';
 import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import type { DeliveryItem } from '../../lib/storage/event-records';
+import type { DeliveryItem } from '../../lib/storage/event-items';
 import { keptBatchesInBucket } from '../../lib/storage/kept-stream-batches';
 import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';

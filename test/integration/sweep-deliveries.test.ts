@@ -12,7 +12,7 @@ import { sweepSettings } from '../../lib/domain/events/queue-settings';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { ensureTable } from '../../lib/storage/create-table';
-import { eventRecords, type DeliveryItem } from '../../lib/storage/event-records';
+import { eventItems, type DeliveryItem } from '../../lib/storage/event-items';
 import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';
 import { captureLogs } from '../support/captured-logs';
@@ -205,7 +205,7 @@ describe('the sweep of pending deliveries', () => {
     const { workspaceId, subscription } = await aWorkspace();
     const due = new Date(Date.now() - 3600_000).toISOString();
     const aClaimedDelivery = async (claimedSecondsAgo: number) => {
-      const delivery = eventRecords.delivery({
+      const delivery = eventItems.delivery({
         id: randomUUID(),
         workspace_id: workspaceId,
         subscription_id: subscription.id,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventsOfChange, subjectOfChange } from '../../lib/domain/events/events-of-change';
 import type { Actor } from '../../lib/domain/events/event-types';
-import { eventRecords } from '../../lib/storage/event-records';
+import { eventItems } from '../../lib/storage/event-items';
 import { keys, items, type CandidateItem, type NoteItem, type ProspectItem } from '../../lib/storage/table-items';
 import type { StoredChange } from '../../lib/storage/stream-records';
 import type { TagItem } from '../../lib/storage/workspace-config';
@@ -379,7 +379,7 @@ describe('writes that make no event', () => {
     ],
     [
       'a delivery',
-      eventRecords.delivery({
+      eventItems.delivery({
         id: randomUUID(),
         workspace_id: workspaceId,
         subscription_id: randomUUID(),
@@ -398,7 +398,7 @@ describe('writes that make no event', () => {
     ],
     [
       'a subscription',
-      eventRecords.subscription({
+      eventItems.subscription({
         id: randomUUID(),
         workspace_id: workspaceId,
         url: 'https://exemple.test/hook',

@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { derivedTimeOrderedId } from '../../ids';
 import { sameKey, type StoredItem } from '../../storage/client';
-import { eventRecords, type DeliveryItem, type SubscriptionItem } from '../../storage/event-records';
+import { eventItems, type DeliveryItem, type SubscriptionItem } from '../../storage/event-items';
 import {
   createDeliveryIfAbsent,
   readRecords,
@@ -186,7 +186,7 @@ async function readNeededRecords(
  */
 function deliveryOf(event: OutboundEvent, subscription: SubscriptionItem, payload: string): DeliveryItem {
   const at = event.body.timestamp;
-  return eventRecords.delivery({
+  return eventItems.delivery({
     id: derivedTimeOrderedId(new Date(at), `${event.id}#${subscription.id}`),
     workspace_id: event.workspaceId,
     subscription_id: subscription.id,

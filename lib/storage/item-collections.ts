@@ -2,29 +2,34 @@ import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { keys, type CandidateItem, type ChangeLogItem, type NoteItem, type ProspectItem } from './table-items';
 import type { Store } from './client';
 
-export type ProspectPartitionItem = ProspectItem | NoteItem | ChangeLogItem;
-export type CandidatePartitionItem = CandidateItem | NoteItem;
+/**
+ * Item collections: all the items that share one partition key ("Partitions and data distribution in
+ * DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.Partitions.html),
+ * here a prospect or a candidate with what hangs off it, read whole by the admin commands.
+ */
+export type ProspectCollectionItem = ProspectItem | NoteItem | ChangeLogItem;
+export type CandidateCollectionItem = CandidateItem | NoteItem;
 
 /**
  * Access pattern "prospect with its notes and change log": one Query on PROSPECT#<ws>#<id>,
  * strongly consistent. Descending sort keys put PROSPECT#LOG#<at> items, then NOTE#<created_at> items, newest first.
  * Another workspace's prospect id reads an empty partition.
  */
-export function readProspectPartition(
+export function readProspectCollection(
   store: Store,
   workspaceId: string,
   prospectId: string,
-): Promise<ProspectPartitionItem[]> {
-  return readPartition<ProspectPartitionItem>(store, keys.prospectPk(workspaceId, prospectId));
+): Promise<ProspectCollectionItem[]> {
+  return readPartition<ProspectCollectionItem>(store, keys.prospectPk(workspaceId, prospectId));
 }
 
 /** Access pattern "candidate with its notes": one Query on CANDIDATE#<ws>#<id>, notes newest first. */
-export function readCandidatePartition(
+export function readCandidateCollection(
   store: Store,
   workspaceId: string,
   candidateId: string,
-): Promise<CandidatePartitionItem[]> {
-  return readPartition<CandidatePartitionItem>(store, keys.candidatePk(workspaceId, candidateId));
+): Promise<CandidateCollectionItem[]> {
+  return readPartition<CandidateCollectionItem>(store, keys.candidatePk(workspaceId, candidateId));
 }
 
 async function readPartition<T>(store: Store, pk: string): Promise<T[]> {

@@ -40,7 +40,7 @@ export type DeliveryItem = Delivery & {
   gsi4sk?: string;
 };
 
-export const eventRecords = {
+export const eventItems = {
   subscription: (subscription: Subscription): SubscriptionItem => ({
     ...keys.subscription(subscription.workspace_id, subscription.id),
     type: 'subscription',
