@@ -41,8 +41,8 @@ function pathParameterOf(event: PathEvent, name: string): DecodedPathParameter {
 }
 
 /**
- * The parameter's text where it only identifies the request (the cursor's binding, the
- * Idempotency-Key's path): decoded, or as received when it cannot be, for the route to refuse.
+ * The parameter's text where it only identifies the request (the cursor's binding): decoded, or
+ * as received when it cannot be, for the route to refuse.
  */
 export function pathParameterText(event: PathEvent, name: string): string {
   const parameter = pathParameterOf(event, name);

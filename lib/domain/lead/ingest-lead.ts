@@ -2,6 +2,7 @@ import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../errors';
 import {
   createProspectWithMarkers,
+  getProspect,
   updateKnownProspect,
   updateKnownProspectContacts,
   type FoundMarker,
@@ -9,9 +10,7 @@ import {
   type PhoneMatching,
   type Placement,
 } from '../../storage/leads';
-import { getProspect } from '../../storage/prospects';
 import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
-import { resolveTagIds } from '../tags';
 import {
   successEntry,
   type CallOutcome,
@@ -19,7 +18,7 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../webhook-call';
-import { interpretLead, type LeadInput } from './lead-input';
+import { interpretLead, resolveTagIds, type LeadInput } from './lead-input';
 import { findLeadMatch, phoneMatching, type ContactMatch } from './find-match';
 import { newProspect, placeNewLead } from './new-prospect';
 import { messages } from '../../messages';

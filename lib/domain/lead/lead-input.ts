@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { WebhookFields } from '../model';
+import type { Tag, WebhookFields } from '../model';
 import { InvalidInputError } from '../errors';
 import { isEmailAddress, maxEmailLength } from '../email';
 import { messages } from '../../messages';
@@ -129,4 +129,21 @@ function readTagIds(value: unknown, warnings: string[]): string[] {
   ];
   if (distinct.length > maxTagIds) warnings.push(warningsText.tooManyTags);
   return distinct.slice(0, maxTagIds);
+}
+
+export type ResolvedTags = { applied: { id: string; name: string }[]; warnings: string[] };
+
+/**
+ * The lead's `tag_ids` against the workspace's tags: tags are referenced by id only on the lead
+ * webhook (the API never creates a tag); an unknown id is reported, a repeated one applied once.
+ */
+export function resolveTagIds(tags: readonly Tag[], requested: readonly string[]): ResolvedTags {
+  const applied: { id: string; name: string }[] = [];
+  const warnings: string[] = [];
+  for (const id of requested) {
+    const tag = tags.find((candidate) => candidate.id === id.toLowerCase());
+    if (!tag) warnings.push(messages.lead.unknownTag(id));
+    else if (!applied.some((entry) => entry.id === tag.id)) applied.push({ id: tag.id, name: tag.name });
+  }
+  return { applied, warnings };
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps';
 import { messages } from '../../messages';
-import { getProspect } from '../../storage/prospects';
+import { getProspect } from '../../storage/leads';
 import { InvalidInputError } from '../errors';
 import { findLeadMatch } from '../lead/find-match';
 import { interpretLead } from '../lead/lead-input';

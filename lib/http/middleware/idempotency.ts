@@ -14,7 +14,6 @@ import {
   type StoredAnswer,
 } from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
-import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
 import { respondWithError, type HttpResponse } from './route';
 
@@ -48,11 +47,23 @@ type KeyedEvent = Pick<APIGatewayProxyEvent, 'headers' | 'body'> & {
  * encoding has a `%` without two hex digits or an escape that is not UTF-8, so it is no other path.
  */
 function requestHash(route: Route, event: KeyedEvent): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const parameter = decodePathParameter(event.pathParameters?.[name] ?? '');
-    return parameter.readable ? encodeURIComponent(parameter.value) : parameter.raw;
-  });
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    canonicalPathParameter(event.pathParameters?.[name] ?? ''),
+  );
   return sha256Hex(`${route.method} ${path}\n${event.body ?? ''}`);
+}
+
+/**
+ * `raw` decoded and encoded again, or as received when `decodeURIComponent` refuses it (a URIError).
+ * The key only names the path: it reads no value, so it needs none of the handlers' reading of
+ * their parameters (lib/http/request-input.ts).
+ */
+function canonicalPathParameter(raw: string): string {
+  try {
+    return encodeURIComponent(decodeURIComponent(raw));
+  } catch {
+    return raw;
+  }
 }
 
 /**
