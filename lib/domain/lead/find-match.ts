@@ -7,16 +7,30 @@ import {
   type PhoneMatching,
 } from '../../storage/leads';
 import { messages } from '../../messages';
-import { loadPhoneLibrary, phoneMatchKey } from '../phone';
+import type * as PhoneModule from '../phone';
 import type { LeadInput } from './lead-input';
 import type { PhoneSettings, WorkspaceConfig } from '../model';
 
 /** What a round of matching read: the configuration and how phones were matched. */
 export type MatchContext = { config: WorkspaceConfig; phone: PhoneMatching };
 
+let phoneModule: typeof PhoneModule | undefined;
+
+/**
+ * Loads phone matching (lib/domain/phone.ts, with libphonenumber-js) on first need: a lead of a
+ * workspace matching in E.164, a look-up by phone. Bundled, a dynamically imported module stays in
+ * the one file but is evaluated only when imported (esbuild, "Code splitting" off:
+ * https://esbuild.github.io/api/#splitting), so the cold start of a function whose first call needs
+ * no E.164 form skips its ~120 KB of metadata (docs/performance.md).
+ */
+export async function loadPhoneMatching(): Promise<void> {
+  phoneModule ??= await import('../phone');
+}
+
 /** The E.164 form a phone is matched by in a workspace (undefined: matched as sent). */
 export const e164Key = (phone: string, settings: PhoneSettings): string | undefined => {
-  const key = phoneMatchKey(phone, settings);
+  if (phoneModule === undefined) throw new Error('phone matching is not loaded: await loadPhoneMatching() first');
+  const key = phoneModule.phoneMatchKey(phone, settings);
   return key.kind === 'e164' ? key.value : undefined;
 };
 
@@ -42,7 +56,7 @@ export async function findLeadMatch(
   // (the look-up reads the E.164 marker speculatively): only then is the phone library loaded.
   const settingsOfRound = known?.phone.settings ?? phone;
   if (lead.phone != null && (settingsOfRound === undefined || settingsOfRound.phone_matching === 'e164')) {
-    await loadPhoneLibrary();
+    await loadPhoneMatching();
   }
   const {
     config,

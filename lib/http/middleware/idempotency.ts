@@ -15,7 +15,7 @@ import {
 } from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
 import { messages as catalogue } from '../../messages';
-import { respondWithError, type HttpResponse } from './route';
+import { decodePathParameter, respondWithError, type HttpResponse } from './route';
 
 const headerName = 'idempotency-key';
 export const maxIdempotencyKeyLength = 255;
@@ -47,23 +47,11 @@ type KeyedEvent = Pick<APIGatewayProxyEvent, 'headers' | 'body'> & {
  * encoding has a `%` without two hex digits or an escape that is not UTF-8, so it is no other path.
  */
 function requestHash(route: Route, event: KeyedEvent): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    canonicalPathParameter(event.pathParameters?.[name] ?? ''),
-  );
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const parameter = decodePathParameter(event.pathParameters?.[name] ?? '');
+    return parameter.readable ? encodeURIComponent(parameter.value) : parameter.raw;
+  });
   return sha256Hex(`${route.method} ${path}\n${event.body ?? ''}`);
-}
-
-/**
- * `raw` decoded and encoded again, or as received when `decodeURIComponent` refuses it (a URIError).
- * The key only names the path: it reads no value, so it needs none of the handlers' reading of
- * their parameters (lib/http/request-input.ts).
- */
-function canonicalPathParameter(raw: string): string {
-  try {
-    return encodeURIComponent(decodeURIComponent(raw));
-  } catch {
-    return raw;
-  }
 }
 
 /**
