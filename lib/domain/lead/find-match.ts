@@ -29,6 +29,8 @@ export async function loadPhoneMatching(): Promise<void> {
 
 /** The E.164 form a phone is matched by in a workspace (undefined: matched as sent). */
 export const e164Key = (phone: string, settings: PhoneSettings): string | undefined => {
+  // A workspace matching phones as sent needs no E.164 form, so no phone matching loaded.
+  if (settings.phone_matching !== 'e164') return undefined;
   if (phoneModule === undefined) throw new Error('phone matching is not loaded: await loadPhoneMatching() first');
   const key = phoneModule.phoneMatchKey(phone, settings);
   return key.kind === 'e164' ? key.value : undefined;
