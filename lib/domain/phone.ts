@@ -8,7 +8,7 @@ import type { PhoneSettings } from './model';
  * `0033612345678` are one number. libphonenumber-js's `min` metadata validates numbers by their
  * length and leading digits per country, the smallest metadata that still tells a French mobile
  * from a wrong number; only the functions that match phones bundle it, and they load this module
- * by a dynamic import (`loadPhoneMatching`, lead/find-match.ts) so that its ~120 KB of metadata is
+ * by a dynamic import (`loadPhoneMatching`, lead/lead.ts) so that its ~120 KB of metadata is
  * evaluated only when needed. Its two functions are imported by name, so that bundling keeps only them.
  */
 

@@ -18,8 +18,7 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../webhook-call';
-import { interpretLead, resolveTagIds, type LeadInput } from './lead-input';
-import { findLeadMatch, phoneMatching, type ContactMatch } from './find-match';
+import { findLeadMatch, interpretLead, phoneMatching, resolveTagIds, type ContactMatch, type LeadInput } from './lead';
 import { messages } from '../../messages';
 import {
   defaultPhoneSettings,
