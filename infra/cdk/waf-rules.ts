@@ -1,4 +1,4 @@
-import { maxWebhookBodyBytes } from '../../lib/http/webhook-body';
+import { maxWebhookBodyBytes } from '../../lib/http/middleware/webhook';
 import { messages } from '../../lib/messages';
 import { routes } from '../../lib/routes';
 

@@ -4,7 +4,7 @@ import { encodeDecision } from '../auth/context';
 import type { Deps } from '../deps';
 import { InvalidInputError } from '../domain/errors';
 import type { WebhookFields } from '../domain/model';
-import { readWebhookBody } from '../http/webhook-body';
+import { readWebhookBody } from '../http/middleware/webhook';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
@@ -155,7 +155,7 @@ const contentTypeHeader = (call: WebhookCallRequest): Record<string, string> =>
   call.content_type ? { 'Content-Type': call.content_type } : {};
 
 /**
- * The webhook's own reader (lib/http/webhook-body.ts); a body it refuses, or one cut at 64 KB
+ * The webhook's own reader (readWebhookBody, lib/http/middleware/webhook.ts); a body it refuses, or one cut at 64 KB
  * (never read: its end is missing), is shown as the text kept.
  */
 function keptBody(call: WebhookCallItem): KeptBody {

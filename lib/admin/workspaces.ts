@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { e164Of, isPhoneRegion, loadPhoneLibrary } from '../domain/phone';
+import { e164Of, isPhoneRegion } from '../domain/phone';
 import { messages } from '../messages';
 import { configEditPolicy, readPhoneSettingsState, writePhoneSettings } from '../storage/config-edits';
 import {
@@ -97,7 +97,6 @@ export async function setWorkspace(
   progress?: IndexProgress,
   policy: RetryPolicy = configEditPolicy,
 ): Promise<WorkspaceSetView> {
-  await loadPhoneLibrary();
   const wanted = checkedSettingsInput(input);
   const id = checkedId('workspace', workspaceId);
   const workspace = await requireWorkspace(deps, id);

@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { InvalidInputError, NotFoundError } from '../domain/errors';
 import { isUuid } from '../ids';
 import { messages } from '../messages';
+import { decodePathParameter, type DecodedPathParameter } from './middleware/route';
 
 /*
  * What a Prospect API handler reads from its request: its path parameters, decoded once, and its
@@ -12,37 +13,13 @@ import { messages } from '../messages';
 
 type PathEvent = Pick<APIGatewayProxyEvent, 'pathParameters'>;
 
-/** A path parameter after its one decoding: its text, or the proof that it cannot be read as sent. */
-export type DecodedPathParameter = { readable: true; value: string } | { readable: false; raw: string };
-
-/**
- * The one decoding of a path parameter. API Gateway REST hands `path` and `pathParameters` to the
- * function still percent-encoded, as the client sent them; only HTTP APIs decode. AWS's page on the
- * proxy event ("Lambda proxy integrations in API Gateway", input format,
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html)
- * does not say it: live captures do (github.com/hotsock/voker, vokerhttp/testdata/apigwv1-request.json
- * and ingress-paths.json, relied on in github.com/middleapi/standard-server/pull/93;
- * github.com/dherault/serverless-offline/issues/265: `test%7Cid` reaches the function as sent).
- * So a handler decodes, exactly once: `%2F` is a slash inside the value, `%25` a percent sign,
- * and `+` stays a plus (a path is not a form; github.com/dherault/serverless-offline/issues/638).
- * A malformed escape (`%E9` alone is not UTF-8, `%` alone is no escape) is not an error of ours:
- * each reader answers it as its route's 404 or 400.
- */
-export function decodePathParameter(raw: string): DecodedPathParameter {
-  try {
-    return { readable: true, value: decodeURIComponent(raw) };
-  } catch {
-    return { readable: false, raw };
-  }
-}
-
 function pathParameterOf(event: PathEvent, name: string): DecodedPathParameter {
   return decodePathParameter(event.pathParameters?.[name] ?? '');
 }
 
 /**
- * The parameter's text where it only identifies the request (the cursor's binding, the
- * Idempotency-Key's path): decoded, or as received when it cannot be, for the route to refuse.
+ * The parameter's text where it only identifies the request (the cursor's binding): decoded, or
+ * as received when it cannot be, for the route to refuse.
  */
 export function pathParameterText(event: PathEvent, name: string): string {
   const parameter = pathParameterOf(event, name);

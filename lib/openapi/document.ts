@@ -2,7 +2,7 @@ import type { $ZodType } from 'zod/v4/core';
 import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { maxEmailLength } from '../domain/email';
-import { leadFieldDefinitions } from '../domain/lead/lead-input';
+import { leadFieldDefinitions } from '../domain/lead/lead';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
 import { exampleCursor, exampleIds } from './examples';

@@ -1,7 +1,7 @@
 import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
-import { maxWebhookBodyBytes } from '../http/webhook-body';
-import { leadFieldDefinitions } from '../domain/lead/lead-input';
+import { maxWebhookBodyBytes } from '../http/middleware/webhook';
+import { leadFieldDefinitions } from '../domain/lead/lead';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { maxEmailLength } from '../domain/email';
-import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead-input';
+import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead';
 import { maxNoteLength } from '../domain/notes';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';

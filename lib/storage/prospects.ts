@@ -1,20 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type StoredItem, type Store } from './client';
 import { keys, type ItemKey, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
 import type { Prospect, WorkspaceConfig } from '../domain/model';
-
-/** Access pattern "prospect by id in a workspace": another workspace's id is simply not found. */
-export async function getProspect(
-  store: Store,
-  workspaceId: string,
-  prospectId: string,
-): Promise<ProspectItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.prospect(workspaceId, prospectId), ConsistentRead: true }),
-  );
-  return Item as ProspectItem | undefined;
-}
 
 /**
  * Access patterns "workspace configuration" and "prospect by id" for a read route: one strongly

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inRegion } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
-import { loadPhoneLibrary } from '../../lib/domain/phone';
 import { keys, items } from '../../lib/storage/table-items';
 import { indexPhones, listProspectPhones, removeOldRegionMarkers } from '../../lib/storage/phone-index';
 
@@ -17,9 +16,6 @@ const put = (item: object) => deps.db.send(new PutCommand({ TableName: deps.tabl
 const marker = async (workspaceId: string, e164: string) =>
   (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: keys.phoneE164Marker(workspaceId, e164) })))
     .Item;
-
-// `inRegion` reads E.164 forms with the phone library, which its callers load first (lib/domain/phone.ts).
-beforeAll(loadPhoneLibrary);
 
 describe('index gsi3: the prospects of a workspace', () => {
   it('lists them oldest first with only the projected attributes, and no other workspace', async () => {

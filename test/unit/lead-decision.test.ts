@@ -1,8 +1,7 @@
 import { decideLead, type LeadCall, type LeadSnapshot } from '../../lib/domain/lead/ingest-lead';
-import type { ContactMatch } from '../../lib/domain/lead/find-match';
+import { phoneMatching, type ContactMatch } from '../../lib/domain/lead/lead';
 import type { Prospect, WorkspaceConfig } from '../../lib/domain/model';
 import { defaultPhoneSettings } from '../../lib/domain/model';
-import { phoneMatching } from '../../lib/domain/lead/find-match';
 import { messages } from '../../lib/messages';
 
 /** The lead webhook's decision: what was read in, the write to make (or the answer) out; no DynamoDB. */

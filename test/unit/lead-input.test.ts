@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../lib/domain/errors';
-import { interpretLead, maxNamedIgnoredFields } from '../../lib/domain/lead/lead-input';
+import { interpretLead, maxNamedIgnoredFields } from '../../lib/domain/lead/lead';
 import { shorten } from '../../lib/messages';
 
 describe('reading a lead', () => {

@@ -1,4 +1,4 @@
-import { matchContact } from '../../lib/domain/lead/find-match';
+import { matchContact } from '../../lib/domain/lead/lead';
 
 const lead = (fields: { email?: string; phone?: string; social_url?: string }) => ({ tag_ids: [], ...fields });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
-import { decodePathParameter, pathParameterText, prospectIdOf, tagOf } from '../../lib/http/request-input';
+import { decodePathParameter } from '../../lib/http/middleware/route';
+import { pathParameterText, prospectIdOf, tagOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
 
 /**

@@ -1,4 +1,4 @@
-import { placeNewLead } from '../../lib/domain/lead/new-prospect';
+import { placeNewLead } from '../../lib/domain/lead/ingest-lead';
 import type { SalesPipelineItem } from '../../lib/storage/workspace-config';
 
 const pipeline = (

@@ -11,7 +11,7 @@ import { esbuildOptionsFor } from '../../infra/cdk/bundling';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
-import { newProspect } from '../../lib/domain/lead/new-prospect';
+import { newProspect } from '../../lib/domain/lead/ingest-lead';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { items } from '../../lib/storage/table-items';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { decodePathParameter } from '../../lib/http/request-input';
+import { decodePathParameter } from '../../lib/http/middleware/route';
 import type { Route } from '../../lib/routes';
 import {
   gatewayResponseHeaders,

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../errors';
 import {
   createProspectWithMarkers,
+  getProspect,
   updateKnownProspect,
   updateKnownProspectContacts,
   type FoundMarker,
@@ -9,9 +10,7 @@ import {
   type PhoneMatching,
   type Placement,
 } from '../../storage/leads';
-import { getProspect } from '../../storage/prospects';
 import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
-import { resolveTagIds } from '../tags';
 import {
   successEntry,
   type CallOutcome,
@@ -19,14 +18,16 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../webhook-call';
-import { interpretLead, type LeadInput } from './lead-input';
-import { findLeadMatch, phoneMatching, type ContactMatch } from './find-match';
-import { newProspect, placeNewLead } from './new-prospect';
+import { findLeadMatch, interpretLead, phoneMatching, resolveTagIds, type ContactMatch, type LeadInput } from './lead';
 import { messages } from '../../messages';
 import {
   defaultPhoneSettings,
+  findByIdOrName,
+  isProtectedStage,
   type Actor,
   type Prospect,
+  type SalesPipeline,
+  type Stage,
   type Stamped,
   type WebhookFields,
   type WorkspaceConfig,
@@ -268,3 +269,98 @@ const entryOf = (result: LeadResult): CallOutcome => ({
   placement: result.placement,
   warnings: result.warnings,
 });
+
+export type PlacementKind = 'demande' | 'defaut' | 'aucun';
+
+/** Where a new contact lands, and why (`kind`); the write's placement is storage's `Placement`. */
+export type NewLeadPlacement = {
+  kind: PlacementKind;
+  pipelineId: string | null;
+  stageId: string | null;
+  warnings: string[];
+};
+
+const warningsText = messages.lead;
+
+/** The active pipeline marked default; failing that, the first active one. */
+export function defaultPipeline(pipelines: readonly SalesPipeline[]): SalesPipeline | undefined {
+  const active = activePipelines(pipelines);
+  return active.find((pipeline) => pipeline.is_default) ?? active[0];
+}
+
+function activePipelines(pipelines: readonly SalesPipeline[]): SalesPipeline[] {
+  return pipelines.filter((pipeline) => pipeline.active).sort((a, b) => a.position - b.position);
+}
+
+const firstStage = (pipeline: SalesPipeline): Stage | undefined =>
+  [...pipeline.stages].sort((a, b) => a.order - b.order)[0];
+
+/**
+ * Where a new contact lands (docs/api.md#lead-placement): a requested pipeline and stage are honoured when
+ * found; anything requested but not found sends the lead to the default pipeline's first stage
+ * with a warning; a stage requested without a pipeline is looked up in the default pipeline.
+ * The protected stages (Closé, Acompte) are never a lead's arrival stage.
+ */
+export function placeNewLead(
+  pipelines: readonly SalesPipeline[],
+  request: { pipeline?: string | undefined; stage?: string | undefined },
+): NewLeadPlacement {
+  const fallback = defaultPipeline(pipelines);
+  if (!fallback) {
+    const requested = request.pipeline !== undefined || request.stage !== undefined;
+    return { kind: 'aucun', pipelineId: null, stageId: null, warnings: requested ? [warningsText.noPipeline] : [] };
+  }
+  const atDefault = (warnings: string[]): NewLeadPlacement => ({
+    kind: 'defaut',
+    pipelineId: fallback.id,
+    stageId: firstStage(fallback)?.id ?? null,
+    warnings,
+  });
+
+  let pipeline = fallback;
+  if (request.pipeline !== undefined) {
+    const found = findByIdOrName(activePipelines(pipelines), request.pipeline);
+    if (!found) return atDefault([warningsText.pipelineNotFound(request.pipeline)]);
+    pipeline = found;
+  }
+  if (request.stage === undefined) {
+    if (request.pipeline === undefined) return atDefault([]);
+    return { kind: 'demande', pipelineId: pipeline.id, stageId: firstStage(pipeline)?.id ?? null, warnings: [] };
+  }
+  const stage = findByIdOrName(pipeline.stages, request.stage);
+  if (!stage) return atDefault([warningsText.stageNotFound(request.stage, pipeline.name)]);
+  if (isProtectedStage(stage)) return atDefault([warningsText.protectedStage(stage.name)]);
+  return { kind: 'demande', pipelineId: pipeline.id, stageId: stage.id, warnings: [] };
+}
+
+/** A new prospect record as the lead webhook creates it: version 1, no setter, closer or follow-up. */
+export function newProspect(
+  id: string,
+  workspaceId: string,
+  lead: LeadInput,
+  placement: { pipelineId: string | null; stageId: string | null },
+  tagIds: readonly string[],
+  actor: Actor,
+  now: string,
+): Stamped<Prospect> {
+  return {
+    id,
+    workspace_id: workspaceId,
+    pipeline_id: placement.pipelineId,
+    stage_id: placement.stageId,
+    setter_id: null,
+    closer_id: null,
+    next_follow_up_at: null,
+    first_name: lead.first_name ?? null,
+    last_name: lead.last_name ?? null,
+    email: lead.email ?? null,
+    phone: lead.phone ?? null,
+    social_url: lead.social_url ?? null,
+    source: lead.source ?? null,
+    ...(tagIds.length > 0 ? { tag_ids: new Set(tagIds) } : {}),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    actor,
+  };
+}

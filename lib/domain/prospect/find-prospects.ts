@@ -1,9 +1,8 @@
 import type { Deps } from '../../deps';
 import { messages } from '../../messages';
-import { getProspect } from '../../storage/prospects';
+import { getProspect } from '../../storage/leads';
 import { InvalidInputError } from '../errors';
-import { findLeadMatch } from '../lead/find-match';
-import { interpretLead } from '../lead/lead-input';
+import { findLeadMatch, interpretLead } from '../lead/lead';
 import type { ApiKeyPrincipal, ContactLookup } from '../model';
 import { prospectReadView, type ProspectReadView } from './read-views';
 

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
-import { getProspect } from '../../storage/prospects';
+import { getProspect } from '../../storage/leads';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
 import { messages as catalogue } from '../../messages';
 import type { Actor, ChangeLogEntry, Prospect } from '../model';

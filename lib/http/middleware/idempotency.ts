@@ -14,9 +14,8 @@ import {
   type StoredAnswer,
 } from '../../storage/idempotency';
 import { keys, sha256Hex, type ItemKey } from '../../storage/table-items';
-import { decodePathParameter } from '../request-input';
 import { messages as catalogue } from '../../messages';
-import { respondWithError, type HttpResponse } from './route';
+import { decodePathParameter, respondWithError, type HttpResponse } from './route';
 
 const headerName = 'idempotency-key';
 export const maxIdempotencyKeyLength = 255;
