@@ -3,47 +3,34 @@ import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
 import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
-import {
-  apiCall,
-  applicationBody,
-  fresh,
-  newLeadBody,
-  noteBody,
-  phases,
-  sender,
-  webhookCall,
-  type Call,
-  type Phase,
-  type Send,
-  type Workspace,
-} from './workspace';
+import { apiCall, applicationBody, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
+import type { Call, Phase, Send, Workspace } from './workspace';
 
-/** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, and more prospects on demand. */
+/** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, more prospects on demand, and what `setup` returned. */
 export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {
   send: Send;
-  /** What `setup` returned. */
   prepared: string;
 };
 
 /**
- * One measured operation: its route; the most DynamoDB round trips it may take (authorizer
- * included: the target of issue 15 or 16, a budget); the calls the code is expected to make and why the data
- * model needs them; and its call of each round, after `setup` made what it needs exist (`repeated`:
- * the same call, made once before).
+ * One measured operation: `row` is "id | label | route | target | expected DynamoDB calls" (target: the most
+ * round trips issue 15 or 16 allows, authorizer included, a budget; `key` and `hook` stand for the API key's
+ * and the webhook's authorizer calls); `reason`: why the data model needs those calls; `call`: its call of each
+ * round, after `setup` made what it needs exist (`repeated`: the same call, made once before).
  */
-export type Operation = {
-  id: string;
-  label: string;
-  routeId: string;
-  target: number;
-  calls: readonly string[];
+type Described = {
+  row: string;
   reason: string;
   setup?: (fixture: Fixture) => Promise<string>;
   repeated?: true;
   call: (fixture: Fixture, round: number) => Call;
 };
+export type Operation = Omit<Described, 'row'> & { id: string; label: string; routeId: string; target: number } & {
+  calls: readonly string[];
+};
 
-const [apiKeyAuth, webhookAuth] = [['GetItem', 'UpdateItem'], ['UpdateItem']];
+const authorizerCalls: Record<string, string[]> = { key: ['GetItem', 'UpdateItem'], hook: ['UpdateItem'] };
+
 const apiKeyAuthorizer =
   'authorizer: the key by its fingerprint (GetItem, strongly consistent and never cached, so a revoked key fails on the next call); gate: one conditional UpdateItem counts the request and checks both limits';
 const webhookAuthorizer =
@@ -76,156 +63,110 @@ export async function prepare(
   return (round) => operation.call(fixture, round);
 }
 
-export const operations: readonly Operation[] = [
-  {
-    id: 'newLead',
-    label: 'Lead webhook, new lead',
-    routeId: 'ingestLead',
-    target: 3,
-    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
-    call: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
-  },
-  {
-    id: 'knownLead',
-    label: 'Lead webhook, known lead',
-    routeId: 'ingestLead',
-    target: 3,
-    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
-    call: ({ seed, knownLeadEmail }) => webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
-  },
-  {
-    id: 'candidateCreated',
-    label: 'Recruitment webhook, new candidate',
-    routeId: 'recruitment',
-    target: 3,
-    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
-    call: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
-  },
-  {
-    id: 'candidateExisting',
-    label: 'Recruitment webhook, known candidate',
-    routeId: 'recruitment',
-    target: 4,
-    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
-    repeated: true,
-    call: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
-  },
-  {
-    id: 'listPipelines',
-    label: 'GET /pipelines',
-    routeId: 'listPipelines',
-    target: 3,
-    calls: [...apiKeyAuth, 'GetItem'],
-    reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
-    call: ({ key }) => apiCall(key, 'GET', '/pipelines'),
-  },
-  {
-    id: 'patchStage',
-    label: 'PATCH /prospects/{id} (stage)',
-    routeId: 'updateProspect',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, prospect }, round) =>
-      apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
-  },
-  {
-    id: 'patchUnchanged',
-    label: 'PATCH /prospects/{id} (nothing to change)',
-    routeId: 'updateProspect',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
-    repeated: true,
-    // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
-    call: ({ key, prospect }) =>
-      apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
-  },
-  {
-    id: 'addNote',
-    label: 'POST /prospects/{id}/notes',
-    routeId: 'addNote',
-    target: 3,
-    calls: [...apiKeyAuth, 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
-    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
-  },
-  {
-    id: 'addTag',
-    label: 'POST /prospects/{id}/tags',
-    routeId: 'addTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
-  },
-  {
-    id: 'tagAlreadyPresent',
-    label: 'POST /prospects/{id}/tags (already present)',
-    routeId: 'addTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
-    // Seeded with the tag Chaud.
-    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
-  },
-  {
-    id: 'getProspect',
-    label: 'GET /prospects/{id}',
-    routeId: 'getProspect',
-    target: 3,
-    calls: [...apiKeyAuth, 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
-    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
-  },
-  {
-    id: 'findProspect',
-    label: 'GET /prospects?email=',
-    routeId: 'findProspects',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'GetItem'],
-    reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
-    call: ({ key, knownLeadEmail }) => apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
-  },
-  {
-    id: 'notesPage',
-    label: 'GET /prospects/{id}/notes (second page)',
-    routeId: 'listNotes',
-    target: 3,
-    calls: [...apiKeyAuth, 'Query'],
-    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
-    setup: async (fixture) => {
-      await withHistory(fixture);
-      const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
-      return (page as { next_cursor: string }).next_cursor;
+export const operations: readonly Operation[] = (
+  [
+    {
+      row: 'newLead | Lead webhook, new lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems',
+      reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
+      call: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
     },
-    call: ({ key, prospect, prepared }) =>
-      apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
-  },
-  {
-    id: 'changesPage',
-    label: 'GET /prospects/{id}/changes (first page)',
-    routeId: 'listChanges',
-    target: 3,
-    calls: [...apiKeyAuth, 'Query'],
-    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
-    setup: withHistory,
-    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
-  },
-  {
-    id: 'removeTag',
-    label: 'DELETE /prospects/{id}/tags/{tag}',
-    routeId: 'removeTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
-  },
-];
+    {
+      row: 'knownLead | Lead webhook, known lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems',
+      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
+      call: ({ seed, knownLeadEmail }) =>
+        webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
+    },
+    {
+      row: 'candidateCreated | Recruitment webhook, new candidate | recruitment | 3 | hook GetItem TransactWriteItems',
+      reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
+      call: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
+    },
+    {
+      row: 'candidateExisting | Recruitment webhook, known candidate | recruitment | 4 | hook GetItem TransactWriteItems TransactWriteItems',
+      reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
+      repeated: true,
+      call: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
+    },
+    {
+      row: 'listPipelines | GET /pipelines | listPipelines | 3 | key GetItem',
+      reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
+      call: ({ key }) => apiCall(key, 'GET', '/pipelines'),
+    },
+    {
+      row: 'patchStage | PATCH /prospects/{id} (stage) | updateProspect | 4 | key BatchGetItem TransactWriteItems',
+      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+      call: ({ key, prospect }, round) =>
+        apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
+    },
+    {
+      row: 'patchUnchanged | PATCH /prospects/{id} (nothing to change) | updateProspect | 4 | key BatchGetItem BatchGetItem',
+      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
+      repeated: true,
+      // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
+      call: ({ key, prospect }) =>
+        apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
+    },
+    {
+      row: 'addNote | POST /prospects/{id}/notes | addNote | 3 | key TransactWriteItems',
+      reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
+      call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
+    },
+    {
+      row: 'addTag | POST /prospects/{id}/tags | addTag | 4 | key BatchGetItem TransactWriteItems',
+      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+      call: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
+    },
+    {
+      row: 'tagAlreadyPresent | POST /prospects/{id}/tags (already present) | addTag | 4 | key BatchGetItem BatchGetItem',
+      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
+      // Seeded with the tag Chaud.
+      call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
+    },
+    {
+      row: 'getProspect | GET /prospects/{id} | getProspect | 3 | key BatchGetItem',
+      reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
+      call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
+    },
+    {
+      row: 'findProspect | GET /prospects?email= | findProspects | 4 | key BatchGetItem GetItem',
+      reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
+      call: ({ key, knownLeadEmail }) => apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
+    },
+    {
+      row: 'notesPage | GET /prospects/{id}/notes (second page) | listNotes | 3 | key Query',
+      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
+      setup: async (fixture) => {
+        await withHistory(fixture);
+        const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
+        return (page as { next_cursor: string }).next_cursor;
+      },
+      call: ({ key, prospect, prepared }) =>
+        apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
+    },
+    {
+      row: 'changesPage | GET /prospects/{id}/changes (first page) | listChanges | 3 | key Query',
+      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
+      setup: withHistory,
+      call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
+    },
+    {
+      row: 'removeTag | DELETE /prospects/{id}/tags/{tag} | removeTag | 4 | key BatchGetItem TransactWriteItems',
+      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
+      call: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
+    },
+  ] as Described[]
+).map(({ row, ...described }) => {
+  const [id = '', label = '', routeId = '', target = '', calls = ''] = row.split(' | ');
+  const [authorizer = '', ...own] = calls.split(' ');
+  return {
+    id,
+    label,
+    routeId,
+    target: Number(target),
+    calls: [...(authorizerCalls[authorizer] ?? []), ...own],
+    ...described,
+  };
+});
 
 /** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that load and warm up the code. */
 export const repetitions = 10;
@@ -233,10 +174,7 @@ export const warmUpRounds = 5;
 
 export type CallUnits = { operation: string; units: Units; reported: number };
 
-/**
- * `calls` and `breakdown`: one round's DynamoDB calls in the order they left; `stable`: every round made the
- * same; `roundTrips` (what the budget judges), units and latency: medians over the rounds.
- */
+/** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
 export type OperationMeasure = { id: string; calls: string[]; stable: boolean; roundTrips: number } & {
   breakdown: CallUnits[];
   billed: Units;
@@ -252,13 +190,10 @@ const reportingOperations = new Set(
 );
 
 /**
- * Sections 2 and 4: every operation once per round in each workspace, interleaved (operation
- * after operation, workspace after workspace) so that neither a slow moment of the machine nor
- * the code warming up falls on one of them only. Through the local API, whose one DynamoDB client
- * (authorizer and handlers alike) is metered by an SDK middleware: it asks for ReturnConsumedCapacity
- * = TOTAL and records each call as it leaves (one per round trip, SDK retries aside), with its input
- * and, once answered, its output (a refused write keeps none: DynamoDB bills it still). Items an
- * update wrote are read back between requests, with a client of their own, to size them.
+ * Sections 2 and 4: every operation once per round in each workspace, interleaved so that neither a slow moment nor
+ * warming code falls on one only. The local API's one DynamoDB client is metered by an SDK middleware that asks for
+ * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
+ * write keeps none: DynamoDB bills it still); items an update wrote are read back by a client of their own, to size them.
  */
 export async function measureOperations(
   workspaces: Record<Phase, Workspace>,
