@@ -236,18 +236,14 @@ operation, load run after load run), so that both meet the code and DynamoDB Loc
 
 export function costsSection(results: BenchResults): string {
   const { baseline } = results;
-  const coldStartOf = (name: string): number => {
-    const found = results.functions.find((result) => result.name === name);
-    if (found === undefined) throw new Error(`no cold start measured for ${name}`);
-    return found.coldStart.totalMs;
-  };
+  const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
   const costs = results.operations.empty.map((measure) => {
     const operation = operationOf(measure.id);
-    const coldStartMs = { authorizer: coldStartOf('authorizer'), handler: coldStartOf(operation.routeId) };
+    const { label, routeId } = operation;
     return {
-      label: operation.label,
+      label,
       before: figures.costBefore(baseline, operation),
-      ...figures.operationCost(measure, coldStartMs),
+      ...figures.operationCost(measure, routeId, coldStartOf),
     };
   });
   const itemNames = costs[0]?.lines.map((line) => line.item) ?? [];
