@@ -13,20 +13,16 @@ export type Fixture = Workspace & { key: string; prospect: string; n: number; ne
 };
 
 /**
- * One measured operation: `row` is "id | label | route | target | expected DynamoDB calls" (target: the most
- * round trips issue 15 or 16 allows, authorizer included, a budget; `key` and `hook` stand for the API key's
- * and the webhook's authorizer calls); `reason`: why the data model needs those calls; `call`: its call of each
- * round, after `setup` made what it needs exist (`repeated`: the same call, made once before).
+ * One measured operation: `target`, the most round trips issue 15 or 16 allows (authorizer included, a budget);
+ * `calls`, those expected (`key` and `hook` in its row: the API key's and the webhook's authorizer calls), and the
+ * `reason` the data model needs them; `call`, its call of each round, after `setup` made what it needs exist
+ * (`repeated`: the same call, made once before).
  */
-type Described = {
-  row: string;
+export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
   setup?: (fixture: Fixture) => Promise<string>;
-  repeated?: true;
+  repeated?: boolean;
   call: (fixture: Fixture, round: number) => Call;
-};
-export type Operation = Omit<Described, 'row'> & { id: string; label: string; routeId: string; target: number } & {
-  calls: readonly string[];
 };
 
 const authorizerCalls: Record<string, string[]> = { key: ['GetItem', 'UpdateItem'], hook: ['UpdateItem'] };
@@ -63,114 +59,74 @@ export async function prepare(
   return (round) => operation.call(fixture, round);
 }
 
-export const operations: readonly Operation[] = (
-  [
-    {
-      row: 'newLead | Lead webhook, new lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems',
-      reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
-      call: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
-    },
-    {
-      row: 'knownLead | Lead webhook, known lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems',
-      reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
-      call: ({ seed, knownLeadEmail }) =>
-        webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
-    },
-    {
-      row: 'candidateCreated | Recruitment webhook, new candidate | recruitment | 3 | hook GetItem TransactWriteItems',
-      reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
-      call: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
-    },
-    {
-      row: 'candidateExisting | Recruitment webhook, known candidate | recruitment | 4 | hook GetItem TransactWriteItems TransactWriteItems',
-      reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
-      repeated: true,
-      call: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
-    },
-    {
-      row: 'listPipelines | GET /pipelines | listPipelines | 3 | key GetItem',
-      reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
-      call: ({ key }) => apiCall(key, 'GET', '/pipelines'),
-    },
-    {
-      row: 'patchStage | PATCH /prospects/{id} (stage) | updateProspect | 4 | key BatchGetItem TransactWriteItems',
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-      call: ({ key, prospect }, round) =>
-        apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
-    },
-    {
-      row: 'patchUnchanged | PATCH /prospects/{id} (nothing to change) | updateProspect | 4 | key BatchGetItem BatchGetItem',
-      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
-      repeated: true,
-      // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
-      call: ({ key, prospect }) =>
-        apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
-    },
-    {
-      row: 'addNote | POST /prospects/{id}/notes | addNote | 3 | key TransactWriteItems',
-      reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
-      call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
-    },
-    {
-      row: 'addTag | POST /prospects/{id}/tags | addTag | 4 | key BatchGetItem TransactWriteItems',
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-      call: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
-    },
-    {
-      row: 'tagAlreadyPresent | POST /prospects/{id}/tags (already present) | addTag | 4 | key BatchGetItem BatchGetItem',
-      reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
-      // Seeded with the tag Chaud.
-      call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
-    },
-    {
-      row: 'getProspect | GET /prospects/{id} | getProspect | 3 | key BatchGetItem',
-      reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
-      call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
-    },
-    {
-      row: 'findProspect | GET /prospects?email= | findProspects | 4 | key BatchGetItem GetItem',
-      reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
-      call: ({ key, knownLeadEmail }) => apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
-    },
-    {
-      row: 'notesPage | GET /prospects/{id}/notes (second page) | listNotes | 3 | key Query',
-      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
-      setup: async (fixture) => {
-        await withHistory(fixture);
-        const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
-        return (page as { next_cursor: string }).next_cursor;
-      },
-      call: ({ key, prospect, prepared }) =>
-        apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
-    },
-    {
-      row: 'changesPage | GET /prospects/{id}/changes (first page) | listChanges | 3 | key Query',
-      reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
-      setup: withHistory,
-      call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
-    },
-    {
-      row: 'removeTag | DELETE /prospects/{id}/tags/{tag} | removeTag | 4 | key BatchGetItem TransactWriteItems',
-      reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-      call: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
-    },
-  ] as Described[]
-).map(({ row, ...described }) => {
-  const [id = '', label = '', routeId = '', target = '', calls = ''] = row.split(' | ');
-  const [authorizer = '', ...own] = calls.split(' ');
-  return {
-    id,
-    label,
-    routeId,
-    target: Number(target),
-    calls: [...(authorizerCalls[authorizer] ?? []), ...own],
-    ...described,
-  };
-});
+/** One row per operation: id | label | route | target | expected calls | why the data model needs them. */
+const described = `
+newLead | Lead webhook, new lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems | ${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call
+knownLead | Lead webhook, known lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems | ${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)
+candidateCreated | Recruitment webhook, new candidate | recruitment | 3 | hook GetItem TransactWriteItems | ${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail
+candidateExisting | Recruitment webhook, known candidate | recruitment | 4 | hook GetItem TransactWriteItems TransactWriteItems | ${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call
+listPipelines | GET /pipelines | listPipelines | 3 | key GetItem | ${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem
+patchStage | PATCH /prospects/{id} (stage) | updateProspect | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+patchUnchanged | PATCH /prospects/{id} (nothing to change) | updateProspect | 4 | key BatchGetItem BatchGetItem | ${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}
+addNote | POST /prospects/{id}/notes | addNote | 3 | key TransactWriteItems | ${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read
+addTag | POST /prospects/{id}/tags | addTag | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+tagAlreadyPresent | POST /prospects/{id}/tags (already present) | addTag | 4 | key BatchGetItem BatchGetItem | ${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}
+getProspect | GET /prospects/{id} | getProspect | 3 | key BatchGetItem | ${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem
+findProspect | GET /prospects?email= | findProspects | 4 | key BatchGetItem GetItem | ${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)
+notesPage | GET /prospects/{id}/notes (second page) | listNotes | 3 | key Query | ${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page
+changesPage | GET /prospects/{id}/changes (first page) | listChanges | 3 | key Query | ${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log
+removeTag | DELETE /prospects/{id}/tags/{tag} | removeTag | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+`;
 
-/** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that load and warm up the code. */
-export const repetitions = 10;
-export const warmUpRounds = 5;
+/** Each operation's call; the operations whose call is made once before measuring; what some need made first. */
+const callOf: Record<string, Operation['call']> = {
+  newLead: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
+  knownLead: ({ seed, knownLeadEmail }) =>
+    webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
+  candidateCreated: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
+  candidateExisting: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
+  listPipelines: ({ key }) => apiCall(key, 'GET', '/pipelines'),
+  patchStage: ({ key, prospect }, round) =>
+    apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
+  // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
+  patchUnchanged: ({ key, prospect }) =>
+    apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
+  addNote: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
+  addTag: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
+  // Seeded with the tag Chaud.
+  tagAlreadyPresent: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
+  getProspect: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
+  findProspect: ({ key, knownLeadEmail }) =>
+    apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
+  notesPage: ({ key, prospect, prepared }) =>
+    apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
+  changesPage: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
+  removeTag: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
+};
+const repeated = new Set(['candidateExisting', 'patchUnchanged']);
+const setups: Record<string, Operation['setup']> = {
+  notesPage: async (fixture) => {
+    await withHistory(fixture);
+    const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
+    return (page as { next_cursor: string }).next_cursor;
+  },
+  changesPage: withHistory,
+};
+
+export const operations: readonly Operation[] = described
+  .trim()
+  .split('\n')
+  .map((line) => {
+    const [id = '', label = '', routeId = '', target = '', calls = '', reason = ''] = line.split(' | ');
+    const [authorizer = '', ...own] = calls.split(' ');
+    const [call, expected] = [callOf[id], [...(authorizerCalls[authorizer] ?? []), ...own]];
+    if (call === undefined) throw new Error(`${id}: no call described`);
+    const how = { call, setup: setups[id], repeated: repeated.has(id) };
+    return { id, label, routeId, target: Number(target), calls: expected, reason, ...how };
+  });
+
+/** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that warm the code up. */
+export const [repetitions, warmUpRounds] = [10, 5];
 
 export type CallUnits = { operation: string; units: Units; reported: number };
 
@@ -184,9 +140,8 @@ export type OperationMeasure = { id: string; calls: string[]; stable: boolean; r
 
 /** The operations that accept ReturnConsumedCapacity (DynamoDB API reference). */
 const reportingOperations = new Set(
-  'GetItem BatchGetItem Query Scan PutItem UpdateItem DeleteItem BatchWriteItem TransactGetItems TransactWriteItems ExecuteStatement BatchExecuteStatement ExecuteTransaction'.split(
-    ' ',
-  ),
+  `GetItem BatchGetItem Query Scan PutItem UpdateItem DeleteItem BatchWriteItem TransactGetItems TransactWriteItems
+  ExecuteStatement BatchExecuteStatement ExecuteTransaction`.split(/\s+/),
 );
 
 /**
@@ -234,16 +189,13 @@ export async function measureOperations(
         // The items updated without their new value in the answer, as they are now.
         const updated = calls.flatMap(({ operation, input }): Item[] => {
           if (operation === 'UpdateItem') return [input.Key as Item];
-          const entries =
-            operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: { Key: Item } }[]) : [];
-          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key] : []));
+          const entries = operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: Item }[]) : [];
+          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key as Item] : []));
         });
         const stored = new Map<string, Item>();
-        for (const key of updated) {
-          const read = await inspector.send(
-            new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }),
-          );
-          if (read.Item) stored.set(keyOf(key), read.Item);
+        for (const Key of updated) {
+          const read = await inspector.send(new GetCommand({ TableName: deps.tableName, Key, ConsistentRead: true }));
+          if (read.Item) stored.set(keyOf(Key), read.Item);
         }
         const breakdown = calls.map((call) => ({
           operation: call.operation,
