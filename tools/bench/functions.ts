@@ -24,12 +24,8 @@ const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const referenceName = 'reference';
 
 /** A function's bundle (`name`: a route or event function id, `authorizer` or `reference`), its bytes by origin in `parts`. */
-export type Bundle = {
-  name: string;
-  file: string;
-  bytes: number;
-  parts: Record<'zod' | 'sdk' | 'app' | 'other', number>;
-};
+export type Bundle = { name: string; file: string; bytes: number; parts: Record<Origin, number> };
+type Origin = 'zod' | 'sdk' | 'app' | 'other';
 
 /** Section 1: every function of the stack (routes, authorizer, outbound-event functions) and the reference, bundled as deployed. */
 export async function buildBundles(outDir: string): Promise<Bundle[]> {
@@ -42,12 +38,8 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   for (const { name, entry } of targets) {
     const file = path.join(outDir, name, 'index.mjs');
     await mkdir(path.dirname(file), { recursive: true });
-    const result = await build({
-      ...esbuildOptionsFor(path.join(projectRoot, entry), file),
-      absWorkingDir: projectRoot,
-      metafile: true,
-      logLevel: 'warning',
-    });
+    const options = esbuildOptionsFor(path.join(projectRoot, entry), file);
+    const result = await build({ ...options, absWorkingDir: projectRoot, metafile: true, logLevel: 'warning' });
     const parts = { zod: 0, sdk: 0, app: 0, other: 0 };
     for (const output of Object.values(result.metafile.outputs)) {
       for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[origin(input)] += bytesInOutput;
@@ -57,7 +49,7 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   return bundles;
 }
 
-export function origin(input: string): keyof Bundle['parts'] {
+export function origin(input: string): Origin {
   const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
   if (name === undefined) return 'app';
   if (name === 'zod') return 'zod';
@@ -71,11 +63,8 @@ export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; 
 type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
 
 /** A first answer that did the work (a refused call would time the wrong code path). */
-export const succeeded = (answer: Answer) =>
-  answer.outcome === 'allowed' ||
-  answer.batchItemFailures === 0 ||
-  answer.swept !== undefined ||
-  (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300);
+export const succeeded = ({ outcome, batchItemFailures, swept, statusCode = 0 }: Answer) =>
+  outcome === 'allowed' || batchItemFailures === 0 || swept !== undefined || (statusCode >= 200 && statusCode < 300);
 
 /** An event function that skipped a record answers no failure but logs at level ERROR (lib/observability.ts). */
 export const skippedWork = (answer: Answer, stderr: string) =>
@@ -120,10 +109,8 @@ export async function measureColdStarts(
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
-        times: ColdStart;
-        answer: Answer;
-      };
+      const report: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+      const { times, answer } = report as { times: ColdStart; answer: Answer };
       if (event === undefined || !succeeded(answer) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
@@ -150,8 +137,7 @@ function gatewayEvent({ method, path: target, headers, body }: Call) {
 
 /** What the authorizer decides for a call of the workspace: its webhook, or the API key it carries. */
 function allowed(seed: SeedOutput, call: Call): AuthDecision {
-  const workspaceId = seed.workspace_id;
-  const endpointId = seed.webhook?.endpoint_id ?? '';
+  const [workspaceId, endpointId] = [seed.workspace_id, seed.webhook?.endpoint_id ?? ''];
   if (call.path.startsWith('/webhooks/'))
     return { outcome: 'allowed', principal: { kind: 'webhook', workspaceId, endpointId } };
   const secret = call.headers.authorization?.replace(/^Bearer /, '');
@@ -241,9 +227,6 @@ export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
     step: 0,
     not_before: now.toISOString(),
   };
-  return {
-    Records: [
-      sqsRecord({ messageId: randomUUID(), body: JSON.stringify(message), receives: 1, sentAt: now.getTime() }),
-    ],
-  };
+  const body = JSON.stringify(message);
+  return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
 }
