@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { requestLimit } from '../../lib/storage/rate-limit';
-import { apiCall, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
+import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
 import type { Call, Phase, Workspace } from './workspace';
 
 /** Each key stays well under its limit a minute; note runs spread over 200 prospects, so concurrent notes rarely meet. */
@@ -42,15 +42,7 @@ function calls(
 
 /** autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact. */
 const load = (url: string, connections: number, amount: number, next: () => Call) => {
-  const setupRequest = () => {
-    const { path, headers, body } = next();
-    return {
-      method: 'POST' as const,
-      path,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    };
-  };
+  const setupRequest = () => ({ ...request(next()), method: 'POST' as const });
   return autocannon({ url, connections, amount, sampleInt: 50, requests: [{ setupRequest }] });
 };
 

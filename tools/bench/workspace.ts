@@ -18,20 +18,22 @@ export type Workspace = {
   knownLeadEmail: string;
 };
 
-/** One HTTP call of the API; the body is sent as JSON. Sending it throws on any answer but a 2xx. */
+/** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
 export type Send = (call: Call) => Promise<unknown>;
 
+/** A call as an HTTP request: its body as JSON. */
+export const request = ({ method, path, headers, body }: Call) => ({
+  ...{ method, path, headers: { 'content-type': 'application/json', ...headers } },
+  body: body === undefined ? undefined : JSON.stringify(body),
+});
+
 export const sender =
   (url: string): Send =>
-  async ({ method, path, headers, body }) => {
-    const response = await fetch(new URL(path, url), {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  async (call) => {
+    const response = await fetch(new URL(call.path, url), request(call));
     const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    if (!response.ok) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text}`);
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
