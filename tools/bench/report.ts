@@ -216,9 +216,8 @@ export function costsSection(results: BenchResults): string {
   const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
   const costs = results.operations.empty.map((measure) => {
     const operation = operationOf(measure.id);
-    const { label, routeId } = operation;
-    const cost = figures.operationCost(measure, routeId, coldStartOf);
-    return { label, before: figures.costBefore(baseline, operation), ...cost };
+    const before = figures.costBefore(baseline, operation);
+    return { label: operation.label, before, ...figures.operationCost(measure, operation.routeId, coldStartOf) };
   });
   const itemNames = costs[0]?.lines.map((line) => line.item) ?? [];
   const rows = costs.map((cost) => [
@@ -263,11 +262,10 @@ export function latencyChart(results: BenchResults): string {
     [`p50, ${short} prospects`, '#fdae6b'],
     [`p99, ${short} prospects`, '#e6550d'],
   ];
-  const groups = results.load.empty.map((run) => {
-    const grown = results.load.bulk.find(
-      (other) => other.scenario === run.scenario && other.connections === run.connections,
-    );
-    if (grown === undefined) throw new Error('phases ran different loads');
+  const groups = results.load.empty.map((run, index) => {
+    const grown = results.load.bulk[index];
+    if (grown?.scenario !== run.scenario || grown.connections !== run.connections)
+      throw new Error('phases ran different loads');
     const label = `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`;
     return { label, values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms] };
   });
@@ -290,11 +288,10 @@ export function barChart(
   groups: readonly { label: string; values: readonly number[] }[],
 ): string {
   const [width, height, left, right, top, bottom, barGap, groupGap] = [960, 460, 64, 24, 72, 72, 3, 28];
-  for (const group of groups) {
-    if (group.values.length !== series.length || group.values.some((value) => !Number.isFinite(value) || value < 0)) {
-      throw new Error(`bar chart: group ${group.label} needs one finite, non-negative value per series`);
-    }
-  }
+  const invalid = groups.find(
+    ({ values }) => values.length !== series.length || values.some((v) => !(v >= 0 && v < Infinity)),
+  );
+  if (invalid) throw new Error(`bar chart: group ${invalid.label} needs one finite, non-negative value per series`);
   const [plotWidth, plotHeight] = [width - left - right, height - top - bottom];
   const highest = Math.max(0, ...groups.flatMap((group) => group.values));
   const step = tickStep(highest);
@@ -345,10 +342,7 @@ export function barChart(
 export async function writeReport(results: BenchResults): Promise<void> {
   const docs = new URL('../../docs/', import.meta.url);
   const reportFile = new URL('performance.md', docs).pathname;
-  const markdown = await format(performanceReport(results), {
-    ...(await resolveConfig(reportFile)),
-    filepath: reportFile,
-  });
-  await writeFile(reportFile, markdown);
+  const options = { ...(await resolveConfig(reportFile)), filepath: reportFile };
+  await writeFile(reportFile, await format(performanceReport(results), options));
   await writeFile(new URL(latencyChartFile, docs), latencyChart(results));
 }
