@@ -3,23 +3,15 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { tableDefinition } from '../../lib/storage/table';
 
 /**
- * What DynamoDB on demand bills for one call, from its documented rules ("Item sizes and
- * formats", "Capacity unit consumption"): a read unit per 4 KB read, half of it eventually
- * consistent, a read of a missing item at the minimum; a write unit per KB written; every index
- * that holds the item (projection ALL) written again; every item of a transaction twice. A write
- * refused by its condition is billed like the write (for a cancelled transaction an upper bound:
- * AWS does not document it). An update is sized by the item it left, which for this service's
- * updates is within a few bytes of the larger of before and after. DynamoDB Local's own figures
- * are not used for this: it bills a transaction's items as if they were one, and a BatchGetItem's
- * missing keys as free.
+ * What DynamoDB on demand bills for one call, by its documented rules ("Item sizes and formats", "Capacity unit
+ * consumption"), not DynamoDB Local's figures (a transaction's items billed as one, a BatchGetItem's missing keys
+ * free). A write refused by its condition is billed like the write (for a cancelled transaction an upper bound: AWS
+ * does not document it); an update is sized by the item it left, within a few bytes of the larger of before and after.
  */
-/** An item as the document client sends and returns it (plain values, Sets for string sets). */
+/** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
 export type Units = { read: number; write: number };
-
-/** One DynamoDB call as the bench's middleware saw it: the document client's input and output. */
 export type MeteredCall = { operation: string; input: Item; output: Item | undefined };
-
 /** The stored item under a key, read after the call: what an update left, with no size in the answer. */
 export type ItemLookup = (key: Item) => Item | undefined;
 
@@ -56,12 +48,9 @@ export const readUnits = (bytes: number, consistent: boolean) =>
   Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
 /**
- * The table's write and one more for each index the item appears in (both its key attributes set)
- * that the write reaches: a put writes every such index; an update writes an index projecting
- * all attributes, and one projecting some (`INCLUDE`) only when it sets one of those or the
- * index's keys ("Provisioned throughput considerations for Global Secondary Indexes": a table
- * write that changes no projected attribute does not write the index). `changed`: the attributes
- * an update sets, absent for a put.
+ * The table's write and one more per index holding the item that the write reaches: a put (`changed` absent) writes
+ * all; an update writes an `INCLUDE` index only when it sets one of its attributes ("Provisioned throughput
+ * considerations for Global Secondary Indexes": a write that changes no projected attribute does not write the index).
  */
 export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>): number {
   const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
@@ -108,9 +97,11 @@ function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
 export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
   const { input, output } = call;
   switch (call.operation) {
-    case 'GetItem': {
-      const item = output?.Item as Item | undefined;
-      return { read: readUnits(item ? itemSize(item) : 0, input.ConsistentRead === true), write: 0 };
+    case 'GetItem':
+    case 'Query': {
+      const found = [output?.Item ?? output?.Items ?? []].flat() as Item[];
+      const bytes = found.reduce((size, item) => size + itemSize(item), 0);
+      return { read: readUnits(bytes, input.ConsistentRead === true), write: 0 };
     }
     case 'BatchGetItem': {
       let read = 0;
@@ -124,10 +115,6 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       }
       return { read, write: 0 };
     }
-    case 'Query': {
-      const bytes = ((output?.Items ?? []) as Item[]).reduce((size, item) => size + itemSize(item), 0);
-      return { read: readUnits(bytes, input.ConsistentRead === true), write: 0 };
-    }
     case 'PutItem':
       return { read: 0, write: writeUnits(input.Item as Item) };
     case 'UpdateItem': {
@@ -137,9 +124,11 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
     case 'DeleteItem':
       return { read: 0, write: writeUnits(undefined) };
     case 'TransactWriteItems': {
-      const entries = input.TransactItems as TransactItem[];
-      const write = entries.reduce((units, entry) => units + transactionWrite(entry, lookup), 0);
       // A transaction prepares and commits each item: DynamoDB bills it twice.
+      const write = (input.TransactItems as TransactItem[]).reduce(
+        (sum, entry) => sum + transactionWrite(entry, lookup),
+        0,
+      );
       return { read: 0, write: write * 2 };
     }
     default:

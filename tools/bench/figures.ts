@@ -27,17 +27,12 @@ export type FunctionResult = Bundle & { coldStart: ColdStart };
 
 /** What the figures were measured on, for the report's reader to weigh them. */
 export function describeEnvironment() {
-  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const javaVersion = spawnSync('java', ['-version'], { encoding: 'utf8' });
   const { version: autocannon } = createRequire(import.meta.url)('autocannon/package.json') as { version: string };
-  return {
-    ...{
-      cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
-      cores: os.cpus().length,
-      os: `${os.type()} ${os.release()}`,
-    },
-    ...{ memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, autocannon, esbuild: esbuildVersion },
-    java: (java.stderr || java.stdout).split('\n')[0]?.trim() ?? 'Java',
-  };
+  const [cpu, cores, memoryGb] = [os.cpus()[0]?.model.trim() ?? 'unknown CPU', os.cpus().length, os.totalmem()];
+  const machine = { cpu, cores, os: `${os.type()} ${os.release()}`, memoryGb: Math.round(memoryGb / 1024 ** 3) };
+  const java = (javaVersion.stderr || javaVersion.stdout).split('\n')[0]?.trim() ?? 'Java';
+  return { ...machine, node: process.version, autocannon, esbuild: esbuildVersion, java };
 }
 
 export function operationOf(id: string) {
@@ -46,11 +41,7 @@ export function operationOf(id: string) {
   return operation;
 }
 
-/**
- * The "before" of issue 15 (fewer DynamoDB round trips): what `npm run bench` measured at the
- * last commit before it, kept in `tools/bench/baseline.json` (copied from that run's results, not
- * measured again) so that every report shows before → after. Operations added since have no before.
- */
+/** The "before" of issue 15: what the bench measured at the last commit before it, copied into `baseline.json`. */
 const measured = z.object({
   calls: z.array(z.string()),
   billed: z.object({ read: z.number(), write: z.number() }),
@@ -77,10 +68,7 @@ export function parseBaseline(json: unknown): Baseline {
 
 export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(baselineFile, 'utf8')) as unknown);
 
-/**
- * Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, free tiers left out,
- * as published on the AWS pricing pages in 2025 (not read again since: no network here).
- */
+/** Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, no free tier, as published in 2025. */
 export const prices = {
   apiGatewayPerMillion: 3.5,
   lambdaRequestsPerMillion: 0.2,
@@ -88,18 +76,11 @@ export const prices = {
   writeUnitPerMillion: 0.625,
   readUnitPerMillion: 0.125,
 } as const;
-/** The stack's setting (infra/cdk/constructs/route-function.ts). */
-export const memoryGb = 0.5;
-/** docs/deploy.md's assumption: 1 % of invocations start a new instance. */
-export const coldShare = 0.01;
+/** The stack's memory setting (infra/cdk/constructs/route-function.ts); docs/deploy.md's share of cold invocations. */
+export const [memoryGb, coldShare] = [0.5, 0.01];
 
-export type CostInput = {
-  /** Lambda invocations per call: the authorizer, then the handler. */
-  invocations: number;
-  /** Both invocations of one warm call, in seconds. */
-  warmSeconds: number;
-  /** The cold starts of the functions invoked (authorizer, handler), in seconds. */
-  coldStartSeconds: readonly number[];
+/** One call: its Lambda invocations, their warm duration together and the cold start of each, in seconds; its units. */
+export type CostInput = { invocations: number; warmSeconds: number; coldStartSeconds: readonly number[] } & {
   readUnits: number;
   writeUnits: number;
 };
@@ -129,77 +110,60 @@ export function costPerMillion(measure: CostInput) {
     dollars: gbSeconds * prices.lambdaGbSecond,
   });
   const coldSum = colds.reduce((total, value) => total + value, 0);
+  const coldText = `${million} × ${coldShare * 100} % × (${colds.map(seconds).join(' + ')}) × ${gb}`;
+  const [reads, writes] = [`${million} × ${count(readUnits)} RRU`, `${million} × ${count(writeUnits)} WRU`];
   const lines = [
     perMillion('API Gateway', calls, million, prices.apiGatewayPerMillion),
     perMillion('Lambda requests', calls * invocations, count(calls * invocations), prices.lambdaRequestsPerMillion),
     duration('Lambda duration, warm', `${million} × ${seconds(warm)} × ${gb}`, calls * warm * memoryGb),
-    duration(
-      'Lambda duration, init',
-      `${million} × ${coldShare * 100} % × (${colds.map(seconds).join(' + ')}) × ${gb}`,
-      calls * coldShare * coldSum * memoryGb,
-    ),
-    perMillion('DynamoDB reads', calls * readUnits, `${million} × ${count(readUnits)} RRU`, prices.readUnitPerMillion),
-    perMillion(
-      'DynamoDB writes',
-      calls * writeUnits,
-      `${million} × ${count(writeUnits)} WRU`,
-      prices.writeUnitPerMillion,
-    ),
+    duration('Lambda duration, init', coldText, calls * coldShare * coldSum * memoryGb),
+    perMillion('DynamoDB reads', calls * readUnits, reads, prices.readUnitPerMillion),
+    perMillion('DynamoDB writes', calls * writeUnits, writes, prices.writeUnitPerMillion),
   ];
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }
 
 /**
- * What a million calls of one measured operation cost: one API Gateway request, two invocations
- * (the authorizer, then the handler) billed for the latency measured, and their cold starts.
+ * A million calls of a measured operation: two invocations (authorizer, handler) billed for its latency, and their
+ * cold starts, which `coldStartMs` finds by function name (today's or the baseline's).
  */
-export const operationCost = (
+export function operationCost(
   measure: { latencyMs: number; billed: { read: number; write: number } },
-  coldStartMs: { authorizer: number; handler: number },
-) =>
-  costPerMillion({
+  routeId: string,
+  coldStartMs: (name: string) => number | undefined,
+) {
+  const coldStartSeconds = ['authorizer', routeId].map((name) => {
+    const found = coldStartMs(name);
+    if (found === undefined) throw new Error(`no cold start measured for ${name}`);
+    return found / 1000;
+  });
+  const { read: readUnits, write: writeUnits } = measure.billed;
+  return costPerMillion({
     invocations: 2,
     warmSeconds: measure.latencyMs / 1000,
-    coldStartSeconds: [coldStartMs.authorizer / 1000, coldStartMs.handler / 1000],
-    readUnits: measure.billed.read,
-    writeUnits: measure.billed.write,
+    coldStartSeconds,
+    readUnits,
+    writeUnits,
   });
+}
 
-/**
- * The cost per million calls of an operation as the baseline measured it, with the same function
- * as today's figures: its units and latency, and the cold starts of the authorizer and of its
- * route's function at that commit. Undefined when it was not measured.
- */
-export function costBefore(baseline: Baseline, operation: { id: string; routeId: string }): number | undefined {
-  const measure = baseline.operations[operation.id];
-  if (measure === undefined) return undefined;
-  const coldStartOf = (name: string) => {
-    const found = baseline.functions[name];
-    if (found === undefined) throw new Error(`the baseline has no cold start for ${name}`);
-    return found.coldStartMs;
-  };
-  return operationCost(measure, { authorizer: coldStartOf('authorizer'), handler: coldStartOf(operation.routeId) })
-    .total;
+/** The same cost from the baseline's units, latency and cold starts; undefined for an operation it did not measure. */
+export function costBefore(baseline: Baseline, { id, routeId }: { id: string; routeId: string }) {
+  const measure = baseline.operations[id];
+  return measure && operationCost(measure, routeId, (name) => baseline.functions[name]?.coldStartMs).total;
 }
 
 /** The budgets of issues 7 and 15, kept by `npm run bench -- --check`. */
-export const maxColdStartRatio = 1.5;
-export const maxBundleBytes = 1_000_000;
+export const [maxColdStartRatio, maxBundleBytes] = [1.5, 1_000_000];
 
 /** Decimal units: 1 MB is 1,000,000 bytes, 1 KB 1,000. */
 export const formatBytes = (bytes: number) =>
   bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(2)} MB` : `${(bytes / 1000).toFixed(1)} KB`;
 
-/**
- * Each budget, what was measured and whether it holds: the cold start and the bundle of the heaviest
- * function (the reference excluded), every operation's median round trips in both workspaces
- * against its target, and no error of any kind under load.
- */
+/** Each budget, what was measured and whether it holds (the heaviest function's cold start and bundle, round trips, errors). */
 export function checkBudgets(results: Pick<BenchResults, 'functions' | 'reference' | 'operations' | 'load'>) {
-  const top = results.functions.reduce((heaviest, candidate) =>
-    candidate.bytes > heaviest.bytes ? candidate : heaviest,
-  );
-  const ratio = top.coldStart.totalMs / results.reference.coldStart.totalMs;
+  const top = results.functions.reduce((heaviest, other) => (other.bytes > heaviest.bytes ? other : heaviest));
+  const [topMs, referenceMs] = [top.coldStart.totalMs, results.reference.coldStart.totalMs];
   const measures = phases.flatMap((phase) =>
     results.operations[phase].map((measure) => {
       const { label, target } = operationOf(measure.id);
@@ -215,8 +179,8 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
   return [
     {
       budget: `Cold start of the heaviest function ≤ ${maxColdStartRatio} × the reference`,
-      measured: `${top.name}: ${ratio.toFixed(2)} × (${Math.round(top.coldStart.totalMs)} ms against ${Math.round(results.reference.coldStart.totalMs)} ms)`,
-      ok: ratio <= maxColdStartRatio,
+      measured: `${top.name}: ${(topMs / referenceMs).toFixed(2)} × (${Math.round(topMs)} ms against ${Math.round(referenceMs)} ms)`,
+      ok: topMs / referenceMs <= maxColdStartRatio,
     },
     {
       budget: `Heaviest bundle ≤ ${formatBytes(maxBundleBytes)} minified`,
@@ -226,11 +190,9 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
     {
       budget: "DynamoDB round trips within the issue's targets",
       measured:
-        over.length === 0
-          ? `${measures.length} of ${measures.length} operations within their target`
-          : over
-              .map((measure) => `${measure.label}: ${measure.roundTrips} round trips, target ${measure.target}`)
-              .join('; '),
+        over
+          .map((measure) => `${measure.label}: ${measure.roundTrips} round trips, target ${measure.target}`)
+          .join('; ') || `${measures.length} of ${measures.length} operations within their target`,
       ok: over.length === 0,
     },
     {

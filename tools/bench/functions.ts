@@ -23,19 +23,11 @@ import { fresh, newLeadBody, webhookCall, type Call, type Send, type Workspace }
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const referenceName = 'reference';
 
-export type Bundle = {
-  /** A route id, an event function's id, `authorizer` or `reference`. */
-  name: string;
-  file: string;
-  bytes: number;
-  /** Bytes of the output by origin. */
-  parts: { zod: number; sdk: number; app: number; other: number };
-};
+/** A function's bundle (`name`: a route or event function id, `authorizer` or `reference`), its bytes by origin in `parts`. */
+export type Bundle = { name: string; file: string; bytes: number; parts: Record<Origin, number> };
+type Origin = 'zod' | 'sdk' | 'app' | 'other';
 
-/**
- * Section 1: every function of the stack and the reference, bundled as RouteFunction deploys them: the
- * routes, the authorizer, and the outbound-event functions (infra/cdk/constructs/outbound-events.ts).
- */
+/** Section 1: every function of the stack (routes, authorizer, outbound-event functions) and the reference, bundled as deployed. */
 export async function buildBundles(outDir: string): Promise<Bundle[]> {
   const targets = [
     ...[...routes, ...eventFunctions].map(({ id, entry }) => ({ name: id, entry })),
@@ -46,12 +38,8 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   for (const { name, entry } of targets) {
     const file = path.join(outDir, name, 'index.mjs');
     await mkdir(path.dirname(file), { recursive: true });
-    const result = await build({
-      ...esbuildOptionsFor(path.join(projectRoot, entry), file),
-      absWorkingDir: projectRoot,
-      metafile: true,
-      logLevel: 'warning',
-    });
+    const options = esbuildOptionsFor(path.join(projectRoot, entry), file);
+    const result = await build({ ...options, absWorkingDir: projectRoot, metafile: true, logLevel: 'warning' });
     const parts = { zod: 0, sdk: 0, app: 0, other: 0 };
     for (const output of Object.values(result.metafile.outputs)) {
       for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[origin(input)] += bytesInOutput;
@@ -61,48 +49,30 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   return bundles;
 }
 
-export function origin(input: string): keyof Bundle['parts'] {
+export function origin(input: string): Origin {
   const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
   if (name === undefined) return 'app';
   if (name === 'zod') return 'zod';
   return /^@(aws-sdk|smithy|aws-crypto)\//.test(name) ? 'sdk' : 'other';
 }
 
-/**
- * One cold start, from the process's start to the first answer: Node's own start, the module load, the
- * first answer, and the CPU time the process used (which other jobs on the machine inflate less).
- */
+/** One cold start, process start to first answer, in parts, and the CPU time used (other jobs inflate it less). */
 export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; firstAnswerMs: number; cpuMs: number };
 
-/**
- * What the probe reports of a first answer: a route's status, the authorizer's outcome, how many
- * records an event function's partial batch response names as failed, how many due deliveries the sweep found.
- */
+/** A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due deliveries. */
 type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
 
-/**
- * A first answer that did the work: a 2xx, the authorizer's allowing decision, a batch with no failed
- * record, or a sweep that read the due deliveries. A refused call would time the wrong code path.
- */
-export const succeeded = (answer: Answer) =>
-  answer.outcome === 'allowed' ||
-  answer.batchItemFailures === 0 ||
-  answer.swept !== undefined ||
-  (answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300);
+/** A first answer that did the work (a refused call would time the wrong code path). */
+export const succeeded = ({ outcome, batchItemFailures, swept, statusCode = 0 }: Answer) =>
+  outcome === 'allowed' || batchItemFailures === 0 || swept !== undefined || (statusCode >= 200 && statusCode < 300);
 
-/**
- * An event function that skips a record (an unreadable message is dropped) still answers a batch without
- * failures, but logs a JSON line at level ERROR on stderr (lib/observability.ts): it did not do the
- * work it was timed for. Routes are judged on their answer alone.
- */
+/** An event function that skipped a record answers no failure but logs at level ERROR (lib/observability.ts). */
 export const skippedWork = (answer: Answer, stderr: string) =>
   answer.batchItemFailures !== undefined && stderr.includes('"level":"ERROR"');
 
 /**
- * What a Lambda runtime does for a fresh instance, in a fresh Node process: import the bundle (its module
- * scope builds the client and the handler), then hand it its first event. Times are taken inside the
- * process from its time origin, as Lambda reports an init duration from the runtime's start: spawning it
- * is not counted. Its report is its last line on stdout (a function may write lines of its own before).
+ * A Lambda runtime's work for a fresh instance, in a fresh Node process: import the bundle, hand it its first event.
+ * Times run from the process's time origin (as Lambda's init duration, spawning not counted); the report is its last line.
  */
 const probe = `
 const [bundleUrl, eventJson] = process.argv.slice(1);
@@ -125,10 +95,8 @@ process.exit(0);
 export const coldStartRuns = 15;
 
 /**
- * `coldStartRuns` cold starts of each bundle (their medians), after a first round, not counted, that brings
- * the bundles into the page cache and DynamoDB Local's JVM up to speed (a Lambda cold start reads its code
- * from a warm cache and meets a warm DynamoDB); interleaved (one of each, then again) so that a slow moment
- * of the machine does not fall on one function only. Events are numbered from 0.
+ * The medians of `coldStartRuns` cold starts of each bundle, interleaved so that a slow moment falls on no function
+ * only, after an uncounted round that warms the page cache and DynamoDB Local, as Lambda finds them warm.
  */
 export async function measureColdStarts(
   bundles: readonly Bundle[],
@@ -141,10 +109,8 @@ export async function measureColdStarts(
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
-        times: ColdStart;
-        answer: Answer;
-      };
+      const report: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+      const { times, answer } = report as { times: ColdStart; answer: Answer };
       if (event === undefined || !succeeded(answer) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
@@ -171,8 +137,7 @@ function gatewayEvent({ method, path: target, headers, body }: Call) {
 
 /** What the authorizer decides for a call of the workspace: its webhook, or the API key it carries. */
 function allowed(seed: SeedOutput, call: Call): AuthDecision {
-  const workspaceId = seed.workspace_id;
-  const endpointId = seed.webhook?.endpoint_id ?? '';
+  const [workspaceId, endpointId] = [seed.workspace_id, seed.webhook?.endpoint_id ?? ''];
   if (call.path.startsWith('/webhooks/'))
     return { outcome: 'allowed', principal: { kind: 'webhook', workspaceId, endpointId } };
   const secret = call.headers.authorization?.replace(/^Bearer /, '');
@@ -181,11 +146,8 @@ function allowed(seed: SeedOutput, call: Call): AuthDecision {
 }
 
 /**
- * The first event of every function's cold start number `run`, each doing the function's real work,
- * never a no-op (the delivery function's is the exception told at `unknownDeliveryBatch`): a route's
- * is the call of the first operation of section 2 that measures it (a new lead, a new candidate, a
- * stage change, a tag the prospect lacks…, with keys of its own), as its handler receives it once the
- * authorizer allowed it; the authorizer's, the lead webhook's (endpoint read, then the last call recorded).
+ * Each function's first event of cold start `run`, doing its real work (but see `unknownDeliveryBatch`): a route's is
+ * the call of the first operation of section 2 on it, once authorized; the authorizer's, a lead webhook call.
  */
 export async function coldStartEvents(
   workspace: Workspace,
@@ -206,39 +168,26 @@ export async function coldStartEvents(
   );
   events.set('streamHandler', (run) => prospectCreatedBatch(seed, run));
   events.set('deliverEvent', (run) => unknownDeliveryBatch(seed, run));
-  // A scheduled event carries nothing the sweep reads: it queries the due deliveries of every
-  // shard (none in the bench's table) and answers how many it found.
+  // The sweep reads nothing of its scheduled event: it queries every shard's due deliveries (none here).
   events.set('sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   events.set(referenceName, () => ({}));
   return events;
 }
 
-/**
- * The delivery queue the event functions are configured with (`DELIVERY_QUEUE_URL`, read on import).
- * Nothing is sent to it in a cold start: the stream handler queues nothing for a workspace without
- * subscription, and the delivery function nothing for a delivery it drops.
- */
+/** The event functions' `DELIVERY_QUEUE_URL` (read on import); no cold start sends to it. */
 export const benchDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-deliveries`;
 
 /**
- * Run `run`'s stream batch: one INSERT of a new prospect of the workspace (a lead from the lead
- * webhook, tagged, in the default pipeline), as Lambda hands a stream record over ("Using AWS Lambda
- * with Amazon DynamoDB", https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): the image as
- * marshalled JSON, the time in seconds. A new prospect id each run, so that no run replays another's
- * record. The bench workspace has no subscription: the handler reads the workspace's configuration
- * partition (one Query), finds no one to deliver to, and answers without a write.
+ * Run `run`'s stream batch: the INSERT of a new prospect, as Lambda hands a stream record over ("Using AWS Lambda with
+ * Amazon DynamoDB", https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): marshalled image, time in seconds.
+ * Without subscription, the handler reads the configuration (one Query) and answers without a write.
  */
 export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStreamEvent {
   const at = new Date();
   const [vip, sales, email] = [seed.tags.vip ?? '', seed.pipelines.sales, `flux-${run}@banc.test`];
-  const lead = {
-    first_name: 'Flora',
-    last_name: `Flux ${run}`,
-    email,
-    phone: `+339${String(run).padStart(8, '0')}`,
-    source: 'Typeform - formulaire de contact',
-    tag_ids: [vip],
-  };
+  const phone = `+339${String(run).padStart(8, '0')}`;
+  const source = 'Typeform - formulaire de contact';
+  const lead = { first_name: 'Flora', last_name: `Flux ${run}`, email, phone, source, tag_ids: [vip] };
   const placement = { pipelineId: sales?.id ?? null, stageId: sales?.stages.Nouveau ?? null };
   const actor = { kind: 'webhook' as const, id: seed.webhook?.endpoint_id ?? null };
   const prospect = items.prospect(
@@ -266,11 +215,8 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
 }
 
 /**
- * Run `run`'s queue batch: one delivery message, as the stream handler queues it (step 0, due now),
- * for a delivery that does not exist. The function reads the delivery with its subscription (one
- * BatchGetItem), finds none, and drops the message. A real attempt cannot be timed here: the
- * deployed bundle's policy (`productionEventDeps`: network 'aws') refuses plain http and loopback
- * addresses, so no receiver on this machine can take its POST (lib/outbound/address-policy.ts).
+ * Run `run`'s queue batch: a delivery message for a delivery that does not exist (one BatchGetItem, dropped). A real
+ * attempt cannot be timed: the deployed bundle refuses http and loopback addresses (lib/outbound/address-policy.ts).
  */
 export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
   const now = new Date();
@@ -281,9 +227,6 @@ export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
     step: 0,
     not_before: now.toISOString(),
   };
-  return {
-    Records: [
-      sqsRecord({ messageId: randomUUID(), body: JSON.stringify(message), receives: 1, sentAt: now.getTime() }),
-    ],
-  };
+  const body = JSON.stringify(message);
+  return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
 }

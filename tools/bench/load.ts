@@ -3,38 +3,22 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { requestLimit } from '../../lib/storage/rate-limit';
-import {
-  apiCall,
-  fresh,
-  newLeadBody,
-  noteBody,
-  phases,
-  sender,
-  webhookCall,
-  type Call,
-  type Phase,
-  type Workspace,
-} from './workspace';
+import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
+import type { Call, Phase, Workspace } from './workspace';
 
-/** Each key stays well under its limit of requests a minute, whatever minute the run falls in. */
-export const requestsPerKey = Math.floor(requestLimit * (5 / 6));
+/** Each key stays well under its limit a minute; note runs spread over 200 prospects, so concurrent notes rarely meet. */
+export const [requestsPerKey, noteProspectCount] = [Math.floor(requestLimit * (5 / 6)), 200];
 export const connectionCounts = [1, 10, 50] as const;
-/** The note runs spread over this many prospects, at least four per connection, so concurrent notes rarely meet. */
-export const noteProspectCount = 200;
 
-/**
- * How many requests a run sends (enough for a p99 at low concurrency, a few seconds of run at any)
- * and over how many API keys they are spread (round robin): at least one key per connection, and
- * never more than `requestsPerKey` requests on one key.
- */
+/** A run's requests (enough for a p99, a few seconds at any concurrency), over keys in turn: one a connection at least. */
 export function loadPlan(connections: number) {
   const requests = Math.max(400, 40 * connections);
   return { connections, requests, keys: Math.max(connections, Math.ceil(requests / requestsPerKey)) };
 }
 
+/** `errors`: socket errors and timeouts. */
 export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note'; p50Ms: number; p99Ms: number } & {
   requestsPerSecond: number;
-  /** Socket errors and timeouts. */
   errors: number;
   non2xx: number;
   status5xx: number;
@@ -42,43 +26,27 @@ export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note';
 
 /** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
 function calls(
-  workspace: Workspace,
+  { seed }: Workspace,
   scenario: LoadRun['scenario'],
   keys: readonly string[],
   prospects: readonly string[],
 ) {
-  const { seed } = workspace;
   let sent = 0;
   return (): Call => {
     sent += 1;
     if (scenario === 'lead') return webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip));
-    return apiCall(
-      keys[sent % keys.length] ?? '',
-      'POST',
-      `/prospects/${prospects[sent % prospects.length]}/notes`,
-      noteBody,
-    );
+    const prospect = prospects[sent % prospects.length];
+    return apiCall(keys[sent % keys.length] ?? '', 'POST', `/prospects/${prospect}/notes`, noteBody);
   };
 }
 
 /** autocannon ends a run on its next sample tick: ticks of 50 ms keep the run's duration (and rate) exact. */
 const load = (url: string, connections: number, amount: number, next: () => Call) => {
-  const setupRequest = () => {
-    const { path, headers, body } = next();
-    return {
-      method: 'POST' as const,
-      path,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    };
-  };
+  const setupRequest = () => ({ ...request(next()), method: 'POST' as const });
   return autocannon({ url, connections, amount, sampleInt: 50, requests: [{ setupRequest }] });
 };
 
-/**
- * New leads at 10 connections, not counted, before anything is measured: DynamoDB Local's JVM
- * compiles its hot paths over the first thousands of requests, and every measure must meet it warm.
- */
+/** Uncounted new leads before any measure: DynamoDB Local's JVM compiles its hot paths over the first thousands. */
 export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise<void> {
   const result = await load(url, 10, 1000, calls(workspace, 'lead', [], []));
   if (result.errors > 0 || result.non2xx > 0)
@@ -86,10 +54,8 @@ export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise
 }
 
 /**
- * Sections 3 and 4: each scenario at 1, 10 and 50 connections against the local API in its own
- * process, in each workspace, the workspaces taking turns so that neither meets the code and
- * DynamoDB Local less warm. Twenty requests first load the functions' modules, as the first calls
- * to a new Lambda instance would; they are not counted.
+ * Sections 3 and 4: each scenario at each connection count in each workspace, taking turns so that neither meets the
+ * code and DynamoDB Local less warm; twenty uncounted requests first load the modules, as a new Lambda instance would.
  */
 export async function measureLoad(
   url: string,
@@ -110,32 +76,18 @@ export async function measureLoad(
       for (const phase of phases) {
         const plan = loadPlan(connections);
         const keys = scenario === 'note' ? workspaces[phase].apiKeys(plan.keys) : [];
-        const result = await load(
-          url,
-          connections,
-          plan.requests,
-          calls(workspaces[phase], scenario, keys, noteProspects[phase]),
-        );
-        runs[phase].push({
-          ...plan,
-          scenario,
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
-          requestsPerSecond: result.requests.total / result.duration,
-          errors: result.errors,
-          non2xx: result.non2xx,
-          status5xx: result['5xx'],
-        });
+        const next = calls(workspaces[phase], scenario, keys, noteProspects[phase]);
+        const result = await load(url, connections, plan.requests, next);
+        const { latency, requests, duration, errors, non2xx, '5xx': status5xx } = result;
+        const [p50Ms, p99Ms, requestsPerSecond] = [latency.p50, latency.p99, requests.total / duration];
+        runs[phase].push({ ...plan, scenario, p50Ms, p99Ms, requestsPerSecond, errors, non2xx, status5xx });
       }
     }
   }
   return runs;
 }
 
-/**
- * Starts tools/bench/load-server.ts, the local API alone in a process of its own (through tsx, like
- * the bench), so that autocannon does not share its event loop; it stops when its standard input closes.
- */
+/** Starts tools/bench/load-server.ts through tsx; it stops when its standard input closes. */
 export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
   const entry = fileURLToPath(new URL('./load-server.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['pipe', 'pipe', 'inherit'] });

@@ -3,47 +3,30 @@ import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
 import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
-import {
-  apiCall,
-  applicationBody,
-  fresh,
-  newLeadBody,
-  noteBody,
-  phases,
-  sender,
-  webhookCall,
-  type Call,
-  type Phase,
-  type Send,
-  type Workspace,
-} from './workspace';
+import { apiCall, applicationBody, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
+import type { Call, Phase, Send, Workspace } from './workspace';
 
-/** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, and more prospects on demand. */
+/** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, more prospects on demand, and what `setup` returned. */
 export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {
   send: Send;
-  /** What `setup` returned. */
   prepared: string;
 };
 
 /**
- * One measured operation: its route; the most DynamoDB round trips it may take (authorizer
- * included: the target of issue 15 or 16, a budget); the calls the code is expected to make and why the data
- * model needs them; and its call of each round, after `setup` made what it needs exist (`repeated`:
- * the same call, made once before).
+ * One measured operation: `target`, the most round trips issue 15 or 16 allows (authorizer included, a budget);
+ * `calls`, those expected (`key` and `hook` in its row: the API key's and the webhook's authorizer calls), and the
+ * `reason` the data model needs them; `call`, its call of each round, after `setup` made what it needs exist
+ * (`repeated`: the same call, made once before).
  */
-export type Operation = {
-  id: string;
-  label: string;
-  routeId: string;
-  target: number;
-  calls: readonly string[];
+export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
   setup?: (fixture: Fixture) => Promise<string>;
-  repeated?: true;
+  repeated?: boolean;
   call: (fixture: Fixture, round: number) => Call;
 };
 
-const [apiKeyAuth, webhookAuth] = [['GetItem', 'UpdateItem'], ['UpdateItem']];
+const authorizerCalls: Record<string, string[]> = { key: ['GetItem', 'UpdateItem'], hook: ['UpdateItem'] };
+
 const apiKeyAuthorizer =
   'authorizer: the key by its fingerprint (GetItem, strongly consistent and never cached, so a revoked key fails on the next call); gate: one conditional UpdateItem counts the request and checks both limits';
 const webhookAuthorizer =
@@ -76,167 +59,78 @@ export async function prepare(
   return (round) => operation.call(fixture, round);
 }
 
-export const operations: readonly Operation[] = [
-  {
-    id: 'newLead',
-    label: 'Lead webhook, new lead',
-    routeId: 'ingestLead',
-    target: 3,
-    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call`,
-    call: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
-  },
-  {
-    id: 'knownLead',
-    label: 'Lead webhook, known lead',
-    routeId: 'ingestLead',
-    target: 3,
-    calls: [...webhookAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)`,
-    call: ({ seed, knownLeadEmail }) => webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
-  },
-  {
-    id: 'candidateCreated',
-    label: 'Recruitment webhook, new candidate',
-    routeId: 'recruitment',
-    target: 3,
-    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail`,
-    call: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
-  },
-  {
-    id: 'candidateExisting',
-    label: 'Recruitment webhook, known candidate',
-    routeId: 'recruitment',
-    target: 4,
-    calls: [...webhookAuth, 'GetItem', 'TransactWriteItems', 'TransactWriteItems'],
-    reason: `${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call`,
-    repeated: true,
-    call: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
-  },
-  {
-    id: 'listPipelines',
-    label: 'GET /pipelines',
-    routeId: 'listPipelines',
-    target: 3,
-    calls: [...apiKeyAuth, 'GetItem'],
-    reason: `${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem`,
-    call: ({ key }) => apiCall(key, 'GET', '/pipelines'),
-  },
-  {
-    id: 'patchStage',
-    label: 'PATCH /prospects/{id} (stage)',
-    routeId: 'updateProspect',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, prospect }, round) =>
-      apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
-  },
-  {
-    id: 'patchUnchanged',
-    label: 'PATCH /prospects/{id} (nothing to change)',
-    routeId: 'updateProspect',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}`,
-    repeated: true,
-    // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
-    call: ({ key, prospect }) =>
-      apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
-  },
-  {
-    id: 'addNote',
-    label: 'POST /prospects/{id}/notes',
-    routeId: 'addNote',
-    target: 3,
-    calls: [...apiKeyAuth, 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read`,
-    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
-  },
-  {
-    id: 'addTag',
-    label: 'POST /prospects/{id}/tags',
-    routeId: 'addTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
-  },
-  {
-    id: 'tagAlreadyPresent',
-    label: 'POST /prospects/{id}/tags (already present)',
-    routeId: 'addTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}`,
-    // Seeded with the tag Chaud.
-    call: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
-  },
-  {
-    id: 'getProspect',
-    label: 'GET /prospects/{id}',
-    routeId: 'getProspect',
-    target: 3,
-    calls: [...apiKeyAuth, 'BatchGetItem'],
-    reason: `${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem`,
-    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
-  },
-  {
-    id: 'findProspect',
-    label: 'GET /prospects?email=',
-    routeId: 'findProspects',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'GetItem'],
-    reason: `${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)`,
-    call: ({ key, knownLeadEmail }) => apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
-  },
-  {
-    id: 'notesPage',
-    label: 'GET /prospects/{id}/notes (second page)',
-    routeId: 'listNotes',
-    target: 3,
-    calls: [...apiKeyAuth, 'Query'],
-    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page`,
-    setup: async (fixture) => {
-      await withHistory(fixture);
-      const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
-      return (page as { next_cursor: string }).next_cursor;
-    },
-    call: ({ key, prospect, prepared }) =>
-      apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
-  },
-  {
-    id: 'changesPage',
-    label: 'GET /prospects/{id}/changes (first page)',
-    routeId: 'listChanges',
-    target: 3,
-    calls: [...apiKeyAuth, 'Query'],
-    reason: `${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log`,
-    setup: withHistory,
-    call: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
-  },
-  {
-    id: 'removeTag',
-    label: 'DELETE /prospects/{id}/tags/{tag}',
-    routeId: 'removeTag',
-    target: 4,
-    calls: [...apiKeyAuth, 'BatchGetItem', 'TransactWriteItems'],
-    reason: `${apiKeyAuthorizer}; ${prospectChange}`,
-    call: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
-  },
-];
+/** One row per operation: id | label | route | target | expected calls | why the data model needs them. */
+const described = `
+newLead | Lead webhook, new lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems | ${webhookAuthorizer}; the configuration (placement, tags) and the e-mail, phone and social markers (one BatchGetItem) in parallel; one transaction creates the prospect and its markers only where absent, so concurrent copies of a lead never make two prospects, and journals the call
+knownLead | Lead webhook, known lead | ingestLead | 3 | hook BatchGetItem TransactWriteItems | ${webhookAuthorizer}; the configuration item and the markers in one BatchGetItem, the e-mail marker naming the prospect and where it stood; one transaction changes the prospect, on the condition that it still stands there (the answer's placement), and journals the call (no marker moves when e-mail and phone stay)
+candidateCreated | Recruitment webhook, new candidate | recruitment | 3 | hook GetItem TransactWriteItems | ${webhookAuthorizer}; the configuration (pipeline and its first column); one transaction writes marker, candidate and answers note, the marker's condition standing for a look-up by e-mail
+candidateExisting | Recruitment webhook, known candidate | recruitment | 4 | hook GetItem TransactWriteItems TransactWriteItems | ${webhookAuthorizer}; the configuration; the refused transaction returns the existing marker (ReturnValuesOnConditionCheckFailure), so finding the candidate costs no read; one transaction adds the note and journals the call
+listPipelines | GET /pipelines | listPipelines | 3 | key GetItem | ${apiKeyAuthorizer}; pipelines, stages and tags live in the workspace's one configuration item: one GetItem
+patchStage | PATCH /prospects/{id} (stage) | updateProspect | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+patchUnchanged | PATCH /prospects/{id} (nothing to change) | updateProspect | 4 | key BatchGetItem BatchGetItem | ${apiKeyAuthorizer}; ${prospectUnchanged('the follow-up sent is the one the prospect has')}
+addNote | POST /prospects/{id}/notes | addNote | 3 | key TransactWriteItems | ${apiKeyAuthorizer}; one transaction writes the note and its log entry and raises the prospect's version, its condition telling a missing prospect (404) without a read
+addTag | POST /prospects/{id}/tags | addTag | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+tagAlreadyPresent | POST /prospects/{id}/tags (already present) | addTag | 4 | key BatchGetItem BatchGetItem | ${apiKeyAuthorizer}; ${prospectUnchanged('the prospect already has the tag')}
+getProspect | GET /prospects/{id} | getProspect | 3 | key BatchGetItem | ${apiKeyAuthorizer}; the prospect and the configuration item (tag names) in one strongly consistent BatchGetItem
+findProspect | GET /prospects?email= | findProspects | 4 | key BatchGetItem GetItem | ${apiKeyAuthorizer}; the lead webhook's matching: the configuration item and the e-mail marker in one strongly consistent BatchGetItem, then the prospect the marker names (GetItem)
+notesPage | GET /prospects/{id}/notes (second page) | listNotes | 3 | key Query | ${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from NOTE# to PROSPECT reads the page, one item more, and the prospect item (first page) — from the cursor's position on a later page
+changesPage | GET /prospects/{id}/changes (first page) | listChanges | 3 | key Query | ${apiKeyAuthorizer}; one strongly consistent Query of the prospect's partition from PROSPECT to the last PROSPECT#LOG# key reads the page, one entry more, and tells a missing prospect from an empty log
+removeTag | DELETE /prospects/{id}/tags/{tag} | removeTag | 4 | key BatchGetItem TransactWriteItems | ${apiKeyAuthorizer}; ${prospectChange}
+`;
 
-/** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that load and warm up the code. */
-export const repetitions = 10;
-export const warmUpRounds = 5;
+/** Each operation's call; the operations whose call is made once before measuring; what some need made first. */
+const callOf: Record<string, Operation['call']> = {
+  newLead: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
+  knownLead: ({ seed, knownLeadEmail }) =>
+    webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
+  candidateCreated: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
+  candidateExisting: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
+  listPipelines: ({ key }) => apiCall(key, 'GET', '/pipelines'),
+  patchStage: ({ key, prospect }, round) =>
+    apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
+  // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
+  patchUnchanged: ({ key, prospect }) =>
+    apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: '2026-12-01T09:30:00+01:00' }),
+  addNote: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody),
+  addTag: ({ key, nextProspect }) => apiCall(key, 'POST', `/prospects/${nextProspect()}/tags`, { tag: 'VIP' }),
+  // Seeded with the tag Chaud.
+  tagAlreadyPresent: ({ key, prospect }) => apiCall(key, 'POST', `/prospects/${prospect}/tags`, { tag: 'Chaud' }),
+  getProspect: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}`),
+  findProspect: ({ key, knownLeadEmail }) =>
+    apiCall(key, 'GET', `/prospects?email=${encodeURIComponent(knownLeadEmail)}`),
+  notesPage: ({ key, prospect, prepared }) =>
+    apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
+  changesPage: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
+  removeTag: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
+};
+const repeated = new Set(['candidateExisting', 'patchUnchanged']);
+const setups: Record<string, Operation['setup']> = {
+  notesPage: async (fixture) => {
+    await withHistory(fixture);
+    const page = await fixture.send(apiCall(fixture.key, 'GET', `/prospects/${fixture.prospect}/notes?limit=2`));
+    return (page as { next_cursor: string }).next_cursor;
+  },
+  changesPage: withHistory,
+};
+
+export const operations: readonly Operation[] = described
+  .trim()
+  .split('\n')
+  .map((line) => {
+    const [id = '', label = '', routeId = '', target = '', calls = '', reason = ''] = line.split(' | ');
+    const [authorizer = '', ...own] = calls.split(' ');
+    const [call, expected] = [callOf[id], [...(authorizerCalls[authorizer] ?? []), ...own]];
+    if (call === undefined) throw new Error(`${id}: no call described`);
+    const how = { call, setup: setups[id], repeated: repeated.has(id) };
+    return { id, label, routeId, target: Number(target), calls: expected, reason, ...how };
+  });
+
+/** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that warm the code up. */
+export const [repetitions, warmUpRounds] = [10, 5];
 
 export type CallUnits = { operation: string; units: Units; reported: number };
 
-/**
- * `calls` and `breakdown`: one round's DynamoDB calls in the order they left; `stable`: every round made the
- * same; `roundTrips` (what the budget judges), units and latency: medians over the rounds.
- */
+/** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
 export type OperationMeasure = { id: string; calls: string[]; stable: boolean; roundTrips: number } & {
   breakdown: CallUnits[];
   billed: Units;
@@ -246,19 +140,15 @@ export type OperationMeasure = { id: string; calls: string[]; stable: boolean; r
 
 /** The operations that accept ReturnConsumedCapacity (DynamoDB API reference). */
 const reportingOperations = new Set(
-  'GetItem BatchGetItem Query Scan PutItem UpdateItem DeleteItem BatchWriteItem TransactGetItems TransactWriteItems ExecuteStatement BatchExecuteStatement ExecuteTransaction'.split(
-    ' ',
-  ),
+  `GetItem BatchGetItem Query Scan PutItem UpdateItem DeleteItem BatchWriteItem TransactGetItems TransactWriteItems
+  ExecuteStatement BatchExecuteStatement ExecuteTransaction`.split(/\s+/),
 );
 
 /**
- * Sections 2 and 4: every operation once per round in each workspace, interleaved (operation
- * after operation, workspace after workspace) so that neither a slow moment of the machine nor
- * the code warming up falls on one of them only. Through the local API, whose one DynamoDB client
- * (authorizer and handlers alike) is metered by an SDK middleware: it asks for ReturnConsumedCapacity
- * = TOTAL and records each call as it leaves (one per round trip, SDK retries aside), with its input
- * and, once answered, its output (a refused write keeps none: DynamoDB bills it still). Items an
- * update wrote are read back between requests, with a client of their own, to size them.
+ * Sections 2 and 4: every operation once per round in each workspace, interleaved so that neither a slow moment nor
+ * warming code falls on one only. The local API's one DynamoDB client is metered by an SDK middleware that asks for
+ * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
+ * write keeps none: DynamoDB bills it still); items an update wrote are read back by a client of their own, to size them.
  */
 export async function measureOperations(
   workspaces: Record<Phase, Workspace>,
@@ -299,16 +189,13 @@ export async function measureOperations(
         // The items updated without their new value in the answer, as they are now.
         const updated = calls.flatMap(({ operation, input }): Item[] => {
           if (operation === 'UpdateItem') return [input.Key as Item];
-          const entries =
-            operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: { Key: Item } }[]) : [];
-          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key] : []));
+          const entries = operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: Item }[]) : [];
+          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key as Item] : []));
         });
         const stored = new Map<string, Item>();
-        for (const key of updated) {
-          const read = await inspector.send(
-            new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }),
-          );
-          if (read.Item) stored.set(keyOf(key), read.Item);
+        for (const Key of updated) {
+          const read = await inspector.send(new GetCommand({ TableName: deps.tableName, Key, ConsistentRead: true }));
+          if (read.Item) stored.set(keyOf(Key), read.Item);
         }
         const breakdown = calls.map((call) => ({
           operation: call.operation,

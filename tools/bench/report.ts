@@ -2,23 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { format, resolveConfig } from 'prettier';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
-import {
-  checkBudgets,
-  formatBytes,
-  operationOf,
-  price,
-  prices,
-  type BenchResults,
-  type FunctionResult,
-} from './figures';
+import { checkBudgets, formatBytes, operationOf, price, prices } from './figures';
+import type { BenchResults, FunctionResult } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits } from './operations';
 import { bulkProspectCount } from './workspace';
 
-/**
- * A GitHub Markdown table: its header row as Markdown writes it (`A | B`), then its rows; with
- * `numeric`, every column but the first aligned right. Cells are escaped for the pipe.
- */
+/** A GitHub Markdown table from its header (`A | B`) and rows; `numeric`: all columns but the first aligned right. */
 export function table(header: string, rows: readonly (readonly (string | number)[])[], numeric = true): string {
   const headers = header.split(' | ');
   const rule = headers.map((_, index) => (numeric && index > 0 ? '---:' : '---'));
@@ -45,12 +35,10 @@ export function performanceReport(results: BenchResults): string {
   return [
     '# Performance',
     `Written by \`npm run bench\` (\`tools/bench/run.ts\`) on ${results.date}, in ${Math.round(results.seconds)} s.`,
-    `Do not edit by hand: run it again. \`npm run bench -- --check\` also exits with 1 when a budget breaks. The bench
-starts its own DynamoDB Local (in memory), seeds two workspaces as \`lib/admin/seed-plan.ts\` plans them, measures, and stops
-everything it started. It is a tool, not part of \`npm test\`; its pure helpers are unit-tested in
-\`test/unit/bench-*.test.ts\`.`,
-    `Machine: ${env.cpu}, ${env.cores} cores, ${env.memoryGb} GB, ${env.os}.`,
-    `Node ${env.node}, ${env.java}, esbuild ${env.esbuild}.`,
+    `Do not edit by hand: run it again (\`-- --check\` exits with 1 when a budget breaks). It starts its own DynamoDB
+Local, seeds two workspaces as \`lib/admin/seed-plan.ts\` plans them, measures, and stops all it started. Not part of
+\`npm test\`; its pure helpers are unit-tested in \`test/unit/bench-*.test.ts\`.`,
+    `Machine: ${env.cpu}, ${env.cores} cores, ${env.memoryGb} GB, ${env.os}. Node ${env.node}, ${env.java}, esbuild ${env.esbuild}.`,
     '## Budgets',
     table('Budget | Measured | ', budgets, false),
     functionsSection(results),
@@ -74,7 +62,7 @@ export function functionsSection(results: BenchResults): string {
   const sizes = sorted.map((result) => [
     name(result),
     beforeAfter(before(result)?.bytes, result.bytes, formatBytes),
-    ...[result.parts.zod, result.parts.sdk, result.parts.other, result.parts.app].map(formatBytes),
+    ...(['zod', 'sdk', 'other', 'app'] as const).map((part) => formatBytes(result.parts[part])),
   ]);
   const coldStarts = sorted.map((result) => [
     name(result),
@@ -86,34 +74,29 @@ export function functionsSection(results: BenchResults): string {
   ]);
   return [
     '## 1. Bundle size and cold start',
-    `Every function of the stack is bundled with the options \`RouteFunction\` deploys with (\`infra/cdk/bundling.ts\`,
-shared by the construct and the bench: the bundles are byte for byte the \`cdk synth\` assets). Sizes in decimal units
-(1 KB = 1,000 bytes); zod, AWS SDK (\`@aws-sdk/*\`, \`@smithy/*\`, \`@aws-crypto/*\`), other packages
-(libphonenumber-js, standardwebhooks…) and own code are esbuild's attribution of the minified output. The stream
-handler and the delivery function are the outbound-event functions (\`eventFunctions\` in \`lib/routes.ts\`). Before:
-the bench of commit ${results.baseline.commit} (section 2); — for a function it did not bundle.`,
+    `Every function (the outbound-event ones are \`eventFunctions\` in \`lib/routes.ts\`) is bundled with the options
+\`RouteFunction\` deploys with (\`infra/cdk/bundling.ts\`): byte for byte the \`cdk synth\` assets. Sizes in decimal units
+(1 KB = 1,000 bytes), split by esbuild's attribution of the minified output into zod, AWS SDK (\`@aws-sdk/*\`,
+\`@smithy/*\`, \`@aws-crypto/*\`), other packages (libphonenumber-js, standardwebhooks…) and own code. Before: the bench
+of commit ${results.baseline.commit} (section 2); — for a function it did not bundle.`,
     table('Function | Bundle (before → after) | zod | AWS SDK | Other packages | Own code', sizes),
-    `A cold start is a fresh Node process that imports the bundle and answers its first event, doing the route's real
-work against DynamoDB Local (the call of the first operation of section 2 that measures the route: a new lead, a new candidate, a stage
-change, a tag the prospect lacks…; for the stream handler, a stream
-record of a new prospect, whose workspace has no subscription: one Query, nothing to deliver; for the delivery
-function, a queue message for a delivery that does not exist: one BatchGetItem, dropped, since the deployed bundle
-refuses to POST to this machine): the time from the process's start (its time origin) to the answer. It splits into Node's own start, the module load (parse and module scope: clients, schemas)
-and the first answer (the SDK's first requests included). The reference is bundled the same way and only creates the
-DynamoDB document client (\`lib/storage/client.ts\`) and answers after one \`GetItem\`
-(\`tools/bench/reference-function.ts\`): a ratio is what a function's own code adds. The budget is
-${figures.maxColdStartRatio} × for the heaviest bundle.`,
-    `Medians of ${coldStartRuns} runs, after one unmeasured round, the runs interleaved across functions.
-Times before and after were taken under the machine's load of then and of now: the ratios compare, the times less so.`,
-    `The CPU time the process used is shown too: other jobs on the machine inflate it less than elapsed time. On a busy
-machine every time grows and the elapsed-time ratios shrink; the one-minute load average at the end of these runs was
+    `A cold start is a fresh Node process that imports the bundle and answers its first event with real work against
+DynamoDB Local (a route: the call of section 2's first operation on it; the stream handler: a new prospect's record,
+without subscription, one Query; the delivery function: a message for a delivery that does not exist, one
+BatchGetItem, dropped, as the deployed bundle refuses to POST to this machine), timed from the process's start: Node's
+own start, the module load (parse, module scope) and the first answer (the SDK's first requests included). The
+reference (\`tools/bench/reference-function.ts\`), bundled alike, only creates the DynamoDB document client and answers
+after one \`GetItem\`: a ratio is what a function's own code adds; the budget is ${figures.maxColdStartRatio} × for the heaviest bundle.`,
+    `Medians of ${coldStartRuns} runs after one unmeasured round, interleaved across functions. Before and after were
+taken under different machine loads: the ratios compare, the times less so. CPU time is inflated less by other jobs;
+on a busy machine every time grows and elapsed ratios shrink: the one-minute load average after these runs was
 ${results.coldStartLoadAverage.toFixed(1)} on ${environment.cores} cores, the bench's own processes included.`,
     table(
       'Function | Cold start (before → after) | Node start | Load | First answer | Ratio | CPU time | CPU ratio',
       coldStarts,
     ),
-    `On AWS the functions run \`nodejs22.x\` on arm64 with 512 MB; here they ran on Node ${environment.node} on this
-machine. Absolute times differ on Lambda; the ratios are what this measure is for.`,
+    `On AWS the functions run \`nodejs22.x\` on arm64 with 512 MB, here Node ${environment.node}: absolute times differ, the
+ratios are what this measure is for.`,
   ].join('\n\n');
 }
 
@@ -142,22 +125,19 @@ export function operationsSection(results: BenchResults): string {
     'Operation | Round trips (before → after) | Target | Expected calls | RRU billed (before → after) | WRU billed (before → after) | Local reports | Latency (before → after)';
   return [
     '## 2. DynamoDB round trips and capacity per operation',
-    `Every operation once per round, ${repetitions} measured rounds after ${warmUpRounds} unmeasured ones,
-through the local API (\`startLocalApi\`), whose one DynamoDB client serves the authorizer and the handlers, without
-\`Idempotency-Key\`. The SDK middleware of \`tools/bench/operations.ts\` records every call as it leaves (the round trips
-counted) and adds \`ReturnConsumedCapacity: TOTAL\` to it. Capacity is shown
-twice: **billed**, computed from the items written and read with DynamoDB's documented rules
+    `Every operation once per round, ${repetitions} measured rounds after ${warmUpRounds} unmeasured ones, through the
+local API, whose one DynamoDB client serves authorizer and handlers, without \`Idempotency-Key\`; an SDK middleware
+(\`tools/bench/operations.ts\`) records each call as it leaves (the round trips) and adds \`ReturnConsumedCapacity:
+TOTAL\`. Capacity **billed** is computed from the items read and written by DynamoDB's documented rules
 (\`tools/bench/capacity.ts\`: 1 RRU per 4 KB strongly consistent, half eventually consistent, a missing item at the
-minimum; 1 WRU per KB, once more per index holding the item; twice for each item of a transaction), and as
-**DynamoDB Local reports** it, which is not what AWS bills: it counts a transaction's items as one (three small
-puts in one transaction: 2 units reported, 6 billed), a \`BatchGetItem\`'s missing keys as free, and reports nothing
-for a write refused by its condition. Latency: median of the measured rounds, one request at a time, authorizer and
-handler included.`,
-    `**Before → after**: before is the bench of commit ${baseline.commit} (${baseline.date}), the last before issue 15
-("Fewer DynamoDB round trips"), kept in \`tools/bench/baseline.json\`: ${baseline.note}. — where that run did not
-measure the operation. **Target**: the most round trips issue 15 (writes, webhooks) or issue 16 (read routes) allows, authorizer included, a budget on the median
-of the measured rounds in both workspaces. **Expected calls**: the calls \`tools/bench/operations.ts\` lists for the
-operation, ✅ when those were made (in any order: parallel calls leave in no fixed order).`,
+minimum; 1 WRU per KB, once more per index holding the item, twice per item of a transaction); **Local reports** is
+DynamoDB Local's own count, not AWS's bill: a transaction's items count as one (three small puts: 2 reported, 6
+billed), a \`BatchGetItem\`'s missing keys as free, a write refused by its condition as nothing. Latency: median of the
+measured rounds, one request at a time, authorizer and handler included.`,
+    `**Before**: the bench of commit ${baseline.commit} (${baseline.date}), the last before issue 15 ("Fewer DynamoDB round
+trips"), kept in \`tools/bench/baseline.json\`: ${baseline.note}. — where it did not measure the operation. **Target**:
+the most round trips issue 15 (writes, webhooks) or 16 (read routes) allows, authorizer included, a budget on the
+median in both workspaces. **Expected calls**: those \`tools/bench/operations.ts\` lists, ✅ when made (in any order).`,
     table(header, rows),
     `Calls in the order they left (R: read units, W: write units billed), and why the data model needs them; then the
 calls of commit ${baseline.commit}:`,
@@ -186,16 +166,15 @@ function loadSection(results: BenchResults): string {
   return [
     '## 3. Throughput and latency under load',
     `Load from [autocannon](https://github.com/mcollina/autocannon) ${results.environment.autocannon}, in the bench's
-process, against the local API (\`startLocalServer\`) in a process of its own, with the functions' code and DynamoDB
-Local behind it: all of them share the machine's ${results.environment.cores} cores. Each run sends a fixed number of
-requests: a new lead each time, or a note on one of ${noteProspectCount} prospects taken round robin, with an API key
-taken round robin too (at least one key per connection, at most ${requestsPerKey} requests per key, under the limit of
-120 a minute). A few requests before each scenario load the functions' modules and are not counted. Latencies are
-those of 2xx answers, from autocannon's histogram (1 ms resolution).`,
+process, against the local API in a process of its own, all sharing the machine's ${results.environment.cores} cores with
+DynamoDB Local. Each run sends a fixed number of requests: a new lead each time, or a note on one of
+${noteProspectCount} prospects in turn, with API keys in turn (at least one per connection, at most ${requestsPerKey}
+requests each, under the limit of 120 a minute). A few uncounted requests first load the functions' modules.
+Latencies are those of 2xx answers, from autocannon's histogram (1 ms resolution).`,
     loadTable(results.load.empty),
     `![p50 and p99 latency by scenario and connections, with and without ${thousands(bulkProspectCount)} prospects](${latencyChartFile})`,
-    `Throughput here is bounded by this machine (the API, the load generator and DynamoDB Local's JVM share it), not by
-the design: on AWS each call gets its own Lambda instance and DynamoDB on demand scales per partition.`,
+    `Throughput here is bounded by this shared machine, not by the design: on AWS each call gets its own Lambda
+instance and DynamoDB on demand scales per partition.`,
   ].join('\n\n');
 }
 
@@ -213,14 +192,12 @@ function growthSection(results: BenchResults): string {
   });
   return [
     `## 4. How cost grows: ${thousands(bulkProspectCount)} prospects`,
-    `Two workspaces of one table, seeded alike: the first holds only the few hundred prospects the measures
-write to, the second ${bulk.prospects.toLocaleString('en-US')} more, each prospect with its e-mail and phone markers
-as \`lib/admin/seed-plan.ts\` plans them (the shapes of \`lib/storage/table-items.ts\`), written straight into the table
-by parallel \`BatchWriteItem\`s.`,
-    `Writing the second workspace's ${thousands(bulk.items)} items (its configuration and the measures' prospects
-included) took ${bulk.seconds.toFixed(0)} s (${thousands(bulk.prospects / bulk.seconds)} bulk prospects a second on DynamoDB Local).`,
-    `Every figure of sections 1 to 3 was measured after that write, the two workspaces taking turns (operation after
-operation, load run after load run), so that both meet the code and DynamoDB Local equally warm. In the second, the known lead is one of the ${short} prospects. ${
+    `Two workspaces of one table, seeded alike (\`lib/admin/seed-plan.ts\`): the first holds only the few hundred
+prospects the measures write to, the second ${bulk.prospects.toLocaleString('en-US')} more with their e-mail and phone
+markers; its ${thousands(bulk.items)} items took ${bulk.seconds.toFixed(0)} s to write by parallel \`BatchWriteItem\`s
+(${thousands(bulk.prospects / bulk.seconds)} bulk prospects a second on DynamoDB Local). Every figure of sections 1 to 3
+was measured after that write, the workspaces taking turns so that both meet the code and DynamoDB Local equally warm;
+in the second, the known lead is one of the ${short} prospects. ${
       scanned
         ? '**A Scan was seen.**'
         : 'No operation used a Scan: every read goes by key, so neither round trips nor units depend on the number of prospects; latencies differ by the noise of a shared machine.'
@@ -236,19 +213,11 @@ operation, load run after load run), so that both meet the code and DynamoDB Loc
 
 export function costsSection(results: BenchResults): string {
   const { baseline } = results;
-  const coldStartOf = (name: string): number => {
-    const found = results.functions.find((result) => result.name === name);
-    if (found === undefined) throw new Error(`no cold start measured for ${name}`);
-    return found.coldStart.totalMs;
-  };
+  const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
   const costs = results.operations.empty.map((measure) => {
     const operation = operationOf(measure.id);
-    const coldStartMs = { authorizer: coldStartOf('authorizer'), handler: coldStartOf(operation.routeId) };
-    return {
-      label: operation.label,
-      before: figures.costBefore(baseline, operation),
-      ...figures.operationCost(measure, coldStartMs),
-    };
+    const before = figures.costBefore(baseline, operation);
+    return { label: operation.label, before, ...figures.operationCost(measure, operation.routeId, coldStartOf) };
   });
   const itemNames = costs[0]?.lines.map((line) => line.item) ?? [];
   const rows = costs.map((cost) => [
@@ -273,14 +242,12 @@ export function costsSection(results: BenchResults): string {
     `Prices of [docs/deploy.md](deploy.md#cost-per-million-calls): us-east-1, on demand, free tiers left out, as
 published in 2025 and not read again since (no network here: check them before quoting).`,
     table('Price | Value', priceRows, false),
-    `Per call: one API Gateway request; two Lambda invocations (authorizer, then handler, 512 MB = ${figures.memoryGb} GB each)
-billed for the latency measured in section 2 (both invocations together, local gateway included: an upper bound);
-${figures.coldShare * 100} % of invocations starting cold, billed for the cold start measured in section 1 (first answer
-included: an upper bound); the units billed of section 2. CloudWatch Logs (about $0.53 per million calls) and X-Ray
-($1.30 to $10 per million, depending on traffic) come on top, as docs/deploy.md explains.`,
-    `**Total before**: the same arithmetic on what the bench of commit ${results.baseline.commit} (${results.baseline.date},
-before issue 15) measured: its units, latency and cold starts (\`tools/bench/baseline.json\`); — where it did not
-measure the operation. The other columns and **Total after** are this run's.`,
+    `Per call: one API Gateway request; two Lambda invocations (authorizer, handler, ${figures.memoryGb} GB each) billed
+for section 2's latency (both together, local gateway included: an upper bound); ${figures.coldShare * 100} % of
+invocations starting cold, billed for section 1's cold start (first answer included: an upper bound); section 2's
+billed units. CloudWatch Logs (about $0.53 per million calls) and X-Ray ($1.30 to $10 per million) come on top
+(docs/deploy.md). **Total before**: the same arithmetic on what the bench of commit ${baseline.commit}
+(${baseline.date}, before issue 15) measured; — where it did not measure the operation.`,
     table(['Operation', ...itemNames, 'Total before', 'Total after'].join(' | '), rows),
     'The arithmetic, per million calls:',
     arithmetic.join('\n'),
@@ -295,11 +262,10 @@ export function latencyChart(results: BenchResults): string {
     [`p50, ${short} prospects`, '#fdae6b'],
     [`p99, ${short} prospects`, '#e6550d'],
   ];
-  const groups = results.load.empty.map((run) => {
-    const grown = results.load.bulk.find(
-      (other) => other.scenario === run.scenario && other.connections === run.connections,
-    );
-    if (grown === undefined) throw new Error('phases ran different loads');
+  const groups = results.load.empty.map((run, index) => {
+    const grown = results.load.bulk[index];
+    if (grown?.scenario !== run.scenario || grown.connections !== run.connections)
+      throw new Error('phases ran different loads');
     const label = `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`;
     return { label, values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms] };
   });
@@ -322,11 +288,10 @@ export function barChart(
   groups: readonly { label: string; values: readonly number[] }[],
 ): string {
   const [width, height, left, right, top, bottom, barGap, groupGap] = [960, 460, 64, 24, 72, 72, 3, 28];
-  for (const group of groups) {
-    if (group.values.length !== series.length || group.values.some((value) => !Number.isFinite(value) || value < 0)) {
-      throw new Error(`bar chart: group ${group.label} needs one finite, non-negative value per series`);
-    }
-  }
+  const invalid = groups.find(
+    ({ values }) => values.length !== series.length || values.some((v) => !(v >= 0 && v < Infinity)),
+  );
+  if (invalid) throw new Error(`bar chart: group ${invalid.label} needs one finite, non-negative value per series`);
   const [plotWidth, plotHeight] = [width - left - right, height - top - bottom];
   const highest = Math.max(0, ...groups.flatMap((group) => group.values));
   const step = tickStep(highest);
@@ -377,10 +342,7 @@ export function barChart(
 export async function writeReport(results: BenchResults): Promise<void> {
   const docs = new URL('../../docs/', import.meta.url);
   const reportFile = new URL('performance.md', docs).pathname;
-  const markdown = await format(performanceReport(results), {
-    ...(await resolveConfig(reportFile)),
-    filepath: reportFile,
-  });
-  await writeFile(reportFile, markdown);
+  const options = { ...(await resolveConfig(reportFile)), filepath: reportFile };
+  await writeFile(reportFile, await format(performanceReport(results), options));
   await writeFile(new URL(latencyChartFile, docs), latencyChart(results));
 }

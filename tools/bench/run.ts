@@ -7,30 +7,17 @@ import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/clie
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { checkBudgets, describeEnvironment, readBaseline, type BenchResults } from './figures';
-import {
-  benchDeliveryQueueUrl,
-  buildBundles,
-  coldStartEvents,
-  coldStartRuns,
-  measureColdStarts,
-  referenceName,
-} from './functions';
+import { benchDeliveryQueueUrl, buildBundles, coldStartEvents, coldStartRuns } from './functions';
+import { measureColdStarts, referenceName } from './functions';
 import { measureLoad, startLoadServer, warmUpDynamoDb } from './load';
 import { measureOperations, operations, repetitions } from './operations';
 import { writeReport } from './report';
 import { bulkProspectCount, seedBenchWorkspace, sender } from './workspace';
 
-/**
- * `npm run bench [-- --check]`: measures on this machine, in one run, and writes docs/performance.md and its
- * chart (the report explains each measure). With --check, exits with 1 when a budget breaks.
- */
+/** `npm run bench [-- --check]`: measures, writes docs/performance.md and its chart; --check exits 1 on a broken budget. */
 const log = (message: string) => console.log(`[bench] ${message}`);
 
-/**
- * Both workspaces live in one table and are measured after the bulk write, against the same
- * DynamoDB Local: its JVM gets faster over the first hundreds of thousands of requests, and the
- * two must meet it equally warm for their figures to compare.
- */
+/** Both workspaces are measured after the bulk write: DynamoDB Local's JVM speeds up, and both must meet it as warm. */
 async function bench(): Promise<BenchResults> {
   const started = performance.now();
   const baseline = await readBaseline();
@@ -54,9 +41,7 @@ async function bench(): Promise<BenchResults> {
     const deps = productionDeps();
     cleanups.push(async () => deps.db.destroy());
     const empty = await seedBenchWorkspace(deps, 'empty');
-    log(
-      `DynamoDB Local on ${dynamo.endpoint}, first workspace seeded; writing the second, with ${bulkProspectCount.toLocaleString('en-US')} prospects…`,
-    );
+    log(`first workspace seeded; writing the second, with ${bulkProspectCount.toLocaleString('en-US')} prospects…`);
     const bulk = await seedBenchWorkspace(deps, 'bulk');
     log(`written in ${Math.round(bulk.seconds)} s`);
     const workspaces = { empty, bulk };

@@ -8,32 +8,32 @@ export type Phase = 'empty' | 'bulk';
 export const phases: readonly Phase[] = ['empty', 'bulk'];
 export const bulkProspectCount = 100_000;
 
-/** One of the two workspaces: its ids and secrets, and seeded prospects and API keys handed out once each. */
+/** A seeded workspace; its prospects and API keys are handed out once each, so no measure eats into another's rate limit. */
 export type Workspace = {
   phase: Phase;
   seed: SeedOutput;
   prospects: (count: number) => string[];
-  /** API key secrets: each measure takes keys of its own, so none eats into another's rate limit. */
   apiKeys: (count: number) => string[];
   /** The e-mail of a prospect already in the workspace. */
   knownLeadEmail: string;
 };
 
-/** One HTTP call of the API; the body is sent as JSON. */
+/** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
-/** Sends a call through the local API; any answer but a 2xx throws (a refused call measures nothing). */
 export type Send = (call: Call) => Promise<unknown>;
+
+/** A call as an HTTP request: its body as JSON. */
+export const request = ({ method, path, headers, body }: Call) => ({
+  ...{ method, path, headers: { 'content-type': 'application/json', ...headers } },
+  body: body === undefined ? undefined : JSON.stringify(body),
+});
 
 export const sender =
   (url: string): Send =>
-  async ({ method, path, headers, body }) => {
-    const response = await fetch(new URL(path, url), {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  async (call) => {
+    const response = await fetch(new URL(call.path, url), request(call));
     const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    if (!response.ok) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text}`);
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
@@ -46,8 +46,7 @@ export const apiCall = (key: string, method: string, path: string, body?: unknow
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
-  const { endpoint_id, token } = seed.webhook;
-  return apiCall(token, 'POST', `/webhooks/${route}?endpoint_id=${endpoint_id}`, body);
+  return apiCall(seed.webhook.token, 'POST', `/webhooks/${route}?endpoint_id=${seed.webhook.endpoint_id}`, body);
 }
 
 let contacts = 0;
@@ -78,7 +77,6 @@ export const noteBody = { content: 'Rappelé, intéressé par l’offre annuelle
 
 /** Its phone is outside the +336… and +337… ranges of the generated leads, so no new lead matches it by phone. */
 const knownLead = { key: 'connue', email: 'lea.connue@banc.test', phone: '+33100000001', first_name: 'Léa' };
-/** Prospects seeded with each workspace for the measures that change one, and API keys, each handed out once. */
 const seededProspects = 350;
 export const apiKeyCount = 100;
 
@@ -94,45 +92,33 @@ export function handOut(ids: readonly (string | undefined)[], what: string): (co
     });
 }
 
+const names = (text: string) => text.split(', ').map((name) => ({ name }));
+const stages = (text: string) => names(text).map((stage) => ({ ...stage, type: 'Follow up' }));
+
 /**
- * A workspace as `lib/admin` plans a seed: a configuration of the size a sales team has (the
- * configuration item is read whole on most routes), API keys, a webhook and prospects for the
- * measures; in the bulk phase, 100,000 more prospects, each with its e-mail and phone markers, as the
- * lead webhook would have left them. Its items are written straight into the table by BatchWriteItems
- * of 25 puts, unconditional (the table is the bench's own and every value new), four at a time
- * (DynamoDB Local, one JVM, goes no faster beyond on two cores). Also returns how long that took.
+ * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
+ * keys, a webhook, prospects for the measures and, in the bulk phase, 100,000 more with their markers, as the lead
+ * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
+ * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
  */
 export async function seedBenchWorkspace(
   deps: Deps,
   phase: Phase,
 ): Promise<Workspace & { items: number; seconds: number }> {
-  const names = (text: string) => text.split(', ').map((name) => ({ name }));
-  const prospect = (key: string, last_name: string, tags: string[]) => ({
-    key,
-    email: `${key}@banc.test`,
-    first_name: 'Cible',
-    last_name,
-    tags,
-  });
-  const targets = Array.from({ length: seededProspects }, (_, index) =>
-    prospect(`cible-${index}`, String(index), ['hot']),
-  );
-  const bulk = Array.from({ length: phase === 'bulk' ? bulkProspectCount : 0 }, (_, index) => ({
-    key: `volume-${index}`,
-    email: `volume-${index}@banc.test`,
-    phone: `+337${String(index).padStart(8, '0')}`,
-    first_name: 'Prénom',
-    last_name: `Volume ${index}`,
-    source: 'Import du banc de mesure',
+  const targets = Array.from({ length: seededProspects }, (_, index) => ({
+    ...{ key: `cible-${index}`, email: `cible-${index}@banc.test` },
+    ...{ first_name: 'Cible', last_name: String(index), tags: ['hot'] },
   }));
+  const bulk = Array.from({ length: phase === 'bulk' ? bulkProspectCount : 0 }, (_, index) => ({
+    ...{ key: `volume-${index}`, email: `volume-${index}@banc.test`, phone: `+337${String(index).padStart(8, '0')}` },
+    ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
+  }));
+  const members = names('Alice Martin, Bruno Lefèvre, Chloé Girard, David Morel, Emma Fontaine');
   const { items, output: seed } = planSeed(
     deps,
     parseSeedDescription({
       workspace: { name: 'Banc de mesure' },
-      members: names('Alice Martin, Bruno Lefèvre, Chloé Girard, David Morel, Emma Fontaine').map((member, index) => ({
-        ...member,
-        email: `membre-${index}@banc.test`,
-      })),
+      members: members.map((member, index) => ({ ...member, email: `membre-${index}@banc.test` })),
       tags: [
         { key: 'vip', name: 'VIP' },
         { key: 'hot', name: 'Chaud' },
@@ -140,36 +126,24 @@ export async function seedBenchWorkspace(
       ],
       pipelines: [
         {
-          key: 'sales',
-          name: 'Ventes',
-          is_default: true,
-          stages: names('Nouveau, Contacté, Relance, Rendez-vous, Proposition, Closé, Acompte').map((stage) => ({
-            ...stage,
-            type: stage.name === 'Rendez-vous' ? 'Appointment Setting' : 'Follow up',
-          })),
+          ...{ key: 'sales', name: 'Ventes', is_default: true },
+          stages: stages('Nouveau, Contacté, Relance, Rendez-vous, Proposition, Closé, Acompte').map((stage) =>
+            stage.name === 'Rendez-vous' ? { ...stage, type: 'Appointment Setting' } : stage,
+          ),
         },
-        {
-          name: 'Partenariats',
-          stages: names('Nouveau, Discussion, Signé').map((stage) => ({ ...stage, type: 'Follow up' })),
-        },
+        { name: 'Partenariats', stages: stages('Nouveau, Discussion, Signé') },
       ],
       recruitment_pipelines: [
         { name: 'Développeurs', is_default: true, columns: names('Candidature reçue, Entretien, Offre') },
         { name: 'Commerciaux', columns: names('Candidature reçue, Entretien') },
       ],
-      api_keys: Array.from({ length: apiKeyCount }, (_, index) => ({
-        key: `cle-${index}`,
-        name: `Clé ${index}`,
-        scopes: ['*'],
-      })),
+      api_keys: Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] })),
       webhook: { active: true },
       prospects: [knownLead, ...targets, ...bulk],
     }),
   );
   const started = performance.now();
-  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, index) =>
-    items.slice(index * 25, index * 25 + 25),
-  );
+  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch !== undefined; batch = batches.pop()) {
       let pending = batch.map((item) => ({ PutRequest: { Item: item } }));
@@ -186,11 +160,11 @@ export async function seedBenchWorkspace(
     phase,
     seed,
     prospects: handOut(
-      targets.map((target) => seed.prospects[target.key]),
+      targets.map(({ key }) => seed.prospects[key]),
       'prospects',
     ),
     apiKeys: handOut(
-      Object.values(seed.api_keys).map((key) => key.secret),
+      Object.values(seed.api_keys).map(({ secret }) => secret),
       'API keys',
     ),
     // In the bulk phase, one of the 100,000.
