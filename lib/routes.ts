@@ -70,6 +70,12 @@ export type Route = {
  */
 export const functionTimeoutSeconds = 10;
 
+/**
+ * Bodies of the two webhooks over 256 KB are refused with the route's 400 (docs/api.md#webhook-bodies),
+ * by the handler and, when declared larger, by the stack's web ACL (infra/cdk/waf-rules.ts).
+ */
+export const maxWebhookBodyBytes = 256 * 1024;
+
 /** Docs/api.md#scopes: a new key has all five unless told otherwise; `prospects:read` is for the read routes. */
 export const allScopes: readonly Scope[] = [
   'pipelines:read',

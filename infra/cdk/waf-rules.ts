@@ -1,6 +1,5 @@
-import { maxWebhookBodyBytes } from '../../lib/http/middleware/webhook';
 import { messages } from '../../lib/messages';
-import { routes } from '../../lib/routes';
+import { maxWebhookBodyBytes, routes } from '../../lib/routes';
 
 /**
  * The AWS WAF rules in front of the API stage, as plain data: infra/cdk/constructs/web-acl.ts

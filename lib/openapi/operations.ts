@@ -1,7 +1,7 @@
 import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
-import { maxWebhookBodyBytes } from '../http/middleware/webhook';
 import { leadFieldDefinitions } from '../domain/lead/lead';
+import { maxWebhookBodyBytes } from '../routes';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';

@@ -25,7 +25,7 @@ import {
 import { timeOrderedId } from '../../ids';
 import { messages as catalogue } from '../../messages';
 import { errorFields, logger } from '../../observability';
-import type { Route } from '../../routes';
+import { maxWebhookBodyBytes, type Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 import type { WebhookCall, WebhookFields, WebhookRoute } from '../../domain/model';
 import { answerOnce } from './idempotency';
@@ -258,9 +258,6 @@ function headerValue(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string)
   const entry = Object.entries(event.headers ?? {}).find(([header]) => header.toLowerCase() === name);
   return entry?.[1] ?? null;
 }
-
-/** Bodies over 256 KB are refused with the route's 400 (docs/api.md#webhook-bodies). */
-export const maxWebhookBodyBytes = 256 * 1024;
 
 /**
  * Webhook bodies are read by the service itself, never refused for their Content-Type: JSON
