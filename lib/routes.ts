@@ -1,8 +1,20 @@
+import type { MemberRole } from './domain/model';
+
 /**
  * The one route list. The CDK stack creates one function per line and the local server routes
  * with the same lines, so adding a route is one line here plus its handler in functions/.
  */
-export type Credential = 'api-key' | 'webhook-token';
+/**
+ * `member-token`: a member's Cognito access token (the settings API, decisions 7.2; docs/adr/0013);
+ * `none`: the sign-in routes themselves (`POST /session`, refresh, password reset), which carry their own proof.
+ */
+export type Credential = 'api-key' | 'webhook-token' | 'member-token' | 'none';
+/**
+ * The user-pool actions a function calls (IAM on the pool's ARN, granted from this list like table actions).
+ * The public calls signed with the client secret (InitiateAuth, RespondToAuthChallenge, ChangePassword,
+ * ForgotPassword, ConfirmForgotPassword) need no IAM permission.
+ */
+export type IdentityAction = 'DescribeUserPoolClient' | 'AdminCreateUser' | 'AdminSetUserPassword' | 'AdminGetUser';
 export type Scope = 'pipelines:read' | 'prospects:read' | 'prospects:write' | 'notes:write' | 'tags:write';
 /** The two error body shapes: Prospect API and recruitment vs lead webhook (docs/api.md#error-bodies). */
 export type ErrorShape = 'standard' | 'lead';
@@ -23,7 +35,20 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The partition-key prefixes of docs/data-model.md: all IAM can tell items apart by (`dynamodb:LeadingKeys`). */
 export type KeyPrefix =
-  'WS#' | 'APIKEY#' | 'ENDPOINT#' | 'PROSPECT#' | 'CANDIDATE#' | 'UNIQ#' | 'RATE#' | 'IDEM#' | 'CALL#' | 'DELIVERY#';
+  | 'WS#'
+  | 'APIKEY#'
+  | 'ENDPOINT#'
+  | 'PROSPECT#'
+  | 'CANDIDATE#'
+  | 'UNIQ#'
+  | 'RATE#'
+  | 'IDEM#'
+  | 'CALL#'
+  | 'DELIVERY#'
+  | 'PERSON#'
+  | 'SESSION#'
+  | 'AUDIT#'
+  | 'IDP#';
 
 /**
  * The table's indexes, named here so that the route list reads no table definition: the stack
@@ -59,6 +84,10 @@ export type Route = {
   tableActions: readonly TableAction[];
   /** The partitions of those actions (required by the stack for any route with table actions). */
   tableKeys?: TableKeys;
+  /** Settings routes under /workspaces/{workspace_id}: the least role that may call it (decisions 7.2). */
+  role?: MemberRole;
+  /** The user-pool actions of the function (none: no permission on the pool). */
+  identityActions?: readonly IdentityAction[];
   /** PATCH /prospects/{id}: a body carrying `stage` also counts toward the stage-change limit. */
   countsStageChanges?: boolean;
 };

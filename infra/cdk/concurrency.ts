@@ -90,6 +90,8 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      */
     'api-key': {},
     'webhook-token': {},
+    'member-token': {},
+    none: {},
   };
 
 /** The budget of the function built from `entry`: the authorizer's, an event function's, or its route family's. */

@@ -15,7 +15,22 @@ export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: str
  * first read (docs/api.md#phone-matching); absent, the defaults (exact matching, region FR).
  */
 export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
-export type Principal = ApiKeyPrincipal | WebhookPrincipal;
+/** Decisions 7.1: what a member of a workspace may do; `admin` may do everything a `member` may. */
+export type MemberRole = 'admin' | 'member';
+
+/**
+ * A signed-in person (docs/adr/0013): their e-mail (the user name) and token, and on a route of one workspace
+ * their membership of it, read strongly consistent by the authorizer.
+ */
+export type MemberPrincipal = {
+  kind: 'member';
+  email: string;
+  /** The access token's `jti` and `iat` (epoch seconds): what a sign-out is decided against. */
+  tokenId: string;
+  issuedAt: number;
+  membership?: { workspaceId: string; memberId: string; role: MemberRole };
+};
+export type Principal = ApiKeyPrincipal | WebhookPrincipal | MemberPrincipal;
 
 /** A webhook body as the service read it (JSON object or flat form): field name → value as sent. */
 export type WebhookFields = Record<string, unknown>;
@@ -207,7 +222,18 @@ export type Delivery = {
 
 export type Stage = { id: string; name: string; type: string; order: number };
 export type Column = { id: string; name: string; order: number };
-export type Member = { id: string; name: string; email: string | null };
+/**
+ * A member of a workspace (decisions 7.1): a setter or closer, and with an e-mail a person who may sign in.
+ * `role` absent on members stored before roles: `member`. `removed_at` set: the person lost access, the id
+ * stays valid as a setter or closer.
+ */
+export type Member = {
+  id: string;
+  name: string;
+  email: string | null;
+  role?: MemberRole;
+  removed_at?: string | null;
+};
 export type Tag = { id: string; name: string };
 export type SalesPipeline = {
   id: string;

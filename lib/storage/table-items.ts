@@ -32,6 +32,32 @@ export const changeLogPrefix = 'PROSPECT#LOG#';
 export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspaceId}`;
 
 export const keys = {
+  /**
+   * A person (one e-mail, `emailKey`) across workspaces (docs/adr/0013): sk `WS#<ws>` per membership,
+   * `SIGNOUT` for the last sign-out. Read strongly consistent by the authorizer on every settings call.
+   */
+  personPk: (email: string): string => `PERSON#${sha256Hex(emailKey(email))}`,
+  membership: (email: string, workspaceId: string): ItemKey => ({
+    pk: keys.personPk(email),
+    sk: workspaceConfigPk(workspaceId),
+  }),
+  signOut: (email: string): ItemKey => ({ pk: keys.personPk(email), sk: 'SIGNOUT' }),
+  /** A session opened by `POST /session`, known by its refresh token's fingerprint. */
+  session: (refreshToken: string): ItemKey => ({ pk: `SESSION#${sha256Hex(refreshToken)}`, sk: 'SESSION' }),
+  /** Failed sign-ins of one e-mail in a 15-minute window (a counter: RATE#, deletable). */
+  signInFailures: (email: string, windowStart: string): ItemKey => ({
+    pk: `RATE#SIGNIN#${sha256Hex(emailKey(email))}#${windowStart}`,
+    sk: 'RATE',
+  }),
+  /** The audit log of a workspace (decisions 7.4): sorted by time-ordered ids, newest first when read backwards. */
+  auditPk: (workspaceId: string): string => `AUDIT#${workspaceId}`,
+  auditEntry: (workspaceId: string, entryId: string): ItemKey => ({
+    pk: keys.auditPk(workspaceId),
+    sk: `AUDIT#${entryId.toLowerCase()}`,
+  }),
+  /** Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line. */
+  localIdentityProvider: (): ItemKey => ({ pk: 'IDP#LOCAL', sk: 'IDP' }),
+
   workspace: (workspaceId: string): ItemKey => ({ pk: workspaceConfigPk(workspaceId), sk: 'CFG#WORKSPACE' }),
 
   apiKey: (fingerprint: string): ItemKey => ({ pk: `APIKEY#${fingerprint}`, sk: 'APIKEY' }),

@@ -241,6 +241,8 @@ describe('throttling', () => {
     expect(methodThrottling).toEqual({
       'api-key': { rateLimit: 200, burstLimit: 400 },
       'webhook-token': { rateLimit: 250, burstLimit: 500 },
+      'member-token': { rateLimit: 200, burstLimit: 400 },
+      none: { rateLimit: 200, burstLimit: 400 },
     });
     expect(routes.filter((route) => route.credential === 'api-key').length).toBeGreaterThan(0);
     expect(routes.filter((route) => route.credential === 'webhook-token').length).toBeGreaterThan(0);

@@ -69,6 +69,13 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
     burstLimit: (2 * expectedActiveWorkspaces * requestLimit) / 60,
   },
   'webhook-token': { rateLimit: 250, burstLimit: 500 },
+  /**
+   * The settings API and its sign-in routes: people at a screen, each member limited to 120 a minute
+   * (decisions 7.1), sign-in guessing counted per e-mail by the service; the same bucket as a Prospect
+   * API method keeps one address's share of it as small (the web ACL's per-address limit).
+   */
+  'member-token': { rateLimit: 200, burstLimit: 400 },
+  none: { rateLimit: 200, burstLimit: 400 },
 };
 
 /** The stage-wide default (path `/*` and method `*`): only a method outside the route list would use it; none does. */

@@ -1,5 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Principal } from '../../domain/model';
+import type { ApiKeyPrincipal, WebhookPrincipal } from '../../domain/model';
+
+/** Who may write with an Idempotency-Key: the Prospect API and the webhooks; no settings answer is ever kept (decisions 7). */
+type Principal = ApiKeyPrincipal | WebhookPrincipal;
 import type { Deps } from '../../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
 import { errorFields, logger } from '../../observability';

@@ -1,0 +1,33 @@
+/**
+ * The identity provider as the service uses it (docs/adr/0013): Amazon Cognito on AWS, cognito-local in the
+ * local run, both through the Cognito SDK (`lib/identity/cognito.ts`). User names are e-mails lower-cased by
+ * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
+ */
+export type Tokens = { accessToken: string; refreshToken: string; expiresIn: number };
+
+export type SignInResult =
+  | { kind: 'signed_in'; tokens: Tokens }
+  /** A temporary password (first sign-in after an invitation): `new_password` is needed. */
+  | { kind: 'new_password_required' }
+  | { kind: 'refused' }
+  /** The provider's own lockout ("Password attempts exceeded"). */
+  | { kind: 'locked_out' };
+
+export type IdentityProvider = {
+  /** `newPassword` answers the temporary-password challenge in the same call. */
+  signIn(email: string, password: string, newPassword?: string): Promise<SignInResult>;
+  refresh(email: string, refreshToken: string): Promise<{ accessToken: string; expiresIn: number } | undefined>;
+  changePassword(accessToken: string, password: string, newPassword: string): Promise<'changed' | 'refused'>;
+  /** Sends a reset code; the local run gets it back (decisions 7.1), AWS never. Unknown e-mail: nothing sent. */
+  startPasswordReset(email: string): Promise<{ code?: string }>;
+  confirmPasswordReset(email: string, code: string, newPassword: string): Promise<'reset' | 'bad_code'>;
+  /**
+   * Creates the person's user with this temporary password, or sets a new temporary password on an existing
+   * user (an invitation sent again); on AWS Cognito e-mails it.
+   */
+  invite(email: string, temporaryPassword: string): Promise<void>;
+  /** A permanent password, set by the platform team (`member add --password`, local provider only). */
+  setPermanentPassword(email: string, password: string): Promise<void>;
+  /** Whether what the provider delivers (temporary passwords, reset codes) may be answered: the local run only. */
+  answersDeliveredSecrets: boolean;
+};
