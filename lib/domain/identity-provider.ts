@@ -1,6 +1,6 @@
 /**
  * The identity provider as the service uses it (docs/adr/0013): Amazon Cognito on AWS, cognito-local in the
- * local run, both through the Cognito SDK (`lib/identity/cognito.ts`). User names are e-mails lower-cased by
+ * local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain knows). User names are e-mails lower-cased by
  * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
  */
 export type Tokens = { accessToken: string; refreshToken: string; expiresIn: number };
