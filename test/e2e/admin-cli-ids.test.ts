@@ -99,6 +99,7 @@ const plainValues: Record<string, () => string> = {
   file: () => join(workDir, 'seed.json'),
   email: () => 'integration@acme.test',
   role: () => 'member',
+  password: () => 'Un-mot-de-passe-9',
   type: () => 'Follow up',
   limit: () => '10',
   'phone-matching': () => 'exact',
