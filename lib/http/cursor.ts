@@ -6,7 +6,8 @@ import { messages } from '../messages';
 
 /**
  * The opaque `cursor` of the read routes' lists (docs/api.md#pagination): the position of the
- * previous page's last item, bound to the list, the workspace and the prospect it was issued for.
+ * previous page's last item, bound to the list, the workspace and the prospect it was issued for
+ * (the audit log's, to the workspace alone).
  * It is validated, not trusted: a cursor of another list, prospect or workspace, or one that does
  * not decode to a reception time and a UUID, is a 400; and the start key is built from the
  * caller's own workspace and prospect (lib/storage/prospect-pages.ts), so no cursor can reach
