@@ -27,7 +27,7 @@ export type MemberView = { id: string; email: string | null; name: string; role:
 /** An invitation's answer: the temporary password only where the identity provider lets it be answered (the local run). */
 export type InvitedMemberView = MemberView & { temporary_password?: string };
 
-const refusals = messages.members;
+const texts = messages.members;
 const summaries = messages.audit;
 
 /** A member stored before roles is a `member` (decisions 7.1). */
@@ -49,7 +49,7 @@ const roles: readonly MemberRole[] = ['admin', 'member'];
 /** `admin` or `member`, as typed on the command line or sent in a body. */
 export function readRole(value: string): MemberRole {
   const role = roles.find((known) => known === value.trim());
-  if (role === undefined) throw new InvalidInputError(refusals.invalidRole(value), { field: 'role' });
+  if (role === undefined) throw new InvalidInputError(texts.invalidRole(value), { field: 'role' });
   return role;
 }
 
@@ -63,7 +63,7 @@ export function isLastAdmin(members: readonly Member[], member: Member): boolean
 export function findMember(members: readonly Member[], memberId: string): Member {
   const id = isUuid(memberId) ? memberId.toLowerCase() : undefined;
   const member = members.find((candidate) => candidate.id === id);
-  if (!member) throw new NotFoundError(refusals.unknown(memberId));
+  if (!member) throw new NotFoundError(texts.unknown(memberId));
   return member;
 }
 
@@ -71,7 +71,7 @@ export function findMember(members: readonly Member[], memberId: string): Member
 export function decideAddition(members: readonly Member[], added: Member & { email: string }): Member[] {
   const key = emailKey(added.email);
   if (members.some((other) => !other.removed_at && other.email !== null && emailKey(other.email) === key)) {
-    throw new ConflictError(refusals.emailTaken(added.email));
+    throw new ConflictError(texts.emailTaken(added.email));
   }
   return [...members, added];
 }
@@ -79,15 +79,15 @@ export function decideAddition(members: readonly Member[], added: Member & { ema
 /** The members once this one has the role; demoting the last admin is refused. Removed members keep no role to change. */
 export function decideRoleChange(members: readonly Member[], memberId: string, role: MemberRole): Member[] {
   const member = findMember(members, memberId);
-  if (member.removed_at) throw new ConflictError(refusals.removed(member.id));
-  if (role !== 'admin' && isLastAdmin(members, member)) throw new ConflictError(refusals.lastAdmin);
+  if (member.removed_at) throw new ConflictError(texts.removed(member.id));
+  if (role !== 'admin' && isLastAdmin(members, member)) throw new ConflictError(texts.lastAdmin);
   return members.map((other) => (other === member ? { ...member, role } : other));
 }
 
 /** The members once this one is removed (it stays, `removed_at` set, a valid setter or closer); the last admin is refused. */
 export function decideRemoval(members: readonly Member[], memberId: string, at: string): Member[] {
   const member = findMember(members, memberId);
-  if (isLastAdmin(members, member)) throw new ConflictError(refusals.lastAdmin);
+  if (isLastAdmin(members, member)) throw new ConflictError(texts.lastAdmin);
   return members.map((other) => (other === member ? { ...member, removed_at: at } : other));
 }
 
@@ -149,7 +149,7 @@ export async function addMember(
   input: Acting & { email: string; name?: string | undefined; role: MemberRole },
 ): Promise<InvitedMemberView> {
   const email = input.email.trim();
-  if (email === '') throw new InvalidInputError(refusals.emailRequired, { field: 'email' });
+  if (email === '') throw new InvalidInputError(texts.emailRequired, { field: 'email' });
   if (!isEmailAddress(email)) {
     throw new InvalidInputError(messages.admin.config.invalidEmail(email), { field: 'email' });
   }
@@ -161,7 +161,7 @@ export async function addMember(
     memberId: input.actingMemberId,
     action: 'member.invited',
     targetId: member.id,
-    summary: summaries.memberInvited(email, refusals.roles[input.role]),
+    summary: summaries.memberInvited(email, texts.roles[input.role]),
   });
   const { config } = await editConfig(deps, input.workspaceId, (read) => ({
     parts: { ...partsOf(read), members: decideAddition(read.members, member) },
@@ -183,8 +183,8 @@ export async function inviteAgain(
   let target: (Member & { email: string }) | undefined;
   await editConfig(deps, input.workspaceId, (read) => {
     const member = findMember(read.members, input.memberId);
-    if (member.email === null) throw new UnknownReferenceError(refusals.noEmail(member.id));
-    if (member.removed_at) throw new ConflictError(refusals.removed(member.id));
+    if (member.email === null) throw new UnknownReferenceError(texts.noEmail(member.id));
+    if (member.removed_at) throw new ConflictError(texts.removed(member.id));
     target = { ...member, email: member.email };
     const entry = newAuditEntry(deps.clock(), {
       workspaceId: read.workspace.id,
@@ -198,7 +198,10 @@ export async function inviteAgain(
   return invited(deps, target as Member & { email: string });
 }
 
-/** `PATCH /members/{m}`: the member with its new role, its membership with it; demoting the last admin: 409. */
+/**
+ * `PATCH /members/{m}`: the member with its new role, its membership with it; demoting the last admin:
+ * 409. The role it has already changes nothing and writes nothing.
+ */
 export async function changeRole(
   deps: Deps,
   input: Acting & { memberId: string; role: MemberRole },
@@ -206,13 +209,14 @@ export async function changeRole(
   const { config } = await editConfig(deps, input.workspaceId, (read) => {
     const before = findMember(read.members, input.memberId);
     const members = decideRoleChange(read.members, input.memberId, input.role);
+    if (roleOf(before) === input.role) return 'unchanged';
     const after = findMember(members, before.id);
     const entry = newAuditEntry(deps.clock(), {
       workspaceId: read.workspace.id,
       memberId: input.actingMemberId,
       action: 'member.role_changed',
       targetId: before.id,
-      summary: summaries.memberRoleChanged(before.name, refusals.roles[roleOf(before)], refusals.roles[input.role]),
+      summary: summaries.memberRoleChanged(before.name, texts.roles[roleOf(before)], texts.roles[input.role]),
     });
     const companions: ConfigCompanion[] = [audited(entry)];
     if (after.email !== null) companions.unshift(membershipOf(read.workspace.id, { ...after, email: after.email }));

@@ -303,6 +303,13 @@ describe('member role change', () => {
     const bob = seed.members.bob as string;
     const alice = seed.members.alice as string;
 
+    // The role a member has already: nothing written, no entry.
+    const unchanged = await configVersion(ws);
+    expect(
+      await changeRole(deps, { workspaceId: ws, actingMemberId: alice, memberId: bob, role: 'member' }),
+    ).toMatchObject({ id: bob, role: 'member' });
+    expect(await configVersion(ws)).toBe(unchanged);
+
     const promoted = await changeRole(deps, { workspaceId: ws, actingMemberId: alice, memberId: bob, role: 'admin' });
     expect(promoted).toEqual({ id: bob, email: 'bob@acme.test', name: 'Bob Durand', role: 'admin', can_sign_in: true });
     expect(await membership('bob@acme.test', ws)).toMatchObject({ role: 'admin' });
