@@ -236,6 +236,21 @@ describe('member add', () => {
     ).rejects.toBeInstanceOf(InvalidInputError);
   });
 
+  it('keeps the member when the invitation fails after its transaction: inviting again sends it', async () => {
+    const { workspace_id: ws } = await team();
+    const { deps: withProvider, identity } = withIdentity();
+    identity.failInvite = true;
+    await expect(
+      addMember(withProvider, { workspaceId: ws, actingMemberId: null, email: 'yann@acme.test', role: 'member' }),
+    ).rejects.toThrow('identity provider unavailable (test double)');
+    const stored = (await listMembers(deps, ws)).members.find((member) => member.email === 'yann@acme.test');
+    expect(stored).toMatchObject({ role: 'member', can_sign_in: true });
+
+    identity.failInvite = false;
+    await inviteAgain(withProvider, { workspaceId: ws, actingMemberId: null, memberId: stored?.id as string });
+    expect(identity.invitations.map((invitation) => invitation.email)).toEqual(['yann@acme.test']);
+  });
+
   it('two concurrent additions of one e-mail: one member', async () => {
     const { workspace_id: ws } = await team();
     const { deps: withProvider } = withIdentity();
