@@ -168,6 +168,54 @@ export const messages = {
     prospectMissing: 'Le prospect de cette entrée est introuvable.',
   },
 
+  /** The members of a workspace (decisions 7.1): refusals of the settings API and of `member add`. */
+  members: {
+    roles: { admin: 'administrateur', member: 'membre' },
+    invalidRole: (value: string) => `Rôle invalide : ${q(value)} (admin ou member attendu).`,
+    emailRequired: "L'adresse e-mail du membre est obligatoire : c'est avec elle qu'il se connecte.",
+    emailTaken: (email: string) =>
+      `${q(email)} est déjà membre de cet espace (la casse ne compte pas) : rien n'a changé.`,
+    unknown: (id: string) => `Membre inconnu dans cet espace : ${quotedStart(id)}`,
+    noEmail: (id: string) => `Le membre ${id} n'a pas d'adresse e-mail : il ne peut pas être invité.`,
+    removed: (id: string) => `Le membre ${id} a été retiré de l'espace : rien n'a changé.`,
+    lastAdmin:
+      "C'est le dernier administrateur de l'espace qui peut se connecter : nommez-en d'abord un autre. Rien n'a changé.",
+    /** `member add --password` with --aws: on AWS the person is invited by e-mail and chooses a password. */
+    passwordLocalOnly:
+      "--password ne sert qu'avec le fournisseur d'identité local : sur AWS, la personne reçoit son invitation par e-mail.",
+    /** `member add` where the command line knows no identity provider to invite with. */
+    identityProviderMissing:
+      "Aucun fournisseur d'identité n'est configuré pour la ligne de commande : le membre ne peut pas être invité.",
+  },
+
+  /** The audit log's summaries (decisions 7.4): what happened, naming records, never a secret. */
+  audit: {
+    apiKeyCreated: (name: string) => `Clé d'API ${q(name)} créée.`,
+    apiKeyRevoked: (name: string) => `Clé d'API ${q(name)} révoquée.`,
+    webhookGenerated: 'Webhook généré.',
+    webhookTokenRegenerated: "Token du webhook régénéré : l'ancien ne fonctionne plus.",
+    webhookEnabled: 'Webhook activé.',
+    webhookDisabled: 'Webhook désactivé.',
+    webhookCallReplayed: (callId: string, status: number) => `Appel du webhook ${callId} rejoué (réponse ${status}).`,
+    /** `role` already in words (members.roles). */
+    memberInvited: (email: string, role: string) => `${email} invité comme ${role}.`,
+    memberInvitedAgain: (email: string) => `Invitation envoyée à nouveau à ${email}.`,
+    memberRoleChanged: (name: string, before: string, after: string) =>
+      `Rôle de ${q(name)} changé : ${before} → ${after}.`,
+    memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,
+    tagCreated: (name: string) => `Étiquette ${q(name)} créée.`,
+    tagRenamed: (before: string, after: string) => `Étiquette ${q(before)} renommée ${q(after)}.`,
+    /** A subscription by its URL's host only: a query string may carry the receiver's own token. */
+    subscriptionCreated: (host: string) => `Abonnement vers ${host} créé.`,
+    subscriptionEnabled: 'Abonnement activé.',
+    subscriptionDisabled: 'Abonnement désactivé.',
+    subscriptionDeleted: 'Abonnement supprimé.',
+    subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
+    deliveryRedelivered: (status: string) => `Livraison renvoyée (état : ${status}).`,
+    changeUndone: (field: string, prospectId: string) =>
+      `Modification du champ ${field} du prospect ${prospectId} annulée.`,
+  },
+
   /** Outbound events (decisions 6.2): why an attempt failed, kept as a delivery's `last_error`. */
   delivery: {
     invalidUrl: 'adresse invalide',
@@ -294,6 +342,7 @@ export const messages = {
       invalidEmail: (value: string) => `Adresse e-mail invalide : ${q(value)}.`,
       tagNameTaken: (name: string) =>
         `Une étiquette nommée ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
+      unknownTag: (id: string) => `Étiquette inconnue dans cet espace : ${quotedStart(id)}`,
       pipelineNameTaken: (name: string) =>
         `Un pipeline de vente nommé ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
       stageNameTaken: (name: string, pipeline: string) =>

@@ -4,7 +4,8 @@ import type { Deps } from '../deps';
 import { messages } from '../messages';
 import { allScopes } from '../routes';
 import * as credentials from '../storage/credentials';
-import { createApiKey as createStoredApiKey } from '../storage/credential-creation';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { createApiKey as createStoredApiKey, revokeApiKey as revokeStoredApiKey } from '../storage/credential-creation';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -44,9 +45,14 @@ export function newApiKey(
   };
 }
 
+/**
+ * `apikey create`, `POST /api-keys`: the key and its audit entry (`api_key.created`, naming the key, never
+ * its value) in one transaction. `actingMemberId`: the member acting through the settings API (absent:
+ * the command line).
+ */
 export async function createApiKey(
   deps: Deps,
-  input: { workspaceId: string; name: string; scopes?: readonly string[] | undefined },
+  input: { workspaceId: string; name: string; scopes?: readonly string[] | undefined; actingMemberId?: ActingMemberId },
 ): Promise<CreatedApiKey> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const name = input.name.trim();
@@ -59,8 +65,15 @@ export async function createApiKey(
     scopes,
     createdAt: deps.clock().toISOString(),
   });
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId,
+    memberId: input.actingMemberId ?? commandLine,
+    action: 'api_key.created',
+    targetId: key.id,
+    summary: messages.audit.apiKeyCreated(name),
+  });
   // Written with a check on the workspace item: one that disappeared since the read is unknown.
-  if ((await createStoredApiKey(deps, key)) === 'workspace_missing') {
+  if ((await createStoredApiKey(deps, key, audit)) === 'workspace_missing') {
     throw unknownId('workspace', input.workspaceId);
   }
   return { id: key.id, name, scopes, secret };
@@ -72,17 +85,25 @@ export async function listApiKeys(deps: Deps, workspaceId: string): Promise<ApiK
   return (await credentials.listApiKeysOfWorkspace(deps, id)).map(apiKeyView);
 }
 
-/** Revoking twice keeps the first revocation date. */
+/** Revoking twice keeps the first revocation date; the revocation and its audit entry are one transaction. */
 export async function revokeApiKey(
   deps: Deps,
-  input: { workspaceId: string; keyId: string },
+  input: { workspaceId: string; keyId: string; actingMemberId?: ActingMemberId },
 ): Promise<{ id: string; revoked_at: string }> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const keyId = checkedId('apiKey', input.keyId);
   await requireWorkspace(deps, workspaceId);
   const key = await requireApiKey(deps, workspaceId, keyId);
   if (key.revoked_at) return { id: key.id, revoked_at: key.revoked_at };
-  const revokedAt = await credentials.revokeApiKey(deps, key, deps.clock().toISOString());
+  const now = deps.clock();
+  const audit = newAuditEntry(now, {
+    workspaceId,
+    memberId: input.actingMemberId ?? commandLine,
+    action: 'api_key.revoked',
+    targetId: key.id,
+    summary: messages.audit.apiKeyRevoked(key.name),
+  });
+  const revokedAt = await revokeStoredApiKey(deps, key, now.toISOString(), audit);
   return { id: key.id, revoked_at: revokedAt };
 }
 

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps';
-import { isEmailAddress } from '../domain/email';
-import { sameName } from '../domain/model';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { ConflictError, NotFoundError } from '../domain/errors';
+import { sameName, type Tag } from '../domain/model';
+import { isUuid } from '../ids';
 import { messages } from '../messages';
 import {
   ConfigTooLargeError,
@@ -15,7 +17,6 @@ import { checkedId, unknownId } from './ids';
 const refusals = messages.admin.config;
 
 export type TagView = { id: string; name: string };
-export type MemberView = { id: string; name: string; email: string | null };
 export type SalesPipelineView = { id: string; name: string; is_default: boolean; active: boolean; stages: [] };
 export type StageView = { id: string; name: string; type: string; pipeline_id: string };
 export type ColumnView = { id: string; name: string; pipeline_id: string };
@@ -25,7 +26,7 @@ export type ColumnView = { id: string; name: string; pipeline_id: string };
  * checks below run on the configuration read, again after a lost race, so a name another admin
  * took meanwhile is refused and nothing is written. New ids are drawn once, before the first round.
  */
-async function edit(deps: Deps, workspaceId: string, change: ConfigEdit): Promise<EditedConfig> {
+export async function editConfig(deps: Deps, workspaceId: string, change: ConfigEdit): Promise<EditedConfig> {
   try {
     const edited = await editWorkspaceConfig(deps, workspaceId, change);
     if (edited === 'workspace_missing') throw unknownId('workspace', workspaceId);
@@ -43,30 +44,71 @@ function nameOf(value: string): string {
   return name;
 }
 
-/** Tags whose names are equal ignoring case are refused (docs/api.md#names-as-references). */
-export async function addTag(deps: Deps, input: { workspaceId: string; name: string }): Promise<TagView> {
+/** The tag of that id in the workspace; a malformed id names none (404, as any unknown id in a path). */
+function findTag(tags: readonly Tag[], tagId: string): Tag {
+  const id = isUuid(tagId) ? tagId.toLowerCase() : undefined;
+  const tag = tags.find((candidate) => candidate.id === id);
+  if (!tag) throw new NotFoundError(refusals.unknownTag(tagId));
+  return tag;
+}
+
+/** Two tags never share a name (names compared as docs/api.md#names-as-references says): 409. */
+function refuseTakenTagName(tags: readonly Tag[], name: string, except?: string): void {
+  if (tags.some((other) => other.id !== except && sameName(other.name, name))) {
+    throw new ConflictError(refusals.tagNameTaken(name));
+  }
+}
+
+/** `tag add`, `POST /tags`: a new tag, last of the list, and its audit entry in the same transaction. */
+export async function addTag(
+  deps: Deps,
+  input: { workspaceId: string; name: string; actingMemberId?: ActingMemberId },
+): Promise<TagView> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const tag = { id: deps.newId(), name: nameOf(input.name) };
-  await edit(deps, workspaceId, (config) => {
-    if (config.tags.some((other) => sameName(other.name, tag.name))) {
-      throw new AdminInputError(refusals.tagNameTaken(tag.name));
-    }
-    return { ...partsOf(config), tags: [...config.tags, tag] };
+  const entry = newAuditEntry(deps.clock(), {
+    workspaceId,
+    memberId: input.actingMemberId ?? commandLine,
+    action: 'tag.created',
+    targetId: tag.id,
+    summary: messages.audit.tagCreated(tag.name),
+  });
+  await editConfig(deps, workspaceId, (config) => {
+    refuseTakenTagName(config.tags, tag.name);
+    return { parts: { ...partsOf(config), tags: [...config.tags, tag] }, companions: [{ kind: 'audit', entry }] };
   });
   return tag;
 }
 
-/** Members may share a name; the e-mail, optional, follows the webhooks' rule. */
-export async function addMember(
+/**
+ * `PATCH /tags/{t}`: the tag renamed, everywhere it is shown (records name tags by id); a name another
+ * tag has: 409. The same name again changes nothing and writes nothing.
+ */
+export async function renameTag(
   deps: Deps,
-  input: { workspaceId: string; name: string; email?: string | undefined },
-): Promise<MemberView> {
+  input: { workspaceId: string; tagId: string; name: string; actingMemberId: ActingMemberId },
+): Promise<TagView> {
   const workspaceId = checkedId('workspace', input.workspaceId);
-  const email = input.email?.trim() || null;
-  if (email !== null && !isEmailAddress(email)) throw new AdminInputError(refusals.invalidEmail(email));
-  const member = { id: deps.newId(), name: nameOf(input.name), email };
-  await edit(deps, workspaceId, (config) => ({ ...partsOf(config), members: [...config.members, member] }));
-  return member;
+  const name = nameOf(input.name);
+  let renamed: TagView | undefined;
+  await editConfig(deps, workspaceId, (config) => {
+    const tag = findTag(config.tags, input.tagId);
+    renamed = { id: tag.id, name };
+    if (tag.name === name) return 'unchanged';
+    refuseTakenTagName(config.tags, name, tag.id);
+    const entry = newAuditEntry(deps.clock(), {
+      workspaceId,
+      memberId: input.actingMemberId,
+      action: 'tag.renamed',
+      targetId: tag.id,
+      summary: messages.audit.tagRenamed(tag.name, name),
+    });
+    return {
+      parts: { ...partsOf(config), tags: config.tags.map((other) => (other === tag ? { ...tag, name } : other)) },
+      companions: [{ kind: 'audit', entry }],
+    };
+  });
+  return renamed as TagView;
 }
 
 /**
@@ -82,7 +124,7 @@ export async function addSalesPipeline(
   const id = deps.newId();
   const name = nameOf(input.name);
   let isDefault = false;
-  await edit(deps, workspaceId, (config) => {
+  await editConfig(deps, workspaceId, (config) => {
     if (config.salesPipelines.some((other) => sameName(other.name, name))) {
       throw new AdminInputError(refusals.pipelineNameTaken(name));
     }
@@ -110,7 +152,7 @@ export async function addStage(
   const type = input.type.trim();
   if (type === '') throw new AdminInputError(refusals.blankStageType);
   const id = deps.newId();
-  await edit(deps, workspaceId, (config) => {
+  await editConfig(deps, workspaceId, (config) => {
     const pipeline = config.salesPipelines.find((candidate) => candidate.id === pipelineId);
     if (!pipeline) throw unknownId('salesPipeline', pipelineId);
     if (pipeline.stages.some((other) => sameName(other.name, name))) {
@@ -135,7 +177,7 @@ export async function addColumn(
   const pipelineId = checkedId('recruitmentPipeline', input.pipelineId);
   const name = nameOf(input.name);
   const id = deps.newId();
-  await edit(deps, workspaceId, (config) => {
+  await editConfig(deps, workspaceId, (config) => {
     const pipeline = config.recruitmentPipelines.find((candidate) => candidate.id === pipelineId);
     if (!pipeline) throw unknownId('recruitmentPipeline', pipelineId);
     const order = Math.max(-1, ...pipeline.columns.map((other) => other.order)) + 1;

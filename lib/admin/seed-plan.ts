@@ -12,7 +12,8 @@ import { readIsoTimestamp } from '../domain/timestamps';
 import { messages as catalogue } from '../messages';
 import { allScopes } from '../routes';
 import { credentialItems } from '../storage/credentials';
-import { items } from '../storage/table-items';
+import { membershipItem, type MembershipItem } from '../storage/memberships';
+import { emailKey, items } from '../storage/table-items';
 import { configItemMaxBytes, configItems, estimatedItemBytes, type ConfigParts } from '../storage/workspace-config';
 import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
 import { newApiKey } from './api-keys';
@@ -54,6 +55,8 @@ type Planning = {
     recruitmentPipelines: RecruitmentPipeline[];
   };
   output: SeedOutput;
+  /** The people's memberships, written just before the configuration item. */
+  memberships: MembershipItem[];
   problems: SeedProblem[];
 };
 type PlannedPipeline = { id: string; stageIds: Map<string, string>; firstStageId: string | null };
@@ -89,6 +92,7 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
       webhook: null,
       prospects: {},
     },
+    memberships: [],
     problems: [],
   };
   const references: References = {
@@ -112,18 +116,33 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
   );
   const configBytes = estimatedItemBytes(configItem);
   if (configBytes > configItemMaxBytes) problem(planning, [], messages.configTooLarge(configBytes, configItemMaxBytes));
-  planning.items.push(configItem);
+  planning.items.push(...planning.memberships, configItem);
 
   if (planning.problems.length > 0) throw invalidSeed(planning.problems);
   return { items: planning.items, output: planning.output };
 }
 
+/**
+ * Members with their roles; each one with an e-mail also gets the person's membership item
+ * (docs/adr/0013), planned here and written just before the workspace item, last. One person, one
+ * e-mail ignoring case, is one member of a workspace at most: a second is a problem.
+ */
 function planMembers(planning: Planning, members: Seed['members']): Map<string, string> {
   const ids = new Map<string, string>();
+  const emails = new Map<string, Path>();
   members.forEach((member, index) => {
     const id = planning.deps.newId();
-    planning.output.members[claimLabel(planning, ids, member.key ?? member.name, id, ['members', index])] = id;
-    planning.config.members.push({ id, name: member.name, email: member.email ?? null });
+    const path = ['members', index];
+    planning.output.members[claimLabel(planning, ids, member.key ?? member.name, id, path)] = id;
+    const email = member.email ?? null;
+    planning.config.members.push({ id, name: member.name, email, role: member.role });
+    if (email === null) return;
+    const owner = emails.get(emailKey(email));
+    if (owner) problem(planning, [...path, 'email'], messages.contactTaken(pathName(owner)));
+    else emails.set(emailKey(email), path);
+    planning.memberships.push(
+      membershipItem(email, { workspace_id: planning.workspaceId, member_id: id, role: member.role }),
+    );
   });
   return ids;
 }

@@ -12,6 +12,9 @@ import type { DeliveryStatus } from '../domain/model';
 import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscriptions';
 import { listWorkspaces } from '../storage/workspaces';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import type { AuditAction } from '../storage/audit-log';
+import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -34,6 +37,21 @@ const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'delivered', 'fa
 /** The Standard Webhooks form: `whsec_` and the base64 of 32 random bytes, the HMAC key. */
 const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** The audit entry of a change of a subscription (decisions 7.4), written in the change's own transaction. */
+const subscriptionAudit = (
+  deps: Pick<Deps, 'clock'>,
+  change: { workspaceId: string; subscriptionId: string; actingMemberId: ActingMemberId },
+  action: AuditAction,
+  summary: string,
+) =>
+  newAuditEntry(deps.clock(), {
+    workspaceId: change.workspaceId,
+    memberId: change.actingMemberId,
+    action,
+    targetId: change.subscriptionId,
+    summary,
+  });
+
 const accepted = <T>(checked: Checked<T>): T => {
   if (!checked.ok) throw new AdminInputError(checked.reason);
   return checked.value;
@@ -48,10 +66,19 @@ const subscriptionView = (item: StoredSubscriptionItem): SubscriptionView => ({
   created_at: item.created_at,
 });
 
-/** `subscription create`: an active subscription; its secret is returned here only. */
+/**
+ * `subscription create`: an active subscription; its secret is returned here only. `actingMemberId`,
+ * here and below: the member acting through the settings API (absent: the command line).
+ */
 export async function createSubscription(
   deps: SecretsDeps,
-  input: { workspaceId: string; url: string; events?: string | undefined; network: NetworkPolicy },
+  input: {
+    workspaceId: string;
+    url: string;
+    events?: string | undefined;
+    network: NetworkPolicy;
+    actingMemberId?: ActingMemberId;
+  },
 ): Promise<CreatedSubscription> {
   const url = accepted(checkSubscriptionUrl(input.url, input.network));
   const events = accepted(checkEventTypes(input.events));
@@ -65,7 +92,13 @@ export async function createSubscription(
     created_at: deps.clock().toISOString(),
   };
   const secret = newSigningSecret();
-  await store.createSubscription(deps, subscription, secret);
+  const audit = subscriptionAudit(
+    deps,
+    { workspaceId: workspace.id, subscriptionId: subscription.id, actingMemberId: input.actingMemberId ?? commandLine },
+    'subscription.created',
+    messages.audit.subscriptionCreated(new URL(url).host),
+  );
+  await store.createSubscription(deps, subscription, secret, audit);
   return { id: subscription.id, url, events, secret };
 }
 
@@ -86,12 +119,20 @@ export async function setSubscriptionActive(
   workspaceId: string,
   subscriptionId: string,
   active: boolean,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<{ id: string; active: boolean }> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
-  const updated = await store.setSubscriptionActive(deps, workspace.id, id, active);
-  if (!updated) throw unknownId('subscription', subscriptionId);
-  return { id: updated.id, active: updated.active };
+  const audit = subscriptionAudit(
+    deps,
+    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
+    active ? 'subscription.enabled' : 'subscription.disabled',
+    active ? messages.audit.subscriptionEnabled : messages.audit.subscriptionDisabled,
+  );
+  if (!(await store.setSubscriptionActive(deps, { workspaceId: workspace.id, id, active }, audit))) {
+    throw unknownId('subscription', subscriptionId);
+  }
+  return { id, active };
 }
 
 /** `subscription delete`: its pending deliveries find no subscription and stop; all expire with their TTL. */
@@ -99,10 +140,17 @@ export async function deleteSubscription(
   deps: SecretsDeps,
   workspaceId: string,
   subscriptionId: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<{ id: string; deleted: true }> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
-  if (!(await store.deleteSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
+  const audit = subscriptionAudit(
+    deps,
+    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
+    'subscription.deleted',
+    messages.audit.subscriptionDeleted,
+  );
+  if (!(await store.deleteSubscription(deps, workspace.id, id, audit))) throw unknownId('subscription', subscriptionId);
   return { id, deleted: true };
 }
 
@@ -117,13 +165,20 @@ export async function rotateSubscriptionSecret(
   deps: SecretsDeps,
   workspaceId: string,
   subscriptionId: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<{ id: string; secret: string }> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
   const secret = newSigningSecret();
   const at = deps.clock();
   const rotation = { secret, at, previousUntil: new Date(at.getTime() + rotationOverlapMs) };
-  if (await store.rotateSigningSecret(deps, workspace.id, id, rotation)) return { id, secret };
+  const audit = subscriptionAudit(
+    deps,
+    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
+    'subscription.secret_rotated',
+    messages.audit.subscriptionSecretRotated,
+  );
+  if (await store.rotateSigningSecret(deps, workspace.id, id, rotation, audit)) return { id, secret };
   if (!(await store.getSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
   throw new AdminInputError(messages.admin.subscription.secretNotMoved(id));
 }
@@ -197,17 +252,27 @@ export async function listSubscriptionDeliveries(
 /**
  * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
  * (lib/domain/events/redeliver.ts); an unknown delivery, a deleted or disabled subscription are
- * the administrator's to correct (exit 2).
+ * the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
+ * audit entry is written right after them (decisions 7.4).
  */
 export async function redeliverDelivery(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
   workspaceId: string,
   deliveryId: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<DeliveryView> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('delivery', deliveryId);
   try {
-    return await redeliver(deps, workspace.id, id);
+    const delivery = await redeliver(deps, workspace.id, id);
+    await recordAudit(deps, {
+      workspaceId: workspace.id,
+      memberId: actingMemberId,
+      action: 'delivery.redelivered',
+      targetId: id,
+      summary: messages.audit.deliveryRedelivered(delivery.status),
+    });
+    return delivery;
   } catch (error) {
     if (error instanceof NotFoundError || error instanceof ConflictError) {
       throw new AdminInputError(error.message, { cause: error });

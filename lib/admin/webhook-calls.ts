@@ -10,6 +10,8 @@ import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
 import type { WebhookCallItem } from '../storage/table-items';
 import { getWebhookCall, listWebhookCalls } from '../storage/webhook-call-list';
+import { commandLine, type ActingMemberId } from '../domain/audit';
+import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
@@ -110,13 +112,15 @@ export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Prom
  * authorizer gives a live call of it (`admittedWebhookCall`: the workspace's phone matching
  * included). A body cut at 64 KB is not replayed, as none kept. The handler journals it like any
  * call; that entry is looked up by its request id among the newest calls. The webhook's answer is
- * returned whatever it is.
+ * returned whatever it is, after the audit entry of the replay. `actingMemberId`: the member acting
+ * through the settings API (absent: the command line).
  */
 export async function replayCall(
   deps: Deps,
   workspaceId: string,
   callId: string,
   invoke: WebhookInvoker,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookReplayView> {
   const call = await requireCall(deps, workspaceId, callId);
   if (call.body === undefined) throw new AdminInputError(messages.admin.webhook.noBodyKept(call.id));
@@ -128,6 +132,14 @@ export async function replayCall(
   const route = routeById(routeIds[call.route]);
   const requestId = `${replayRequestIdPrefix}${deps.newId()}`;
   const response = await invoke(route, webhookCallEvent(route, endpoint, call, requestId));
+  // The replay is the webhook handler's own writes: its audit entry follows them (decisions 7.4).
+  await recordAudit(deps, {
+    workspaceId: call.workspace_id,
+    memberId: actingMemberId,
+    action: 'webhook_call.replayed',
+    targetId: call.id,
+    summary: messages.audit.webhookCallReplayed(call.id, response.statusCode),
+  });
   const newest = await listWebhookCalls(deps, call.workspace_id, {
     failed: false,
     limit: replaySearchDepth,

@@ -1,14 +1,10 @@
 import { newWebhookToken } from '../auth/secrets';
 import type { Deps } from '../deps';
 import { messages } from '../messages';
-import {
-  fingerprint,
-  getEndpoint,
-  replaceEndpointToken,
-  setEndpointActive,
-  type EndpointItem,
-} from '../storage/credentials';
-import { createEndpoint } from '../storage/credential-creation';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import type { AuditAction } from '../storage/audit-log';
+import { fingerprint, getEndpoint, type EndpointItem } from '../storage/credentials';
+import { createEndpoint, replaceEndpointToken, setEndpointActive } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
 import { checkedId } from './ids';
@@ -39,15 +35,36 @@ export function newEndpoint(
   };
 }
 
-/** "Générer le webhook": creates the workspace's endpoint, or gives the existing one a new token. */
+/** The audit entry of a change of the webhook (decisions 7.4), written in the change's own transaction. */
+const webhookAudit = (
+  deps: Pick<Deps, 'clock'>,
+  change: { workspaceId: string; endpointId: string; actingMemberId: ActingMemberId },
+  action: AuditAction,
+  summary: string,
+) =>
+  newAuditEntry(deps.clock(), {
+    workspaceId: change.workspaceId,
+    memberId: change.actingMemberId,
+    action,
+    targetId: change.endpointId,
+    summary,
+  });
+
+/**
+ * "Générer le webhook": creates the workspace's endpoint, or gives the existing one a new token.
+ * `actingMemberId`: the member acting through the settings API (absent: the command line).
+ */
 export async function generateWebhook(
   deps: Deps,
   workspaceId: string,
   publicBaseUrl: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookTokenView> {
   const id = checkedId('workspace', workspaceId);
   const workspace = await requireWorkspace(deps, id);
-  if (workspace.endpoint_id) return rotateToken(deps, id, workspace.endpoint_id, publicBaseUrl);
+  if (workspace.endpoint_id) {
+    return rotateToken(deps, { workspaceId: id, endpointId: workspace.endpoint_id, actingMemberId }, publicBaseUrl);
+  }
   // The lead webhook reads the workspace's phone settings on its endpoint (decisions 6.4): the new
   // endpoint carries the ones just read, and is created only if the configuration version is still
   // the one read (a `workspace set` meanwhile raises it).
@@ -59,8 +76,14 @@ export async function generateWebhook(
   });
   // One endpoint per workspace: when the workspace changed since the read (another generation won
   // the race, a `workspace set`, or it is gone), start over from a fresh read.
-  if ((await createEndpoint(deps, { ...endpoint, ...settings }, configVersion)) === 'workspace_changed') {
-    return generateWebhook(deps, id, publicBaseUrl);
+  const audit = webhookAudit(
+    deps,
+    { workspaceId: id, endpointId: endpoint.id, actingMemberId },
+    'webhook.token_generated',
+    messages.audit.webhookGenerated,
+  );
+  if ((await createEndpoint(deps, { ...endpoint, ...settings }, configVersion, audit)) === 'workspace_changed') {
+    return generateWebhook(deps, id, publicBaseUrl, actingMemberId);
   }
   return { endpoint_id: endpoint.id, url: webhookUrl(publicBaseUrl, endpoint.id), token };
 }
@@ -70,20 +93,32 @@ export async function regenerateWebhook(
   deps: Deps,
   workspaceId: string,
   publicBaseUrl: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookTokenView> {
   const id = checkedId('workspace', workspaceId);
-  return rotateToken(deps, id, await requireEndpointId(deps, id), publicBaseUrl);
+  const endpointId = await requireEndpointId(deps, id);
+  return rotateToken(deps, { workspaceId: id, endpointId, actingMemberId }, publicBaseUrl);
 }
 
+/** Enables or disables the webhook with its audit entry in one transaction, then reads the endpoint for its status. */
 export async function setWebhookActive(
   deps: Deps,
   workspaceId: string,
   active: boolean,
   publicBaseUrl: string,
+  actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookStatusView> {
   const id = checkedId('workspace', workspaceId);
   const endpointId = await requireEndpointId(deps, id);
-  const endpoint = await setEndpointActive(deps, { id: endpointId, workspaceId: id, active });
+  const audit = webhookAudit(
+    deps,
+    { workspaceId: id, endpointId, actingMemberId },
+    active ? 'webhook.enabled' : 'webhook.disabled',
+    active ? messages.audit.webhookEnabled : messages.audit.webhookDisabled,
+  );
+  await setEndpointActive(deps, { id: endpointId, workspaceId: id, active }, audit);
+  const endpoint = await getEndpoint(deps, endpointId);
+  if (!endpoint) throw new Error(messages.admin.webhook.endpointMissing(endpointId, id));
   return statusView(endpoint, publicBaseUrl);
 }
 
@@ -106,15 +141,20 @@ async function requireEndpointId(deps: Deps, workspaceId: string): Promise<strin
   return workspace.endpoint_id;
 }
 
+/** A new token and its audit entry (never the token) in one transaction. */
 async function rotateToken(
   deps: Deps,
-  workspaceId: string,
-  endpointId: string,
+  change: { workspaceId: string; endpointId: string; actingMemberId: ActingMemberId },
   publicBaseUrl: string,
 ): Promise<WebhookTokenView> {
   const token = newWebhookToken();
-  await replaceEndpointToken(deps, { id: endpointId, workspaceId, tokenFingerprint: fingerprint(token) });
-  return { endpoint_id: endpointId, url: webhookUrl(publicBaseUrl, endpointId), token };
+  const audit = webhookAudit(deps, change, 'webhook.token_generated', messages.audit.webhookTokenRegenerated);
+  await replaceEndpointToken(
+    deps,
+    { id: change.endpointId, workspaceId: change.workspaceId, tokenFingerprint: fingerprint(token) },
+    audit,
+  );
+  return { endpoint_id: change.endpointId, url: webhookUrl(publicBaseUrl, change.endpointId), token };
 }
 
 const statusView = (endpoint: EndpointItem, publicBaseUrl: string): WebhookStatusView => ({

@@ -6,21 +6,28 @@ import { messages } from '../messages';
 
 /**
  * The opaque `cursor` of the read routes' lists (docs/api.md#pagination): the position of the
- * previous page's last item, bound to the list, the workspace and the prospect it was issued for.
+ * previous page's last item, bound to the list, the workspace and the prospect it was issued for
+ * (the audit log's, to the workspace alone).
  * It is validated, not trusted: a cursor of another list, prospect or workspace, or one that does
  * not decode to a reception time and a UUID, is a 400; and the start key is built from the
  * caller's own workspace and prospect (lib/storage/prospect-pages.ts), so no cursor can reach
  * another partition.
  */
-export type CursorBinding = { list: 'notes' | 'changes'; workspaceId: string; prospectId: string };
+export type CursorBinding =
+  | { list: 'notes' | 'changes'; workspaceId: string; prospectId: string }
+  /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
+  | { list: 'audit'; workspaceId: string };
 
 /** Far above any cursor issued (about 130 characters), far below the gateway's URL limit. */
 const maxCursorLength = 512;
 /** Reception times are written by `Date.prototype.toISOString`: exactly this layout. */
 const receptionTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const bindingOf = ({ list, workspaceId, prospectId }: CursorBinding): string =>
-  createHash('sha256').update(`${list}\n${workspaceId}\n${prospectId}`, 'utf8').digest('base64url').slice(0, 22);
+const bindingOf = (binding: CursorBinding): string =>
+  createHash('sha256')
+    .update(`${binding.list}\n${binding.workspaceId}\n${binding.list === 'audit' ? '' : binding.prospectId}`, 'utf8')
+    .digest('base64url')
+    .slice(0, 22);
 
 export function encodeCursor(binding: CursorBinding, position: PagePosition): string {
   return Buffer.from(JSON.stringify({ b: bindingOf(binding), a: position.at, i: position.id }), 'utf8').toString(

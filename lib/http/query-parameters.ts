@@ -57,7 +57,7 @@ export function contactLookupOf(event: QueryEvent): ContactLookup {
  */
 export function listRequestOf(
   event: QueryEvent & Pick<APIGatewayProxyEvent, 'pathParameters'>,
-  list: CursorBinding['list'],
+  list: 'notes' | 'changes',
   workspaceId: string,
 ): { page: PageRequest; binding: CursorBinding } {
   const binding = { list, workspaceId, prospectId: pathParameterText(event, 'prospect_id').toLowerCase() };

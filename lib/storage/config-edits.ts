@@ -3,13 +3,16 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { messages } from '../messages';
 import type { RetryPolicy, Store } from './client';
+import { auditPut, type AuditEntry } from './audit-log';
 import { endpointSettingsUpdate } from './credentials';
+import { membershipDelete, membershipPut, type Membership } from './memberships';
 import { keys } from './table-items';
 import {
   defaultRetryPolicy,
   failedConditionIndexes,
   isTransactionConflict,
   readDecideWrite,
+  refusedItem,
 } from './conditional-writes';
 import {
   configItemMaxBytes,
@@ -27,11 +30,25 @@ import type { PhoneSettings, WorkspaceConfig } from '../domain/model';
 export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };
 
 /**
- * What an edit decides from the configuration it is given: the new members, tags and pipelines. It
- * may throw to refuse (nothing is written); it runs again on the fresh configuration after a lost
- * race, so it must decide from its argument only.
+ * What lands in the same transaction as an edit of the configuration item (docs/adr/0013, decisions
+ * 7.4): a person's membership written or deleted with the member it mirrors, the audit entry of the
+ * change. Either all of them and the edit are written, or none.
  */
-export type ConfigEdit = (config: ExistingWorkspaceConfig) => ConfigParts;
+export type ConfigCompanion =
+  | { kind: 'put-membership'; email: string; membership: Membership }
+  | { kind: 'delete-membership'; email: string; workspaceId: string }
+  | { kind: 'audit'; entry: AuditEntry };
+
+/** An edit's decision: the new members, tags and pipelines, and what is written with them. */
+export type ConfigChange = { parts: ConfigParts; companions: readonly ConfigCompanion[] };
+
+/**
+ * What an edit decides from the configuration it is given: the new members, tags and pipelines
+ * (alone, or with companions), or `unchanged` (nothing to write: the configuration read is the
+ * answer, read strongly consistent). It may throw to refuse (nothing is written); it runs again on the
+ * fresh configuration after a lost race, so it must decide from its argument only.
+ */
+export type ConfigEdit = (config: ExistingWorkspaceConfig) => ConfigParts | ConfigChange | 'unchanged';
 
 export type EditedConfig = { config: ExistingWorkspaceConfig; configVersion: number };
 
@@ -116,8 +133,14 @@ export async function editWorkspaceConfig(
         previous?.round === 1 && previous.reason === 'lost-race'
           ? { snapshot: previous.learned, consistent: true }
           : { snapshot: await read(), consistent: true },
-      decide: (stored) =>
-        stored ? { kind: 'write', write: editedItem(stored, edit) } : { kind: 'answer', answer: 'workspace_missing' },
+      decide: (stored) => {
+        if (!stored) return { kind: 'answer', answer: 'workspace_missing' };
+        const edited = editedItem(stored, edit);
+        if (edited === 'unchanged') {
+          return { kind: 'answer', answer: editedConfig(stored, versionOf(stored) ?? 0) };
+        }
+        return { kind: 'write', write: edited };
+      },
       write: async (edited) => {
         const outcome = await writeEdit(store, edited);
         if ('refusedBecause' in outcome) return { kind: 'lost-race', learned: outcome.refusedBecause };
@@ -129,14 +152,23 @@ export async function editWorkspaceConfig(
   );
 }
 
-/** The item an edit makes of the item read, and the version it was read with. */
-type EditedItem = { edited: StoredConfigItem; readVersion: number | undefined };
+const versionOf = (stored: StoredConfigItem): number | undefined =>
+  typeof stored.config_version === 'number' ? stored.config_version : undefined;
+
+/** The item an edit makes of the item read, the version it was read with, and its companions. */
+type EditedItem = {
+  edited: StoredConfigItem;
+  readVersion: number | undefined;
+  companions: readonly ConfigCompanion[];
+};
 
 /** `edit` applied to the item read (it may throw to refuse); refused past the size budget. */
-function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem {
+function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'unchanged' {
   const read = configOf(stored);
-  const parts = edit({ ...read, workspace: read.workspace as ExistingWorkspaceConfig['workspace'] });
-  const readVersion = typeof stored.config_version === 'number' ? stored.config_version : undefined;
+  const decided = edit({ ...read, workspace: read.workspace as ExistingWorkspaceConfig['workspace'] });
+  if (decided === 'unchanged') return decided;
+  const { parts, companions } = 'parts' in decided ? decided : { parts: decided, companions: [] };
+  const readVersion = versionOf(stored);
   const nextVersion = (readVersion ?? 0) + 1;
   const built = configItems.workspace(
     { id: stored.id, name: stored.name, created_at: stored.created_at },
@@ -147,46 +179,85 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem {
   for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
   const bytes = estimatedItemBytes(edited);
   if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
-  return { edited, readVersion };
+  return { edited, readVersion, companions };
 }
 
-/** One round: the edited item written on the condition that the version read is still stored. */
+/** The conditional update of the configuration item: the four lists and the next version, if the version read is still stored. */
+function configUpdate(store: Store, { edited, readVersion }: EditedItem) {
+  return {
+    TableName: store.tableName,
+    Key: keys.workspace(edited.id),
+    UpdateExpression: `SET ${editedAttributes.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next`,
+    ConditionExpression:
+      readVersion === undefined
+        ? 'attribute_exists(pk) AND attribute_not_exists(#version)'
+        : 'attribute_exists(pk) AND #version = :read',
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(editedAttributes.map((name) => [`#${name}`, name])),
+      '#version': 'config_version',
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(editedAttributes.map((name) => [`:${name}`, edited[name]])),
+      ':next': edited.config_version,
+      ...(readVersion === undefined ? {} : { ':read': readVersion }),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+}
+
+const companionWrite = (store: Store, companion: ConfigCompanion) => {
+  switch (companion.kind) {
+    case 'put-membership':
+      return membershipPut(store, companion.email, companion.membership);
+    case 'delete-membership':
+      return membershipDelete(store, companion.email, companion.workspaceId);
+    case 'audit':
+      return auditPut(store, companion.entry);
+  }
+};
+
+const editedConfig = (item: Record<string, unknown> | undefined, configVersion: number): EditedConfig => {
+  const config = configOf(item);
+  return { config: { ...config, workspace: config.workspace as ExistingWorkspaceConfig['workspace'] }, configVersion };
+};
+
+/**
+ * One round: the edited item written on the condition that the version read is still stored. Alone,
+ * one UpdateItem; with companions, one transaction of the same update and them, whose refusal on
+ * the configuration item returns that item as the lone update's does ("TransactWriteItems",
+ * `ReturnValuesOnConditionCheckFailure` of an Update action, DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html). A
+ * transaction cancelled for a conflict goes up as is: readDecideWrite sends it again.
+ */
 async function writeEdit(
   store: Store,
-  { edited, readVersion }: EditedItem,
+  edit: EditedItem,
 ): Promise<EditedConfig | { refusedBecause: StoredConfigItem | undefined }> {
-  const nextVersion = edited.config_version;
+  const nextVersion = edit.edited.config_version;
+  if (edit.companions.length === 0) {
+    try {
+      const { Attributes } = await store.db.send(
+        new UpdateCommand({ ...configUpdate(store, edit), ReturnValues: 'ALL_NEW' }),
+      );
+      return editedConfig(Attributes, nextVersion);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return { refusedBecause: error.Item ? (unmarshall(error.Item) as StoredConfigItem) : undefined };
+    }
+  }
   try {
-    const { Attributes } = await store.db.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.workspace(edited.id),
-        UpdateExpression: `SET ${editedAttributes.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next`,
-        ConditionExpression:
-          readVersion === undefined
-            ? 'attribute_exists(pk) AND attribute_not_exists(#version)'
-            : 'attribute_exists(pk) AND #version = :read',
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(editedAttributes.map((name) => [`#${name}`, name])),
-          '#version': 'config_version',
-        },
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(editedAttributes.map((name) => [`:${name}`, edited[name]])),
-          ':next': nextVersion,
-          ...(readVersion === undefined ? {} : { ':read': readVersion }),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: configUpdate(store, edit) },
+          ...edit.companions.map((companion) => companionWrite(store, companion)),
+        ],
       }),
     );
-    const config = configOf(Attributes);
-    return {
-      config: { ...config, workspace: config.workspace as ExistingWorkspaceConfig['workspace'] },
-      configVersion: nextVersion,
-    };
+    return editedConfig(edit.edited, nextVersion);
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { refusedBecause: error.Item ? (unmarshall(error.Item) as StoredConfigItem) : undefined };
+    if (!failedConditionIndexes(error).includes(0)) throw error;
+    return { refusedBecause: refusedItem(error, 0) as StoredConfigItem | undefined };
   }
 }
 

@@ -1,13 +1,15 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPut, type AuditEntry } from './audit-log';
 import type { Store } from './client';
-import { credentialItems, type ApiKeyItem, type EndpointItem } from './credentials';
+import { credentialItems, getApiKeyByFingerprint, type ApiKeyItem, type EndpointItem } from './credentials';
 import { keys } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
 import type { PhoneSettings } from '../domain/model';
 
 /**
- * The administrator's creations of credentials, each one transaction with a check of its
- * workspace; the authorizer, which only reads and records calls, does without (lib/storage/credentials.ts).
+ * The administrator's creations and changes of credentials, each one transaction that also writes
+ * the change's audit entry (decisions 7.4: in the same write as the change); the authorizer, which
+ * only reads and records calls, does without them and without the audit log (lib/storage/credentials.ts).
  */
 
 /**
@@ -15,7 +17,11 @@ import type { PhoneSettings } from '../domain/model';
  * workspace item in one transaction, which closes the race with a workspace that disappears
  * between the caller's read and this write.
  */
-export async function createApiKey(store: Store, key: ApiKeyItem): Promise<'created' | 'workspace_missing'> {
+export async function createApiKey(
+  store: Store,
+  key: ApiKeyItem,
+  audit: AuditEntry,
+): Promise<'created' | 'workspace_missing'> {
   try {
     await store.db.send(
       new TransactWriteCommand({
@@ -28,6 +34,7 @@ export async function createApiKey(store: Store, key: ApiKeyItem): Promise<'crea
             },
           },
           putIfAbsent(store, credentialItems.apiKey(key)),
+          auditPut(store, audit),
         ],
       }),
     );
@@ -49,6 +56,7 @@ export async function createEndpoint(
   store: Store,
   endpoint: EndpointItem & PhoneSettings,
   configVersion: number | undefined,
+  audit: AuditEntry,
 ): Promise<'created' | 'workspace_changed'> {
   try {
     await store.db.send(
@@ -70,6 +78,7 @@ export async function createEndpoint(
               },
             },
           },
+          auditPut(store, audit),
         ],
       }),
     );
@@ -78,4 +87,106 @@ export async function createEndpoint(
     if (failedConditionIndexes(error).includes(1)) return 'workspace_changed';
     throw error;
   }
+}
+
+/**
+ * Access pattern "revoke an API key": UpdateItem on its fingerprint, conditional on the key being
+ * this workspace's and not revoked yet, with its audit entry. Revoking twice keeps the first date:
+ * when the condition fails because another revocation won meanwhile, its date is the answer (and no
+ * entry is written: nothing changed); any other failed condition is thrown.
+ */
+export async function revokeApiKey(
+  store: Store,
+  key: Pick<ApiKeyItem, 'id' | 'workspace_id' | 'fingerprint'>,
+  revokedAt: string,
+  audit: AuditEntry,
+): Promise<string> {
+  try {
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.apiKey(key.fingerprint),
+              UpdateExpression: 'SET revoked_at = :now',
+              ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
+              ExpressionAttributeValues: {
+                ':now': revokedAt,
+                ':workspace': key.workspace_id,
+                ':id': key.id,
+                ':none': null,
+              },
+            },
+          },
+          auditPut(store, audit),
+        ],
+      }),
+    );
+    return revokedAt;
+  } catch (error) {
+    if (!failedConditionIndexes(error).includes(0)) throw error;
+    const current = await getApiKeyByFingerprint(store, key.fingerprint);
+    if (current?.revoked_at) return current.revoked_at;
+    throw error;
+  }
+}
+
+/**
+ * Access pattern "replace an endpoint's token": UpdateItem on ENDPOINT#<id>, conditional on its
+ * workspace, with its audit entry. The old token stops working with this write (the authorizer
+ * reads consistently).
+ */
+export async function replaceEndpointToken(
+  store: Store,
+  endpoint: { id: string; workspaceId: string; tokenFingerprint: string },
+  audit: AuditEntry,
+): Promise<void> {
+  await store.db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: store.tableName,
+            Key: keys.endpoint(endpoint.id),
+            UpdateExpression: 'SET token_fingerprint = :fingerprint',
+            ConditionExpression: 'workspace_id = :workspace',
+            ExpressionAttributeValues: {
+              ':fingerprint': endpoint.tokenFingerprint,
+              ':workspace': endpoint.workspaceId,
+            },
+          },
+        },
+        auditPut(store, audit),
+      ],
+    }),
+  );
+}
+
+/**
+ * Access pattern "enable or disable an endpoint": UpdateItem on ENDPOINT#<id>, conditional on its
+ * workspace, with its audit entry. A transaction returns no item: the caller reads the endpoint
+ * after it (getEndpoint, strongly consistent).
+ */
+export async function setEndpointActive(
+  store: Store,
+  endpoint: { id: string; workspaceId: string; active: boolean },
+  audit: AuditEntry,
+): Promise<void> {
+  await store.db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: store.tableName,
+            Key: keys.endpoint(endpoint.id),
+            UpdateExpression: 'SET active = :active',
+            ConditionExpression: 'workspace_id = :workspace',
+            ExpressionAttributeValues: { ':active': endpoint.active, ':workspace': endpoint.workspaceId },
+          },
+        },
+        auditPut(store, audit),
+      ],
+    }),
+  );
 }

@@ -62,36 +62,6 @@ export async function getApiKeyByFingerprint(store: Store, fingerprint: string):
   return Item as ApiKeyItem | undefined;
 }
 
-/**
- * Access pattern "revoke an API key": UpdateItem on its fingerprint, conditional on the key being
- * this workspace's and not revoked yet. Revoking twice keeps the first date: when the condition
- * fails because another revocation won meanwhile, its date is the answer; any other failed
- * condition is thrown.
- */
-export async function revokeApiKey(
-  store: Store,
-  key: Pick<ApiKeyItem, 'id' | 'workspace_id' | 'fingerprint'>,
-  revokedAt: string,
-): Promise<string> {
-  try {
-    await store.db.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.apiKey(key.fingerprint),
-        UpdateExpression: 'SET revoked_at = :now',
-        ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
-        ExpressionAttributeValues: { ':now': revokedAt, ':workspace': key.workspace_id, ':id': key.id, ':none': null },
-      }),
-    );
-    return revokedAt;
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const current = await getApiKeyByFingerprint(store, key.fingerprint);
-    if (current?.revoked_at) return current.revoked_at;
-    throw error;
-  }
-}
-
 /** Access pattern "API keys of a workspace": Query gsi1 on WS#<ws>#APIKEYS, oldest first. */
 export async function listApiKeysOfWorkspace(store: Store, workspaceId: string): Promise<ApiKeyItem[]> {
   const found: ApiKeyItem[] = [];
@@ -137,43 +107,6 @@ export const endpointSettingsUpdate = (
     },
   },
 });
-
-/**
- * Access pattern "replace an endpoint's token": UpdateItem on ENDPOINT#<id>, conditional on its
- * workspace. The old token stops working with this write (the authorizer reads consistently).
- */
-export async function replaceEndpointToken(
-  store: Store,
-  endpoint: { id: string; workspaceId: string; tokenFingerprint: string },
-): Promise<void> {
-  await store.db.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.endpoint(endpoint.id),
-      UpdateExpression: 'SET token_fingerprint = :fingerprint',
-      ConditionExpression: 'workspace_id = :workspace',
-      ExpressionAttributeValues: { ':fingerprint': endpoint.tokenFingerprint, ':workspace': endpoint.workspaceId },
-    }),
-  );
-}
-
-/** Access pattern "enable or disable an endpoint": UpdateItem on ENDPOINT#<id>, conditional on its workspace. */
-export async function setEndpointActive(
-  store: Store,
-  endpoint: { id: string; workspaceId: string; active: boolean },
-): Promise<EndpointItem> {
-  const { Attributes } = await store.db.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.endpoint(endpoint.id),
-      UpdateExpression: 'SET active = :active',
-      ConditionExpression: 'workspace_id = :workspace',
-      ExpressionAttributeValues: { ':active': endpoint.active, ':workspace': endpoint.workspaceId },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return Attributes as EndpointItem;
-}
 
 export type WebhookCall =
   | { kind: 'recorded'; endpoint: EndpointItem }

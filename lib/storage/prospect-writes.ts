@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { putIfAbsent } from './conditional-writes';
-import { keys, items } from './table-items';
+import { keys, items, type ItemKey } from './table-items';
 import type { Actor, ChangeLogEntry, Note, Stamped } from '../domain/model';
 
 /**
@@ -60,9 +60,15 @@ type Target = { workspaceId: string; prospectId: string };
 
 export type ProspectUpdate = ProspectChange & { expectedVersion: number };
 
-/** Another item of the same transaction: log entries to create, or the entry an undo marks. */
+/**
+ * Another item of the same transaction: log entries to create, the entry an undo marks, or an item
+ * created if absent (an undo's audit entry, built by lib/storage/audit-log.ts: this module, in the
+ * Prospect API's functions, stays without the audit log).
+ */
 export type CompanionWrite =
-  { kind: 'create-entry'; entry: ChangeLogEntry } | { kind: 'mark-undone'; entry: ChangeLogEntry; at: string };
+  | { kind: 'create-entry'; entry: ChangeLogEntry }
+  | { kind: 'mark-undone'; entry: ChangeLogEntry; at: string }
+  | { kind: 'create-item'; item: ItemKey & Record<string, unknown> };
 
 /**
  * A prospect change and its companions (log entries, or the undone entry) in one transaction,
@@ -107,6 +113,7 @@ const changeLogEntryKey = (entry: ChangeLogEntry) => ({
 
 function companionWrite(store: Store, companion: CompanionWrite) {
   if (companion.kind === 'create-entry') return putIfAbsent(store, items.changeLogEntry(companion.entry));
+  if (companion.kind === 'create-item') return putIfAbsent(store, companion.item);
   return {
     Update: {
       TableName: store.tableName,

@@ -1,10 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
 import { eventItems, type SigningSecretsItem, type StoredSubscriptionItem, type SubscriptionItem } from './event-items';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
+import { auditPut, type AuditEntry } from './audit-log';
 
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`
@@ -17,12 +17,14 @@ import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
  * actions can target items in different tables, but not in different AWS accounts or Regions",
  * "TransactWriteItems", DynamoDB API Reference:
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so
- * neither exists without the other; each put refuses to overwrite an item of the same id.
+ * neither exists without the other; each put refuses to overwrite an item of the same id. The audit
+ * entry (never the secret) is one more item of it, as it is of every change below (decisions 7.4).
  */
 export async function createSubscription(
   store: SecretsStore,
   subscription: Subscription,
   secret: string,
+  audit: AuditEntry,
 ): Promise<void> {
   const secrets = eventItems.signingSecrets({
     workspace_id: subscription.workspace_id,
@@ -34,6 +36,7 @@ export async function createSubscription(
       TransactItems: [
         putIfAbsent(store, eventItems.subscription(subscription)),
         putIfAbsent(secretsTableOf(store), secrets),
+        auditPut(store, audit),
       ],
     }),
   );
@@ -76,29 +79,34 @@ export async function getSubscription(
 }
 
 /**
- * Turns a subscription on or off; undefined when it does not exist (the condition keeps UpdateItem
- * from creating an item: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.ConditionExpressions.html).
+ * Turns a subscription on or off, with its audit entry; false when it does not exist (the condition
+ * keeps the update from creating an item: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.ConditionExpressions.html).
  */
 export async function setSubscriptionActive(
   store: Store,
-  workspaceId: string,
-  subscriptionId: string,
-  active: boolean,
-): Promise<SubscriptionItem | undefined> {
+  subscription: { workspaceId: string; id: string; active: boolean },
+  audit: AuditEntry,
+): Promise<boolean> {
   try {
-    const { Attributes } = await store.db.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.subscription(workspaceId, subscriptionId),
-        UpdateExpression: 'SET active = :active',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':active': active },
-        ReturnValues: 'ALL_NEW',
+    await store.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.tableName,
+              Key: keys.subscription(subscription.workspaceId, subscription.id),
+              UpdateExpression: 'SET active = :active',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':active': subscription.active },
+            },
+          },
+          auditPut(store, audit),
+        ],
       }),
     );
-    return Attributes as SubscriptionItem;
+    return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (failedConditionIndexes(error).includes(0)) return false;
     throw error;
   }
 }
@@ -114,6 +122,7 @@ export async function deleteSubscription(
   store: SecretsStore,
   workspaceId: string,
   subscriptionId: string,
+  audit: AuditEntry,
 ): Promise<boolean> {
   try {
     await store.db.send(
@@ -127,6 +136,7 @@ export async function deleteSubscription(
             },
           },
           { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
+          auditPut(store, audit),
         ],
       }),
     );
@@ -140,36 +150,45 @@ export async function deleteSubscription(
 /**
  * A new signing secret: the current one becomes `previous_secret`, signing beside it until
  * `previousUntil`; whatever `previous_secret` held is dropped, so two secrets at most ever sign.
- * One UpdateItem whose new values DynamoDB computes from the stored item (an update expression's
+ * One update whose new values DynamoDB computes from the stored item (an update expression's
  * operand may be a path: "Using update expressions in DynamoDB",
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.UpdateExpressions.html):
- * no read, so two rotations at once apply one after the other. False when the subscription has no
- * secrets item (unknown, or its secret not yet moved out of `WS#`); the condition keeps UpdateItem
- * from creating one.
+ * no read, so two rotations at once apply one after the other. With its audit entry, in one
+ * transaction across the two tables. False when the subscription has no secrets item (unknown, or
+ * its secret not yet moved out of `WS#`); the condition keeps the update from creating one.
  */
 export async function rotateSigningSecret(
   store: SecretsStore,
   workspaceId: string,
   subscriptionId: string,
   rotation: { secret: string; at: Date; previousUntil: Date },
+  audit: AuditEntry,
 ): Promise<boolean> {
   try {
     await store.db.send(
-      new UpdateCommand({
-        TableName: store.secretsTableName,
-        Key: keys.signingSecrets(workspaceId, subscriptionId),
-        UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':secret': rotation.secret,
-          ':until': rotation.previousUntil.toISOString(),
-          ':at': rotation.at.toISOString(),
-        },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: store.secretsTableName,
+              Key: keys.signingSecrets(workspaceId, subscriptionId),
+              UpdateExpression:
+                'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: {
+                ':secret': rotation.secret,
+                ':until': rotation.previousUntil.toISOString(),
+                ':at': rotation.at.toISOString(),
+              },
+            },
+          },
+          auditPut(store, audit),
+        ],
       }),
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (failedConditionIndexes(error).includes(0)) return false;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { setEndpointActive } from '../../lib/storage/credentials';
+import { setWebhookActive } from '../../lib/admin/webhooks';
 import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import type { WebhookCallItem } from '../../lib/storage/table-items';
 import { aWorkspace } from '../support/seed';
@@ -120,7 +120,7 @@ describe('the webhook call journal', () => {
     expect(entry?.body).toBeUndefined();
     expect(JSON.stringify(entry)).not.toContain(secret);
 
-    await setEndpointActive(world.deps, { id: endpoint(), workspaceId: world.ws.workspace_id, active: false });
+    await setWebhookActive(world.deps, world.ws.workspace_id, false, 'http://crm.test');
     try {
       const disabled = await send('/webhooks/recruitment', { email: `${secret}@journal.test`, name: secret });
       expect(disabled.status).toBe(401);
@@ -128,7 +128,7 @@ describe('the webhook call journal', () => {
       expect(disabledEntry).toMatchObject({ route: 'recruitment', status: 401, outcome: 'unauthorized' });
       expect(JSON.stringify(disabledEntry)).not.toContain(secret);
     } finally {
-      await setEndpointActive(world.deps, { id: endpoint(), workspaceId: world.ws.workspace_id, active: true });
+      await setWebhookActive(world.deps, world.ws.workspace_id, true, 'http://crm.test');
     }
   });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { addColumn, addMember, addSalesPipeline, addStage, addTag } from '../../lib/admin/config-edits';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { addColumn, addSalesPipeline, addStage, addTag } from '../../lib/admin/config-edits';
 import { AdminInputError } from '../../lib/admin/errors';
+import { ConflictError } from '../../lib/domain/errors';
 import { productionDeps, type Deps } from '../../lib/deps';
 import {
   ConfigEditContendedError,
@@ -38,8 +39,9 @@ const noProspects = { prospects: [] };
 const seeded = async () => (await seedTestWorkspace(aWorkspace(noProspects))).workspace_id;
 
 /**
- * A client that runs `before` ahead of each of the first `times` UpdateItem calls (the edit's
- * conditional write), on the real table: another admin's edit landing between read and write.
+ * A client that runs `before` ahead of each of the first `times` UpdateItem or TransactWriteItems calls
+ * (the edit's conditional write, alone or with its audit entry), on the real table: another admin's
+ * edit landing between read and write.
  */
 function racedBy(
   before: () => Promise<unknown>,
@@ -49,7 +51,7 @@ function racedBy(
   let updates = 0;
   const db = {
     send: async (command: unknown) => {
-      if (command instanceof UpdateCommand) {
+      if (command instanceof UpdateCommand || command instanceof TransactWriteCommand) {
         updates += 1;
         if (updates <= times) await before();
       }
@@ -71,28 +73,6 @@ describe('configuration edits: each command', () => {
     expect(config.tags.map((entry) => entry.name)).toEqual(['VIP', 'Chaud', 'Relance téléphone']);
     expect(config.tags.at(-1)).toEqual({ type: 'tag', ...tag });
     expect(await versionOf(workspaceId)).toBe(before + 1);
-  });
-
-  it('member add: with or without an e-mail; an invalid e-mail is refused', async () => {
-    const workspaceId = await seeded();
-    const before = await versionOf(workspaceId);
-
-    const carla = await addMember(deps, { workspaceId, name: 'Carla Roux', email: ' carla@acme.test ' });
-    const dan = await addMember(deps, { workspaceId, name: 'Dan' });
-    // Members may share a name (they are told apart by id).
-    const otherDan = await addMember(deps, { workspaceId, name: 'dan', email: '' });
-
-    expect(carla).toEqual({ id: expect.any(String), name: 'Carla Roux', email: 'carla@acme.test' });
-    expect(dan).toEqual({ id: expect.any(String), name: 'Dan', email: null });
-    expect(otherDan.email).toBeNull();
-    const members = (await loadWorkspaceConfig(deps, workspaceId)).members;
-    expect(members.slice(2)).toEqual([carla, dan, otherDan].map((member) => ({ type: 'member', ...member })));
-    expect(await versionOf(workspaceId)).toBe(before + 3);
-
-    await expect(addMember(deps, { workspaceId, name: 'Eve', email: 'pas-une-adresse' })).rejects.toThrow(
-      /Adresse e-mail invalide : « pas-une-adresse »/,
-    );
-    expect(await versionOf(workspaceId)).toBe(before + 3);
   });
 
   it('pipeline add: active, last, without stages; --default moves the flag in the same write', async () => {
@@ -215,24 +195,35 @@ describe('configuration edits: names equal ignoring case', () => {
     const before = await storedItem(workspaceId);
     const sales = seed.pipelines.sales?.id as string;
 
-    const refusals: [Promise<unknown>, RegExp][] = [
-      [addTag(deps, { workspaceId, name: 'vip' }), /Une étiquette nommée « vip » existe déjà/],
-      [addTag(deps, { workspaceId, name: ' CHAUD ' }), /étiquette nommée « CHAUD »/],
-      [addTag(deps, { workspaceId, name: nfd('été') }), /étiquette nommée/],
-      [addTag(deps, { workspaceId, name: nfd('ÉTÉ') }), /étiquette nommée/],
-      [addSalesPipeline(deps, { workspaceId, name: 'ventes' }), /Un pipeline de vente nommé « ventes » existe déjà/],
-      [addSalesPipeline(deps, { workspaceId, name: 'PARTENAIRES', isDefault: true }), /pipeline de vente nommé/],
+    // A tag's name taken is the settings API's 409 (decisions 7.2): a ConflictError, exit 2 on the command line.
+    const refusals: [Promise<unknown>, RegExp, typeof ConflictError | typeof AdminInputError][] = [
+      [addTag(deps, { workspaceId, name: 'vip' }), /Une étiquette nommée « vip » existe déjà/, ConflictError],
+      [addTag(deps, { workspaceId, name: ' CHAUD ' }), /étiquette nommée « CHAUD »/, ConflictError],
+      [addTag(deps, { workspaceId, name: nfd('été') }), /étiquette nommée/, ConflictError],
+      [addTag(deps, { workspaceId, name: nfd('ÉTÉ') }), /étiquette nommée/, ConflictError],
+      [
+        addSalesPipeline(deps, { workspaceId, name: 'ventes' }),
+        /Un pipeline de vente nommé « ventes » existe déjà/,
+        AdminInputError,
+      ],
+      [
+        addSalesPipeline(deps, { workspaceId, name: 'PARTENAIRES', isDefault: true }),
+        /pipeline de vente nommé/,
+        AdminInputError,
+      ],
       [
         addStage(deps, { workspaceId, pipelineId: sales, name: nfd('closé'), type: 'Follow up' }),
         /Le pipeline « Ventes » a déjà une étape nommée/,
+        AdminInputError,
       ],
       [
         addStage(deps, { workspaceId, pipelineId: sales, name: 'relance', type: 'Follow up' }),
         /a déjà une étape nommée « relance » \(la casse ne compte pas\)/,
+        AdminInputError,
       ],
     ];
-    for (const [refused, message] of refusals) {
-      await expect(refused).rejects.toBeInstanceOf(AdminInputError);
+    for (const [refused, message, kind] of refusals) {
+      await expect(refused).rejects.toBeInstanceOf(kind);
       await expect(refused).rejects.toThrow(message);
     }
     expect(await storedItem(workspaceId)).toEqual(before);
@@ -295,11 +286,11 @@ describe('configuration edits: the item', () => {
 
   it('refuses an edit that would take the item over the size budget, writing nothing', async () => {
     const workspaceId = await seeded();
-    // A tag of 200 000 characters fits; a member of as many more does not.
+    // A tag of 200 000 bytes fits; another of as many more does not.
     const big = await addTag(deps, { workspaceId, name: 'é'.repeat(100_000) });
     const before = await storedItem(workspaceId);
 
-    const refused = addMember(deps, { workspaceId, name: 'x'.repeat(200_000) });
+    const refused = addTag(deps, { workspaceId, name: 'x'.repeat(200_000) });
     await expect(refused).rejects.toBeInstanceOf(AdminInputError);
     await expect(refused).rejects.toThrow(
       /^Configuration trop volumineuse après cette modification : environ 4\d\d Ko pour un maximum de 350 Ko/,
@@ -317,19 +308,19 @@ describe('configuration edits: the item', () => {
     expect(await storedItem(workspaceId)).toEqual(before);
   });
 
-  it('costs one GetItem and one UpdateItem, and one more UpdateItem per lost race (no re-read)', async () => {
+  it('costs one GetItem and one transaction with its audit entry, and one more per lost race (no re-read)', async () => {
     const counted = productionDeps();
     const roundTrips = countRoundTrips(counted.db);
     try {
       const workspaceId = await seeded();
       await addTag(counted, { workspaceId, name: 'Compté' });
-      expect(roundTrips.calls).toEqual(['GetItem', 'UpdateItem']);
+      expect(roundTrips.calls).toEqual(['GetItem', 'TransactWriteItems']);
 
       roundTrips.reset();
       // The other admin's edit goes through the uncounted client.
       const raced = racedBy(() => addTag(deps, { workspaceId, name: 'Intrus' }), 1, counted.db);
       await addTag(raced, { workspaceId, name: 'Compté 2' });
-      expect(roundTrips.calls).toEqual(['GetItem', 'UpdateItem', 'UpdateItem']);
+      expect(roundTrips.calls).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
     } finally {
       counted.db.destroy();
     }
@@ -368,7 +359,7 @@ describe('configuration edits: concurrent admins', () => {
     expect(fulfilled).toHaveLength(1);
     expect(rejected).toHaveLength(9);
     for (const reason of rejected) {
-      expect(reason).toBeInstanceOf(AdminInputError);
+      expect(reason).toBeInstanceOf(ConflictError);
       expect((reason as Error).message).toMatch(/^Une étiquette nommée « (WEBINAIRE|Webinaire) » existe déjà/);
     }
     const tags = (await loadWorkspaceConfig(deps, workspaceId)).tags;

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
+import { listAudit } from '../../lib/admin/audit';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { main } from '../../tools/admin/main';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
@@ -642,6 +643,14 @@ describe('subscription redeliver', () => {
     expect(text.stdout).toMatch(/Tentatives\s+: 10/);
     expect(text.stdout).toMatch(/Dernier code HTTP\s+: 500/);
     expect(received).toHaveLength(2);
+    // Decisions 7.4: each redelivery's audit entry, written right after the attempt; never the secret.
+    const audit = await listAudit(deps, { workspaceId: workspace });
+    expect(audit.entries.map((entry) => [entry.action, entry.target_id, entry.summary])).toEqual([
+      ['delivery.redelivered', item.id, 'Livraison renvoyée (état : failed).'],
+      ['delivery.redelivered', item.id, 'Livraison renvoyée (état : delivered).'],
+      ['subscription.created', expect.any(String), `Abonnement vers ${new URL(url).host} créé.`],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
   it('refuses an unknown delivery, another workspace’s, and a disabled subscription’s, sending nothing', async () => {

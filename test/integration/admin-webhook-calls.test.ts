@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
+import { listAudit } from '../../lib/admin/audit';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { listCalls, replayCall, showCall, webhookCallEvent, type WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
@@ -249,6 +250,14 @@ describe('webhook replay', () => {
     const [newest] = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1, now: new Date() });
     expect(newest?.id).toBe(replayed.call?.id);
     expect(newest?.body).toBe(JSON.stringify({ first_name: 'Sans contact' }));
+    // Decisions 7.4: the replay's audit entry, written right after the handler's own writes.
+    const [audited] = (await listAudit(deps, { workspaceId: seed.workspace_id, limit: 1 })).entries;
+    expect(audited).toMatchObject({
+      member_id: null,
+      action: 'webhook_call.replayed',
+      target_id: sent.invalidLead?.id,
+      summary: `Appel du webhook ${sent.invalidLead?.id} rejoué (réponse 400).`,
+    });
   });
 
   it('replays a failed recruitment call through its own webhook (command line)', async () => {

@@ -6,6 +6,7 @@ import { seedWorkspace } from '../../lib/admin/seed';
 import { generateWebhook } from '../../lib/admin/webhooks';
 import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';
+import { newAuditEntry } from '../../lib/domain/audit';
 import { createEndpoint } from '../../lib/storage/credential-creation';
 import { keys } from '../../lib/storage/table-items';
 import { indexPhones, listProspectPhones } from '../../lib/storage/phone-index';
@@ -318,7 +319,14 @@ describe('workspace set', () => {
       phone_matching: 'exact' as const,
       phone_region: 'FR',
     };
-    expect(await createEndpoint(deps, endpoint, version)).toBe('workspace_changed');
+    const audit = newAuditEntry(new Date(), {
+      workspaceId: other.workspace_id,
+      memberId: null,
+      action: 'webhook.token_generated',
+      targetId: endpoint.id,
+      summary: 'Webhook généré.',
+    });
+    expect(await createEndpoint(deps, endpoint, version, audit)).toBe('workspace_changed');
     expect(await endpointItem(endpoint.id)).toBeUndefined();
   });
 

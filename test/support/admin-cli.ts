@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { main } from '../../tools/admin/main';
 import type { Deps } from '../../lib/deps';
+import { recordingIdentityProvider, type RecordingIdentityProvider } from './recording-identity';
 
 export type AdminRun = { code: number; stdout: string; stderr: string };
 
@@ -24,13 +25,24 @@ export function runAdmin(...args: string[]): Promise<AdminRun> {
 
 /**
  * The same command line in this process, on the caller's table client: milliseconds instead of a
- * tsx start, for tables of cases. Only the process around `main` (cli.ts) is left out.
+ * tsx start, for tables of cases. Only the process around `main` (cli.ts) is left out, and the
+ * identity provider `member add` invites with is a recording test double (test/support/recording-identity.ts).
  */
 export async function runAdminInProcess(deps: Deps, ...args: string[]): Promise<AdminRun> {
+  return runAdminWithIdentity(deps, recordingIdentityProvider(), ...args);
+}
+
+/** In process, with the identity provider given: a test reads what `member add` asked of it. */
+export async function runAdminWithIdentity(
+  deps: Deps,
+  identity: RecordingIdentityProvider,
+  ...args: string[]
+): Promise<AdminRun> {
   const run: AdminRun = { code: 0, stdout: '', stderr: '' };
   run.code = await main(args, {
     env,
     deps,
+    identity,
     stdout: (text) => void (run.stdout += text),
     stderr: (text) => void (run.stderr += text),
   });

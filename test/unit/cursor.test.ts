@@ -35,6 +35,16 @@ describe('list cursors (docs/api.md#pagination)', () => {
     }
   });
 
+  it("of the audit log are bound to its workspace: refused for a prospect's list or another workspace's log", () => {
+    const audit: CursorBinding = { list: 'audit', workspaceId: binding.workspaceId };
+    const cursor = encodeCursor(audit, position);
+    expect(decodeCursor(cursor, audit)).toEqual(position);
+    for (const other of [binding, { list: 'audit' as const, workspaceId: '44444444-4444-4444-8444-444444444444' }]) {
+      expect(() => decodeCursor(cursor, other)).toThrow(InvalidInputError);
+    }
+    expect(() => decodeCursor(encodeCursor(binding, position), audit)).toThrow(InvalidInputError);
+  });
+
   it('refuse anything else with a 400, never another error, whatever the string', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 600, unit: 'binary' }), (text) => {

@@ -1,5 +1,7 @@
 import { AdminInputError } from '../../lib/admin/errors';
 import type { Deps, SecretsDeps } from '../../lib/deps';
+import { DomainError } from '../../lib/domain/errors';
+import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { parseCommandLine } from './args';
 import { flagNamesOf, resolveCommand, usageLines } from './command';
 import { commands } from './commands';
@@ -28,6 +30,8 @@ export type AdminIo = {
   deps?: Deps & Partial<Pick<SecretsDeps, 'secretsTableName'>>;
   /** stderr is a terminal a person watches (progress bars). */
   stderrIsTerminal?: boolean;
+  /** The identity provider `member add` invites with (docs/adr/0013); without one, `member add` refuses. */
+  identity?: IdentityProvider;
 };
 
 /**
@@ -44,11 +48,13 @@ export async function main(argv: readonly string[], io: AdminIo): Promise<number
     if (line.words.length === 0) throw new AdminInputError(`Aucune commande.\n${usage}`);
     const { command, options } = resolveCommand(commands, line);
     const interactive = io.stderrIsTerminal === true && !line.flags.has('json');
-    const result = await command.run(resolveTarget(line.flags.has('aws'), io.env, io.deps, interactive), options);
+    const target = resolveTarget(line.flags.has('aws'), io.env, io.deps, interactive);
+    const result = await command.run({ ...target, identity: io.identity }, options);
     io.stdout(line.flags.has('json') ? `${JSON.stringify(result.document, null, 2)}\n` : `${result.text}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof AdminInputError) {
+    // The use cases shared with the settings API refuse with domain errors (its 404, 409, 422): here, requests to correct.
+    if (error instanceof AdminInputError || error instanceof DomainError) {
       io.stderr(`Erreur : ${error.message}\n`);
       return 2;
     }

@@ -2,6 +2,7 @@ import { AdminInputError } from '../../lib/admin/errors';
 import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';
+import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { messages } from '../../lib/messages';
 
 /**
@@ -18,6 +19,8 @@ export type Target = {
   network: NetworkPolicy;
   /** The environment, for the few variables one command alone reads (`stream replay --aws`). */
   env: NodeJS.ProcessEnv;
+  /** The identity provider of `member add` (lib/domain/identity-provider.ts), when the caller gave one. */
+  identity?: IdentityProvider | undefined;
 };
 
 const localEndpoint = 'http://127.0.0.1:8000';
@@ -72,4 +75,10 @@ export function withSecretsTable(target: Pick<Target, 'deps' | 'secretsTableName
 export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): string {
   if (target.publicBaseUrl) return target.publicBaseUrl;
   throw new AdminInputError("Avec --aws, la variable PUBLIC_BASE_URL doit donner l'URL de l'API déployée.");
+}
+
+/** `member add` invites the person: it needs the identity provider. */
+export function requireIdentityProvider(target: Pick<Target, 'identity'>): IdentityProvider {
+  if (target.identity) return target.identity;
+  throw new AdminInputError(messages.members.identityProviderMissing);
 }

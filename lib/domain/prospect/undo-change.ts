@@ -5,6 +5,8 @@ import { getProspect } from '../../storage/leads';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
 import { messages as catalogue } from '../../messages';
 import type { Actor, ChangeLogEntry, Prospect } from '../model';
+import { newAuditEntry, type ActingMemberId } from '../audit';
+import { auditItem } from '../../storage/audit-log';
 
 const messages = {
   unknownEntry: catalogue.changeLog.unknownEntry,
@@ -42,6 +44,7 @@ export async function undoChange(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
   workspaceId: string,
   entryId: string,
+  actingMemberId: ActingMemberId,
 ): Promise<{ entry: ChangeLogEntry; prospect: Prospect }> {
   const entry = await findChangeLogEntry(deps, workspaceId, entryId);
   if (!entry) throw new NotFoundError(messages.unknownEntry(entryId));
@@ -52,14 +55,26 @@ export async function undoChange(
   if (entry.prospect_version === null || prospect.version !== entry.prospect_version)
     throw new ConflictError(messages.moved);
 
-  const now = deps.clock().toISOString();
+  const clock = deps.clock();
+  const now = clock.toISOString();
   // The undone entry names the write (the change stream's event says which change was reverted).
   const actor: Actor = { kind: 'undo', id: entry.id };
+  // The audit log's entry (decisions 7.4) lands with the undo, in its transaction.
+  const audit = newAuditEntry(clock, {
+    workspaceId,
+    memberId: actingMemberId,
+    action: 'change.undone',
+    targetId: entry.id,
+    summary: catalogue.audit.changeUndone(entry.field, prospect.id),
+  });
   const outcome = await writeProspectChange(
     deps,
     { workspaceId, prospectId: prospect.id },
     { ...change, actor, expectedVersion: entry.prospect_version, now },
-    [{ kind: 'mark-undone', entry, at: now }],
+    [
+      { kind: 'mark-undone', entry, at: now },
+      { kind: 'create-item', item: auditItem(audit) },
+    ],
   );
   if (outcome === 'changed_meanwhile') throw new ConflictError(messages.moved);
   if (outcome === 'companion_refused') throw new ConflictError(messages.alreadyUndone(now));

@@ -1,6 +1,11 @@
-import { addColumn, addMember, addSalesPipeline, addStage, addTag } from '../../../lib/admin/config-edits';
+import { addColumn, addSalesPipeline, addStage, addTag } from '../../../lib/admin/config-edits';
+import { addMember, readRole, setMemberPassword } from '../../../lib/admin/members';
+import { AdminInputError } from '../../../lib/admin/errors';
+import { commandLine } from '../../../lib/domain/audit';
+import { messages } from '../../../lib/messages';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields } from '../render';
+import { requireIdentityProvider } from '../target';
 
 /** The settings screen's additions: each one edit of the configuration item, conditional on its version. */
 const tagAdd = defineCommand({
@@ -21,20 +26,33 @@ const tagAdd = defineCommand({
 
 const memberAdd = defineCommand({
   words: ['member', 'add'],
-  summary: "ajoute un membre de l'équipe (setter ou closer), avec ou sans e-mail",
-  options: { workspace: workspaceOption, name: 'required', email: 'optional' },
+  summary:
+    "ajoute un membre qui se connecte avec son e-mail (rôle admin ou member) et l'invite ; --password lui donne un mot de passe définitif (fournisseur d'identité local seulement)",
+  options: { workspace: workspaceOption, email: 'required', name: 'optional', role: 'required', password: 'optional' },
   async run(target, options) {
-    const member = await addMember(target.deps, {
-      workspaceId: options.workspace,
-      name: options.name,
-      email: options.email,
-    });
+    const identity = requireIdentityProvider(target);
+    if (options.password !== undefined && !identity.answersDeliveredSecrets) {
+      throw new AdminInputError(messages.members.passwordLocalOnly);
+    }
+    const member = await addMember(
+      { ...target.deps, identity },
+      {
+        workspaceId: options.workspace,
+        email: options.email,
+        name: options.name,
+        role: readRole(options.role),
+        actingMemberId: commandLine,
+      },
+    );
+    if (options.password !== undefined) await setMemberPassword({ identity }, options.email, options.password);
+    const document = { id: member.id, email: member.email, name: member.name, role: member.role };
     return {
-      document: member,
+      document,
       text: fields([
-        ['Identifiant', member.id],
-        ['Nom', member.name],
-        ['E-mail', member.email],
+        ['Identifiant', document.id],
+        ['E-mail', document.email],
+        ['Nom', document.name],
+        ['Rôle', document.role],
       ]),
     };
   },

@@ -1,0 +1,61 @@
+import type { Deps } from '../deps';
+import { newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { InvalidInputError } from '../domain/errors';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../http/cursor';
+import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
+import { messages } from '../messages';
+import { readAuditPage, writeAuditEntry, type AuditAction, type AuditEntry } from '../storage/audit-log';
+import { checkedId } from './ids';
+
+/** One entry as `GET /audit` answers it (decisions 7.2). */
+export type AuditEntryView = Pick<AuditEntry, 'id' | 'at' | 'member_id' | 'action' | 'target_id' | 'summary'>;
+
+const entryView = (entry: AuditEntry): AuditEntryView => ({
+  id: entry.id,
+  at: entry.at,
+  member_id: entry.member_id,
+  action: entry.action,
+  target_id: entry.target_id,
+  summary: entry.summary,
+});
+
+/**
+ * `GET /audit`: the workspace's audit log, newest first, `limit` entries (1 to 100, 50 when absent) from
+ * the position of `cursor` (the opaque cursor of docs/api.md#pagination, bound to this workspace's log:
+ * another list's or workspace's is a 400). One strongly consistent Query for a page.
+ */
+export async function listAudit(
+  deps: Deps,
+  input: { workspaceId: string; limit?: number | undefined; cursor?: string | undefined },
+): Promise<{ entries: AuditEntryView[]; next_cursor: string | null }> {
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const limit = input.limit ?? defaultPageLimit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxPageLimit) {
+    throw new InvalidInputError(messages.query.invalidLimit, { field: 'limit', message: messages.query.invalidLimit });
+  }
+  const binding: CursorBinding = { list: 'audit', workspaceId };
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor, binding);
+  const page = await readAuditPage(deps, workspaceId, { limit, afterId: after?.id, now: deps.clock() });
+  const last = page.entries.at(-1);
+  return {
+    entries: page.entries.map(entryView),
+    next_cursor: page.more && last ? encodeCursor(binding, { at: last.at, id: last.id }) : null,
+  };
+}
+
+/**
+ * The entry of a change that is not one transaction, written right after it (decisions 7.4): a
+ * change the entry could not join, or a call of the webhook's own handler (a replay).
+ */
+export async function recordAudit(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  entry: {
+    workspaceId: string;
+    memberId: ActingMemberId;
+    action: AuditAction;
+    targetId: string | null;
+    summary: string;
+  },
+): Promise<void> {
+  await writeAuditEntry(deps, newAuditEntry(deps.clock(), entry));
+}

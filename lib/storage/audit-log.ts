@@ -1,0 +1,125 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import { putIfAbsent } from './conditional-writes';
+import { epochSeconds, stillKeptFilter } from './expiring-items';
+import { keys, type ItemKey } from './table-items';
+
+/**
+ * The audit log of a workspace (decisions 7.4; docs/data-model.md, "Members, sessions and the audit
+ * log"): one partition `AUDIT#<ws>` sorted by the entries' time-ordered ids (UUID v7), read
+ * backwards for newest first, kept one year by the table's TTL.
+ */
+
+/** What an entry records: the actions decisions 7.4 lists, no other. */
+export type AuditAction =
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'webhook.token_generated'
+  | 'webhook.enabled'
+  | 'webhook.disabled'
+  | 'webhook_call.replayed'
+  | 'member.invited'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'tag.created'
+  | 'tag.renamed'
+  | 'subscription.created'
+  | 'subscription.enabled'
+  | 'subscription.disabled'
+  | 'subscription.deleted'
+  | 'subscription.secret_rotated'
+  | 'delivery.redelivered'
+  | 'change.undone';
+
+/** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */
+export type AuditEntry = {
+  id: string;
+  workspace_id: string;
+  at: string;
+  /** The member who acted through the settings API; null for the admin command line. */
+  member_id: string | null;
+  action: AuditAction;
+  target_id: string | null;
+  summary: string;
+};
+
+export type AuditItem = AuditEntry & ItemKey & { type: 'audit'; expires_at: number };
+
+/**
+ * Kept one year (decisions 7.4): 365 days, in the table's TTL attribute `expires_at` (epoch seconds).
+ * TTL deletes an expired item in the background, not at once: the listing filters on it, as
+ * lib/storage/expiring-items.ts explains with AWS's pages.
+ */
+const auditRetentionSeconds = 31_536_000;
+
+export const auditItem = (entry: AuditEntry): AuditItem => ({
+  ...keys.auditEntry(entry.workspace_id, entry.id),
+  type: 'audit',
+  ...entry,
+  expires_at: epochSeconds(new Date(entry.at)) + auditRetentionSeconds,
+});
+
+/** The entry as one more item of the change's own transaction: the change and its entry land together or not at all. */
+export const auditPut = (store: Store, entry: AuditEntry) => putIfAbsent(store, auditItem(entry));
+
+/**
+ * An entry written on its own, right after a change that is not one transaction (decisions 7.4: "else
+ * right after it"). Ids are fresh UUID v7: the condition only guards against overwriting.
+ */
+export async function writeAuditEntry(store: Store, entry: AuditEntry): Promise<void> {
+  const { Put } = auditPut(store, entry);
+  await store.db.send(new PutCommand(Put));
+}
+
+/** A page of the log: at most `limit` entries older than the entry `after`; `more` says another one follows. */
+export type AuditPage = { entries: AuditEntry[]; more: boolean };
+
+/**
+ * Access pattern "the audit log of a workspace, newest first, by pages": one Query of `AUDIT#<ws>`
+ * read backwards, strongly consistent, for `limit` entries and one more (which tells whether a next
+ * page exists), without the entries past their `expires_at`. The start key is built from the
+ * caller's workspace and the previous page's last id, never from the client: a position can only
+ * move within this workspace's log. A filter applies after each page is read
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html),
+ * and expired entries sit at the old end: pages are read on until enough are found or the log ends.
+ */
+export async function readAuditPage(
+  store: Store,
+  workspaceId: string,
+  page: { limit: number; afterId?: string | undefined; now: Date },
+): Promise<AuditPage> {
+  const kept = stillKeptFilter(page.now);
+  const wanted = page.limit + 1;
+  const found: AuditItem[] = [];
+  let startKey: Record<string, unknown> | undefined = page.afterId
+    ? keys.auditEntry(workspaceId, page.afterId)
+    : undefined;
+  do {
+    const result = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: kept.expression,
+        ExpressionAttributeNames: kept.names,
+        ExpressionAttributeValues: { ':pk': keys.auditPk(workspaceId), ...kept.values },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: wanted - found.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...((result.Items ?? []) as AuditItem[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey !== undefined && found.length < wanted);
+  return { entries: found.slice(0, page.limit).map(entryOf), more: found.length > page.limit };
+}
+
+const entryOf = (item: AuditItem): AuditEntry => ({
+  id: item.id,
+  workspace_id: item.workspace_id,
+  at: item.at,
+  member_id: item.member_id,
+  action: item.action,
+  target_id: item.target_id,
+  summary: item.summary,
+});
