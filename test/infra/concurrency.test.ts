@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import {
   accountConcurrency,
@@ -7,6 +8,7 @@ import {
   concurrencyOfEntry,
   routesPeakConcurrency,
 } from '../../infra/cdk/concurrency';
+import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
@@ -14,7 +16,13 @@ import { testApp } from '../support/cdk-app';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const stack = new CrmStack(testApp(), 'Crm-concurrency', { stage: 'concurrency' });
-const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+/** The main template's resources and the settings API's nested one's (infra/cdk/constructs/settings-functions.ts). */
+const resources = Object.assign(
+  {},
+  ...[stack, ...stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct))].map(
+    (template) => Template.fromStack(template as Stack).toJSON().Resources as Record<string, Json>,
+  ),
+) as Record<string, Json>;
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 /** Each function of the template by the name docs/deploy.md gives it, and the entry it is built from. */
@@ -113,7 +121,7 @@ describe('the concurrency budget, as deployed', () => {
   test('a function built from an entry the budget does not know fails synthesis', () => {
     expect(() => concurrencyOfEntry('functions/not-in-any-list.ts')).toThrow(/concurrency/);
     expect(Object.keys(concurrencyBudget).sort()).toEqual(
-      ['authorizer', ...eventFunctions.map((f) => f.id), ...new Set(routes.map((r) => r.credential))].sort(),
+      ['authorizer', ...eventFunctions.map((f) => f.id), ...Object.keys(methodThrottling)].sort(),
     );
   });
 });

@@ -16,7 +16,7 @@ import {
   type GatewayResponseType,
 } from '../gateway-responses';
 import { requestLimit } from '../../../lib/storage/rate-limit';
-import { routes, type Credential } from '../../../lib/routes';
+import type { Credential, Route } from '../../../lib/routes';
 import { logRetention } from '../log-retention';
 import { ApiWebAcl } from './web-acl';
 
@@ -85,18 +85,19 @@ export const stageThrottling = { rateLimit: 250, burstLimit: 500 } as const;
 const methodLogging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false } as const;
 
 /** Every route's method setting, keyed as CDK wants it (`/<path>/<METHOD>`). */
-export const routeMethodOptions: Readonly<Record<string, MethodDeploymentOptions>> = Object.fromEntries(
-  routes.map((route) => [
-    `${route.path}/${route.method}`,
-    {
-      ...methodLogging,
-      throttlingRateLimit: methodThrottling[route.credential].rateLimit,
-      throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
-    },
-  ]),
-);
+export const routeMethodOptions = (routes: readonly Route[]): Readonly<Record<string, MethodDeploymentOptions>> =>
+  Object.fromEntries(
+    routes.map((route) => [
+      `${route.path}/${route.method}`,
+      {
+        ...methodLogging,
+        throttlingRateLimit: methodThrottling[route.credential].rateLimit,
+        throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
+      },
+    ]),
+  );
 
-export type CrmApiProps = { stage: string };
+export type CrmApiProps = { stage: string; routes: readonly Route[] };
 
 /**
  * The REST API and its stage: access logs as above, execution logging at ERROR only (data tracing
@@ -124,7 +125,7 @@ export class CrmApi extends RestApi {
         tracingEnabled: false,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
-        methodOptions: routeMethodOptions,
+        methodOptions: routeMethodOptions(props.routes),
       },
     });
     /** Created before the stage, so execution logs land in a group with a retention, not a never-expiring one. */
