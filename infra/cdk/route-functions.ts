@@ -1,10 +1,11 @@
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { Credential, Route } from '../../lib/routes';
+import type { Route } from '../../lib/routes';
 import { concurrencyBudget } from './concurrency';
 import { RouteFunction } from './constructs/route-function';
 import type { PowertoolsSettings } from './observability';
+import { isSettingsRoute } from './settings-routes';
 
 /** Serverless-LambdaDLQ on the API's functions. */
 export const invokedByApiGateway =
@@ -25,14 +26,6 @@ export const identityEnvironment = (identity: MemberIdentity): Record<string, st
   USER_POOL_ID: identity.userPool.userPoolId,
   USER_POOL_CLIENT_ID: identity.client.userPoolClientId,
 });
-
-/**
- * The settings API and its sign-in routes (decisions 7.1, 7.2): their functions know the pool, and live in the
- * nested stack of ./constructs/settings-functions.ts.
- */
-export const settingsCredentials: readonly Credential[] = ['member-token', 'none'];
-
-export const isSettingsRoute = (route: Route): boolean => settingsCredentials.includes(route.credential);
 
 export const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase() + routeId.slice(1);
 

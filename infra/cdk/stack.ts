@@ -27,12 +27,12 @@ import { SigningSecretsTable } from './constructs/secrets-table';
 import { SettingsFunctions } from './constructs/settings-functions';
 import { SingleTable } from './constructs/single-table';
 import { MemberUserPool, type SesSender } from './constructs/user-pool';
+import { isSettingsRoute } from './settings-routes';
 import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
 import {
   constructId,
   identityEnvironment,
   invokedByApiGateway,
-  isSettingsRoute,
   routeFunction,
   type RouteFunctionSettings,
 } from './route-functions';

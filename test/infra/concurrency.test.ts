@@ -118,6 +118,23 @@ describe('the concurrency budget, as deployed', () => {
     expect(limit - totalReserved * stagesPerAccount).toBeGreaterThanOrEqual(stagesPerAccount * routesPeakConcurrency);
   });
 
+  test('about forty settings routes at their throttle still fit every stage of one account', () => {
+    const { limit, unreservedMinimum, stagesPerAccount } = accountConcurrency;
+    const settingsRoutes = 40;
+    const settingsRate = Math.max(methodThrottling['member-token'].rateLimit, methodThrottling.none.rateLimit);
+    const otherRoutesRate = routes
+      .filter((route) => route.credential === 'api-key' || route.credential === 'webhook-token')
+      .reduce((sum, route) => sum + methodThrottling[route.credential].rateLimit, 0);
+    const peak = otherRoutesRate + settingsRoutes * settingsRate;
+    const authorizer = Math.ceil(peak * budgetedCallSeconds.authorizer);
+    const eventReservations = eventFunctions.reduce((sum, f) => sum + (concurrencyBudget[f.id].reserved ?? 0), 0);
+    const reservedPerStage = authorizer + eventReservations;
+    expect(reservedPerStage * stagesPerAccount).toBeLessThanOrEqual(limit - unreservedMinimum);
+    expect(limit - reservedPerStage * stagesPerAccount).toBeGreaterThanOrEqual(
+      stagesPerAccount * Math.ceil(peak * budgetedCallSeconds.handler),
+    );
+  });
+
   test('a function built from an entry the budget does not know fails synthesis', () => {
     expect(() => concurrencyOfEntry('functions/not-in-any-list.ts')).toThrow(/concurrency/);
     expect(Object.keys(concurrencyBudget).sort()).toEqual(

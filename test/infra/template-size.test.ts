@@ -1,8 +1,10 @@
 import { NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { nagPacks } from '../../infra/cdk/nag';
-import { isSettingsRoute } from '../../infra/cdk/route-functions';
+import { isSettingsRoute } from '../../infra/cdk/settings-routes';
 import { CrmStack } from '../../infra/cdk/stack';
+import { resourceSchemaFindings } from '../../infra/cdk/validators';
+import { settingsPathPattern, settingsPathSegments, settingsRateLimit, wafRules } from '../../infra/cdk/waf-rules';
 import { routes, type Route } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
@@ -165,6 +167,11 @@ describe('the settings API’s functions live in the nested stack, every method 
     }
   });
 
+  test('both templates hold to the CloudFormation registry schemas (the nested stack, the user pool, the web ACL rule)', () => {
+    expect(resourceSchemaFindings(withTwo.parent)).toEqual([]);
+    expect(resourceSchemaFindings(withTwo.nested!)).toEqual([]);
+  });
+
   test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
     '%s: no finding left unacknowledged with the nested stack and the user pool',
     (_, pack) => {
@@ -212,5 +219,58 @@ describe('projection: about forty settings routes still fit', () => {
     // Outputs: each settings function's ARN and name leave the nested stack for the methods and the alarms.
     const outputsPerRoute = count(withTwo.nested, 'Outputs') - count(withOne.nested, 'Outputs');
     expect(count(withTwo.nested, 'Outputs') + remaining * outputsPerRoute).toBeLessThan(quota.outputs);
+  });
+});
+
+describe('the web ACL holds each address to one member’s limit on the settings paths', () => {
+  const probed = [...routes, signInProbe, settingsProbe(1), settingsProbe(2)];
+  const ruleOf = (synthesized: Synthesized): Json | undefined => {
+    const [webAcl] = Object.values(resourcesOf(synthesized.parent)).filter((r) => r.Type === 'AWS::WAFv2::WebACL');
+    return (webAcl!.Properties.Rules as Json[]).find((rule) => rule.Name === wafRules.settingsRateLimit.name);
+  };
+  /** A path as a caller writes it: every `{parameter}` given a value. */
+  const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '0b7c3a52-5f7e-4c1e-9d0a-6f1f2b3c4d5e');
+
+  test('a rate-based rule per address, after the others, answering a JSON 429 with Retry-After', () => {
+    expect(ruleOf(withTwo)).toMatchObject({
+      Priority: 4,
+      Statement: {
+        RateBasedStatement: {
+          AggregateKeyType: 'IP',
+          Limit: settingsRateLimit.limit,
+          EvaluationWindowSec: settingsRateLimit.evaluationWindowSec,
+          ScopeDownStatement: {
+            RegexMatchStatement: {
+              FieldToMatch: { UriPath: {} },
+              RegexString: settingsPathPattern(settingsPathSegments(probed)),
+              TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+            },
+          },
+        },
+      },
+      Action: {
+        Block: {
+          CustomResponse: { ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }] },
+        },
+      },
+    });
+    expect(settingsRateLimit).toEqual({ limit: 120, evaluationWindowSec: 60 });
+  });
+
+  test('its paths are every settings route’s, behind the stage or not, and no other route’s', () => {
+    const pattern = new RegExp(
+      ruleOf(withTwo)!.Statement.RateBasedStatement.ScopeDownStatement.RegexMatchStatement.RegexString as string,
+    );
+    for (const route of probed) {
+      for (const path of [concrete(route.path), `/prod${concrete(route.path)}`, `/prod${concrete(route.path)}/`]) {
+        expect({ path, counted: pattern.test(path) }).toEqual({ path, counted: isSettingsRoute(route) });
+      }
+    }
+  });
+
+  test('no rule without a settings route; a route outside the settings API under their paths fails synthesis', () => {
+    expect(ruleOf(today) !== undefined).toBe(routes.some(isSettingsRoute));
+    const intruder: Route = { ...routes[0]!, id: 'intruder', path: '/workspaces/{workspace_id}/pipelines' };
+    expect(() => settingsPathSegments([...probed, intruder])).toThrow(/intruder/);
   });
 });

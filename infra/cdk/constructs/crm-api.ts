@@ -70,12 +70,18 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
   },
   'webhook-token': { rateLimit: 250, burstLimit: 500 },
   /**
-   * The settings API and its sign-in routes: people at a screen, each member limited to 120 a minute
-   * (decisions 7.1), sign-in guessing counted per e-mail by the service; the same bucket as a Prospect
-   * API method keeps one address's share of it as small (the web ACL's per-address limit).
+   * The settings API and its sign-in routes: people at a screen, not machines. A settings method serves
+   * `expectedActiveWorkspaces` people each acting on the same screen once every 5 seconds at once: 20 a
+   * second, two seconds of it as burst; each member is held to 120 a minute by the service (decisions 7.1),
+   * each address to as many by the web ACL (../waf-rules.ts `settingsRateLimit`), a tenth of this throttle.
+   * Sign-in and reset, the same: a person signs in about once a month (a refresh token lasts 30 days) and
+   * refreshes once an hour; guessing is answered 429 per e-mail by the service (10 failures in 15 minutes),
+   * per account by Cognito's lockout, per address by the web ACL, and this bucket caps it for everyone at 20 a
+   * second. Small on purpose: the authorizer, which every request of every method runs, has a reservation
+   * sized from the sum of all the methods' rates (../concurrency.ts), and the settings API has about forty.
    */
-  'member-token': { rateLimit: 200, burstLimit: 400 },
-  none: { rateLimit: 200, burstLimit: 400 },
+  'member-token': { rateLimit: 20, burstLimit: 40 },
+  none: { rateLimit: 20, burstLimit: 40 },
 };
 
 /** The stage-wide default (path `/*` and method `*`): only a method outside the route list would use it; none does. */
@@ -135,7 +141,11 @@ export class CrmApi extends RestApi {
     });
     this.deploymentStage.node.addDependency(executionLogs);
     /** AWS WAF in front of the stage: per-IP and anonymous rate limits, bodies too large for the functions (../waf-rules.ts). */
-    this.webAcl = new ApiWebAcl(this, 'Firewall', { stage: this.deploymentStage, name: `crm-${props.stage}` });
+    this.webAcl = new ApiWebAcl(this, 'Firewall', {
+      stage: this.deploymentStage,
+      name: `crm-${props.stage}`,
+      routes: props.routes,
+    });
     for (const type of Object.keys(gatewayResponses) as GatewayResponseType[]) {
       this.addGatewayResponse(type, {
         type: ResponseType.of(type),

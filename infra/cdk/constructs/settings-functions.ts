@@ -1,7 +1,8 @@
 import { NestedStack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { Route } from '../../../lib/routes';
-import { isSettingsRoute, routeFunction, type RouteFunctionSettings } from '../route-functions';
+import { routeFunction, type RouteFunctionSettings } from '../route-functions';
+import { isSettingsRoute } from '../settings-routes';
 import type { RouteFunction } from './route-function';
 
 export type SettingsFunctionsProps = RouteFunctionSettings & {
