@@ -1,9 +1,11 @@
-import { NestedStack } from 'aws-cdk-lib';
+import { NestedStack, type IPolicyValidationContext } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { nagPacks } from '../../infra/cdk/nag';
 import { isSettingsRoute } from '../../infra/cdk/settings-routes';
 import { CrmStack } from '../../infra/cdk/stack';
-import { resourceSchemaFindings } from '../../infra/cdk/validators';
+import { join } from 'node:path';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { cfnGuardValidator, resourceSchemaFindings } from '../../infra/cdk/validators';
 import { settingsPathPattern, settingsPathSegments, settingsRateLimit, wafRules } from '../../infra/cdk/waf-rules';
 import { routes, type Route } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
@@ -170,6 +172,41 @@ describe('the settings API’s functions live in the nested stack, every method 
   test('both templates hold to the CloudFormation registry schemas (the nested stack, the user pool, the web ACL rule)', () => {
     expect(resourceSchemaFindings(withTwo.parent)).toEqual([]);
     expect(resourceSchemaFindings(withTwo.nested!)).toEqual([]);
+  });
+
+  test('both templates, as written, pass the AWS Control Tower guard rules that synth runs', () => {
+    const app = testApp();
+    const stack = new CrmStack(app, 'Crm-guard', { stage: 'test', routes: probed });
+    const [nestedStack] = stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct));
+    const assembly = app.synth();
+    const templatePaths = [
+      assembly.getStackArtifact(stack.artifactId).templateFullPath,
+      join(assembly.directory, (nestedStack as NestedStack).templateFile),
+    ];
+    const context: IPolicyValidationContext = {
+      templatePaths,
+      stackTemplates: templatePaths.map((templatePath) => ({
+        stackConstructPath: stack.node.path,
+        templatePath,
+        accountId: undefined,
+        region: undefined,
+      })),
+      appConstruct: app,
+    };
+    const report = cfnGuardValidator().validate(context);
+    // The nested template is read: without the exclusions, its functions are the VPC rule's findings too.
+    const nestedFunctionIds = [...functionIdsByDescription(withTwo.nested).values()];
+    const unexcluded = new CfnGuardValidator({}).validate({ ...context, templatePaths: [templatePaths[1]!] });
+    expect(
+      unexcluded.violations
+        .filter((v) => v.ruleName === 'lambda_inside_vpc_check')
+        .flatMap((v) => v.violatingResources.map((r) => r.resourceLogicalId))
+        .sort(),
+    ).toEqual(nestedFunctionIds.sort());
+    expect(
+      report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}`),
+    ).toEqual([]);
+    expect(report.success).toBe(true);
   });
 
   test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
