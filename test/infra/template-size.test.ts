@@ -1,5 +1,5 @@
 import { NestedStack, type IPolicyValidationContext } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { nagPacks } from '../../infra/cdk/nag';
 import { isSettingsRoute } from '../../infra/cdk/settings-routes';
 import { CrmStack } from '../../infra/cdk/stack';
@@ -167,6 +167,13 @@ describe('the settings API’s functions live in the nested stack, every method 
     for (const fn of parentFunctions.filter((f) => routeDescriptions.includes(f.Properties.Description as string))) {
       expect(fn.Properties.Environment.Variables).not.toHaveProperty('USER_POOL_ID');
     }
+  });
+
+  test('the CDK itself reports no warning or error, the nested stack’s constructs included', () => {
+    // A nested stack is no artifact of its own: its constructs' messages are in the main stack's.
+    const messages = Annotations.fromStack(withTwo.stack);
+    expect(messages.findError('*', Match.anyValue())).toEqual([]);
+    expect(messages.findWarning('*', Match.anyValue())).toEqual([]);
   });
 
   test('both templates hold to the CloudFormation registry schemas (the nested stack, the user pool, the web ACL rule)', () => {
