@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { NestedStack, type Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import {
   accountConcurrency,
   budgetedCallSeconds,
@@ -12,17 +10,13 @@ import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
+import { flattenedTemplate } from '../support/nested-templates';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const stack = new CrmStack(testApp(), 'Crm-concurrency', { stage: 'concurrency' });
 /** The main template's resources and the settings API's nested one's (infra/cdk/constructs/settings-functions.ts). */
-const resources = Object.assign(
-  {},
-  ...[stack, ...stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct))].map(
-    (template) => Template.fromStack(template as Stack).toJSON().Resources as Record<string, Json>,
-  ),
-) as Record<string, Json>;
+const resources = flattenedTemplate(stack).Resources as Record<string, Json>;
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 /** Each function of the template by the name docs/deploy.md gives it, and the entry it is built from. */
