@@ -73,6 +73,11 @@ export class MemberUserPool extends Construct {
        * The invitation AdminCreateUser sends, with the service's temporary password in `{####}`
        * ("Customizing the user invitation message",
        * https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pool-settings-message-customizations.html).
+       * The API reference lists InviteMessageTemplate.EmailMessage among the parameters not allowed with Cognito's
+       * own sender ("EmailConfigurationType", COGNITO_DEFAULT,
+       * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_EmailConfigurationType.html),
+       * as it lists the verification message the CDK writes on every pool, which deploys with that sender;
+       * docs/deploy.md's checklist (row 16) checks the French invitation arrives on a stage without SES.
        */
       userInvitation: {
         emailSubject: messages.invitationEmail.subject,
