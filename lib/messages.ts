@@ -60,6 +60,11 @@ export const messages = {
       'Identifiant : {username}<br>Mot de passe temporaire : {####}<br><br>' +
       `Ce mot de passe est valable ${validityDays} jours : à la première connexion, vous choisirez le vôtre.`,
   },
+  /** The e-mail of a code Cognito sends (a forgotten password, an e-mail to verify): `{####}` is the code. */
+  verificationEmail: {
+    subject: 'Votre code de vérification CRM',
+    body: 'Bonjour,<br><br>Votre code de vérification : {####}<br><br>Si vous n’avez rien demandé, ignorez ce message.',
+  },
 
   body: {
     notJsonObject: 'Le corps de la requête doit être un objet JSON.',

@@ -45,6 +45,15 @@ describe('the members’ user pool (decisions 7.1, docs/adr/0013-member-sign-in.
     expect(body).toContain(`${temporaryPasswordValidityDays} jours`);
   });
 
+  test('the codes (a forgotten password, an e-mail to verify) in French too', () => {
+    expect(pool.Properties.VerificationMessageTemplate).toMatchObject({
+      DefaultEmailOption: 'CONFIRM_WITH_CODE',
+      EmailSubject: messages.verificationEmail.subject,
+      EmailMessage: messages.verificationEmail.body,
+    });
+    expect(messages.verificationEmail.body).toContain('{####}');
+  });
+
   test('passwords: 12 characters of the four classes; a temporary password lasts 7 days', () => {
     expect(pool.Properties.Policies.PasswordPolicy).toEqual({
       MinimumLength: 12,

@@ -6,6 +6,7 @@ import {
   StandardThreatProtectionMode,
   UserPool,
   UserPoolEmail,
+  VerificationEmailStyle,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { messages } from '../../../lib/messages';
@@ -82,6 +83,16 @@ export class MemberUserPool extends Construct {
       userInvitation: {
         emailSubject: messages.invitationEmail.subject,
         emailBody: messages.invitationEmail.body(temporaryPasswordValidityDays),
+      },
+      /**
+       * The code of a forgotten password or of an e-mail to verify, in French too (the "Verification message"
+       * template of "Email settings for Amazon Cognito user pools",
+       * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-email.html).
+       */
+      userVerification: {
+        emailStyle: VerificationEmailStyle.CODE,
+        emailSubject: messages.verificationEmail.subject,
+        emailBody: messages.verificationEmail.body,
       },
       /**
        * Length, the four classes, and how long an administrator's temporary password stays valid
