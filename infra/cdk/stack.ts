@@ -140,7 +140,12 @@ export class CrmStack extends Stack {
 
     new CfnOutput(this, 'UserPoolId', {
       value: members.userPool.userPoolId,
-      description: 'Members’ Cognito user pool (docs/deploy.md#member-sign-in)',
+      description: 'USER_POOL_ID: the members’ Cognito user pool (docs/deploy.md#member-sign-in)',
+    });
+    new CfnOutput(this, 'UserPoolClientId', {
+      value: members.client.userPoolClientId,
+      description:
+        'USER_POOL_CLIENT_ID: the service’s app client of that pool; its secret is read with DescribeUserPoolClient',
     });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });

@@ -117,8 +117,10 @@ describe('the members’ user pool (decisions 7.1, docs/adr/0013-member-sign-in.
     expect(JSON.stringify(template)).not.toContain('ClientSecret');
   });
 
-  test('the pool id is a stack output for the platform team', () => {
+  test('the pool id and the client id are stack outputs for the platform team, the secret is not', () => {
     expect(template.Outputs.UserPoolId.Value).toEqual({ Ref: poolId });
+    expect(template.Outputs.UserPoolClientId.Value).toEqual({ Ref: clientId });
+    expect(JSON.stringify(template.Outputs)).not.toMatch(/ClientSecret/);
   });
 });
 
