@@ -49,6 +49,23 @@ export const messages = {
       `Trop de requêtes depuis cette adresse IP : réessayez dans ${seconds} secondes (voir Retry-After).`,
   },
 
+  /**
+   * The e-mail Cognito sends a person invited to a workspace (infra/cdk/constructs/user-pool.ts): Cognito
+   * puts the user name (the e-mail) in place of `{username}` and the temporary password in place of `{####}`.
+   */
+  invitationEmail: {
+    subject: 'Votre accès au CRM',
+    body: (validityDays: number) =>
+      'Bonjour,<br><br>Un administrateur vous a invité à rejoindre un espace de travail du CRM.<br><br>' +
+      'Identifiant : {username}<br>Mot de passe temporaire : {####}<br><br>' +
+      `Ce mot de passe est valable ${validityDays} jours : à la première connexion, vous choisirez le vôtre.`,
+  },
+  /** The e-mail of a code Cognito sends (a forgotten password, an e-mail to verify): `{####}` is the code. */
+  verificationEmail: {
+    subject: 'Votre code de vérification CRM',
+    body: 'Bonjour,<br><br>Votre code de vérification : {####}<br><br>Si vous n’avez rien demandé, ignorez ce message.',
+  },
+
   body: {
     notJsonObject: 'Le corps de la requête doit être un objet JSON.',
     webhookUnreadable:

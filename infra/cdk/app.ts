@@ -15,8 +15,15 @@ const stage: unknown = app.node.tryGetContext('stage') ?? 'dev';
 if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
   throw new Error(`Stage invalide : ${String(stage)} (lettres minuscules, chiffres et tirets, 20 caractères au plus)`);
 }
+const context = (key: string): string | undefined => app.node.tryGetContext(key) as string | undefined;
+const sesFromEmail = context('sesFromEmail');
 new CrmStack(app, `Crm-${stage}`, {
   stage,
+  /** The members' invitations and reset codes from an SES-verified address (docs/deploy.md#member-sign-in). */
+  sesSender: sesFromEmail
+    ? { fromEmail: sesFromEmail, fromName: context('sesFromName'), sesRegion: context('sesRegion') }
+    : undefined,
+  threatProtection: context('threatProtection') === 'on',
   /** POWERTOOLS_LOG_LEVEL of every function (`-c logLevel=DEBUG`); the stack refuses an unknown level. */
   logLevel: app.node.tryGetContext('logLevel') as string | undefined,
   description: `CRM ingestion service (${stage})`,

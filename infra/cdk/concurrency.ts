@@ -43,20 +43,23 @@ export type FunctionConcurrency = {
  */
 export const budgetedCallSeconds = { authorizer: 0.05, handler: 0.1 } as const;
 
-/** Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 2 × 250. */
+/**
+ * Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 2 × 250 for the
+ * Prospect API and the webhooks, 20 for each method of the settings API.
+ */
 export const apiPeakRequestsPerSecond = routes.reduce(
   (sum, route) => sum + methodThrottling[route.credential].rateLimit,
   0,
 );
 
-/** The route functions' concurrency at that peak, taken from the unreserved pool: 2,300 × 0.1 s = 230. */
+/** The route functions' concurrency at that peak, taken from the unreserved pool: 2,300 × 0.1 s = 230 without settings routes. */
 export const routesPeakConcurrency = Math.ceil(apiPeakRequestsPerSecond * budgetedCallSeconds.handler);
 
 export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id'] | Credential, FunctionConcurrency>> =
   {
     /**
      * Every request of every route runs it first, so its reservation holds the API's peak at 50 ms a
-     * call: 2,300 × 0.05 s = 115. Past it, API Gateway answers the route's 500 (docs/deploy.md).
+     * call: 2,300 × 0.05 s = 115 without settings routes. Past it, API Gateway answers the route's 500 (docs/deploy.md).
      */
     authorizer: { reserved: Math.ceil(apiPeakRequestsPerSecond * budgetedCallSeconds.authorizer) },
     /**

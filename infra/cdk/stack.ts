@@ -8,7 +8,15 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { webhookUrl } from '../../lib/admin/webhooks';
-import { authorizerEntry, routes, type TableAction } from '../../lib/routes';
+import {
+  authorizerEntry,
+  authorizerTableKeys,
+  routes as routeList,
+  type ItemAction,
+  type Route,
+  type TableAction,
+  type TableKeys,
+} from '../../lib/routes';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
@@ -16,25 +24,40 @@ import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
 import { SigningSecretsTable } from './constructs/secrets-table';
+import { SettingsFunctions } from './constructs/settings-functions';
 import { SingleTable } from './constructs/single-table';
+import { MemberUserPool, type SesSender } from './constructs/user-pool';
+import { isSettingsRoute } from './settings-routes';
 import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
+import {
+  constructId,
+  identityEnvironment,
+  invokedByApiGateway,
+  routeFunction,
+  type RouteFunctionSettings,
+} from './route-functions';
 
-/** API key and endpoint lookups, then the endpoint's "last call received". */
-export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+/**
+ * Exactly the item actions the route list gives the authorizer partitions for (`authorizerTableKeys`): today
+ * API key and endpoint lookups, then the endpoint's "last call received".
+ */
+export const authorizerTableActions: readonly TableAction[] = (
+  Object.keys(authorizerTableKeys) as (keyof TableKeys)[]
+).filter((action): action is ItemAction => action !== 'indexes');
 
 export const authorizerDescription = 'Lambda authorizer: API keys and webhook tokens';
-
-/** Serverless-LambdaDLQ on the API's functions. */
-const invokedByApiGateway =
-  'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.';
 
 export type CrmStackProps = StackProps & {
   stage: string;
   /** POWERTOOLS_LOG_LEVEL of every function, one of `powertoolsLogLevels`; INFO by default (`-c logLevel=DEBUG`). */
   logLevel?: string;
+  /** The SES identity the members' pool sends from (`-c sesFromEmail=…`); Cognito's own sender otherwise (docs/deploy.md). */
+  sesSender?: SesSender;
+  /** Cognito threat protection on the members' pool, with the Plus feature plan (`-c threatProtection=on`). */
+  threatProtection?: boolean;
+  /** The route list the stack is built from: lib/routes.ts's; a test may add routes to measure the templates. */
+  routes?: readonly Route[];
 };
-
-const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase() + routeId.slice(1);
 
 /** Everything the API needs, generated from the one route list and the one table definition. */
 export class CrmStack extends Stack {
@@ -48,13 +71,22 @@ export class CrmStack extends Stack {
     const table = new SingleTable(this, 'Table');
     /** A table of their own, without a stream (docs/adr/0012-signing-secrets-table.md). */
     const secretsTable = new SigningSecretsTable(this, 'SigningSecretsTable');
-    const api = new CrmApi(this, 'Api', { stage: props.stage });
+    const routes = props.routes ?? routeList;
+    const api = new CrmApi(this, 'Api', { stage: props.stage, routes });
+    const members = new MemberUserPool(this, 'Members', {
+      stage: props.stage,
+      sesSender: props.sesSender,
+      threatProtection: props.threatProtection,
+    });
+    const identity = { userPool: members.userPool, client: members.client };
 
     const authorizerFunction = new RouteFunction(this, 'Authorizer', {
       entry: authorizerEntry,
       description: authorizerDescription,
       table,
       tableActions: authorizerTableActions,
+      /** The members' access tokens are verified against the pool's issuer and the service's client id. */
+      environment: identityEnvironment(identity),
       powertools,
       noDeadLetterQueueReason: invokedByApiGateway,
     });
@@ -70,18 +102,17 @@ export class CrmStack extends Stack {
      */
     (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
+    const settings: RouteFunctionSettings = { table, powertools, identity };
+    const settingsRoutes = routes.filter(isSettingsRoute);
+    /** A nested stack only when there is a settings route: CloudFormation refuses a template without resources. */
+    const settingsFunctions =
+      settingsRoutes.length > 0
+        ? new SettingsFunctions(this, 'SettingsApi', { ...settings, routes: settingsRoutes }).functions
+        : new Map<string, IFunction>();
     const functions = new Map<string, IFunction>([['Authorizer', authorizerFunction]]);
     for (const route of routes) {
-      const name = constructId(route.id);
-      const handler = new RouteFunction(this, name, {
-        entry: route.entry,
-        description: `${route.method} ${route.path}`,
-        table,
-        tableActions: route.tableActions,
-        powertools,
-        noDeadLetterQueueReason: invokedByApiGateway,
-      });
-      functions.set(name, handler);
+      const handler = settingsFunctions.get(route.id) ?? routeFunction(this, route, settings);
+      functions.set(constructId(route.id), handler);
       /** Console test calls skip the authorizer: no permission for them. */
       api.root
         .resourceForPath(route.path)
@@ -107,6 +138,15 @@ export class CrmStack extends Stack {
       alarms,
     });
 
+    new CfnOutput(this, 'UserPoolId', {
+      value: members.userPool.userPoolId,
+      description: 'USER_POOL_ID: the members’ Cognito user pool (docs/deploy.md#member-sign-in)',
+    });
+    new CfnOutput(this, 'UserPoolClientId', {
+      value: members.client.userPoolClientId,
+      description:
+        'USER_POOL_CLIENT_ID: the service’s app client of that pool; its secret is read with DescribeUserPoolClient',
+    });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
     new CfnOutput(this, 'SecretsTableName', {
@@ -148,7 +188,7 @@ export class CrmStack extends Stack {
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'Authentication is by API key and webhook token through a Lambda authorizer by design; there are no Cognito users.',
+          'One Lambda authorizer for every credential by design: API keys, webhook tokens, and the members’ Cognito access tokens, which it verifies with aws-jwt-verify beside the membership and sign-out records a Cognito authorizer cannot read (docs/adr/0013).',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -1,5 +1,6 @@
 import { messages } from '../../lib/messages';
-import { maxWebhookBodyBytes, routes } from '../../lib/routes';
+import { maxWebhookBodyBytes, routes, type Route } from '../../lib/routes';
+import { isSettingsRoute } from './settings-routes';
 
 /**
  * The AWS WAF rules in front of the API stage, as plain data: infra/cdk/constructs/web-acl.ts
@@ -107,6 +108,32 @@ export type WafBlock = { statusCode: number; body: JsonBody; headers: Record<str
  */
 export const ipRateLimit = { limit: 600, evaluationWindowSec: 60 } as const;
 
+/**
+ * Per client IP, over a sliding 60-second window: 120 calls of the settings API and its sign-in routes, the limit
+ * of one member in one workspace (decisions 7.1). People at a screen make a call or two per action; one address
+ * at this limit holds a tenth of one settings method's throttle (./constructs/crm-api.ts), where the per-IP rule
+ * alone would let it hold half. A sign-in call without any credential counts toward the anonymous rule too.
+ */
+export const settingsRateLimit = { limit: 120, evaluationWindowSec: 60 } as const;
+
+/**
+ * The first path segments of the settings routes (`/workspaces`, `/session`, `/password-reset`): a rule on a few
+ * segments stays far under WAF's 512 characters of a regular expression, whatever the number of routes. No other
+ * route may start with one of them, or the rule would count it.
+ */
+export function settingsPathSegments(routeList: readonly Route[]): string[] {
+  const segmentOf = (route: Route) => route.path.split('/')[1]!;
+  const segments = [...new Set(routeList.filter(isSettingsRoute).map(segmentOf))];
+  const shared = routeList.filter((route) => !isSettingsRoute(route) && segments.includes(segmentOf(route)));
+  if (shared.length > 0)
+    throw new Error(`Routes outside the settings API under its paths: ${shared.map((r) => r.id).join(', ')}`);
+  return segments;
+}
+
+/** The URI paths of the settings routes as WAF sees them, behind the stage (execute-api host) or not (custom domain). */
+export const settingsPathPattern = (segments: readonly string[]): string =>
+  `^(?:/[^/]+)?/(?:${segments.map(escapeRegex).join('|')})(?:/|$)`;
+
 /** The rules, by priority (WAF evaluates them in this order; the first matching block answers). */
 export const wafRules = {
   ipRateLimit: {
@@ -136,6 +163,16 @@ export const wafRules = {
       statusCode: 429,
       body: wafResponseBodies.anonymousRateLimited,
       headers: { 'Retry-After': String(anonymousRateLimit.evaluationWindowSec) },
+    },
+  },
+  /** Only when the route list has settings routes: the paths of `settingsPathSegments`. */
+  settingsRateLimit: {
+    name: 'SettingsRequestsPerIp',
+    priority: 4,
+    block: {
+      statusCode: 429,
+      body: wafResponseBodies.ipRateLimited,
+      headers: { 'Retry-After': String(settingsRateLimit.evaluationWindowSec) },
     },
   },
 } as const satisfies Record<string, { name: string; priority: number; block: WafBlock }>;

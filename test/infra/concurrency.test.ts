@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { Template } from 'aws-cdk-lib/assertions';
 import {
   accountConcurrency,
   budgetedCallSeconds,
@@ -7,14 +6,17 @@ import {
   concurrencyOfEntry,
   routesPeakConcurrency,
 } from '../../infra/cdk/concurrency';
+import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
+import { flattenedTemplate } from '../support/nested-templates';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const stack = new CrmStack(testApp(), 'Crm-concurrency', { stage: 'concurrency' });
-const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+/** The main template's resources and the settings API's nested one's (infra/cdk/constructs/settings-functions.ts). */
+const resources = flattenedTemplate(stack).Resources as Record<string, Json>;
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 /** Each function of the template by the name docs/deploy.md gives it, and the entry it is built from. */
@@ -110,12 +112,27 @@ describe('the concurrency budget, as deployed', () => {
     expect(limit - totalReserved * stagesPerAccount).toBeGreaterThanOrEqual(stagesPerAccount * routesPeakConcurrency);
   });
 
+  test('about forty settings routes at their throttle still fit every stage of one account', () => {
+    const { limit, unreservedMinimum, stagesPerAccount } = accountConcurrency;
+    const settingsRoutes = 40;
+    const settingsRate = Math.max(methodThrottling['member-token'].rateLimit, methodThrottling.none.rateLimit);
+    const otherRoutesRate = routes
+      .filter((route) => route.credential === 'api-key' || route.credential === 'webhook-token')
+      .reduce((sum, route) => sum + methodThrottling[route.credential].rateLimit, 0);
+    const peak = otherRoutesRate + settingsRoutes * settingsRate;
+    const authorizer = Math.ceil(peak * budgetedCallSeconds.authorizer);
+    const eventReservations = eventFunctions.reduce((sum, f) => sum + (concurrencyBudget[f.id].reserved ?? 0), 0);
+    const reservedPerStage = authorizer + eventReservations;
+    expect(reservedPerStage * stagesPerAccount).toBeLessThanOrEqual(limit - unreservedMinimum);
+    expect(limit - reservedPerStage * stagesPerAccount).toBeGreaterThanOrEqual(
+      stagesPerAccount * Math.ceil(peak * budgetedCallSeconds.handler),
+    );
+  });
+
   test('a function built from an entry the budget does not know fails synthesis', () => {
     expect(() => concurrencyOfEntry('functions/not-in-any-list.ts')).toThrow(/concurrency/);
-    // The settings API's two credentials (decisions 7) are budgeted with their type, before every route of theirs lands.
-    const credentials = new Set([...routes.map((r) => r.credential), 'member-token', 'none']);
     expect(Object.keys(concurrencyBudget).sort()).toEqual(
-      ['authorizer', ...eventFunctions.map((f) => f.id), ...credentials].sort(),
+      ['authorizer', ...eventFunctions.map((f) => f.id), ...Object.keys(methodThrottling)].sort(),
     );
   });
 });

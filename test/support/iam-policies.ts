@@ -1,7 +1,8 @@
 import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulate';
+import { NestedStack, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
-import { eventFunctions, routes } from '../../lib/routes';
+import { eventFunctions, routes, type Route } from '../../lib/routes';
 import { testApp } from './cdk-app';
 import type { IamRequest } from './recorded-calls';
 
@@ -34,46 +35,84 @@ export function tablesOf(resources: Record<string, Json>): { tableId: string; se
   return { tableId: streamed[0]![0], secretsTableId: unstreamed[0]![0] };
 }
 
+/** The members' user pool's ARN as the simulator sees it, and another pool's (docs/adr/0013-member-sign-in.md). */
+export const userPoolArn = `arn:aws:cognito-idp:eu-west-3:${accountId}:userpool/eu-west-3_Members1`;
+export const otherUserPoolArn = `arn:aws:cognito-idp:eu-west-3:${accountId}:userpool/eu-west-3_Another1`;
+
 export type RolePolicy = { Version: '2012-10-17'; Statement: Json[] };
 
-/**
- * The stack as `cdk synth` makes it (same feature flags, bundling skipped), and each function's
- * table statements (the items, the indexes, the change stream, the signing-secrets table), its
- * role's policies with the tables' ARNs resolved.
- */
-export function synthesizedTablePolicies(): Map<string, RolePolicy> {
-  const resources = Template.fromStack(new CrmStack(testApp(), 'Crm-iam', { stage: 'test' })).toJSON()
-    .Resources as Record<string, Json>;
-  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
-  const { tableId, secretsTableId } = tablesOf(resources);
+/** A template's resources, and how its parameters resolve in the main template (none for the main one). */
+type SynthesizedTemplate = { resources: Record<string, Json>; parameters: Record<string, unknown> };
 
-  const resolve = (value: unknown): string => {
-    if (typeof value === 'string') return value;
-    const json = value as Json;
-    if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'Arn') return tableArn;
-    if (json['Fn::GetAtt']?.[0] === secretsTableId && json['Fn::GetAtt'][1] === 'Arn') return secretsTableArn;
-    if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'StreamArn') return tableStreamArn;
-    if (json['Fn::Join']?.[0] === '') return (json['Fn::Join'][1] as unknown[]).map(resolve).join('');
-    throw new Error(`unresolved resource ${JSON.stringify(value)}`);
-  };
+/**
+ * The main template and the settings API's nested one (infra/cdk/constructs/settings-functions.ts), each nested
+ * parameter with the main template's value the CDK passes it.
+ */
+function synthesizedTemplates(routeList: readonly Route[]): SynthesizedTemplate[] {
+  const stack = new CrmStack(testApp(), 'Crm-iam', { stage: 'test', routes: routeList });
+  const main = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+  const nested = stack.node
+    .findAll()
+    .filter((construct) => NestedStack.isNestedStack(construct))
+    .map((construct) => construct as NestedStack);
+  return [
+    { resources: main, parameters: {} },
+    ...nested.map((nestedStack) => {
+      const logicalId = stack.resolve((nestedStack.nestedStackResource as CfnResource).logicalId) as string;
+      return {
+        resources: Template.fromStack(nestedStack).toJSON().Resources as Record<string, Json>,
+        parameters: (main[logicalId]!.Properties.Parameters ?? {}) as Record<string, unknown>,
+      };
+    }),
+  ];
+}
+
+/**
+ * The stack as `cdk synth` makes it (same feature flags, bundling skipped), built from `routeList`, and each
+ * function's statements on the tables (the items, the indexes, the change stream, the signing-secrets table) and
+ * on the members' user pool, its role's policies with the ARNs resolved, whichever template the function is in.
+ */
+export function synthesizedTablePolicies(routeList: readonly Route[] = routes): Map<string, RolePolicy> {
+  const templates = synthesizedTemplates(routeList);
+  const mainResources = templates[0]!.resources;
+  const { tableId, secretsTableId } = tablesOf(mainResources);
+  const [poolId] = Object.entries(mainResources).find(([, resource]) => resource.Type === 'AWS::Cognito::UserPool')!;
   const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
   const descriptions = new Map<string, string>([
     [authorizerDescription, 'authorizer'],
-    ...routes.map((route) => [`${route.method} ${route.path}`, route.id] as [string, string]),
+    ...routeList.map((route) => [`${route.method} ${route.path}`, route.id] as [string, string]),
     ...eventFunctions.map((eventFunction) => [eventFunction.description, eventFunction.id] as [string, string]),
   ]);
   const policies = new Map<string, RolePolicy>();
-  for (const [, fn] of ofType('AWS::Lambda::Function')) {
-    const name = descriptions.get(fn.Properties.Description as string);
-    if (name === undefined) continue;
-    const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
-    const statements = ofType('AWS::IAM::Policy')
-      .filter(([, policy]) => (policy.Properties.Roles as Json[]).some((role) => role.Ref === roleId))
-      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[])
-      .filter((statement) => list<string>(statement.Action).some((action) => action.startsWith('dynamodb:')))
-      .map((statement) => ({ ...statement, Resource: list<unknown>(statement.Resource).map(resolve) }));
-    policies.set(name, { Version: '2012-10-17', Statement: statements });
+  for (const { resources, parameters } of templates) {
+    const resolve = (value: unknown): string => {
+      if (typeof value === 'string') return value;
+      const json = value as Json;
+      if (typeof json.Ref === 'string' && json.Ref in parameters) return resolve(parameters[json.Ref]);
+      if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'Arn') return tableArn;
+      if (json['Fn::GetAtt']?.[0] === secretsTableId && json['Fn::GetAtt'][1] === 'Arn') return secretsTableArn;
+      if (json['Fn::GetAtt']?.[0] === tableId && json['Fn::GetAtt'][1] === 'StreamArn') return tableStreamArn;
+      if (json['Fn::GetAtt']?.[0] === poolId && json['Fn::GetAtt'][1] === 'Arn') return userPoolArn;
+      if (json['Fn::Join']?.[0] === '') return (json['Fn::Join'][1] as unknown[]).map(resolve).join('');
+      throw new Error(`unresolved resource ${JSON.stringify(value)}`);
+    };
+    const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const name = descriptions.get(fn.Properties.Description as string);
+      if (name === undefined) continue;
+      const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+      const statements = ofType('AWS::IAM::Policy')
+        .filter(([, policy]) => (policy.Properties.Roles as Json[]).some((role) => role.Ref === roleId))
+        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[])
+        .filter((statement) =>
+          list<string>(statement.Action).some(
+            (action) => action.startsWith('dynamodb:') || action.startsWith('cognito-idp:'),
+          ),
+        )
+        .map((statement) => ({ ...statement, Resource: list<unknown>(statement.Resource).map(resolve) }));
+      policies.set(name, { Version: '2012-10-17', Statement: statements });
+    }
   }
   return policies;
 }
@@ -86,12 +125,15 @@ export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] }
  */
 export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
   const secretsTarget = 'secrets-table';
+  const userPools: Record<string, string> = { 'user-pool': userPoolArn, 'other-user-pool': otherUserPoolArn };
   const resource =
     request.target === 'table'
       ? tableArn
-      : request.target.startsWith(secretsTarget)
-        ? `${secretsTableArn}${request.target.slice(secretsTarget.length)}`
-        : `${tableArn}/${request.target}`;
+      : request.target in userPools
+        ? userPools[request.target]!
+        : request.target.startsWith(secretsTarget)
+          ? `${secretsTableArn}${request.target.slice(secretsTarget.length)}`
+          : `${tableArn}/${request.target}`;
   const response = await runSimulation(
     {
       identityPolicies: [{ name: 'function-role', policy }],

@@ -31,7 +31,8 @@ export type IamRequest = {
   action: string;
   /**
    * `table`, or `index/<name>` (appended to the main table's ARN); `secrets-table` for the
-   * signing-secrets table (followed by `/stream/…` for what would be its stream).
+   * signing-secrets table (followed by `/stream/…` for what would be its stream); `user-pool` for the
+   * members' user pool, `other-user-pool` for any other (test/support/iam-policies.ts).
    */
   target: string;
   leadingKeys: string[];

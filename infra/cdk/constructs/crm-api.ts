@@ -16,7 +16,7 @@ import {
   type GatewayResponseType,
 } from '../gateway-responses';
 import { requestLimit } from '../../../lib/storage/rate-limit';
-import { routes, type Credential } from '../../../lib/routes';
+import type { Credential, Route } from '../../../lib/routes';
 import { logRetention } from '../log-retention';
 import { ApiWebAcl } from './web-acl';
 
@@ -70,12 +70,18 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
   },
   'webhook-token': { rateLimit: 250, burstLimit: 500 },
   /**
-   * The settings API and its sign-in routes: people at a screen, each member limited to 120 a minute
-   * (decisions 7.1), sign-in guessing counted per e-mail by the service; the same bucket as a Prospect
-   * API method keeps one address's share of it as small (the web ACL's per-address limit).
+   * The settings API and its sign-in routes: people at a screen, not machines. A settings method serves
+   * `expectedActiveWorkspaces` people each acting on the same screen once every 5 seconds at once: 20 a
+   * second, two seconds of it as burst; each member is held to 120 a minute by the service (decisions 7.1),
+   * each address to as many by the web ACL (../waf-rules.ts `settingsRateLimit`), a tenth of this throttle.
+   * Sign-in and reset, the same: a person signs in about once a month (a refresh token lasts 30 days) and
+   * refreshes once an hour; guessing is answered 429 per e-mail by the service (10 failures in 15 minutes),
+   * per account by Cognito's lockout, per address by the web ACL, and this bucket caps it for everyone at 20 a
+   * second. Small on purpose: the authorizer, which every request of every method runs, has a reservation
+   * sized from the sum of all the methods' rates (../concurrency.ts), and the settings API has about forty.
    */
-  'member-token': { rateLimit: 200, burstLimit: 400 },
-  none: { rateLimit: 200, burstLimit: 400 },
+  'member-token': { rateLimit: 20, burstLimit: 40 },
+  none: { rateLimit: 20, burstLimit: 40 },
 };
 
 /** The stage-wide default (path `/*` and method `*`): only a method outside the route list would use it; none does. */
@@ -85,18 +91,19 @@ export const stageThrottling = { rateLimit: 250, burstLimit: 500 } as const;
 const methodLogging = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false } as const;
 
 /** Every route's method setting, keyed as CDK wants it (`/<path>/<METHOD>`). */
-export const routeMethodOptions: Readonly<Record<string, MethodDeploymentOptions>> = Object.fromEntries(
-  routes.map((route) => [
-    `${route.path}/${route.method}`,
-    {
-      ...methodLogging,
-      throttlingRateLimit: methodThrottling[route.credential].rateLimit,
-      throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
-    },
-  ]),
-);
+export const routeMethodOptions = (routes: readonly Route[]): Readonly<Record<string, MethodDeploymentOptions>> =>
+  Object.fromEntries(
+    routes.map((route) => [
+      `${route.path}/${route.method}`,
+      {
+        ...methodLogging,
+        throttlingRateLimit: methodThrottling[route.credential].rateLimit,
+        throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
+      },
+    ]),
+  );
 
-export type CrmApiProps = { stage: string };
+export type CrmApiProps = { stage: string; routes: readonly Route[] };
 
 /**
  * The REST API and its stage: access logs as above, execution logging at ERROR only (data tracing
@@ -124,7 +131,7 @@ export class CrmApi extends RestApi {
         tracingEnabled: false,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
-        methodOptions: routeMethodOptions,
+        methodOptions: routeMethodOptions(props.routes),
       },
     });
     /** Created before the stage, so execution logs land in a group with a retention, not a never-expiring one. */
@@ -134,7 +141,11 @@ export class CrmApi extends RestApi {
     });
     this.deploymentStage.node.addDependency(executionLogs);
     /** AWS WAF in front of the stage: per-IP and anonymous rate limits, bodies too large for the functions (../waf-rules.ts). */
-    this.webAcl = new ApiWebAcl(this, 'Firewall', { stage: this.deploymentStage, name: `crm-${props.stage}` });
+    this.webAcl = new ApiWebAcl(this, 'Firewall', {
+      stage: this.deploymentStage,
+      name: `crm-${props.stage}`,
+      routes: props.routes,
+    });
     for (const type of Object.keys(gatewayResponses) as GatewayResponseType[]) {
       this.addGatewayResponse(type, {
         type: ResponseType.of(type),

@@ -1,15 +1,23 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionTimeoutSeconds, tableKeysOfEntry, type TableAction, type TableKeys } from '../../../lib/routes';
+import {
+  functionTimeoutSeconds,
+  tableKeysOfEntry,
+  type IdentityAction,
+  type TableAction,
+  type TableKeys,
+} from '../../../lib/routes';
 import { functionBundling, functionRuntime } from '../bundling';
-import { concurrencyOfEntry } from '../concurrency';
+import { concurrencyOfEntry, type FunctionConcurrency } from '../concurrency';
+import { identityAccessStatements } from '../identity-access';
 import { logRetention } from '../log-retention';
 import { powertoolsEnvironment, type PowertoolsSettings } from '../observability';
 import { tableAccessStatements } from '../table-access';
@@ -24,6 +32,10 @@ export type RouteFunctionProps = {
   tableActions: readonly TableAction[];
   /** The partitions of those actions; by default the route list's for `entry` (or the authorizer's). */
   tableKeys?: TableKeys;
+  /** The user-pool actions the function calls, on that pool only (../identity-access.ts); none by default. */
+  identity?: { userPool: IUserPool; actions: readonly IdentityAction[] };
+  /** By default the budget of `entry` (../concurrency.ts); a route's is its credential's. */
+  concurrency?: FunctionConcurrency;
   /** By default `functionTimeoutSeconds`, the API's; the event functions are not bound by API Gateway's 29 s. */
   timeout?: Duration;
   /** Added to TABLE_NAME and the Powertools variables, which every function gets. */
@@ -40,7 +52,8 @@ export type RouteFunctionProps = {
 /**
  * Every function of the stack, route handler, authorizer or event function, with the same settings. Its role is
  * its own: write to its own log group, X-Ray, and exactly the table actions it is given, each
- * confined to the partition-key prefixes it touches (infra/cdk/table-access.ts).
+ * confined to the partition-key prefixes it touches (infra/cdk/table-access.ts), and the user-pool actions
+ * it is given on the members' pool (infra/cdk/identity-access.ts).
  */
 export class RouteFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
@@ -66,7 +79,7 @@ export class RouteFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       tracing: Tracing.ACTIVE,
       /** Its line of the one concurrency budget (../concurrency.ts); synthesis fails for an entry without one. */
-      reservedConcurrentExecutions: concurrencyOfEntry(props.entry).reserved,
+      reservedConcurrentExecutions: (props.concurrency ?? concurrencyOfEntry(props.entry)).reserved,
       role,
       logGroup,
       environment: {
@@ -80,6 +93,10 @@ export class RouteFunction extends NodejsFunction {
     const tableKeys = props.tableKeys ?? tableKeysOfEntry(props.entry);
     for (const statement of tableAccessStatements(props.table, props.tableActions, tableKeys))
       role.addToPrincipalPolicy(statement);
+    if (props.identity) {
+      for (const statement of identityAccessStatements(props.identity.userPool, props.identity.actions))
+        role.addToPrincipalPolicy(statement);
+    }
     const runtimeChoice =
       'nodejs22.x is pinned on purpose: the code is built (target node22) and tested for it; a newer runtime is a deliberate upgrade, not a default.';
     Validations.of(this).acknowledge(

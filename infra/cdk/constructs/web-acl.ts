@@ -1,4 +1,5 @@
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import type { Route } from '../../../lib/routes';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import {
@@ -7,12 +8,15 @@ import {
   credentialPlaces,
   ipRateLimit,
   leadPathPattern,
+  settingsPathPattern,
+  settingsPathSegments,
+  settingsRateLimit,
   wafResponseBodies,
   wafRules,
   type WafBlock,
 } from '../waf-rules';
 
-export type ApiWebAclProps = { stage: Stage; name: string };
+export type ApiWebAclProps = { stage: Stage; name: string; routes: readonly Route[] };
 
 const noTransformation = [{ priority: 0, type: 'NONE' }];
 
@@ -87,6 +91,7 @@ export class ApiWebAcl extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiWebAclProps) {
     super(scope, id);
+    const settingsSegments = settingsPathSegments(props.routes);
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: props.name,
       description:
@@ -161,6 +166,30 @@ export class ApiWebAcl extends Construct {
           action: blockWith(wafRules.anonymousRateLimit.block),
           visibilityConfig: visibility(wafRules.anonymousRateLimit.name),
         },
+        ...(settingsSegments.length > 0
+          ? [
+              {
+                name: wafRules.settingsRateLimit.name,
+                priority: wafRules.settingsRateLimit.priority,
+                statement: {
+                  rateBasedStatement: {
+                    aggregateKeyType: 'IP',
+                    limit: settingsRateLimit.limit,
+                    evaluationWindowSec: settingsRateLimit.evaluationWindowSec,
+                    scopeDownStatement: {
+                      regexMatchStatement: {
+                        regexString: settingsPathPattern(settingsSegments),
+                        fieldToMatch: { uriPath: {} },
+                        textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+                      },
+                    },
+                  },
+                },
+                action: blockWith(wafRules.settingsRateLimit.block),
+                visibilityConfig: visibility(wafRules.settingsRateLimit.name),
+              },
+            ]
+          : []),
       ],
     });
     const association = new CfnWebACLAssociation(this, 'Association', {

@@ -1,0 +1,49 @@
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import type { Route } from '../../lib/routes';
+import { concurrencyBudget } from './concurrency';
+import { RouteFunction } from './constructs/route-function';
+import type { PowertoolsSettings } from './observability';
+import { isSettingsRoute } from './settings-routes';
+
+/** Serverless-LambdaDLQ on the API's functions. */
+export const invokedByApiGateway =
+  'API Gateway invokes these functions synchronously and gets the error back; a dead-letter queue only ever receives failed asynchronous invocations.';
+
+/** The members' user pool and the service's app client (./constructs/user-pool.ts). */
+export type MemberIdentity = { userPool: IUserPool; client: IUserPoolClient };
+
+/** What every route function of the stack shares. */
+export type RouteFunctionSettings = { table: ITable; powertools: PowertoolsSettings; identity: MemberIdentity };
+
+/**
+ * Where a function that signs members in or verifies their tokens finds the pool: the pool id (the issuer of
+ * its access tokens) and the service's app client id (their `client_id`); the client secret is read at cold
+ * start with DescribeUserPoolClient, never passed here (docs/adr/0013 §2, §7).
+ */
+export const identityEnvironment = (identity: MemberIdentity): Record<string, string> => ({
+  USER_POOL_ID: identity.userPool.userPoolId,
+  USER_POOL_CLIENT_ID: identity.client.userPoolClientId,
+});
+
+export const constructId = (routeId: string): string => routeId.charAt(0).toUpperCase() + routeId.slice(1);
+
+/**
+ * The function of one route: its table actions on its partitions, its user-pool actions on the pool, its
+ * credential's concurrency, and for the settings API the pool's ids.
+ */
+export function routeFunction(scope: Construct, route: Route, settings: RouteFunctionSettings): RouteFunction {
+  return new RouteFunction(scope, constructId(route.id), {
+    entry: route.entry,
+    description: `${route.method} ${route.path}`,
+    table: settings.table,
+    tableActions: route.tableActions,
+    tableKeys: route.tableKeys ?? {},
+    identity: { userPool: settings.identity.userPool, actions: route.identityActions ?? [] },
+    concurrency: concurrencyBudget[route.credential],
+    environment: isSettingsRoute(route) ? identityEnvironment(settings.identity) : {},
+    powertools: settings.powertools,
+    noDeadLetterQueueReason: invokedByApiGateway,
+  });
+}
