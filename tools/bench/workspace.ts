@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
@@ -53,30 +54,22 @@ let contacts = 0;
 /** A number no other contact of this bench run has: each lead numbered `n` is a new contact. */
 export const fresh = () => (contacts += 1);
 
+/** The workspace's configuration, the known lead, and the bodies of the calls, as `workspace.json` has them. */
+const data = JSON.parse(await readFile(new URL('./workspace.json', import.meta.url), 'utf8')) as {
+  seed: Record<string, unknown>;
+  knownLead: { key: string; email: string; phone: string; first_name: string };
+} & Record<'lead' | 'application' | 'note', Record<string, unknown>>;
+
 export const newLeadBody = (n: number, tagId: string | undefined) => ({
-  first_name: 'Nina',
-  last_name: 'Roux',
-  email: `lead-${n}@banc.test`,
-  phone: `+336${String(n).padStart(8, '0')}`,
-  source: 'Typeform - formulaire de contact',
-  pipeline: 'Ventes',
-  stage: 'Nouveau',
+  ...data.lead,
+  ...{ email: `lead-${n}@banc.test`, phone: `+336${String(n).padStart(8, '0')}` },
   tag_ids: tagId === undefined ? [] : [tagId],
 });
-
-export const applicationBody = (n: number) => ({
-  email: `candidat-${n}@banc.test`,
-  name: 'Camille Dupont',
-  phone: '+33100000000',
-  position: 'Développeuse backend',
-  source: 'Typeform',
-  answers: { 'Années d’expérience': '5', 'Disponible ?': 'Dans un mois', 'Langages préférés': 'TypeScript, Go' },
-});
-
-export const noteBody = { content: 'Rappelé, intéressé par l’offre annuelle. Relancer après la démo de jeudi.' };
+export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test`, ...data.application });
+export const noteBody = data.note;
 
 /** Its phone is outside the +336… and +337… ranges of the generated leads, so no new lead matches it by phone. */
-const knownLead = { key: 'connue', email: 'lea.connue@banc.test', phone: '+33100000001', first_name: 'Léa' };
+const knownLead = data.knownLead;
 const seededProspects = 350;
 export const apiKeyCount = 100;
 
@@ -91,9 +84,6 @@ export function handOut(ids: readonly (string | undefined)[], what: string): (co
       return id;
     });
 }
-
-const names = (text: string) => text.split(', ').map((name) => ({ name }));
-const stages = (text: string) => names(text).map((stage) => ({ ...stage, type: 'Follow up' }));
 
 /**
  * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
@@ -113,35 +103,13 @@ export async function seedBenchWorkspace(
     ...{ key: `volume-${index}`, email: `volume-${index}@banc.test`, phone: `+337${String(index).padStart(8, '0')}` },
     ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
   }));
-  const members = names('Alice Martin, Bruno Lefèvre, Chloé Girard, David Morel, Emma Fontaine');
-  const { items, output: seed } = planSeed(
-    deps,
-    parseSeedDescription({
-      workspace: { name: 'Banc de mesure' },
-      members: members.map((member, index) => ({ ...member, email: `membre-${index}@banc.test` })),
-      tags: [
-        { key: 'vip', name: 'VIP' },
-        { key: 'hot', name: 'Chaud' },
-        ...names('Froid, Salon 2026, Webinaire, Partenaire, À relancer, Devis envoyé, Client, Perdu'),
-      ],
-      pipelines: [
-        {
-          ...{ key: 'sales', name: 'Ventes', is_default: true },
-          stages: stages('Nouveau, Contacté, Relance, Rendez-vous, Proposition, Closé, Acompte').map((stage) =>
-            stage.name === 'Rendez-vous' ? { ...stage, type: 'Appointment Setting' } : stage,
-          ),
-        },
-        { name: 'Partenariats', stages: stages('Nouveau, Discussion, Signé') },
-      ],
-      recruitment_pipelines: [
-        { name: 'Développeurs', is_default: true, columns: names('Candidature reçue, Entretien, Offre') },
-        { name: 'Commerciaux', columns: names('Candidature reçue, Entretien') },
-      ],
-      api_keys: Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] })),
-      webhook: { active: true },
-      prospects: [knownLead, ...targets, ...bulk],
-    }),
-  );
+  const api_keys = Array.from({ length: apiKeyCount }, (_, i) => ({
+    key: `cle-${i}`,
+    name: `Clé ${i}`,
+    scopes: ['*'],
+  }));
+  const description = { ...data.seed, api_keys, prospects: [knownLead, ...targets, ...bulk] };
+  const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   const worker = async () => {
