@@ -69,13 +69,11 @@ export function parseBaseline(json: unknown): Baseline {
 export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(baselineFile, 'utf8')) as unknown);
 
 /** Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, no free tier, as published in 2025. */
-export const prices = {
-  apiGatewayPerMillion: 3.5,
-  lambdaRequestsPerMillion: 0.2,
-  lambdaGbSecond: 0.0000133334,
-  writeUnitPerMillion: 0.625,
-  readUnitPerMillion: 0.125,
-} as const;
+type Priced = 'apiGateway' | 'lambdaRequests' | 'lambdaGbSecond' | 'writeUnit' | 'readUnit';
+type Price = { key: Priced; label: string; dollars: number; per: string };
+const pricesFile = new URL('./prices.json', import.meta.url);
+export const priceList = JSON.parse(await readFile(pricesFile, 'utf8')) as Price[];
+const prices = Object.fromEntries(priceList.map(({ key, dollars }) => [key, dollars])) as Record<Priced, number>;
 /** The stack's memory setting (infra/cdk/constructs/route-function.ts); docs/deploy.md's share of cold invocations. */
 export const [memoryGb, coldShare] = [0.5, 0.01];
 
@@ -113,12 +111,12 @@ export function costPerMillion(measure: CostInput) {
   const coldText = `${million} × ${coldShare * 100} % × (${colds.map(seconds).join(' + ')}) × ${gb}`;
   const [reads, writes] = [`${million} × ${count(readUnits)} RRU`, `${million} × ${count(writeUnits)} WRU`];
   const lines = [
-    perMillion('API Gateway', calls, million, prices.apiGatewayPerMillion),
-    perMillion('Lambda requests', calls * invocations, count(calls * invocations), prices.lambdaRequestsPerMillion),
+    perMillion('API Gateway', calls, million, prices.apiGateway),
+    perMillion('Lambda requests', calls * invocations, count(calls * invocations), prices.lambdaRequests),
     duration('Lambda duration, warm', `${million} × ${seconds(warm)} × ${gb}`, calls * warm * memoryGb),
     duration('Lambda duration, init', coldText, calls * coldShare * coldSum * memoryGb),
-    perMillion('DynamoDB reads', calls * readUnits, reads, prices.readUnitPerMillion),
-    perMillion('DynamoDB writes', calls * writeUnits, writes, prices.writeUnitPerMillion),
+    perMillion('DynamoDB reads', calls * readUnits, reads, prices.readUnit),
+    perMillion('DynamoDB writes', calls * writeUnits, writes, prices.writeUnit),
   ];
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }

@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process';
+import { fork, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { productionDeps } from '../../lib/deps';
 import { requestLimit } from '../../lib/storage/rate-limit';
+import { startLocalServer } from '../local/server';
 import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
 import type { Call, Phase, Workspace } from './workspace';
 
@@ -87,25 +89,29 @@ export async function measureLoad(
   return runs;
 }
 
-/** Starts tools/bench/load-server.ts through tsx; it stops when its standard input closes. */
+/**
+ * The local API alone in a process of its own for the load runs (this module, forked), so that autocannon, in the
+ * bench's process, does not share its event loop. It sends its URL and stops when its channel to the bench closes
+ * (the bench ending, however it ends).
+ */
 export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
-  const entry = fileURLToPath(new URL('./load-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve((JSON.parse(stdout) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`load server exited with ${code}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.stdin.end();
-      await exited;
-    },
+  const stdio: StdioOptions = ['ignore', 'ignore', 'inherit', 'ipc'];
+  const child = fork(fileURLToPath(import.meta.url), { env, execArgv: ['--import', 'tsx'], stdio });
+  const exited = once(child, 'exit');
+  const url = await Promise.race([
+    once(child, 'message').then(([message]) => String(message)),
+    exited.then(([code]) => Promise.reject(new Error(`load server exited with ${String(code)}`))),
+  ]);
+  const stop = async () => {
+    if (!child.connected) return;
+    child.disconnect();
+    await exited;
   };
+  return { url, stop };
+}
+
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await startLocalServer({ deps: productionDeps(), port: 0 });
+  process.send(server.url);
+  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
 }

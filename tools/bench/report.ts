@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { format, resolveConfig } from 'prettier';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
-import { checkBudgets, formatBytes, operationOf, price, prices } from './figures';
+import { checkBudgets, formatBytes, operationOf, price, priceList } from './figures';
 import type { BenchResults, FunctionResult } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits } from './operations';
@@ -226,13 +226,7 @@ export function costsSection(results: BenchResults): string {
     cost.before === undefined ? '—' : dollars(cost.before),
     `**${dollars(cost.total)}**`,
   ]);
-  const priceRows = [
-    ['API Gateway REST API, first 333 million requests', `${price(prices.apiGatewayPerMillion)} per million`],
-    ['Lambda requests', `${price(prices.lambdaRequestsPerMillion)} per million`],
-    ['Lambda duration, arm64', `${price(prices.lambdaGbSecond)} per GB-second`],
-    ['DynamoDB on demand, write request unit (WRU)', `${price(prices.writeUnitPerMillion)} per million`],
-    ['DynamoDB on demand, read request unit (RRU)', `${price(prices.readUnitPerMillion)} per million`],
-  ];
+  const priceRows = priceList.map((item) => [item.label, `${price(item.dollars)} per ${item.per}`]);
   const arithmetic = costs.flatMap((cost) => [
     `- **${cost.label}** (${dollars(cost.total)})`,
     ...cost.lines.map((line) => `  - ${line.item}: ${line.arithmetic} = ${dollars(line.dollars)}`),
