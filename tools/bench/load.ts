@@ -6,7 +6,7 @@ import { productionDeps } from '../../lib/deps';
 import { requestLimit } from '../../lib/storage/rate-limit';
 import { startLocalServer } from '../local/server';
 import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
-import type { Call, Phase, Workspace } from './workspace';
+import type { Call, Phase, Workspace, Workspaces } from './workspace';
 
 /** Each key stays well under its limit a minute; note runs spread over 200 prospects, so concurrent notes rarely meet. */
 export const [requestsPerKey, noteProspectCount] = [Math.floor(requestLimit * (5 / 6)), 200];
@@ -59,10 +59,7 @@ export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise
  * Sections 3 and 4: each scenario at each connection count in each workspace, taking turns so that neither meets the
  * code and DynamoDB Local less warm; twenty uncounted requests first load the modules, as a new Lambda instance would.
  */
-export async function measureLoad(
-  url: string,
-  workspaces: Record<Phase, Workspace>,
-): Promise<Record<Phase, LoadRun[]>> {
+export async function measureLoad(url: string, workspaces: Workspaces): Promise<Record<Phase, LoadRun[]>> {
   const runs: Record<Phase, LoadRun[]> = { empty: [], bulk: [] };
   const noteProspects = {
     empty: workspaces.empty.prospects(noteProspectCount),

@@ -5,7 +5,7 @@ import { createDocumentClient } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
 import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
 import { apiCall, applicationBody, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
-import type { Call, Phase, Send, Workspace } from './workspace';
+import type { Call, Phase, Send, Workspace, Workspaces } from './workspace';
 
 /** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, more prospects on demand, and what `setup` returned. */
 export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {
@@ -99,6 +99,7 @@ export const operations: readonly Operation[] = described.operations.map(({ auth
 /** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that warm the code up. */
 export const [repetitions, warmUpRounds] = [10, 5];
 
+type Measures = Record<Phase, OperationMeasure[]>;
 export type CallUnits = { operation: string; units: Units; reported: number };
 
 /** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
@@ -121,10 +122,7 @@ const reportingOperations = new Set(
  * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
  * write keeps none: DynamoDB bills it still); items an update wrote are read back by a client of their own, to size them.
  */
-export async function measureOperations(
-  workspaces: Record<Phase, Workspace>,
-  endpoint: string,
-): Promise<Record<Phase, OperationMeasure[]>> {
+export async function measureOperations(workspaces: Workspaces, endpoint: string): Promise<Measures> {
   const deps = productionDeps();
   const calls: MeteredCall[] = [];
   deps.db.middlewareStack.add(

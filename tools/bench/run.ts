@@ -26,13 +26,9 @@ async function bench(): Promise<BenchResults> {
     const dynamo = await startDynamoDbLocal({ port: await freePort() });
     cleanups.push(dynamo.stop);
     // Every process the bench starts: no AWS credentials, DynamoDB Local.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      TABLE_NAME: 'crm-bench',
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      AWS_REGION: 'eu-west-3',
-    };
-    Object.assign(process.env, { DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT, TABLE_NAME: env.TABLE_NAME });
+    const table = { TABLE_NAME: 'crm-bench', DYNAMODB_ENDPOINT: dynamo.endpoint };
+    const env = { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-3', ...table };
+    Object.assign(process.env, table);
     const tableClient = createDynamoClient({ endpoint: dynamo.endpoint });
     await ensureTable(tableClient, env.TABLE_NAME);
     // The delivery function's read names it (as `<TABLE_NAME>-secrets`, the local default) even for an unknown delivery.
@@ -42,9 +38,8 @@ async function bench(): Promise<BenchResults> {
     cleanups.push(async () => deps.db.destroy());
     const empty = await seedBenchWorkspace(deps, 'empty');
     log(`first workspace seeded; writing the second, with ${bulkProspectCount.toLocaleString('en-US')} prospects…`);
-    const bulk = await seedBenchWorkspace(deps, 'bulk');
-    log(`written in ${Math.round(bulk.seconds)} s`);
-    const workspaces = { empty, bulk };
+    const workspaces = { empty, bulk: await seedBenchWorkspace(deps, 'bulk') };
+    log(`written in ${Math.round(workspaces.bulk.seconds)} s`);
 
     const server = await startLoadServer({ ...process.env, ...env });
     cleanups.push(server.stop);
@@ -66,17 +61,12 @@ async function bench(): Promise<BenchResults> {
 
     const reference = measured.find((result) => result.name === referenceName);
     if (reference === undefined) throw new Error('reference not bundled');
+    const { items, seconds } = workspaces.bulk;
     return {
-      date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      ...{ date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, environment: describeEnvironment() },
+      ...{ functions: measured.filter((result) => result !== reference), reference, coldStartLoadAverage, baseline },
+      ...{ operations: operationsByPhase, load, bulk: { prospects: bulkProspectCount, items, seconds } },
       seconds: (performance.now() - started) / 1000,
-      environment: describeEnvironment(),
-      functions: measured.filter((result) => result !== reference),
-      reference,
-      coldStartLoadAverage,
-      operations: operationsByPhase,
-      load,
-      bulk: { prospects: bulkProspectCount, items: bulk.items, seconds: bulk.seconds },
-      baseline,
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -19,6 +19,8 @@ export type Workspace = {
   knownLeadEmail: string;
 };
 
+export type Workspaces = Record<Phase, Workspace>;
+
 /** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
 export type Send = (call: Call) => Promise<unknown>;
