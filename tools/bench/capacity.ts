@@ -64,10 +64,7 @@ export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>
 }
 
 /** The attributes an update expression sets, adds, deletes or removes (names resolved). */
-export function updatedAttributes(input: {
-  UpdateExpression?: unknown;
-  ExpressionAttributeNames?: unknown;
-}): Set<string> {
+export function updatedAttributes(input: { UpdateExpression?: unknown; ExpressionAttributeNames?: unknown }) {
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const expression = String(input.UpdateExpression ?? '');
   const targets = [
@@ -125,11 +122,8 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       return { read: 0, write: writeUnits(undefined) };
     case 'TransactWriteItems': {
       // A transaction prepares and commits each item: DynamoDB bills it twice.
-      const write = (input.TransactItems as TransactItem[]).reduce(
-        (sum, entry) => sum + transactionWrite(entry, lookup),
-        0,
-      );
-      return { read: 0, write: write * 2 };
+      const entries = input.TransactItems as TransactItem[];
+      return { read: 0, write: 2 * entries.reduce((sum, entry) => sum + transactionWrite(entry, lookup), 0) };
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);

@@ -5,24 +5,11 @@ import os from 'node:os';
 import { version as esbuildVersion } from 'esbuild';
 import * as z from 'zod/mini';
 import type { Bundle, ColdStart } from './functions';
-import type { LoadRun } from './load';
-import { operations, type OperationMeasure } from './operations';
-import { phases, type Phase } from './workspace';
+import { operations } from './operations';
+import { phases } from './workspace';
+import type { BenchResults } from './run';
 
-/** Everything one `npm run bench` measured, as the report and the budget check read it. */
-export type BenchResults = {
-  date: string;
-  seconds: number;
-  environment: ReturnType<typeof describeEnvironment>;
-  functions: FunctionResult[];
-  reference: FunctionResult;
-  /** The machine's one-minute load average at the end of the cold starts. */
-  coldStartLoadAverage: number;
-  operations: Record<Phase, OperationMeasure[]>;
-  load: Record<Phase, LoadRun[]>;
-  bulk: { prospects: number; items: number; seconds: number };
-  baseline: Baseline;
-};
+export type { BenchResults } from './run';
 export type FunctionResult = Bundle & { coldStart: ColdStart };
 
 /** What the figures were measured on, for the report's reader to weigh them. */

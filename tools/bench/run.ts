@@ -6,7 +6,7 @@ import { productionDeps } from '../../lib/deps';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
-import { checkBudgets, describeEnvironment, readBaseline, type BenchResults } from './figures';
+import { checkBudgets, describeEnvironment, readBaseline } from './figures';
 import { benchDeliveryQueueUrl, buildBundles, coldStartEvents, coldStartRuns } from './functions';
 import { measureColdStarts, referenceName } from './functions';
 import { measureLoad, startLoadServer, warmUpDynamoDb } from './load';
@@ -17,8 +17,11 @@ import { bulkProspectCount, seedBenchWorkspace, sender } from './workspace';
 /** `npm run bench [-- --check]`: measures, writes docs/performance.md and its chart; --check exits 1 on a broken budget. */
 const log = (message: string) => console.log(`[bench] ${message}`);
 
+/** Everything one `npm run bench` measured, as the report and the budget check read it. */
+export type BenchResults = Awaited<ReturnType<typeof bench>>;
+
 /** Both workspaces are measured after the bulk write: DynamoDB Local's JVM speeds up, and both must meet it as warm. */
-async function bench(): Promise<BenchResults> {
+async function bench() {
   const started = performance.now();
   const baseline = await readBaseline();
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -52,6 +55,7 @@ async function bench(): Promise<BenchResults> {
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it.
     const measured = await measureColdStarts(bundles, events, { ...env, DELIVERY_QUEUE_URL: benchDeliveryQueueUrl });
+    // The machine's one-minute load average at the end of the cold starts.
     const coldStartLoadAverage = loadavg()[0] ?? 0;
 
     log(`${operations.length} operations × ${repetitions} in each workspace…`);
