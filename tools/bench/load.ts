@@ -27,12 +27,7 @@ export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note';
 };
 
 /** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
-function calls(
-  { seed }: Workspace,
-  scenario: LoadRun['scenario'],
-  keys: readonly string[],
-  prospects: readonly string[],
-) {
+function calls({ seed }: Workspace, scenario: LoadRun['scenario'], keys: string[], prospects: string[]) {
   let sent = 0;
   return (): Call => {
     sent += 1;

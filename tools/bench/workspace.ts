@@ -40,12 +40,9 @@ export const sender =
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
-export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => ({
-  method,
-  path,
-  headers: { authorization: `Bearer ${key}` },
-  body,
-});
+export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
+  return { method, path, headers: { authorization: `Bearer ${key}` }, body };
+};
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
@@ -87,16 +84,16 @@ export function handOut(ids: readonly (string | undefined)[], what: string): (co
     });
 }
 
+/** How many items a seed wrote, and how long it took. */
+type Written = { items: number; seconds: number };
+
 /**
  * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
  * keys, a webhook, prospects for the measures and, in the bulk phase, 100,000 more with their markers, as the lead
  * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
  * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
  */
-export async function seedBenchWorkspace(
-  deps: Deps,
-  phase: Phase,
-): Promise<Workspace & { items: number; seconds: number }> {
+export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Workspace & Written> {
   const targets = Array.from({ length: seededProspects }, (_, index) => ({
     ...{ key: `cible-${index}`, email: `cible-${index}@banc.test` },
     ...{ first_name: 'Cible', last_name: String(index), tags: ['hot'] },
@@ -105,12 +102,8 @@ export async function seedBenchWorkspace(
     ...{ key: `volume-${index}`, email: `volume-${index}@banc.test`, phone: `+337${String(index).padStart(8, '0')}` },
     ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
   }));
-  const api_keys = Array.from({ length: apiKeyCount }, (_, i) => ({
-    key: `cle-${i}`,
-    name: `Clé ${i}`,
-    scopes: ['*'],
-  }));
-  const description = { ...data.seed, api_keys, prospects: [knownLead, ...targets, ...bulk] };
+  const keys = Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] }));
+  const description = { ...data.seed, api_keys: keys, prospects: [knownLead, ...targets, ...bulk] };
   const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
@@ -126,17 +119,13 @@ export async function seedBenchWorkspace(
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
+  const prospectIds = targets.map(({ key }) => seed.prospects[key]);
+  const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {
     phase,
     seed,
-    prospects: handOut(
-      targets.map(({ key }) => seed.prospects[key]),
-      'prospects',
-    ),
-    apiKeys: handOut(
-      Object.values(seed.api_keys).map(({ secret }) => secret),
-      'API keys',
-    ),
+    prospects: handOut(prospectIds, 'prospects'),
+    apiKeys: handOut(secrets, 'API keys'),
     // In the bulk phase, one of the 100,000.
     knownLeadEmail: phase === 'empty' ? knownLead.email : 'volume-0@banc.test',
     items: items.length,
