@@ -100,11 +100,7 @@ export const coldStartRuns = 15;
  * The medians of `coldStartRuns` cold starts of each bundle, interleaved so that a slow moment falls on no function
  * only, after an uncounted round that warms the page cache and DynamoDB Local, as Lambda finds them warm.
  */
-export async function measureColdStarts(
-  bundles: readonly Bundle[],
-  events: FirstEvents,
-  env: Record<string, string>,
-): Promise<(Bundle & { coldStart: ColdStart })[]> {
+export async function measureColdStarts(bundles: readonly Bundle[], events: FirstEvents, env: Record<string, string>) {
   const measures = new Map<string, ColdStart[]>(bundles.map((bundle) => [bundle.name, []]));
   for (let run = 0; run <= coldStartRuns; run += 1) {
     for (const { name, file } of bundles) {

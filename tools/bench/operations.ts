@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
-import { createDocumentClient } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
 import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
 import { apiCall, applicationBody, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
@@ -36,11 +35,8 @@ async function withHistory({ send, key, prospect }: Fixture): Promise<string> {
 }
 
 /** The calls of an operation in a workspace, round after round, once what they need exists. */
-export async function prepare(
-  operation: Operation,
-  workspace: Workspace,
-  send: Send,
-): Promise<(round: number) => Call> {
+export type CallOf = (round: number) => Call;
+export async function prepare(operation: Operation, workspace: Workspace, send: Send): Promise<CallOf> {
   const nextProspect = () => workspace.prospects(1)[0] ?? '';
   const [key = '', prospect, n] = [workspace.apiKeys(1)[0], nextProspect(), fresh()];
   const fixture: Fixture = { ...workspace, key, prospect, n, nextProspect, send, prepared: '' };
@@ -103,13 +99,7 @@ export const [repetitions, warmUpRounds] = [10, 5];
 type Measures = Record<Phase, OperationMeasure[]>;
 export type CallUnits = { operation: string; units: Units; reported: number };
 
-/** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
-export type OperationMeasure = { id: string; calls: string[]; stable: boolean; roundTrips: number } & {
-  breakdown: CallUnits[];
-  billed: Units;
-  reported: number;
-  latencyMs: number;
-};
+export type OperationMeasure = ReturnType<typeof summarize>;
 
 /** The DynamoDB operations that accept ReturnConsumedCapacity (DynamoDB API reference). */
 const reportingOperations = new Set(described.returnConsumedCapacity);
@@ -118,9 +108,9 @@ const reportingOperations = new Set(described.returnConsumedCapacity);
  * Sections 2 and 4: every operation once per round in each workspace, interleaved so that neither a slow moment nor
  * warming code falls on one only. The local API's one DynamoDB client is metered by an SDK middleware that asks for
  * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
- * write keeps none: DynamoDB bills it still); items an update wrote are read back by a client of their own, to size them.
+ * write keeps none: DynamoDB bills it still); items an update wrote are read back afterwards, to size them.
  */
-export async function measureOperations(workspaces: Workspaces, endpoint: string): Promise<Measures> {
+export async function measureOperations(workspaces: Workspaces): Promise<Measures> {
   const deps = productionDeps();
   const calls: MeteredCall[] = [];
   deps.db.middlewareStack.add(
@@ -136,11 +126,10 @@ export async function measureOperations(workspaces: Workspaces, endpoint: string
     },
     { step: 'initialize', name: 'benchCapacityMeter' },
   );
-  const inspector = createDocumentClient({ endpoint });
   const server = await startLocalServer({ deps, port: 0 });
   const send = sender(server.url);
   try {
-    const prepared: { id: string; phase: Phase; runs: Run[]; callOf: (round: number) => Call }[] = [];
+    const prepared: { id: string; phase: Phase; runs: Run[]; callOf: CallOf }[] = [];
     for (const operation of operations) {
       for (const phase of phases) {
         const callOf = await prepare(operation, workspaces[phase], send);
@@ -152,19 +141,19 @@ export async function measureOperations(workspaces: Workspaces, endpoint: string
         calls.splice(0);
         const started = performance.now();
         await send(callOf(round));
-        const ms = performance.now() - started;
-        // The items updated without their new value in the answer, as they are now.
-        const updated = calls.flatMap(({ operation, input }): Item[] => {
+        const [ms, made] = [performance.now() - started, calls.splice(0)];
+        // The items updated without their new value in the answer, as they are now (read back, metered, not counted).
+        const updated = made.flatMap(({ operation, input }): Item[] => {
           if (operation === 'UpdateItem') return [input.Key as Item];
           const entries = operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: Item }[]) : [];
           return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key as Item] : []));
         });
         const stored = new Map<string, Item>();
         for (const Key of updated) {
-          const read = await inspector.send(new GetCommand({ TableName: deps.tableName, Key, ConsistentRead: true }));
+          const read = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key, ConsistentRead: true }));
           if (read.Item) stored.set(keyOf(Key), read.Item);
         }
-        const breakdown = calls.map((call) => ({
+        const breakdown = made.map((call) => ({
           operation: call.operation,
           units: billedUnits(call, (key) => stored.get(keyOf(key))),
           reported: reportedUnits(call.output),
@@ -178,7 +167,6 @@ export async function measureOperations(workspaces: Workspaces, endpoint: string
   } finally {
     await server.close();
     deps.db.destroy();
-    inspector.destroy();
   }
 }
 
@@ -199,7 +187,8 @@ export function median(values: readonly number[]): number {
 export const sameCalls = (calls: readonly string[], others: readonly string[]) =>
   [...calls].sort().join() === [...others].sort().join();
 
-function summarize(id: string, runs: readonly Run[]): OperationMeasure {
+/** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
+function summarize(id: string, runs: readonly Run[]) {
   const first = runs[0];
   if (first === undefined) throw new Error(`${id}: no measured round`);
   const callsOf = (run: Run) => run.breakdown.map((call) => call.operation);

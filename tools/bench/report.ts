@@ -42,14 +42,9 @@ function fill(part: number, values: Record<string, string | number>): string {
 
 /** docs/performance.md: written whole by every `npm run bench`. */
 export function performanceReport(results: BenchResults): string {
-  const budgets = checkBudgets(results).map((check) => [check.budget, check.measured, check.ok ? '✅' : '❌']);
-  const { date, environment } = results;
-  const head = fill(0, {
-    date,
-    seconds: Math.round(results.seconds),
-    ...environment,
-    budgets: table('Budget | Measured | ', budgets, false),
-  });
+  const checks = checkBudgets(results).map((check) => [check.budget, check.measured, check.ok ? '✅' : '❌']);
+  const budgets = table('Budget | Measured | ', checks, false);
+  const head = fill(0, { ...results.environment, date: results.date, seconds: Math.round(results.seconds), budgets });
   const sections = [functionsSection, operationsSection, loadSection, growthSection, costsSection];
   return [head, ...sections.map((section) => section(results))].join('');
 }
@@ -111,10 +106,8 @@ export function operationsSection(results: BenchResults): string {
   });
   const calls = measures.map((measure) => {
     const [{ label, reason }, before] = [operationOf(measure.id), baseline.operations[measure.id]];
-    const [made, why] = [
-      measure.breakdown.map(callUnits).join(' · '),
-      reason.charAt(0).toUpperCase() + reason.slice(1),
-    ];
+    const why = reason.charAt(0).toUpperCase() + reason.slice(1);
+    const made = measure.breakdown.map(callUnits).join(' · ');
     return `- **${label}**: ${made}. ${why}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;
   });
   return fill(2, {

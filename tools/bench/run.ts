@@ -59,7 +59,7 @@ async function bench() {
     const coldStartLoadAverage = loadavg()[0] ?? 0;
 
     log(`${operations.length} operations × ${repetitions} in each workspace…`);
-    const operationsByPhase = await measureOperations(workspaces, dynamo.endpoint);
+    const operationsByPhase = await measureOperations(workspaces);
     log('load runs in each workspace…');
     const load = await measureLoad(server.url, workspaces);
 
