@@ -80,7 +80,6 @@ type TransactItem = {
   Put?: { Item: Item };
   Update?: { Key: Item; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
   Delete?: { Key: Item };
-  ConditionCheck?: { Key: Item };
 };
 
 function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {

@@ -139,10 +139,7 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
   const top = results.functions.reduce((heaviest, other) => (other.bytes > heaviest.bytes ? other : heaviest));
   const [topMs, referenceMs] = [top.coldStart.totalMs, results.reference.coldStart.totalMs];
   const measures = phases.flatMap((phase) =>
-    results.operations[phase].map((measure) => {
-      const { label, target } = operationOf(measure.id);
-      return { label: `${label} (${phase})`, roundTrips: measure.roundTrips, target };
-    }),
+    results.operations[phase].map(({ id, roundTrips }) => ({ ...operationOf(id), roundTrips, phase })),
   );
   const overTarget = measures.filter((measure) => measure.roundTrips > measure.target);
   const runs = phases.flatMap((phase) =>
@@ -164,8 +161,9 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
     {
       budget: "DynamoDB round trips within the issue's targets",
       measured:
-        overTarget.map((over) => `${over.label}: ${over.roundTrips} round trips, target ${over.target}`).join('; ') ||
-        `${measures.length} of ${measures.length} operations within their target`,
+        overTarget
+          .map((over) => `${over.label} (${over.phase}): ${over.roundTrips} round trips, target ${over.target}`)
+          .join('; ') || `${measures.length} of ${measures.length} operations within their target`,
       ok: overTarget.length === 0,
     },
     {

@@ -56,10 +56,8 @@ export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise
  */
 export async function measureLoad(url: string, workspaces: Workspaces): Promise<Record<Phase, LoadRun[]>> {
   const runs: Record<Phase, LoadRun[]> = { empty: [], bulk: [] };
-  const noteProspects = {
-    empty: workspaces.empty.prospects(noteProspectCount),
-    bulk: workspaces.bulk.prospects(noteProspectCount),
-  };
+  const prospectsOf = (phase: Phase) => [phase, workspaces[phase].prospects(noteProspectCount)];
+  const noteProspects = Object.fromEntries(phases.map(prospectsOf)) as Record<Phase, string[]>;
   const send = sender(url);
   for (const scenario of ['lead', 'note'] as const) {
     for (const phase of phases) {
