@@ -1,6 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { sameKey } from '../../lib/storage/client';
 import { tableDefinition } from '../../lib/storage/table';
+import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
  * What DynamoDB on demand bills for one call, by its documented rules ("Item sizes and formats", "Capacity unit
@@ -105,7 +107,7 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       const responses = (output?.Responses ?? {}) as Record<string, Item[]>;
       for (const [table, request] of Object.entries(requests)) {
         for (const key of request.Keys) {
-          const found = (responses[table] ?? []).find((item) => sameKey(item, key));
+          const found = (responses[table] ?? []).find((item) => sameKey(item as ItemKey, key as ItemKey));
           read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
         }
       }
@@ -127,12 +129,6 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
     default:
       throw new Error(`${call.operation}: capacity not modelled`);
   }
-}
-
-export function sameKey(item: Item, key: Item): boolean {
-  return [tableDefinition.partitionKey, tableDefinition.sortKey].every(
-    (name) => item[name] !== undefined && item[name] === key[name],
-  );
 }
 
 /** What DynamoDB Local put in ConsumedCapacity (one object, or one per table). */

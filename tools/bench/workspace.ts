@@ -3,6 +3,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
 import type { Deps } from '../../lib/deps';
+import { untilProcessed } from '../../lib/storage/client';
 
 /** The workspace as measured: with only the bench's own prospects, then with 100 000 more. */
 export type Phase = 'empty' | 'bulk';
@@ -109,13 +110,13 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Work
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch !== undefined; batch = batches.pop()) {
-      let pending = batch.map((item) => ({ PutRequest: { Item: item } }));
-      for (let round = 0; pending.length > 0; round += 1) {
-        if (round > 8) throw new Error('BatchWriteItem kept items unprocessed');
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: pending } }));
-        pending = (written.UnprocessedItems?.[deps.tableName] ?? []) as typeof pending;
-      }
+      await untilProcessed(batch, async (part) => {
+        const puts = part.map((item) => ({ PutRequest: { Item: item } }));
+        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: puts } }));
+        return (written.UnprocessedItems?.[deps.tableName] ?? []).map(
+          (request) => request.PutRequest?.Item as (typeof part)[number],
+        );
+      });
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
