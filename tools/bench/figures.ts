@@ -64,10 +64,8 @@ const prices = Object.fromEntries(priceList.map(({ key, dollars }) => [key, doll
 export const [memoryGb, coldShare] = [0.5, 0.01];
 
 /** One call: its Lambda invocations, their warm duration together and the cold start of each, in seconds; its units. */
-export type CostInput = { invocations: number; warmSeconds: number; coldStartSeconds: readonly number[] } & {
-  readUnits: number;
-  writeUnits: number;
-};
+export type CostInput = { invocations: number; warmSeconds: number; coldStartSeconds: readonly number[] } & Billed;
+type Billed = { readUnits: number; writeUnits: number };
 
 /** A price with its own decimals, at least two: $3.50, $0.625, $0.0000133334. */
 export const price = (dollars: number) =>

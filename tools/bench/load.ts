@@ -19,12 +19,8 @@ export function loadPlan(connections: number) {
 }
 
 /** `errors`: socket errors and timeouts. */
-export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note'; p50Ms: number; p99Ms: number } & {
-  requestsPerSecond: number;
-  errors: number;
-  non2xx: number;
-  status5xx: number;
-};
+export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note' } & Record<LoadFigure, number>;
+type LoadFigure = 'p50Ms' | 'p99Ms' | 'requestsPerSecond' | 'errors' | 'non2xx' | 'status5xx';
 
 /** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
 function calls({ seed }: Workspace, scenario: LoadRun['scenario'], keys: string[], prospects: string[]) {

@@ -96,7 +96,6 @@ export const operations: readonly Operation[] = described.operations.map(({ auth
 /** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that warm the code up. */
 export const [repetitions, warmUpRounds] = [10, 5];
 
-type Measures = Record<Phase, OperationMeasure[]>;
 export type CallUnits = { operation: string; units: Units; reported: number };
 
 export type OperationMeasure = ReturnType<typeof summarize>;
@@ -110,7 +109,7 @@ const reportingOperations = new Set(described.returnConsumedCapacity);
  * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
  * write keeps none: DynamoDB bills it still); items an update wrote are read back afterwards, to size them.
  */
-export async function measureOperations(workspaces: Workspaces): Promise<Measures> {
+export async function measureOperations(workspaces: Workspaces): Promise<Record<Phase, OperationMeasure[]>> {
   const deps = productionDeps();
   const calls: MeteredCall[] = [];
   deps.db.middlewareStack.add(

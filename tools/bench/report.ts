@@ -88,9 +88,8 @@ const callUnits = ({ operation, units: billed }: CallUnits) =>
     .filter(Boolean)
     .join(' ');
 
-export function operationsSection(results: BenchResults): string {
-  const measures = results.operations.empty;
-  const { baseline } = results;
+export function operationsSection({ operations, baseline }: BenchResults): string {
+  const measures = operations.empty;
   const rows = measures.map((measure) => {
     const [operation, before] = [operationOf(measure.id), baseline.operations[measure.id]];
     return [
@@ -172,10 +171,9 @@ function growthSection({ bulk, operations, load }: BenchResults): string {
   });
 }
 
-export function costsSection(results: BenchResults): string {
-  const { baseline } = results;
-  const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
-  const costs = results.operations.empty.map((measure) => {
+export function costsSection({ baseline, functions, operations }: BenchResults): string {
+  const coldStartOf = (name: string) => functions.find((result) => result.name === name)?.coldStart.totalMs;
+  const costs = operations.empty.map((measure) => {
     const operation = operationOf(measure.id);
     const before = figures.costBefore(baseline, operation);
     return { label: operation.label, before, ...figures.operationCost(measure, operation.routeId, coldStartOf) };

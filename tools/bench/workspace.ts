@@ -57,6 +57,7 @@ export const fresh = () => (contacts += 1);
 /** The workspace's configuration, the known lead, and the bodies of the calls, as `workspace.json` has them. */
 const data = JSON.parse(await readFile(new URL('./workspace.json', import.meta.url), 'utf8')) as {
   seed: Record<string, unknown>;
+  /** Its phone is outside the +336… and +337… ranges of the generated leads: no new lead matches it by phone. */
   knownLead: { key: string; email: string; phone: string; first_name: string };
 } & Record<'lead' | 'application' | 'note', Record<string, unknown>>;
 
@@ -68,8 +69,6 @@ export const newLeadBody = (n: number, tagId: string | undefined) => ({
 export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test`, ...data.application });
 export const noteBody = data.note;
 
-/** Its phone is outside the +336… and +337… ranges of the generated leads, so no new lead matches it by phone. */
-const knownLead = data.knownLead;
 const seededProspects = 350;
 export const apiKeyCount = 100;
 
@@ -104,7 +103,7 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Work
     ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
   }));
   const keys = Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] }));
-  const description = { ...data.seed, api_keys: keys, prospects: [knownLead, ...targets, ...bulk] };
+  const description = { ...data.seed, api_keys: keys, prospects: [data.knownLead, ...targets, ...bulk] };
   const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
@@ -128,7 +127,7 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Work
     prospects: handOut(prospectIds, 'prospects'),
     apiKeys: handOut(secrets, 'API keys'),
     // In the bulk phase, one of the 100,000.
-    knownLeadEmail: phase === 'empty' ? knownLead.email : 'volume-0@banc.test',
+    knownLeadEmail: phase === 'empty' ? data.knownLead.email : 'volume-0@banc.test',
     items: items.length,
     seconds: (performance.now() - started) / 1000,
   };
