@@ -81,16 +81,12 @@ export function costPerMillion(measure: CostInput) {
   // Lambda bills by the millisecond: the arithmetic shown uses the times as rounded for display.
   const [warm, colds] = [toMillisecond(measure.warmSeconds), measure.coldStartSeconds.map(toMillisecond)];
   const [million, gb] = [count(calls), `${memoryGb} GB`];
-  const perMillion = (item: string, quantity: number, text: string, unitPrice: number) => ({
-    item,
-    arithmetic: `${text} × ${price(unitPrice)} / 1,000,000`,
-    dollars: (quantity * unitPrice) / calls,
-  });
-  const duration = (item: string, text: string, gbSeconds: number) => ({
-    item,
-    arithmetic: `${text} = ${count(Math.round(gbSeconds))} GB-s × ${price(prices.lambdaGbSecond)}`,
-    dollars: gbSeconds * prices.lambdaGbSecond,
-  });
+  const line = (item: string, arithmetic: string, dollars: number) => ({ item, arithmetic, dollars });
+  const perMillion = (item: string, quantity: number, text: string, unitPrice: number) =>
+    line(item, `${text} × ${price(unitPrice)} / 1,000,000`, (quantity * unitPrice) / calls);
+  const gbPrice = prices.lambdaGbSecond;
+  const duration = (item: string, text: string, gbSeconds: number) =>
+    line(item, `${text} = ${count(Math.round(gbSeconds))} GB-s × ${price(gbPrice)}`, gbSeconds * gbPrice);
   const coldSum = colds.reduce((total, value) => total + value, 0);
   const coldText = `${million} × ${coldShare * 100} % × (${colds.map(seconds).join(' + ')}) × ${gb}`;
   const [reads, writes] = [`${million} × ${count(readUnits)} RRU`, `${million} × ${count(writeUnits)} WRU`];
