@@ -35,8 +35,7 @@ const baselineSchema = z.object({
   commit: z.string().check(z.minLength(7)),
   date: z.string(),
   note: z.string(),
-  referenceColdStartMs: z.number(),
-  functions: z.record(z.string(), z.object({ coldStartMs: z.number(), bytes: z.number() })),
+  functions: z.record(z.string(), z.object({ coldStartMs: z.number(), bytes: z.optional(z.number()) })),
   operations: z.record(z.string(), measured),
 });
 export type Baseline = z.output<typeof baselineSchema>;

@@ -55,10 +55,7 @@ export function functionsSection(results: BenchResults): string {
   const name = (result: FunctionResult) => (result === reference ? '_reference_' : `\`${result.name}\``);
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)} ×`;
   // A function the baseline did not bundle (added since, like the outbound-event functions) has no before.
-  const before = (result: FunctionResult) =>
-    result === reference
-      ? { bytes: undefined, coldStartMs: baseline.referenceColdStartMs }
-      : baseline.functions[result.name];
+  const before = (result: FunctionResult) => baseline.functions[result.name];
   const sizes = sorted.map((result) => [
     name(result),
     beforeAfter(before(result)?.bytes, result.bytes, formatBytes),
