@@ -197,12 +197,9 @@ export function costsSection({ baseline, functions, operations }: BenchResults):
 
 /** p50 and p99 of every run, without and with the bulk prospects: a grouped bar chart, a standalone SVG (no script, font or style). */
 export function latencyChart(results: BenchResults): string {
-  const series = [
-    ['p50, empty workspace', '#9ecae1'],
-    ['p99, empty workspace', '#3182bd'],
-    [`p50, ${short} prospects`, '#fdae6b'],
-    [`p99, ${short} prospects`, '#e6550d'],
-  ];
+  const colors = ['#9ecae1', '#3182bd', '#fdae6b', '#e6550d'];
+  const names = ['empty workspace', `${short} prospects`].flatMap((of) => [`p50, ${of}`, `p99, ${of}`]);
+  const series = names.map((name, index) => [name, colors[index] ?? '#888']);
   const groups = paired(results.load.empty, results.load.bulk).map(([run, grown]) => ({
     label: `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`,
     values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms],
