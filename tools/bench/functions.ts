@@ -94,6 +94,7 @@ process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
 process.exit(0);
 `;
 
+type ProbeReport = { times: ColdStart; answer: Answer };
 export const coldStartRuns = 15;
 
 /**
@@ -107,10 +108,7 @@ export async function measureColdStarts(bundles: readonly Bundle[], events: Firs
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
-        times: ColdStart;
-        answer: Answer;
-      };
+      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProbeReport;
       if (event === undefined || !succeeded(answer) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
