@@ -6,8 +6,8 @@ const sample: Baseline = {
   commit: 'abcdef0',
   date: '2026-01-01 00:00 UTC',
   note: 'a test',
-  referenceColdStartMs: 300,
   functions: {
+    reference: { coldStartMs: 300 },
     authorizer: { coldStartMs: 400, bytes: 390_000 },
     listPipelines: { coldStartMs: 400, bytes: 410_000 },
   },

@@ -145,8 +145,7 @@ describe('budgets and report with the event functions', () => {
       coldStartLoadAverage: 1.9,
       baseline: {
         commit: 'abcdef0',
-        referenceColdStartMs: 94.9,
-        functions: { listPipelines: { coldStartMs: 134.14, bytes: 417_746 } },
+        functions: { reference: { coldStartMs: 94.9 }, listPipelines: { coldStartMs: 134.14, bytes: 417_746 } },
       },
     } as unknown as BenchResults);
     expect(section).toMatch(/\| `streamHandler` +\| +— → 450\.5 KB \| .* \| +12\.6 KB \| +30\.0 KB \|/);

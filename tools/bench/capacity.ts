@@ -1,6 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { sameKey } from '../../lib/storage/client';
 import { tableDefinition } from '../../lib/storage/table';
+import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
  * What DynamoDB on demand bills for one call, by its documented rules ("Item sizes and formats", "Capacity unit
@@ -64,10 +66,7 @@ export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>
 }
 
 /** The attributes an update expression sets, adds, deletes or removes (names resolved). */
-export function updatedAttributes(input: {
-  UpdateExpression?: unknown;
-  ExpressionAttributeNames?: unknown;
-}): Set<string> {
+export function updatedAttributes(input: { UpdateExpression?: unknown; ExpressionAttributeNames?: unknown }) {
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const expression = String(input.UpdateExpression ?? '');
   const targets = [
@@ -83,7 +82,6 @@ type TransactItem = {
   Put?: { Item: Item };
   Update?: { Key: Item; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
   Delete?: { Key: Item };
-  ConditionCheck?: { Key: Item };
 };
 
 function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
@@ -109,7 +107,7 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       const responses = (output?.Responses ?? {}) as Record<string, Item[]>;
       for (const [table, request] of Object.entries(requests)) {
         for (const key of request.Keys) {
-          const found = (responses[table] ?? []).find((item) => sameKey(item, key));
+          const found = (responses[table] ?? []).find((item) => sameKey(item as ItemKey, key as ItemKey));
           read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
         }
       }
@@ -125,21 +123,12 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       return { read: 0, write: writeUnits(undefined) };
     case 'TransactWriteItems': {
       // A transaction prepares and commits each item: DynamoDB bills it twice.
-      const write = (input.TransactItems as TransactItem[]).reduce(
-        (sum, entry) => sum + transactionWrite(entry, lookup),
-        0,
-      );
-      return { read: 0, write: write * 2 };
+      const entries = input.TransactItems as TransactItem[];
+      return { read: 0, write: 2 * entries.reduce((sum, entry) => sum + transactionWrite(entry, lookup), 0) };
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);
   }
-}
-
-export function sameKey(item: Item, key: Item): boolean {
-  return [tableDefinition.partitionKey, tableDefinition.sortKey].every(
-    (name) => item[name] !== undefined && item[name] === key[name],
-  );
 }
 
 /** What DynamoDB Local put in ConsumedCapacity (one object, or one per table). */

@@ -5,24 +5,11 @@ import os from 'node:os';
 import { version as esbuildVersion } from 'esbuild';
 import * as z from 'zod/mini';
 import type { Bundle, ColdStart } from './functions';
-import type { LoadRun } from './load';
-import { operations, type OperationMeasure } from './operations';
-import { phases, type Phase } from './workspace';
+import { operations } from './operations';
+import { phases } from './workspace';
+import type { BenchResults } from './run';
 
-/** Everything one `npm run bench` measured, as the report and the budget check read it. */
-export type BenchResults = {
-  date: string;
-  seconds: number;
-  environment: ReturnType<typeof describeEnvironment>;
-  functions: FunctionResult[];
-  reference: FunctionResult;
-  /** The machine's one-minute load average at the end of the cold starts. */
-  coldStartLoadAverage: number;
-  operations: Record<Phase, OperationMeasure[]>;
-  load: Record<Phase, LoadRun[]>;
-  bulk: { prospects: number; items: number; seconds: number };
-  baseline: Baseline;
-};
+export type { BenchResults } from './run';
 export type FunctionResult = Bundle & { coldStart: ColdStart };
 
 /** What the figures were measured on, for the report's reader to weigh them. */
@@ -42,20 +29,18 @@ export function operationOf(id: string) {
 }
 
 /** The "before" of issue 15: what the bench measured at the last commit before it, copied into `baseline.json`. */
-const measured = z.object({
-  calls: z.array(z.string()),
-  billed: z.object({ read: z.number(), write: z.number() }),
-  latencyMs: z.number(),
-});
+const units = z.object({ read: z.number(), write: z.number() });
+const measured = z.object({ calls: z.array(z.string()), billed: units, latencyMs: z.number() });
 const baselineSchema = z.object({
   commit: z.string().check(z.minLength(7)),
   date: z.string(),
   note: z.string(),
-  referenceColdStartMs: z.number(),
-  functions: z.record(z.string(), z.object({ coldStartMs: z.number(), bytes: z.number() })),
+  functions: z.record(z.string(), z.object({ coldStartMs: z.number(), bytes: z.optional(z.number()) })),
   operations: z.record(z.string(), measured),
 });
 export type Baseline = z.output<typeof baselineSchema>;
+/** What an operation's cost is computed from, measured today or in the baseline. */
+type Measured = Omit<z.output<typeof measured>, 'calls'>;
 export const baselineFile = new URL('./baseline.json', import.meta.url);
 
 /** The baseline as read from its JSON; anything missing or mistyped throws, naming the field. */
@@ -69,21 +54,17 @@ export function parseBaseline(json: unknown): Baseline {
 export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(baselineFile, 'utf8')) as unknown);
 
 /** Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, no free tier, as published in 2025. */
-export const prices = {
-  apiGatewayPerMillion: 3.5,
-  lambdaRequestsPerMillion: 0.2,
-  lambdaGbSecond: 0.0000133334,
-  writeUnitPerMillion: 0.625,
-  readUnitPerMillion: 0.125,
-} as const;
+type Priced = 'apiGateway' | 'lambdaRequests' | 'lambdaGbSecond' | 'writeUnit' | 'readUnit';
+type Price = { key: Priced; label: string; dollars: number; per: string };
+const pricesFile = new URL('./prices.json', import.meta.url);
+export const priceList = JSON.parse(await readFile(pricesFile, 'utf8')) as Price[];
+const prices = Object.fromEntries(priceList.map(({ key, dollars }) => [key, dollars])) as Record<Priced, number>;
 /** The stack's memory setting (infra/cdk/constructs/route-function.ts); docs/deploy.md's share of cold invocations. */
 export const [memoryGb, coldShare] = [0.5, 0.01];
 
 /** One call: its Lambda invocations, their warm duration together and the cold start of each, in seconds; its units. */
-export type CostInput = { invocations: number; warmSeconds: number; coldStartSeconds: readonly number[] } & {
-  readUnits: number;
-  writeUnits: number;
-};
+export type CostInput = { invocations: number; warmSeconds: number; coldStartSeconds: readonly number[] } & Billed;
+type Billed = { readUnits: number; writeUnits: number };
 
 /** A price with its own decimals, at least two: $3.50, $0.625, $0.0000133334. */
 export const price = (dollars: number) =>
@@ -99,26 +80,22 @@ export function costPerMillion(measure: CostInput) {
   // Lambda bills by the millisecond: the arithmetic shown uses the times as rounded for display.
   const [warm, colds] = [toMillisecond(measure.warmSeconds), measure.coldStartSeconds.map(toMillisecond)];
   const [million, gb] = [count(calls), `${memoryGb} GB`];
-  const perMillion = (item: string, quantity: number, text: string, unitPrice: number) => ({
-    item,
-    arithmetic: `${text} × ${price(unitPrice)} / 1,000,000`,
-    dollars: (quantity * unitPrice) / calls,
-  });
-  const duration = (item: string, text: string, gbSeconds: number) => ({
-    item,
-    arithmetic: `${text} = ${count(Math.round(gbSeconds))} GB-s × ${price(prices.lambdaGbSecond)}`,
-    dollars: gbSeconds * prices.lambdaGbSecond,
-  });
+  const line = (item: string, arithmetic: string, dollars: number) => ({ item, arithmetic, dollars });
+  const perMillion = (item: string, quantity: number, text: string, unitPrice: number) =>
+    line(item, `${text} × ${price(unitPrice)} / 1,000,000`, (quantity * unitPrice) / calls);
+  const gbPrice = prices.lambdaGbSecond;
+  const duration = (item: string, text: string, gbSeconds: number) =>
+    line(item, `${text} = ${count(Math.round(gbSeconds))} GB-s × ${price(gbPrice)}`, gbSeconds * gbPrice);
   const coldSum = colds.reduce((total, value) => total + value, 0);
   const coldText = `${million} × ${coldShare * 100} % × (${colds.map(seconds).join(' + ')}) × ${gb}`;
   const [reads, writes] = [`${million} × ${count(readUnits)} RRU`, `${million} × ${count(writeUnits)} WRU`];
   const lines = [
-    perMillion('API Gateway', calls, million, prices.apiGatewayPerMillion),
-    perMillion('Lambda requests', calls * invocations, count(calls * invocations), prices.lambdaRequestsPerMillion),
+    perMillion('API Gateway', calls, million, prices.apiGateway),
+    perMillion('Lambda requests', calls * invocations, count(calls * invocations), prices.lambdaRequests),
     duration('Lambda duration, warm', `${million} × ${seconds(warm)} × ${gb}`, calls * warm * memoryGb),
     duration('Lambda duration, init', coldText, calls * coldShare * coldSum * memoryGb),
-    perMillion('DynamoDB reads', calls * readUnits, reads, prices.readUnitPerMillion),
-    perMillion('DynamoDB writes', calls * writeUnits, writes, prices.writeUnitPerMillion),
+    perMillion('DynamoDB reads', calls * readUnits, reads, prices.readUnit),
+    perMillion('DynamoDB writes', calls * writeUnits, writes, prices.writeUnit),
   ];
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }
@@ -127,24 +104,14 @@ export function costPerMillion(measure: CostInput) {
  * A million calls of a measured operation: two invocations (authorizer, handler) billed for its latency, and their
  * cold starts, which `coldStartMs` finds by function name (today's or the baseline's).
  */
-export function operationCost(
-  measure: { latencyMs: number; billed: { read: number; write: number } },
-  routeId: string,
-  coldStartMs: (name: string) => number | undefined,
-) {
+export function operationCost(measure: Measured, routeId: string, coldStartMs: (name: string) => number | undefined) {
   const coldStartSeconds = ['authorizer', routeId].map((name) => {
     const found = coldStartMs(name);
     if (found === undefined) throw new Error(`no cold start measured for ${name}`);
     return found / 1000;
   });
-  const { read: readUnits, write: writeUnits } = measure.billed;
-  return costPerMillion({
-    invocations: 2,
-    warmSeconds: measure.latencyMs / 1000,
-    coldStartSeconds,
-    readUnits,
-    writeUnits,
-  });
+  const [warmSeconds, { read: readUnits, write: writeUnits }] = [measure.latencyMs / 1000, measure.billed];
+  return costPerMillion({ invocations: 2, warmSeconds, coldStartSeconds, readUnits, writeUnits });
 }
 
 /** The same cost from the baseline's units, latency and cold starts; undefined for an operation it did not measure. */
@@ -165,12 +132,9 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
   const top = results.functions.reduce((heaviest, other) => (other.bytes > heaviest.bytes ? other : heaviest));
   const [topMs, referenceMs] = [top.coldStart.totalMs, results.reference.coldStart.totalMs];
   const measures = phases.flatMap((phase) =>
-    results.operations[phase].map((measure) => {
-      const { label, target } = operationOf(measure.id);
-      return { label: `${label} (${phase})`, roundTrips: measure.roundTrips, target };
-    }),
+    results.operations[phase].map(({ id, roundTrips }) => ({ ...operationOf(id), roundTrips, phase })),
   );
-  const over = measures.filter((measure) => measure.roundTrips > measure.target);
+  const overTarget = measures.filter((measure) => measure.roundTrips > measure.target);
   const runs = phases.flatMap((phase) =>
     results.load[phase].map((run) => ({ ...run, label: `${run.scenario} × ${run.connections} (${phase})` })),
   );
@@ -190,10 +154,10 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
     {
       budget: "DynamoDB round trips within the issue's targets",
       measured:
-        over
-          .map((measure) => `${measure.label}: ${measure.roundTrips} round trips, target ${measure.target}`)
+        overTarget
+          .map((over) => `${over.label} (${over.phase}): ${over.roundTrips} round trips, target ${over.target}`)
           .join('; ') || `${measures.length} of ${measures.length} operations within their target`,
-      ok: over.length === 0,
+      ok: overTarget.length === 0,
     },
     {
       budget: 'Zero 5xx (and no other error) under load',

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -37,7 +37,6 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
   const bundles: Bundle[] = [];
   for (const { name, entry } of targets) {
     const file = path.join(outDir, name, 'index.mjs');
-    await mkdir(path.dirname(file), { recursive: true });
     const options = esbuildOptionsFor(path.join(projectRoot, entry), file);
     const result = await build({ ...options, absWorkingDir: projectRoot, metafile: true, logLevel: 'warning' });
     const parts = { zod: 0, sdk: 0, app: 0, other: 0 };
@@ -58,6 +57,9 @@ export function origin(input: string): Origin {
 
 /** One cold start, process start to first answer, in parts, and the CPU time used (other jobs inflate it less). */
 export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; firstAnswerMs: number; cpuMs: number };
+
+/** Each function's first event of each cold start, by function name. */
+type FirstEvents = Map<string, (run: number) => unknown>;
 
 /** A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due deliveries. */
 type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
@@ -92,25 +94,21 @@ process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
 process.exit(0);
 `;
 
+type ProbeReport = { times: ColdStart; answer: Answer };
 export const coldStartRuns = 15;
 
 /**
  * The medians of `coldStartRuns` cold starts of each bundle, interleaved so that a slow moment falls on no function
  * only, after an uncounted round that warms the page cache and DynamoDB Local, as Lambda finds them warm.
  */
-export async function measureColdStarts(
-  bundles: readonly Bundle[],
-  events: ReadonlyMap<string, (run: number) => unknown>,
-  env: Record<string, string>,
-): Promise<(Bundle & { coldStart: ColdStart })[]> {
+export async function measureColdStarts(bundles: readonly Bundle[], events: FirstEvents, env: Record<string, string>) {
   const measures = new Map<string, ColdStart[]>(bundles.map((bundle) => [bundle.name, []]));
   for (let run = 0; run <= coldStartRuns; run += 1) {
     for (const { name, file } of bundles) {
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const report: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
-      const { times, answer } = report as { times: ColdStart; answer: Answer };
+      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProbeReport;
       if (event === undefined || !succeeded(answer) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
@@ -149,12 +147,9 @@ function allowed(seed: SeedOutput, call: Call): AuthDecision {
  * Each function's first event of cold start `run`, doing its real work (but see `unknownDeliveryBatch`): a route's is
  * the call of the first operation of section 2 on it, once authorized; the authorizer's, a lead webhook call.
  */
-export async function coldStartEvents(
-  workspace: Workspace,
-  send: Send,
-): Promise<Map<string, (run: number) => unknown>> {
+export async function coldStartEvents(workspace: Workspace, send: Send): Promise<FirstEvents> {
   const { seed } = workspace;
-  const events = new Map<string, (run: number) => unknown>();
+  const events: FirstEvents = new Map();
   for (const operation of operations) {
     if (events.has(operation.routeId)) continue;
     const callOf = await prepare(operation, workspace, send);
@@ -183,35 +178,26 @@ export const benchDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws
  * Without subscription, the handler reads the configuration (one Query) and answers without a write.
  */
 export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStreamEvent {
-  const at = new Date();
-  const [vip, sales, email] = [seed.tags.vip ?? '', seed.pipelines.sales, `flux-${run}@banc.test`];
-  const phone = `+339${String(run).padStart(8, '0')}`;
-  const source = 'Typeform - formulaire de contact';
-  const lead = { first_name: 'Flora', last_name: `Flux ${run}`, email, phone, source, tag_ids: [vip] };
+  const [at, vip = '', sales] = [new Date(), seed.tags.vip, seed.pipelines.sales];
+  const lead = { first_name: 'Flora', last_name: `Flux ${run}`, email: `flux-${run}@banc.test`, tag_ids: [vip] };
+  const contact = { phone: `+339${String(run).padStart(8, '0')}`, source: 'Typeform - formulaire de contact' };
   const placement = { pipelineId: sales?.id ?? null, stageId: sales?.stages.Nouveau ?? null };
   const actor = { kind: 'webhook' as const, id: seed.webhook?.endpoint_id ?? null };
   const prospect = items.prospect(
-    newProspect(randomUUID(), seed.workspace_id, lead, placement, [vip], actor, at.toISOString()),
+    newProspect(randomUUID(), seed.workspace_id, { ...lead, ...contact }, placement, [vip], actor, at.toISOString()),
   );
-  const image = marshall(prospect);
-  const { region, accountId } = localStage;
-  const record = {
-    eventID: randomUUID(),
-    eventName: 'INSERT',
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: region,
-    eventSourceARN: `arn:aws:dynamodb:${region}:${accountId}:table/crm-bench/stream/bench`,
-    dynamodb: {
-      ApproximateCreationDateTime: Math.floor(at.getTime() / 1000),
-      Keys: marshall({ pk: prospect.pk, sk: prospect.sk }),
-      NewImage: image,
-      SequenceNumber: String(run + 1).padStart(21, '0'),
-      SizeBytes: Buffer.byteLength(JSON.stringify(image)),
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  } as DynamoDBRecord;
-  return { Records: [record] };
+  const [image, { region, accountId }] = [marshall(prospect), localStage];
+  const dynamodb = {
+    ApproximateCreationDateTime: Math.floor(at.getTime() / 1000),
+    Keys: marshall({ pk: prospect.pk, sk: prospect.sk }),
+    NewImage: image,
+    SequenceNumber: String(run + 1).padStart(21, '0'),
+    SizeBytes: Buffer.byteLength(JSON.stringify(image)),
+    StreamViewType: 'NEW_AND_OLD_IMAGES',
+  };
+  const eventSourceARN = `arn:aws:dynamodb:${region}:${accountId}:table/crm-bench/stream/bench`;
+  const record = { eventID: randomUUID(), eventName: 'INSERT', eventVersion: '1.1', eventSource: 'aws:dynamodb' };
+  return { Records: [{ ...record, awsRegion: region, eventSourceARN, dynamodb } as DynamoDBRecord] };
 }
 
 /**

@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { fork, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { productionDeps } from '../../lib/deps';
 import { requestLimit } from '../../lib/storage/rate-limit';
+import { startLocalServer } from '../local/server';
 import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
-import type { Call, Phase, Workspace } from './workspace';
+import type { Call, Phase, Workspace, Workspaces } from './workspace';
 
 /** Each key stays well under its limit a minute; note runs spread over 200 prospects, so concurrent notes rarely meet. */
 export const [requestsPerKey, noteProspectCount] = [Math.floor(requestLimit * (5 / 6)), 200];
@@ -17,20 +19,11 @@ export function loadPlan(connections: number) {
 }
 
 /** `errors`: socket errors and timeouts. */
-export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note'; p50Ms: number; p99Ms: number } & {
-  requestsPerSecond: number;
-  errors: number;
-  non2xx: number;
-  status5xx: number;
-};
+export type LoadRun = ReturnType<typeof loadPlan> & { scenario: 'lead' | 'note' } & Record<LoadFigure, number>;
+type LoadFigure = 'p50Ms' | 'p99Ms' | 'requestsPerSecond' | 'errors' | 'non2xx' | 'status5xx';
 
 /** The calls of a scenario, built as sent: a new lead each time, or a note on the next prospect with the next key. */
-function calls(
-  { seed }: Workspace,
-  scenario: LoadRun['scenario'],
-  keys: readonly string[],
-  prospects: readonly string[],
-) {
+function calls({ seed }: Workspace, scenario: LoadRun['scenario'], keys: string[], prospects: string[]) {
   let sent = 0;
   return (): Call => {
     sent += 1;
@@ -57,15 +50,10 @@ export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise
  * Sections 3 and 4: each scenario at each connection count in each workspace, taking turns so that neither meets the
  * code and DynamoDB Local less warm; twenty uncounted requests first load the modules, as a new Lambda instance would.
  */
-export async function measureLoad(
-  url: string,
-  workspaces: Record<Phase, Workspace>,
-): Promise<Record<Phase, LoadRun[]>> {
+export async function measureLoad(url: string, workspaces: Workspaces): Promise<Record<Phase, LoadRun[]>> {
   const runs: Record<Phase, LoadRun[]> = { empty: [], bulk: [] };
-  const noteProspects = {
-    empty: workspaces.empty.prospects(noteProspectCount),
-    bulk: workspaces.bulk.prospects(noteProspectCount),
-  };
+  const prospectsOf = (phase: Phase) => [phase, workspaces[phase].prospects(noteProspectCount)];
+  const noteProspects = Object.fromEntries(phases.map(prospectsOf)) as Record<Phase, string[]>;
   const send = sender(url);
   for (const scenario of ['lead', 'note'] as const) {
     for (const phase of phases) {
@@ -87,25 +75,29 @@ export async function measureLoad(
   return runs;
 }
 
-/** Starts tools/bench/load-server.ts through tsx; it stops when its standard input closes. */
+/**
+ * The local API alone in a process of its own for the load runs (this module, forked), so that autocannon, in the
+ * bench's process, does not share its event loop. It sends its URL and stops when its channel to the bench closes
+ * (the bench ending, however it ends).
+ */
 export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
-  const entry = fileURLToPath(new URL('./load-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve((JSON.parse(stdout) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`load server exited with ${code}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.stdin.end();
-      await exited;
-    },
+  const stdio: StdioOptions = ['ignore', 'ignore', 'inherit', 'ipc'];
+  const child = fork(fileURLToPath(import.meta.url), { env, execArgv: ['--import', 'tsx'], stdio });
+  const exited = once(child, 'exit');
+  const url = await Promise.race([
+    once(child, 'message').then(([message]) => String(message)),
+    exited.then(([code]) => Promise.reject(new Error(`load server exited with ${String(code)}`))),
+  ]);
+  const stop = async () => {
+    if (!child.connected) return;
+    child.disconnect();
+    await exited;
   };
+  return { url, stop };
+}
+
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await startLocalServer({ deps: productionDeps(), port: 0 });
+  process.send(server.url);
+  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
 }

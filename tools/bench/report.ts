@@ -1,11 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { format, resolveConfig } from 'prettier';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
-import { checkBudgets, formatBytes, operationOf, price, prices } from './figures';
+import { checkBudgets, formatBytes, operationOf, price, priceList } from './figures';
 import type { BenchResults, FunctionResult } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
-import { repetitions, sameCalls, warmUpRounds, type CallUnits } from './operations';
+import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
 
 /** A GitHub Markdown table from its header (`A | B`) and rows; `numeric`: all columns but the first aligned right. */
@@ -28,25 +28,25 @@ export const beforeAfter = (before: number | undefined, after: number, shown: (v
 const short = `${bulkProspectCount / 1000}k`;
 export const latencyChartFile = 'performance-latency.svg';
 
+/** The report's text (`report.md`): the page down to section 1, then one part per section; `{{name}}` marks a figure. */
+const template = (await readFile(new URL('./report.md', import.meta.url), 'utf8')).split(/^(?=## \d)/m);
+
+/** Part `part` of the template with every `{{name}}` replaced by its value; a name without one throws. */
+function fill(part: number, values: Record<string, string | number>): string {
+  return (template[part] ?? '').replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`tools/bench/report.md: no value for {{${name}}}`);
+    return String(value);
+  });
+}
+
 /** docs/performance.md: written whole by every `npm run bench`. */
 export function performanceReport(results: BenchResults): string {
-  const { environment: env } = results;
-  const budgets = checkBudgets(results).map((check) => [check.budget, check.measured, check.ok ? '✅' : '❌']);
-  return [
-    '# Performance',
-    `Written by \`npm run bench\` (\`tools/bench/run.ts\`) on ${results.date}, in ${Math.round(results.seconds)} s.`,
-    `Do not edit by hand: run it again (\`-- --check\` exits with 1 when a budget breaks). It starts its own DynamoDB
-Local, seeds two workspaces as \`lib/admin/seed-plan.ts\` plans them, measures, and stops all it started. Not part of
-\`npm test\`; its pure helpers are unit-tested in \`test/unit/bench-*.test.ts\`.`,
-    `Machine: ${env.cpu}, ${env.cores} cores, ${env.memoryGb} GB, ${env.os}. Node ${env.node}, ${env.java}, esbuild ${env.esbuild}.`,
-    '## Budgets',
-    table('Budget | Measured | ', budgets, false),
-    functionsSection(results),
-    operationsSection(results),
-    loadSection(results),
-    growthSection(results),
-    costsSection(results),
-  ].join('\n\n');
+  const checks = checkBudgets(results).map((check) => [check.budget, check.measured, check.ok ? '✅' : '❌']);
+  const budgets = table('Budget | Measured | ', checks, false);
+  const head = fill(0, { ...results.environment, date: results.date, seconds: Math.round(results.seconds), budgets });
+  const sections = [functionsSection, operationsSection, loadSection, growthSection, costsSection];
+  return [head, ...sections.map((section) => section(results))].join('');
 }
 
 export function functionsSection(results: BenchResults): string {
@@ -55,10 +55,7 @@ export function functionsSection(results: BenchResults): string {
   const name = (result: FunctionResult) => (result === reference ? '_reference_' : `\`${result.name}\``);
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)} ×`;
   // A function the baseline did not bundle (added since, like the outbound-event functions) has no before.
-  const before = (result: FunctionResult) =>
-    result === reference
-      ? { bytes: undefined, coldStartMs: baseline.referenceColdStartMs }
-      : baseline.functions[result.name];
+  const before = (result: FunctionResult) => baseline.functions[result.name];
   const sizes = sorted.map((result) => [
     name(result),
     beforeAfter(before(result)?.bytes, result.bytes, formatBytes),
@@ -72,32 +69,15 @@ export function functionsSection(results: BenchResults): string {
     ms(result.coldStart.cpuMs),
     ratio(result.coldStart.cpuMs, reference.coldStart.cpuMs),
   ]);
-  return [
-    '## 1. Bundle size and cold start',
-    `Every function (the outbound-event ones are \`eventFunctions\` in \`lib/routes.ts\`) is bundled with the options
-\`RouteFunction\` deploys with (\`infra/cdk/bundling.ts\`): byte for byte the \`cdk synth\` assets. Sizes in decimal units
-(1 KB = 1,000 bytes), split by esbuild's attribution of the minified output into zod, AWS SDK (\`@aws-sdk/*\`,
-\`@smithy/*\`, \`@aws-crypto/*\`), other packages (libphonenumber-js, standardwebhooks…) and own code. Before: the bench
-of commit ${results.baseline.commit} (section 2); — for a function it did not bundle.`,
-    table('Function | Bundle (before → after) | zod | AWS SDK | Other packages | Own code', sizes),
-    `A cold start is a fresh Node process that imports the bundle and answers its first event with real work against
-DynamoDB Local (a route: the call of section 2's first operation on it; the stream handler: a new prospect's record,
-without subscription, one Query; the delivery function: a message for a delivery that does not exist, one
-BatchGetItem, dropped, as the deployed bundle refuses to POST to this machine), timed from the process's start: Node's
-own start, the module load (parse, module scope) and the first answer (the SDK's first requests included). The
-reference (\`tools/bench/reference-function.ts\`), bundled alike, only creates the DynamoDB document client and answers
-after one \`GetItem\`: a ratio is what a function's own code adds; the budget is ${figures.maxColdStartRatio} × for the heaviest bundle.`,
-    `Medians of ${coldStartRuns} runs after one unmeasured round, interleaved across functions. Before and after were
-taken under different machine loads: the ratios compare, the times less so. CPU time is inflated less by other jobs;
-on a busy machine every time grows and elapsed ratios shrink: the one-minute load average after these runs was
-${results.coldStartLoadAverage.toFixed(1)} on ${environment.cores} cores, the bench's own processes included.`,
-    table(
+  return fill(1, {
+    ...{ commit: baseline.commit, maxRatio: figures.maxColdStartRatio, runs: coldStartRuns },
+    ...{ loadAverage: results.coldStartLoadAverage.toFixed(1), cores: environment.cores, node: environment.node },
+    sizes: table('Function | Bundle (before → after) | zod | AWS SDK | Other packages | Own code', sizes),
+    coldStarts: table(
       'Function | Cold start (before → after) | Node start | Load | First answer | Ratio | CPU time | CPU ratio',
       coldStarts,
     ),
-    `On AWS the functions run \`nodejs22.x\` on arm64 with 512 MB, here Node ${environment.node}: absolute times differ, the
-ratios are what this measure is for.`,
-  ].join('\n\n');
+  });
 }
 
 const callUnits = ({ operation, units: billed }: CallUnits) =>
@@ -105,9 +85,8 @@ const callUnits = ({ operation, units: billed }: CallUnits) =>
     .filter(Boolean)
     .join(' ');
 
-export function operationsSection(results: BenchResults): string {
-  const measures = results.operations.empty;
-  const { baseline } = results;
+export function operationsSection({ operations, baseline }: BenchResults): string {
+  const measures = operations.empty;
   const rows = measures.map((measure) => {
     const [operation, before] = [operationOf(measure.id), baseline.operations[measure.id]];
     return [
@@ -121,34 +100,20 @@ export function operationsSection(results: BenchResults): string {
       beforeAfter(before?.latencyMs, measure.latencyMs, ms),
     ];
   });
-  const header =
-    'Operation | Round trips (before → after) | Target | Expected calls | RRU billed (before → after) | WRU billed (before → after) | Local reports | Latency (before → after)';
-  return [
-    '## 2. DynamoDB round trips and capacity per operation',
-    `Every operation once per round, ${repetitions} measured rounds after ${warmUpRounds} unmeasured ones, through the
-local API, whose one DynamoDB client serves authorizer and handlers, without \`Idempotency-Key\`; an SDK middleware
-(\`tools/bench/operations.ts\`) records each call as it leaves (the round trips) and adds \`ReturnConsumedCapacity:
-TOTAL\`. Capacity **billed** is computed from the items read and written by DynamoDB's documented rules
-(\`tools/bench/capacity.ts\`: 1 RRU per 4 KB strongly consistent, half eventually consistent, a missing item at the
-minimum; 1 WRU per KB, once more per index holding the item, twice per item of a transaction); **Local reports** is
-DynamoDB Local's own count, not AWS's bill: a transaction's items count as one (three small puts: 2 reported, 6
-billed), a \`BatchGetItem\`'s missing keys as free, a write refused by its condition as nothing. Latency: median of the
-measured rounds, one request at a time, authorizer and handler included.`,
-    `**Before**: the bench of commit ${baseline.commit} (${baseline.date}), the last before issue 15 ("Fewer DynamoDB round
-trips"), kept in \`tools/bench/baseline.json\`: ${baseline.note}. — where it did not measure the operation. **Target**:
-the most round trips issue 15 (writes, webhooks) or 16 (read routes) allows, authorizer included, a budget on the
-median in both workspaces. **Expected calls**: those \`tools/bench/operations.ts\` lists, ✅ when made (in any order).`,
-    table(header, rows),
-    `Calls in the order they left (R: read units, W: write units billed), and why the data model needs them; then the
-calls of commit ${baseline.commit}:`,
-    measures
-      .map((measure) => {
-        const [{ label, reason }, before] = [operationOf(measure.id), baseline.operations[measure.id]];
-        const calls = measure.breakdown.map(callUnits).join(' · ');
-        return `- **${label}**: ${calls}. ${reason.charAt(0).toUpperCase()}${reason.slice(1)}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;
-      })
-      .join('\n'),
-  ].join('\n\n');
+  const calls = measures.map((measure) => {
+    const [{ label, reason }, before] = [operationOf(measure.id), baseline.operations[measure.id]];
+    const why = reason.charAt(0).toUpperCase() + reason.slice(1);
+    const made = measure.breakdown.map(callUnits).join(' · ');
+    return `- **${label}**: ${made}. ${why}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;
+  });
+  return fill(2, {
+    ...{ repetitions, warmUpRounds, commit: baseline.commit, baselineDate: baseline.date, baselineNote: baseline.note },
+    operations: table(
+      'Operation | Round trips (before → after) | Target | Expected calls | RRU billed (before → after) | WRU billed (before → after) | Local reports | Latency (before → after)',
+      rows,
+    ),
+    calls: calls.join('\n'),
+  });
 }
 
 /** One row per load run, as sections 3 and 4 show them. */
@@ -162,59 +127,50 @@ const loadTable = (runs: readonly LoadRun[]) =>
     ]),
   );
 
-function loadSection(results: BenchResults): string {
-  return [
-    '## 3. Throughput and latency under load',
-    `Load from [autocannon](https://github.com/mcollina/autocannon) ${results.environment.autocannon}, in the bench's
-process, against the local API in a process of its own, all sharing the machine's ${results.environment.cores} cores with
-DynamoDB Local. Each run sends a fixed number of requests: a new lead each time, or a note on one of
-${noteProspectCount} prospects in turn, with API keys in turn (at least one per connection, at most ${requestsPerKey}
-requests each, under the limit of 120 a minute). A few uncounted requests first load the functions' modules.
-Latencies are those of 2xx answers, from autocannon's histogram (1 ms resolution).`,
-    loadTable(results.load.empty),
-    `![p50 and p99 latency by scenario and connections, with and without ${thousands(bulkProspectCount)} prospects](${latencyChartFile})`,
-    `Throughput here is bounded by this shared machine, not by the design: on AWS each call gets its own Lambda
-instance and DynamoDB on demand scales per partition.`,
-  ].join('\n\n');
+function loadSection({ environment, load }: BenchResults): string {
+  return fill(3, {
+    ...{ autocannon: environment.autocannon, cores: environment.cores, noteProspects: noteProspectCount },
+    ...{ requestsPerKey, load: loadTable(load.empty), bulkProspects: thousands(bulkProspectCount) },
+    chart: latencyChartFile,
+  });
 }
 
-function growthSection(results: BenchResults): string {
-  const { bulk, operations } = results;
+/** The runs of both workspaces side by side; they must be the same runs, in the same order. */
+function paired<T extends { id: string } | LoadRun>(empty: readonly T[], bulk: readonly T[]): [T, T][] {
+  const key = (run: T) => ('id' in run ? run.id : `${run.scenario} × ${run.connections}`);
+  return empty.map((run, index) => {
+    const grown = bulk[index];
+    if (grown === undefined || key(grown) !== key(run)) throw new Error('the workspaces were measured differently');
+    return [run, grown];
+  });
+}
+
+function growthSection({ bulk, operations, load }: BenchResults): string {
   const scanned = [...operations.empty, ...operations.bulk].some((measure) => measure.calls.includes('Scan'));
-  const figuresOf = (measure: (typeof operations.empty)[number]) => [
+  const figureNames = ['Round trips', 'RRU', 'WRU', 'Latency'];
+  const figuresOf = (measure: OperationMeasure) => [
     ...[measure.roundTrips, measure.billed.read, measure.billed.write].map(units),
     ms(measure.latencyMs),
   ];
-  const rows = operations.empty.map((measure, index) => {
-    const grown = operations.bulk[index];
-    if (grown?.id !== measure.id) throw new Error('phases measured different operations');
-    return [operationOf(measure.id).label, ...figuresOf(measure), ...figuresOf(grown)];
+  const rows = paired(operations.empty, operations.bulk).map(([measure, grown]) => [
+    operationOf(measure.id).label,
+    ...figuresOf(measure),
+    ...figuresOf(grown),
+  ]);
+  return fill(4, {
+    ...{ bulkProspects: thousands(bulk.prospects), bulkItems: thousands(bulk.items), short },
+    ...{ bulkSeconds: bulk.seconds.toFixed(0), bulkRate: thousands(bulk.prospects / bulk.seconds) },
+    scan: scanned
+      ? '**A Scan was seen.**'
+      : 'No operation used a Scan: every read goes by key, so neither round trips nor units depend on the number of prospects; latencies differ by the noise of a shared machine.',
+    growth: table(['Operation', ...figureNames, ...figureNames.map((name) => `${name} (${short})`)].join(' | '), rows),
+    bulkLoad: loadTable(load.bulk),
   });
-  return [
-    `## 4. How cost grows: ${thousands(bulkProspectCount)} prospects`,
-    `Two workspaces of one table, seeded alike (\`lib/admin/seed-plan.ts\`): the first holds only the few hundred
-prospects the measures write to, the second ${bulk.prospects.toLocaleString('en-US')} more with their e-mail and phone
-markers; its ${thousands(bulk.items)} items took ${bulk.seconds.toFixed(0)} s to write by parallel \`BatchWriteItem\`s
-(${thousands(bulk.prospects / bulk.seconds)} bulk prospects a second on DynamoDB Local). Every figure of sections 1 to 3
-was measured after that write, the workspaces taking turns so that both meet the code and DynamoDB Local equally warm;
-in the second, the known lead is one of the ${short} prospects. ${
-      scanned
-        ? '**A Scan was seen.**'
-        : 'No operation used a Scan: every read goes by key, so neither round trips nor units depend on the number of prospects; latencies differ by the noise of a shared machine.'
-    }`,
-    table(
-      `Operation | Round trips | RRU | WRU | Latency | Round trips (${short}) | RRU (${short}) | WRU (${short}) | Latency (${short})`,
-      rows,
-    ),
-    `Under load, with the ${short} prospects:`,
-    loadTable(results.load.bulk),
-  ].join('\n\n');
 }
 
-export function costsSection(results: BenchResults): string {
-  const { baseline } = results;
-  const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
-  const costs = results.operations.empty.map((measure) => {
+export function costsSection({ baseline, functions, operations }: BenchResults): string {
+  const coldStartOf = (name: string) => functions.find((result) => result.name === name)?.coldStart.totalMs;
+  const costs = operations.empty.map((measure) => {
     const operation = operationOf(measure.id);
     const before = figures.costBefore(baseline, operation);
     return { label: operation.label, before, ...figures.operationCost(measure, operation.routeId, coldStartOf) };
@@ -226,49 +182,28 @@ export function costsSection(results: BenchResults): string {
     cost.before === undefined ? '—' : dollars(cost.before),
     `**${dollars(cost.total)}**`,
   ]);
-  const priceRows = [
-    ['API Gateway REST API, first 333 million requests', `${price(prices.apiGatewayPerMillion)} per million`],
-    ['Lambda requests', `${price(prices.lambdaRequestsPerMillion)} per million`],
-    ['Lambda duration, arm64', `${price(prices.lambdaGbSecond)} per GB-second`],
-    ['DynamoDB on demand, write request unit (WRU)', `${price(prices.writeUnitPerMillion)} per million`],
-    ['DynamoDB on demand, read request unit (RRU)', `${price(prices.readUnitPerMillion)} per million`],
-  ];
+  const priceRows = priceList.map((item) => [item.label, `${price(item.dollars)} per ${item.per}`]);
   const arithmetic = costs.flatMap((cost) => [
     `- **${cost.label}** (${dollars(cost.total)})`,
     ...cost.lines.map((line) => `  - ${line.item}: ${line.arithmetic} = ${dollars(line.dollars)}`),
   ]);
-  return [
-    '## 5. Cost per million calls on AWS',
-    `Prices of [docs/deploy.md](deploy.md#cost-per-million-calls): us-east-1, on demand, free tiers left out, as
-published in 2025 and not read again since (no network here: check them before quoting).`,
-    table('Price | Value', priceRows, false),
-    `Per call: one API Gateway request; two Lambda invocations (authorizer, handler, ${figures.memoryGb} GB each) billed
-for section 2's latency (both together, local gateway included: an upper bound); ${figures.coldShare * 100} % of
-invocations starting cold, billed for section 1's cold start (first answer included: an upper bound); section 2's
-billed units. CloudWatch Logs (about $0.53 per million calls) and X-Ray ($1.30 to $10 per million) come on top
-(docs/deploy.md). **Total before**: the same arithmetic on what the bench of commit ${baseline.commit}
-(${baseline.date}, before issue 15) measured; — where it did not measure the operation.`,
-    table(['Operation', ...itemNames, 'Total before', 'Total after'].join(' | '), rows),
-    'The arithmetic, per million calls:',
-    arithmetic.join('\n'),
-  ].join('\n\n');
+  return fill(5, {
+    ...{ lambdaGb: figures.memoryGb, coldPercent: figures.coldShare * 100 },
+    ...{ commit: baseline.commit, baselineDate: baseline.date, prices: table('Price | Value', priceRows, false) },
+    costs: table(['Operation', ...itemNames, 'Total before', 'Total after'].join(' | '), rows),
+    arithmetic: arithmetic.join('\n'),
+  });
 }
 
 /** p50 and p99 of every run, without and with the bulk prospects: a grouped bar chart, a standalone SVG (no script, font or style). */
 export function latencyChart(results: BenchResults): string {
-  const series = [
-    ['p50, empty workspace', '#9ecae1'],
-    ['p99, empty workspace', '#3182bd'],
-    [`p50, ${short} prospects`, '#fdae6b'],
-    [`p99, ${short} prospects`, '#e6550d'],
-  ];
-  const groups = results.load.empty.map((run, index) => {
-    const grown = results.load.bulk[index];
-    if (grown?.scenario !== run.scenario || grown.connections !== run.connections)
-      throw new Error('phases ran different loads');
-    const label = `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`;
-    return { label, values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms] };
-  });
+  const colors = ['#9ecae1', '#3182bd', '#fdae6b', '#e6550d'];
+  const names = ['empty workspace', `${short} prospects`].flatMap((of) => [`p50, ${of}`, `p99, ${of}`]);
+  const series = names.map((name, index) => [name, colors[index] ?? '#888']);
+  const groups = paired(results.load.empty, results.load.bulk).map(([run, grown]) => ({
+    label: `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`,
+    values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms],
+  }));
   return barChart('Latency under load through the local API (ms)', 'milliseconds', series, groups);
 }
 

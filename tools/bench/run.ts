@@ -6,7 +6,7 @@ import { productionDeps } from '../../lib/deps';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
-import { checkBudgets, describeEnvironment, readBaseline, type BenchResults } from './figures';
+import { checkBudgets, describeEnvironment, readBaseline } from './figures';
 import { benchDeliveryQueueUrl, buildBundles, coldStartEvents, coldStartRuns } from './functions';
 import { measureColdStarts, referenceName } from './functions';
 import { measureLoad, startLoadServer, warmUpDynamoDb } from './load';
@@ -17,8 +17,11 @@ import { bulkProspectCount, seedBenchWorkspace, sender } from './workspace';
 /** `npm run bench [-- --check]`: measures, writes docs/performance.md and its chart; --check exits 1 on a broken budget. */
 const log = (message: string) => console.log(`[bench] ${message}`);
 
+/** Everything one `npm run bench` measured, as the report and the budget check read it. */
+export type BenchResults = Awaited<ReturnType<typeof bench>>;
+
 /** Both workspaces are measured after the bulk write: DynamoDB Local's JVM speeds up, and both must meet it as warm. */
-async function bench(): Promise<BenchResults> {
+async function bench() {
   const started = performance.now();
   const baseline = await readBaseline();
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -26,13 +29,9 @@ async function bench(): Promise<BenchResults> {
     const dynamo = await startDynamoDbLocal({ port: await freePort() });
     cleanups.push(dynamo.stop);
     // Every process the bench starts: no AWS credentials, DynamoDB Local.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      TABLE_NAME: 'crm-bench',
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      AWS_REGION: 'eu-west-3',
-    };
-    Object.assign(process.env, { DYNAMODB_ENDPOINT: env.DYNAMODB_ENDPOINT, TABLE_NAME: env.TABLE_NAME });
+    const table = { TABLE_NAME: 'crm-bench', DYNAMODB_ENDPOINT: dynamo.endpoint };
+    const env = { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-3', ...table };
+    Object.assign(process.env, table);
     const tableClient = createDynamoClient({ endpoint: dynamo.endpoint });
     await ensureTable(tableClient, env.TABLE_NAME);
     // The delivery function's read names it (as `<TABLE_NAME>-secrets`, the local default) even for an unknown delivery.
@@ -42,9 +41,8 @@ async function bench(): Promise<BenchResults> {
     cleanups.push(async () => deps.db.destroy());
     const empty = await seedBenchWorkspace(deps, 'empty');
     log(`first workspace seeded; writing the second, with ${bulkProspectCount.toLocaleString('en-US')} prospects…`);
-    const bulk = await seedBenchWorkspace(deps, 'bulk');
-    log(`written in ${Math.round(bulk.seconds)} s`);
-    const workspaces = { empty, bulk };
+    const workspaces = { empty, bulk: await seedBenchWorkspace(deps, 'bulk') };
+    log(`written in ${Math.round(workspaces.bulk.seconds)} s`);
 
     const server = await startLoadServer({ ...process.env, ...env });
     cleanups.push(server.stop);
@@ -57,26 +55,22 @@ async function bench(): Promise<BenchResults> {
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it.
     const measured = await measureColdStarts(bundles, events, { ...env, DELIVERY_QUEUE_URL: benchDeliveryQueueUrl });
+    // The machine's one-minute load average at the end of the cold starts.
     const coldStartLoadAverage = loadavg()[0] ?? 0;
 
     log(`${operations.length} operations × ${repetitions} in each workspace…`);
-    const operationsByPhase = await measureOperations(workspaces, dynamo.endpoint);
+    const operationsByPhase = await measureOperations(workspaces);
     log('load runs in each workspace…');
     const load = await measureLoad(server.url, workspaces);
 
     const reference = measured.find((result) => result.name === referenceName);
     if (reference === undefined) throw new Error('reference not bundled');
+    const { items, seconds } = workspaces.bulk;
     return {
-      date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      ...{ date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, environment: describeEnvironment() },
+      ...{ functions: measured.filter((result) => result !== reference), reference, coldStartLoadAverage, baseline },
+      ...{ operations: operationsByPhase, load, bulk: { prospects: bulkProspectCount, items, seconds } },
       seconds: (performance.now() - started) / 1000,
-      environment: describeEnvironment(),
-      functions: measured.filter((result) => result !== reference),
-      reference,
-      coldStartLoadAverage,
-      operations: operationsByPhase,
-      load,
-      bulk: { prospects: bulkProspectCount, items: bulk.items, seconds: bulk.seconds },
-      baseline,
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
 import type { Deps } from '../../lib/deps';
+import { untilProcessed } from '../../lib/storage/client';
 
 /** The workspace as measured: with only the bench's own prospects, then with 100 000 more. */
 export type Phase = 'empty' | 'bulk';
@@ -17,6 +19,8 @@ export type Workspace = {
   /** The e-mail of a prospect already in the workspace. */
   knownLeadEmail: string;
 };
+
+export type Workspaces = Record<Phase, Workspace>;
 
 /** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
@@ -37,12 +41,9 @@ export const sender =
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
-export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => ({
-  method,
-  path,
-  headers: { authorization: `Bearer ${key}` },
-  body,
-});
+export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
+  return { method, path, headers: { authorization: `Bearer ${key}` }, body };
+};
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
@@ -53,30 +54,21 @@ let contacts = 0;
 /** A number no other contact of this bench run has: each lead numbered `n` is a new contact. */
 export const fresh = () => (contacts += 1);
 
+/** The workspace's configuration, the known lead, and the bodies of the calls, as `workspace.json` has them. */
+const data = JSON.parse(await readFile(new URL('./workspace.json', import.meta.url), 'utf8')) as {
+  seed: Record<string, unknown>;
+  /** Its phone is outside the +336… and +337… ranges of the generated leads: no new lead matches it by phone. */
+  knownLead: { key: string; email: string; phone: string; first_name: string };
+} & Record<'lead' | 'application' | 'note', Record<string, unknown>>;
+
 export const newLeadBody = (n: number, tagId: string | undefined) => ({
-  first_name: 'Nina',
-  last_name: 'Roux',
-  email: `lead-${n}@banc.test`,
-  phone: `+336${String(n).padStart(8, '0')}`,
-  source: 'Typeform - formulaire de contact',
-  pipeline: 'Ventes',
-  stage: 'Nouveau',
+  ...data.lead,
+  ...{ email: `lead-${n}@banc.test`, phone: `+336${String(n).padStart(8, '0')}` },
   tag_ids: tagId === undefined ? [] : [tagId],
 });
+export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test`, ...data.application });
+export const noteBody = data.note;
 
-export const applicationBody = (n: number) => ({
-  email: `candidat-${n}@banc.test`,
-  name: 'Camille Dupont',
-  phone: '+33100000000',
-  position: 'Développeuse backend',
-  source: 'Typeform',
-  answers: { 'Années d’expérience': '5', 'Disponible ?': 'Dans un mois', 'Langages préférés': 'TypeScript, Go' },
-});
-
-export const noteBody = { content: 'Rappelé, intéressé par l’offre annuelle. Relancer après la démo de jeudi.' };
-
-/** Its phone is outside the +336… and +337… ranges of the generated leads, so no new lead matches it by phone. */
-const knownLead = { key: 'connue', email: 'lea.connue@banc.test', phone: '+33100000001', first_name: 'Léa' };
 const seededProspects = 350;
 export const apiKeyCount = 100;
 
@@ -92,8 +84,8 @@ export function handOut(ids: readonly (string | undefined)[], what: string): (co
     });
 }
 
-const names = (text: string) => text.split(', ').map((name) => ({ name }));
-const stages = (text: string) => names(text).map((stage) => ({ ...stage, type: 'Follow up' }));
+/** How many items a seed wrote, and how long it took. */
+type Written = { items: number; seconds: number };
 
 /**
  * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
@@ -101,10 +93,7 @@ const stages = (text: string) => names(text).map((stage) => ({ ...stage, type: '
  * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
  * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
  */
-export async function seedBenchWorkspace(
-  deps: Deps,
-  phase: Phase,
-): Promise<Workspace & { items: number; seconds: number }> {
+export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Workspace & Written> {
   const targets = Array.from({ length: seededProspects }, (_, index) => ({
     ...{ key: `cible-${index}`, email: `cible-${index}@banc.test` },
     ...{ first_name: 'Cible', last_name: String(index), tags: ['hot'] },
@@ -113,62 +102,32 @@ export async function seedBenchWorkspace(
     ...{ key: `volume-${index}`, email: `volume-${index}@banc.test`, phone: `+337${String(index).padStart(8, '0')}` },
     ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
   }));
-  const members = names('Alice Martin, Bruno Lefèvre, Chloé Girard, David Morel, Emma Fontaine');
-  const { items, output: seed } = planSeed(
-    deps,
-    parseSeedDescription({
-      workspace: { name: 'Banc de mesure' },
-      members: members.map((member, index) => ({ ...member, email: `membre-${index}@banc.test` })),
-      tags: [
-        { key: 'vip', name: 'VIP' },
-        { key: 'hot', name: 'Chaud' },
-        ...names('Froid, Salon 2026, Webinaire, Partenaire, À relancer, Devis envoyé, Client, Perdu'),
-      ],
-      pipelines: [
-        {
-          ...{ key: 'sales', name: 'Ventes', is_default: true },
-          stages: stages('Nouveau, Contacté, Relance, Rendez-vous, Proposition, Closé, Acompte').map((stage) =>
-            stage.name === 'Rendez-vous' ? { ...stage, type: 'Appointment Setting' } : stage,
-          ),
-        },
-        { name: 'Partenariats', stages: stages('Nouveau, Discussion, Signé') },
-      ],
-      recruitment_pipelines: [
-        { name: 'Développeurs', is_default: true, columns: names('Candidature reçue, Entretien, Offre') },
-        { name: 'Commerciaux', columns: names('Candidature reçue, Entretien') },
-      ],
-      api_keys: Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] })),
-      webhook: { active: true },
-      prospects: [knownLead, ...targets, ...bulk],
-    }),
-  );
+  const keys = Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] }));
+  const description = { ...data.seed, api_keys: keys, prospects: [data.knownLead, ...targets, ...bulk] };
+  const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
   const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch !== undefined; batch = batches.pop()) {
-      let pending = batch.map((item) => ({ PutRequest: { Item: item } }));
-      for (let round = 0; pending.length > 0; round += 1) {
-        if (round > 8) throw new Error('BatchWriteItem kept items unprocessed');
-        if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: pending } }));
-        pending = (written.UnprocessedItems?.[deps.tableName] ?? []) as typeof pending;
-      }
+      await untilProcessed(batch, async (part) => {
+        const puts = part.map((item) => ({ PutRequest: { Item: item } }));
+        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: puts } }));
+        return (written.UnprocessedItems?.[deps.tableName] ?? []).map(
+          (request) => request.PutRequest?.Item as (typeof part)[number],
+        );
+      });
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
+  const prospectIds = targets.map(({ key }) => seed.prospects[key]);
+  const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {
     phase,
     seed,
-    prospects: handOut(
-      targets.map(({ key }) => seed.prospects[key]),
-      'prospects',
-    ),
-    apiKeys: handOut(
-      Object.values(seed.api_keys).map(({ secret }) => secret),
-      'API keys',
-    ),
+    prospects: handOut(prospectIds, 'prospects'),
+    apiKeys: handOut(secrets, 'API keys'),
     // In the bulk phase, one of the 100,000.
-    knownLeadEmail: phase === 'empty' ? knownLead.email : 'volume-0@banc.test',
+    knownLeadEmail: phase === 'empty' ? data.knownLead.email : 'volume-0@banc.test',
     items: items.length,
     seconds: (performance.now() - started) / 1000,
   };
