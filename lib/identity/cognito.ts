@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import {
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
@@ -163,7 +163,6 @@ export function createCognitoIdentityProvider(
       }
     },
     startPasswordReset: async (email) => {
-      const deliveries = config.deliveriesFile === undefined ? undefined : await deliveredSince(config.deliveriesFile);
       try {
         await client.send(
           new ForgotPasswordCommand({ ClientId: clientId, Username: email, SecretHash: await secretHash(email) }),
@@ -173,7 +172,7 @@ export function createCognitoIdentityProvider(
         if (named(error, (failure) => refusals.has(failure.name))) return {};
         throw error;
       }
-      const code = await deliveries?.next(email);
+      const code = config.localPoolFile === undefined ? undefined : await storedResetCode(config.localPoolFile, email);
       return code === undefined ? {} : { code };
     },
     confirmPasswordReset: async (email, code, newPassword) => {
@@ -225,7 +224,7 @@ export function createCognitoIdentityProvider(
         }),
       );
     },
-    answersDeliveredSecrets: config.deliveriesFile !== undefined,
+    answersDeliveredSecrets: config.localPoolFile !== undefined,
   };
 
   /**
@@ -262,32 +261,14 @@ function tokensOf(result: AuthenticationResultType): Tokens {
 }
 
 /**
- * The local run's deliveries (tools/local/identity-provider.ts appends one JSON line per message cognito-local
- * prints: `{ "destination", "code" }`), read from where the file ended before the call that delivers: the
- * provider answers before its console line reaches the runtime, so the reader waits for it a little.
+ * The reset code cognito-local drew for `userName`: it keeps it on the user, in the JSON file of its pool, before it
+ * answers ForgotPassword. Its console shows the code too, but its logger writes asynchronously and was seen to hold
+ * lines back for good under a test run, so the file it saved is what the local run reads.
  */
-async function deliveredSince(file: string): Promise<{ next: (destination: string) => Promise<string | undefined> }> {
-  const handle = await open(file, 'a+');
-  const start = (await handle.stat()).size;
-  const next = async (destination: string): Promise<string | undefined> => {
-    try {
-      for (let waited = 0; waited <= 3000; waited += 50) {
-        const { size } = await handle.stat();
-        const buffer = Buffer.alloc(size - start);
-        await handle.read(buffer, 0, buffer.length, start);
-        const found = buffer
-          .toString('utf8')
-          .split('\n')
-          .filter((line) => line.trim() !== '')
-          .map((line) => JSON.parse(line) as { destination?: string; code?: string })
-          .findLast((delivery) => delivery.destination === destination);
-        if (found?.code) return found.code;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return undefined;
-    } finally {
-      await handle.close();
-    }
+async function storedResetCode(poolFile: string, userName: string): Promise<string | undefined> {
+  const pool = JSON.parse(await readFile(poolFile, 'utf8')) as {
+    Users?: Record<string, { ConfirmationCode?: unknown }>;
   };
-  return { next };
+  const code = pool.Users?.[userName]?.ConfirmationCode;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
  * Where the user pool is (docs/adr/0013), read once per cold start. On AWS the stack sets USER_POOL_ID and
  * USER_POOL_CLIENT_ID (the region is the function's); the local run sets the same two, plus what only it has:
  * the local provider's endpoint and issuer, the key set it fetched (served over http, which aws-jwt-verify does
- * not fetch), and the file where it writes what the provider delivered (decisions 7.1: answered locally only).
+ * not fetch), and the file where it keeps its pool, with the codes it delivers (decisions 7.1: answered locally only).
  */
 export type IdentityConfig = {
   userPoolId: string;
@@ -16,8 +16,8 @@ export type IdentityConfig = {
   endpoint: string | undefined;
   /** The local provider's key set (JSON), handed to the verifier. */
   jwks: string | undefined;
-  /** The local run's record of delivered codes (tools/local/identity-provider.ts). */
-  deliveriesFile: string | undefined;
+  /** The local provider's file of its pool, where it keeps the codes it delivers (tools/local/identity-provider.ts). */
+  localPoolFile: string | undefined;
 };
 
 /** Undefined when no user pool is configured: the service then has no signed-in routes to serve. */
@@ -31,7 +31,7 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): Identi
     IDENTITY_ENDPOINT: z.optional(z.url()),
     USER_POOL_ISSUER: z.optional(z.url()),
     USER_POOL_JWKS: z.optional(text),
-    IDENTITY_DELIVERIES_FILE: z.optional(text),
+    IDENTITY_LOCAL_POOL_FILE: z.optional(text),
   });
   const parsed = schema.safeParse(
     Object.fromEntries(Object.keys(schema.def.shape).map((name) => [name, env[name] || undefined])),
@@ -48,6 +48,6 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): Identi
     issuer: data.USER_POOL_ISSUER ?? `https://cognito-idp.${region}.amazonaws.com/${data.USER_POOL_ID}`,
     endpoint: data.IDENTITY_ENDPOINT,
     jwks: data.USER_POOL_JWKS,
-    deliveriesFile: data.IDENTITY_DELIVERIES_FILE,
+    localPoolFile: data.IDENTITY_LOCAL_POOL_FILE,
   };
 }
