@@ -19,8 +19,8 @@ import { SigningSecretsTable } from './constructs/secrets-table';
 import { SingleTable } from './constructs/single-table';
 import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
 
-/** API key and endpoint lookups, then the endpoint's "last call received". */
-export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+/** API key and endpoint lookups, then the endpoint's "last call received"; a member's membership and sign-out. */
+export const authorizerTableActions: readonly TableAction[] = ['GetItem', 'UpdateItem', 'BatchGetItem'];
 
 export const authorizerDescription = 'Lambda authorizer: API keys and webhook tokens';
 

@@ -13,7 +13,7 @@ import {
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
-import type { IdentityConfig } from './config';
+import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
  * The one implementation of the identity provider port (docs/adr/0013): Amazon Cognito on AWS, cognito-local
@@ -71,6 +71,13 @@ export function createCognitoClient(
     maxAttempts: 2,
     requestHandler: { connectionTimeout: 1000, requestTimeout: 4000, throwOnRequestTimeout: true },
   });
+}
+
+/** The user pool of the function's configuration (lib/identity/config.ts), one per cold start. */
+export function poolIdentityProvider(env: NodeJS.ProcessEnv = process.env): IdentityProvider {
+  const config = loadIdentityConfig(env);
+  if (config === undefined) throw new Error('Configuration invalide : USER_POOL_ID');
+  return createCognitoIdentityProvider(config);
 }
 
 export function createCognitoIdentityProvider(
