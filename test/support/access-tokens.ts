@@ -1,4 +1,5 @@
-import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
 
 /**
  * Access tokens as a Cognito user pool signs them (RS256, `kid` of its key set), signed by a key of the test's
@@ -11,6 +12,16 @@ export function aSigningKey(kid = `test-${randomUUID()}`): TestSigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
   return { privateKey, jwks: JSON.stringify({ keys: [jwk] }), kid };
+}
+
+/**
+ * The key cognito-local signs every pool's tokens with (shipped in its package, `kid` CognitoLocal): tokens signed
+ * with it pass the local pool's key set, so a test can make the ones the provider would not issue (expired, an id
+ * token, another client) and see the service itself refuse them.
+ */
+export function localPoolSigningKey(): TestSigningKey {
+  const shipped = createRequire(import.meta.url)('cognito-local/lib/keys/cognitoLocal.private.json') as { pem: string };
+  return { privateKey: createPrivateKey(shipped.pem), jwks: '', kid: 'CognitoLocal' };
 }
 
 const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
