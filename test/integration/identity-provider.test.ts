@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import { createMemberTokenVerifier } from '../../lib/identity/member-token';
+import { productionDeps } from '../../lib/deps';
+import { createDynamoClient } from '../../lib/storage/client';
+import { ensureTable } from '../../lib/storage/create-table';
+import { getLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
+import { startLocalIdentityProvider } from '../../tools/local/identity-provider';
 
 /** The adapter against the run's cognito-local (test/support/global-setup.js), as the functions use it. */
 const config = loadIdentityConfig();
@@ -78,5 +86,40 @@ describe('the Cognito adapter on the local identity provider', () => {
     await provider.setPermanentPassword(email, permanent);
     await provider.invite(email, 'Encore-Temporaire-1!');
     await expect(provider.signIn(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'new_password_required' });
+  });
+});
+
+describe('the local identity provider of npm start', () => {
+  it('keeps its pool in DATA_DIR and finds it again through the table at the next start', async () => {
+    const deps = productionDeps();
+    const store = { db: deps.db, tableName: `crm-test-idp-${randomUUID()}` };
+    const dynamo = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+    await ensureTable(dynamo, store.tableName);
+    dynamo.destroy();
+    const dataDir = mkdtempSync(join(tmpdir(), 'crm-data-'));
+    try {
+      const first = await startLocalIdentityProvider({ store, dataDir });
+      const email = anEmail();
+      const local = createCognitoIdentityProvider(loadIdentityConfig(first.env) as NonNullable<typeof config>);
+      await local.invite(email, temporary);
+      await local.setPermanentPassword(email, permanent);
+      await first.stop();
+      const second = await startLocalIdentityProvider({ store, dataDir });
+      try {
+        expect(second.env.USER_POOL_ID).toBe(first.env.USER_POOL_ID);
+        expect(await getLocalIdentityProvider(store)).toEqual({
+          endpoint: second.endpoint,
+          user_pool_id: first.env.USER_POOL_ID,
+          client_id: first.env.USER_POOL_CLIENT_ID,
+        });
+        const again = createCognitoIdentityProvider(loadIdentityConfig(second.env) as NonNullable<typeof config>);
+        await expect(again.signIn(email, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      deps.db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
