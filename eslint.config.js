@@ -9,9 +9,14 @@ import tseslint from 'typescript-eslint';
  */
 const sdk = {
   group: ['@aws-sdk/*'],
-  message: 'Only lib/storage talks to DynamoDB, only lib/queue to SQS (and tools/ to both).',
+  message:
+    'Only lib/storage talks to DynamoDB, only lib/queue to SQS, only lib/identity to Cognito (and tools/ to all).',
 };
 const sqs = { group: ['@aws-sdk/*', '!@aws-sdk/client-sqs'], message: 'lib/queue talks to SQS only.' };
+const cognito = {
+  group: ['@aws-sdk/*', '!@aws-sdk/client-cognito-identity-provider'],
+  message: 'lib/identity talks to Cognito only.',
+};
 const credentials = {
   group: ['@aws-sdk/*', '!@aws-sdk/credential-provider-env'],
   message: 'The bundled credential provider reads the environment only.',
@@ -58,7 +63,7 @@ export default tseslint.config(
   layer(
     ['functions/**/*.ts', 'lib/**/*.ts'],
     [sdk, tooling],
-    ['lib/storage/**', 'lib/domain/**', 'lib/queue/**', 'lib/lambda-credentials.ts'],
+    ['lib/storage/**', 'lib/domain/**', 'lib/queue/**', 'lib/identity/**', 'lib/lambda-credentials.ts'],
   ),
   layer(['lib/lambda-credentials.ts'], [credentials, tooling]),
   layer(
@@ -69,6 +74,17 @@ export default tseslint.config(
       above(
         ['http', 'auth', 'admin', 'openapi', 'storage'],
         'The queue adapter knows only the domain port it implements.',
+      ),
+    ],
+  ),
+  layer(
+    ['lib/identity/**/*.ts'],
+    [
+      cognito,
+      tooling,
+      above(
+        ['http', 'auth', 'admin', 'openapi', 'storage'],
+        'The identity adapter knows only the domain port it implements.',
       ),
     ],
   ),

@@ -1,6 +1,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorize, type AuthorizerDeps } from '../lib/auth/authorize';
 import { allowStagePolicy, encodeDecision, type AuthDecision } from '../lib/auth/context';
+import { loadIdentityConfig } from '../lib/identity/config';
+import { createMemberTokenVerifier } from '../lib/identity/member-token';
 import { createDocumentClient, loadConfig, withDynamoDeadline } from '../lib/storage/client';
 import { errorFields, logger, observeInvocation } from '../lib/observability';
 import { findRoute } from '../lib/routes';
@@ -14,7 +16,15 @@ import { findRoute } from '../lib/routes';
 /** The authorizer counts no business metric: it has none to publish. */
 const nothingCounted = { publish: () => undefined };
 
-export function createAuthorizer(deps: AuthorizerDeps) {
+/**
+ * The user pool's verifier, one per cold start (its key set cached with it), for every authorizer of this module
+ * unless the caller brings its own; none where no pool is configured.
+ */
+const identity = loadIdentityConfig();
+const poolVerifier = identity && createMemberTokenVerifier(identity);
+
+export function createAuthorizer(given: AuthorizerDeps) {
+  const deps = { ...given, memberTokens: given.memberTokens ?? poolVerifier };
   // The context is optional: tests and the local stand-in may call the authorizer with the event alone.
   return (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> =>
     observeInvocation(
@@ -37,6 +47,7 @@ async function decide(deps: AuthorizerDeps, event: APIGatewayRequestAuthorizerEv
       authorize(deps, {
         method: event.httpMethod,
         resource: event.resource,
+        pathParameters: event.pathParameters,
         headers: event.headers,
         query: event.queryStringParameters,
       }),
@@ -51,7 +62,12 @@ async function decide(deps: AuthorizerDeps, event: APIGatewayRequestAuthorizerEv
 }
 
 function answer(event: APIGatewayRequestAuthorizerEvent, decision: AuthDecision): APIGatewayAuthorizerResult {
-  const principalId = 'principal' in decision ? decision.principal.workspaceId : 'anonymous';
+  // Never the person's e-mail: the principal id is in the access log.
+  const principalId = !('principal' in decision)
+    ? 'anonymous'
+    : decision.principal.kind === 'member'
+      ? (decision.principal.membership?.workspaceId ?? 'member')
+      : decision.principal.workspaceId;
   return {
     principalId,
     // Every method and path of the stage, not event.methodArn: the answer's size does not depend on

@@ -29,6 +29,23 @@ export const messages = {
     webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
   },
 
+  /** The settings API's sign-in and member checks (decisions 7.1, 7.2). */
+  session: {
+    unauthorized: 'Session absente, expirée ou fermée : reconnectez-vous.',
+    signInRefused: 'Adresse e-mail ou mot de passe incorrect.',
+    newPasswordRequired: 'Mot de passe provisoire : choisissez un nouveau mot de passe (champ « new_password »).',
+    tooManySignIns:
+      'Trop de tentatives de connexion pour cette adresse : réessayez après le délai indiqué par Retry-After.',
+    refreshRefused: 'Jeton de renouvellement inconnu, expiré ou révoqué : reconnectez-vous.',
+    wrongPassword: 'Mot de passe actuel incorrect.',
+    badResetCode: 'Code de réinitialisation incorrect ou expiré : demandez-en un nouveau.',
+    workspaceNotFound: "Espace introuvable, ou vous n'en êtes pas membre.",
+    forbidden: "Votre rôle dans cet espace ne permet pas d'utiliser cette route.",
+    rateLimited: 'Trop de requêtes pour ce membre dans cet espace : réessayez après le délai indiqué par Retry-After.',
+    /** The password policy of the user pool, checked before any call (lib/domain/session/password.ts). */
+    weakPassword: 'au moins 12 caractères, dont une minuscule, une majuscule, un chiffre et un caractère spécial',
+  },
+
   failure: {
     internal: `Erreur interne : ${retryShortly}`,
     leadNotSaved: `Le prospect n'a pas pu être enregistré : ${retryShortly}`,

@@ -279,6 +279,95 @@ export const routes: readonly Route[] = [
       UpdateItem: ['IDEM#', 'CALL#'],
     },
   },
+  /*
+   * The settings API's sign-in routes and the person's own (decisions 7.1, 7.2; docs/adr/0013). The calls signed
+   * with the client secret need DescribeUserPoolClient only, to read that secret once per cold start.
+   */
+  {
+    id: 'signIn',
+    method: 'POST',
+    path: '/session',
+    entry: 'functions/sign-in.ts',
+    credential: 'none',
+    errorShape: 'standard',
+    /**
+     * The e-mail's failed sign-ins (RATE#), read then counted; the session (SESSION#); the person's workspaces by
+     * one Query of their partition (PERSON#) and the names by one BatchGetItem of those workspaces (WS#).
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'Query', 'BatchGetItem'],
+    tableKeys: {
+      GetItem: ['RATE#'],
+      UpdateItem: ['RATE#'],
+      PutItem: ['SESSION#'],
+      Query: ['PERSON#'],
+      BatchGetItem: ['WS#'],
+    },
+    identityActions: ['DescribeUserPoolClient'],
+  },
+  {
+    id: 'refreshSession',
+    method: 'POST',
+    path: '/session/refresh',
+    entry: 'functions/refresh-session.ts',
+    credential: 'none',
+    errorShape: 'standard',
+    /** The session of the refresh token, then the person's last sign-out: two consistent GetItems. */
+    tableActions: ['GetItem'],
+    tableKeys: { GetItem: ['SESSION#', 'PERSON#'] },
+    identityActions: ['DescribeUserPoolClient'],
+  },
+  {
+    id: 'signOut',
+    method: 'DELETE',
+    path: '/session',
+    entry: 'functions/sign-out.ts',
+    credential: 'member-token',
+    errorShape: 'standard',
+    /** The person's sign-out record (PERSON# / SIGNOUT). */
+    tableActions: ['PutItem'],
+    tableKeys: { PutItem: ['PERSON#'] },
+  },
+  {
+    id: 'changePassword',
+    method: 'POST',
+    path: '/session/password',
+    entry: 'functions/change-password.ts',
+    credential: 'member-token',
+    errorShape: 'standard',
+    /** ChangePassword is authorized by the access token itself: no table, no permission on the pool. */
+    tableActions: [],
+  },
+  {
+    id: 'startPasswordReset',
+    method: 'POST',
+    path: '/password-reset',
+    entry: 'functions/start-password-reset.ts',
+    credential: 'none',
+    errorShape: 'standard',
+    tableActions: [],
+    identityActions: ['DescribeUserPoolClient'],
+  },
+  {
+    id: 'confirmPasswordReset',
+    method: 'POST',
+    path: '/password-reset/confirm',
+    entry: 'functions/confirm-password-reset.ts',
+    credential: 'none',
+    errorShape: 'standard',
+    tableActions: [],
+    identityActions: ['DescribeUserPoolClient'],
+  },
+  {
+    id: 'listMyWorkspaces',
+    method: 'GET',
+    path: '/workspaces',
+    entry: 'functions/list-my-workspaces.ts',
+    credential: 'member-token',
+    errorShape: 'standard',
+    /** One Query of the person's partition, one BatchGetItem of their workspaces' configuration items. */
+    tableActions: ['Query', 'BatchGetItem'],
+    tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
+  },
 ];
 
 /**
@@ -352,9 +441,14 @@ export const authorizerEntry = 'functions/authorizer.ts';
 
 /**
  * The authorizer reads API keys by GetItem (never the gsi1 index of API-key fingerprints); a webhook
- * call is one conditional UpdateItem on its endpoint (check and "last call received" at once).
+ * call is one conditional UpdateItem on its endpoint (check and "last call received" at once); a settings
+ * call reads the person's membership and sign-out (PERSON#) by one BatchGetItem, or the sign-out by GetItem.
  */
-export const authorizerTableKeys: TableKeys = { GetItem: ['APIKEY#'], UpdateItem: ['ENDPOINT#'] };
+export const authorizerTableKeys: TableKeys = {
+  GetItem: ['APIKEY#', 'PERSON#'],
+  UpdateItem: ['ENDPOINT#'],
+  BatchGetItem: ['PERSON#'],
+};
 
 /** The partitions of the function built from `entry`: a route's, or the authorizer's. */
 export function tableKeysOfEntry(entry: string): TableKeys | undefined {

@@ -38,8 +38,8 @@ import {
 } from './route-functions';
 
 /**
- * Exactly the item actions the route list gives the authorizer partitions for (`authorizerTableKeys`): today
- * API key and endpoint lookups, then the endpoint's "last call received".
+ * Exactly the item actions the route list gives the authorizer partitions for (`authorizerTableKeys`): API key and
+ * endpoint lookups, then the endpoint's "last call received"; a member's membership and sign-out.
  */
 export const authorizerTableActions: readonly TableAction[] = (
   Object.keys(authorizerTableKeys) as (keyof TableKeys)[]

@@ -7,38 +7,100 @@ import {
   type EndpointItem,
 } from '../storage/credentials';
 import type { Store } from '../storage/client';
-import { phoneSettingsOf } from '../domain/model';
+import { readMembershipAndSignOut, readSignOut, type SignOutItem } from '../storage/people';
+import { phoneSettingsOf, type MemberPrincipal } from '../domain/model';
+import type { AccessTokenClaims, MemberTokenVerifier } from '../identity/member-token';
 import { grants, type AuthDecision } from './context';
 
-/** What the authorizer reads and writes with: it counts no business metric. */
-export type AuthorizerDeps = Store & { clock: () => Date };
+/**
+ * What the authorizer reads and writes with: it counts no business metric. `memberTokens`: absent where no user
+ * pool is configured, and then no settings call is let in.
+ */
+export type AuthorizerDeps = Store & { clock: () => Date; memberTokens?: MemberTokenVerifier | undefined };
 
 export type AuthRequest = {
   method: string;
   /** The route's path template, e.g. /prospects/{prospect_id}. */
   resource: string;
+  /** As API Gateway passes them: still percent-encoded. */
+  pathParameters?: Record<string, string | undefined> | null;
   headers: Record<string, string | undefined> | null;
   query: Record<string, string | undefined> | null;
 };
 
-/** A Prospect API credential in the URL ends up in logs and browser histories: refused outright. */
+/** A credential in the URL ends up in logs and browser histories: refused outright (API key and settings routes). */
 const credentialQueryParameters = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
 export async function authorize(deps: AuthorizerDeps, request: AuthRequest): Promise<AuthDecision> {
   const route = findRoute(request.method, request.resource);
   if (!route) return { outcome: 'unauthorized' };
-  return route.credential === 'api-key' ? authorizeApiKey(deps, route, request) : authorizeWebhook(deps, request);
+  switch (route.credential) {
+    case 'api-key':
+      return authorizeApiKey(deps, route, request);
+    case 'webhook-token':
+      return authorizeWebhook(deps, request);
+    case 'member-token':
+      return authorizeMember(deps, route, request);
+    case 'none':
+      return { outcome: 'anonymous' };
+  }
 }
 
+const credentialInQuery = (request: AuthRequest): boolean =>
+  Object.keys(request.query ?? {}).some((name) => credentialQueryParameters.has(name.toLowerCase()));
+
 async function authorizeApiKey(deps: Store, route: Route, request: AuthRequest): Promise<AuthDecision> {
-  const queryNames = Object.keys(request.query ?? {}).map((name) => name.toLowerCase());
-  if (queryNames.some((name) => credentialQueryParameters.has(name))) return { outcome: 'unauthorized' };
+  if (credentialInQuery(request)) return { outcome: 'unauthorized' };
   const secret = bearerToken(header(request.headers, 'authorization'));
   if (secret === undefined) return { outcome: 'unauthorized' };
   const key = await getApiKeyByFingerprint(deps, fingerprint(secret));
   if (!key || key.revoked_at) return { outcome: 'unauthorized' };
   const principal = { kind: 'api-key', workspaceId: key.workspace_id, keyId: key.id, scopes: key.scopes } as const;
   return { outcome: grants(key.scopes, route.scope) ? 'allowed' : 'forbidden', principal };
+}
+
+/**
+ * A settings call (decisions 7.1, 7.2; docs/adr/0013): a member's access token, verified offline, then the
+ * person's rights read strongly consistent in one round trip, never cached: under /workspaces/{workspace_id},
+ * one BatchGetItem of their membership and their last sign-out; elsewhere, one GetItem of the sign-out.
+ */
+async function authorizeMember(deps: AuthorizerDeps, route: Route, request: AuthRequest): Promise<AuthDecision> {
+  if (credentialInQuery(request)) return { outcome: 'unauthorized' };
+  if (deps.memberTokens === undefined) throw new Error('No user pool configured for a settings route');
+  const token = bearerToken(header(request.headers, 'authorization'));
+  const claims = token === undefined ? undefined : await deps.memberTokens.verify(token);
+  if (claims === undefined) return { outcome: 'unauthorized' };
+  const principal: MemberPrincipal = { kind: 'member', ...claims };
+  if (!route.path.includes('{workspace_id}')) {
+    return signedOut(claims, await readSignOut(deps, claims.email))
+      ? { outcome: 'unauthorized' }
+      : { outcome: 'allowed', principal };
+  }
+  const workspaceId = workspaceIdOf(request);
+  // A workspace id that cannot be one is a workspace this person is not a member of.
+  if (workspaceId === undefined) return { outcome: 'not_found' };
+  const { membership, signOut } = await readMembershipAndSignOut(deps, claims.email, workspaceId);
+  if (signedOut(claims, signOut)) return { outcome: 'unauthorized' };
+  if (membership === undefined) return { outcome: 'not_found' };
+  const member = {
+    ...principal,
+    membership: { workspaceId, memberId: membership.member_id, role: membership.role },
+  };
+  const allowed = route.role !== 'admin' || membership.role === 'admin';
+  return { outcome: allowed ? 'allowed' : 'forbidden', principal: member };
+}
+
+/** Issued before the person's last sign-out, or the very token that signed out (docs/adr/0013, point 5). */
+const signedOut = (claims: AccessTokenClaims, signOut: SignOutItem | undefined): boolean =>
+  signOut !== undefined && (claims.issuedAt < signOut.signed_out_at || claims.tokenId === signOut.token_id);
+
+function workspaceIdOf(request: AuthRequest): string | undefined {
+  try {
+    const value = decodeURIComponent(request.pathParameters?.workspace_id ?? '');
+    return isUuid(value) ? value.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function authorizeWebhook(deps: AuthorizerDeps, request: AuthRequest): Promise<AuthDecision> {

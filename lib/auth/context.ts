@@ -1,5 +1,11 @@
 import type { PolicyDocument } from 'aws-lambda';
-import { phoneSettingsOf, type ApiKeyPrincipal, type WebhookPrincipal } from '../domain/model';
+import {
+  phoneSettingsOf,
+  type ApiKeyPrincipal,
+  type MemberPrincipal,
+  type MemberRole,
+  type WebhookPrincipal,
+} from '../domain/model';
 import { allScopes, type Scope } from '../routes';
 
 /**
@@ -12,12 +18,25 @@ import { allScopes, type Scope } from '../routes';
  * through a gate (lib/http/middleware/api-key-gate.ts, webhook.ts), which turns any outcome other than `allowed`
  * into the route's exact error before business code runs.
  */
+/**
+ * `not_found`: a signed-in person on a workspace they are not (or no longer) a member of (decisions 7.1: 404, as
+ * another workspace's prospect); `anonymous`: a sign-in route, which carries its own proof (nothing read).
+ */
 export type AuthOutcome =
-  'allowed' | 'forbidden' | 'unauthorized' | 'endpoint_missing' | 'endpoint_malformed' | 'endpoint_unknown' | 'failed';
+  | 'allowed'
+  | 'forbidden'
+  | 'unauthorized'
+  | 'not_found'
+  | 'anonymous'
+  | 'endpoint_missing'
+  | 'endpoint_malformed'
+  | 'endpoint_unknown'
+  | 'failed';
 
 export type AuthDecision =
   | { outcome: 'allowed' | 'forbidden'; principal: ApiKeyPrincipal }
   | { outcome: 'allowed'; principal: WebhookPrincipal }
+  | { outcome: 'allowed' | 'forbidden'; principal: MemberPrincipal }
   /**
    * A known webhook endpoint that refused the call (wrong token, disabled): the handler journals
    * the call for that endpoint's workspace, storing none of its values (docs/api.md#webhook-call-journal).
@@ -35,6 +54,7 @@ export function encodeDecision(decision: AuthDecision): AuthorizerContext {
   }
   if (!('principal' in decision)) return { outcome: decision.outcome };
   const { principal } = decision;
+  if (principal.kind === 'member') return encodeMember(decision.outcome, principal);
   return principal.kind === 'api-key'
     ? {
         outcome: decision.outcome,
@@ -54,10 +74,41 @@ export function encodeDecision(decision: AuthDecision): AuthorizerContext {
       };
 }
 
+/** The e-mail travels to the route's function only, in this context: never logged (lib/observability.ts). */
+function encodeMember(outcome: AuthOutcome, principal: MemberPrincipal): AuthorizerContext {
+  const { membership } = principal;
+  return {
+    outcome,
+    kind: principal.kind,
+    email: principal.email,
+    tokenId: principal.tokenId,
+    issuedAt: String(principal.issuedAt),
+    ...(membership === undefined
+      ? {}
+      : { workspaceId: membership.workspaceId, memberId: membership.memberId, role: membership.role }),
+  };
+}
+
+const roles: readonly MemberRole[] = ['admin', 'member'];
+
+function decodeMember(outcome: 'allowed' | 'forbidden', text: (name: string) => string | undefined): AuthDecision {
+  const [email, tokenId, issuedAt] = [text('email'), text('tokenId'), Number(text('issuedAt'))];
+  if (email === undefined || tokenId === undefined || !Number.isInteger(issuedAt)) return { outcome: 'unauthorized' };
+  const [workspaceId, memberId] = [text('workspaceId'), text('memberId')];
+  const role = roles.find((candidate) => candidate === text('role'));
+  const membership =
+    workspaceId !== undefined && memberId !== undefined && role !== undefined
+      ? { workspaceId, memberId, role }
+      : undefined;
+  return { outcome, principal: { kind: 'member', email, tokenId, issuedAt, ...(membership ? { membership } : {}) } };
+}
+
 const outcomes: readonly AuthOutcome[] = [
   'allowed',
   'forbidden',
   'unauthorized',
+  'not_found',
+  'anonymous',
   'endpoint_missing',
   'endpoint_malformed',
   'endpoint_unknown',
@@ -78,8 +129,9 @@ export function decodeDecision(context: Record<string, unknown> | null | undefin
     return { outcome, refusedEndpoint: { workspaceId, endpointId } };
   }
   if (outcome !== 'allowed' && outcome !== 'forbidden') return { outcome };
-  if (workspaceId === undefined) return { outcome: 'unauthorized' };
   const kind = text('kind');
+  if (kind === 'member') return decodeMember(outcome, text);
+  if (workspaceId === undefined) return { outcome: 'unauthorized' };
   const keyId = text('keyId');
   if (kind === 'api-key' && keyId !== undefined) {
     return { outcome, principal: { kind, workspaceId, keyId, scopes: (text('scopes') ?? '').split(' ') } };

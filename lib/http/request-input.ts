@@ -69,3 +69,10 @@ export function parseJsonBody<T>(body: string | null, schema: z.ZodMiniType<T>):
         : messages.body.invalidField(name, reason);
   throw new InvalidInputError(message, { field: name, message });
 }
+
+/** The bearer token of a settings call, as the authorizer read it (lib/auth/authorize.ts): the member's access token. */
+export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
+  const name = Object.keys(event.headers ?? {}).find((candidate) => candidate.toLowerCase() === 'authorization');
+  const match = /^Bearer\s+(\S.*)$/i.exec(event.headers?.[name ?? '']?.trim() ?? '');
+  return match?.[1]?.trim() ?? '';
+}

@@ -311,9 +311,17 @@ function operation(route: Route): JsonSchema {
   };
 }
 
+/**
+ * The routes this document describes: the Prospect API and the webhooks. The settings API (credentials
+ * `member-token` and `none`, decisions 7.2) is not described yet (issue 26, point 6).
+ */
+const documentedRoutes = routes.filter(
+  (route) => route.credential === 'api-key' || route.credential === 'webhook-token',
+);
+
 function errorSchemas(): Record<string, JsonSchema> {
   const schemas: Record<string, $ZodType> = {};
-  for (const route of routes) {
+  for (const route of documentedRoutes) {
     for (const [status, error] of Object.entries(operations[route.id]?.errors ?? {})) {
       for (const code of codesOf(route, Number(status), error)) {
         schemas[errorComponentName(route, code)] ??=
@@ -351,7 +359,7 @@ back as \`cursor\`, null when no item follows.
 /** The OpenAPI 3.1 description of the API, built from the route list and the schemas the handlers use. */
 export function openApiDocument(version: string): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) {
+  for (const route of documentedRoutes) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
   const unknown = Object.keys(operations).filter((id) => !routes.some((route) => route.id === id));

@@ -66,6 +66,7 @@ function portAnswers(port: number): Promise<boolean> {
 const ready = /API locale prête sur (http:\/\/127\.0\.0\.1:\d+)/;
 const printedApiKey = /Clé d'API « Démo »\s*:\s*(crm_key_\S+)/;
 const printedWorkspace = /Espace de travail\s*:\s*([0-9a-f-]{36})/;
+const printedIdentityProvider = /Fournisseur d'identité local \(cognito-local\) : http:\/\/127\.0\.0\.1:(\d+)/;
 
 async function pipelineNames(baseUrl: string, apiKey: string): Promise<string[]> {
   const response = await fetch(`${baseUrl}/pipelines`, { headers: { Authorization: `Bearer ${apiKey}` } });
@@ -78,7 +79,7 @@ afterEach(() => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-test('npm start runs DynamoDB Local, seeds a working demo and leaves no java behind on SIGTERM', async () => {
+test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and leaves neither behind on SIGTERM', async () => {
   const [port, dynamoPort] = [await freePort(), await freePort()];
   const started = startCommand({ PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort) });
 
@@ -94,6 +95,8 @@ test('npm start runs DynamoDB Local, seeds a working demo and leaves no java beh
   );
   expect(await pipelineNames(`http://127.0.0.1:${port}`, apiKey)).toEqual(['Ventes', 'Partenariats']);
   expect(await portAnswers(dynamoPort)).toBe(true);
+  const identityPort = Number((await waitForOutput(started, printedIdentityProvider))[1]);
+  expect(await portAnswers(identityPort)).toBe(true);
 
   // The printed workspace id works with the admin commands, on the table npm start serves.
   const workspaceId = (await waitForOutput(started, printedWorkspace))[1] as string;
@@ -116,10 +119,11 @@ test('npm start runs DynamoDB Local, seeds a working demo and leaves no java beh
   const [code] = await started.exited;
   expect(code).toBe(0);
   expect(await portAnswers(dynamoPort)).toBe(false);
+  expect(await portAnswers(identityPort)).toBe(false);
   expect(await portAnswers(port)).toBe(false);
 });
 
-test('with DYNAMODB_ENDPOINT set, npm start spawns nothing and uses that database, with its secrets table', async () => {
+test('with DYNAMODB_ENDPOINT set, npm start spawns no DynamoDB Local and uses that database, with its secrets table', async () => {
   const [port, unusedDynamoPort] = [await freePort(), await freePort()];
   const tableName = `crm-start-${randomUUID()}`;
   const started = startCommand({

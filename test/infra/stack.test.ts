@@ -586,10 +586,11 @@ describe('least privilege', () => {
     expect(dynamoActions(statements)).toEqual(expectedActions(route.tableActions));
   });
 
-  test('the authorizer gets GetItem and UpdateItem only', () => {
+  test('the authorizer gets GetItem, UpdateItem and, for members, BatchGetItem only', () => {
     const statements = statementsOf(functionIdByDescription(authorizerDescription));
-    expect(dynamoActions(statements)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
-    expect(expectedActions(authorizerTableActions)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    const granted = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
+    expect(dynamoActions(statements)).toEqual(granted);
+    expect(expectedActions(authorizerTableActions)).toEqual(granted);
   });
 
   test('table statements name the table or one of its indexes, with no wildcard action', () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
-import { createDynamoClient } from '../../lib/storage/client';
+import { createDocumentClient, createDynamoClient } from '../../lib/storage/client';
+import { startLocalIdentityProvider, type LocalIdentityProvider } from '../../tools/local/identity-provider';
 import { ensureSecretsTable, ensureTable, indexOf } from '../../lib/storage/create-table';
 import { tableDefinition } from '../../lib/storage/table';
 
@@ -35,6 +36,18 @@ export async function startTestDynamoDb(): Promise<DynamoDbLocal> {
   await ensureSecretsTable(client, testSecretsTableName);
   client.destroy();
   return dynamo;
+}
+
+/** After `startTestDynamoDb`: the run's cognito-local, its pool noted in the test table, its configuration in the environment. */
+export async function startTestIdentityProvider(): Promise<LocalIdentityProvider> {
+  const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  try {
+    const identityProvider = await startLocalIdentityProvider({ store: { db, tableName: testTableName } });
+    Object.assign(process.env, identityProvider.env);
+    return identityProvider;
+  } finally {
+    db.destroy();
+  }
 }
 
 /**

@@ -14,6 +14,8 @@ type RouteModule = {
 
 const refusals: AuthDecision[] = [
   { outcome: 'unauthorized' },
+  { outcome: 'not_found' },
+  { outcome: 'anonymous' },
   { outcome: 'endpoint_missing' },
   { outcome: 'endpoint_malformed' },
   { outcome: 'endpoint_unknown' },
@@ -22,9 +24,12 @@ const refusals: AuthDecision[] = [
 
 /**
  * The authorizer always allows and leaves the refusal to the handler (ADR 3), so every route's
- * handler must refuse before any business code: here, before any DynamoDB call at all.
+ * handler must refuse before any business code: here, before any DynamoDB call at all. The sign-in
+ * routes (credential `none`) carry their own proof, a password, a refresh token or a code.
  */
-describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
+const gated = routes.filter((route) => route.credential !== 'none');
+
+describe.each(gated.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
   it.each(refusals.map((decision) => [decision.outcome, decision] as const))(
     'refuses a `%s` decision without touching DynamoDB',
     async (_outcome, decision) => {

@@ -33,8 +33,8 @@ function closureOf(entry: string): string[] {
 
 /**
  * Files per function, at most. Issue 25 asks: list-pipelines ≤ 15, ingest-lead ≤ 25, update-prospect
- * ≤ 25, authorizer ≤ 12; each function is held where it now stands: a new import that grows one
- * fails here, on purpose.
+ * ≤ 25, authorizer ≤ 12 (issue 26: ≤ 16, with the member token verifier); each function is held where it
+ * now stands: a new import that grows one fails here, on purpose.
  */
 const budgets: Record<string, number> = {
   'functions/list-pipelines.ts': 15,
@@ -48,7 +48,14 @@ const budgets: Record<string, number> = {
   'functions/remove-tag.ts': 23,
   'functions/ingest-lead.ts': 25,
   'functions/recruitment.ts': 26,
-  'functions/authorizer.ts': 10,
+  'functions/authorizer.ts': 13,
+  'functions/sign-in.ts': 18,
+  'functions/refresh-session.ts': 18,
+  'functions/sign-out.ts': 18,
+  'functions/change-password.ts': 22,
+  'functions/start-password-reset.ts': 18,
+  'functions/confirm-password-reset.ts': 18,
+  'functions/list-my-workspaces.ts': 18,
   'functions/stream-handler.ts': 23,
   'functions/deliver-event.ts': 18,
   'functions/sweep-deliveries.ts': 17,
@@ -108,10 +115,19 @@ describe('what each function imports', () => {
     },
   );
 
-  test.each(routes.filter((route) => route.method !== 'GET').map((route) => [route.entry] as const))(
-    'the write route %s answers once per Idempotency-Key',
+  const keyOrToken = (route: (typeof routes)[number]) =>
+    route.credential === 'api-key' || route.credential === 'webhook-token';
+
+  test.each(
+    routes.filter((route) => route.method !== 'GET' && keyOrToken(route)).map((route) => [route.entry] as const),
+  )('the write route %s answers once per Idempotency-Key', (entry) => {
+    expect(closureOf(entry)).toEqual(expect.arrayContaining(idempotencyFiles));
+  });
+
+  test.each(routes.filter((route) => !keyOrToken(route)).map((route) => [route.entry] as const))(
+    'the settings route %s keeps no answer for replay (issue 26)',
     (entry) => {
-      expect(closureOf(entry)).toEqual(expect.arrayContaining(idempotencyFiles));
+      for (const file of idempotencyFiles) expect(closureOf(entry)).not.toContain(file);
     },
   );
 

@@ -33,6 +33,11 @@ test.each([
   ['infra/cdk/x.ts', "import { value } from '../../test/support/seed';"],
   ['tools/bench/x.ts', "import { value } from '../../test/support/local-api';"],
   ['tools/load/x.ts', "import { value } from '../../test/support/seed';"],
+  ['lib/identity/x.ts', "import { value } from '@aws-sdk/lib-dynamodb';"],
+  ['lib/identity/x.ts', "import { value } from '../storage/people';"],
+  ['lib/identity/x.ts', "import { value } from '../auth/context';"],
+  ['lib/auth/x.ts', "import { value } from '@aws-sdk/client-cognito-identity-provider';"],
+  ['lib/domain/x.ts', "import { value } from '@aws-sdk/client-cognito-identity-provider';"],
 ])('%s may not %s', async (filePath, source) => {
   expect(await refusals(filePath, source)).toHaveLength(1);
 });
@@ -48,6 +53,8 @@ test.each([
   ['tools/local/x.ts', "import { value } from '@aws-sdk/client-dynamodb';"],
   ['tools/bench/x.ts', "import { value } from '../../infra/cdk/bundling';"],
   ['test/unit/x.ts', "import { value } from '../../tools/local/server';"],
+  ['lib/identity/x.ts', "import { value } from '@aws-sdk/client-cognito-identity-provider';"],
+  ['lib/identity/x.ts', "import type { value } from '../domain/identity-provider';"],
 ])('%s may %s', async (filePath, source) => {
   expect(await refusals(filePath, source)).toEqual([]);
 });

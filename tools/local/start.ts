@@ -8,10 +8,11 @@ import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { demoBanner } from './demo-banner';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
+import { startLocalIdentityProvider } from './identity-provider';
 
 /**
  * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the
- * tables, a demo workspace on an empty database, the local API and outbound events. SIGINT and
+ * tables, the local identity provider, a demo workspace on an empty database, the local API and outbound events. SIGINT and
  * SIGTERM stop them in reverse order, DynamoDB Local last, so no java process outlives this one.
  */
 
@@ -21,9 +22,9 @@ async function start(): Promise<void> {
   // Readable log lines in a terminal, JSON when piped (lib/observability.ts reads it once, on import).
   if (process.stdout.isTTY && !process.env.CRM_LOG_FORMAT) process.env.CRM_LOG_FORMAT = 'readable';
   let endpoint = process.env.DYNAMODB_ENDPOINT;
+  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   if (!endpoint) {
-    const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : undefined;
-    if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
     const dynamo = await startDynamoDbLocal({ port: portFrom('DYNAMODB_LOCAL_PORT', 8000), dataDir });
     cleanups.push(dynamo.stop);
     endpoint = process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -47,6 +48,12 @@ async function start(): Promise<void> {
   console.log(`Table des secrets de signature : ${secretsTableName} (${secrets})`);
   const empty = (await client.send(new ScanCommand({ TableName: deps.tableName, Limit: 1 }))).Count === 0;
   client.destroy();
+
+  // Before any function is imported: they read the pool's configuration from the environment once.
+  const identityProvider = await startLocalIdentityProvider({ store: deps, dataDir });
+  cleanups.push(identityProvider.stop);
+  Object.assign(process.env, identityProvider.env);
+  console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
   const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), host: '127.0.0.1' });

@@ -1,0 +1,197 @@
+import * as z from 'zod/mini';
+import type { Deps } from '../../deps';
+import { messages as catalogue } from '../../messages';
+import { batchGetItems } from '../../storage/client';
+import {
+  countSignInFailure,
+  getSession,
+  listMembershipsOfPerson,
+  putSession,
+  readSignInFailures,
+  readSignOut,
+  recordSignOut,
+  type MembershipItem,
+} from '../../storage/people';
+import { emailKey, keys } from '../../storage/table-items';
+import { configOf } from '../../storage/workspace-config';
+import { ConflictError, InvalidInputError, RateLimitedError, UnauthorizedError } from '../errors';
+import type { IdentityProvider } from '../identity-provider';
+import type { MemberPrincipal } from '../model';
+
+/*
+ * The sign-in routes and the person's own routes (decisions 7.1; docs/adr/0013). The identity provider checks
+ * passwords and issues tokens; the service keeps who may do what, the sign-outs and the sessions of refresh tokens.
+ */
+
+const messages = catalogue.session;
+
+export type SessionDeps = Deps & { identity: IdentityProvider };
+
+/** An address as a person types it; compared ignoring case (`emailKey`), which is also the provider's user name. */
+const email = z.string().check(z.maxLength(254), z.regex(/^[^@\s]+@[^@\s]+$/, catalogue.body.refusedValue));
+/** What the identity provider may be sent as a password it checks. */
+const password = z.string().check(z.minLength(1), z.maxLength(256));
+/**
+ * A new password: the user pool's policy, checked here before any call, so that the provider's refusal of a weak
+ * one never reads as a wrong current password (lib/identity/cognito.ts).
+ */
+const newPassword = z
+  .string()
+  .check(
+    z.refine(
+      (value) =>
+        value.length >= 12 &&
+        value.length <= 256 &&
+        /[a-z]/.test(value) &&
+        /[A-Z]/.test(value) &&
+        /[0-9]/.test(value) &&
+        /[^A-Za-z0-9]/.test(value),
+      messages.weakPassword,
+    ),
+  );
+
+export const signInSchema = z.strictObject({ email, password, new_password: z.optional(newPassword) });
+export const refreshSchema = z.strictObject({ refresh_token: z.string().check(z.minLength(1), z.maxLength(8192)) });
+export const changePasswordSchema = z.strictObject({ password, new_password: newPassword });
+export const passwordResetSchema = z.strictObject({ email });
+export const confirmPasswordResetSchema = z.strictObject({
+  email,
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+  new_password: newPassword,
+});
+
+/** Decisions 7.1: more than 10 failed sign-ins for one e-mail within 15 minutes, 429 whatever the password. */
+export const signInFailureLimit = 10;
+const failureWindowMs = 15 * 60_000;
+/** A session lives as long as its refresh token: Cognito's default validity, 30 days. */
+const sessionSeconds = 30 * 24 * 3600;
+
+export type WorkspaceOfPerson = { id: string; name: string; role: MembershipItem['role']; member_id: string };
+
+export async function signIn(deps: SessionDeps, input: z.output<typeof signInSchema>) {
+  const person = emailKey(input.email);
+  const now = deps.clock().getTime();
+  const windowStart = Math.floor(now / failureWindowMs) * failureWindowMs;
+  const window = { start: new Date(windowStart).toISOString(), expiresAt: (windowStart + 2 * failureWindowMs) / 1000 };
+  const retryAfter = Math.max(1, Math.ceil((windowStart + failureWindowMs - now) / 1000));
+  if ((await readSignInFailures(deps, person, window.start)) >= signInFailureLimit) {
+    throw new RateLimitedError(messages.tooManySignIns, retryAfter);
+  }
+  const result = await deps.identity.signIn(person, input.password, input.new_password);
+  switch (result.kind) {
+    case 'refused':
+      await countSignInFailure(deps, person, window);
+      throw new UnauthorizedError(messages.signInRefused);
+    case 'locked_out':
+      throw new RateLimitedError(messages.tooManySignIns, retryAfter);
+    case 'new_password_required':
+      throw new ConflictError(messages.newPasswordRequired, {
+        field: 'new_password',
+        message: messages.newPasswordRequired,
+      });
+    case 'signed_in':
+      break;
+  }
+  const { tokens } = result;
+  await putSession(deps, tokens.refreshToken, {
+    email: person,
+    signed_in_at: now,
+    expires_at: Math.floor(now / 1000) + sessionSeconds,
+  });
+  const { name, workspaces } = await workspacesOf(deps, person);
+  return {
+    access_token: tokens.accessToken,
+    refresh_token: tokens.refreshToken,
+    expires_in: tokens.expiresIn,
+    member: { email: person, name },
+    workspaces,
+  };
+}
+
+/** Unknown, revoked (a sign-out since the session began) or expired: the same 401. */
+export async function refreshSession(deps: SessionDeps, input: z.output<typeof refreshSchema>) {
+  const session = await getSession(deps, input.refresh_token);
+  const now = deps.clock().getTime();
+  if (session === undefined || session.expires_at * 1000 <= now) throw new UnauthorizedError(messages.refreshRefused);
+  const signOut = await readSignOut(deps, session.email);
+  if (signOut !== undefined && session.signed_in_at <= signedOutAtMs(signOut)) {
+    throw new UnauthorizedError(messages.refreshRefused);
+  }
+  const refreshed = await deps.identity.refresh(session.email, input.refresh_token);
+  if (refreshed === undefined) throw new UnauthorizedError(messages.refreshRefused);
+  return { access_token: refreshed.accessToken, expires_in: refreshed.expiresIn };
+}
+
+/** When a sign-out happened, to the millisecond where it was recorded so (sessions), else to its second. */
+const signedOutAtMs = (signOut: { signed_out_at: number; signed_out_at_ms?: number }): number =>
+  signOut.signed_out_at_ms ?? signOut.signed_out_at * 1000;
+
+/**
+ * The person's sign-out (docs/adr/0013, point 5): access tokens issued before this second and the one that signed
+ * out fail from the next call; so do the refresh tokens of every session begun before it.
+ */
+export async function signOut(deps: Deps, principal: MemberPrincipal): Promise<void> {
+  const now = deps.clock().getTime();
+  await recordSignOut(deps, principal.email, {
+    signed_out_at: Math.floor(now / 1000),
+    signed_out_at_ms: now,
+    token_id: principal.tokenId,
+  });
+}
+
+export async function changePassword(
+  deps: SessionDeps,
+  accessToken: string,
+  input: z.output<typeof changePasswordSchema>,
+): Promise<void> {
+  const outcome = await deps.identity.changePassword(accessToken, input.password, input.new_password);
+  if (outcome === 'refused') throw new UnauthorizedError(messages.wrongPassword);
+}
+
+/** Always accepted (no e-mail is confirmed or denied); the local run answers the code it delivered, if any. */
+export async function startPasswordReset(deps: SessionDeps, input: z.output<typeof passwordResetSchema>) {
+  const { code } = await deps.identity.startPasswordReset(emailKey(input.email));
+  return deps.identity.answersDeliveredSecrets && code !== undefined ? { code } : {};
+}
+
+export async function confirmPasswordReset(
+  deps: SessionDeps,
+  input: z.output<typeof confirmPasswordResetSchema>,
+): Promise<void> {
+  const outcome = await deps.identity.confirmPasswordReset(emailKey(input.email), input.code, input.new_password);
+  if (outcome === 'bad_code') {
+    throw new InvalidInputError(messages.badResetCode, { field: 'code', message: messages.badResetCode });
+  }
+}
+
+/**
+ * The person's workspaces (`GET /workspaces`, `POST /session`): one Query of their partition, then one
+ * BatchGetItem of those workspaces' configuration items, for the names (theirs and the workspaces').
+ */
+export async function workspacesOf(
+  deps: Deps,
+  person: string,
+): Promise<{ name: string | null; workspaces: WorkspaceOfPerson[] }> {
+  const memberships = await listMembershipsOfPerson(deps, person);
+  const items = await batchGetItems(
+    deps,
+    memberships.map((membership) => keys.workspace(membership.workspace_id)),
+    { consistentRead: false },
+  );
+  const configs = new Map(items.map((item) => [String(item.id), configOf(item)]));
+  let name: string | null = null;
+  const workspaces = memberships.flatMap((membership) => {
+    const config = configs.get(membership.workspace_id);
+    if (config?.workspace === undefined) return [];
+    name ??= config.members.find((member) => member.id === membership.member_id)?.name ?? null;
+    return [
+      {
+        id: membership.workspace_id,
+        name: config.workspace.name,
+        role: membership.role,
+        member_id: membership.member_id,
+      },
+    ];
+  });
+  return { name, workspaces };
+}

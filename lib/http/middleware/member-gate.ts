@@ -1,0 +1,49 @@
+import { decodeDecision } from '../../auth/context';
+import type { Deps } from '../../deps';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
+import type { MemberPrincipal } from '../../domain/model';
+import { messages as catalogue } from '../../messages';
+import { admitRequest } from '../../storage/rate-limit';
+import { rateLimitHeaders } from './api-key-gate';
+import type { RouteContext, RouteMiddleware } from './route';
+
+const { session: messages } = catalogue;
+
+/** What the handler of a settings route is given: the signed-in person, with their membership under a workspace. */
+export type MemberContext = RouteContext & { principal: MemberPrincipal };
+
+/**
+ * The gate of every settings route, before any business code (decisions 7.2): check order 401, 404 (a workspace
+ * the person is not a member of), 403 (a role below the route's), then 429, 120 requests a minute per member and
+ * workspace, with the Prospect API's headers; a 403 still counts, as there. Routes without a workspace (the
+ * person's own session and workspaces) are limited by the identity provider and the sign-in count.
+ */
+export function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
+  return {
+    before: async (request) => {
+      request.context.responseHeaders = {};
+      const decision = decodeDecision(request.event.requestContext?.authorizer);
+      if (decision.outcome === 'failed') throw new Error('authorizer failed');
+      if (decision.outcome === 'not_found') throw new NotFoundError(messages.workspaceNotFound);
+      if (!('principal' in decision) || decision.principal.kind !== 'member') {
+        throw new UnauthorizedError(messages.unauthorized);
+      }
+      const { principal } = decision;
+      const forbidden = decision.outcome === 'forbidden';
+      if (principal.membership !== undefined) {
+        const { admitted, state } = await admitRequest(deps, {
+          keyId: `MEMBER#${principal.membership.memberId}`,
+          now: deps.clock(),
+          stageChange: false,
+          enforce: !forbidden,
+        });
+        request.context.responseHeaders = rateLimitHeaders(state);
+        if (forbidden) throw new ForbiddenError(messages.forbidden);
+        if (!admitted) throw new RateLimitedError(messages.rateLimited, state.resetSeconds);
+      } else if (forbidden) {
+        throw new ForbiddenError(messages.forbidden);
+      }
+      request.context.principal = principal;
+    },
+  };
+}

@@ -1,0 +1,281 @@
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  ChangePasswordCommand,
+  CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
+  DescribeUserPoolClientCommand,
+  ForgotPasswordCommand,
+  InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
+  type AuthenticationResultType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
+import { loadIdentityConfig, type IdentityConfig } from './config';
+
+/*
+ * The one implementation of the identity provider port (docs/adr/0013): Amazon Cognito on AWS, cognito-local
+ * in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API reference,
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
+ * API_RespondToAuthChallenge.html, API_ChangePassword.html, API_ForgotPassword.html,
+ * API_ConfirmForgotPassword.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
+ * API_DescribeUserPoolClient.html.
+ */
+
+/** The provider's error names the service tells apart; any other error is a failure (the route's 500). */
+const refusals = new Set(['NotAuthorizedException', 'UserNotFoundException']);
+const badCodes = new Set(['CodeMismatchException', 'ExpiredCodeException']);
+
+/**
+ * The lockout that follows repeated wrong passwords is a NotAuthorizedException whose message says so
+ * ("Lockout behavior for failed sign-in attempts",
+ * https://docs.aws.amazon.com/cognito/latest/developerguide/authentication.html#authentication-flow-lockout-behavior).
+ */
+const lockedOut = (error: Error): boolean =>
+  error.name === 'NotAuthorizedException' && /password attempts exceeded/i.test(error.message);
+
+/**
+ * cognito-local answers a wrong password with InvalidPasswordException, which Cognito keeps for a new password
+ * its policy refuses; the service checks the policy itself before any call (lib/domain/session/password.ts),
+ * so here it can only mean a refused password.
+ */
+const wrongPassword = (error: Error): boolean => refusals.has(error.name) || error.name === 'InvalidPasswordException';
+
+function named(error: unknown, accepts: (error: Error) => boolean): Error | undefined {
+  return error instanceof Error && accepts(error) ? error : undefined;
+}
+
+/**
+ * "Computing secret hash values": Base64(HMAC-SHA256(client secret, user name + client id))
+ * (https://docs.aws.amazon.com/cognito/latest/developerguide/signing-up-users-in-your-app.html#cognito-user-pools-computing-secret-hash).
+ */
+const secretHashOf = (secret: string, clientId: string, userName: string): string =>
+  createHmac('sha256', secret)
+    .update(userName + clientId)
+    .digest('base64');
+
+export function createCognitoClient(
+  config: Pick<IdentityConfig, 'endpoint' | 'region'>,
+): CognitoIdentityProviderClient {
+  return new CognitoIdentityProviderClient({
+    // The local provider checks no signature: the same dummy credentials as for DynamoDB Local.
+    ...(config.endpoint === undefined
+      ? { region: config.region }
+      : {
+          endpoint: config.endpoint,
+          region: config.region ?? 'eu-west-3',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }),
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 4000, throwOnRequestTimeout: true },
+  });
+}
+
+/** The user pool of the function's configuration (lib/identity/config.ts), one per cold start. */
+export function poolIdentityProvider(env: NodeJS.ProcessEnv = process.env): IdentityProvider {
+  const config = loadIdentityConfig(env);
+  if (config === undefined) throw new Error('Configuration invalide : USER_POOL_ID');
+  return createCognitoIdentityProvider(config);
+}
+
+export function createCognitoIdentityProvider(
+  config: IdentityConfig,
+  client: CognitoIdentityProviderClient = createCognitoClient(config),
+): IdentityProvider {
+  const { userPoolId, clientId } = config;
+  // Read once per cold start, on first use, so that the secret lives in no template, variable or log (ADR 0013).
+  let secret: Promise<string> | undefined;
+  const clientSecret = (): Promise<string> => {
+    secret ??= client
+      .send(new DescribeUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: clientId }))
+      .then(({ UserPoolClient }) => {
+        if (!UserPoolClient?.ClientSecret) throw new Error('The user pool client has no secret');
+        return UserPoolClient.ClientSecret;
+      });
+    secret.catch(() => (secret = undefined));
+    return secret;
+  };
+  const secretHash = async (userName: string): Promise<string> =>
+    secretHashOf(await clientSecret(), clientId, userName);
+
+  const passwordSignIn = async (email: string, password: string) =>
+    client.send(
+      new InitiateAuthCommand({
+        ClientId: clientId,
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: email, PASSWORD: password, SECRET_HASH: await secretHash(email) },
+      }),
+    );
+
+  const signIn = async (email: string, password: string, newPassword?: string): Promise<SignInResult> => {
+    try {
+      const first = await passwordSignIn(email, password);
+      if (first.AuthenticationResult) return { kind: 'signed_in', tokens: tokensOf(first.AuthenticationResult) };
+      if (first.ChallengeName !== 'NEW_PASSWORD_REQUIRED')
+        throw new Error(`Unexpected challenge ${first.ChallengeName}`);
+      if (newPassword === undefined) return { kind: 'new_password_required' };
+      await client.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: clientId,
+          ChallengeName: 'NEW_PASSWORD_REQUIRED',
+          Session: first.Session,
+          ChallengeResponses: { USERNAME: email, NEW_PASSWORD: newPassword, SECRET_HASH: await secretHash(email) },
+        }),
+      );
+      // The session's tokens come from a sign-in with the new password: cognito-local keeps no refresh token
+      // issued by a challenge's answer, and one more call on AWS keeps one path for both places.
+      const session = await passwordSignIn(email, newPassword);
+      if (!session.AuthenticationResult) throw new Error(`Unexpected challenge ${session.ChallengeName}`);
+      return { kind: 'signed_in', tokens: tokensOf(session.AuthenticationResult) };
+    } catch (error) {
+      if (named(error, lockedOut)) return { kind: 'locked_out' };
+      if (named(error, wrongPassword)) return { kind: 'refused' };
+      throw error;
+    }
+  };
+
+  return {
+    signIn,
+    refresh: async (userName, refreshToken) => {
+      try {
+        const { AuthenticationResult } = await client.send(
+          new InitiateAuthCommand({
+            ClientId: clientId,
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            AuthParameters: { REFRESH_TOKEN: refreshToken, SECRET_HASH: await secretHash(userName) },
+          }),
+        );
+        if (!AuthenticationResult?.AccessToken) return undefined;
+        return { accessToken: AuthenticationResult.AccessToken, expiresIn: AuthenticationResult.ExpiresIn ?? 3600 };
+      } catch (error) {
+        if (named(error, (failure) => refusals.has(failure.name))) return undefined;
+        throw error;
+      }
+    },
+    changePassword: async (accessToken, password, newPassword) => {
+      try {
+        await client.send(
+          new ChangePasswordCommand({
+            AccessToken: accessToken,
+            PreviousPassword: password,
+            ProposedPassword: newPassword,
+          }),
+        );
+        return 'changed';
+      } catch (error) {
+        if (named(error, wrongPassword)) return 'refused';
+        throw error;
+      }
+    },
+    startPasswordReset: async (email) => {
+      try {
+        await client.send(
+          new ForgotPasswordCommand({ ClientId: clientId, Username: email, SecretHash: await secretHash(email) }),
+        );
+      } catch (error) {
+        // An unknown e-mail: nothing sent, and the caller answers as for a known one.
+        if (named(error, (failure) => refusals.has(failure.name))) return {};
+        throw error;
+      }
+      const code = config.localPoolFile === undefined ? undefined : await storedResetCode(config.localPoolFile, email);
+      return code === undefined ? {} : { code };
+    },
+    confirmPasswordReset: async (email, code, newPassword) => {
+      try {
+        await client.send(
+          new ConfirmForgotPasswordCommand({
+            ClientId: clientId,
+            Username: email,
+            ConfirmationCode: code,
+            Password: newPassword,
+            SecretHash: await secretHash(email),
+          }),
+        );
+        return 'reset';
+      } catch (error) {
+        if (named(error, (failure) => badCodes.has(failure.name) || refusals.has(failure.name))) return 'bad_code';
+        throw error;
+      }
+    },
+    invite: async (email, temporaryPassword) => {
+      const invitation = {
+        UserPoolId: userPoolId,
+        Username: email,
+        TemporaryPassword: temporaryPassword,
+        DesiredDeliveryMediums: ['EMAIL' as const],
+      };
+      try {
+        await client.send(
+          new AdminCreateUserCommand({
+            ...invitation,
+            UserAttributes: [
+              { Name: 'email', Value: email },
+              { Name: 'email_verified', Value: 'true' },
+            ],
+          }),
+        );
+      } catch (error) {
+        if (!named(error, (failure) => failure.name === 'UsernameExistsException')) throw error;
+        await resend(invitation);
+      }
+    },
+    setPermanentPassword: async (email, password) => {
+      await client.send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: userPoolId,
+          Username: email,
+          Password: password,
+          Permanent: true,
+        }),
+      );
+    },
+    answersDeliveredSecrets: config.localPoolFile !== undefined,
+  };
+
+  /**
+   * An invitation sent again: AdminCreateUser with `MessageAction: RESEND` sends a new temporary password.
+   * cognito-local lacks RESEND (it answers `CognitoLocal#Unsupported`, named `Unsupported` by the SDK): there the same temporary password is set with
+   * AdminSetUserPassword (`Permanent: false`), which puts the user back to changing it at sign-in, and nothing is sent.
+   */
+  async function resend(invitation: {
+    UserPoolId: string;
+    Username: string;
+    TemporaryPassword: string;
+    DesiredDeliveryMediums: 'EMAIL'[];
+  }): Promise<void> {
+    try {
+      await client.send(new AdminCreateUserCommand({ ...invitation, MessageAction: 'RESEND' }));
+    } catch (error) {
+      if (!named(error, (failure) => failure.name === 'Unsupported')) throw error;
+      await client.send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: invitation.UserPoolId,
+          Username: invitation.Username,
+          Password: invitation.TemporaryPassword,
+          Permanent: false,
+        }),
+      );
+    }
+  }
+}
+
+function tokensOf(result: AuthenticationResultType): Tokens {
+  if (!result.AccessToken || !result.RefreshToken) throw new Error('The identity provider answered no tokens');
+  // cognito-local states no ExpiresIn; its access tokens, like Cognito's by default, last one hour or more.
+  return { accessToken: result.AccessToken, refreshToken: result.RefreshToken, expiresIn: result.ExpiresIn ?? 3600 };
+}
+
+/**
+ * The reset code cognito-local drew for `userName`: it keeps it on the user, in the JSON file of its pool, before it
+ * answers ForgotPassword. Its console shows the code too, but its logger writes asynchronously and was seen to hold
+ * lines back for good under a test run, so the file it saved is what the local run reads.
+ */
+async function storedResetCode(poolFile: string, userName: string): Promise<string | undefined> {
+  const pool = JSON.parse(await readFile(poolFile, 'utf8')) as {
+    Users?: Record<string, { ConfirmationCode?: unknown }>;
+  };
+  const code = pool.Users?.[userName]?.ConfirmationCode;
+  return typeof code === 'string' ? code : undefined;
+}

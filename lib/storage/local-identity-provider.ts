@@ -1,0 +1,23 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import { keys } from './table-items';
+
+/** Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line. */
+export type LocalIdentityProviderItem = { endpoint: string; user_pool_id: string; client_id: string };
+
+/** Access pattern "where the local identity provider is": one GetItem of IDP#LOCAL / IDP. */
+export async function getLocalIdentityProvider(store: Store): Promise<LocalIdentityProviderItem | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.localIdentityProvider(), ConsistentRead: true }),
+  );
+  return Item === undefined
+    ? undefined
+    : { endpoint: Item.endpoint, user_pool_id: Item.user_pool_id, client_id: Item.client_id };
+}
+
+/** The provider of this start (its port changes from one start to the next): one PutItem. */
+export async function putLocalIdentityProvider(store: Store, item: LocalIdentityProviderItem): Promise<void> {
+  await store.db.send(
+    new PutCommand({ TableName: store.tableName, Item: { ...keys.localIdentityProvider(), ...item } }),
+  );
+}

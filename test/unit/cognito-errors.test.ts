@@ -1,0 +1,80 @@
+import { createHmac } from 'node:crypto';
+import {
+  CognitoIdentityProviderClient,
+  CognitoIdentityProviderServiceException,
+  ConfirmForgotPasswordCommand,
+  DescribeUserPoolClientCommand,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
+
+/*
+ * What Cognito answers and cognito-local cannot be made to (its lockout, an expired code, its own failure), injected
+ * as faults: each must reach the service as the port's value, or as a failure.
+ */
+
+const config = {
+  userPoolId: 'eu-west-3_pool',
+  clientId: 'client',
+  region: 'eu-west-3',
+  issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
+  endpoint: undefined,
+  jwks: undefined,
+  localPoolFile: undefined,
+};
+
+const fault = (name: string, message: string) =>
+  new CognitoIdentityProviderServiceException({ name, message, $fault: 'client', $metadata: {} });
+
+function aProvider() {
+  const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
+  const mock = mockClient(client);
+  mock.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: { ClientSecret: 'the-secret' } });
+  return { mock, provider: createCognitoIdentityProvider(config, client) };
+}
+
+describe('the Cognito adapter, on what only Cognito answers', () => {
+  it.each([
+    [
+      'the lockout after repeated wrong passwords',
+      'NotAuthorizedException',
+      'Password attempts exceeded',
+      'locked_out',
+    ],
+    ['a wrong password', 'NotAuthorizedException', 'Incorrect username or password.', 'refused'],
+    ['an unknown user', 'UserNotFoundException', 'User does not exist.', 'refused'],
+  ])('reads %s (%s) as the port says', async (_case, name, message, kind) => {
+    const { mock, provider } = aProvider();
+    mock.on(InitiateAuthCommand).rejects(fault(name, message));
+    await expect(provider.signIn('a@acme.test', 'x')).resolves.toEqual({ kind });
+  });
+
+  it('signs every call with the secret hash of the documented formula, the secret read once', async () => {
+    const { mock, provider } = aProvider();
+    mock.on(InitiateAuthCommand).rejects(fault('NotAuthorizedException', 'Incorrect username or password.'));
+    await provider.signIn('a@acme.test', 'x');
+    await provider.signIn('a@acme.test', 'y');
+    const expected = createHmac('sha256', 'the-secret').update('a@acme.testclient').digest('base64');
+    const sent = mock.commandCalls(InitiateAuthCommand).map((call) => call.args[0].input.AuthParameters?.SECRET_HASH);
+    expect(sent).toEqual([expected, expected]);
+    expect(mock.commandCalls(DescribeUserPoolClientCommand)).toHaveLength(1);
+  });
+
+  it.each(['CodeMismatchException', 'ExpiredCodeException'])('reads %s as a bad code', async (name) => {
+    const { mock, provider } = aProvider();
+    mock.on(ConfirmForgotPasswordCommand).rejects(fault(name, 'code'));
+    await expect(provider.confirmPasswordReset('a@acme.test', '123456', 'Nouveau-Passw0rd!')).resolves.toBe('bad_code');
+  });
+
+  it('lets any other error through, for the route to answer 500', async () => {
+    const { mock, provider } = aProvider();
+    mock.on(InitiateAuthCommand).rejects(fault('InternalErrorException', 'boom'));
+    await expect(provider.signIn('a@acme.test', 'x')).rejects.toThrow('boom');
+  });
+
+  it('answers no delivered code on AWS', async () => {
+    const { provider } = aProvider();
+    expect(provider.answersDeliveredSecrets).toBe(false);
+  });
+});

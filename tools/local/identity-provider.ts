@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  DescribeUserPoolCommand,
+  ListUserPoolsCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { createCognitoClient } from '../../lib/identity/cognito';
+import type { Store } from '../../lib/storage/client';
+import { getLocalIdentityProvider, putLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
+import { freePort, untilAnswering } from './dynamodb-local';
+
+/** The local run's identity provider (docs/adr/0013) and the functions' configuration that points at it. */
+export type LocalIdentityProvider = { endpoint: string; env: Record<string, string>; stop: () => Promise<void> };
+
+const startScript = createRequire(import.meta.url).resolve('cognito-local/lib/bin/start.js');
+
+/**
+ * cognito-local in a folder of its own (it keeps its data in `.cognito/` of its working folder: `<DATA_DIR>/cognito`
+ * to keep them, else a temporary folder) on a free port, started with this Node and killed directly, so it
+ * outlives nobody. Its pool is the service's shape: the e-mail is the user name (its default makes the e-mail an
+ * alias, whose tokens name the user by an id), one app client with a secret and the two auth flows.
+ */
+export async function startLocalIdentityProvider(options: {
+  store: Store;
+  dataDir?: string | undefined;
+}): Promise<LocalIdentityProvider> {
+  const folder = options.dataDir ? join(options.dataDir, 'cognito') : mkdtempSync(join(tmpdir(), 'crm-cognito-'));
+  mkdirSync(join(folder, '.cognito'), { recursive: true });
+  writeFileSync(
+    join(folder, '.cognito', 'config.json'),
+    JSON.stringify({ UserPoolDefaults: { UsernameAttributes: [] } }),
+  );
+  const port = await freePort();
+  const child = spawn(process.execPath, [startScript], {
+    cwd: folder,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: 'ignore',
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (alive()) {
+      const gone = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await gone;
+      clearTimeout(timer);
+    }
+    if (!options.dataDir) rmSync(folder, { recursive: true, force: true });
+  };
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = createCognitoClient({ endpoint, region: undefined });
+  try {
+    if (!(await untilAnswering(() => client.send(new ListUserPoolsCommand({ MaxResults: 1 })), alive))) {
+      throw new Error(`cognito-local s'est arrêté au démarrage (port ${port})`);
+    }
+    const known = await getLocalIdentityProvider(options.store);
+    const reused =
+      known &&
+      (await client.send(new DescribeUserPoolCommand({ UserPoolId: known.user_pool_id })).then(
+        () => known,
+        () => undefined,
+      ));
+    const pool = reused ?? (await createPool(client));
+    await putLocalIdentityProvider(options.store, { ...pool, endpoint });
+    const issuer = `${endpoint}/${pool.user_pool_id}`;
+    const jwks = await (await fetch(`${issuer}/.well-known/jwks.json`)).text();
+    const env = {
+      USER_POOL_ID: pool.user_pool_id,
+      USER_POOL_CLIENT_ID: pool.client_id,
+      IDENTITY_ENDPOINT: endpoint,
+      USER_POOL_ISSUER: issuer,
+      USER_POOL_JWKS: jwks,
+      // Where it keeps the reset codes it draws (lib/identity/cognito.ts answers them locally).
+      IDENTITY_LOCAL_POOL_FILE: join(folder, '.cognito', 'db', `${pool.user_pool_id}.json`),
+    };
+    return { endpoint, env, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+async function createPool(client: ReturnType<typeof createCognitoClient>) {
+  const { UserPool } = await client.send(
+    new CreateUserPoolCommand({ PoolName: 'crm-local', UsernameConfiguration: { CaseSensitive: false } }),
+  );
+  const { UserPoolClient } = await client.send(
+    new CreateUserPoolClientCommand({
+      UserPoolId: UserPool?.Id,
+      ClientName: 'crm-service',
+      GenerateSecret: true,
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    }),
+  );
+  if (!UserPool?.Id || !UserPoolClient?.ClientId) throw new Error('cognito-local a refusé de créer le pool');
+  return { user_pool_id: UserPool.Id, client_id: UserPoolClient.ClientId };
+}
