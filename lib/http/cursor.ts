@@ -16,16 +16,22 @@ import { messages } from '../messages';
 export type CursorBinding =
   | { list: 'notes' | 'changes'; workspaceId: string; prospectId: string }
   /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
-  | { list: 'audit'; workspaceId: string };
+  | { list: 'audit'; workspaceId: string }
+  /** The changes made with an API key (`GET /api-keys/{k}/changes`, decisions 7.2). */
+  | { list: 'key-changes'; workspaceId: string; keyId: string };
 
 /** Far above any cursor issued (about 130 characters), far below the gateway's URL limit. */
 const maxCursorLength = 512;
 /** Reception times are written by `Date.prototype.toISOString`: exactly this layout. */
 const receptionTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** Whose list it is within the workspace: a prospect's, a key's, or the workspace's own (the audit log). */
+const listOwnerOf = (binding: CursorBinding): string =>
+  binding.list === 'audit' ? '' : binding.list === 'key-changes' ? binding.keyId : binding.prospectId;
+
 const bindingOf = (binding: CursorBinding): string =>
   createHash('sha256')
-    .update(`${binding.list}\n${binding.workspaceId}\n${binding.list === 'audit' ? '' : binding.prospectId}`, 'utf8')
+    .update(`${binding.list}\n${binding.workspaceId}\n${listOwnerOf(binding)}`, 'utf8')
     .digest('base64url')
     .slice(0, 22);
 
