@@ -147,7 +147,7 @@ describe('API keys', () => {
       next_cursor: null,
     });
 
-    for (const query of [{ limit: '0' }, { limit: 'deux' }, { cursor: 'pas-un-curseur' }]) {
+    for (const query of [{ limit: '0' }, { limit: 'deux' }, { cursor: 'pas-un-curseur' }] as Record<string, string>[]) {
       const refused = await api.request('GET', path, { headers: bearer(ws.member), query });
       expect({ query, status: refused.status }).toEqual({ query, status: 400 });
     }
