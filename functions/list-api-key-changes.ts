@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { apiKeyChangesPage } from '../lib/admin/changelog';
+import { apiKeyChangesPage } from '../lib/admin/api-key-changes';
 import { productionDeps, type Deps } from '../lib/deps';
 import { encodeCursor } from '../lib/http/cursor';
 import { pageRequestOf } from '../lib/http/query-parameters';
