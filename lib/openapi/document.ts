@@ -44,6 +44,22 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.prospect,
   },
+  workspace_id: {
+    description:
+      "The workspace's id (UUID), from `GET /workspaces`. One the caller is not a member of, or any other value, is a 404.",
+    schema: { type: 'string' },
+    example: '2c5ea4c0-4067-41ab-9e6d-5f4c3b2a1908',
+  },
+  tag_id: {
+    description: "The tag's id (UUID). Any other value, or another workspace's tag, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.vipTag,
+  },
+  key_id: {
+    description: "The API key's id (UUID). Any other value, or another workspace's key, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.apiKey,
+  },
   tag: {
     description: 'Id or exact name (ignoring case) of an existing tag, percent-encoded.',
     schema: { type: 'string' },

@@ -1,6 +1,8 @@
 import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { leadFieldDefinitions } from '../domain/lead/lead';
+import { messages as catalogue } from '../messages';
+import { maxSettingsNameLength } from '../http/settings-input';
 import { maxWebhookBodyBytes } from '../routes';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
@@ -181,6 +183,80 @@ const lead = {
   pipeline: 'Ventes',
   stage: 'Nouveau',
   tag_ids: [ids.vipTag],
+};
+
+/*
+ * The settings API's workspace, tags, API keys and webhook (decisions 7.2): signed-in members, by role.
+ */
+
+const memberTokenErrors: Record<number, ErrorCase> = {
+  401: {
+    description:
+      'No member access token, or one expired, altered, of another pool, or signed out; an API key or a webhook ' +
+      'token instead; or a credential in the query string, even next to a valid header.',
+    examples: [{ summary: 'Not signed in', message: catalogue.session.unauthorized }],
+  },
+  429: {
+    description:
+      `More than ${requestLimit} requests in the current minute for this member in this workspace. Retry after ` +
+      '`Retry-After` seconds.',
+    examples: [{ summary: 'Limit reached', message: catalogue.session.rateLimited }],
+    retryAfter: 'always',
+  },
+  500: {
+    description: 'Internal error: retry later. The message says nothing more; quote `x-request-id` to support.',
+    examples: [{ summary: 'Internal error', message: messages.internal }],
+  },
+};
+
+/** The answers every route under /workspaces/{workspace_id} may give before its own work (decisions 7.2 check order). */
+const workspaceSettingsErrors = (role: 'member' | 'admin'): Record<number, ErrorCase> => {
+  const adminsOnly: ErrorCase = {
+    description: 'The caller is a `member` of the workspace: this route is for its admins.',
+    examples: [{ summary: 'Admins only', message: catalogue.session.forbidden }],
+  };
+  return role === 'admin' ? { 403: adminsOnly, ...memberTokenErrors } : memberTokenErrors;
+};
+
+/** 404 on every route under a workspace: not a member of it (or no longer), or no such workspace; and the route's own targets. */
+const workspaceNotFound = (also = ''): ErrorCase => ({
+  description:
+    'The caller is not (or no longer) a member of this workspace, or it does not exist (a `workspace_id` that is ' +
+    `not a UUID too)${also}.`,
+  examples: [{ summary: 'Not a member', message: catalogue.session.workspaceNotFound }],
+});
+
+const settingsBodyErrors = (fields: string): ErrorCase => ({
+  description: `Body not a JSON object, an unknown field, or ${fields} (\`details.field\` names it).`,
+  examples: [
+    {
+      summary: 'Unknown field',
+      message: catalogue.body.unknownField('color'),
+      details: { field: 'color', message: catalogue.body.unknownField('color') },
+    },
+  ],
+});
+
+const roleNote = (role: 'member' | 'admin') =>
+  role === 'admin' ? '\n\nRole: `admin`.' : '\n\nRole: `member` (admins too).';
+
+const exampleWorkspaceId = '2c5ea4c0-4067-41ab-9e6d-5f4c3b2a1908';
+const exampleWebhookUrl = `https://api.exemple.test/webhooks/ingest-lead?endpoint_id=${ids.endpoint}`;
+const exampleRecruitmentUrl = `https://api.exemple.test/webhooks/recruitment?endpoint_id=${ids.endpoint}`;
+const exampleKey = {
+  id: ids.apiKey,
+  name: 'Zapier',
+  scopes: ['pipelines:read', 'prospects:read', 'prospects:write', 'notes:write', 'tags:write'],
+};
+const exampleWebhookStatus = { endpoint_id: ids.endpoint, url: exampleWebhookUrl, active: true };
+const tagNameBody = (summary: string, name: string): Record<string, Example> => ({
+  named: { summary, value: { name } },
+});
+const tagNameTaken: ErrorCase = {
+  description:
+    'Another tag of the workspace has that name, compared ignoring case and surrounding spaces ' +
+    '(docs/api.md#names-as-references).',
+  examples: [{ summary: 'Name taken', message: catalogue.admin.config.tagNameTaken('VIP') }],
 };
 
 /** What the document says about each route of lib/routes.ts, by route id. */
@@ -729,6 +805,347 @@ export const operations: Record<string, OperationText> = {
         examples: [{ summary: 'Internal error', message: messages.internal }],
         retryAfter: 'when in flight',
       },
+    },
+  },
+  getWorkspace: {
+    summary: 'The workspace, and the caller’s role in it',
+    description:
+      'The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed ' +
+      'by the platform team (`workspace set`).' +
+      roleNote('member'),
+    success: {
+      200: {
+        description: 'The workspace.',
+        schema: 'WorkspaceDetail',
+        examples: {
+          workspace: {
+            summary: 'An admin’s view',
+            value: {
+              id: exampleWorkspaceId,
+              name: 'Acme',
+              phone_matching: 'exact',
+              phone_region: 'FR',
+              created_at: '2026-11-01T08:00:00.000Z',
+              role: 'admin',
+            },
+          },
+        },
+      },
+    },
+    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+  },
+
+  listTags: {
+    summary: 'List the workspace’s tags',
+    description:
+      'The tags in their order (the Prospect API and the webhooks name them by id or name).' + roleNote('member'),
+    success: {
+      200: {
+        description: 'The tags.',
+        schema: 'TagList',
+        examples: {
+          tags: {
+            summary: 'Two tags',
+            value: {
+              tags: [
+                { id: ids.vipTag, name: 'VIP' },
+                { id: ids.hotTag, name: 'Chaud' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+  },
+
+  createTag: {
+    summary: 'Add a tag',
+    description: 'A new tag, last of the list, written with its audit entry (`tag.created`).' + roleNote('admin'),
+    requestBody: {
+      schema: 'TagName',
+      description: 'The name of the tag.',
+      examples: tagNameBody('A new tag', 'Relance été'),
+    },
+    success: {
+      201: {
+        description: 'The tag.',
+        schema: 'Tag',
+        examples: { created: { summary: 'Created', value: { id: ids.vipTag, name: 'Relance été' } } },
+      },
+    },
+    errors: {
+      400: settingsBodyErrors(`a \`name\` missing, blank or over ${maxSettingsNameLength} characters`),
+      404: workspaceNotFound(),
+      409: tagNameTaken,
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  renameTag: {
+    summary: 'Rename a tag',
+    description:
+      'The tag renamed everywhere it is shown (records name tags by id), with its audit entry (`tag.renamed`). ' +
+      'The name it already has changes nothing.' +
+      roleNote('admin'),
+    requestBody: {
+      schema: 'TagName',
+      description: 'The new name.',
+      examples: tagNameBody('A new name', 'Très chaud'),
+    },
+    success: {
+      200: {
+        description: 'The tag.',
+        schema: 'Tag',
+        examples: { renamed: { summary: 'Renamed', value: { id: ids.hotTag, name: 'Très chaud' } } },
+      },
+    },
+    errors: {
+      400: settingsBodyErrors(`a \`name\` missing, blank or over ${maxSettingsNameLength} characters`),
+      404: {
+        ...workspaceNotFound('; or no such tag in it (another workspace’s, or a `tag_id` that is not a UUID)'),
+        examples: [
+          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
+          { summary: 'Unknown tag', message: catalogue.admin.config.unknownTag(ids.vipTag) },
+        ],
+      },
+      409: tagNameTaken,
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  listApiKeys: {
+    summary: 'List the workspace’s API keys',
+    description:
+      'The `apikey list` document: every key, revoked ones included (`revoked_at` null while the key works); ' +
+      'never a key’s value.' +
+      roleNote('member'),
+    success: {
+      200: {
+        description: 'The keys.',
+        schema: 'ApiKeyList',
+        examples: {
+          keys: {
+            summary: 'One key',
+            value: { api_keys: [{ ...exampleKey, created_at: '2026-11-02T09:00:00.000Z', revoked_at: null }] },
+          },
+        },
+      },
+    },
+    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+  },
+
+  createApiKey: {
+    summary: 'Create an API key',
+    description:
+      'The `apikey create` document: the key’s value (`crm_key_…`) is in this answer only; the service keeps its ' +
+      'fingerprint. Written with its audit entry (`api_key.created`, naming the key, never its value).' +
+      roleNote('admin'),
+    requestBody: {
+      schema: 'NewApiKey',
+      description: 'Its name, and its scopes (absent: the five; `*`: all).',
+      examples: {
+        zapier: { summary: 'Every scope', value: { name: 'Zapier' } },
+        readOnly: {
+          summary: 'Reading only',
+          value: { name: 'Tableau de bord', scopes: ['pipelines:read', 'prospects:read'] },
+        },
+      },
+    },
+    success: {
+      201: {
+        description: 'The key, with its value: shown once.',
+        schema: 'CreatedApiKey',
+        examples: {
+          created: { summary: 'Created', value: { ...exampleKey, secret: 'crm_key_0123456789abcdefghijklmnopqrstuv' } },
+        },
+      },
+    },
+    errors: {
+      400: settingsBodyErrors(
+        `a \`name\` missing, blank or over ${maxSettingsNameLength} characters, or \`scopes\` empty or naming an unknown scope`,
+      ),
+      404: workspaceNotFound(),
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  revokeApiKey: {
+    summary: 'Revoke an API key',
+    description:
+      'The `apikey revoke` document: the key fails from its next call on (the authorizer reads keys strongly ' +
+      'consistently). Revoking again keeps the first date. Written with its audit entry (`api_key.revoked`).' +
+      roleNote('admin'),
+    success: {
+      200: {
+        description: 'The key and when it was revoked.',
+        schema: 'RevokedApiKey',
+        examples: {
+          revoked: { summary: 'Revoked', value: { id: ids.apiKey, revoked_at: '2026-11-21T10:00:00.000Z' } },
+        },
+      },
+    },
+    errors: {
+      404: {
+        ...workspaceNotFound('; or no such key in it (another workspace’s, or a `key_id` that is not a UUID)'),
+        examples: [
+          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
+          { summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) },
+        ],
+      },
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  listApiKeyChanges: {
+    summary: 'List the changes made with an API key',
+    description:
+      pageDescription(
+        'The changes the key made to prospects, one per field (as `changelog list --key`)',
+        'time (`at`)',
+      ) +
+      ' An entry undone stays listed, with `undone_at`. Read from an index: a change made a moment ago may appear ' +
+      'on the next listing only.' +
+      roleNote('member'),
+    query: ['Limit', 'Cursor'],
+    success: {
+      200: {
+        description: 'A page of change-log entries, and the cursor of the next one.',
+        schema: 'ChangeList',
+        examples: {
+          page: {
+            summary: 'A stage change',
+            value: {
+              changes: [
+                {
+                  id: ids.stageChange,
+                  prospect_id: ids.prospect,
+                  key_id: ids.apiKey,
+                  field: 'stage',
+                  before: ids.newStage,
+                  after: ids.followUpStage,
+                  at: '2026-11-21T10:05:00.000Z',
+                  undone_at: null,
+                },
+              ],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        ...pageErrors,
+        description:
+          `\`limit\` not an integer from 1 to ${maxPageLimit} in decimal digits, \`cursor\` not the \`next_cursor\` of a page ` +
+          'of this same list (this key), or either parameter given twice. Checked before the key.',
+      },
+      404: {
+        ...workspaceNotFound('; or no such key in it (another workspace’s, or a `key_id` that is not a UUID)'),
+        examples: [
+          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
+          { summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) },
+        ],
+      },
+      ...workspaceSettingsErrors('member'),
+    },
+  },
+
+  getWebhook: {
+    summary: 'The webhook: its URLs, whether it is active, its last call',
+    description:
+      'The `webhook status` document and the recruitment webhook’s URL (the same endpoint and token). Never the ' +
+      'token: it is shown once, when generated.' +
+      roleNote('admin'),
+    success: {
+      200: {
+        description: 'The webhook.',
+        schema: 'WebhookDetail',
+        examples: {
+          webhook: {
+            summary: 'Active, called yesterday',
+            value: {
+              ...exampleWebhookStatus,
+              last_call_at: '2026-11-20T17:42:10.000Z',
+              recruitment_url: exampleRecruitmentUrl,
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      404: {
+        ...workspaceNotFound('; or the workspace has no webhook yet (`POST /webhook/token` generates it)'),
+        examples: [
+          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
+          { summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated },
+        ],
+      },
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  generateWebhookToken: {
+    summary: 'Generate the webhook, or a new token for it',
+    description:
+      '« Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its ' +
+      'token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call ' +
+      'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.' +
+      roleNote('admin'),
+    success: {
+      201: {
+        description: 'The endpoint, its URL and its token: shown once.',
+        schema: 'WebhookToken',
+        examples: {
+          generated: {
+            summary: 'Generated',
+            value: {
+              endpoint_id: ids.endpoint,
+              url: exampleWebhookUrl,
+              token: 'crm_whk_0123456789abcdefghijklmnopqrstuv',
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: settingsBodyErrors('a body other than `{}`'),
+      404: workspaceNotFound(),
+      ...workspaceSettingsErrors('admin'),
+    },
+  },
+
+  setWebhookActive: {
+    summary: 'Enable or disable the webhook',
+    description:
+      'A disabled webhook answers 401 on both webhook routes, from its next call on; enabling it again keeps its ' +
+      'token. Written with its audit entry (`webhook.enabled` or `webhook.disabled`).' +
+      roleNote('admin'),
+    requestBody: {
+      schema: 'WebhookActivation',
+      description: 'Whether the webhook takes calls.',
+      examples: { disable: { summary: 'Disable', value: { active: false } } },
+    },
+    success: {
+      200: {
+        description: 'The `webhook status` document.',
+        schema: 'WebhookStatus',
+        examples: {
+          disabled: { summary: 'Disabled', value: { ...exampleWebhookStatus, active: false, last_call_at: null } },
+        },
+      },
+    },
+    errors: {
+      400: settingsBodyErrors('`active` missing or not a boolean'),
+      404: {
+        ...workspaceNotFound('; or the workspace has no webhook yet (`POST /webhook/token` generates it)'),
+        examples: [
+          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
+          { summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated },
+        ],
+      },
+      ...workspaceSettingsErrors('admin'),
     },
   },
 };
