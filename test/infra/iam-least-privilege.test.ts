@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { eventFunctions, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
 import { keys, notePrefix } from '../../lib/storage/table-items';
@@ -187,6 +188,60 @@ describe('the end-to-end flows, recorded per function', () => {
 });
 
 /**
+ * The settings routes of the workspace, its tags, API keys and webhook (decisions 7.2), called by an admin signed in
+ * to the run's identity provider: every grant of theirs used, the webhook generated first and then given a new token.
+ */
+describe('settings: the workspace, its tags, API keys and webhook, by a signed-in admin', () => {
+  let settings: SeedOutput;
+  let accessToken = '';
+  beforeAll(async () => {
+    const email = `iam-admin-${randomUUID()}@acme.test`;
+    settings = await seedWorkspace(productionDeps(), {
+      workspace: { name: 'Réglages' },
+      members: [{ key: 'admin', name: 'Alice Martin', email, role: 'admin' }],
+      tags: [{ key: 'vip', name: 'VIP' }],
+    });
+    const identity = poolIdentityProvider();
+    await identity.invite(email, 'Provisoire-Passw0rd!');
+    await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
+    const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+    if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
+    accessToken = signedIn.tokens.accessToken;
+  });
+  const asAdmin = (call: FunctionCall = {}): FunctionCall => ({
+    ...call,
+    headers: bearer(accessToken),
+    pathParameters: { workspace_id: settings.workspace_id, ...call.pathParameters },
+  });
+  const ok = async (routeId: string, call: FunctionCall = {}) => {
+    const answer = await functions.request(routeId, asAdmin(call));
+    expect({ routeId, succeeded: answer.status < 300 }).toEqual({ routeId, succeeded: true });
+    return answer.body;
+  };
+
+  test('the workspace and its tags: read, a tag added and renamed', async () => {
+    await ok('getWorkspace');
+    await ok('listTags');
+    const tag = await ok('createTag', { body: { name: 'Froid' } });
+    await ok('renameTag', { pathParameters: { tag_id: tag.id as string }, body: { name: 'Glacé' } });
+  });
+
+  test('API keys: listed, created, its changes read, revoked', async () => {
+    await ok('listApiKeys');
+    const key = await ok('createApiKey', { body: { name: 'Intégration' } });
+    await ok('listApiKeyChanges', { pathParameters: { key_id: key.id as string }, query: { limit: '10' } });
+    await ok('revokeApiKey', { pathParameters: { key_id: key.id as string } });
+  });
+
+  test('the webhook: generated, given a new token, read, disabled', async () => {
+    await ok('generateWebhookToken');
+    await ok('generateWebhookToken');
+    await ok('getWebhook');
+    await ok('setWebhookActive', { body: { active: false } });
+  });
+});
+
+/**
  * Outbound events: the writes of the flows above, as the change stream reports them, fanned out by
  * the stream handler to two subscribers on 127.0.0.1 (one accepts, one refuses), whose deliveries
  * the delivery function then makes, each function with its own recording client.
@@ -362,7 +417,8 @@ describe('every recorded call is allowed by its own function’s role', () => {
   test('every function made calls, the authorizer apart from the handlers', () => {
     for (const name of [...functionNames, ...eventFunctionNames]) expect(requests.get(name)?.length).toBeGreaterThan(0);
     const authorizerActions = new Set(requests.get('authorizer')!.map((request) => request.action));
-    expect([...authorizerActions].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    // A member's token: the membership and the sign-out in one BatchGetItem (docs/adr/0013).
+    expect([...authorizerActions].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
   test.each([...functionNames, ...eventFunctionNames])(
@@ -439,11 +495,15 @@ describe('what no function may do is denied', () => {
       'UpdateItem on a webhook endpoint',
       request('UpdateItem', [keys.endpoint('e').pk]),
     ]),
-    ...handlers.map((id): [string, string, IamRequest] => [
-      id,
-      'Query on gsi1 (API-key fingerprints)',
-      request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1'),
-    ]),
+    // The settings routes of a workspace's keys list them by gsi1, whose partition IAM cannot confine to one
+    // workspace: their code builds that key from the caller's membership only (lib/admin/api-keys.ts).
+    ...handlers
+      .filter((id) => !['listApiKeys', 'revokeApiKey', 'listApiKeyChanges'].includes(id))
+      .map((id): [string, string, IamRequest] => [
+        id,
+        'Query on gsi1 (API-key fingerprints)',
+        request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1'),
+      ]),
     ...handlers.map((id): [string, string, IamRequest] => [
       id,
       'Query on gsi2',

@@ -7,6 +7,7 @@ import { routeById } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
 import { handlerFactories } from './route-calls';
+import { settingsHandlerFactories } from './settings-handlers';
 
 export type FunctionCall = {
   headers?: Record<string, string>;
@@ -28,7 +29,12 @@ export function recordedFunctions(clock?: () => Date) {
     return clock ? { ...deps, clock } : deps;
   };
   const authorizer = createAuthorizer(depsOf('authorizer'));
-  const handlers = new Map(Object.entries(handlerFactories).map(([id, factory]) => [id, factory(depsOf(id))]));
+  const handlers = new Map(
+    Object.entries({ ...handlerFactories, ...settingsHandlerFactories }).map(([id, factory]) => [
+      id,
+      factory(depsOf(id)),
+    ]),
+  );
 
   /** One request as API Gateway makes it: the authorizer, then the route's handler with the authorizer's context. */
   async function request(routeId: string, call: FunctionCall = {}) {
