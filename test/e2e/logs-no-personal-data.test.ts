@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { listApiKeys } from '../../lib/admin/api-keys';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
@@ -116,7 +117,9 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
     headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
     body: call.body,
   });
-  await response.text();
+  const text = await response.text();
+  // A key's value or a webhook token a settings answer showed once is a secret no line may carry.
+  for (const shown of text.matchAll(/"(?:secret|token)":"([^"]+)"/g)) secrets.push(shown[1] as string);
   const result = {
     call: `${call.method} ${call.path}`,
     status: response.status,
@@ -141,6 +144,13 @@ async function freshAccessToken(): Promise<string> {
   throw new Error('the planted person cannot sign in');
 }
 
+/**
+ * One session for the workspace's settings routes, opened once the sign-in routes' calls have settled the person's
+ * password: each `freshAccessToken` may count failed sign-ins, which past 10 are refused for 15 minutes.
+ */
+let settingsToken: Promise<string> | undefined;
+const settingsAccessToken = () => (settingsToken ??= freshAccessToken());
+
 /** A settings API call made to prepare the calls (the settings API is not in the OpenAPI document yet). */
 async function postJson(path: string, body: unknown): Promise<unknown> {
   const response = await fetch(new URL(path, api.url), {
@@ -162,6 +172,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
   const idem = { 'Idempotency-Key': `${planted.idempotencyKey}-${routeId}` };
   const prospect = `/prospects/${prospectId}`;
   const inPath = `/prospects/${encodeURIComponent(planted.email)}`;
+  const settings = `/workspaces/${ws.workspace_id}`;
   switch (routeId) {
     case 'listPipelines':
       return [
@@ -366,6 +377,105 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken) },
         { method: 'GET', path: '/workspaces', headers: key },
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
+      ];
+    }
+    case 'getWorkspace': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'GET', path: settings, headers },
+        { method: 'GET', path: settings, headers: key },
+        { method: 'GET', path: `/workspaces/${encodeURIComponent(planted.email)}`, headers },
+      ];
+    }
+    case 'listTags': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'GET', path: `${settings}/tags`, headers },
+        { method: 'GET', path: `${settings}/tags`, headers, query: { token: planted.note } },
+      ];
+    }
+    case 'createTag': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.note, color: planted.email }) },
+      ];
+    }
+    case 'renameTag': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'PATCH', path: `${settings}/tags/${ws.tags.hot}`, headers, body: json({ name: planted.firstName }) },
+        {
+          method: 'PATCH',
+          path: `${settings}/tags/${encodeURIComponent(planted.email)}`,
+          headers,
+          body: json({ name: planted.lastName }),
+        },
+      ];
+    }
+    case 'listApiKeys': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'GET', path: `${settings}/api-keys`, headers },
+        {
+          method: 'GET',
+          path: `${settings}/api-keys`,
+          headers,
+          query: { api_key: ws.api_keys.admin?.secret as string },
+        },
+      ];
+    }
+    case 'createApiKey': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'POST', path: `${settings}/api-keys`, headers, body: json({ name: planted.lastName }) },
+        {
+          method: 'POST',
+          path: `${settings}/api-keys`,
+          headers,
+          body: json({ name: planted.note, scopes: [planted.email] }),
+        },
+      ];
+    }
+    case 'revokeApiKey': {
+      const headers = bearer(await settingsAccessToken());
+      const keys = await listApiKeys(productionDeps(), ws.workspace_id);
+      const created = keys.find((candidate) => candidate.name === planted.lastName);
+      if (created === undefined) throw new Error('createApiKey’s planted calls come first');
+      return [
+        { method: 'DELETE', path: `${settings}/api-keys/${created.id}`, headers },
+        { method: 'DELETE', path: `${settings}/api-keys/${encodeURIComponent(planted.email)}`, headers },
+      ];
+    }
+    case 'listApiKeyChanges': {
+      const headers = bearer(await settingsAccessToken());
+      const path = `${settings}/api-keys/${ws.api_keys.admin?.id}/changes`;
+      return [
+        { method: 'GET', path, headers },
+        { method: 'GET', path, headers, query: { cursor: planted.note } },
+      ];
+    }
+    case 'getWebhook': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'GET', path: `${settings}/webhook`, headers },
+        { method: 'GET', path: `${settings}/webhook`, headers: token },
+      ];
+    }
+    case 'generateWebhookToken': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'POST', path: `${settings}/webhook/token`, headers },
+        { method: 'POST', path: `${settings}/webhook/token`, headers, body: json({ token: planted.note }) },
+      ];
+    }
+    case 'setWebhookActive': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: false }) },
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: planted.note }) },
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: true }) },
       ];
     }
     default:
