@@ -3,11 +3,12 @@ import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { leadFieldDefinitions } from '../domain/lead/lead';
 import { messages as catalogue } from '../messages';
 import { maxSettingsNameLength } from '../http/settings-input';
-import { maxWebhookBodyBytes } from '../routes';
+import { allScopes, maxWebhookBodyBytes } from '../routes';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
+import { signInOperations } from './sign-in-operations';
 
 export type Example = { summary: string; value: unknown };
 
@@ -26,7 +27,8 @@ export type ErrorCase = {
   retryAfter?: 'always' | 'when in flight';
 };
 
-export type SuccessCase = { description: string; schema: ResponseSchemaName; examples: Record<string, Example> };
+/** A success with a body; without `schema`, an answer without one (204). */
+export type SuccessCase = { description: string; schema?: ResponseSchemaName; examples?: Record<string, Example> };
 
 export type RequestBody = {
   schema: RequestSchemaName;
@@ -49,6 +51,12 @@ export type OperationText = {
   query?: readonly QueryParameterName[];
   requestBody?: RequestBody;
   success: Record<number, SuccessCase>;
+  /**
+   * The operation's own error answers. On the settings API (credentials `member-token` and `none`) the document adds
+   * what every such route answers (lib/openapi/document.ts, `credentialErrors`): 401, the workspace's 404, the role's
+   * 403, 429, a body's 400 and 500; an operation lists only what its use case adds (a field's 400, a target's 404,
+   * 409, 422), merged into the same status.
+   */
   errors: Record<number, ErrorCase>;
 };
 
@@ -189,58 +197,12 @@ const lead = {
  * The settings API's workspace, tags, API keys and webhook (decisions 7.2): signed-in members, by role.
  */
 
-const memberTokenErrors: Record<number, ErrorCase> = {
-  401: {
-    description:
-      'No member access token, or one expired, altered, of another pool, or signed out; an API key or a webhook ' +
-      'token instead; or a credential in the query string, even next to a valid header.',
-    examples: [{ summary: 'Not signed in', message: catalogue.session.unauthorized }],
-  },
-  429: {
-    description:
-      `More than ${requestLimit} requests in the current minute for this member in this workspace. Retry after ` +
-      '`Retry-After` seconds.',
-    examples: [{ summary: 'Limit reached', message: catalogue.session.rateLimited }],
-    retryAfter: 'always',
-  },
-  500: {
-    description: 'Internal error: retry later. The message says nothing more; quote `x-request-id` to support.',
-    examples: [{ summary: 'Internal error', message: messages.internal }],
-  },
-};
-
-/** The answers every route under /workspaces/{workspace_id} may give before its own work (decisions 7.2 check order). */
-const workspaceSettingsErrors = (role: 'member' | 'admin'): Record<number, ErrorCase> => {
-  const adminsOnly: ErrorCase = {
-    description: 'The caller is a `member` of the workspace: this route is for its admins.',
-    examples: [{ summary: 'Admins only', message: catalogue.session.forbidden }],
-  };
-  return role === 'admin' ? { 403: adminsOnly, ...memberTokenErrors } : memberTokenErrors;
-};
-
-/** 404 on every route under a workspace: not a member of it (or no longer), or no such workspace; and the route's own targets. */
-const workspaceNotFound = (also = ''): ErrorCase => ({
-  description:
-    'The caller is not (or no longer) a member of this workspace, or it does not exist (a `workspace_id` that is ' +
-    `not a UUID too)${also}.`,
-  examples: [{ summary: 'Not a member', message: catalogue.session.workspaceNotFound }],
+/** A 400 of a settings body beyond the common ones (lib/openapi/document.ts): what the use case refuses itself. */
+const refusedName = (message: string): ErrorCase => ({
+  description: `A \`name\` blank once trimmed, or over ${maxSettingsNameLength} characters (\`details.field\` names it).`,
+  examples: [{ summary: 'Blank name', message, details: { field: 'name', message } }],
 });
 
-const settingsBodyErrors = (fields: string): ErrorCase => ({
-  description: `Body not a JSON object, an unknown field, or ${fields} (\`details.field\` names it).`,
-  examples: [
-    {
-      summary: 'Unknown field',
-      message: catalogue.body.unknownField('color'),
-      details: { field: 'color', message: catalogue.body.unknownField('color') },
-    },
-  ],
-});
-
-const roleNote = (role: 'member' | 'admin') =>
-  role === 'admin' ? '\n\nRole: `admin`.' : '\n\nRole: `member` (admins too).';
-
-const exampleWorkspaceId = '2c5ea4c0-4067-41ab-9e6d-5f4c3b2a1908';
 const exampleWebhookUrl = `https://api.exemple.test/webhooks/ingest-lead?endpoint_id=${ids.endpoint}`;
 const exampleRecruitmentUrl = `https://api.exemple.test/webhooks/recruitment?endpoint_id=${ids.endpoint}`;
 const exampleKey = {
@@ -261,6 +223,7 @@ const tagNameTaken: ErrorCase = {
 
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
+  ...signInOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:
@@ -811,8 +774,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'The workspace, and the caller’s role in it',
     description:
       'The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed ' +
-      'by the platform team (`workspace set`).' +
-      roleNote('member'),
+      'by the platform team (`workspace set`).',
     success: {
       200: {
         description: 'The workspace.',
@@ -821,7 +783,7 @@ export const operations: Record<string, OperationText> = {
           workspace: {
             summary: 'An admin’s view',
             value: {
-              id: exampleWorkspaceId,
+              id: ids.workspace,
               name: 'Acme',
               phone_matching: 'exact',
               phone_region: 'FR',
@@ -832,13 +794,12 @@ export const operations: Record<string, OperationText> = {
         },
       },
     },
-    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+    errors: {},
   },
 
   listTags: {
     summary: 'List the workspace’s tags',
-    description:
-      'The tags in their order (the Prospect API and the webhooks name them by id or name).' + roleNote('member'),
+    description: 'The tags in their order (the Prospect API and the webhooks name them by id or name).',
     success: {
       200: {
         description: 'The tags.',
@@ -856,12 +817,12 @@ export const operations: Record<string, OperationText> = {
         },
       },
     },
-    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+    errors: {},
   },
 
   createTag: {
     summary: 'Add a tag',
-    description: 'A new tag, last of the list, written with its audit entry (`tag.created`).' + roleNote('admin'),
+    description: 'A new tag, last of the list, written with its audit entry (`tag.created`).',
     requestBody: {
       schema: 'TagName',
       description: 'The name of the tag.',
@@ -875,10 +836,8 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: settingsBodyErrors(`a \`name\` missing, blank or over ${maxSettingsNameLength} characters`),
-      404: workspaceNotFound(),
+      400: refusedName(catalogue.admin.config.blankName),
       409: tagNameTaken,
-      ...workspaceSettingsErrors('admin'),
     },
   },
 
@@ -886,8 +845,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'Rename a tag',
     description:
       'The tag renamed everywhere it is shown (records name tags by id), with its audit entry (`tag.renamed`). ' +
-      'The name it already has changes nothing.' +
-      roleNote('admin'),
+      'The name it already has changes nothing.',
     requestBody: {
       schema: 'TagName',
       description: 'The new name.',
@@ -901,16 +859,12 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: settingsBodyErrors(`a \`name\` missing, blank or over ${maxSettingsNameLength} characters`),
+      400: refusedName(catalogue.admin.config.blankName),
       404: {
-        ...workspaceNotFound('; or no such tag in it (another workspace’s, or a `tag_id` that is not a UUID)'),
-        examples: [
-          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
-          { summary: 'Unknown tag', message: catalogue.admin.config.unknownTag(ids.vipTag) },
-        ],
+        description: "No such tag in the workspace (another workspace's, or a `tag_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown tag', message: catalogue.admin.config.unknownTag(ids.vipTag) }],
       },
       409: tagNameTaken,
-      ...workspaceSettingsErrors('admin'),
     },
   },
 
@@ -918,8 +872,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'List the workspace’s API keys',
     description:
       'The `apikey list` document: every key, revoked ones included (`revoked_at` null while the key works); ' +
-      'never a key’s value.' +
-      roleNote('member'),
+      'never a key’s value.',
     success: {
       200: {
         description: 'The keys.',
@@ -932,15 +885,14 @@ export const operations: Record<string, OperationText> = {
         },
       },
     },
-    errors: { 404: workspaceNotFound(), ...workspaceSettingsErrors('member') },
+    errors: {},
   },
 
   createApiKey: {
     summary: 'Create an API key',
     description:
       'The `apikey create` document: the key’s value (`crm_key_…`) is in this answer only; the service keeps its ' +
-      'fingerprint. Written with its audit entry (`api_key.created`, naming the key, never its value).' +
-      roleNote('admin'),
+      'fingerprint. Written with its audit entry (`api_key.created`, naming the key, never its value).',
     requestBody: {
       schema: 'NewApiKey',
       description: 'Its name, and its scopes (absent: the five; `*`: all).',
@@ -962,11 +914,23 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: settingsBodyErrors(
-        `a \`name\` missing, blank or over ${maxSettingsNameLength} characters, or \`scopes\` empty or naming an unknown scope`,
-      ),
-      404: workspaceNotFound(),
-      ...workspaceSettingsErrors('admin'),
+      400: {
+        ...refusedName(catalogue.admin.apiKeys.blankName),
+        description:
+          `A \`name\` blank once trimmed or over ${maxSettingsNameLength} characters, or \`scopes\` naming none or an ` +
+          'unknown scope (`details.field` names it).',
+        examples: [
+          ...refusedName(catalogue.admin.apiKeys.blankName).examples,
+          {
+            summary: 'Unknown scope',
+            message: catalogue.admin.apiKeys.unknownScopes('lecture', allScopes.join(', ')),
+            details: {
+              field: 'scopes',
+              message: catalogue.admin.apiKeys.unknownScopes('lecture', allScopes.join(', ')),
+            },
+          },
+        ],
+      },
     },
   },
 
@@ -974,8 +938,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'Revoke an API key',
     description:
       'The `apikey revoke` document: the key fails from its next call on (the authorizer reads keys strongly ' +
-      'consistently). Revoking again keeps the first date. Written with its audit entry (`api_key.revoked`).' +
-      roleNote('admin'),
+      'consistently). Revoking again keeps the first date. Written with its audit entry (`api_key.revoked`).',
     success: {
       200: {
         description: 'The key and when it was revoked.',
@@ -987,13 +950,9 @@ export const operations: Record<string, OperationText> = {
     },
     errors: {
       404: {
-        ...workspaceNotFound('; or no such key in it (another workspace’s, or a `key_id` that is not a UUID)'),
-        examples: [
-          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
-          { summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) },
-        ],
+        description: "No such key in the workspace (another workspace's, or a `key_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) }],
       },
-      ...workspaceSettingsErrors('admin'),
     },
   },
 
@@ -1005,8 +964,7 @@ export const operations: Record<string, OperationText> = {
         'time (`at`)',
       ) +
       ' An entry undone stays listed, with `undone_at`. Read from an index: a change made a moment ago may appear ' +
-      'on the next listing only.' +
-      roleNote('member'),
+      'on the next listing only.',
     query: ['Limit', 'Cursor'],
     success: {
       200: {
@@ -1042,13 +1000,9 @@ export const operations: Record<string, OperationText> = {
           'of this same list (this key), or either parameter given twice. Checked before the key.',
       },
       404: {
-        ...workspaceNotFound('; or no such key in it (another workspace’s, or a `key_id` that is not a UUID)'),
-        examples: [
-          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
-          { summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) },
-        ],
+        description: "No such key in the workspace (another workspace's, or a `key_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) }],
       },
-      ...workspaceSettingsErrors('member'),
     },
   },
 
@@ -1056,8 +1010,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'The webhook: its URLs, whether it is active, its last call',
     description:
       'The `webhook status` document and the recruitment webhook’s URL (the same endpoint and token). Never the ' +
-      'token: it is shown once, when generated.' +
-      roleNote('admin'),
+      'token: it is shown once, when generated.',
     success: {
       200: {
         description: 'The webhook.',
@@ -1076,13 +1029,9 @@ export const operations: Record<string, OperationText> = {
     },
     errors: {
       404: {
-        ...workspaceNotFound('; or the workspace has no webhook yet (`POST /webhook/token` generates it)'),
-        examples: [
-          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
-          { summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated },
-        ],
+        description: 'The workspace has no webhook yet (`POST /webhook/token` generates it).',
+        examples: [{ summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated }],
       },
-      ...workspaceSettingsErrors('admin'),
     },
   },
 
@@ -1091,8 +1040,7 @@ export const operations: Record<string, OperationText> = {
     description:
       '« Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its ' +
       'token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call ' +
-      'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.' +
-      roleNote('admin'),
+      'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.',
     success: {
       201: {
         description: 'The endpoint, its URL and its token: shown once.',
@@ -1110,9 +1058,16 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: settingsBodyErrors('a body other than `{}`'),
-      404: workspaceNotFound(),
-      ...workspaceSettingsErrors('admin'),
+      400: {
+        description: 'A body other than none or `{}`: this operation takes none.',
+        examples: [
+          {
+            summary: 'A field',
+            message: catalogue.body.unknownField('token'),
+            details: { field: 'token', message: catalogue.body.unknownField('token') },
+          },
+        ],
+      },
     },
   },
 
@@ -1120,8 +1075,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'Enable or disable the webhook',
     description:
       'A disabled webhook answers 401 on both webhook routes, from its next call on; enabling it again keeps its ' +
-      'token. Written with its audit entry (`webhook.enabled` or `webhook.disabled`).' +
-      roleNote('admin'),
+      'token. Written with its audit entry (`webhook.enabled` or `webhook.disabled`).',
     requestBody: {
       schema: 'WebhookActivation',
       description: 'Whether the webhook takes calls.',
@@ -1137,15 +1091,10 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: settingsBodyErrors('`active` missing or not a boolean'),
       404: {
-        ...workspaceNotFound('; or the workspace has no webhook yet (`POST /webhook/token` generates it)'),
-        examples: [
-          { summary: 'Not a member', message: catalogue.session.workspaceNotFound },
-          { summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated },
-        ],
+        description: 'The workspace has no webhook yet (`POST /webhook/token` generates it).',
+        examples: [{ summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated }],
       },
-      ...workspaceSettingsErrors('admin'),
     },
   },
 };
