@@ -1,5 +1,6 @@
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
+import { workspaceSettingsFirstCalls } from './settings-workspace';
 import type { Call, Send } from './workspace';
 
 /*
@@ -100,6 +101,7 @@ export async function settingsFirstCalls(
       }),
       decision: anonymous,
     }),
+    ...(await workspaceSettingsFirstCalls(benchPeople.signsIn, session.access_token)),
     listMyWorkspaces: () => ({
       call: call('GET', '/workspaces', undefined, session.access_token),
       decision: signedIn(benchPeople.signsIn),
