@@ -3,6 +3,7 @@ import { listAudit } from '../../lib/admin/audit';
 import { productionDeps } from '../../lib/deps';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { startLocalApi, type TestApi } from '../support/local-api';
+import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /*
@@ -16,9 +17,11 @@ let api: TestApi;
 let ws: PeopleWorkspace;
 let other: PeopleWorkspace;
 let logs: CapturedLogs;
+let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  counter = countRoundTrips(deps.db);
+  api = await startLocalApi({ db: deps.db });
   [ws, other] = [await workspaceWithPeople(api), await workspaceWithPeople(api)];
   logs = captureLogs('DEBUG');
 });
@@ -202,6 +205,28 @@ describe('API keys', () => {
     expect((await keyRequest('pas du JSON')).status).toBe(400);
     const after = await api.request('GET', under('/api-keys'), { headers: bearer(ws.admin) });
     expect(after.body).toEqual(before.body);
+  });
+
+  test('round trips: the authorizer’s one BatchGetItem, the member’s counter, then what `apikey …` reads and writes', async () => {
+    const trips = async (method: string, path: string, body?: unknown) => {
+      counter.reset();
+      const response = await api.request(method, under(path), { headers: bearer(ws.admin), body });
+      expect(response.status).toBeLessThan(300);
+      return [...counter.calls];
+    };
+    const gate = ['BatchGetItem', 'UpdateItem'];
+    expect(await trips('GET', '')).toEqual([...gate, 'GetItem']);
+    expect(await trips('GET', '/api-keys')).toEqual([...gate, 'GetItem', 'Query']);
+    const created = await keyRequest({ name: 'Comptée' });
+    const { id } = created.body as { id: string };
+    expect(await trips('POST', '/api-keys', { name: 'Comptée aussi' })).toEqual([
+      ...gate,
+      'GetItem',
+      'TransactWriteItems',
+    ]);
+    // The key among the workspace's keys and a page of its log, two Queries at once.
+    expect(await trips('GET', `/api-keys/${id}/changes`)).toEqual([...gate, 'Query', 'Query']);
+    expect(await trips('DELETE', `/api-keys/${id}`)).toEqual([...gate, 'GetItem', 'Query', 'TransactWriteItems']);
   });
 
   test('no key value in any log line of these calls', () => {

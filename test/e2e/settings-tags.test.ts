@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/admin/audit';
 import { productionDeps } from '../../lib/deps';
 import { startLocalApi, type TestApi } from '../support/local-api';
+import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 
 /*
@@ -14,9 +15,11 @@ const deps = productionDeps();
 let api: TestApi;
 let ws: PeopleWorkspace;
 let other: PeopleWorkspace;
+let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  counter = countRoundTrips(deps.db);
+  api = await startLocalApi({ db: deps.db });
   [ws, other] = [await workspaceWithPeople(api), await workspaceWithPeople(api)];
 });
 afterAll(async () => {
@@ -129,4 +132,17 @@ test('bad bodies: 400 naming the field, before the tag is looked for', async () 
     expect(created.body).toMatchObject({ error: { code: 'bad_request', details: { field } } });
   }
   expect((await create('[]')).status).toBe(400);
+});
+
+test('round trips: the authorizer’s one BatchGetItem, the member’s counter, then `tag add`’s read and transaction', async () => {
+  const gate = ['BatchGetItem', 'UpdateItem'];
+  counter.reset();
+  await tagsOf();
+  expect(counter.calls).toEqual([...gate, 'GetItem']);
+  counter.reset();
+  const tag = (await create({ name: 'Comptée' })).body as Tag;
+  expect(counter.calls).toEqual([...gate, 'GetItem', 'TransactWriteItems']);
+  counter.reset();
+  await rename(tag.id, { name: 'Comptée deux fois' });
+  expect(counter.calls).toEqual([...gate, 'GetItem', 'TransactWriteItems']);
 });

@@ -3,6 +3,7 @@ import { listAudit } from '../../lib/admin/audit';
 import { productionDeps } from '../../lib/deps';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { startLocalApi, type TestApi } from '../support/local-api';
+import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 import { aWorkspace } from '../support/seed';
 
@@ -18,9 +19,11 @@ let api: TestApi;
 let ws: PeopleWorkspace;
 let other: PeopleWorkspace;
 let logs: CapturedLogs;
+let counter: RoundTripCounter;
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  counter = countRoundTrips(deps.db);
+  api = await startLocalApi({ db: deps.db });
   ws = await workspaceWithPeople(api, { ...aWorkspace(), webhook: undefined });
   other = await workspaceWithPeople(api);
   logs = captureLogs('DEBUG');
@@ -157,6 +160,23 @@ test('bad bodies: 400 naming the field', async () => {
   }
   expect((await setActive('pas du JSON')).status).toBe(400);
   expect((await generate(ws.admin, { token: 'le mien' })).status).toBe(400);
+});
+
+test('round trips: the authorizer’s one BatchGetItem, the member’s counter, then what `webhook …` reads and writes', async () => {
+  const gate = ['BatchGetItem', 'UpdateItem'];
+  const trips = async (call: () => Promise<{ status: number }>) => {
+    counter.reset();
+    expect((await call()).status).toBeLessThan(300);
+    return [...counter.calls];
+  };
+  expect(await trips(() => status())).toEqual([...gate, 'GetItem', 'GetItem']);
+  const generating = async () => {
+    const generated = await generate();
+    tokens.push((generated.body as Generated).token);
+    return generated;
+  };
+  expect(await trips(generating)).toEqual([...gate, 'GetItem', 'TransactWriteItems']);
+  expect(await trips(() => setActive({ active: true }))).toEqual([...gate, 'GetItem', 'TransactWriteItems', 'GetItem']);
 });
 
 test('no token in any log line, nor in the audit log', async () => {
