@@ -3,8 +3,7 @@ import { commandLine, type ActingMemberId } from '../domain/audit';
 import { DomainError } from '../domain/errors';
 import { undoChange } from '../domain/prospect/undo-change';
 import { messages } from '../messages';
-import { listChangeLog, readKeyChangePage } from '../storage/changelog';
-import type { PagePosition, PageRequest } from '../storage/prospect-pages';
+import { listChangeLog } from '../storage/changelog';
 import { requireApiKey } from './api-keys';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
 import { AdminInputError } from './errors';
@@ -39,28 +38,6 @@ export async function changeLogEntries(
   // A key of this workspace only ever wrote entries of this workspace.
   const [entries] = await Promise.all([listChangeLog(deps, { keyId }), requireApiKey(deps, workspaceId, keyId)]);
   return { entries: entries.map(changeLogEntryView) };
-}
-
-/**
- * `GET /api-keys/{k}/changes`: a page of the entries `changelog list --key` lists, newest first, the key checked
- * as there (another workspace's key: 404), read alongside the page; `next` is the position the next page starts
- * after, null when no entry follows.
- */
-export async function apiKeyChangesPage(
-  deps: Deps,
-  input: { workspaceId: string; keyId: string; page: PageRequest },
-): Promise<{ entries: ChangeLogEntryView[]; next: PagePosition | null }> {
-  const workspaceId = checkedId('workspace', input.workspaceId);
-  const keyId = checkedId('apiKey', input.keyId);
-  const [found] = await Promise.all([
-    readKeyChangePage(deps, keyId, input.page),
-    requireApiKey(deps, workspaceId, keyId),
-  ]);
-  const last = found.items.at(-1);
-  return {
-    entries: found.items.map(changeLogEntryView),
-    next: found.more && last ? { at: last.at, id: last.id } : null,
-  };
 }
 
 /**
