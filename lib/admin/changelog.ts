@@ -1,6 +1,5 @@
 import type { Deps } from '../deps';
 import { commandLine, type ActingMemberId } from '../domain/audit';
-import { DomainError } from '../domain/errors';
 import { undoChange } from '../domain/prospect/undo-change';
 import { messages } from '../messages';
 import { listChangeLog } from '../storage/changelog';
@@ -41,8 +40,9 @@ export async function changeLogEntries(
 }
 
 /**
- * `changelog undo`: a refusal (note, undone already, record changed since) exits 2 with nothing
- * changed. The undo writes its audit entry in its transaction; `actingMemberId`, the member acting
+ * `changelog undo` and `POST /workspaces/{w}/changes/{entry}/undo`: a refusal is the domain's error (unknown
+ * entry 404, undone already or record changed since 409, a note 422), which the command line exits 2 with;
+ * nothing changed. The undo writes its audit entry in its transaction; `actingMemberId`, the member acting
  * through the settings API (absent: the command line).
  */
 export async function undoChangeLogEntry(
@@ -52,11 +52,6 @@ export async function undoChangeLogEntry(
   const workspaceId = checkedId('workspace', input.workspaceId);
   const entryId = checkedId('changeLogEntry', input.entryId);
   await requireWorkspace(deps, workspaceId);
-  try {
-    const { entry, prospect } = await undoChange(deps, workspaceId, entryId, input.actingMemberId ?? commandLine);
-    return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
-  } catch (error) {
-    if (error instanceof DomainError) throw new AdminInputError(error.message);
-    throw error;
-  }
+  const { entry, prospect } = await undoChange(deps, workspaceId, entryId, input.actingMemberId ?? commandLine);
+  return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
 }
