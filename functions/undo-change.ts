@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { undoChangeLogEntry } from '../lib/admin/changelog';
+import { undoChangeLogEntry } from '../lib/admin/changelog-undo';
 import { productionDeps, type Deps } from '../lib/deps';
 import { undoRequestSchema } from '../lib/domain/prospect/undo-change';
 import { membershipOf } from '../lib/http/membership';

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { changeLogEntries, undoChangeLogEntry } from '../../lib/admin/changelog';
+import { changeLogEntries } from '../../lib/admin/changelog';
+import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
 import { runAdmin } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
