@@ -159,7 +159,8 @@ describe('a removed member and a signed-out person', () => {
 
 describe("a member's access token on the Prospect API and the webhooks", () => {
   it.each(named(prospectApiAndWebhooks))('%s answers 401', async (_name, route) => {
-    const query = route.credential === 'webhook-token' ? { endpoint_id: a.seed.webhook?.endpoint_id as string } : {};
+    const query: Record<string, string> =
+      route.credential === 'webhook-token' ? { endpoint_id: a.seed.webhook?.endpoint_id as string } : {};
     const response = await api.request(route.method, pathOf(route, a.seed.workspace_id), {
       headers: bearer(a.admin),
       query,

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
-import { eventFunctions, routes, type Route } from '../../lib/routes';
+import { eventFunctions, routeById, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
 import { keys, notePrefix } from '../../lib/storage/table-items';
 import {
@@ -31,6 +31,7 @@ import {
 } from '../support/recorded-events';
 import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
 import { aSalesPipeline } from '../support/seed';
+import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
 
 /**
@@ -51,6 +52,8 @@ const functions = recordedFunctions();
 const burstNow = new Date();
 const burst = recordedFunctions(() => burstNow);
 let ws: SeedOutput;
+const memberEmail = `iam-${randomUUID()}@acme.test`;
+let memberToken: string;
 
 beforeAll(async () => {
   ws = await seedWorkspace(productionDeps(), {
@@ -68,7 +71,15 @@ beforeAll(async () => {
       { key: 'burst', name: 'Burst', scopes: ['pipelines:read'] },
     ],
     webhook: { active: true },
+    members: [{ key: 'member', name: 'Membre', email: memberEmail, role: 'member' }],
   });
+  // The member signs in to the run's identity provider: the settings routes' flow carries their real access token.
+  const identity = poolIdentityProvider();
+  await identity.invite(memberEmail, 'Provisoire-Passw0rd!');
+  await identity.setPermanentPassword(memberEmail, 'Moindre-Passw0rd!');
+  const signedIn = await identity.signIn(memberEmail, 'Moindre-Passw0rd!');
+  if (signedIn.kind !== 'signed_in') throw new Error(`the member could not sign in: ${signedIn.kind}`);
+  memberToken = signedIn.tokens.accessToken;
 });
 
 const bearer = (secret: string | undefined) => ({ Authorization: `Bearer ${secret ?? ''}` });
@@ -158,6 +169,30 @@ describe('the end-to-end flows, recorded per function', () => {
     const cursor = first.body.next_cursor as string;
     expect((await functions.request('listNotes', onProspect(id, { query: { cursor } }))).status).toBe(200);
     expect((await functions.request('listChanges', onProspect(id))).status).toBe(200);
+  });
+
+  test('settings API, as a member: their workspaces, a look-up, a prospect, its changes, an undo', async () => {
+    const id = await aLead('settings-iam@test.fr');
+    expect((await functions.request('updateProspect', onProspect(id, { body: { stage: 'Relance' } }))).status).toBe(
+      200,
+    );
+    const asMember = (call: FunctionCall = {}): FunctionCall => ({
+      ...call,
+      headers: bearer(memberToken),
+      pathParameters: { workspace_id: ws.workspace_id, ...call.pathParameters },
+    });
+    expect((await functions.request('listMyWorkspaces', { headers: bearer(memberToken) })).status).toBe(200);
+    const found = await functions.request(
+      'findWorkspaceProspects',
+      asMember({ query: { email: 'settings-iam@test.fr' } }),
+    );
+    expect(found.body).toMatchObject({ prospects: [{ id }] });
+    const onIt = asMember({ pathParameters: { prospect_id: id } });
+    expect((await functions.request('getWorkspaceProspect', onIt)).status).toBe(200);
+    const changes = await functions.request('listWorkspaceProspectChanges', onIt);
+    const [entry] = changes.body.changes as { id: string }[];
+    const undo = asMember({ pathParameters: { entry_id: entry?.id ?? '' } });
+    expect((await functions.request('undoChange', undo)).status).toBe(200);
   });
 
   test('idempotent replays: every write route, twice under one Idempotency-Key', async () => {
@@ -362,7 +397,7 @@ describe('every recorded call is allowed by its own function’s role', () => {
   test('every function made calls, the authorizer apart from the handlers', () => {
     for (const name of [...functionNames, ...eventFunctionNames]) expect(requests.get(name)?.length).toBeGreaterThan(0);
     const authorizerActions = new Set(requests.get('authorizer')!.map((request) => request.action));
-    expect([...authorizerActions].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect([...authorizerActions].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
   test.each([...functionNames, ...eventFunctionNames])(
@@ -444,11 +479,15 @@ describe('what no function may do is denied', () => {
       'Query on gsi1 (API-key fingerprints)',
       request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1'),
     ]),
-    ...handlers.map((id): [string, string, IamRequest] => [
-      id,
-      'Query on gsi2',
-      request('Query', [keys.changeLogEntryRef(otherWs, 'e')], 'index/gsi2'),
-    ]),
+    // The undo finds its entry by reference (gsi2); no other handler reads that index, and the undo no other.
+    ['undoChange', 'Query on gsi1', request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1')],
+    ...handlers
+      .filter((id) => !routeById(id).tableKeys?.indexes?.includes('gsi2'))
+      .map((id): [string, string, IamRequest] => [
+        id,
+        'Query on gsi2',
+        request('Query', [keys.changeLogEntryRef(otherWs, 'e')], 'index/gsi2'),
+      ]),
     ...handlers.map((id): [string, string, IamRequest] => [
       id,
       'GetItem on an API key',

@@ -6,7 +6,7 @@ import { createHttpSender } from '../../lib/outbound/http-sender';
 import { routeById } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
-import { handlerFactories } from './route-calls';
+import { handlerFactories, settingsHandlerFactories } from './route-calls';
 
 export type FunctionCall = {
   headers?: Record<string, string>;
@@ -28,7 +28,8 @@ export function recordedFunctions(clock?: () => Date) {
     return clock ? { ...deps, clock } : deps;
   };
   const authorizer = createAuthorizer(depsOf('authorizer'));
-  const handlers = new Map(Object.entries(handlerFactories).map(([id, factory]) => [id, factory(depsOf(id))]));
+  const factories = { ...handlerFactories, ...settingsHandlerFactories };
+  const handlers = new Map(Object.entries(factories).map(([id, factory]) => [id, factory(depsOf(id))]));
 
   /** One request as API Gateway makes it: the authorizer, then the route's handler with the authorizer's context. */
   async function request(routeId: string, call: FunctionCall = {}) {
