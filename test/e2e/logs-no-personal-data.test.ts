@@ -37,7 +37,7 @@ const planted = {
 };
 
 /** The person's session and a second one that signs out, and a reset code, made before the calls. */
-const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '' };
+const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '', member: '' };
 
 let ws: SeedOutput;
 let prospectId: string;
@@ -139,6 +139,15 @@ async function freshAccessToken(): Promise<string> {
     }
   }
   throw new Error('the planted person cannot sign in');
+}
+
+/**
+ * The person's session for the settings routes of a workspace, opened once after the routes that sign out and change
+ * passwords: each sign-in tried with a password they no longer have counts toward the e-mail's 10 failures.
+ */
+async function memberHeader(): Promise<Record<string, string>> {
+  session.member ||= await freshAccessToken();
+  return bearer(session.member);
 }
 
 /** A settings API call made to prepare the calls (the settings API is not in the OpenAPI document yet). */
@@ -366,6 +375,56 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken) },
         { method: 'GET', path: '/workspaces', headers: key },
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
+      ];
+    }
+    case 'findWorkspaceProspects': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}/prospects`;
+      return [
+        { method: 'GET', path, query: { email: planted.email }, headers: member },
+        { method: 'GET', path, query: { phone: planted.nationalPhone }, headers: member },
+        { method: 'GET', path, query: { email: planted.otherEmail, access_token: planted.note }, headers: member },
+        { method: 'GET', path, query: { email: planted.email }, headers: key },
+        { method: 'GET', path, query: { name: planted.lastName, phone: planted.note }, headers: member },
+      ];
+    }
+    case 'getWorkspaceProspect': {
+      const member = await memberHeader();
+      return [
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${prospect}`, headers: member },
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${inPath}`, headers: member },
+      ];
+    }
+    case 'listWorkspaceProspectChanges': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}${prospect}/changes`;
+      return [
+        { method: 'GET', path, headers: member },
+        { method: 'GET', path, query: { cursor: planted.note }, headers: member },
+      ];
+    }
+    case 'undoChange': {
+      const member = await memberHeader();
+      // A change of the key's to undo, on a prospect of its own.
+      const other = `/prospects/${ws.prospects.social as string}`;
+      await fetch(new URL(other, api.url), {
+        method: 'PATCH',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: json({ stage: 'Nouveau' }),
+      });
+      const changes = (await (await fetch(new URL(`${other}/changes`, api.url), { headers: key })).json()) as {
+        changes: { id: string }[];
+      };
+      const path = `/workspaces/${ws.workspace_id}/changes/${changes.changes[0]?.id ?? ''}/undo`;
+      return [
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member, body: json({ [planted.email]: planted.note }) },
+        {
+          method: 'POST',
+          path: `/workspaces/${ws.workspace_id}/changes/${encodeURIComponent(planted.email)}/undo`,
+          headers: member,
+        },
       ];
     }
     default:
