@@ -3,18 +3,13 @@ import { createHandler as addNote } from '../../functions/add-note';
 import { createHandler as addTag } from '../../functions/add-tag';
 import { createAuthorizer } from '../../functions/authorizer';
 import { createHandler as findProspects } from '../../functions/find-prospects';
-import { createHandler as findWorkspaceProspects } from '../../functions/find-workspace-prospects';
 import { createHandler as getProspect } from '../../functions/get-prospect';
-import { createHandler as getWorkspaceProspect } from '../../functions/get-workspace-prospect';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
 import { createHandler as listChanges } from '../../functions/list-changes';
 import { createHandler as listNotes } from '../../functions/list-notes';
-import { createHandler as listMyWorkspaces } from '../../functions/list-my-workspaces';
 import { createHandler as listPipelines } from '../../functions/list-pipelines';
-import { createHandler as listWorkspaceProspectChanges } from '../../functions/list-workspace-prospect-changes';
 import { createHandler as recruitment } from '../../functions/recruitment';
 import { createHandler as removeTag } from '../../functions/remove-tag';
-import { createHandler as undoChange } from '../../functions/undo-change';
 import { createHandler as updateProspect } from '../../functions/update-prospect';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { Deps } from '../../lib/deps';
@@ -40,18 +35,6 @@ export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
 };
 
 export const routeIds = Object.keys(handlerFactories);
-
-/**
- * The settings API's handler factories (credential `member-token`), by route id: called through the authorizer with a
- * member's real access token (test/support/recorded-functions.ts), never with the fake table's fixture above.
- */
-export const settingsHandlerFactories: Record<string, (deps: Deps) => Handler> = {
-  listMyWorkspaces,
-  findWorkspaceProspects,
-  getWorkspaceProspect,
-  listWorkspaceProspectChanges,
-  undoChange,
-};
 
 /** A body each route accepts and acts on against the fake table's fixture (a write, for write routes). */
 /** A query each read route acts on against the fake table's fixture. */
