@@ -49,6 +49,11 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: 'VIP',
   },
+  entry_id: {
+    description: "The change-log entry's id (UUID). Any other value, or another workspace's entry, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.stageChange,
+  },
 };
 
 const parameters: Record<string, JsonSchema> = {
