@@ -91,3 +91,10 @@ export function apiBaseUrlOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>
     ? `https://${domainName}/${stage}`
     : `http://${domainName}`;
 }
+
+/** An id in a settings route's path (decisions 7.2): one that is not a UUID is not found, before any read. */
+export function pathIdOf(event: PathEvent, name: string, notFound: string): string {
+  const parameter = pathParameterOf(event, name);
+  if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);
+  return parameter.value.toLowerCase();
+}

@@ -38,7 +38,7 @@ const planted = {
 };
 
 /** The person's session and a second one that signs out, and a reset code, made before the calls. */
-const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '' };
+const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '', member: '' };
 
 let ws: SeedOutput;
 let prospectId: string;
@@ -145,11 +145,13 @@ async function freshAccessToken(): Promise<string> {
 }
 
 /**
- * One session for the workspace's settings routes, opened once the sign-in routes' calls have settled the person's
- * password: each `freshAccessToken` may count failed sign-ins, which past 10 are refused for 15 minutes.
+ * The person's session for the settings routes of a workspace, opened once after the routes that sign out and change
+ * passwords: each sign-in tried with a password they no longer have counts toward the e-mail's 10 failures.
  */
-let settingsToken: Promise<string> | undefined;
-const settingsAccessToken = () => (settingsToken ??= freshAccessToken());
+async function memberHeader(): Promise<Record<string, string>> {
+  session.member ||= await freshAccessToken();
+  return bearer(session.member);
+}
 
 /** A sign-in route's call made to prepare the calls, checked against the OpenAPI document as every call here. */
 async function postJson(path: string, body: unknown): Promise<unknown> {
@@ -375,7 +377,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'getWorkspace': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'GET', path: settings, headers },
         { method: 'GET', path: settings, headers: key },
@@ -383,14 +385,14 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'listTags': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'GET', path: `${settings}/tags`, headers },
         { method: 'GET', path: `${settings}/tags`, headers, query: { token: planted.note } },
       ];
     }
     case 'createTag': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
         { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
@@ -398,7 +400,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'renameTag': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'PATCH', path: `${settings}/tags/${ws.tags.hot}`, headers, body: json({ name: planted.firstName }) },
         {
@@ -410,7 +412,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'listApiKeys': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'GET', path: `${settings}/api-keys`, headers },
         {
@@ -422,7 +424,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'createApiKey': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'POST', path: `${settings}/api-keys`, headers, body: json({ name: planted.lastName }) },
         {
@@ -434,7 +436,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'revokeApiKey': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       const keys = await listApiKeys(productionDeps(), ws.workspace_id);
       const created = keys.find((candidate) => candidate.name === planted.lastName);
       if (created === undefined) throw new Error('createApiKey’s planted calls come first');
@@ -444,7 +446,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'listApiKeyChanges': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       const path = `${settings}/api-keys/${ws.api_keys.admin?.id}/changes`;
       return [
         { method: 'GET', path, headers },
@@ -452,25 +454,75 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'getWebhook': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'GET', path: `${settings}/webhook`, headers },
         { method: 'GET', path: `${settings}/webhook`, headers: token },
       ];
     }
     case 'generateWebhookToken': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'POST', path: `${settings}/webhook/token`, headers },
         { method: 'POST', path: `${settings}/webhook/token`, headers, body: json({ token: planted.note }) },
       ];
     }
     case 'setWebhookActive': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: false }) },
         { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: planted.note }) },
         { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: true }) },
+      ];
+    }
+    case 'findWorkspaceProspects': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}/prospects`;
+      return [
+        { method: 'GET', path, query: { email: planted.email }, headers: member },
+        { method: 'GET', path, query: { phone: planted.nationalPhone }, headers: member },
+        { method: 'GET', path, query: { email: planted.otherEmail, access_token: planted.note }, headers: member },
+        { method: 'GET', path, query: { email: planted.email }, headers: key },
+        { method: 'GET', path, query: { name: planted.lastName, phone: planted.note }, headers: member },
+      ];
+    }
+    case 'getWorkspaceProspect': {
+      const member = await memberHeader();
+      return [
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${prospect}`, headers: member },
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${inPath}`, headers: member },
+      ];
+    }
+    case 'listWorkspaceProspectChanges': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}${prospect}/changes`;
+      return [
+        { method: 'GET', path, headers: member },
+        { method: 'GET', path, query: { cursor: planted.note }, headers: member },
+      ];
+    }
+    case 'undoChange': {
+      const member = await memberHeader();
+      // A change of the key's to undo, on a prospect of its own.
+      const other = `/prospects/${ws.prospects.social as string}`;
+      await fetch(new URL(other, api.url), {
+        method: 'PATCH',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: json({ stage: 'Nouveau' }),
+      });
+      const changes = (await (await fetch(new URL(`${other}/changes`, api.url), { headers: key })).json()) as {
+        changes: { id: string }[];
+      };
+      const path = `/workspaces/${ws.workspace_id}/changes/${changes.changes[0]?.id ?? ''}/undo`;
+      return [
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member, body: json({ [planted.email]: planted.note }) },
+        {
+          method: 'POST',
+          path: `/workspaces/${ws.workspace_id}/changes/${encodeURIComponent(planted.email)}/undo`,
+          headers: member,
+        },
       ];
     }
     default:

@@ -37,12 +37,14 @@ test('every route, and the authorizer, names the key prefixes of each item actio
   expect(Object.keys(authorizerTableKeys).sort()).toEqual(['BatchGetItem', 'GetItem', 'UpdateItem']);
 });
 
-test('only the settings routes of a workspace’s API keys read an index (gsi1); the authorizer writes only webhook endpoints', () => {
+test('only the settings routes of API keys (gsi1) and the undo (gsi2) read an index; the authorizer writes only webhook endpoints', () => {
   const keyRoutes = ['listApiKeys', 'revokeApiKey', 'listApiKeyChanges'];
+  // The undo finds its change-log entry by id (gsi2).
+  const entryRoutes = ['undoChange'];
   for (const route of routes) {
     expect([route.id, route.tableKeys?.indexes ?? []]).toEqual([
       route.id,
-      keyRoutes.includes(route.id) ? ['gsi1'] : [],
+      keyRoutes.includes(route.id) ? ['gsi1'] : entryRoutes.includes(route.id) ? ['gsi2'] : [],
     ]);
   }
   expect(authorizerTableKeys.UpdateItem).toEqual(['ENDPOINT#']);
@@ -56,6 +58,7 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
     [
       ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'],
       ...['getWorkspace', 'listTags', 'listApiKeys', 'listApiKeyChanges', 'getWebhook'],
+      ...['findWorkspaceProspects', 'getWorkspaceProspect', 'listWorkspaceProspectChanges'],
     ].sort(),
   );
   for (const route of readRoutes) {
