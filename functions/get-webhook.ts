@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { recruitmentWebhookUrl, webhookStatus } from '../lib/admin/webhooks';
 import { productionDeps, type Deps } from '../lib/deps';
 import { apiBaseUrlOf } from '../lib/http/request-input';
-import { membershipOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';

@@ -4,8 +4,8 @@ import { apiKeyChangesPage } from '../lib/admin/api-key-changes';
 import { productionDeps, type Deps } from '../lib/deps';
 import { encodeCursor } from '../lib/http/cursor';
 import { pageRequestOf } from '../lib/http/query-parameters';
-import { pathParameterText } from '../lib/http/request-input';
-import { membershipOf, settingsPathId } from '../lib/http/settings-input';
+import { pathIdOf, pathParameterText } from '../lib/http/request-input';
+import { membershipOf } from '../lib/http/membership';
 import { messages } from '../lib/messages';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
@@ -29,7 +29,7 @@ export const createHandler = (deps: Deps) =>
         };
         // `limit` and `cursor` checked before the key is looked for: 400 before 404 (decisions 7.2).
         const page = pageRequestOf(event, binding);
-        const keyId = settingsPathId(event, 'key_id', messages.admin.ids.unknown.apiKey);
+        const keyId = pathIdOf(event, 'key_id', messages.admin.ids.unknown.apiKey(pathParameterText(event, 'key_id')));
         const { entries, next } = await apiKeyChangesPage(deps, { workspaceId, keyId, page });
         return json(200, { changes: entries, next_cursor: next && encodeCursor(binding, next) });
       }),

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { listApiKeys } from '../lib/admin/api-keys';
 import { productionDeps, type Deps } from '../lib/deps';
-import { membershipOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';

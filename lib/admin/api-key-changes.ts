@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
-import { readKeyChangePage } from '../storage/changelog';
+import { readKeyChangePage } from '../storage/key-changes';
 import type { PagePosition, PageRequest } from '../storage/prospect-pages';
 import { requireApiKey } from './api-keys';
 import { checkedId } from './ids';
