@@ -19,6 +19,13 @@ const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(
 const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
 
 export const messages = {
+  /** The settings API's webhook call journal, subscriptions and deliveries (decisions 7.2). */
+  settingsEvents: {
+    invalidFailed: 'Le paramètre failed vaut true ou false.',
+    callNotFound: "Cet appel du webhook n'existe pas dans cet espace (ou n'est plus conservé).",
+    subscriptionNotFound: "Cet abonnement n'existe pas dans cet espace.",
+    deliveryNotFound: "Cette livraison n'existe pas dans cet espace (ou n'est plus conservée).",
+  },
   access: {
     unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
     forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
@@ -246,6 +253,8 @@ export const messages = {
     subscriptionDeleted: 'Abonnement supprimé.',
     subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
     deliveryRedelivered: (status: string) => `Livraison renvoyée (état : ${status}).`,
+    /** `POST /deliveries/{d}/redeliver`: the attempt is queued, the delivery function sends it. */
+    deliveryRedeliveryQueued: 'Livraison remise en file pour un nouvel envoi immédiat.',
     changeUndone: (field: string, prospectId: string) =>
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
   },

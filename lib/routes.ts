@@ -90,6 +90,13 @@ export type Route = {
   identityActions?: readonly IdentityAction[];
   /** PATCH /prospects/{id}: a body carrying `stage` also counts toward the stage-change limit. */
   countsStageChanges?: boolean;
+  /**
+   * The signing-secrets table, for the settings routes that create, rotate or delete a secret: writes only, by
+   * type (`SecretsTableWrite`), so no route function can read a secret; the table's name in SECRETS_TABLE_NAME.
+   */
+  secretsTableActions?: readonly SecretsTableWrite[];
+  /** The function queues deliveries (DELIVERY_QUEUE_URL, sqs:SendMessage on the delivery queue alone). */
+  queuesDeliveries?: true;
 };
 
 /**
@@ -368,6 +375,154 @@ export const routes: readonly Route[] = [
     tableActions: ['Query', 'BatchGetItem'],
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
+  /*
+   * Webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2): admin routes. Every
+   * one reads the workspace item (WS#) as its command does and counts the member's requests (RATE#); a change
+   * writes its audit entry (AUDIT#).
+   */
+  {
+    id: 'listWebhookCalls',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/webhook/calls',
+    entry: 'functions/list-webhook-calls.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace, then one Query of its journal partition (more pages when `failed` filters). */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['CALL#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'getWebhookCall',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/webhook/calls/{call_id}',
+    entry: 'functions/get-webhook-call.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#', 'CALL#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'replayWebhookCall',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/webhook/calls/{call_id}/replay',
+    entry: 'functions/replay-webhook-call.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace, the call and its endpoint (ENDPOINT#); then the webhook's own handler runs in this function
+     * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above; the audit entry; the
+     * replay's journal entry found by one Query of the journal.
+     */
+    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableKeys: {
+      BatchGetItem: ['WS#', 'UNIQ#'],
+      GetItem: ['WS#', 'CALL#', 'ENDPOINT#', 'PROSPECT#'],
+      Query: ['CALL#'],
+      PutItem: ['IDEM#', 'PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
+      UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
+      DeleteItem: ['UNIQ#'],
+    },
+  },
+  {
+    id: 'listSubscriptions',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/subscriptions',
+    entry: 'functions/list-subscriptions.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace, then one Query of its configuration partition on `SUB#`. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'createSubscription',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/subscriptions',
+    entry: 'functions/create-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace; one transaction: the subscription (WS#), its secret (the secrets table), the audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], PutItem: ['WS#', 'AUDIT#'] },
+    secretsTableActions: ['PutItem'],
+  },
+  {
+    id: 'updateSubscription',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}',
+    entry: 'functions/update-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace; one transaction: the conditional update of the subscription and the audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
+  },
+  {
+    id: 'deleteSubscription',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}',
+    entry: 'functions/delete-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace; one transaction: the subscription (WS#) and its secret (the secrets table) deleted, the
+     * audit entry. Deleting the secret is a write: no secret is read, and none outlives its subscription.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'DeleteItem', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], DeleteItem: ['WS#'], PutItem: ['AUDIT#'] },
+    secretsTableActions: ['DeleteItem'],
+  },
+  {
+    id: 'rotateSubscriptionSecret',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}/secret',
+    entry: 'functions/rotate-subscription-secret.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace; one transaction: the secrets item updated from itself (no read) and the audit entry; when
+     * it finds no secrets item, the subscription read (WS#) to tell an unknown one from one not yet migrated.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], PutItem: ['AUDIT#'] },
+    secretsTableActions: ['UpdateItem'],
+  },
+  {
+    id: 'listDeliveries',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}/deliveries',
+    entry: 'functions/list-deliveries.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace and the subscription, then the Query of the workspace's delivery partition. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['DELIVERY#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'redeliverDelivery',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/deliveries/{delivery_id}/redeliver',
+    entry: 'functions/redeliver-delivery.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace, the delivery and its subscription (no signing secret: the delivery function signs); the
+     * attempt queued on the delivery queue; the audit entry.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
+    tableKeys: { GetItem: ['WS#', 'DELIVERY#'], UpdateItem: ['RATE#'], PutItem: ['AUDIT#'] },
+    queuesDeliveries: true,
+  },
 ];
 
 /**
@@ -389,13 +544,16 @@ export type EventFunction = {
   /**
    * The functions that sign read the signing-secrets table (docs/adr/0012-signing-secrets-table.md):
    * these actions on its ARN, and its name in SECRETS_TABLE_NAME. Reads only, by type: the admin
-   * command line alone writes secrets. A function without it has no action on that table at all.
+   * command line and the settings routes that create, rotate or delete a secret (`Route.secretsTableActions`,
+   * writes only) write them. A function without it has no action on that table at all.
    */
   secretsTableActions?: readonly SecretsTableAction[];
 };
 
 /** What a function that signs may do on the signing-secrets table. */
 export type SecretsTableAction = 'GetItem' | 'BatchGetItem';
+/** What a settings route may do there: write a secret it was given or made, never read one. */
+export type SecretsTableWrite = 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 export const eventFunctions: readonly EventFunction[] = [
   {

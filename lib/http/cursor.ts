@@ -16,16 +16,27 @@ import { messages } from '../messages';
 export type CursorBinding =
   | { list: 'notes' | 'changes'; workspaceId: string; prospectId: string }
   /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
-  | { list: 'audit'; workspaceId: string };
+  | { list: 'audit'; workspaceId: string }
+  /** The webhook call journal of a workspace (decisions 6.3, 7.2), all calls or the failed ones only. */
+  | { list: 'webhook-calls' | 'failed-webhook-calls'; workspaceId: string }
+  /** The deliveries of one subscription (decisions 6.2, 7.2), any status or one. */
+  | { list: 'deliveries'; workspaceId: string; subscriptionId: string; status: string };
 
 /** Far above any cursor issued (about 130 characters), far below the gateway's URL limit. */
 const maxCursorLength = 512;
 /** Reception times are written by `Date.prototype.toISOString`: exactly this layout. */
 const receptionTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** What, besides the list and the workspace, a cursor is bound to. */
+const narrowing = (binding: CursorBinding): string => {
+  if ('prospectId' in binding) return binding.prospectId;
+  if ('subscriptionId' in binding) return `${binding.subscriptionId}\n${binding.status}`;
+  return '';
+};
+
 const bindingOf = (binding: CursorBinding): string =>
   createHash('sha256')
-    .update(`${binding.list}\n${binding.workspaceId}\n${binding.list === 'audit' ? '' : binding.prospectId}`, 'utf8')
+    .update(`${binding.list}\n${binding.workspaceId}\n${narrowing(binding)}`, 'utf8')
     .digest('base64url')
     .slice(0, 22);
 

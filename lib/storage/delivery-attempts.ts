@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetFromTables, sameKey, type SecretsStore, type Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
 import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-items';
@@ -60,6 +60,27 @@ export async function readDeliveryAndSubscription(
       SubscriptionItem | undefined,
     secrets: ofSubscription[store.secretsTableName]?.find((item) => sameKey(item, secretsKey)) as
       SigningSecretsItem | undefined,
+  };
+}
+
+/**
+ * The delivery, then its subscription, from the main table alone (two strongly consistent GetItems: the
+ * subscription's key is known once the delivery is read): what the settings API's redeliver checks before
+ * queuing the attempt, without the signing secrets it must never read.
+ */
+export async function readDeliveryWithSubscription(
+  store: Store,
+  workspaceId: string,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined }> {
+  const read = async <T>(key: ItemKey) =>
+    (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item as
+      T | undefined;
+  const delivery = await read<DeliveryItem>(keys.delivery(workspaceId, deliveryId));
+  if (!delivery) return { delivery, subscription: undefined };
+  return {
+    delivery,
+    subscription: await read<SubscriptionItem>(keys.subscription(workspaceId, delivery.subscription_id)),
   };
 }
 

@@ -9,7 +9,8 @@ import { auditPut, type AuditEntry } from './audit-log';
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`
  * in its configuration partition, and their signing secrets under the same key in the
- * signing-secrets table ("Signing secrets"), written only by the admin command line.
+ * signing-secrets table ("Signing secrets"), written only by the admin command line and the settings
+ * routes that create, rotate or delete a subscription's secret (read by the delivery function alone).
  */
 
 /**

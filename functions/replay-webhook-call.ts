@@ -1,0 +1,41 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { replayCall, type WebhookInvoker } from '../lib/admin/webhook-calls';
+import { productionDeps, type Deps } from '../lib/deps';
+import { memberGate } from '../lib/http/middleware/member-gate';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { messages } from '../lib/messages';
+import { routeById } from '../lib/routes';
+import { createHandler as ingestLeadHandler } from './ingest-lead';
+import { createHandler as recruitmentHandler } from './recruitment';
+
+const route = routeById('replayWebhookCall');
+
+/**
+ * The webhooks' own handlers, built with this function's deps and run in it, as `webhook replay` runs them:
+ * the replay is a new call of the same webhook (decisions 6.3), journaled by that handler.
+ */
+const webhookInvoker = (deps: Deps, context: Context): WebhookInvoker => {
+  const handlers = { ingestLead: ingestLeadHandler(deps), recruitment: recruitmentHandler(deps) };
+  return async (webhook, event) => {
+    const handler = webhook.id === 'recruitment' ? handlers.recruitment : handlers.ingestLead;
+    return (await handler(event, context)) as APIGatewayProxyResult;
+  };
+};
+
+export const createHandler = (deps: Deps) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(memberGate(deps))
+      .handler(async (event, context) => {
+        const { workspaceId, memberId } = actingMembership(context.principal);
+        const callId = pathIdOf(event, 'call_id', messages.settingsEvents.callNotFound);
+        return json(200, await replayCall(deps, workspaceId, callId, webhookInvoker(deps, context), memberId));
+      }),
+  );
+
+export const handler = createHandler(productionDeps());
