@@ -472,11 +472,12 @@ export const routes: readonly Route[] = [
     role: 'admin',
     errorShape: 'standard',
     /**
-     * The workspace; one transaction: the subscription (WS#) and its secret (the secrets table) deleted, the
-     * audit entry. Deleting the secret is a write: no secret is read, and none outlives its subscription.
+     * The workspace; one transaction: the subscription marked deleted and expiring (an update: no function may
+     * delete from WS#), its secret deleted from the secrets table, the audit entry. Deleting the secret is a
+     * write: no secret is read, and none outlives its subscription.
      */
-    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'DeleteItem', 'PutItem'],
-    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], DeleteItem: ['WS#'], PutItem: ['AUDIT#'] },
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
     secretsTableActions: ['DeleteItem'],
   },
   {

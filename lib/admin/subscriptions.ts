@@ -154,7 +154,7 @@ export async function deleteSubscription(
     'subscription.deleted',
     messages.audit.subscriptionDeleted,
   );
-  if (!(await store.deleteSubscription(deps, workspace.id, id, audit)))
+  if (!(await store.deleteSubscription(deps, workspace.id, id, audit, deps.clock())))
     throw notFoundId('subscription', subscriptionId);
   return { id, deleted: true };
 }

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetFromTables, sameKey, type SecretsStore, type Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
-import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-items';
+import { liveSubscription, type DeliveryItem, type SigningSecretsItem, type SubscriptionItem } from './event-items';
 import { keys, type ItemKey } from './table-items';
 
 /**
@@ -56,8 +56,9 @@ export async function readDeliveryAndSubscription(
   const secretsKey = keys.signingSecrets(workspaceId, delivery.subscription_id);
   return {
     delivery,
-    subscription: ofSubscription[store.tableName]?.find((item) => sameKey(item, subscriptionKey)) as
-      SubscriptionItem | undefined,
+    subscription: liveSubscription(
+      ofSubscription[store.tableName]?.find((item) => sameKey(item, subscriptionKey)) as SubscriptionItem | undefined,
+    ),
     secrets: ofSubscription[store.secretsTableName]?.find((item) => sameKey(item, secretsKey)) as
       SigningSecretsItem | undefined,
   };
@@ -80,7 +81,9 @@ export async function readDeliveryWithSubscription(
   if (!delivery) return { delivery, subscription: undefined };
   return {
     delivery,
-    subscription: await read<SubscriptionItem>(keys.subscription(workspaceId, delivery.subscription_id)),
+    subscription: liveSubscription(
+      await read<SubscriptionItem>(keys.subscription(workspaceId, delivery.subscription_id)),
+    ),
   };
 }
 

@@ -1,6 +1,13 @@
 import { GetCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
-import { eventItems, type SigningSecretsItem, type StoredSubscriptionItem, type SubscriptionItem } from './event-items';
+import {
+  eventItems,
+  liveSubscription,
+  type SigningSecretsItem,
+  type StoredSubscriptionItem,
+  type SubscriptionItem,
+} from './event-items';
+import { epochSeconds } from './expiring-items';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
@@ -60,7 +67,7 @@ export async function listSubscriptions(store: Store, workspaceId: string): Prom
     },
   );
   for await (const page of pages) found.push(...((page.Items ?? []) as StoredSubscriptionItem[]));
-  return found;
+  return found.filter((item) => liveSubscription(item) !== undefined);
 }
 
 /** Access pattern "one subscription by id": GetItem, strongly consistent; another workspace's is not found. */
@@ -76,7 +83,7 @@ export async function getSubscription(
       ConsistentRead: true,
     }),
   );
-  return Item as SubscriptionItem | undefined;
+  return liveSubscription(Item as SubscriptionItem | undefined);
 }
 
 /**
@@ -97,7 +104,7 @@ export async function setSubscriptionActive(
               TableName: store.tableName,
               Key: keys.subscription(subscription.workspaceId, subscription.id),
               UpdateExpression: 'SET active = :active',
-              ConditionExpression: 'attribute_exists(pk)',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
               ExpressionAttributeValues: { ':active': subscription.active },
             },
           },
@@ -114,26 +121,36 @@ export async function setSubscriptionActive(
 
 /**
  * Deletes a subscription and its signing secrets in one transaction across the two tables (its
- * deliveries expire with their TTL); false when the subscription did not exist. One written before
- * the secrets table existed has no secrets item: an unconditional delete of an absent item is no
- * error ("Unless you specify conditions, the DeleteItem is an idempotent operation", "DeleteItem",
- * DynamoDB API Reference).
+ * deliveries expire with their TTL); false when the subscription did not exist or was deleted. The
+ * subscription, in the `WS#` partition no function may delete from, is marked deleted (never read again:
+ * `liveSubscription`) and expires now: TTL removes it, typically within a few days ("Using time to live (TTL)
+ * in DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html). Its secrets are
+ * deleted at once. One written before the secrets table existed has no secrets item: an unconditional delete
+ * of an absent item is no error ("Unless you specify conditions, the DeleteItem is an idempotent operation",
+ * "DeleteItem", DynamoDB API Reference).
  */
 export async function deleteSubscription(
   store: SecretsStore,
   workspaceId: string,
   subscriptionId: string,
   audit: AuditEntry,
+  now: Date,
 ): Promise<boolean> {
   try {
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Delete: {
+            Update: {
               TableName: store.tableName,
               Key: keys.subscription(workspaceId, subscriptionId),
-              ConditionExpression: 'attribute_exists(pk)',
+              UpdateExpression: 'SET active = :inactive, deleted_at = :now, expires_at = :expires REMOVE secret',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+              ExpressionAttributeValues: {
+                ':inactive': false,
+                ':now': now.toISOString(),
+                ':expires': epochSeconds(now),
+              },
             },
           },
           { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
