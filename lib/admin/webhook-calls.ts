@@ -6,7 +6,7 @@ import { InvalidInputError, UnknownReferenceError } from '../domain/errors';
 import { encodeCursor, type CursorBinding } from '../http/cursor';
 import type { PageRequest } from '../storage/prospect-pages';
 import type { WebhookFields } from '../domain/model';
-import { readWebhookBody } from '../http/middleware/webhook';
+import { readWebhookBody } from '../domain/webhook-call';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
@@ -201,7 +201,7 @@ const contentTypeHeader = (call: WebhookCallRequest): Record<string, string> =>
   call.content_type ? { 'Content-Type': call.content_type } : {};
 
 /**
- * The webhook's own reader (readWebhookBody, lib/http/middleware/webhook.ts); a body it refuses, or one cut at 64 KB
+ * The webhook's own reader (readWebhookBody, lib/domain/webhook-call.ts); a body it refuses, or one cut at 64 KB
  * (never read: its end is missing), is shown as the text kept.
  */
 function keptBody(call: WebhookCallItem): KeptBody {
