@@ -1,7 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { createSubscription } from '../lib/admin/subscriptions';
+import { createSubscription, newSubscriptionSchema } from '../lib/admin/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import type { NetworkPolicy } from '../lib/domain/events/ports';
 import { memberGate } from '../lib/http/middleware/member-gate';
@@ -11,12 +10,6 @@ import { actingMembership } from '../lib/http/settings-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('createSubscription');
-
-/** `{ url, events? }` (decisions 7.2); the URL and the event types are checked by the use case, as on the command line. */
-const createSubscriptionSchema = z.strictObject({
-  url: z.string(),
-  events: z.optional(z.array(z.string().check(z.regex(/^[^,]*$/)))),
-});
 
 /**
  * The deps of the one function that creates a secret: the signing-secrets table, for its PutItem only; the
@@ -33,7 +26,7 @@ export const createHandler = (deps: CreateSubscriptionDeps) =>
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
         const { workspaceId, memberId } = actingMembership(principal);
-        const input = parseJsonBody(event.body, createSubscriptionSchema);
+        const input = parseJsonBody(event.body, newSubscriptionSchema);
         const created = await createSubscription(deps, {
           workspaceId,
           url: input.url,

@@ -20,7 +20,9 @@ const webhookInvoker = (deps: Deps, context: Context): WebhookInvoker => {
   const handlers = { ingestLead: ingestLeadHandler(deps), recruitment: recruitmentHandler(deps) };
   return async (webhook, event) => {
     const handler = webhook.id === 'recruitment' ? handlers.recruitment : handlers.ingestLead;
-    return (await handler(event, context)) as APIGatewayProxyResult;
+    // A context of its own: the webhook's middlewares set theirs (answer headers, principal) on it, not on this
+    // route's, whose rate-limit headers answer the replay.
+    return (await handler(event, { ...context })) as APIGatewayProxyResult;
   };
 };
 

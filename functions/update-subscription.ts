@@ -1,7 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { setSubscriptionActive } from '../lib/admin/subscriptions';
+import { setSubscriptionActive, subscriptionActivationSchema } from '../lib/admin/subscriptions';
 import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
@@ -12,8 +11,6 @@ import { routeById } from '../lib/routes';
 
 const route = routeById('updateSubscription');
 
-const updateSubscriptionSchema = z.strictObject({ active: z.boolean() });
-
 export const createHandler = (deps: Deps) =>
   observed(
     route,
@@ -23,7 +20,7 @@ export const createHandler = (deps: Deps) =>
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
         const { workspaceId, memberId } = actingMembership(principal);
-        const { active } = parseJsonBody(event.body, updateSubscriptionSchema);
+        const { active } = parseJsonBody(event.body, subscriptionActivationSchema);
         const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
         return json(200, await setSubscriptionActive(deps, workspaceId, id, active, memberId));
       }),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import * as z from 'zod/mini';
 import type { Deps, SecretsDeps } from '../deps';
 import { ConflictError, InvalidInputError } from '../domain/errors';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
@@ -105,6 +106,18 @@ export async function createSubscription(
   await store.createSubscription(deps, subscription, secret, audit);
   return { id: subscription.id, url, events, secret };
 }
+
+/**
+ * `POST /subscriptions` (decisions 7.2): `{ url, events? }`, the event types a list (the command line's
+ * `--events a,b`, so no type holds a comma); the URL and the types are checked by `createSubscription`.
+ */
+export const newSubscriptionSchema = z.strictObject({
+  url: z.string(),
+  events: z.optional(z.array(z.string().check(z.regex(/^[^,]*$/)))),
+});
+
+/** `PATCH /subscriptions/{s}`: `{ active }`. */
+export const subscriptionActivationSchema = z.strictObject({ active: z.boolean() });
 
 /** `subscription list`: oldest first. */
 export async function listSubscriptions(

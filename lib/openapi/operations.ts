@@ -7,6 +7,7 @@ import { exampleCursor, exampleIds as ids, exampleMessages as messages } from '.
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
 import { signInOperations } from './sign-in-operations';
+import { eventsOperations } from './events-operations';
 
 export type Example = { summary: string; value: unknown };
 
@@ -41,7 +42,7 @@ export type RequestBody = {
 };
 
 /** The query parameters of the read routes, by component name (lib/openapi/document.ts). */
-export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl';
+export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus';
 
 export type OperationText = {
   summary: string;
@@ -194,6 +195,7 @@ const lead = {
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
   ...signInOperations,
+  ...eventsOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:

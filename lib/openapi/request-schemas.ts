@@ -13,6 +13,8 @@ import {
   refreshSchema,
   signInSchema,
 } from '../domain/session/session';
+import { newSubscriptionSchema, subscriptionActivationSchema } from '../admin/subscriptions';
+import { eventTypes } from '../domain/events/event-types';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 
@@ -27,6 +29,8 @@ const validatedSchemas = {
   PasswordChange: changePasswordSchema,
   PasswordReset: passwordResetSchema,
   PasswordResetConfirmation: confirmPasswordResetSchema,
+  NewSubscription: newSubscriptionSchema,
+  SubscriptionActivation: subscriptionActivationSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
@@ -180,6 +184,23 @@ const addedKeywords: Record<
     },
   },
   PasswordReset: { properties: { email: signInEmail } },
+  NewSubscription: {
+    properties: {
+      url: {
+        description:
+          'Where the events are POSTed: `https` (plain `http` only to 127.0.0.1 or localhost in the local run), at ' +
+          'most 2,048 characters; on AWS it must not resolve to a private, loopback or link-local address (400).',
+      },
+      events: {
+        items: { enum: [...eventTypes] },
+        minItems: 1,
+        description: 'The event types sent; absent: all seven (400 for an unknown one).',
+      },
+    },
+  },
+  SubscriptionActivation: {
+    properties: { active: { description: 'false: events are no longer sent (never later); true: sent again.' } },
+  },
   PasswordResetConfirmation: {
     properties: {
       email: signInEmail,

@@ -8,6 +8,17 @@ import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/p
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
 
+import type { pageOfCalls, replayCall, showCall } from '../admin/webhook-calls';
+import type {
+  createSubscription,
+  deleteSubscription,
+  listSubscriptions,
+  pageOfDeliveries,
+  rotateSubscriptionSecret,
+  setSubscriptionActive,
+} from '../admin/subscriptions';
+import type { DeliveryView } from '../domain/events/delivery-view';
+
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
@@ -239,6 +250,114 @@ export const leadErrorSchema = (code: string) =>
   z.strictObject({ error: z.literal(code), message: z.string().meta({ description: 'A French sentence.' }) });
 
 /** The success bodies, by component name. */
+/** One journaled webhook call (decisions 6.3), never its body. */
+const webhookCall = z.strictObject({
+  id,
+  at: timestamp.meta({ description: 'When the call was received (the first one, for an entry that counts several).' }),
+  route: z.enum(['ingest-lead', 'recruitment']),
+  status: z.int().meta({ description: 'The HTTP status answered; 400 or more: a failed call.' }),
+  outcome: z.string().meta({ description: '`created`, `existing`, or the error code answered.' }),
+  record_id: id.nullable().meta({ description: 'The prospect or talent of the call; null when none.' }),
+  placement: z.string().nullable(),
+  warnings: z.array(z.string()),
+  request_id: z.string().nullable(),
+  count: z
+    .int()
+    .min(1)
+    .meta({ description: 'How many calls the entry stands for (refusals past the 10th of a minute).' }),
+  body_truncated: z.boolean().meta({ description: 'The kept body was cut at 64 KB: it is not replayed.' }),
+});
+
+/** GET /webhook/calls (decisions 6.3, 7.2). */
+export const webhookCallPageSchema = describing<Awaited<ReturnType<typeof pageOfCalls>>>()(
+  z.strictObject({ calls: z.array(webhookCall), next_cursor: nextCursor }),
+);
+
+/** GET /webhook/calls/{call_id}: the call and its kept body, as the webhook read it. */
+export const webhookCallDocumentSchema = describing<Awaited<ReturnType<typeof showCall>>>()(
+  z.strictObject({
+    call: webhookCall,
+    body: z
+      .union([z.strictObject({ raw: z.string() }), z.record(z.string(), z.unknown())])
+      .nullable()
+      .meta({
+        description:
+          'The kept body as the webhook reads it; `{ raw }`, its text, when it was cut at 64 KB or is unreadable; null when none was kept.',
+      }),
+  }),
+);
+
+/** POST /webhook/calls/{call_id}/replay. */
+export const webhookReplaySchema = describing<Awaited<ReturnType<typeof replayCall>>>()(
+  z.strictObject({
+    call: webhookCall.nullable().meta({ description: 'The replay, a new call of the journal.' }),
+    response: z.strictObject({
+      status: z.int(),
+      body: z.unknown().meta({ description: "The webhook's answer, whatever it is (an error too)." }),
+    }),
+  }),
+);
+
+const subscriptionUrl = z.string().meta({ description: 'Where the events are POSTed.' });
+const subscriptionEvents = z.array(z.string()).meta({ description: 'The event types sent.' });
+const signingSecret = z.string().meta({
+  description: 'The signing secret (`whsec_…`, Standard Webhooks), shown this once: keep it.',
+});
+
+/** GET /subscriptions: never a secret. */
+export const subscriptionListSchema = describing<Awaited<ReturnType<typeof listSubscriptions>>>()(
+  z.strictObject({
+    subscriptions: z.array(
+      z.strictObject({
+        id,
+        url: subscriptionUrl,
+        events: subscriptionEvents,
+        active: z.boolean(),
+        created_at: timestamp,
+      }),
+    ),
+  }),
+);
+
+/** POST /subscriptions: the secret, once. */
+export const createdSubscriptionSchema = describing<Awaited<ReturnType<typeof createSubscription>>>()(
+  z.strictObject({ id, url: subscriptionUrl, events: subscriptionEvents, secret: signingSecret }),
+);
+
+/** PATCH /subscriptions/{subscription_id}. */
+export const subscriptionStateSchema = describing<Awaited<ReturnType<typeof setSubscriptionActive>>>()(
+  z.strictObject({ id, active: z.boolean() }),
+);
+
+/** DELETE /subscriptions/{subscription_id}. */
+export const deletedSubscriptionSchema = describing<Awaited<ReturnType<typeof deleteSubscription>>>()(
+  z.strictObject({ id, deleted: z.literal(true) }),
+);
+
+/** POST /subscriptions/{subscription_id}/secret. */
+export const rotatedSecretSchema = describing<Awaited<ReturnType<typeof rotateSubscriptionSecret>>>()(
+  z.strictObject({ id, secret: signingSecret }),
+);
+
+const delivery = describing<DeliveryView>()(
+  z.strictObject({
+    id,
+    event_id: id.meta({ description: 'The event id, `webhook-id` of every attempt.' }),
+    type: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.int().min(0),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+  }),
+);
+
+/** GET /subscriptions/{subscription_id}/deliveries. */
+export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDeliveries>>>()(
+  z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
+);
+
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
   ProspectChangeResult: patchResultSchema,
@@ -254,6 +373,16 @@ export const responseSchemas = {
   RefreshedSession: refreshedSessionSchema,
   PasswordResetStarted: passwordResetStartedSchema,
   MyWorkspaces: myWorkspacesSchema,
+  WebhookCallPage: webhookCallPageSchema,
+  WebhookCallDocument: webhookCallDocumentSchema,
+  WebhookReplay: webhookReplaySchema,
+  SubscriptionList: subscriptionListSchema,
+  CreatedSubscription: createdSubscriptionSchema,
+  SubscriptionState: subscriptionStateSchema,
+  DeletedSubscription: deletedSubscriptionSchema,
+  RotatedSecret: rotatedSecretSchema,
+  Delivery: delivery,
+  DeliveryPage: deliveryPageSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;
