@@ -413,16 +413,17 @@ export const routes: readonly Route[] = [
     errorShape: 'standard',
     /**
      * The workspace, the call and its endpoint (ENDPOINT#); then the webhook's own handler runs in this function
-     * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above; the audit entry; the
-     * replay's journal entry found by one Query of the journal.
+     * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above but for IDEM# (a replay
+     * carries no Idempotency-Key) and the counting of refused calls (a replay is an admitted call); the audit
+     * entry; the replay's journal entry found by one Query of the journal.
      */
     tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
       BatchGetItem: ['WS#', 'UNIQ#'],
       GetItem: ['WS#', 'CALL#', 'ENDPOINT#', 'PROSPECT#'],
       Query: ['CALL#'],
-      PutItem: ['IDEM#', 'PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
-      UpdateItem: ['RATE#', 'IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
+      PutItem: ['PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
+      UpdateItem: ['RATE#', 'PROSPECT#', 'UNIQ#'],
       DeleteItem: ['UNIQ#'],
     },
   },
@@ -446,9 +447,12 @@ export const routes: readonly Route[] = [
     credential: 'member-token',
     role: 'admin',
     errorShape: 'standard',
-    /** The workspace; one transaction: the subscription (WS#), its secret (the secrets table), the audit entry. */
+    /**
+     * The workspace; one transaction: the subscription (WS#, by an UpdateItem that creates it: no PutItem could then
+     * replace the workspace's configuration), its secret (the secrets table), the audit entry.
+     */
     tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
-    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], PutItem: ['WS#', 'AUDIT#'] },
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
     secretsTableActions: ['PutItem'],
   },
   {

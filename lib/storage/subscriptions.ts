@@ -42,12 +42,36 @@ export async function createSubscription(
   await store.db.send(
     new TransactWriteCommand({
       TransactItems: [
-        putIfAbsent(store, eventItems.subscription(subscription)),
+        createdByUpdate(store, eventItems.subscription(subscription)),
         putIfAbsent(secretsTableOf(store), secrets),
         auditPut(store, audit),
       ],
     }),
   );
+}
+
+/**
+ * The subscription written by an UpdateItem that creates it ("Edits an existing item's attributes, or adds a new
+ * item to the table if it does not already exist", "UpdateItem", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html), refusing an item of the
+ * same key: no function is granted PutItem on `WS#`, which could replace the workspace's configuration item
+ * (IAM tells items apart by partition key only).
+ */
+function createdByUpdate(store: Store, item: SubscriptionItem) {
+  const { pk, sk, ...attributes } = item;
+  const names = Object.keys(attributes);
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: { pk, sk },
+      UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(
+        names.map((name, index) => [`:a${index}`, attributes[name as keyof typeof attributes]]),
+      ),
+    },
+  };
 }
 
 /**
