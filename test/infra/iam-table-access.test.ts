@@ -42,11 +42,23 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
   const reads: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
   const readRoutes = routes.filter((route) => route.method === 'GET');
   expect(readRoutes.map((route) => route.id).sort()).toEqual(
-    ['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'].sort(),
+    [
+      'findProspects',
+      'getProspect',
+      'listChanges',
+      'listNotes',
+      'listPipelines',
+      'listMyWorkspaces',
+      'listWebhookCalls',
+      'getWebhookCall',
+      'listSubscriptions',
+      'listDeliveries',
+    ].sort(),
   );
   for (const route of readRoutes) {
-    // A signed-in route without a workspace counts no requests (lib/http/middleware/member-gate.ts).
-    const counted = route.credential === 'api-key';
+    // A signed-in route without a workspace counts no requests (lib/http/middleware/member-gate.ts); under a
+    // workspace, the member's requests are counted, as a key's.
+    const counted = route.credential === 'api-key' || route.path.startsWith('/workspaces/{workspace_id}');
     expect([route.id, route.tableActions.filter((action) => !reads.includes(action))]).toEqual([
       route.id,
       counted ? ['UpdateItem'] : [],
