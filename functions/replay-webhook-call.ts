@@ -6,6 +6,7 @@ import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { actingMembership, pathIdOf } from '../lib/http/settings-input';
 import { messages } from '../lib/messages';
+import { logger } from '../lib/observability';
 import { routeById } from '../lib/routes';
 import { createHandler as ingestLeadHandler } from './ingest-lead';
 import { createHandler as recruitmentHandler } from './recruitment';
@@ -21,8 +22,15 @@ const webhookInvoker = (deps: Deps, context: Context): WebhookInvoker => {
   return async (webhook, event) => {
     const handler = webhook.id === 'recruitment' ? handlers.recruitment : handlers.ingestLead;
     // A context of its own: the webhook's middlewares set theirs (answer headers, principal) on it, not on this
-    // route's, whose rate-limit headers answer the replay.
-    return (await handler(event, { ...context })) as APIGatewayProxyResult;
+    // route's, whose rate-limit headers answer the replay. Its lines carry the replayed call's own request id (the
+    // journal's); this route's lines after it, this request's id and route again.
+    const correlationId = logger.getCorrelationId();
+    try {
+      return (await handler(event, { ...context })) as APIGatewayProxyResult;
+    } finally {
+      if (typeof correlationId === 'string') logger.setCorrelationId(correlationId);
+      logger.appendKeys({ route: route.id });
+    }
   };
 };
 
