@@ -368,6 +368,88 @@ export const routes: readonly Route[] = [
     tableActions: ['Query', 'BatchGetItem'],
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
+  {
+    id: 'listMembers',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/list-members.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** The configuration item (its members), one consistent GetItem; UpdateItem: the member's rate-limit counter. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'addMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/add-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The configuration read, then one transaction: the configuration updated on its version, the person's
+     * membership and the audit entry put (lib/admin/members.ts addMember); the rate-limit counter.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    /**
+     * The invitation: AdminCreateUser. Sent again to a person the pool knows, it is AdminCreateUser with
+     * `MessageAction: RESEND` on Cognito; AdminSetUserPassword replaces it on cognito-local only, which lacks
+     * RESEND (lib/identity/cognito.ts), so the deployed function is not granted it.
+     */
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'inviteMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members/{member_id}/invite',
+    entry: 'functions/invite-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** As addMember: the membership written again with the audit entry, in one transaction on the version read. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'changeMemberRole',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/change-member-role.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, membership (its new role), audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+  },
+  {
+    id: 'removeMember',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/remove-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, the membership deleted, the audit entry put. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'], DeleteItem: ['PERSON#'] },
+  },
+  {
+    id: 'listAudit',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/audit',
+    entry: 'functions/list-audit.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** One consistent Query of the workspace's audit partition per page; the rate-limit counter. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
+  },
 ];
 
 /**
