@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { listMembers } from '../../lib/admin/members';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
@@ -116,7 +117,10 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
     headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
     body: call.body,
   });
-  await response.text();
+  const text = await response.text();
+  // An invitation's temporary password (answered by the local run only) is a secret no line may carry.
+  const temporary = /"temporary_password":"([^"]+)"/.exec(text)?.[1];
+  if (temporary !== undefined) secrets.push(temporary);
   const result = {
     call: `${call.method} ${call.path}`,
     status: response.status,
@@ -141,6 +145,13 @@ async function freshAccessToken(): Promise<string> {
   throw new Error('the planted person cannot sign in');
 }
 
+/**
+ * One session for the workspace's settings routes, opened once the sign-in routes' calls have settled the person's
+ * password: each `freshAccessToken` may count failed sign-ins, which past 10 are refused for 15 minutes.
+ */
+let settingsToken: Promise<string> | undefined;
+const settingsAccessToken = () => (settingsToken ??= freshAccessToken());
+
 /** A settings API call made to prepare the calls (the settings API is not in the OpenAPI document yet). */
 async function postJson(path: string, body: unknown): Promise<unknown> {
   const response = await fetch(new URL(path, api.url), {
@@ -162,6 +173,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
   const idem = { 'Idempotency-Key': `${planted.idempotencyKey}-${routeId}` };
   const prospect = `/prospects/${prospectId}`;
   const inPath = `/prospects/${encodeURIComponent(planted.email)}`;
+  const settings = `/workspaces/${ws.workspace_id}`;
   switch (routeId) {
     case 'listPipelines':
       return [
@@ -368,9 +380,69 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
       ];
     }
+    case 'listMembers': {
+      const accessToken = await settingsAccessToken();
+      return [
+        { method: 'GET', path: `${settings}/members`, headers: bearer(accessToken) },
+        { method: 'GET', path: `${settings}/members`, headers: key },
+        { method: 'GET', path: `${settings}/members`, headers: bearer(accessToken), query: { token: planted.note } },
+      ];
+    }
+    case 'addMember': {
+      const headers = bearer(await settingsAccessToken());
+      const invited = json({ email: planted.otherEmail, name: planted.firstName, role: 'member' });
+      return [
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        {
+          method: 'POST',
+          path: `${settings}/members`,
+          headers,
+          body: json({ email: planted.email, role: planted.note }),
+        },
+      ];
+    }
+    case 'inviteMember': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'POST', path: `${settings}/members/${await invitedMemberId()}/invite`, headers },
+        { method: 'POST', path: `${settings}/members/${encodeURIComponent(planted.note)}/invite`, headers },
+      ];
+    }
+    case 'changeMemberRole': {
+      const headers = bearer(await settingsAccessToken());
+      const path = `${settings}/members/${await invitedMemberId()}`;
+      return [
+        // The role it has: no seeded member is an admin, so an admin invited here could not be removed after.
+        { method: 'PATCH', path, headers, body: json({ role: 'member' }) },
+        { method: 'PATCH', path, headers, body: json({ role: planted.note }) },
+      ];
+    }
+    case 'removeMember': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'DELETE', path: `${settings}/members/${await invitedMemberId()}`, headers },
+        { method: 'DELETE', path: `${settings}/members/${encodeURIComponent(planted.lastName)}`, headers },
+      ];
+    }
+    case 'listAudit': {
+      const headers = bearer(await settingsAccessToken());
+      return [
+        { method: 'GET', path: `${settings}/audit`, headers },
+        { method: 'GET', path: `${settings}/audit`, headers, query: { cursor: planted.note } },
+      ];
+    }
     default:
       throw new Error(`no planted calls for route ${routeId}: add them`);
   }
+}
+
+/** The member `addMember`'s calls invited (the planted other e-mail), for the routes on one member. */
+async function invitedMemberId(): Promise<string> {
+  const { members } = await listMembers(productionDeps(), ws.workspace_id);
+  const member = members.find((candidate) => candidate.email === planted.otherEmail);
+  if (member === undefined) throw new Error('addMember’s planted calls come first');
+  return member.id;
 }
 
 /** The forms a planted value could take in a line: as sent, lower-case, URL-encoded, JSON-escaped. */
