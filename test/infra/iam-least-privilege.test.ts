@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { eventFunctions, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
 import { keys, notePrefix } from '../../lib/storage/table-items';
@@ -83,6 +84,21 @@ const webhookCall = (body: unknown, headers: Record<string, string> = {}): Funct
 });
 const onProspect = (prospectId: string, call: FunctionCall = {}) =>
   apiCall({ ...call, pathParameters: { prospect_id: prospectId, ...call.pathParameters } });
+
+/** A workspace whose admin signed in with the run's identity provider: their access token, verified by the authorizer. */
+async function aSignedInAdmin(): Promise<{ workspaceId: string; accessToken: string }> {
+  const email = `iam-admin-${randomUUID()}@acme.test`;
+  const seeded = await seedWorkspace(productionDeps(), {
+    workspace: { name: 'Réglages' },
+    members: [{ key: 'admin', name: 'Admin', email, role: 'admin' }],
+  });
+  const identity = poolIdentityProvider();
+  await identity.invite(email, 'Provisoire-Passw0rd!');
+  await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
+  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+  if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
+  return { workspaceId: seeded.workspace_id, accessToken: signedIn.tokens.accessToken };
+}
 
 async function aLead(email: string): Promise<string> {
   const { body } = await functions.request('ingestLead', webhookCall({ email }));
@@ -175,6 +191,29 @@ describe('the end-to-end flows, recorded per function', () => {
     await twice('removeTag', onProspect(id, { headers: key(), pathParameters: { prospect_id: id, tag: 'Chaud' } }));
     await twice('ingestLead', webhookCall({ email: 'replay-lead@test.fr' }, key()));
     await twice('recruitment', webhookCall({ email: 'replay-cand@test.fr', name: 'R' }, key()));
+  });
+
+  test('settings API: members listed, added, invited again, promoted, removed; the audit log read in pages', async () => {
+    const { workspaceId, accessToken } = await aSignedInAdmin();
+    const call = (pathParameters: Record<string, string>, body?: unknown): FunctionCall => ({
+      headers: { Authorization: `Bearer ${accessToken}` },
+      pathParameters: { workspace_id: workspaceId, ...pathParameters },
+      ...(body === undefined ? {} : { body }),
+    });
+    expect((await functions.request('listMembers', call({}))).status).toBe(200);
+    const added = await functions.request(
+      'addMember',
+      call({}, { email: `iam-${randomUUID()}@acme.test`, role: 'member' }),
+    );
+    expect(added.status).toBe(201);
+    const member = { member_id: added.body.id as string };
+    expect((await functions.request('inviteMember', call(member))).status).toBe(200);
+    expect((await functions.request('changeMemberRole', call(member, { role: 'admin' }))).status).toBe(200);
+    expect((await functions.request('removeMember', call(member))).status).toBe(200);
+    const page = await functions.request('listAudit', { ...call({}), query: { limit: '2' } });
+    expect(page.status).toBe(200);
+    const next = { ...call({}), query: { limit: '2', cursor: page.body.next_cursor as string } };
+    expect((await functions.request('listAudit', next)).status).toBe(200);
   });
 
   test('rate limit: the 121st request of a minute is refused', async () => {
@@ -359,10 +398,11 @@ describe('every recorded call is allowed by its own function’s role', () => {
     requests = recordedRequests();
   });
 
+  // BatchGetItem: a member's membership and sign-out, for a settings route (lib/auth/authorize.ts).
   test('every function made calls, the authorizer apart from the handlers', () => {
     for (const name of [...functionNames, ...eventFunctionNames]) expect(requests.get(name)?.length).toBeGreaterThan(0);
     const authorizerActions = new Set(requests.get('authorizer')!.map((request) => request.action));
-    expect([...authorizerActions].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect([...authorizerActions].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
   test.each([...functionNames, ...eventFunctionNames])(

@@ -1,4 +1,10 @@
+import { createHandler as addMember } from '../../functions/add-member';
 import { createAuthorizer } from '../../functions/authorizer';
+import { createHandler as changeMemberRole } from '../../functions/change-member-role';
+import { createHandler as inviteMember } from '../../functions/invite-member';
+import { createHandler as listAudit } from '../../functions/list-audit';
+import { createHandler as listMembers } from '../../functions/list-members';
+import { createHandler as removeMember } from '../../functions/remove-member';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
@@ -16,6 +22,12 @@ export type FunctionCall = {
 };
 
 /**
+ * The settings API's routes (credential `member-token`), apart from `handlerFactories`, whose tests call routes with
+ * an API key's or a webhook's decision: these are called with a member's access token, through the authorizer.
+ */
+const settingsHandlerFactories = { listMembers, addMember, inviteMember, changeMemberRole, removeMember, listAudit };
+
+/**
  * Every function of the API, the authorizer and one per route, each built by its own
  * `createHandler(deps)` with its own DynamoDB client (the test run's DynamoDB Local), which
  * records every call: what each deployed function would send under its own role.
@@ -28,7 +40,8 @@ export function recordedFunctions(clock?: () => Date) {
     return clock ? { ...deps, clock } : deps;
   };
   const authorizer = createAuthorizer(depsOf('authorizer'));
-  const handlers = new Map(Object.entries(handlerFactories).map(([id, factory]) => [id, factory(depsOf(id))]));
+  const factories = { ...handlerFactories, ...settingsHandlerFactories };
+  const handlers = new Map(Object.entries(factories).map(([id, factory]) => [id, factory(depsOf(id))]));
 
   /** One request as API Gateway makes it: the authorizer, then the route's handler with the authorizer's context. */
   async function request(routeId: string, call: FunctionCall = {}) {
