@@ -84,13 +84,17 @@ export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): str
  * table, the deployed one with --aws (USER_POOL_ID and USER_POOL_CLIENT_ID, the stack's outputs), else the local run's,
  * found through the table (`npm start` writes where it is: lib/storage/local-identity-provider.ts).
  */
-export async function identityProviderOf(target: Pick<Target, 'identity' | 'network' | 'env' | 'deps'>) {
+export async function identityProviderOf(
+  target: Pick<Target, 'identity' | 'network' | 'env' | 'deps'>,
+): Promise<IdentityProvider> {
   if (target.identity) return target.identity;
   if (target.network === 'aws') {
     if (!target.env.USER_POOL_ID || !target.env.USER_POOL_CLIENT_ID) {
       throw new AdminInputError(messages.members.identityProviderMissing);
     }
-    return poolIdentityProvider(target.env);
+    // The deployed pool only: the local run's variables (its endpoint, its pool file) are not read with --aws.
+    const { USER_POOL_ID, USER_POOL_CLIENT_ID, AWS_REGION } = target.env;
+    return poolIdentityProvider({ USER_POOL_ID, USER_POOL_CLIENT_ID, AWS_REGION });
   }
   const local = await getLocalIdentityProvider(target.deps);
   if (local === undefined) throw new AdminInputError(messages.members.localIdentityProviderMissing);
