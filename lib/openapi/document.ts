@@ -5,7 +5,7 @@ import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions } from '../domain/lead/lead';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { allScopes, routes, type Route } from '../routes';
-import { exampleCursor, exampleIds } from './examples';
+import { exampleCursor, exampleIds, exampleMessages } from './examples';
 import { componentSchemas, type JsonSchema } from './json-schema';
 import {
   operations,
@@ -48,6 +48,12 @@ const pathParameters: Record<string, JsonSchema> = {
     description: 'Id or exact name (ignoring case) of an existing tag, percent-encoded.',
     schema: { type: 'string' },
     example: 'VIP',
+  },
+  workspace_id: {
+    description:
+      "The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.",
+    schema: { type: 'string' },
+    example: exampleIds.workspace,
   },
 };
 
@@ -149,6 +155,15 @@ const securitySchemes: Record<string, JsonSchema> = {
       `per integration, revocable; scopes: ${allScopes.map((scope) => `\`${scope}\``).join(', ')}, or \`*\` for all. ` +
       'Each operation lists the scope it needs.',
   },
+  memberToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'Settings API: `Authorization: Bearer <access token>`, the `access_token` a member is issued by ' +
+      '`POST /session` (an hour; `POST /session/refresh` renews it), and only there: never in the URL (refused), ' +
+      'and refused on the Prospect API and the webhooks. Each operation says the role it needs in the workspace.',
+  },
   webhookToken: {
     type: 'http',
     scheme: 'bearer',
@@ -190,10 +205,27 @@ const rateLimitHeaders: Record<string, JsonSchema> = {
   'RateLimit-Reset': integerHeader('Seconds until the current one-minute window ends.', true),
 };
 
+/** A settings route under a workspace, limited per member there (decisions 7.2). */
+const underWorkspace = (route: Route) =>
+  route.credential === 'member-token' && route.path.startsWith('/workspaces/{workspace_id}');
+
+const memberRateLimitHeaders = (required: boolean): Record<string, JsonSchema> => ({
+  'RateLimit-Limit': integerHeader(
+    `Requests allowed in the current minute for this member in this workspace: ${requestLimit}.`,
+    required,
+  ),
+  'RateLimit-Remaining': integerHeader('Requests left in the current minute.', required),
+  'RateLimit-Reset': integerHeader('Seconds until the current one-minute window ends.', required),
+});
+
 function responseHeaders(route: Route, status: number, retryAfter: ErrorCase['retryAfter']): JsonSchema {
   const headers: JsonSchema = { 'x-request-id': requestIdHeader };
   // Past the authorizer every Prospect API answer carries the limits; a 401 and a 500 may be answered before.
   if (route.credential === 'api-key' && status !== 401 && status !== 500) Object.assign(headers, rateLimitHeaders);
+  // Past the member's gate too: a 404 for the workspace comes before it, one for a target after it.
+  if (underWorkspace(route) && status !== 401 && status !== 500) {
+    Object.assign(headers, memberRateLimitHeaders(status !== 404));
+  }
   if (retryAfter !== undefined) {
     headers['Retry-After'] = integerHeader(
       retryAfter === 'always'
@@ -242,11 +274,90 @@ function errorResponse(route: Route, status: number, error: ErrorCase): JsonSche
 }
 
 function successResponse(route: Route, status: number, success: SuccessCase): JsonSchema {
+  const headers = responseHeaders(route, status, undefined);
+  if (success.schema === undefined) return { description: success.description, headers };
   return {
     description: success.description,
-    headers: responseHeaders(route, status, undefined),
+    headers,
     content: { 'application/json': { schema: ref('schemas', success.schema), examples: success.examples } },
   };
+}
+
+const internalError: ErrorCase = {
+  description: 'Internal error: retry later. The message says nothing more; quote `x-request-id` to support.',
+  examples: [{ summary: 'Internal error', message: exampleMessages.internal }],
+};
+
+/**
+ * What every route of the settings API answers whatever its use case, in decisions 7.2's check order: the token
+ * (401), the workspace (404), the role (403), the member's limit (429), the body (400); and 500.
+ */
+function credentialErrors(route: Route, text: OperationText): Record<number, ErrorCase> {
+  const errors: Record<number, ErrorCase> = { 500: internalError };
+  if (text.requestBody !== undefined) {
+    errors[400] = {
+      description:
+        'A body that is not a JSON object, a field this operation does not know, or a field of the wrong type ' +
+        '(`details.field` names it).',
+      examples: [
+        {
+          summary: 'Unknown field',
+          message: exampleMessages.unknownSessionField,
+          details: { field: 'remember', message: exampleMessages.unknownSessionField },
+        },
+      ],
+    };
+  }
+  if (route.credential === 'none') return errors;
+  errors[401] = {
+    description:
+      'Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in ' +
+      'the query string: sign in again, or renew it (`POST /session/refresh`).',
+    examples: [{ summary: 'No valid session', message: exampleMessages.sessionUnauthorized }],
+  };
+  if (underWorkspace(route)) {
+    errors[404] = {
+      description:
+        'A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the ' +
+        'same answer as an unknown one.',
+      examples: [{ summary: 'Not a member', message: exampleMessages.workspaceNotFound }],
+    };
+    if (route.role === 'admin') {
+      errors[403] = {
+        description: "The person's role in this workspace is `member`: this operation is for admins.",
+        examples: [{ summary: 'Admins only', message: exampleMessages.roleForbidden }],
+      };
+    }
+    errors[429] = {
+      description:
+        `More than ${requestLimit} requests in the current minute for this member in this workspace. Retry after ` +
+        '`Retry-After` seconds.',
+      examples: [{ summary: 'Limit reached', message: exampleMessages.memberRateLimited }],
+      retryAfter: 'always',
+    };
+  }
+  return errors;
+}
+
+/**
+ * The route's error answers: its operation's, and on the settings API what every such route answers, the
+ * operation's cases added to the same status after the common ones.
+ */
+function errorsOf(route: Route, text: OperationText): Record<number, ErrorCase> {
+  if (route.credential === 'api-key' || route.credential === 'webhook-token') return text.errors;
+  const errors = credentialErrors(route, text);
+  for (const [status, own] of Object.entries(text.errors)) {
+    const common = errors[Number(status)];
+    errors[Number(status)] =
+      common === undefined
+        ? own
+        : {
+            description: `${common.description} ${own.description}`,
+            examples: [...common.examples, ...own.examples],
+            retryAfter: own.retryAfter ?? common.retryAfter,
+          };
+  }
+  return errors;
 }
 
 /**
@@ -272,11 +383,37 @@ function requestBody(text: NonNullable<OperationText['requestBody']>): JsonSchem
 }
 
 function security(route: Route): JsonSchema[] {
-  if (route.credential === 'webhook-token') {
-    return [{ webhookToken: [] }, { webhookTokenHeader: [] }, { webhookTokenQuery: [] }];
+  switch (route.credential) {
+    case 'webhook-token':
+      return [{ webhookToken: [] }, { webhookTokenHeader: [] }, { webhookTokenQuery: [] }];
+    case 'member-token':
+      return [{ memberToken: [] }];
+    case 'none':
+      return [];
+    case 'api-key':
+      return [{ apiKey: route.scope === undefined ? [] : [route.scope] }];
   }
-  return [{ apiKey: route.scope === undefined ? [] : [route.scope] }];
 }
+
+const tagOf: Record<Route['credential'], string> = {
+  'api-key': 'Prospect API',
+  'webhook-token': 'Webhooks',
+  'member-token': 'Settings API',
+  none: 'Sign-in',
+};
+
+/** What the operation's description ends with: the scope of a key, or the role of a signed-in person. */
+function requirement(route: Route): string {
+  if (route.scope !== undefined) return `\n\nScope: \`${route.scope}\`.`;
+  if (route.credential !== 'member-token') return '';
+  if (route.role === 'admin') return '\n\nRole: `admin` of the workspace.';
+  if (route.role === 'member') return '\n\nRole: `member` of the workspace (an `admin` too).';
+  return '\n\nRole: any signed-in person, whatever their workspaces.';
+}
+
+/** The Idempotency-Key is read on the Prospect API's and the webhooks' writes; no settings answer is replayed. */
+const readsIdempotencyKey = (route: Route) =>
+  route.method !== 'GET' && (route.credential === 'api-key' || route.credential === 'webhook-token');
 
 function operation(route: Route): JsonSchema {
   const text = operations[route.id];
@@ -288,41 +425,35 @@ function operation(route: Route): JsonSchema {
     return { name, in: 'path', required: true, ...parameter };
   });
   const query = route.credential === 'webhook-token' ? [ref('parameters', 'EndpointId')] : [];
-  const idempotency = route.method === 'GET' ? [] : [ref('parameters', 'IdempotencyKey')];
+  const idempotency = readsIdempotencyKey(route) ? [ref('parameters', 'IdempotencyKey')] : [];
   const read = (text.query ?? []).map((name) => ref('parameters', name));
-  const scope = route.scope === undefined ? '' : `\n\nScope: \`${route.scope}\`.`;
-  const statuses = [...Object.entries(text.success), ...Object.entries(text.errors)].sort(([a], [b]) => +a - +b);
+  const responses: [number, JsonSchema][] = [
+    ...Object.entries(text.success).map(([status, success]): [number, JsonSchema] => [
+      Number(status),
+      successResponse(route, Number(status), success),
+    ]),
+    ...Object.entries(errorsOf(route, text)).map(([status, error]): [number, JsonSchema] => [
+      Number(status),
+      errorResponse(route, Number(status), error),
+    ]),
+  ];
   return {
     operationId: route.id,
-    tags: [route.credential === 'api-key' ? 'Prospect API' : 'Webhooks'],
+    tags: [tagOf[route.credential]],
     summary: text.summary,
-    description: text.description + scope,
+    description: text.description + requirement(route),
     security: security(route),
     parameters: [...path, ...query, ...read, ...idempotency],
     ...(text.requestBody ? { requestBody: requestBody(text.requestBody) } : {}),
-    responses: Object.fromEntries(
-      statuses.map(([status, answer]) => [
-        status,
-        'schema' in answer
-          ? successResponse(route, Number(status), answer)
-          : errorResponse(route, Number(status), answer),
-      ]),
-    ),
+    responses: Object.fromEntries(responses.sort(([a], [b]) => a - b).map(([status, answer]) => [status, answer])),
   };
 }
 
-/**
- * The routes this document describes: the Prospect API and the webhooks. The settings API (credentials
- * `member-token` and `none`, decisions 7.2) is not described yet (issue 26, point 6).
- */
-const documentedRoutes = routes.filter(
-  (route) => route.credential === 'api-key' || route.credential === 'webhook-token',
-);
-
 function errorSchemas(): Record<string, JsonSchema> {
   const schemas: Record<string, $ZodType> = {};
-  for (const route of documentedRoutes) {
-    for (const [status, error] of Object.entries(operations[route.id]?.errors ?? {})) {
+  for (const route of routes) {
+    const text = operations[route.id];
+    for (const [status, error] of Object.entries(text === undefined ? {} : errorsOf(route, text))) {
       for (const code of codesOf(route, Number(status), error)) {
         schemas[errorComponentName(route, code)] ??=
           route.errorShape === 'lead' ? leadErrorSchema(code) : standardErrorSchema(code);
@@ -338,12 +469,15 @@ const overview = `Back end of a CRM for French-speaking sales and recruitment te
   log; its stage, setter, closer and next follow-up; notes; tags. Every change is logged with the key and the values
   before and after, and can be undone in the application.
 - **Webhooks** (webhook token): leads from form tools, and job applications.
+- **Settings API** (a member's access token, from **Sign-in**: \`POST /session\`): the person's workspaces and session,
+  and each workspace's settings, by role (\`admin\` or \`member\`).
 
 **Errors.** Prospect API and recruitment webhook: \`{ "error": { "code", "message", "details"? } }\`; lead webhook:
 \`{ "error", "message" }\`. Messages and warnings are French sentences meant for people.
 
 **Rate limits.** ${requestLimit} requests a minute per API key, of which ${stageChangeLimit} stage changes; every Prospect API
 answer past authentication carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, a 429 also \`Retry-After\`.
+On the settings API, ${requestLimit} requests a minute per member and workspace, with the same headers under a workspace.
 
 **Validation.** The request schemas say what the service accepts, rules checked in code included: each is a JSON Schema
 keyword, a pattern where no other says it (ECMA-262, with Unicode). \`format\` is an annotation, as OpenAPI 3.1 makes it: a
@@ -352,14 +486,14 @@ validator that asserts it may refuse white space around an address or id, which 
 **Pagination.** Lists answer newest first, \`limit\` items a page (1 to 100, default 50), and a \`next_cursor\` to pass
 back as \`cursor\`, null when no item follows.
 
-**Retries.** Every POST, PATCH and DELETE accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
+**Retries.** Every POST, PATCH and DELETE of the Prospect API and the webhooks accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
 
 **Support.** Every answer carries \`x-request-id\`, also in the logs: quote it when reporting a problem.`;
 
 /** The OpenAPI 3.1 description of the API, built from the route list and the schemas the handlers use. */
 export function openApiDocument(version: string): OpenApiDocument {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of documentedRoutes) {
+  for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
   const unknown = Object.keys(operations).filter((id) => !routes.some((route) => route.id === id));
@@ -369,7 +503,7 @@ export function openApiDocument(version: string): OpenApiDocument {
     info: {
       title: 'CRM ingestion service',
       version,
-      summary: 'Lead and recruitment webhooks, and the Prospect API.',
+      summary: 'Lead and recruitment webhooks, the Prospect API, and the settings API.',
       description: overview,
     },
     servers: [
@@ -390,6 +524,14 @@ export function openApiDocument(version: string): OpenApiDocument {
         description: 'Read pipelines, tags, prospects, their notes and change log; change prospects. API key.',
       },
       { name: 'Webhooks', description: 'Receive leads and applications from form tools. Webhook token.' },
+      {
+        name: 'Sign-in',
+        description: 'Open, renew and recover a session: no credential, the request carries its own proof.',
+      },
+      {
+        name: 'Settings API',
+        description: "A member's own session and workspaces, and each workspace's settings. Access token.",
+      },
     ],
     paths,
     components: {

@@ -21,6 +21,7 @@ export const exampleIds = {
   tagChange: '4e8f2a6c-1d3b-4c5e-9f7a-8b6d4c2e0a1f',
   talent: '886313e1-3b8a-4372-9b90-0c9aee199e5d',
   endpoint: '6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b',
+  workspace: '2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f',
 } as const;
 
 /**
@@ -69,4 +70,16 @@ export const exampleMessages = {
   repeatedCursor: messages.query.repeated('cursor'),
   oneContact: messages.query.oneContact,
   unreadableEmail: messages.query.unreadableContact('email'),
+  sessionUnauthorized: messages.session.unauthorized,
+  signInRefused: messages.session.signInRefused,
+  newPasswordRequired: messages.session.newPasswordRequired,
+  tooManySignIns: messages.session.tooManySignIns,
+  refreshRefused: messages.session.refreshRefused,
+  wrongPassword: messages.session.wrongPassword,
+  badResetCode: messages.session.badResetCode,
+  workspaceNotFound: messages.session.workspaceNotFound,
+  roleForbidden: messages.session.forbidden,
+  memberRateLimited: messages.session.rateLimited,
+  weakPassword: messages.body.invalidField('new_password', messages.session.weakPassword),
+  unknownSessionField: messages.body.unknownField('remember'),
 } as const;

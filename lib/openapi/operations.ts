@@ -6,6 +6,7 @@ import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
+import { signInOperations } from './sign-in-operations';
 
 export type Example = { summary: string; value: unknown };
 
@@ -24,7 +25,8 @@ export type ErrorCase = {
   retryAfter?: 'always' | 'when in flight';
 };
 
-export type SuccessCase = { description: string; schema: ResponseSchemaName; examples: Record<string, Example> };
+/** A success with a body; without `schema`, an answer without one (204). */
+export type SuccessCase = { description: string; schema?: ResponseSchemaName; examples?: Record<string, Example> };
 
 export type RequestBody = {
   schema: RequestSchemaName;
@@ -47,6 +49,12 @@ export type OperationText = {
   query?: readonly QueryParameterName[];
   requestBody?: RequestBody;
   success: Record<number, SuccessCase>;
+  /**
+   * The operation's own error answers. On the settings API (credentials `member-token` and `none`) the document adds
+   * what every such route answers (lib/openapi/document.ts, `credentialErrors`): 401, the workspace's 404, the role's
+   * 403, 429, a body's 400 and 500; an operation lists only what its use case adds (a field's 400, a target's 404,
+   * 409, 422), merged into the same status.
+   */
   errors: Record<number, ErrorCase>;
 };
 
@@ -185,6 +193,7 @@ const lead = {
 
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
+  ...signInOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:

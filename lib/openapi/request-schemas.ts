@@ -6,6 +6,13 @@ import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../domain/prospect/update-prospect';
 import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/application-input';
+import {
+  changePasswordSchema,
+  confirmPasswordResetSchema,
+  passwordResetSchema,
+  refreshSchema,
+  signInSchema,
+} from '../domain/session/session';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 
@@ -15,12 +22,35 @@ const validatedSchemas = {
   NewNote: addNoteSchema,
   TagReference: addTagSchema,
   Application: applicationSchema,
+  SignIn: signInSchema,
+  SessionRefresh: refreshSchema,
+  PasswordChange: changePasswordSchema,
+  PasswordReset: passwordResetSchema,
+  PasswordResetConfirmation: confirmPasswordResetSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
 
 /** An address as the webhooks read it: `format` names it for tools, the pattern is the rule. */
 const emailKeywords = { format: 'idn-email', pattern: emailPattern, maxLength: maxEmailLength };
+
+/**
+ * A new password as lib/domain/session/session.ts checks it before any call (the user pool's policy): 12 to 256
+ * characters with a lowercase and an uppercase letter, a digit and another character. `.` matches no line break,
+ * hence `[\s\S]`.
+ */
+const newPasswordKeywords = (description: string): JsonSchema => ({
+  minLength: 12,
+  maxLength: 256,
+  pattern: '^(?=[\\s\\S]*[a-z])(?=[\\s\\S]*[A-Z])(?=[\\s\\S]*[0-9])(?=[\\s\\S]*[^A-Za-z0-9])',
+  description: `${description} At least 12 characters, with a lowercase and an uppercase letter, a digit and another character (400 otherwise).`,
+});
+
+/** The address a person signs in with: compared ignoring case, as the identity provider's user name. */
+const signInEmail: JsonSchema = {
+  format: 'idn-email',
+  description: 'The address the person was invited with; compared ignoring case.',
+};
 
 /** `data.fields[]` or `form_response.answers[]`: the native payload of a form tool. */
 const nestedList = (object: string, list: string): JsonSchema => ({
@@ -129,6 +159,32 @@ const addedKeywords: Record<
           `One key per question: each pair becomes a line \`Question : Réponse\` of one note. At most ${maxAnswerPairs} ` +
           `pairs and ${maxNoteLength} characters in all (400 beyond); each answer a string, number or boolean.`,
       },
+    },
+  },
+  SignIn: {
+    properties: {
+      email: signInEmail,
+      password: { description: 'The password, or the temporary one of the invitation e-mail.' },
+      new_password: newPasswordKeywords(
+        'Only with a temporary password (the first sign-in answers 409 asking for it): the password chosen instead.',
+      ),
+    },
+  },
+  SessionRefresh: {
+    properties: { refresh_token: { description: 'The `refresh_token` of `POST /session`.' } },
+  },
+  PasswordChange: {
+    properties: {
+      password: { description: 'The current password.' },
+      new_password: newPasswordKeywords('The password chosen instead.'),
+    },
+  },
+  PasswordReset: { properties: { email: signInEmail } },
+  PasswordResetConfirmation: {
+    properties: {
+      email: signInEmail,
+      code: { description: 'The code of the e-mail `POST /password-reset` had sent.' },
+      new_password: newPasswordKeywords('The password chosen instead.'),
     },
   },
 };

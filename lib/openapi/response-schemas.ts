@@ -6,6 +6,7 @@ import type { TagOutcome } from '../domain/prospect/change-tag';
 import type { PatchResult } from '../domain/prospect/update-prospect';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
+import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
@@ -169,6 +170,54 @@ export const applicationResultSchema = describing<ApplicationResult>()(
   z.strictObject({ ok: z.literal(true), talent_id: id, action: z.enum(['created', 'existing']) }),
 );
 
+/** A workspace of the signed-in person, with their role and member id there. */
+const workspaceOfPerson = z.strictObject({
+  id,
+  name: z.string(),
+  role: z.enum(['admin', 'member']),
+  member_id: id.meta({ description: "The person's member id in this workspace." }),
+});
+
+const accessToken = z.string().meta({
+  description: 'A JWT, sent as `Authorization: Bearer <access token>` to the settings API; never in the URL.',
+});
+const expiresIn = z.int().min(1).meta({ description: 'Seconds the access token stays valid (an hour).' });
+
+/** POST /session (decisions 7.1). */
+export const sessionSchema = describing<Awaited<ReturnType<typeof signIn>>>()(
+  z.strictObject({
+    access_token: accessToken,
+    refresh_token: z.string().meta({
+      description: 'For `POST /session/refresh`, 30 days or until `DELETE /session`. Keep it secret.',
+    }),
+    expires_in: expiresIn,
+    member: z.strictObject({
+      email: z.string().meta({ description: 'The address signed in with, in lowercase.' }),
+      name: z.string().nullable().meta({ description: 'The name a workspace gives the person; null in none.' }),
+    }),
+    workspaces: z.array(workspaceOfPerson),
+  }),
+);
+
+/** POST /session/refresh. */
+export const refreshedSessionSchema = describing<Awaited<ReturnType<typeof refreshSession>>>()(
+  z.strictObject({ access_token: accessToken, expires_in: expiresIn }),
+);
+
+/** POST /password-reset: `code` only where the service may answer what it delivers (the local run). */
+export const passwordResetStartedSchema = describing<Awaited<ReturnType<typeof startPasswordReset>>>()(
+  z.strictObject({
+    code: z.string().optional().meta({
+      description: 'Only from the local API (`npm start`): the code the e-mail carries. Never when deployed.',
+    }),
+  }),
+);
+
+/** GET /workspaces. */
+export const myWorkspacesSchema = describing<{ workspaces: WorkspaceOfPerson[] }>()(
+  z.strictObject({ workspaces: z.array(workspaceOfPerson) }),
+);
+
 /**
  * `details` names the field at fault: the body's, a query parameter (`query` when the look-up's contact
  * parameters as a whole are wrong), or the Idempotency-Key header.
@@ -201,6 +250,10 @@ export const responseSchemas = {
   ChangeList: changeListSchema,
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
+  Session: sessionSchema,
+  RefreshedSession: refreshedSessionSchema,
+  PasswordResetStarted: passwordResetStartedSchema,
+  MyWorkspaces: myWorkspacesSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -152,14 +152,9 @@ async function freshAccessToken(): Promise<string> {
 let settingsToken: Promise<string> | undefined;
 const settingsAccessToken = () => (settingsToken ??= freshAccessToken());
 
-/** A settings API call made to prepare the calls (the settings API is not in the OpenAPI document yet). */
+/** A sign-in route's call made to prepare the calls, checked against the OpenAPI document as every call here. */
 async function postJson(path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(new URL(path, api.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.json();
+  return (await api.request('POST', path, { body })).body;
 }
 const json = (value: unknown) => JSON.stringify(value);
 const webhookQuery = () => ({ endpoint_id: ws.webhook?.endpoint_id as string });

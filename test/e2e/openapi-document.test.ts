@@ -4,10 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { documentPath, openApiDocumentText } from '../../tools/openapi/document-file';
-import { routes } from '../../lib/routes';
+import { routes, type Route } from '../../lib/routes';
 import { startTestApi } from '../support/local-api';
 
-type Operation = { operationId: string; security: Record<string, string[]>[]; parameters: { $ref?: string }[] };
+type Operation = {
+  operationId: string;
+  tags: string[];
+  description: string;
+  security: Record<string, string[]>[];
+  parameters: { $ref?: string }[];
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const committed = readFileSync(documentPath, 'utf8');
@@ -41,26 +47,50 @@ test('Redocly’s recommended rules find nothing, offline', async () => {
   expect(lint.stderr + lint.stdout).toContain('Your API description is valid');
 });
 
+/** The security requirements of each credential: a settings route is called with a member's access token only. */
+const schemesOf = (route: Route) =>
+  ({
+    'api-key': [['apiKey', [route.scope]]],
+    'webhook-token': [
+      ['webhookToken', []],
+      ['webhookTokenHeader', []],
+      ['webhookTokenQuery', []],
+    ],
+    'member-token': [['memberToken', []]],
+    none: [],
+  })[route.credential];
+
+/** What a settings route's description ends with: the role it needs (decisions 7.2). */
+const roleSentence = (route: Route) =>
+  route.role === undefined ? 'Role: any signed-in person' : `Role: \`${route.role}\``;
+
 test.each(routes.map((route) => [route.method, route.path, route] as const))(
-  '%s %s is documented with its credential, scope and Idempotency-Key',
+  '%s %s is documented with its credential, scope or role, and Idempotency-Key',
   (method, path, route) => {
     const operation = document.paths[path]?.[method.toLowerCase()];
     expect(operation?.operationId).toBe(route.id);
     const schemes = operation?.security.flatMap((requirement) => Object.entries(requirement));
-    expect(schemes).toEqual(
-      route.credential === 'api-key'
-        ? [['apiKey', [route.scope]]]
-        : [
-            ['webhookToken', []],
-            ['webhookTokenHeader', []],
-            ['webhookTokenQuery', []],
-          ],
-    );
+    expect(schemes).toEqual(schemesOf(route));
     const parameters = operation?.parameters.map((parameter) => parameter.$ref);
-    expect(parameters?.includes('#/components/parameters/IdempotencyKey')).toBe(method !== 'GET');
+    // No settings answer is stored for replay: the key is read on the Prospect API's and the webhooks' writes only.
+    const idempotent = method !== 'GET' && (route.credential === 'api-key' || route.credential === 'webhook-token');
+    expect(parameters?.includes('#/components/parameters/IdempotencyKey')).toBe(idempotent);
     expect(parameters?.includes('#/components/parameters/EndpointId')).toBe(route.credential === 'webhook-token');
+    if (route.credential === 'member-token') expect(operation?.description).toContain(roleSentence(route));
+    expect(operation?.tags).toEqual([
+      { 'api-key': 'Prospect API', 'webhook-token': 'Webhooks', 'member-token': 'Settings API', none: 'Sign-in' }[
+        route.credential
+      ],
+    ]);
   },
 );
+
+test("the settings API's scheme is the member's access token, a JWT in the Authorization header only", () => {
+  const scheme = (JSON.parse(committed) as { components: { securitySchemes: Record<string, Record<string, string>> } })
+    .components.securitySchemes.memberToken;
+  expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  expect(scheme?.description).toContain('POST /session');
+});
 
 test('the local server serves it at GET /openapi.json, without any credential', async () => {
   const api = await startTestApi();

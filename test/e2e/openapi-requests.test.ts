@@ -10,6 +10,7 @@ import {
   type TestApi,
 } from '../support/local-api';
 import { fuzzBody } from '../support/fuzz-inputs';
+import { bearer, peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { seedTestWorkspace } from '../support/seed';
 
 /**
@@ -42,12 +43,14 @@ const component = (name: string): Schema => {
 
 let api: TestApi;
 let ws: SeedOutput;
+let people: PeopleWorkspace;
 let offset = 0;
 
 beforeAll(async () => {
   ws = await seedTestWorkspace();
   // Each call a minute later: the many PATCHes carrying `stage` never meet the stage-change limit.
   api = await startTestApi({ clock: () => new Date(Date.now() + (offset += 61_000)) });
+  people = await workspaceWithPeople(api);
 });
 afterAll(() => api.close());
 
@@ -67,6 +70,9 @@ const webhookToken = () => ({
   query: { endpoint_id: ws.webhook?.endpoint_id as string },
   headers: { Authorization: `Bearer ${ws.webhook?.token}` },
 });
+const memberToken = () => ({ headers: bearer(people.member), query: {} });
+/** The sign-in routes: no credential, the request carries its own proof. */
+const noCredential = () => ({ headers: {}, query: {} });
 const prospect = () => `/prospects/${ws.prospects.lead}`;
 
 const operations = {
@@ -77,6 +83,16 @@ const operations = {
   removeTag: { method: 'DELETE', path: () => `${prospect()}/tags/VIP`, credential: apiKey, shape: 'standard' },
   ingestLead: { method: 'POST', path: () => '/webhooks/ingest-lead', credential: webhookToken, shape: 'lead' },
   recruitment: { method: 'POST', path: () => '/webhooks/recruitment', credential: webhookToken, shape: 'standard' },
+  signIn: { method: 'POST', path: () => '/session', credential: noCredential, shape: 'standard' },
+  refreshSession: { method: 'POST', path: () => '/session/refresh', credential: noCredential, shape: 'standard' },
+  changePassword: { method: 'POST', path: () => '/session/password', credential: memberToken, shape: 'standard' },
+  startPasswordReset: { method: 'POST', path: () => '/password-reset', credential: noCredential, shape: 'standard' },
+  confirmPasswordReset: {
+    method: 'POST',
+    path: () => '/password-reset/confirm',
+    credential: noCredential,
+    shape: 'standard',
+  },
 } as const satisfies Record<string, Operation>;
 type OperationId = keyof typeof operations;
 
@@ -104,12 +120,22 @@ const validBodies = {
   addNote: { content: 'Rappelé, intéressé.', date: '2026-01-05' },
   addTag: { tag: 'VIP' },
   recruitment: { email: 'camille.dupont@exemple.test', name: 'Camille Dupont', answers: { 'Disponible ?': 'Oui' } },
+  signIn: { email: 'alice@acme.test', password: peoplePassword, new_password: 'Nouveau-Passw0rd!' },
+  refreshSession: { refresh_token: 'eyJjdHkiOiJKV1Qi' },
+  changePassword: { password: peoplePassword, new_password: 'Nouveau-Passw0rd!' },
+  startPasswordReset: { email: 'alice@acme.test' },
+  confirmPasswordReset: { email: 'alice@acme.test', code: '123456', new_password: 'Nouveau-Passw0rd!' },
 };
 const bodyComponents = {
   updateProspect: 'ProspectChange',
   addNote: 'NewNote',
   addTag: 'TagReference',
   recruitment: 'Application',
+  signIn: 'SignIn',
+  refreshSession: 'SessionRefresh',
+  changePassword: 'PasswordChange',
+  startPasswordReset: 'PasswordReset',
+  confirmPasswordReset: 'PasswordResetConfirmation',
 } as const;
 
 const typesOf = (schema: Schema): string[] =>
@@ -301,15 +327,17 @@ const specific: RefusedCase[] = [
     call: () => call(id, { headers: { 'Idempotency-Key': 'k'.repeat(256) }, body: bodyOf(id) }),
     refusal: id === 'ingestLead' ? badLead : badBody('Idempotency-Key'),
   })),
-  ...(Object.keys(operations) as OperationId[]).map((id) => ({
-    title: `${id}: no credential`,
-    call: () => ({
-      method: operations[id].method,
-      path: operations[id].path(),
-      options: { query: operations[id].credential().query, body: bodyOf(id) },
-    }),
-    refusal: { status: 401, code: 'unauthorized' },
-  })),
+  ...(Object.keys(operations) as OperationId[])
+    .filter((id) => operations[id].credential !== noCredential)
+    .map((id) => ({
+      title: `${id}: no credential`,
+      call: () => ({
+        method: operations[id].method,
+        path: operations[id].path(),
+        options: { query: operations[id].credential().query, body: bodyOf(id) },
+      }),
+      refusal: { status: 401, code: 'unauthorized' },
+    })),
 ];
 
 function expectRefused(response: ApiResponse, shape: Shape, { status, code, field }: Refusal) {
@@ -469,6 +497,22 @@ const accepted: AcceptedCase[] = [
     call: () => call('addNote', { headers: { 'Idempotency-Key': '' }, body: { content: 'Note' } }),
   },
   { title: 'addTag: tag with white space around', call: () => call('addTag', { body: { tag: ' VIP ' } }) },
+  {
+    title: 'signIn: the address in capitals',
+    call: () => call('signIn', { body: { email: people.admin.email.toUpperCase(), password: peoplePassword } }),
+  },
+  {
+    title: 'refreshSession: a session’s refresh token',
+    call: () => call('refreshSession', { body: { refresh_token: people.admin.refreshToken } }),
+  },
+  {
+    title: 'startPasswordReset: an unknown address, JSON sent as text/plain',
+    call: () =>
+      call('startPasswordReset', {
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify({ email: 'personne@acme.test' }),
+      }),
+  },
 ];
 
 describe('a request the service accepts validates against the document', () => {

@@ -3,14 +3,14 @@ import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, localPoolSigningKey, signedToken } from '../support/access-tokens';
-import { startLocalApi, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
 import { putMembershipDirectly } from '../support/memberships';
 import { seedTestWorkspace } from '../support/seed';
 
 /*
  * Sign-in and the person's own routes over HTTP through the local server, against the run's cognito-local
- * (decisions 7.1; issue 26, points 1, 2 and 8). The settings API is not in the OpenAPI document yet: the plain
- * local API, without the document's check of requests.
+ * (decisions 7.1; issue 26, points 1, 2 and 8). Every request the service accepts is checked against the OpenAPI
+ * document (test/support/local-api.ts).
  */
 
 const deps = productionDeps();
@@ -23,7 +23,7 @@ let ws: SeedOutput;
 
 beforeAll(async () => {
   ws = await seedTestWorkspace();
-  api = await startLocalApi();
+  api = await startTestApi();
 });
 afterAll(async () => {
   await api.close();

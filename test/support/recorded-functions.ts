@@ -1,18 +1,14 @@
-import { createHandler as addMember } from '../../functions/add-member';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createAuthorizer } from '../../functions/authorizer';
-import { createHandler as changeMemberRole } from '../../functions/change-member-role';
-import { createHandler as inviteMember } from '../../functions/invite-member';
-import { createHandler as listAudit } from '../../functions/list-audit';
-import { createHandler as listMembers } from '../../functions/list-members';
-import { createHandler as removeMember } from '../../functions/remove-member';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { routeById } from '../../lib/routes';
+import { routeById, type Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
-import { handlerFactories } from './route-calls';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export type FunctionCall = {
   headers?: Record<string, string>;
@@ -22,15 +18,11 @@ export type FunctionCall = {
 };
 
 /**
- * The settings API's routes (credential `member-token`), apart from `handlerFactories`, whose tests call routes with
- * an API key's or a webhook's decision: these are called with a member's access token, through the authorizer.
- */
-const settingsHandlerFactories = { listMembers, addMember, inviteMember, changeMemberRole, removeMember, listAudit };
-
-/**
  * Every function of the API, the authorizer and one per route, each built by its own
  * `createHandler(deps)` with its own DynamoDB client (the test run's DynamoDB Local), which
- * records every call: what each deployed function would send under its own role.
+ * records every call: what each deployed function would send under its own role. A route's
+ * function is built from its entry on its first request, as the local server does, so every
+ * route of lib/routes.ts has one.
  */
 export function recordedFunctions(clock?: () => Date) {
   const calls = new Map<string, RecordedCall[]>();
@@ -40,8 +32,16 @@ export function recordedFunctions(clock?: () => Date) {
     return clock ? { ...deps, clock } : deps;
   };
   const authorizer = createAuthorizer(depsOf('authorizer'));
-  const factories = { ...handlerFactories, ...settingsHandlerFactories };
-  const handlers = new Map(Object.entries(factories).map(([id, factory]) => [id, factory(depsOf(id))]));
+  const handlers = new Map<string, Promise<Handler>>();
+  const handlerOf = (route: Route): Promise<Handler> => {
+    const built =
+      handlers.get(route.id) ??
+      (import(`../../${route.entry}`) as Promise<{ createHandler: (deps: Deps) => Handler }>).then((module) =>
+        module.createHandler(depsOf(route.id)),
+      );
+    handlers.set(route.id, built);
+    return built;
+  };
 
   /** One request as API Gateway makes it: the authorizer, then the route's handler with the authorizer's context. */
   async function request(routeId: string, call: FunctionCall = {}) {
@@ -75,10 +75,10 @@ export function recordedFunctions(clock?: () => Date) {
       ...event.requestContext,
       authorizer: { ...decision.context, principalId: decision.principalId },
     };
-    const handler = handlers.get(routeId);
-    if (!handler) throw new Error(`no handler for ${routeId}`);
-    const response = await handler(event, aLambdaContext());
-    return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
+    const response = await (await handlerOf(route))(event, aLambdaContext());
+    // A 204 has no body.
+    const body = response.body === '' ? {} : (JSON.parse(response.body) as Record<string, unknown>);
+    return { status: response.statusCode, body };
   }
 
   return { calls, request };

@@ -18,6 +18,7 @@ import { items } from '../../lib/storage/table-items';
 import { authorizedEvent, localStage, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
 import { sqsRecord } from '../local/event-pipeline';
 import { median, operations, prepare } from './operations';
+import { settingsFirstCalls } from './settings';
 import { fresh, newLeadBody, webhookCall, type Call, type Send, type Workspace } from './workspace';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -145,7 +146,8 @@ function allowed(seed: SeedOutput, call: Call): AuthDecision {
 
 /**
  * Each function's first event of cold start `run`, doing its real work (but see `unknownDeliveryBatch`): a route's is
- * the call of the first operation of section 2 on it, once authorized; the authorizer's, a lead webhook call.
+ * the call of the first operation of section 2 on it, once authorized, or for a settings route its call of
+ * ./settings.ts; the authorizer's, a lead webhook call.
  */
 export async function coldStartEvents(workspace: Workspace, send: Send): Promise<FirstEvents> {
   const { seed } = workspace;
@@ -158,6 +160,7 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
       return authorizedEvent(gatewayEvent(call), { ...encodeDecision(allowed(seed, call)), principalId: 'bench' });
     });
   }
+  for (const [routeId, first] of await settingsFirstEvents(send, coldStartRuns + 1)) events.set(routeId, first);
   events.set('authorizer', () =>
     requestAuthorizerEvent(gatewayEvent(webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), undefined)))),
   );
@@ -167,6 +170,20 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   events.set('sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   events.set(referenceName, () => ({}));
   return events;
+}
+
+/** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, once authorized. */
+export async function settingsFirstEvents(send: Send, runs: number): Promise<FirstEvents> {
+  const calls = await settingsFirstCalls(send, runs);
+  return new Map(
+    Object.entries(calls).map(([routeId, first]) => [
+      routeId,
+      (run: number) => {
+        const { call, decision } = first(run);
+        return authorizedEvent(gatewayEvent(call), { ...encodeDecision(decision), principalId: 'bench' });
+      },
+    ]),
+  );
 }
 
 /** The event functions' `DELIVERY_QUEUE_URL` (read on import); no cold start sends to it. */

@@ -3,15 +3,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { productionDeps } from '../../lib/deps';
+import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
+import { startLocalIdentityProvider } from '../local/identity-provider';
 import { checkBudgets, describeEnvironment, readBaseline } from './figures';
 import { benchDeliveryQueueUrl, buildBundles, coldStartEvents, coldStartRuns } from './functions';
 import { measureColdStarts, referenceName } from './functions';
 import { measureLoad, startLoadServer, warmUpDynamoDb } from './load';
 import { measureOperations, operations, repetitions } from './operations';
 import { writeReport } from './report';
+import { createBenchPeople } from './settings';
 import { bulkProspectCount, seedBenchWorkspace, sender } from './workspace';
 
 /** `npm run bench [-- --check]`: measures, writes docs/performance.md and its chart; --check exits 1 on a broken budget. */
@@ -30,10 +33,10 @@ async function bench() {
     cleanups.push(dynamo.stop);
     // Every process the bench starts: no AWS credentials, DynamoDB Local.
     const table = { TABLE_NAME: 'crm-bench', DYNAMODB_ENDPOINT: dynamo.endpoint };
-    const env = { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-3', ...table };
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-3', ...table };
     Object.assign(process.env, table);
     const tableClient = createDynamoClient({ endpoint: dynamo.endpoint });
-    await ensureTable(tableClient, env.TABLE_NAME);
+    await ensureTable(tableClient, table.TABLE_NAME);
     // The delivery function's read names it (as `<TABLE_NAME>-secrets`, the local default) even for an unknown delivery.
     await ensureSecretsTable(tableClient, loadSecretsTableName());
     tableClient.destroy();
@@ -43,6 +46,12 @@ async function bench() {
     log(`first workspace seeded; writing the second, with ${bulkProspectCount.toLocaleString('en-US')} prospects…`);
     const workspaces = { empty, bulk: await seedBenchWorkspace(deps, 'bulk') };
     log(`written in ${Math.round(workspaces.bulk.seconds)} s`);
+    // The settings API's functions call an identity provider: the local one, as npm start runs it.
+    const identityProvider = await startLocalIdentityProvider({ store: deps });
+    cleanups.push(identityProvider.stop);
+    Object.assign(process.env, identityProvider.env);
+    Object.assign(env, identityProvider.env);
+    await createBenchPeople(poolIdentityProvider(), coldStartRuns + 1);
 
     const server = await startLoadServer({ ...process.env, ...env });
     cleanups.push(server.stop);

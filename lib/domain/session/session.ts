@@ -149,7 +149,10 @@ export async function changePassword(
 }
 
 /** Always accepted (no e-mail is confirmed or denied); the local run answers the code it delivered, if any. */
-export async function startPasswordReset(deps: SessionDeps, input: z.output<typeof passwordResetSchema>) {
+export async function startPasswordReset(
+  deps: SessionDeps,
+  input: z.output<typeof passwordResetSchema>,
+): Promise<{ code?: string }> {
   const { code } = await deps.identity.startPasswordReset(emailKey(input.email));
   return deps.identity.answersDeliveredSecrets && code !== undefined ? { code } : {};
 }
