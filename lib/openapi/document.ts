@@ -55,6 +55,11 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.workspace,
   },
+  member_id: {
+    description: "The member's id (UUID) in this workspace (`GET …/members`). Any other value: 404.",
+    schema: { type: 'string' },
+    example: exampleIds.invitedMember,
+  },
 };
 
 const parameters: Record<string, JsonSchema> = {

@@ -6,6 +6,7 @@ import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
+import { memberOperations } from './member-operations';
 import { signInOperations } from './sign-in-operations';
 
 export type Example = { summary: string; value: unknown };
@@ -194,6 +195,7 @@ const lead = {
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
   ...signInOperations,
+  ...memberOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:

@@ -8,6 +8,9 @@ import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/p
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
 
+import type { AuditEntryView } from '../admin/audit';
+import type { InvitedMemberView, MemberView } from '../admin/members';
+
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
@@ -218,6 +221,78 @@ export const myWorkspacesSchema = describing<{ workspaces: WorkspaceOfPerson[] }
   z.strictObject({ workspaces: z.array(workspaceOfPerson) }),
 );
 
+/** A member of a workspace (decisions 7.2), as `GET …/members` lists it. */
+const memberFields = {
+  id,
+  email: z.string().nullable().meta({ description: 'The address the member signs in with; null: none, no sign-in.' }),
+  name: z.string(),
+  role: z.enum(['admin', 'member']),
+  can_sign_in: z.boolean().meta({ description: 'False for a member removed from the workspace or without an e-mail.' }),
+};
+
+export const memberSchema = describing<MemberView>()(z.strictObject(memberFields));
+
+/** GET /workspaces/{w}/members. */
+export const memberListSchema = describing<{ members: MemberView[] }>()(
+  z.strictObject({ members: z.array(memberSchema) }),
+);
+
+/** POST /workspaces/{w}/members and …/invite: `temporary_password` only where the service may answer it (the local run). */
+export const invitedMemberSchema = describing<InvitedMemberView>()(
+  z.strictObject({
+    ...memberFields,
+    temporary_password: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Only from the local API (`npm start`): the temporary password of the invitation. Never when deployed, ' +
+          'where the identity provider e-mails it.',
+      }),
+  }),
+);
+
+/** DELETE /workspaces/{w}/members/{m}. */
+export const removedMemberSchema = describing<{ id: string; can_sign_in: false }>()(
+  z.strictObject({ id, can_sign_in: z.literal(false) }),
+);
+
+/** GET /workspaces/{w}/audit (decisions 7.4). */
+export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({
+    entries: z.array(
+      z.strictObject({
+        id,
+        at: timestamp,
+        member_id: id.nullable().meta({ description: 'The member who acted; null for the admin command line.' }),
+        action: z.enum([
+          'api_key.created',
+          'api_key.revoked',
+          'webhook.token_generated',
+          'webhook.enabled',
+          'webhook.disabled',
+          'webhook_call.replayed',
+          'member.invited',
+          'member.role_changed',
+          'member.removed',
+          'tag.created',
+          'tag.renamed',
+          'subscription.created',
+          'subscription.enabled',
+          'subscription.disabled',
+          'subscription.deleted',
+          'subscription.secret_rotated',
+          'delivery.redelivered',
+          'change.undone',
+        ]),
+        target_id: z.string().nullable().meta({ description: 'The id of what changed (a key, a member…).' }),
+        summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
+      }),
+    ),
+    next_cursor: nextCursor,
+  }),
+);
+
 /**
  * `details` names the field at fault: the body's, a query parameter (`query` when the look-up's contact
  * parameters as a whole are wrong), or the Idempotency-Key header.
@@ -254,6 +329,11 @@ export const responseSchemas = {
   RefreshedSession: refreshedSessionSchema,
   PasswordResetStarted: passwordResetStartedSchema,
   MyWorkspaces: myWorkspacesSchema,
+  MemberList: memberListSchema,
+  Member: memberSchema,
+  InvitedMember: invitedMemberSchema,
+  RemovedMember: removedMemberSchema,
+  AuditPage: auditPageSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -424,6 +424,59 @@ describe('the sign-in routes and the settings API answer as documented', () => {
     }
   });
 
+  test('the members routes and GET /audit, each answer of decisions 7.2', async () => {
+    const mine = await workspaceWithPeople(
+      api,
+      aWorkspace({ members: [...(aWorkspace().members ?? []), { key: 'noEmail', name: 'Sans Adresse', email: null }] }),
+    );
+    const w = `/workspaces/${mine.seed.workspace_id}`;
+    const [admin, member, stranger] = [bearer(mine.admin), bearer(mine.member), bearer(people.admin)];
+    const newMember = { email: `openapi-${randomUUID()}@acme.test`, role: 'member' };
+    const routesOf = (memberId: string): [string, string, RequestOptions][] => [
+      ['GET', `${w}/members`, {}],
+      ['POST', `${w}/members`, { body: { email: `openapi-${randomUUID()}@acme.test`, role: 'member' } }],
+      ['POST', `${w}/members/${memberId}/invite`, {}],
+      ['PATCH', `${w}/members/${memberId}`, { body: { role: 'member' } }],
+      ['DELETE', `${w}/members/${memberId}`, {}],
+      ['GET', `${w}/audit`, {}],
+    ];
+    const added = await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    const addedId = (added.body as { id: string }).id;
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: { ...newMember, role: 'owner' } });
+    await call(api, 'GET', `${w}/members`, { headers: member });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${mine.seed.members.noEmail}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'owner' } });
+    await call(api, 'PATCH', `${w}/members/${unknownId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'DELETE', `${w}/members/${addedId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${mine.admin.memberId}`, { headers: admin, body: { role: 'member' } });
+    await call(api, 'DELETE', `${w}/members/${mine.admin.memberId}`, { headers: admin });
+    await call(api, 'DELETE', `${w}/members/${unknownId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${unknownId}/invite`, { headers: admin });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '1' } });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '0' } });
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(api, method, path, options);
+      await call(api, method, path, { ...options, headers: stranger });
+      if (method !== 'GET' || path.endsWith('/audit')) await call(api, method, path, { ...options, headers: member });
+    }
+    // Past the member's limit: 429 on each, after the role (an admin's calls).
+    const keyId = `MEMBER#${mine.admin.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(limitedApi, method, path, { ...options, headers: admin });
+    }
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(failingApi, method, path, { ...options, headers: admin });
+    }
+    jest.restoreAllMocks();
+  });
+
   test('every settings route, when DynamoDB fails: 500', async () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const headers = bearer(people.member);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { startLocalApi, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { runAdmin } from '../support/admin-cli';
 
 /*
  * GET /workspaces/{w}/audit over HTTP with real sign-in (decisions 7.2, 7.4; issue 26, point 4): the entries of the
- * settings API's changes and of the command line's, newest first, in pages; admins only. The settings API is not in
- * the OpenAPI document yet: the plain local API, without the document's check of requests.
+ * settings API's changes and of the command line's, newest first, in pages; admins only. Every request the service
+ * accepts is checked against the OpenAPI document (startTestApi).
  */
 
 let api: TestApi;
@@ -28,7 +28,7 @@ const errorBody = (code: string, details?: unknown) => ({
 });
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  api = await startTestApi();
   [people, other] = [await workspaceWithPeople(api), await workspaceWithPeople(api)];
   // Three changes in order: two through the settings API by the admin, one through the command line.
   const members = `/workspaces/${people.seed.workspace_id}/members`;

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/admin/audit';
 import { productionDeps } from '../../lib/deps';
 import { runAdmin } from '../support/admin-cli';
-import { startLocalApi, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, signIn, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 import { aWorkspace } from '../support/seed';
 
 /*
  * The members routes of the settings API over HTTP (decisions 7.1, 7.2; issue 26, points 2, 3 and 7), with real
  * sign-in against the run's cognito-local: every rule, the invited person's first sign-in, removal and demotion on
- * that person's next call, and `member add` through the real command line. The settings API is not in the OpenAPI
- * document yet: the plain local API, without the document's check of requests.
+ * that person's next call, and `member add` through the real command line. Every request the service accepts is
+ * checked against the OpenAPI document (startTestApi).
  */
 
 const deps = productionDeps();
@@ -20,7 +20,7 @@ let other: PeopleWorkspace;
 const seededEmail = `chloe-${randomUUID()}@acme.test`;
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  api = await startTestApi();
   people = await workspaceWithPeople(
     api,
     aWorkspace({
