@@ -1,10 +1,11 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { seedWorkspace } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routeById, routes } from '../../lib/routes';
 import { settingsFirstEvents } from '../../tools/bench/functions';
 import { createBenchPeople } from '../../tools/bench/settings';
-import { sender } from '../../tools/bench/workspace';
+import { benchWorkspaceDescription, sender } from '../../tools/bench/workspace';
 import { aLambdaContext } from '../support/events';
 import { startLocalApi, type TestApi } from '../support/local-api';
 
@@ -21,8 +22,12 @@ const runs = 2;
 const deps = productionDeps();
 let api: TestApi;
 
+let workspaceId: string;
+
 beforeAll(async () => {
   await createBenchPeople(poolIdentityProvider(), runs);
+  // The bench's workspace, whose admin is the person who signs in (tools/bench/workspace.json).
+  workspaceId = (await seedWorkspace(deps, benchWorkspaceDescription)).workspace_id;
   api = await startLocalApi();
 });
 afterAll(async () => {
@@ -31,7 +36,7 @@ afterAll(async () => {
 });
 
 test('every settings route’s first event is answered 2xx on each cold start', async () => {
-  const events = await settingsFirstEvents(sender(api.url), runs);
+  const events = await settingsFirstEvents(sender(api.url), runs, workspaceId);
   const answers: Record<string, number[]> = {};
   for (let run = 0; run < runs; run += 1) {
     for (const [routeId, first] of events) {

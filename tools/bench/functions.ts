@@ -160,7 +160,9 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
       return authorizedEvent(gatewayEvent(call), { ...encodeDecision(allowed(seed, call)), principalId: 'bench' });
     });
   }
-  for (const [routeId, first] of await settingsFirstEvents(send, coldStartRuns + 1)) events.set(routeId, first);
+  for (const [routeId, first] of await settingsFirstEvents(send, coldStartRuns + 1, seed.workspace_id)) {
+    events.set(routeId, first);
+  }
   events.set('authorizer', () =>
     requestAuthorizerEvent(gatewayEvent(webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), undefined)))),
   );
@@ -173,8 +175,8 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
 }
 
 /** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, once authorized. */
-export async function settingsFirstEvents(send: Send, runs: number): Promise<FirstEvents> {
-  const calls = await settingsFirstCalls(send, runs);
+export async function settingsFirstEvents(send: Send, runs: number, workspaceId: string): Promise<FirstEvents> {
+  const calls = await settingsFirstCalls(send, runs, workspaceId);
   return new Map(
     Object.entries(calls).map(([routeId, first]) => [
       routeId,
