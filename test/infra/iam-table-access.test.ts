@@ -38,15 +38,18 @@ test('no route handler reads an index; the authorizer writes only webhook endpoi
   expect(authorizerTableKeys.PutItem).toBeUndefined();
 });
 
-test('read routes (GET) are granted reads only, but for their own rate-limit counter (Prospect API)', () => {
+test('read routes (GET) are granted reads only, but for their own rate-limit counter (the Prospect API and the settings API under a workspace)', () => {
   const reads: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
   const readRoutes = routes.filter((route) => route.method === 'GET');
   expect(readRoutes.map((route) => route.id).sort()).toEqual(
-    ['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'].sort(),
+    [
+      ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'],
+      ...['listMembers', 'listAudit'],
+    ].sort(),
   );
   for (const route of readRoutes) {
-    // A signed-in route without a workspace counts no requests (lib/http/middleware/member-gate.ts).
-    const counted = route.credential === 'api-key';
+    // A signed-in route counts requests under a workspace only (lib/http/middleware/member-gate.ts).
+    const counted = route.credential === 'api-key' || route.path.startsWith('/workspaces/{workspace_id}');
     expect([route.id, route.tableActions.filter((action) => !reads.includes(action))]).toEqual([
       route.id,
       counted ? ['UpdateItem'] : [],
