@@ -396,8 +396,11 @@ export const routes: readonly Route[] = [
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
     /**
      * The invitation: AdminCreateUser. Sent again to a person the pool knows, it is AdminCreateUser with
-     * `MessageAction: RESEND` on Cognito; AdminSetUserPassword replaces it on cognito-local only, which lacks
-     * RESEND (lib/identity/cognito.ts), so the deployed function is not granted it.
+     * `MessageAction: RESEND` on Cognito ("Set to RESEND to resend the invitation message to a user that already
+     * exists", Amazon Cognito API reference, AdminCreateUser:
+     * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminCreateUser.html);
+     * AdminSetUserPassword replaces it on cognito-local only, which lacks RESEND (lib/identity/cognito.ts), so the
+     * deployed function is not granted it.
      */
     identityActions: ['AdminCreateUser'],
   },
