@@ -202,6 +202,11 @@ export const messages = {
     prospectMissing: 'Le prospect de cette entrée est introuvable.',
   },
 
+  /** The settings API's prospect routes (decisions 7.2): `POST /workspaces/{w}/changes/{entry}/undo`. */
+  settingsProspects: {
+    unknownEntry: 'Entrée du journal introuvable dans cet espace.',
+  },
+
   /** The members of a workspace (decisions 7.1): refusals of the settings API and of `member add`. */
   members: {
     roles: { admin: 'administrateur', member: 'membre' },

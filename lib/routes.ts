@@ -368,6 +368,67 @@ export const routes: readonly Route[] = [
     tableActions: ['Query', 'BatchGetItem'],
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
+  /*
+   * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's use cases for a member of the
+   * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
+   */
+  {
+    id: 'findWorkspaceProspects',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects',
+    entry: 'functions/find-workspace-prospects.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As findProspects: configuration and markers in one BatchGetItem, then the prospect. */
+    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'UNIQ#'], GetItem: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'getWorkspaceProspect',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}',
+    entry: 'functions/get-workspace-prospect.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As getProspect: the prospect with the configuration (tag names) in one BatchGetItem. */
+    tableActions: ['BatchGetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'listWorkspaceProspectChanges',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}/changes',
+    entry: 'functions/list-workspace-prospect-changes.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As listChanges: one Query on the prospect's partition reads the prospect and a page of its change log. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'undoChange',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/changes/{entry_id}/undo',
+    entry: 'functions/undo-change.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /**
+     * The `changelog undo` use case: the workspace (GetItem WS#), the entry by its reference (index gsi2), the
+     * prospect (GetItem PROSPECT#), then one transaction: the prospect and the entry marked undone (UpdateItem
+     * PROSPECT#) with the audit entry (PutItem AUDIT#).
+     */
+    tableActions: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['WS#', 'PROSPECT#'],
+      indexes: ['gsi2'],
+      UpdateItem: ['RATE#', 'PROSPECT#'],
+      PutItem: ['AUDIT#'],
+    },
+  },
   {
     id: 'listMembers',
     method: 'GET',

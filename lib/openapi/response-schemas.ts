@@ -4,6 +4,7 @@ import type { PipelineListing } from '../domain/pipelines';
 import type { NoteResult } from '../domain/prospect/add-note';
 import type { TagOutcome } from '../domain/prospect/change-tag';
 import type { PatchResult } from '../domain/prospect/update-prospect';
+import type { ProspectView } from '../admin/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
@@ -145,27 +146,51 @@ export const noteListSchema = describing<{ notes: NoteView[]; next_cursor: strin
   }),
 );
 
+/** One change-log entry (docs/api.md#change-log): of a list, and of an undo's answer. */
+const changeLogEntrySchema = z.strictObject({
+  id,
+  prospect_id: id,
+  key_id: id.meta({ description: 'The API key that made the change.' }),
+  field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
+  before: z.string().nullable().meta({
+    description:
+      'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
+  }),
+  after: z.string().nullable().meta({
+    description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
+  }),
+  at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
+  undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
+});
+
 /** GET /prospects/{prospect_id}/changes (docs/api.md#list-changes, docs/api.md#change-log). */
 export const changeListSchema = describing<{ changes: ChangeLogEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({ changes: z.array(changeLogEntrySchema), next_cursor: nextCursor }),
+);
+
+/** POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document (decisions 2, 7.2). */
+export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospect: ProspectView }>()(
   z.strictObject({
-    changes: z.array(
-      z.strictObject({
+    entry: changeLogEntrySchema,
+    prospect: z
+      .strictObject({
         id,
-        prospect_id: id,
-        key_id: id.meta({ description: 'The API key that made the change.' }),
-        field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
-        before: z.string().nullable().meta({
-          description:
-            'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
-        }),
-        after: z.string().nullable().meta({
-          description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
-        }),
-        at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
-        undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
-      }),
-    ),
-    next_cursor: nextCursor,
+        pipeline_id: id.nullable(),
+        stage_id: id.nullable(),
+        setter_id: id.nullable(),
+        closer_id: id.nullable(),
+        next_follow_up_at: timestamp.nullable(),
+        first_name: z.string().nullable(),
+        last_name: z.string().nullable(),
+        email: z.string().nullable(),
+        phone: z.string().nullable(),
+        social_url: z.string().nullable(),
+        source: z.string().nullable(),
+        version: z.int().min(1).meta({ description: 'Raised by every write, the undo included.' }),
+        created_at: timestamp,
+        updated_at: timestamp,
+      })
+      .meta({ description: 'The prospect after the undo, as `prospect show` prints it.' }),
   }),
 );
 
@@ -323,6 +348,7 @@ export const responseSchemas = {
   ProspectSearch: prospectSearchSchema,
   NoteList: noteListSchema,
   ChangeList: changeListSchema,
+  ChangeUndone: changeUndoneSchema,
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
   Session: sessionSchema,

@@ -38,7 +38,7 @@ const planted = {
 };
 
 /** The person's session and a second one that signs out, and a reset code, made before the calls. */
-const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '' };
+const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '', member: '' };
 
 let ws: SeedOutput;
 let prospectId: string;
@@ -146,11 +146,13 @@ async function freshAccessToken(): Promise<string> {
 }
 
 /**
- * One session for the workspace's settings routes, opened once the sign-in routes' calls have settled the person's
- * password: each `freshAccessToken` may count failed sign-ins, which past 10 are refused for 15 minutes.
+ * The person's session for the settings routes of a workspace, opened once after the routes that sign out and change
+ * passwords: each sign-in tried with a password they no longer have counts toward the e-mail's 10 failures.
  */
-let settingsToken: Promise<string> | undefined;
-const settingsAccessToken = () => (settingsToken ??= freshAccessToken());
+async function memberHeader(): Promise<Record<string, string>> {
+  session.member ||= await freshAccessToken();
+  return bearer(session.member);
+}
 
 /** A sign-in route's call made to prepare the calls, checked against the OpenAPI document as every call here. */
 async function postJson(path: string, body: unknown): Promise<unknown> {
@@ -375,16 +377,66 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
       ];
     }
-    case 'listMembers': {
-      const accessToken = await settingsAccessToken();
+    case 'findWorkspaceProspects': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}/prospects`;
       return [
-        { method: 'GET', path: `${settings}/members`, headers: bearer(accessToken) },
+        { method: 'GET', path, query: { email: planted.email }, headers: member },
+        { method: 'GET', path, query: { phone: planted.nationalPhone }, headers: member },
+        { method: 'GET', path, query: { email: planted.otherEmail, access_token: planted.note }, headers: member },
+        { method: 'GET', path, query: { email: planted.email }, headers: key },
+        { method: 'GET', path, query: { name: planted.lastName, phone: planted.note }, headers: member },
+      ];
+    }
+    case 'getWorkspaceProspect': {
+      const member = await memberHeader();
+      return [
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${prospect}`, headers: member },
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${inPath}`, headers: member },
+      ];
+    }
+    case 'listWorkspaceProspectChanges': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}${prospect}/changes`;
+      return [
+        { method: 'GET', path, headers: member },
+        { method: 'GET', path, query: { cursor: planted.note }, headers: member },
+      ];
+    }
+    case 'undoChange': {
+      const member = await memberHeader();
+      // A change of the key's to undo, on a prospect of its own.
+      const other = `/prospects/${ws.prospects.social as string}`;
+      await fetch(new URL(other, api.url), {
+        method: 'PATCH',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: json({ stage: 'Nouveau' }),
+      });
+      const changes = (await (await fetch(new URL(`${other}/changes`, api.url), { headers: key })).json()) as {
+        changes: { id: string }[];
+      };
+      const path = `/workspaces/${ws.workspace_id}/changes/${changes.changes[0]?.id ?? ''}/undo`;
+      return [
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member, body: json({ [planted.email]: planted.note }) },
+        {
+          method: 'POST',
+          path: `/workspaces/${ws.workspace_id}/changes/${encodeURIComponent(planted.email)}/undo`,
+          headers: member,
+        },
+      ];
+    }
+    case 'listMembers': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/members`, headers },
         { method: 'GET', path: `${settings}/members`, headers: key },
-        { method: 'GET', path: `${settings}/members`, headers: bearer(accessToken), query: { token: planted.note } },
+        { method: 'GET', path: `${settings}/members`, headers, query: { token: planted.note } },
       ];
     }
     case 'addMember': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       const invited = json({ email: planted.otherEmail, name: planted.firstName, role: 'member' });
       return [
         { method: 'POST', path: `${settings}/members`, headers, body: invited },
@@ -398,14 +450,14 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'inviteMember': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'POST', path: `${settings}/members/${await invitedMemberId()}/invite`, headers },
         { method: 'POST', path: `${settings}/members/${encodeURIComponent(planted.note)}/invite`, headers },
       ];
     }
     case 'changeMemberRole': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       const path = `${settings}/members/${await invitedMemberId()}`;
       return [
         // The role it has: no seeded member is an admin, so an admin invited here could not be removed after.
@@ -414,14 +466,14 @@ async function callsOf(routeId: string): Promise<Call[]> {
       ];
     }
     case 'removeMember': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'DELETE', path: `${settings}/members/${await invitedMemberId()}`, headers },
         { method: 'DELETE', path: `${settings}/members/${encodeURIComponent(planted.lastName)}`, headers },
       ];
     }
     case 'listAudit': {
-      const headers = bearer(await settingsAccessToken());
+      const headers = await memberHeader();
       return [
         { method: 'GET', path: `${settings}/audit`, headers },
         { method: 'GET', path: `${settings}/audit`, headers, query: { cursor: planted.note } },

@@ -7,10 +7,7 @@ import type { Call, Send } from './workspace';
  * bench gives them real ones, from its own identity provider (tools/local/identity-provider.ts, started by run.ts).
  */
 
-/**
- * The people of the bench; `signsIn` is a member of tools/bench/workspace.json's workspaces, their admin; `invited` and
- * `promoted` are members there too, whom the members routes invite again and promote.
- */
+/** The people of the bench; `signsIn` is a member of tools/bench/workspace.json's workspaces. */
 export const benchPeople = {
   signsIn: 'membre-0@banc.test',
   /** Their password changes at every cold start: each run's is the previous run's new one. */
@@ -18,8 +15,6 @@ export const benchPeople = {
   signsOut: 'membre-2@banc.test',
   /** One person a run: a reset code is good once, and a new one replaces the last. */
   resets: (run: number) => `oubli-${run}@banc.test`,
-  invited: 'membre-3@banc.test',
-  promoted: 'membre-4@banc.test',
 };
 
 /** The password of version `version` (a change of password makes the next). */
@@ -44,22 +39,10 @@ const call = (method: string, path: string, body?: unknown, accessToken?: string
   body,
 });
 
-/**
- * A signed-in person as the authorizer passes them on: outside any workspace (their session, their workspaces), or
- * with their membership of the workspace of the route.
- */
-const signedIn = (
-  email: string,
-  membership?: { workspaceId: string; memberId: string; role: 'admin' },
-): AuthDecision => ({
+/** A signed-in person as the authorizer passes them on, outside any workspace (their session, their workspaces). */
+const signedIn = (email: string): AuthDecision => ({
   outcome: 'allowed',
-  principal: {
-    kind: 'member',
-    email,
-    tokenId: `banc-${email}`,
-    issuedAt: Math.floor(Date.now() / 1000),
-    ...(membership === undefined ? {} : { membership }),
-  },
+  principal: { kind: 'member', email, tokenId: `banc-${email}`, issuedAt: Math.floor(Date.now() / 1000) },
 });
 
 /** The sign-in routes carry their own proof: the authorizer reads nothing. */
@@ -69,13 +52,11 @@ type Session = { access_token: string; refresh_token: string };
 
 /**
  * Each settings route's first call of cold start `run`, by route id, each doing its real work: the tokens and reset
- * codes obtained through the API (`send`) beforehand, for `runs` cold starts; the routes of a workspace on
- * `workspaceId` (one of tools/bench/workspace.json's), by its admin `signsIn`.
+ * codes obtained through the API (`send`) beforehand, for `runs` cold starts.
  */
 export async function settingsFirstCalls(
   send: Send,
   runs: number,
-  workspaceId: string,
 ): Promise<Record<string, (run: number) => AuthorizedCall>> {
   const signIn = (email: string) => call('POST', '/session', { email, password: benchPassword() });
   const session = (await send(signIn(benchPeople.signsIn))) as Session;
@@ -88,32 +69,7 @@ export async function settingsFirstCalls(
     };
     codes.push(started.code);
   }
-  const w = `/workspaces/${workspaceId}`;
-  const listed = (await send(call('GET', `${w}/members`, undefined, session.access_token))) as {
-    members?: { id: string; email: string | null }[];
-  };
-  const members = listed.members ?? [];
-  const idOf = (email: string) => members.find((member) => member.email === email)?.id ?? '';
-  const admin = signedIn(benchPeople.signsIn, { workspaceId, memberId: idOf(benchPeople.signsIn), role: 'admin' });
-  // One member a run to remove, added now: a removal is one run's (removing again writes nothing).
-  const unique = Date.now().toString(36);
-  const removed: string[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const body = { email: `retrait-${run}-${unique}@banc.test`, role: 'member' };
-    removed.push(((await send(call('POST', `${w}/members`, body, session.access_token))) as { id: string }).id);
-  }
-  const asAdmin = (method: string, path: string, body?: unknown) => ({
-    call: call(method, `${w}${path}`, body, session.access_token),
-    decision: admin,
-  });
   return {
-    listMembers: () => asAdmin('GET', '/members'),
-    addMember: (run) => asAdmin('POST', '/members', { email: `ajout-${run}-${unique}@banc.test`, role: 'member' }),
-    inviteMember: () => asAdmin('POST', `/members/${idOf(benchPeople.invited)}/invite`),
-    changeMemberRole: (run) =>
-      asAdmin('PATCH', `/members/${idOf(benchPeople.promoted)}`, { role: run % 2 === 0 ? 'admin' : 'member' }),
-    removeMember: (run) => asAdmin('DELETE', `/members/${removed[run] ?? ''}`),
-    listAudit: () => asAdmin('GET', '/audit?limit=2'),
     signIn: () => ({ call: signIn(benchPeople.signsIn), decision: anonymous }),
     refreshSession: () => ({
       call: call('POST', '/session/refresh', { refresh_token: session.refresh_token }),

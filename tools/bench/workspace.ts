@@ -61,9 +61,6 @@ const data = JSON.parse(await readFile(new URL('./workspace.json', import.meta.u
   knownLead: { key: string; email: string; phone: string; first_name: string };
 } & Record<'lead' | 'application' | 'note', Record<string, unknown>>;
 
-/** The workspace's configuration alone (its people, tags, pipelines, webhook), as a seed description. */
-export const benchWorkspaceDescription = data.seed;
-
 export const newLeadBody = (n: number, tagId: string | undefined) => ({
   ...data.lead,
   ...{ email: `lead-${n}@banc.test`, phone: `+336${String(n).padStart(8, '0')}` },
