@@ -51,7 +51,10 @@ export async function memberSettingsFirstCalls(
   // One member removed a cold start: removing a removed member again writes nothing.
   const removed: string[] = [];
   for (let run = 0; run < runs; run += 1) removed.push(await added(`retrait-${run}`));
-  const first = (method: string, path: string, body?: unknown) => ({ call: adminCall(method, path, token, body), decision });
+  const first = (method: string, path: string, body?: unknown) => ({
+    call: adminCall(method, path, token, body),
+    decision,
+  });
   return {
     listMembers: () => first('GET', members),
     addMember: (run) => first('POST', members, { email: `ajout-${run}-${unique}@banc.test`, role: 'member' }),
