@@ -209,10 +209,17 @@ export const messages = {
     prospectMissing: 'Le prospect de cette entrée est introuvable.',
   },
 
+  /** The settings API's prospect routes (decisions 7.2): `POST /workspaces/{w}/changes/{entry}/undo`. */
+  settingsProspects: {
+    unknownEntry: 'Entrée du journal introuvable dans cet espace.',
+  },
+
   /** The members of a workspace (decisions 7.1): refusals of the settings API and of `member add`. */
   members: {
     roles: { admin: 'administrateur', member: 'membre' },
     invalidRole: (value: string) => `Rôle invalide : ${q(value)} (admin ou member attendu).`,
+    /** The reason quoted after « Champ « role » invalide : » (settings API bodies). */
+    roleExpected: '« admin » ou « member » attendu',
     emailRequired: "L'adresse e-mail du membre est obligatoire : c'est avec elle qu'il se connecte.",
     emailTaken: (email: string) =>
       `${q(email)} est déjà membre de cet espace (la casse ne compte pas) : rien n'a changé.`,
@@ -226,7 +233,10 @@ export const messages = {
       "--password ne sert qu'avec le fournisseur d'identité local : sur AWS, la personne reçoit son invitation par e-mail.",
     /** `member add` where the command line knows no identity provider to invite with. */
     identityProviderMissing:
-      "Aucun fournisseur d'identité n'est configuré pour la ligne de commande : le membre ne peut pas être invité.",
+      "Avec --aws, les variables USER_POOL_ID et USER_POOL_CLIENT_ID doivent nommer le pool d'utilisateurs déployé (sorties UserPoolId et UserPoolClientId de la pile) : le membre ne peut pas être invité sans lui.",
+    /** `member add` on local tables where no `npm start` has written where its identity provider is. */
+    localIdentityProviderMissing:
+      "Aucun fournisseur d'identité local n'est inscrit dans cette table : lancez npm start sur ces tables, puis recommencez.",
   },
 
   /** The audit log's summaries (decisions 7.4): what happened, naming records, never a secret. */

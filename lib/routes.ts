@@ -376,6 +376,152 @@ export const routes: readonly Route[] = [
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
+   * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's use cases for a member of the
+   * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
+   */
+  {
+    id: 'findWorkspaceProspects',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects',
+    entry: 'functions/find-workspace-prospects.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As findProspects: configuration and markers in one BatchGetItem, then the prospect. */
+    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'UNIQ#'], GetItem: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'getWorkspaceProspect',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}',
+    entry: 'functions/get-workspace-prospect.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As getProspect: the prospect with the configuration (tag names) in one BatchGetItem. */
+    tableActions: ['BatchGetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'listWorkspaceProspectChanges',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}/changes',
+    entry: 'functions/list-workspace-prospect-changes.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** As listChanges: one Query on the prospect's partition reads the prospect and a page of its change log. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'undoChange',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/changes/{entry_id}/undo',
+    entry: 'functions/undo-change.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /**
+     * The `changelog undo` use case: the workspace (GetItem WS#), the entry by its reference (index gsi2), the
+     * prospect (GetItem PROSPECT#), then one transaction: the prospect and the entry marked undone (UpdateItem
+     * PROSPECT#) with the audit entry (PutItem AUDIT#).
+     */
+    tableActions: ['GetItem', 'Query', 'TransactWriteItems', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['WS#', 'PROSPECT#'],
+      indexes: ['gsi2'],
+      UpdateItem: ['RATE#', 'PROSPECT#'],
+      PutItem: ['AUDIT#'],
+    },
+  },
+  {
+    id: 'listMembers',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/list-members.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** The configuration item (its members), one consistent GetItem; UpdateItem: the member's rate-limit counter. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'addMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/add-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The configuration read, then one transaction: the configuration updated on its version, the person's
+     * membership and the audit entry put (lib/admin/members.ts addMember); the rate-limit counter.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    /**
+     * The invitation: AdminCreateUser. Sent again to a person the pool knows, it is AdminCreateUser with
+     * `MessageAction: RESEND` on Cognito ("Set to RESEND to resend the invitation message to a user that already
+     * exists", Amazon Cognito API reference, AdminCreateUser:
+     * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminCreateUser.html);
+     * AdminSetUserPassword replaces it on cognito-local only, which lacks RESEND (lib/identity/cognito.ts), so the
+     * deployed function is not granted it.
+     */
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'inviteMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members/{member_id}/invite',
+    entry: 'functions/invite-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** As addMember: the membership written again with the audit entry, in one transaction on the version read. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'changeMemberRole',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/change-member-role.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, membership (its new role), audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+  },
+  {
+    id: 'removeMember',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/remove-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, the membership deleted, the audit entry put. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'], DeleteItem: ['PERSON#'] },
+  },
+  {
+    id: 'listAudit',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/audit',
+    entry: 'functions/list-audit.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** One consistent Query of the workspace's audit partition per page; the rate-limit counter. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
+  },
+  /*
    * Webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2): admin routes. Every
    * one reads the workspace item (WS#) as its command does and counts the member's requests (RATE#); a change
    * writes its audit entry (AUDIT#).

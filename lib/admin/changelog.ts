@@ -1,14 +1,11 @@
 import type { Deps } from '../deps';
-import { commandLine, type ActingMemberId } from '../domain/audit';
-import { DomainError } from '../domain/errors';
-import { undoChange } from '../domain/prospect/undo-change';
 import { messages } from '../messages';
 import { listChangeLog } from '../storage/changelog';
 import { requireApiKey } from './api-keys';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
 import { AdminInputError } from './errors';
 import { checkedId } from './ids';
-import { prospectView, requireProspect, type ProspectView } from './prospects';
+import { requireProspect } from './prospects';
 import { requireWorkspace } from './workspace';
 
 /**
@@ -38,25 +35,4 @@ export async function changeLogEntries(
   // A key of this workspace only ever wrote entries of this workspace.
   const [entries] = await Promise.all([listChangeLog(deps, { keyId }), requireApiKey(deps, workspaceId, keyId)]);
   return { entries: entries.map(changeLogEntryView) };
-}
-
-/**
- * `changelog undo`: a refusal (note, undone already, record changed since) exits 2 with nothing
- * changed. The undo writes its audit entry in its transaction; `actingMemberId`, the member acting
- * through the settings API (absent: the command line).
- */
-export async function undoChangeLogEntry(
-  deps: Deps,
-  input: { workspaceId: string; entryId: string; actingMemberId?: ActingMemberId },
-): Promise<{ entry: ChangeLogEntryView; prospect: ProspectView }> {
-  const workspaceId = checkedId('workspace', input.workspaceId);
-  const entryId = checkedId('changeLogEntry', input.entryId);
-  await requireWorkspace(deps, workspaceId);
-  try {
-    const { entry, prospect } = await undoChange(deps, workspaceId, entryId, input.actingMemberId ?? commandLine);
-    return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
-  } catch (error) {
-    if (error instanceof DomainError) throw new AdminInputError(error.message);
-    throw error;
-  }
 }

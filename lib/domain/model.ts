@@ -32,6 +32,12 @@ export type MemberPrincipal = {
 };
 export type Principal = ApiKeyPrincipal | WebhookPrincipal | MemberPrincipal;
 
+/**
+ * What a read of one workspace needs of its caller, an API key or a member: the workspace alone, so the Prospect
+ * API's use cases serve the settings API too (decisions 7.2).
+ */
+export type WorkspaceCaller = { workspaceId: string };
+
 /** A webhook body as the service read it (JSON object or flat form): field name → value as sent. */
 export type WebhookFields = Record<string, unknown>;
 
@@ -41,10 +47,11 @@ export type ContactLookup = { field: 'email' | 'phone' | 'social_url'; value: st
 /**
  * Who made a write, stamped on what it writes so that the event built from the change stream can
  * name it: the API key id, the webhook's endpoint id, the undone change-log entry id, or null
- * (admin command line).
+ * (admin command line). An undo made by a member through the settings API also names that member
+ * (decisions 6.2): `member_id`, absent for the admin command line's undo.
  */
 export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
-export type Actor = { kind: ActorKind; id: string | null };
+export type Actor = { kind: ActorKind; id: string | null; member_id?: string };
 
 /** A record as a write makes it: every new write names its actor, which records stored before actors were stamped lack. */
 export type Stamped<T extends { actor?: Actor }> = T & { actor: Actor };

@@ -76,3 +76,10 @@ export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): str
   const match = /^Bearer\s+(\S.*)$/i.exec(event.headers?.[name ?? '']?.trim() ?? '');
   return match?.[1]?.trim() ?? '';
 }
+
+/** An id in a settings route's path (decisions 7.2): one that is not a UUID is not found, before any read. */
+export function pathIdOf(event: PathEvent, name: string, notFound: string): string {
+  const parameter = pathParameterOf(event, name);
+  if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);
+  return parameter.value.toLowerCase();
+}

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
@@ -270,12 +271,25 @@ function tokensOf(result: AuthenticationResultType): Tokens {
 /**
  * The reset code cognito-local drew for `userName`: it keeps it on the user, in the JSON file of its pool, before it
  * answers ForgotPassword. Its console shows the code too, but its logger writes asynchronously and was seen to hold
- * lines back for good under a test run, so the file it saved is what the local run reads.
+ * lines back for good under a test run, so the file it saved is what the local run reads. It rewrites that whole
+ * file in place on every change of the pool (stormdb's local engine, node_modules/stormdb/src/engine/local.js:
+ * `fs.writeFile`, no temporary file renamed), so a read while another request's change is being written may find
+ * it empty or cut short: such a read is made again, the file being whole once that write ends.
  */
 async function storedResetCode(poolFile: string, userName: string): Promise<string | undefined> {
-  const pool = JSON.parse(await readFile(poolFile, 'utf8')) as {
-    Users?: Record<string, { ConfirmationCode?: unknown }>;
-  };
-  const code = pool.Users?.[userName]?.ConfirmationCode;
-  return typeof code === 'string' ? code : undefined;
+  for (let attempt = 1; ; attempt += 1) {
+    let pool: { Users?: Record<string, { ConfirmationCode?: unknown }> };
+    try {
+      pool = JSON.parse(await readFile(poolFile, 'utf8')) as typeof pool;
+    } catch (error) {
+      if (!(error instanceof SyntaxError) || attempt === tornReadAttempts) throw error;
+      await sleep(tornReadPauseMs);
+      continue;
+    }
+    const code = pool.Users?.[userName]?.ConfirmationCode;
+    return typeof code === 'string' ? code : undefined;
+  }
 }
+
+/** A write of the pool file takes milliseconds: five reads 20 ms apart outlast one. */
+const [tornReadAttempts, tornReadPauseMs] = [5, 20];

@@ -70,6 +70,16 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.workspace,
   },
+  entry_id: {
+    description: "The change-log entry's id (UUID). Any other value, or another workspace's entry, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.stageChange,
+  },
+  member_id: {
+    description: "The member's id (UUID) in this workspace (`GET …/members`). Any other value: 404.",
+    schema: { type: 'string' },
+    example: exampleIds.invitedMember,
+  },
 };
 
 const parameters: Record<string, JsonSchema> = {

@@ -1,11 +1,13 @@
 import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { leadFieldDefinitions } from '../domain/lead/lead';
+import { messages as catalogue } from '../messages';
 import { maxWebhookBodyBytes } from '../routes';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
+import { memberOperations } from './member-operations';
 import { signInOperations } from './sign-in-operations';
 import { eventsOperations } from './events-operations';
 
@@ -192,9 +194,29 @@ const lead = {
   tag_ids: [ids.vipTag],
 };
 
+/** A member's 404 for a prospect: not in the path's workspace. */
+const memberProspectNotFound: ErrorCase = {
+  description:
+    "No such prospect in the workspace (also a `prospect_id` that is not a UUID, or another workspace's prospect).",
+  examples: [{ summary: 'Unknown prospect', message: messages.prospectNotFound }],
+};
+
+/** The key's stage change of the examples, undone at `undoneAt` (null: not undone). */
+const stageChangeEntry = (undoneAt: string | null) => ({
+  id: ids.stageChange,
+  prospect_id: ids.prospect,
+  key_id: ids.apiKey,
+  field: 'stage',
+  before: ids.newStage,
+  after: ids.followUpStage,
+  at: '2026-11-21T10:04:00.000Z',
+  undone_at: undoneAt,
+});
+
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
   ...signInOperations,
+  ...memberOperations,
   ...eventsOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
@@ -555,6 +577,144 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: { 400: pageErrors, 404: prospectNotFound, ...prospectApiErrors('prospects:read') },
+  },
+
+  /*
+   * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's answers for a member of the
+   * workspace, and the change log's undo. What every settings route answers (401, the workspace's 404, 403, 429, 500)
+   * the document adds by credential; these list what their use cases add.
+   */
+  findWorkspaceProspects: {
+    summary: 'Find a prospect of the workspace by e-mail, phone or social profile',
+    description:
+      "The Prospect API's look-up (`GET /prospects`) for a member of the workspace: exactly one of `email`, `phone`, " +
+      '`social_url`; the answer is the prospect the lead webhook would match with that value, or an empty list.',
+    query: ['Email', 'Phone', 'SocialUrl'],
+    success: {
+      200: {
+        description: 'The matching prospect (one element), or none (empty list).',
+        schema: 'ProspectSearch',
+        examples: {
+          found: { summary: 'Known contact', value: { prospects: [prospect] } },
+          none: { summary: 'Unknown contact', value: { prospects: [] } },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'None, or more than one, of `email`, `phone`, `social_url`; one of them given twice; or a value the lead ' +
+          'webhook would not keep (as `GET /prospects`).',
+        examples: [
+          {
+            summary: 'No contact parameter, or two',
+            message: messages.oneContact,
+            details: queryDetails('query', messages.oneContact),
+          },
+        ],
+      },
+    },
+  },
+
+  getWorkspaceProspect: {
+    summary: 'Get a prospect of the workspace',
+    description: 'The prospect as `GET /prospects/{prospect_id}` answers it, for a member of the workspace.',
+    success: {
+      200: {
+        description: 'The prospect.',
+        schema: 'Prospect',
+        examples: { prospect: { summary: 'A prospect', value: prospect } },
+      },
+    },
+    errors: { 404: memberProspectNotFound },
+  },
+
+  listWorkspaceProspectChanges: {
+    summary: "List a prospect's change log, to undo an entry",
+    description:
+      pageDescription('The changes made to the prospect through the Prospect API, one per field', 'time (`at`)') +
+      ' As `GET /prospects/{prospect_id}/changes`; an entry undone stays listed, with `undone_at`.',
+    query: ['Limit', 'Cursor'],
+    success: {
+      200: {
+        description: 'A page of change-log entries, and the cursor of the next one.',
+        schema: 'ChangeList',
+        examples: {
+          page: {
+            summary: 'A stage change',
+            value: { changes: [stageChangeEntry(null)], next_cursor: null },
+          },
+        },
+      },
+    },
+    errors: { 400: pageErrors, 404: memberProspectNotFound },
+  },
+
+  undoChange: {
+    summary: 'Undo a change-log entry',
+    description:
+      "Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back) while " +
+      'the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or ' +
+      '`{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change ' +
+      'names the member in `data.actor.member_id`.',
+    success: {
+      200: {
+        description: 'The entry, undone, and the prospect after the undo (the `changelog undo` document).',
+        schema: 'ChangeUndone',
+        examples: {
+          undone: {
+            summary: 'A stage change undone',
+            value: {
+              entry: stageChangeEntry('2026-11-21T11:30:00.000Z'),
+              prospect: {
+                id: ids.prospect,
+                pipeline_id: ids.salesPipeline,
+                stage_id: ids.newStage,
+                setter_id: ids.member,
+                closer_id: null,
+                next_follow_up_at: '2026-12-01T08:30:00.000Z',
+                first_name: 'Nina',
+                last_name: 'Roux',
+                email: 'nina.roux@exemple.test',
+                phone: '+33698765432',
+                social_url: 'https://www.linkedin.com/in/nina-roux',
+                source: 'Typeform - formulaire de contact',
+                version: 4,
+                created_at: '2026-11-14T09:12:45.120Z',
+                updated_at: '2026-11-21T11:30:00.000Z',
+              },
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description: 'A body other than none or an empty JSON object (`details.field` names an unknown field).',
+        examples: [
+          {
+            summary: 'Unknown field',
+            message: catalogue.body.unknownField('reason'),
+            details: { field: 'reason', message: catalogue.body.unknownField('reason') },
+          },
+        ],
+      },
+      404: {
+        description: "No such entry in the workspace (also an `entry_id` that is not a UUID, or another workspace's).",
+        examples: [{ summary: 'Unknown entry', message: catalogue.settingsProspects.unknownEntry }],
+      },
+      409: {
+        description: 'The prospect was modified since the entry, or the entry is undone already: nothing changed.',
+        examples: [
+          { summary: 'Modified since', message: catalogue.changeLog.prospectMoved },
+          { summary: 'Undone already', message: catalogue.changeLog.alreadyUndone('2026-11-21T11:30:00.000Z') },
+        ],
+      },
+      422: {
+        description: 'A `note` entry: the API never deletes a note.',
+        examples: [{ summary: 'A note', message: catalogue.changeLog.noteNotUndone }],
+      },
+    },
   },
 
   ingestLead: {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead';
 import { maxNoteLength } from '../domain/notes';
+import { newMemberSchema, roleChangeSchema } from '../admin/members';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../domain/prospect/update-prospect';
@@ -31,6 +32,8 @@ const validatedSchemas = {
   PasswordResetConfirmation: confirmPasswordResetSchema,
   NewSubscription: newSubscriptionSchema,
   SubscriptionActivation: subscriptionActivationSchema,
+  NewMember: newMemberSchema,
+  RoleChange: roleChangeSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
@@ -206,6 +209,23 @@ const addedKeywords: Record<
       email: signInEmail,
       code: { description: 'The code of the e-mail `POST /password-reset` had sent.' },
       new_password: newPasswordKeywords('The password chosen instead.'),
+    },
+  },
+  NewMember: {
+    properties: {
+      email: {
+        ...emailKeywords,
+        description:
+          'The address the member signs in with and is invited at (trimmed); already a member of the workspace, ' +
+          'ignoring case: 409.',
+      },
+      name: { description: 'The name shown in the workspace (trimmed); absent or blank: the address.' },
+      role: { description: '`admin`: every settings route; `member`: reading, change logs and undo.' },
+    },
+  },
+  RoleChange: {
+    properties: {
+      role: { description: 'The new role; demoting the last admin who can sign in: 409.' },
     },
   },
 };

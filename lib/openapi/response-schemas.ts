@@ -4,9 +4,13 @@ import type { PipelineListing } from '../domain/pipelines';
 import type { NoteResult } from '../domain/prospect/add-note';
 import type { TagOutcome } from '../domain/prospect/change-tag';
 import type { PatchResult } from '../domain/prospect/update-prospect';
+import type { ProspectView } from '../admin/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
+
+import type { AuditEntryView } from '../admin/audit';
+import type { InvitedMemberView, MemberView } from '../admin/members';
 
 import type { pageOfCalls, replayCall, showCall } from '../admin/webhook-calls';
 import type {
@@ -153,27 +157,51 @@ export const noteListSchema = describing<{ notes: NoteView[]; next_cursor: strin
   }),
 );
 
+/** One change-log entry (docs/api.md#change-log): of a list, and of an undo's answer. */
+const changeLogEntrySchema = z.strictObject({
+  id,
+  prospect_id: id,
+  key_id: id.meta({ description: 'The API key that made the change.' }),
+  field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
+  before: z.string().nullable().meta({
+    description:
+      'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
+  }),
+  after: z.string().nullable().meta({
+    description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
+  }),
+  at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
+  undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
+});
+
 /** GET /prospects/{prospect_id}/changes (docs/api.md#list-changes, docs/api.md#change-log). */
 export const changeListSchema = describing<{ changes: ChangeLogEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({ changes: z.array(changeLogEntrySchema), next_cursor: nextCursor }),
+);
+
+/** POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document (decisions 2, 7.2). */
+export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospect: ProspectView }>()(
   z.strictObject({
-    changes: z.array(
-      z.strictObject({
+    entry: changeLogEntrySchema,
+    prospect: z
+      .strictObject({
         id,
-        prospect_id: id,
-        key_id: id.meta({ description: 'The API key that made the change.' }),
-        field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
-        before: z.string().nullable().meta({
-          description:
-            'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
-        }),
-        after: z.string().nullable().meta({
-          description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
-        }),
-        at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
-        undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
-      }),
-    ),
-    next_cursor: nextCursor,
+        pipeline_id: id.nullable(),
+        stage_id: id.nullable(),
+        setter_id: id.nullable(),
+        closer_id: id.nullable(),
+        next_follow_up_at: timestamp.nullable(),
+        first_name: z.string().nullable(),
+        last_name: z.string().nullable(),
+        email: z.string().nullable(),
+        phone: z.string().nullable(),
+        social_url: z.string().nullable(),
+        source: z.string().nullable(),
+        version: z.int().min(1).meta({ description: 'Raised by every write, the undo included.' }),
+        created_at: timestamp,
+        updated_at: timestamp,
+      })
+      .meta({ description: 'The prospect after the undo, as `prospect show` prints it.' }),
   }),
 );
 
@@ -227,6 +255,78 @@ export const passwordResetStartedSchema = describing<Awaited<ReturnType<typeof s
 /** GET /workspaces. */
 export const myWorkspacesSchema = describing<{ workspaces: WorkspaceOfPerson[] }>()(
   z.strictObject({ workspaces: z.array(workspaceOfPerson) }),
+);
+
+/** A member of a workspace (decisions 7.2), as `GET …/members` lists it. */
+const memberFields = {
+  id,
+  email: z.string().nullable().meta({ description: 'The address the member signs in with; null: none, no sign-in.' }),
+  name: z.string(),
+  role: z.enum(['admin', 'member']),
+  can_sign_in: z.boolean().meta({ description: 'False for a member removed from the workspace or without an e-mail.' }),
+};
+
+export const memberSchema = describing<MemberView>()(z.strictObject(memberFields));
+
+/** GET /workspaces/{w}/members. */
+export const memberListSchema = describing<{ members: MemberView[] }>()(
+  z.strictObject({ members: z.array(memberSchema) }),
+);
+
+/** POST /workspaces/{w}/members and …/invite: `temporary_password` only where the service may answer it (the local run). */
+export const invitedMemberSchema = describing<InvitedMemberView>()(
+  z.strictObject({
+    ...memberFields,
+    temporary_password: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Only from the local API (`npm start`): the temporary password of the invitation. Never when deployed, ' +
+          'where the identity provider e-mails it.',
+      }),
+  }),
+);
+
+/** DELETE /workspaces/{w}/members/{m}. */
+export const removedMemberSchema = describing<{ id: string; can_sign_in: false }>()(
+  z.strictObject({ id, can_sign_in: z.literal(false) }),
+);
+
+/** GET /workspaces/{w}/audit (decisions 7.4). */
+export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({
+    entries: z.array(
+      z.strictObject({
+        id,
+        at: timestamp,
+        member_id: id.nullable().meta({ description: 'The member who acted; null for the admin command line.' }),
+        action: z.enum([
+          'api_key.created',
+          'api_key.revoked',
+          'webhook.token_generated',
+          'webhook.enabled',
+          'webhook.disabled',
+          'webhook_call.replayed',
+          'member.invited',
+          'member.role_changed',
+          'member.removed',
+          'tag.created',
+          'tag.renamed',
+          'subscription.created',
+          'subscription.enabled',
+          'subscription.disabled',
+          'subscription.deleted',
+          'subscription.secret_rotated',
+          'delivery.redelivered',
+          'change.undone',
+        ]),
+        target_id: z.string().nullable().meta({ description: 'The id of what changed (a key, a member…).' }),
+        summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
+      }),
+    ),
+    next_cursor: nextCursor,
+  }),
 );
 
 /**
@@ -367,12 +467,12 @@ export const responseSchemas = {
   ProspectSearch: prospectSearchSchema,
   NoteList: noteListSchema,
   ChangeList: changeListSchema,
+  ChangeUndone: changeUndoneSchema,
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
   Session: sessionSchema,
   RefreshedSession: refreshedSessionSchema,
   PasswordResetStarted: passwordResetStartedSchema,
-  MyWorkspaces: myWorkspacesSchema,
   WebhookCallPage: webhookCallPageSchema,
   WebhookCallDocument: webhookCallDocumentSchema,
   WebhookReplay: webhookReplaySchema,
@@ -383,6 +483,12 @@ export const responseSchemas = {
   RotatedSecret: rotatedSecretSchema,
   Delivery: delivery,
   DeliveryPage: deliveryPageSchema,
+  MyWorkspaces: myWorkspacesSchema,
+  MemberList: memberListSchema,
+  Member: memberSchema,
+  InvitedMember: invitedMemberSchema,
+  RemovedMember: removedMemberSchema,
+  AuditPage: auditPageSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SeedOutput } from '../../lib/admin/seed';
-import { undoChangeLogEntry } from '../../lib/admin/changelog';
+import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import { showProspect } from '../../lib/admin/prospects';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';

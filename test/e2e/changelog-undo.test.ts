@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { changeLogEntries, undoChangeLogEntry } from '../../lib/admin/changelog';
-import { AdminInputError } from '../../lib/admin/errors';
+import { changeLogEntries } from '../../lib/admin/changelog';
+import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
+import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
 import { runAdmin } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 import { useSeededApi } from '../support/seeded-api';
@@ -68,18 +69,18 @@ describe('undoing an API change', () => {
     await call('PATCH', `/prospects/${id}`, { stage: 'Relance' });
     const stageEntry = await lastEntryId(id);
     await call('PATCH', `/prospects/${id}`, { setter_id: world.ws.members.bob });
-    await expect(undo(stageEntry)).rejects.toThrow(AdminInputError);
+    await expect(undo(stageEntry)).rejects.toThrow(ConflictError);
     expect((await show(id)).prospect).toMatchObject({ stage_id: stage('sales', 'fu'), version: 3 });
 
     await call('POST', `/prospects/${id}/notes`, { content: 'Note' });
-    await expect(undo(await lastEntryId(id))).rejects.toThrow(/note/);
+    await expect(undo(await lastEntryId(id))).rejects.toThrow(UnknownReferenceError);
 
     const other = await aProspect();
     await call('PATCH', `/prospects/${other}`, { closer_id: world.ws.members.bob });
     const entry = await lastEntryId(other);
     await undo(entry);
     await expect(undo(entry)).rejects.toThrow(/déjà été annulée/);
-    await expect(undo(randomUUID())).rejects.toThrow(AdminInputError);
+    await expect(undo(randomUUID())).rejects.toThrow(NotFoundError);
   });
 
   it('refuses a webhook update since the change too (every write raises the version)', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { listMembers } from '../../lib/admin/members';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { eventItems } from '../../lib/storage/event-items';
@@ -39,7 +40,7 @@ const planted = {
 };
 
 /** The person's session and a second one that signs out, and a reset code, made before the calls. */
-const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '' };
+const session = { accessToken: '', refreshToken: '', signingOut: '', resetCode: '', member: '' };
 
 let ws: SeedOutput;
 let prospectId: string;
@@ -119,8 +120,12 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
     headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
     body: call.body,
   });
+  const text = await response.text();
+  // An invitation's temporary password (answered by the local run only) is a secret no line may carry.
+  const temporary = /"temporary_password":"([^"]+)"/.exec(text)?.[1];
+  if (temporary !== undefined) secrets.push(temporary);
   // A signing secret an answer shows (once) must reach no log line either.
-  for (const shown of (await response.text()).matchAll(/whsec_[A-Za-z0-9+/=]+/g)) secrets.push(shown[0]);
+  for (const shown of text.matchAll(/whsec_[A-Za-z0-9+/=]+/g)) secrets.push(shown[0]);
   const result = {
     call: `${call.method} ${call.path}`,
     status: response.status,
@@ -145,6 +150,15 @@ async function freshAccessToken(): Promise<string> {
   throw new Error('the planted person cannot sign in');
 }
 
+/**
+ * The person's session for the settings routes of a workspace, opened once after the routes that sign out and change
+ * passwords: each sign-in tried with a password they no longer have counts toward the e-mail's 10 failures.
+ */
+async function memberHeader(): Promise<Record<string, string>> {
+  session.member ||= await freshAccessToken();
+  return bearer(session.member);
+}
+
 /** A sign-in route's call made to prepare the calls, checked against the OpenAPI document as every call here. */
 async function postJson(path: string, body: unknown): Promise<unknown> {
   return (await api.request('POST', path, { body })).body;
@@ -161,6 +175,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
   const idem = { 'Idempotency-Key': `${planted.idempotencyKey}-${routeId}` };
   const prospect = `/prospects/${prospectId}`;
   const inPath = `/prospects/${encodeURIComponent(planted.email)}`;
+  const settings = `/workspaces/${ws.workspace_id}`;
   switch (routeId) {
     case 'listPipelines':
       return [
@@ -367,6 +382,108 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
       ];
     }
+    case 'findWorkspaceProspects': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}/prospects`;
+      return [
+        { method: 'GET', path, query: { email: planted.email }, headers: member },
+        { method: 'GET', path, query: { phone: planted.nationalPhone }, headers: member },
+        { method: 'GET', path, query: { email: planted.otherEmail, access_token: planted.note }, headers: member },
+        { method: 'GET', path, query: { email: planted.email }, headers: key },
+        { method: 'GET', path, query: { name: planted.lastName, phone: planted.note }, headers: member },
+      ];
+    }
+    case 'getWorkspaceProspect': {
+      const member = await memberHeader();
+      return [
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${prospect}`, headers: member },
+        { method: 'GET', path: `/workspaces/${ws.workspace_id}${inPath}`, headers: member },
+      ];
+    }
+    case 'listWorkspaceProspectChanges': {
+      const member = await memberHeader();
+      const path = `/workspaces/${ws.workspace_id}${prospect}/changes`;
+      return [
+        { method: 'GET', path, headers: member },
+        { method: 'GET', path, query: { cursor: planted.note }, headers: member },
+      ];
+    }
+    case 'undoChange': {
+      const member = await memberHeader();
+      // A change of the key's to undo, on a prospect of its own.
+      const other = `/prospects/${ws.prospects.social as string}`;
+      await fetch(new URL(other, api.url), {
+        method: 'PATCH',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: json({ stage: 'Nouveau' }),
+      });
+      const changes = (await (await fetch(new URL(`${other}/changes`, api.url), { headers: key })).json()) as {
+        changes: { id: string }[];
+      };
+      const path = `/workspaces/${ws.workspace_id}/changes/${changes.changes[0]?.id ?? ''}/undo`;
+      return [
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member },
+        { method: 'POST', path, headers: member, body: json({ [planted.email]: planted.note }) },
+        {
+          method: 'POST',
+          path: `/workspaces/${ws.workspace_id}/changes/${encodeURIComponent(planted.email)}/undo`,
+          headers: member,
+        },
+      ];
+    }
+    case 'listMembers': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/members`, headers },
+        { method: 'GET', path: `${settings}/members`, headers: key },
+        { method: 'GET', path: `${settings}/members`, headers, query: { token: planted.note } },
+      ];
+    }
+    case 'addMember': {
+      const headers = await memberHeader();
+      const invited = json({ email: planted.otherEmail, name: planted.firstName, role: 'member' });
+      return [
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        {
+          method: 'POST',
+          path: `${settings}/members`,
+          headers,
+          body: json({ email: planted.email, role: planted.note }),
+        },
+      ];
+    }
+    case 'inviteMember': {
+      const headers = await memberHeader();
+      return [
+        { method: 'POST', path: `${settings}/members/${await invitedMemberId()}/invite`, headers },
+        { method: 'POST', path: `${settings}/members/${encodeURIComponent(planted.note)}/invite`, headers },
+      ];
+    }
+    case 'changeMemberRole': {
+      const headers = await memberHeader();
+      const path = `${settings}/members/${await invitedMemberId()}`;
+      return [
+        // The role it has: no seeded member is an admin, so an admin invited here could not be removed after.
+        { method: 'PATCH', path, headers, body: json({ role: 'member' }) },
+        { method: 'PATCH', path, headers, body: json({ role: planted.note }) },
+      ];
+    }
+    case 'removeMember': {
+      const headers = await memberHeader();
+      return [
+        { method: 'DELETE', path: `${settings}/members/${await invitedMemberId()}`, headers },
+        { method: 'DELETE', path: `${settings}/members/${encodeURIComponent(planted.lastName)}`, headers },
+      ];
+    }
+    case 'listAudit': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/audit`, headers },
+        { method: 'GET', path: `${settings}/audit`, headers, query: { cursor: planted.note } },
+      ];
+    }
     default:
       return eventCallsOf(routeId);
   }
@@ -507,6 +624,14 @@ async function eventCallsOf(routeId: string): Promise<Call[]> {
     default:
       throw new Error(`no planted calls for route ${routeId}: add them`);
   }
+}
+
+/** The member `addMember`'s calls invited (the planted other e-mail), for the routes on one member. */
+async function invitedMemberId(): Promise<string> {
+  const { members } = await listMembers(productionDeps(), ws.workspace_id);
+  const member = members.find((candidate) => candidate.email === planted.otherEmail);
+  if (member === undefined) throw new Error('addMember’s planted calls come first');
+  return member.id;
 }
 
 /** The forms a planted value could take in a line: as sent, lower-case, URL-encoded, JSON-escaped. */

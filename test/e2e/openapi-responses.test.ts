@@ -430,6 +430,59 @@ describe('the sign-in routes and the settings API answer as documented', () => {
     }
   });
 
+  test('the members routes and GET /audit, each answer of decisions 7.2', async () => {
+    const mine = await workspaceWithPeople(
+      api,
+      aWorkspace({ members: [...(aWorkspace().members ?? []), { key: 'noEmail', name: 'Sans Adresse', email: null }] }),
+    );
+    const w = `/workspaces/${mine.seed.workspace_id}`;
+    const [admin, member, stranger] = [bearer(mine.admin), bearer(mine.member), bearer(people.admin)];
+    const newMember = { email: `openapi-${randomUUID()}@acme.test`, role: 'member' };
+    const routesOf = (memberId: string): [string, string, RequestOptions][] => [
+      ['GET', `${w}/members`, {}],
+      ['POST', `${w}/members`, { body: { email: `openapi-${randomUUID()}@acme.test`, role: 'member' } }],
+      ['POST', `${w}/members/${memberId}/invite`, {}],
+      ['PATCH', `${w}/members/${memberId}`, { body: { role: 'member' } }],
+      ['DELETE', `${w}/members/${memberId}`, {}],
+      ['GET', `${w}/audit`, {}],
+    ];
+    const added = await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    const addedId = (added.body as { id: string }).id;
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: { ...newMember, role: 'owner' } });
+    await call(api, 'GET', `${w}/members`, { headers: member });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${mine.seed.members.noEmail}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'owner' } });
+    await call(api, 'PATCH', `${w}/members/${unknownId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'DELETE', `${w}/members/${addedId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${mine.admin.memberId}`, { headers: admin, body: { role: 'member' } });
+    await call(api, 'DELETE', `${w}/members/${mine.admin.memberId}`, { headers: admin });
+    await call(api, 'DELETE', `${w}/members/${unknownId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${unknownId}/invite`, { headers: admin });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '1' } });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '0' } });
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(api, method, path, options);
+      await call(api, method, path, { ...options, headers: stranger });
+      if (method !== 'GET' || path.endsWith('/audit')) await call(api, method, path, { ...options, headers: member });
+    }
+    // Past the member's limit: 429 on each, after the role (an admin's calls).
+    const keyId = `MEMBER#${mine.admin.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(limitedApi, method, path, { ...options, headers: admin });
+    }
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(failingApi, method, path, { ...options, headers: admin });
+    }
+    jest.restoreAllMocks();
+  });
+
   test('every settings route, when DynamoDB fails: 500', async () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const headers = bearer(people.member);
@@ -439,6 +492,81 @@ describe('the sign-in routes and the settings API answer as documented', () => {
     await call(failingApi, 'DELETE', '/session', { headers });
     const change = { password: peoplePassword, new_password: 'Nouveau-Passw0rd!' };
     await call(failingApi, 'POST', '/session/password', { headers, body: change });
+    jest.restoreAllMocks();
+  });
+});
+
+describe("the settings API's prospect routes answer as documented", () => {
+  let people: PeopleWorkspace;
+  beforeAll(async () => {
+    people = await workspaceWithPeople(api);
+  });
+  const inWorkspace = (path: string) => `/workspaces/${people.seed.workspace_id}${path}`;
+  const withKey = () => ({ Authorization: `Bearer ${people.seed.api_keys.admin?.secret}` });
+  const prospectOf = (name: string) => people.seed.prospects[name] as string;
+  /** The key's stage change of a prospect of the workspace: its change-log entry's id. */
+  async function aStageChange(name: string, stage: string): Promise<string> {
+    const patched = await api.request('PATCH', `/prospects/${prospectOf(name)}`, {
+      headers: withKey(),
+      body: { stage },
+    });
+    expect(patched.status).toBe(200);
+    const changes = await api.request('GET', `/prospects/${prospectOf(name)}/changes`, { headers: withKey() });
+    return (changes.body as { changes: { id: string }[] }).changes[0]?.id as string;
+  }
+  /** Each route once, with a member's token, as it succeeds. */
+  const calls = (): [string, string, RequestOptions][] => [
+    ['GET', inWorkspace('/prospects'), { query: { email: 'lea.petit@acme.test' } }],
+    ['GET', inWorkspace(`/prospects/${prospectOf('lead')}`), {}],
+    ['GET', inWorkspace(`/prospects/${prospectOf('lead')}/changes`), {}],
+    ['POST', inWorkspace(`/changes/${unknownId}/undo`), {}],
+  ];
+
+  test('their answers, and refusals: 400, 404, 409, 422', async () => {
+    const headers = bearer(people.member);
+    for (const [method, path, options] of calls()) await call(api, method, path, { ...options, headers });
+    await call(api, 'GET', inWorkspace('/prospects'), { headers });
+    await call(api, 'GET', inWorkspace(`/prospects/${unknownId}`), { headers });
+    await call(api, 'GET', inWorkspace(`/prospects/${prospectOf('lead')}/changes`), { headers, query: { limit: '0' } });
+    await call(api, 'GET', inWorkspace(`/prospects/${unknownId}/changes`), { headers });
+    const entry = await aStageChange('lead', 'Relance');
+    await call(api, 'POST', inWorkspace(`/changes/${entry}/undo`), { headers, body: { reason: 'erreur' } });
+    expect((await call(api, 'POST', inWorkspace(`/changes/${entry}/undo`), { headers })).status).toBe(200);
+    expect((await call(api, 'POST', inWorkspace(`/changes/${entry}/undo`), { headers })).status).toBe(409);
+    const noted = await api.request('POST', `/prospects/${prospectOf('lead')}/notes`, {
+      headers: withKey(),
+      body: { content: 'Rappelé.' },
+    });
+    expect(noted.status).toBe(201);
+    const changes = await api.request('GET', `/prospects/${prospectOf('lead')}/changes`, { headers: withKey() });
+    const note = (changes.body as { changes: { id: string }[] }).changes[0]?.id as string;
+    expect((await call(api, 'POST', inWorkspace(`/changes/${note}/undo`), { headers })).status).toBe(422);
+  });
+
+  test('without a session: 401; another workspace: 404', async () => {
+    for (const [method, path, options] of calls()) {
+      await call(api, method, path, options);
+      await call(api, method, path.replace(people.seed.workspace_id, unknownId), {
+        ...options,
+        headers: bearer(people.member),
+      });
+    }
+  });
+
+  test('past the member’s limit: 429 with Retry-After', async () => {
+    const keyId = `MEMBER#${people.member.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of calls()) {
+      expect((await call(limitedApi, method, path, { ...options, headers: bearer(people.member) })).status).toBe(429);
+    }
+  });
+
+  test('when DynamoDB fails: 500', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of calls()) {
+      await call(failingApi, method, path, { ...options, headers: bearer(people.member) });
+    }
     jest.restoreAllMocks();
   });
 });

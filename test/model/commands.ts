@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { revokeApiKey } from '../../lib/admin/api-keys';
-import { undoChangeLogEntry } from '../../lib/admin/changelog';
-import { AdminInputError } from '../../lib/admin/errors';
+import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import type { Deps } from '../../lib/deps';
+import { DomainError } from '../../lib/domain/errors';
 import type { TestApi } from '../support/local-api';
 import {
   expectLead,
@@ -109,7 +109,7 @@ class UndoEntry implements ModelCommand {
     const expected = expectUndo(model, entry);
     const undo = undoChangeLogEntry(real.deps, { workspaceId: model.world.workspaceId, entryId: entry.id });
     if (expected.applied) await undo;
-    else await expect(undo).rejects.toBeInstanceOf(AdminInputError);
+    else await expect(undo).rejects.toBeInstanceOf(DomainError);
     await expectStoredAsModelled(model, real.deps, [...expected.commit(), entry.prospectId]);
   }
   toString = () => `undo entry #${this.pick} from the newest`;

@@ -1,9 +1,13 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   CognitoIdentityProviderClient,
   CognitoIdentityProviderServiceException,
   ConfirmForgotPasswordCommand,
   DescribeUserPoolClientCommand,
+  ForgotPasswordCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -76,5 +80,23 @@ describe('the Cognito adapter, on what only Cognito answers', () => {
   it('answers no delivered code on AWS', async () => {
     const { provider } = aProvider();
     expect(provider.answersDeliveredSecrets).toBe(false);
+  });
+});
+
+describe("the local provider's reset code, read from the pool file cognito-local rewrites in place", () => {
+  it('reads the file again when a read meets it cut short by a write in progress', async () => {
+    const poolFile = join(mkdtempSync(join(tmpdir(), 'crm-pool-')), 'pool.json');
+    const whole = JSON.stringify({ Users: { 'a@acme.test': { ConfirmationCode: '123456' } } });
+    writeFileSync(poolFile, whole.slice(0, 20));
+    const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
+    const mock = mockClient(client);
+    mock.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: { ClientSecret: 'the-secret' } });
+    // The write ends while the adapter waits to read again.
+    mock.on(ForgotPasswordCommand).callsFake(() => {
+      setTimeout(() => writeFileSync(poolFile, whole), 10);
+      return {};
+    });
+    const provider = createCognitoIdentityProvider({ ...config, localPoolFile: poolFile }, client);
+    await expect(provider.startPasswordReset('a@acme.test')).resolves.toEqual({ code: '123456' });
   });
 });

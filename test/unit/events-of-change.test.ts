@@ -474,3 +474,27 @@ describe('actor', () => {
     });
   });
 });
+
+describe('the actor of an undo', () => {
+  const undoneEntry = randomUUID();
+  const memberId = randomUUID();
+  const actorOfUndo = (actor: Actor) => {
+    const before = aProspect({ stage_id: 's2' });
+    const [event] = eventsOfChange(change('MODIFY', before, written(before, { stage_id: 's1' }, actor)), { tags });
+    return event?.body.data.actor;
+  };
+
+  it('names the member who undid through the settings API (decisions 6.2)', () => {
+    expect(actorOfUndo({ kind: 'undo', id: undoneEntry, member_id: memberId })).toEqual({
+      kind: 'undo',
+      id: undoneEntry,
+      member_id: memberId,
+    });
+  });
+
+  it("names no member for the command line's undo, nor for another writer's stamp", () => {
+    expect(actorOfUndo({ kind: 'undo', id: undoneEntry })).toEqual({ kind: 'undo', id: undoneEntry });
+    const stray = { kind: 'api_key', id: apiKey.id, member_id: memberId } as Actor;
+    expect(actorOfUndo(stray)).toEqual({ kind: 'api_key', id: apiKey.id });
+  });
+});

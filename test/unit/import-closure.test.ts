@@ -56,6 +56,16 @@ const budgets: Record<string, number> = {
   'functions/start-password-reset.ts': 18,
   'functions/confirm-password-reset.ts': 18,
   'functions/list-my-workspaces.ts': 18,
+  'functions/find-workspace-prospects.ts': 30,
+  'functions/get-workspace-prospect.ts': 22,
+  'functions/list-workspace-prospect-changes.ts': 24,
+  'functions/undo-change.ts': 35,
+  'functions/list-members.ts': 31,
+  'functions/add-member.ts': 34,
+  'functions/invite-member.ts': 34,
+  'functions/change-member-role.ts': 32,
+  'functions/remove-member.ts': 32,
+  'functions/list-audit.ts': 26,
   // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
   // (lib/admin/webhook-calls.ts, lib/admin/subscriptions.ts); the replay runs both webhooks' own handlers.
   'functions/list-webhook-calls.ts': 38,

@@ -19,6 +19,8 @@ import { authorizedEvent, localStage, matchRoute, proxyEvent, requestAuthorizerE
 import { sqsRecord } from '../local/event-pipeline';
 import { median, operations, prepare } from './operations';
 import { settingsFirstCalls } from './settings';
+import { memberSettingsFirstCalls } from './settings-members';
+import { prospectSettingsFirstCalls } from './settings-prospects';
 import { fresh, newLeadBody, webhookCall, type Call, type Send, type Workspace } from './workspace';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -160,7 +162,8 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
       return authorizedEvent(gatewayEvent(call), { ...encodeDecision(allowed(seed, call)), principalId: 'bench' });
     });
   }
-  for (const [routeId, first] of await settingsFirstEvents(send, coldStartRuns + 1)) events.set(routeId, first);
+  for (const [routeId, first] of await settingsFirstEvents(workspace, send, coldStartRuns + 1))
+    events.set(routeId, first);
   events.set('authorizer', () =>
     requestAuthorizerEvent(gatewayEvent(webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), undefined)))),
   );
@@ -172,9 +175,16 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   return events;
 }
 
-/** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, once authorized. */
-export async function settingsFirstEvents(send: Send, runs: number): Promise<FirstEvents> {
-  const calls = await settingsFirstCalls(send, runs);
+/**
+ * The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts and, in the
+ * workspace, of ./settings-prospects.ts and ./settings-members.ts, once authorized.
+ */
+export async function settingsFirstEvents(workspace: Workspace, send: Send, runs: number): Promise<FirstEvents> {
+  const calls = {
+    ...(await settingsFirstCalls(send, runs)),
+    ...(await prospectSettingsFirstCalls(workspace, send, runs)),
+    ...(await memberSettingsFirstCalls(workspace, send, runs)),
+  };
   return new Map(
     Object.entries(calls).map(([routeId, first]) => [
       routeId,

@@ -58,6 +58,7 @@ async function start(): Promise<void> {
   console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
+  const admin = seed === undefined ? undefined : await addDemoAdmin(deps, seed.workspace_id);
   // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
   // would be sent again at every start. Positioned before the "ready" line, so no later write escapes;
   // before the server, whose redeliver route queues on the pipeline's queue.
@@ -84,7 +85,7 @@ async function start(): Promise<void> {
     'son identifiant : npm run --silent admin -- workspace list ; ' +
     'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
+  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed, admin }));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
@@ -92,6 +93,25 @@ async function seedDemoWorkspace(deps: Deps) {
   const { seedWorkspace } = await import('../../lib/admin/seed');
   const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
   return seedWorkspace(deps, description);
+}
+
+/**
+ * The demo workspace's admin (decisions 7.1), added and invited as `member add` does, then given a permanent
+ * password drawn like an invitation's, printed once with the other secrets.
+ */
+async function addDemoAdmin(deps: Deps, workspaceId: string) {
+  const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
+  const { commandLine } = await import('../../lib/domain/audit');
+  const { poolIdentityProvider } = await import('../../lib/identity/cognito');
+  const identity = poolIdentityProvider();
+  const email = 'admin@demo.test';
+  await addMember(
+    { ...deps, identity },
+    { workspaceId, email, name: 'Administrateur Démo', role: 'admin', actingMemberId: commandLine },
+  );
+  const password = temporaryPassword();
+  await setMemberPassword({ identity }, email, password);
+  return { email, password };
 }
 
 function portFrom(name: string, fallback: number): number {

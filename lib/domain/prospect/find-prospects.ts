@@ -3,7 +3,7 @@ import { messages } from '../../messages';
 import { getProspect } from '../../storage/leads';
 import { InvalidInputError } from '../errors';
 import { findLeadMatch, interpretLead } from '../lead/lead';
-import type { ApiKeyPrincipal, ContactLookup } from '../model';
+import type { WorkspaceCaller, ContactLookup } from '../model';
 import { prospectReadView, type ProspectReadView } from './read-views';
 
 /**
@@ -13,7 +13,7 @@ import { prospectReadView, type ProspectReadView } from './read-views';
  */
 export async function findProspects(
   deps: Deps,
-  principal: ApiKeyPrincipal,
+  principal: WorkspaceCaller,
   lookup: ContactLookup,
 ): Promise<{ prospects: ProspectReadView[] }> {
   const lead = leadOf(lookup);

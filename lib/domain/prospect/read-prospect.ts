@@ -3,7 +3,7 @@ import { messages } from '../../messages';
 import { readProspectPage, type PagePosition, type PageRequest } from '../../storage/prospect-pages';
 import { readProspectWithConfig } from '../../storage/prospects';
 import { NotFoundError } from '../errors';
-import type { ApiKeyPrincipal, ChangeLogEntry, Note } from '../model';
+import type { WorkspaceCaller, ChangeLogEntry, Note } from '../model';
 import { changeLogEntryView, noteView, prospectReadView, type ProspectReadView } from './read-views';
 
 /** A page answered, and where the next one starts (null: no item follows). */
@@ -15,7 +15,7 @@ export type Page<T> = { items: T[]; next: PagePosition | null };
  */
 export async function readProspect(
   deps: Deps,
-  principal: ApiKeyPrincipal,
+  principal: WorkspaceCaller,
   prospectId: string,
 ): Promise<ProspectReadView> {
   const { config, prospect } = await readProspectWithConfig(deps, principal.workspaceId, prospectId);
@@ -24,14 +24,14 @@ export async function readProspect(
 }
 
 /** GET /prospects/{prospect_id}/notes (docs/api.md#list-notes): newest first by reception time. */
-export const listProspectNotes = (deps: Deps, principal: ApiKeyPrincipal, prospectId: string, page: PageRequest) =>
+export const listProspectNotes = (deps: Deps, principal: WorkspaceCaller, prospectId: string, page: PageRequest) =>
   listPage(deps, 'notes', { workspaceId: principal.workspaceId, prospectId }, page, (note) => ({
     view: noteView(note),
     position: { at: note.created_at, id: note.id },
   }));
 
 /** GET /prospects/{prospect_id}/changes (docs/api.md#list-changes): newest first by `at`. */
-export const listProspectChanges = (deps: Deps, principal: ApiKeyPrincipal, prospectId: string, page: PageRequest) =>
+export const listProspectChanges = (deps: Deps, principal: WorkspaceCaller, prospectId: string, page: PageRequest) =>
   listPage(deps, 'changes', { workspaceId: principal.workspaceId, prospectId }, page, (entry) => ({
     view: changeLogEntryView(entry),
     position: { at: entry.at, id: entry.id },

@@ -1,5 +1,6 @@
+import * as z from 'zod/mini';
 import type { Deps } from '../../deps';
-import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/leads';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
@@ -16,6 +17,9 @@ const messages = {
   missing: catalogue.changeLog.prospectMissing,
 } as const;
 
+/** The body of `POST /workspaces/{w}/changes/{entry}/undo`, when one is sent: an empty object (the entry says it all). */
+export const undoRequestSchema = z.strictObject({});
+
 /** What reverting one entry writes: the field back to its value before (a stage with its pipeline). */
 function reversal(entry: ChangeLogEntry): Pick<ProspectUpdate, 'set' | 'addTags' | 'removeTags'> {
   switch (entry.field) {
@@ -31,7 +35,7 @@ function reversal(entry: ChangeLogEntry): Pick<ProspectUpdate, 'set' | 'addTags'
       if (entry.after !== null) return { set: {}, removeTags: [entry.after] };
       return { set: {}, addTags: entry.before === null ? [] : [entry.before] };
     case 'note':
-      throw new InvalidInputError(messages.note);
+      throw new UnknownReferenceError(messages.note);
   }
 }
 
@@ -57,8 +61,12 @@ export async function undoChange(
 
   const clock = deps.clock();
   const now = clock.toISOString();
-  // The undone entry names the write (the change stream's event says which change was reverted).
-  const actor: Actor = { kind: 'undo', id: entry.id };
+  // The undone entry names the write (the change stream's event says which change was reverted), and the
+  // member who undid through the settings API too (decisions 6.2); the command line acts as no member.
+  const actor: Actor =
+    actingMemberId === null
+      ? { kind: 'undo', id: entry.id }
+      : { kind: 'undo', id: entry.id, member_id: actingMemberId };
   // The audit log's entry (decisions 7.4) lands with the undo, in its transaction.
   const audit = newAuditEntry(clock, {
     workspaceId,

@@ -1,4 +1,5 @@
-import { changeLogEntries, undoChangeLogEntry } from '../../../lib/admin/changelog';
+import { changeLogEntries } from '../../../lib/admin/changelog';
+import { undoChangeLogEntry } from '../../../lib/admin/changelog-undo';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields } from '../render';

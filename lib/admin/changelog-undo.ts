@@ -1,0 +1,29 @@
+import type { Deps } from '../deps';
+import { commandLine, type ActingMemberId } from '../domain/audit';
+import { undoChange } from '../domain/prospect/undo-change';
+import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
+import { checkedId } from './ids';
+import { prospectView, type ProspectView } from './prospects';
+import { requireWorkspace } from './workspace';
+
+/*
+ * A file apart from `changelog list` (lib/admin/changelog.ts): the settings API's undo function reaches the undo
+ * without the list's API-key look-up and what it imports.
+ */
+
+/**
+ * `changelog undo` and `POST /workspaces/{w}/changes/{entry}/undo`: a refusal is the domain's error (unknown
+ * entry 404, undone already or record changed since 409, a note 422), which the command line exits 2 with;
+ * nothing changed. The undo writes its audit entry in its transaction; `actingMemberId`, the member acting
+ * through the settings API (absent: the command line).
+ */
+export async function undoChangeLogEntry(
+  deps: Deps,
+  input: { workspaceId: string; entryId: string; actingMemberId?: ActingMemberId },
+): Promise<{ entry: ChangeLogEntryView; prospect: ProspectView }> {
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const entryId = checkedId('changeLogEntry', input.entryId);
+  await requireWorkspace(deps, workspaceId);
+  const { entry, prospect } = await undoChange(deps, workspaceId, entryId, input.actingMemberId ?? commandLine);
+  return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
+}
