@@ -147,8 +147,9 @@ export async function setSubscriptionActive(
  * Deletes a subscription and its signing secrets in one transaction across the two tables (its
  * deliveries expire with their TTL); false when the subscription did not exist or was deleted. The
  * subscription, in the `WS#` partition no function may delete from, is marked deleted (never read again:
- * `liveSubscription`) and expires now: TTL removes it, typically within a few days ("Using time to live (TTL)
- * in DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html). Its secrets are
+ * `liveSubscription`) and expires now: "DynamoDB typically deletes expired items within two days of
+ * expiration" ("UpdateTimeToLive", DynamoDB API Reference,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html). Its secrets are
  * deleted at once. One written before the secrets table existed has no secrets item: an unconditional delete
  * of an absent item is no error ("Unless you specify conditions, the DeleteItem is an idempotent operation",
  * "DeleteItem", DynamoDB API Reference).
