@@ -3,7 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { ingestLead } from '../lib/domain/lead/ingest-lead';
 import { errorAnswers, observed } from '../lib/http/middleware/route';
-import { answeredWebhook, readWebhookBody, webhookGate, webhookJournal } from '../lib/http/middleware/webhook';
+import { answeredWebhook, webhookGate, webhookJournal } from '../lib/http/middleware/webhook';
+import { readWebhookBody } from '../lib/domain/webhook-call';
 import { routeById } from '../lib/routes';
 
 const route = routeById('ingestLead');

@@ -19,6 +19,13 @@ const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(
 const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
 
 export const messages = {
+  /** The settings API's webhook call journal, subscriptions and deliveries (decisions 7.2). */
+  settingsEvents: {
+    invalidFailed: 'Le paramètre failed vaut true ou false.',
+    callNotFound: "Cet appel du webhook n'existe pas dans cet espace (ou n'est plus conservé).",
+    subscriptionNotFound: "Cet abonnement n'existe pas dans cet espace.",
+    deliveryNotFound: "Cette livraison n'existe pas dans cet espace (ou n'est plus conservée).",
+  },
   access: {
     unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
     forbidden: "Cette clé d'API n'a pas le droit d'utiliser cette route.",
@@ -211,6 +218,8 @@ export const messages = {
   members: {
     roles: { admin: 'administrateur', member: 'membre' },
     invalidRole: (value: string) => `Rôle invalide : ${q(value)} (admin ou member attendu).`,
+    /** The reason quoted after « Champ « role » invalide : » (settings API bodies). */
+    roleExpected: '« admin » ou « member » attendu',
     emailRequired: "L'adresse e-mail du membre est obligatoire : c'est avec elle qu'il se connecte.",
     emailTaken: (email: string) =>
       `${q(email)} est déjà membre de cet espace (la casse ne compte pas) : rien n'a changé.`,
@@ -224,7 +233,10 @@ export const messages = {
       "--password ne sert qu'avec le fournisseur d'identité local : sur AWS, la personne reçoit son invitation par e-mail.",
     /** `member add` where the command line knows no identity provider to invite with. */
     identityProviderMissing:
-      "Aucun fournisseur d'identité n'est configuré pour la ligne de commande : le membre ne peut pas être invité.",
+      "Avec --aws, les variables USER_POOL_ID et USER_POOL_CLIENT_ID doivent nommer le pool d'utilisateurs déployé (sorties UserPoolId et UserPoolClientId de la pile) : le membre ne peut pas être invité sans lui.",
+    /** `member add` on local tables where no `npm start` has written where its identity provider is. */
+    localIdentityProviderMissing:
+      "Aucun fournisseur d'identité local n'est inscrit dans cette table : lancez npm start sur ces tables, puis recommencez.",
   },
 
   /** The audit log's summaries (decisions 7.4): what happened, naming records, never a secret. */
@@ -251,6 +263,8 @@ export const messages = {
     subscriptionDeleted: 'Abonnement supprimé.',
     subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
     deliveryRedelivered: (status: string) => `Livraison renvoyée (état : ${status}).`,
+    /** `POST /deliveries/{d}/redeliver`: the attempt is queued, the delivery function sends it. */
+    deliveryRedeliveryQueued: 'Livraison remise en file pour un nouvel envoi immédiat.',
     changeUndone: (field: string, prospectId: string) =>
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
   },

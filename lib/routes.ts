@@ -90,6 +90,13 @@ export type Route = {
   identityActions?: readonly IdentityAction[];
   /** PATCH /prospects/{id}: a body carrying `stage` also counts toward the stage-change limit. */
   countsStageChanges?: boolean;
+  /**
+   * The signing-secrets table, for the settings routes that create, rotate or delete a secret: writes only, by
+   * type (`SecretsTableWrite`), so no route function can read a secret; the table's name in SECRETS_TABLE_NAME.
+   */
+  secretsTableActions?: readonly SecretsTableWrite[];
+  /** The function queues deliveries (DELIVERY_QUEUE_URL, sqs:SendMessage on the delivery queue alone). */
+  queuesDeliveries?: true;
 };
 
 /**
@@ -573,6 +580,244 @@ export const routes: readonly Route[] = [
       PutItem: ['AUDIT#'],
     },
   },
+  {
+    id: 'listMembers',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/list-members.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** The configuration item (its members), one consistent GetItem; UpdateItem: the member's rate-limit counter. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'addMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members',
+    entry: 'functions/add-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The configuration read, then one transaction: the configuration updated on its version, the person's
+     * membership and the audit entry put (lib/admin/members.ts addMember); the rate-limit counter.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    /**
+     * The invitation: AdminCreateUser. Sent again to a person the pool knows, it is AdminCreateUser with
+     * `MessageAction: RESEND` on Cognito ("Set to RESEND to resend the invitation message to a user that already
+     * exists", Amazon Cognito API reference, AdminCreateUser:
+     * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminCreateUser.html);
+     * AdminSetUserPassword replaces it on cognito-local only, which lacks RESEND (lib/identity/cognito.ts), so the
+     * deployed function is not granted it.
+     */
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'inviteMember',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/members/{member_id}/invite',
+    entry: 'functions/invite-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** As addMember: the membership written again with the audit entry, in one transaction on the version read. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+    identityActions: ['AdminCreateUser'],
+  },
+  {
+    id: 'changeMemberRole',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/change-member-role.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, membership (its new role), audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
+  },
+  {
+    id: 'removeMember',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/members/{member_id}',
+    entry: 'functions/remove-member.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The configuration read, then one transaction: configuration, the membership deleted, the audit entry put. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'], DeleteItem: ['PERSON#'] },
+  },
+  {
+    id: 'listAudit',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/audit',
+    entry: 'functions/list-audit.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** One consistent Query of the workspace's audit partition per page; the rate-limit counter. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
+  },
+  /*
+   * Webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2): admin routes. Every
+   * one reads the workspace item (WS#) as its command does and counts the member's requests (RATE#); a change
+   * writes its audit entry (AUDIT#).
+   */
+  {
+    id: 'listWebhookCalls',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/webhook/calls',
+    entry: 'functions/list-webhook-calls.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace, then one Query of its journal partition (more pages when `failed` filters). */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['CALL#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'getWebhookCall',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/webhook/calls/{call_id}',
+    entry: 'functions/get-webhook-call.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#', 'CALL#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'replayWebhookCall',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/webhook/calls/{call_id}/replay',
+    entry: 'functions/replay-webhook-call.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace, the call and its endpoint (ENDPOINT#); then the webhook's own handler runs in this function
+     * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above but for IDEM# (a replay
+     * carries no Idempotency-Key) and the counting of refused calls (a replay is an admitted call); the audit
+     * entry; the replay's journal entry found by one Query of the journal.
+     */
+    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableKeys: {
+      BatchGetItem: ['WS#', 'UNIQ#'],
+      GetItem: ['WS#', 'CALL#', 'ENDPOINT#', 'PROSPECT#'],
+      Query: ['CALL#'],
+      PutItem: ['PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
+      UpdateItem: ['RATE#', 'PROSPECT#', 'UNIQ#'],
+      DeleteItem: ['UNIQ#'],
+    },
+  },
+  {
+    id: 'listSubscriptions',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/subscriptions',
+    entry: 'functions/list-subscriptions.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace, then one Query of its configuration partition on `SUB#`. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'createSubscription',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/subscriptions',
+    entry: 'functions/create-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace; one transaction: the subscription (WS#, by an UpdateItem that creates it: no PutItem could then
+     * replace the workspace's configuration), its secret (the secrets table), the audit entry.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
+    secretsTableActions: ['PutItem'],
+  },
+  {
+    id: 'updateSubscription',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}',
+    entry: 'functions/update-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace; one transaction: the conditional update of the subscription and the audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
+  },
+  {
+    id: 'deleteSubscription',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}',
+    entry: 'functions/delete-subscription.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace; one transaction: the subscription marked deleted and expiring (an update: no function may
+     * delete from WS#), its secret deleted from the secrets table, the audit entry. Deleting the secret is a
+     * write: no secret is read, and none outlives its subscription.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
+    secretsTableActions: ['DeleteItem'],
+  },
+  {
+    id: 'rotateSubscriptionSecret',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}/secret',
+    entry: 'functions/rotate-subscription-secret.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace; one transaction: the secrets item updated from itself (no read) and the audit entry; when
+     * it finds no secrets item, the subscription read (WS#) to tell an unknown one from one not yet migrated.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], PutItem: ['AUDIT#'] },
+    secretsTableActions: ['UpdateItem'],
+  },
+  {
+    id: 'listDeliveries',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/subscriptions/{subscription_id}/deliveries',
+    entry: 'functions/list-deliveries.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** The workspace and the subscription, then the Query of the workspace's delivery partition. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], Query: ['DELIVERY#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'redeliverDelivery',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/deliveries/{delivery_id}/redeliver',
+    entry: 'functions/redeliver-delivery.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * The workspace, the delivery and its subscription (no signing secret: the delivery function signs); the
+     * attempt queued on the delivery queue; the audit entry.
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
+    tableKeys: { GetItem: ['WS#', 'DELIVERY#'], UpdateItem: ['RATE#'], PutItem: ['AUDIT#'] },
+    queuesDeliveries: true,
+  },
 ];
 
 /**
@@ -594,13 +839,16 @@ export type EventFunction = {
   /**
    * The functions that sign read the signing-secrets table (docs/adr/0012-signing-secrets-table.md):
    * these actions on its ARN, and its name in SECRETS_TABLE_NAME. Reads only, by type: the admin
-   * command line alone writes secrets. A function without it has no action on that table at all.
+   * command line and the settings routes that create, rotate or delete a secret (`Route.secretsTableActions`,
+   * writes only) write them. A function without it has no action on that table at all.
    */
   secretsTableActions?: readonly SecretsTableAction[];
 };
 
 /** What a function that signs may do on the signing-secrets table. */
 export type SecretsTableAction = 'GetItem' | 'BatchGetItem';
+/** What a settings route may do there: write a secret it was given or made, never read one. */
+export type SecretsTableWrite = 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 export const eventFunctions: readonly EventFunction[] = [
   {

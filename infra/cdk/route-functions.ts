@@ -1,11 +1,13 @@
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Route } from '../../lib/routes';
 import { concurrencyBudget } from './concurrency';
 import { RouteFunction } from './constructs/route-function';
 import type { PowertoolsSettings } from './observability';
 import { isSettingsRoute } from './settings-routes';
+import { secretsTableStatements } from './table-access';
 
 /** Serverless-LambdaDLQ on the API's functions. */
 export const invokedByApiGateway =
@@ -14,8 +16,17 @@ export const invokedByApiGateway =
 /** The members' user pool and the service's app client (./constructs/user-pool.ts). */
 export type MemberIdentity = { userPool: IUserPool; client: IUserPoolClient };
 
-/** What every route function of the stack shares. */
-export type RouteFunctionSettings = { table: ITable; powertools: PowertoolsSettings; identity: MemberIdentity };
+/**
+ * What every route function of the stack shares; the signing-secrets table and the delivery queue are given
+ * to the routes whose line asks for them only (`secretsTableActions`, `queuesDeliveries`).
+ */
+export type RouteFunctionSettings = {
+  table: ITable;
+  powertools: PowertoolsSettings;
+  identity: MemberIdentity;
+  secretsTable: ITable;
+  deliveryQueue: IQueue;
+};
 
 /**
  * Where a function that signs members in or verifies their tokens finds the pool: the pool id (the issuer of
@@ -34,7 +45,7 @@ export const constructId = (routeId: string): string => routeId.charAt(0).toUppe
  * credential's concurrency, and for the settings API the pool's ids.
  */
 export function routeFunction(scope: Construct, route: Route, settings: RouteFunctionSettings): RouteFunction {
-  return new RouteFunction(scope, constructId(route.id), {
+  const fn = new RouteFunction(scope, constructId(route.id), {
     entry: route.entry,
     description: `${route.method} ${route.path}`,
     table: settings.table,
@@ -42,8 +53,17 @@ export function routeFunction(scope: Construct, route: Route, settings: RouteFun
     tableKeys: route.tableKeys ?? {},
     identity: { userPool: settings.identity.userPool, actions: route.identityActions ?? [] },
     concurrency: concurrencyBudget[route.credential],
-    environment: isSettingsRoute(route) ? identityEnvironment(settings.identity) : {},
+    environment: {
+      ...(isSettingsRoute(route) ? identityEnvironment(settings.identity) : {}),
+      ...(route.secretsTableActions ? { SECRETS_TABLE_NAME: settings.secretsTable.tableName } : {}),
+      ...(route.queuesDeliveries ? { DELIVERY_QUEUE_URL: settings.deliveryQueue.queueUrl } : {}),
+    },
     powertools: settings.powertools,
     noDeadLetterQueueReason: invokedByApiGateway,
   });
+  // Writes only on the signing-secrets table (lib/routes.ts `SecretsTableWrite`): no route function reads a secret.
+  for (const statement of secretsTableStatements(settings.secretsTable, route.secretsTableActions ?? []))
+    fn.addToRolePolicy(statement);
+  if (route.queuesDeliveries) settings.deliveryQueue.grant(fn, 'sqs:SendMessage');
+  return fn;
 }

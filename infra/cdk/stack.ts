@@ -102,7 +102,14 @@ export class CrmStack extends Stack {
      */
     (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
-    const settings: RouteFunctionSettings = { table, powertools, identity };
+    const events = new OutboundEvents(this, 'Events', { table, secretsTable, powertools });
+    const settings: RouteFunctionSettings = {
+      table,
+      powertools,
+      identity,
+      secretsTable,
+      deliveryQueue: events.deliveryQueue,
+    };
     const settingsRoutes = routes.filter(isSettingsRoute);
     /** A nested stack only when there is a settings route: CloudFormation refuses a template without resources. */
     const settingsFunctions =
@@ -122,7 +129,6 @@ export class CrmStack extends Stack {
         });
     }
 
-    const events = new OutboundEvents(this, 'Events', { table, secretsTable, powertools });
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
     functions.set('SweepDeliveries', events.sweepDeliveries);

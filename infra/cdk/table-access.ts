@@ -1,6 +1,13 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { ItemAction, KeyPrefix, SecretsTableAction, TableAction, TableKeys } from '../../lib/routes';
+import type {
+  ItemAction,
+  KeyPrefix,
+  SecretsTableAction,
+  SecretsTableWrite,
+  TableAction,
+  TableKeys,
+} from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/table-items';
 import { tableDefinition } from '../../lib/storage/table';
 
@@ -85,13 +92,13 @@ export function tableAccessStatements(
 }
 
 /**
- * A signing function's read of the signing-secrets table: exactly `actions`, on that table's ARN
- * alone (no index, no stream: it has neither). No partition condition: the table holds secrets
- * only, each of which the function may need.
+ * A signing function's read of the signing-secrets table, or a settings route's write there (a secret created,
+ * rotated or deleted): exactly `actions`, on that table's ARN alone (no index, no stream: it has neither). No
+ * partition condition: the table holds secrets only, each of which the function may need.
  */
 export function secretsTableStatements(
   secretsTable: ITable,
-  actions: readonly SecretsTableAction[],
+  actions: readonly (SecretsTableAction | SecretsTableWrite)[],
 ): PolicyStatement[] {
   if (actions.length === 0) return [];
   return [

@@ -1,3 +1,4 @@
+import { NotFoundError } from '../domain/errors';
 import { isUuid } from '../ids';
 import { messages } from '../messages';
 import { AdminInputError } from './errors';
@@ -23,3 +24,10 @@ export function checkedId(kind: IdKind, value: string): string {
 /** A well-formed id that names nothing in the workspace (another workspace's record included). */
 export const unknownId = (kind: keyof typeof unknown, id: string): AdminInputError =>
   new AdminInputError(unknown[kind](id));
+
+/**
+ * The same, as the domain error the settings API answers 404 (decisions 7.2); the command line exits 2 for it
+ * as for an AdminInputError (tools/admin/main.ts).
+ */
+export const notFoundId = (kind: keyof typeof unknown, id: string): NotFoundError =>
+  new NotFoundError(unknown[kind](id));

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import * as z from 'zod/mini';
 import type { Deps } from '../deps';
 import { newAuditEntry, type ActingMemberId } from '../domain/audit';
 import { isEmailAddress } from '../domain/email';
@@ -52,6 +53,19 @@ export function readRole(value: string): MemberRole {
   if (role === undefined) throw new InvalidInputError(texts.invalidRole(value), { field: 'role' });
   return role;
 }
+
+/** A role in a body of the settings API: `admin` or `member`, exactly. */
+const roleField = z.enum(['admin', 'member'] as const satisfies readonly MemberRole[], texts.roleExpected);
+
+/** `POST /members` (decisions 7.2): the e-mail is checked by `addMember`, as for `member add`. */
+export const newMemberSchema = z.strictObject({
+  email: z.string().check(z.maxLength(254, messages.rules.atMostCharacters(254))),
+  name: z.optional(z.string().check(z.maxLength(200, messages.rules.atMostCharacters(200)))),
+  role: roleField,
+});
+
+/** `PATCH /members/{m}` (decisions 7.2): the role alone. */
+export const roleChangeSchema = z.strictObject({ role: roleField });
 
 /** Whether this member is the workspace's last admin who can sign in (decisions 7.1: never demoted nor removed). */
 export function isLastAdmin(members: readonly Member[], member: Member): boolean {

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import * as z from 'zod/mini';
 import type { Deps, SecretsDeps } from '../deps';
-import { ConflictError, NotFoundError } from '../domain/errors';
+import { ConflictError, InvalidInputError } from '../domain/errors';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
-import type { EventDeps, NetworkPolicy } from '../domain/events/ports';
-import { redeliver } from '../domain/events/redeliver';
+import type { DeliveryQueue, EventDeps, NetworkPolicy } from '../domain/events/ports';
+import { checkRedeliverable, redeliver } from '../domain/events/redeliver';
 import { rotationOverlapMs } from '../domain/events/signing';
 import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
 import { messages } from '../messages';
 import { listDeliveries } from '../storage/delivery-list';
+import { readDeliveryWithSubscription } from '../storage/delivery-attempts';
+import { encodeCursor, type CursorBinding } from '../http/cursor';
+import type { PageRequest } from '../storage/prospect-pages';
 import type { DeliveryStatus } from '../domain/model';
 import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscriptions';
@@ -16,7 +20,7 @@ import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit
 import type { AuditAction } from '../storage/audit-log';
 import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
-import { checkedId, unknownId } from './ids';
+import { checkedId, notFoundId } from './ids';
 import { requireWorkspace } from './workspace';
 
 /**
@@ -52,8 +56,9 @@ const subscriptionAudit = (
     summary,
   });
 
-const accepted = <T>(checked: Checked<T>): T => {
-  if (!checked.ok) throw new AdminInputError(checked.reason);
+/** A refused URL or event type: 400 naming the field through the settings API, exit 2 on the command line. */
+const accepted = <T>(checked: Checked<T>, field: 'url' | 'events'): T => {
+  if (!checked.ok) throw new InvalidInputError(checked.reason, { field, message: checked.reason });
   return checked.value;
 };
 
@@ -80,8 +85,8 @@ export async function createSubscription(
     actingMemberId?: ActingMemberId;
   },
 ): Promise<CreatedSubscription> {
-  const url = accepted(checkSubscriptionUrl(input.url, input.network));
-  const events = accepted(checkEventTypes(input.events));
+  const url = accepted(checkSubscriptionUrl(input.url, input.network), 'url');
+  const events = accepted(checkEventTypes(input.events), 'events');
   const workspace = await requireWorkspace(deps, input.workspaceId);
   const subscription = {
     id: deps.newId(),
@@ -101,6 +106,18 @@ export async function createSubscription(
   await store.createSubscription(deps, subscription, secret, audit);
   return { id: subscription.id, url, events, secret };
 }
+
+/**
+ * `POST /subscriptions` (decisions 7.2): `{ url, events? }`, the event types a list (the command line's
+ * `--events a,b`, so no type holds a comma); the URL and the types are checked by `createSubscription`.
+ */
+export const newSubscriptionSchema = z.strictObject({
+  url: z.string(),
+  events: z.optional(z.array(z.string().check(z.regex(/^[^,]*$/)))),
+});
+
+/** `PATCH /subscriptions/{s}`: `{ active }`. */
+export const subscriptionActivationSchema = z.strictObject({ active: z.boolean() });
 
 /** `subscription list`: oldest first. */
 export async function listSubscriptions(
@@ -130,7 +147,7 @@ export async function setSubscriptionActive(
     active ? messages.audit.subscriptionEnabled : messages.audit.subscriptionDisabled,
   );
   if (!(await store.setSubscriptionActive(deps, { workspaceId: workspace.id, id, active }, audit))) {
-    throw unknownId('subscription', subscriptionId);
+    throw notFoundId('subscription', subscriptionId);
   }
   return { id, active };
 }
@@ -150,7 +167,8 @@ export async function deleteSubscription(
     'subscription.deleted',
     messages.audit.subscriptionDeleted,
   );
-  if (!(await store.deleteSubscription(deps, workspace.id, id, audit))) throw unknownId('subscription', subscriptionId);
+  if (!(await store.deleteSubscription(deps, workspace.id, id, audit, deps.clock())))
+    throw notFoundId('subscription', subscriptionId);
   return { id, deleted: true };
 }
 
@@ -179,8 +197,8 @@ export async function rotateSubscriptionSecret(
     messages.audit.subscriptionSecretRotated,
   );
   if (await store.rotateSigningSecret(deps, workspace.id, id, rotation, audit)) return { id, secret };
-  if (!(await store.getSubscription(deps, workspace.id, id))) throw unknownId('subscription', subscriptionId);
-  throw new AdminInputError(messages.admin.subscription.secretNotMoved(id));
+  if (!(await store.getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
+  throw new ConflictError(messages.admin.subscription.secretNotMoved(id));
 }
 
 export type MovedSecret = { workspace_id: string; id: string };
@@ -226,7 +244,10 @@ export function readDeliveriesLimit(value: string | undefined): number {
 export function readDeliveryStatus(value: string | undefined): DeliveryStatus | undefined {
   if (value === undefined) return undefined;
   const status = deliveryStatuses.find((known) => known === value.trim());
-  if (status === undefined) throw new AdminInputError(messages.admin.subscription.invalidStatus(value));
+  if (status === undefined) {
+    const message = messages.admin.subscription.invalidStatus(value);
+    throw new InvalidInputError(message, { field: 'status', message });
+  }
   return status;
 }
 
@@ -250,9 +271,85 @@ export async function listSubscriptionDeliveries(
 }
 
 /**
+ * `GET /subscriptions/{s}/deliveries` (decisions 7.2): a page of the deliveries `subscription deliveries` lists,
+ * newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
+ */
+export async function pageOfDeliveries(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+  options: { status?: DeliveryStatus | undefined; page: PageRequest },
+): Promise<{ deliveries: DeliveryView[]; next_cursor: string | null }> {
+  const subscription = await requireSubscription(deps, workspaceId, subscriptionId);
+  const { limit, after } = options.page;
+  const found = await listDeliveries(deps, subscription.workspace_id, {
+    subscriptionId: subscription.id,
+    status: options.status,
+    limit: limit + 1,
+    now: deps.clock(),
+    afterId: after?.id,
+  });
+  const deliveries = found.slice(0, limit).map(deliveryView);
+  const last = deliveries.at(-1);
+  const binding = deliveriesBinding(subscription.workspace_id, subscription.id, options.status);
+  return {
+    deliveries,
+    next_cursor: found.length > limit && last ? encodeCursor(binding, { at: last.created_at, id: last.id }) : null,
+  };
+}
+
+/** A cursor is bound to the subscription and the status filter it was issued for. */
+export const deliveriesBinding = (
+  workspaceId: string,
+  subscriptionId: string,
+  status: DeliveryStatus | undefined,
+): CursorBinding => ({ list: 'deliveries', workspaceId, subscriptionId, status: status ?? '' });
+
+/**
+ * `POST /deliveries/{d}/redeliver` (decisions 7.2): the same checks as `subscription redeliver`
+ * (lib/domain/events/redeliver.ts), then the new attempt queued at once for the delivery function, which
+ * signs and sends it (lib/domain/events/deliver.ts): the caller reads no signing secret and POSTs
+ * nothing itself. The delivery as it stands when queued, after the audit entry.
+ */
+export async function queueRedelivery(
+  deps: Deps & { queue: DeliveryQueue },
+  workspaceId: string,
+  deliveryId: string,
+  actingMemberId: ActingMemberId,
+): Promise<DeliveryView> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('delivery', deliveryId);
+  const now = deps.clock();
+  const { delivery, subscription } = await readDeliveryWithSubscription(deps, workspace.id, id);
+  const redeliverable = checkRedeliverable({ delivery, subscription }, id, now);
+  await deps.queue.send([
+    {
+      message: {
+        workspace_id: workspace.id,
+        delivery_id: redeliverable.delivery.id,
+        subscription_id: redeliverable.subscription.id,
+        step: redeliverable.delivery.step,
+        not_before: now.toISOString(),
+        redelivery: true,
+      },
+      delaySeconds: 0,
+    },
+  ]);
+  await recordAudit(deps, {
+    workspaceId: workspace.id,
+    memberId: actingMemberId,
+    action: 'delivery.redelivered',
+    targetId: id,
+    summary: messages.audit.deliveryRedeliveryQueued,
+  });
+  return deliveryView(redeliverable.delivery);
+}
+
+/**
  * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
- * (lib/domain/events/redeliver.ts); an unknown delivery, a deleted or disabled subscription are
- * the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
+ * (lib/domain/events/redeliver.ts), made by the command itself: it runs in a process of its own,
+ * which shares no queue with `npm start`'s, and prints the delivery once the event is sent (decisions 6.2). An
+ * unknown delivery, a deleted or disabled subscription are the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
  * audit entry is written right after them (decisions 7.4).
  */
 export async function redeliverDelivery(
@@ -263,28 +360,21 @@ export async function redeliverDelivery(
 ): Promise<DeliveryView> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('delivery', deliveryId);
-  try {
-    const delivery = await redeliver(deps, workspace.id, id);
-    await recordAudit(deps, {
-      workspaceId: workspace.id,
-      memberId: actingMemberId,
-      action: 'delivery.redelivered',
-      targetId: id,
-      summary: messages.audit.deliveryRedelivered(delivery.status),
-    });
-    return delivery;
-  } catch (error) {
-    if (error instanceof NotFoundError || error instanceof ConflictError) {
-      throw new AdminInputError(error.message, { cause: error });
-    }
-    throw error;
-  }
+  const delivery = await redeliver(deps, workspace.id, id);
+  await recordAudit(deps, {
+    workspaceId: workspace.id,
+    memberId: actingMemberId,
+    action: 'delivery.redelivered',
+    targetId: id,
+    summary: messages.audit.deliveryRedelivered(delivery.status),
+  });
+  return delivery;
 }
 
 async function requireSubscription(deps: Deps, workspaceId: string, subscriptionId: string): Promise<SubscriptionItem> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
   const subscription = await store.getSubscription(deps, workspace.id, id);
-  if (!subscription) throw unknownId('subscription', subscriptionId);
+  if (!subscription) throw notFoundId('subscription', subscriptionId);
   return subscription;
 }

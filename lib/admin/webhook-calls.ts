@@ -2,9 +2,11 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { admittedWebhookCall } from '../auth/authorize';
 import { encodeDecision } from '../auth/context';
 import type { Deps } from '../deps';
-import { InvalidInputError } from '../domain/errors';
+import { InvalidInputError, UnknownReferenceError } from '../domain/errors';
+import { encodeCursor, type CursorBinding } from '../http/cursor';
+import type { PageRequest } from '../storage/prospect-pages';
 import type { WebhookFields } from '../domain/model';
-import { readWebhookBody } from '../http/middleware/webhook';
+import { readWebhookBody } from '../domain/webhook-call';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
@@ -13,7 +15,7 @@ import { getWebhookCall, listWebhookCalls } from '../storage/webhook-call-list';
 import { commandLine, type ActingMemberId } from '../domain/audit';
 import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
-import { checkedId, unknownId } from './ids';
+import { checkedId, notFoundId } from './ids';
 import { requireWorkspace } from './workspace';
 
 /**
@@ -88,6 +90,37 @@ export async function listCalls(
   return { calls: calls.map(callView) };
 }
 
+/**
+ * `GET /webhook/calls` (decisions 7.2): a page of the journal, newest first, the same calls as `webhook calls`
+ * lists; `next_cursor` names the last call of the page when another follows (one more is read to know it).
+ */
+export async function pageOfCalls(
+  deps: Deps,
+  workspaceId: string,
+  options: { failed: boolean; page: PageRequest },
+): Promise<{ calls: WebhookCallView[]; next_cursor: string | null }> {
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const { limit, after } = options.page;
+  const found = await listWebhookCalls(deps, workspace.id, {
+    failed: options.failed,
+    limit: limit + 1,
+    now: deps.clock(),
+    afterId: after?.id,
+  });
+  const calls = found.slice(0, limit);
+  const last = calls.at(-1);
+  return {
+    calls: calls.map(callView),
+    next_cursor: found.length > limit && last ? encodeCursor(callsBinding(workspace.id, options.failed), last) : null,
+  };
+}
+
+/** The cursor binding of a page of the journal: a cursor of the failed calls is refused on the whole list. */
+export const callsBinding = (workspaceId: string, failed: boolean): CursorBinding => ({
+  list: failed ? 'failed-webhook-calls' : 'webhook-calls',
+  workspaceId,
+});
+
 /** `webhook call`: one call with its kept body, read as the webhook reads it. */
 export async function showCall(
   deps: Deps,
@@ -123,8 +156,9 @@ export async function replayCall(
   actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookReplayView> {
   const call = await requireCall(deps, workspaceId, callId);
-  if (call.body === undefined) throw new AdminInputError(messages.admin.webhook.noBodyKept(call.id));
-  if (call.body_truncated === true) throw new AdminInputError(messages.admin.webhook.bodyTruncated(call.id));
+  // 422 through the settings API (decisions 7.2), exit 2 on the command line, as every domain error.
+  if (call.body === undefined) throw new UnknownReferenceError(messages.admin.webhook.noBodyKept(call.id));
+  if (call.body_truncated === true) throw new UnknownReferenceError(messages.admin.webhook.bodyTruncated(call.id));
   const endpoint = await getEndpoint(deps, call.endpoint_id);
   if (endpoint?.workspace_id !== call.workspace_id) {
     throw new Error(messages.admin.webhook.endpointMissing(call.endpoint_id, call.workspace_id));
@@ -156,7 +190,7 @@ async function requireCall(deps: Deps, workspaceId: string, callId: string): Pro
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('webhookCall', callId);
   const call = await getWebhookCall(deps, workspace.id, id, deps.clock());
-  if (!call) throw unknownId('webhookCall', callId);
+  if (!call) throw notFoundId('webhookCall', callId);
   return call;
 }
 
@@ -167,7 +201,7 @@ const contentTypeHeader = (call: WebhookCallRequest): Record<string, string> =>
   call.content_type ? { 'Content-Type': call.content_type } : {};
 
 /**
- * The webhook's own reader (readWebhookBody, lib/http/middleware/webhook.ts); a body it refuses, or one cut at 64 KB
+ * The webhook's own reader (readWebhookBody, lib/domain/webhook-call.ts); a body it refuses, or one cut at 64 KB
  * (never read: its end is missing), is shown as the text kept.
  */
 function keptBody(call: WebhookCallItem): KeptBody {

@@ -1,6 +1,9 @@
 import { derivedTimeOrderedId } from '../ids';
+import { messages as catalogue } from '../messages';
 import type { BusinessMetric, MetricDimension } from '../observability';
-import type { PhoneSettings, WebhookCall, WebhookRoute } from './model';
+import { maxWebhookBodyBytes } from '../routes';
+import { InvalidInputError } from './errors';
+import type { PhoneSettings, WebhookCall, WebhookFields, WebhookRoute } from './model';
 
 /** The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal). */
 export type WebhookCallContext = {
@@ -133,4 +136,57 @@ export function keptBodyOf(body: string, base64: boolean): { body: string; trunc
   for (let back = 0; back < 3 && ((bytes[end] ?? 0) & 0xc0) === 0x80; back += 1) end -= 1;
   const kept = bytes.subarray(0, end);
   return { body: kept.toString(base64 ? 'base64' : 'utf8'), truncated: true };
+}
+
+/**
+ * Webhook bodies are read by the service itself, never refused for their Content-Type: JSON
+ * whatever the header says, except a form-encoded body ("Webhooks by Zapier" sends those by
+ * default), read as a flat object. A repeated key becomes a list (`tag_ids`), and
+ * `answers[Question]=Réponse` fills the `answers` object. Here, beside the call it belongs to: the webhook
+ * handlers read their body with it, and the journal's view of a kept body (lib/admin/webhook-calls.ts) too.
+ */
+export function readWebhookBody(event: {
+  body: string | null;
+  isBase64Encoded: boolean;
+  headers: Record<string, string | undefined>;
+}): WebhookFields {
+  const raw = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  if (raw && Buffer.byteLength(raw, 'utf8') > maxWebhookBodyBytes)
+    throw new InvalidInputError(catalogue.body.webhookTooLarge(maxWebhookBodyBytes / 1024));
+  if (isFormEncoded(event.headers)) return readForm(raw ?? '');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw ?? '');
+  } catch (error) {
+    throw new InvalidInputError(catalogue.body.webhookUnreadable, undefined, { cause: error });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidInputError(catalogue.body.webhookUnreadable);
+  }
+  return parsed as WebhookFields;
+}
+
+function isFormEncoded(headers: Record<string, string | undefined>): boolean {
+  const name = Object.keys(headers ?? {}).find((candidate) => candidate.toLowerCase() === 'content-type');
+  const value = name === undefined ? '' : (headers[name] ?? '');
+  return value.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/** Built through Maps and Object.fromEntries, so a key like `__proto__` stays a plain field. */
+function readForm(raw: string): WebhookFields {
+  const fields = new Map<string, string | string[]>();
+  const answers = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const answer = /^answers\[(.*)\]$/s.exec(key);
+    if (answer) {
+      answers.set(answer[1] ?? '', value);
+      continue;
+    }
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const previous = fields.get(name);
+    fields.set(name, previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]);
+  }
+  const result: WebhookFields = Object.fromEntries(fields);
+  if (answers.size > 0) return { ...result, answers: Object.fromEntries(answers) };
+  return result;
 }

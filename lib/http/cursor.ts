@@ -18,20 +18,28 @@ export type CursorBinding =
   /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
   | { list: 'audit'; workspaceId: string }
   /** The changes made with an API key (`GET /api-keys/{k}/changes`, decisions 7.2). */
-  | { list: 'key-changes'; workspaceId: string; keyId: string };
+  | { list: 'key-changes'; workspaceId: string; keyId: string }
+  /** The webhook call journal of a workspace (decisions 6.3, 7.2), all calls or the failed ones only. */
+  | { list: 'webhook-calls' | 'failed-webhook-calls'; workspaceId: string }
+  /** The deliveries of one subscription (decisions 6.2, 7.2), any status or one. */
+  | { list: 'deliveries'; workspaceId: string; subscriptionId: string; status: string };
 
 /** Far above any cursor issued (about 130 characters), far below the gateway's URL limit. */
 const maxCursorLength = 512;
 /** Reception times are written by `Date.prototype.toISOString`: exactly this layout. */
 const receptionTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Whose list it is within the workspace: a prospect's, a key's, or the workspace's own (the audit log). */
-const listOwnerOf = (binding: CursorBinding): string =>
-  binding.list === 'audit' ? '' : binding.list === 'key-changes' ? binding.keyId : binding.prospectId;
+/** What, besides the list and the workspace, a cursor is bound to. */
+const narrowing = (binding: CursorBinding): string => {
+  if ('prospectId' in binding) return binding.prospectId;
+  if ('keyId' in binding) return binding.keyId;
+  if ('subscriptionId' in binding) return `${binding.subscriptionId}\n${binding.status}`;
+  return '';
+};
 
 const bindingOf = (binding: CursorBinding): string =>
   createHash('sha256')
-    .update(`${binding.list}\n${binding.workspaceId}\n${listOwnerOf(binding)}`, 'utf8')
+    .update(`${binding.list}\n${binding.workspaceId}\n${narrowing(binding)}`, 'utf8')
     .digest('base64url')
     .slice(0, 22);
 

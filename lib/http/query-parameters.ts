@@ -24,16 +24,22 @@ export function queryValue(event: QueryEvent, name: string): string | undefined 
 export const defaultPageLimit = 50;
 export const maxPageLimit = 100;
 
-/**
- * `limit` (decimal digits, 1 to 100, default 50) and `cursor` of a list (docs/api.md#pagination),
- * both checked before the prospect is looked for (400 before 404).
- */
-export function pageRequestOf(event: QueryEvent, binding: CursorBinding): PageRequest {
+/** `limit` of a list (docs/api.md#pagination): decimal digits, 1 to 100, default 50. */
+export function pageLimitOf(event: QueryEvent): number {
   const limitText = queryValue(event, 'limit');
   const limit = limitText === undefined ? defaultPageLimit : Number(limitText);
   if (limitText !== undefined && (!/^\d{1,3}$/.test(limitText) || limit < 1 || limit > maxPageLimit)) {
     throw refuse('limit', messages.query.invalidLimit);
   }
+  return limit;
+}
+
+/**
+ * `limit` and `cursor` of a list (docs/api.md#pagination), both checked before the prospect is
+ * looked for (400 before 404).
+ */
+export function pageRequestOf(event: QueryEvent, binding: CursorBinding): PageRequest {
+  const limit = pageLimitOf(event);
   const cursor = queryValue(event, 'cursor');
   return cursor === undefined ? { limit } : { limit, after: decodeCursor(cursor, binding) };
 }

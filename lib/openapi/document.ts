@@ -59,6 +59,21 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: 'VIP',
   },
+  call_id: {
+    description: "The call's id (UUID), from the journal. Any other value, or another workspace's call: 404.",
+    schema: { type: 'string' },
+    example: '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b',
+  },
+  subscription_id: {
+    description: "The subscription's id (UUID). Any other value, or another workspace's subscription: 404.",
+    schema: { type: 'string' },
+    example: '0193a0f1-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+  },
+  delivery_id: {
+    description: "The delivery's id (UUID), from the subscription's deliveries. Any other value: 404.",
+    schema: { type: 'string' },
+    example: '0193a1c4-5d6e-7f8a-9b0c-1d2e3f4a5b6c',
+  },
   workspace_id: {
     description:
       "The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.",
@@ -69,6 +84,11 @@ const pathParameters: Record<string, JsonSchema> = {
     description: "The change-log entry's id (UUID). Any other value, or another workspace's entry, is a 404.",
     schema: { type: 'string' },
     example: exampleIds.stageChange,
+  },
+  member_id: {
+    description: "The member's id (UUID) in this workspace (`GET …/members`). Any other value: 404.",
+    schema: { type: 'string' },
+    example: exampleIds.invitedMember,
   },
 };
 
@@ -141,6 +161,22 @@ const queryParameters: Record<QueryParameterName, JsonSchema> = {
       "list's, prospect's or workspace's cursor): 400. Given twice: 400.",
     schema: { type: 'string' },
     example: exampleCursor,
+  },
+  Failed: {
+    name: 'failed',
+    in: 'query',
+    required: false,
+    description: '`true`: only the calls answered 400 or more; `false` or absent: every call. Anything else: 400.',
+    schema: { type: 'string', enum: ['true', 'false'] },
+    example: 'true',
+  },
+  DeliveryStatus: {
+    name: 'status',
+    in: 'query',
+    required: false,
+    description: 'Only the deliveries in this state; absent: all. Anything else: 400.',
+    schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    example: 'failed',
   },
   Email: contactParameter(
     'email',

@@ -22,6 +22,8 @@ export const exampleIds = {
   talent: '886313e1-3b8a-4372-9b90-0c9aee199e5d',
   endpoint: '6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b',
   workspace: '2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f',
+  invitedMember: '8f14e45f-ceea-467a-9af0-2d5b3c6e7a81',
+  auditEntry: '019a8f3c-2b7d-7e41-9c5a-3d6e8f0a1b2c',
 } as const;
 
 /**
@@ -82,4 +84,10 @@ export const exampleMessages = {
   memberRateLimited: messages.session.rateLimited,
   weakPassword: messages.body.invalidField('new_password', messages.session.weakPassword),
   unknownSessionField: messages.body.unknownField('remember'),
+  invalidRoleField: messages.body.invalidField('role', messages.members.roleExpected),
+  emailTaken: messages.members.emailTaken('bob.durand@acme.test'),
+  memberNotFound: messages.members.unknown('8f14e45f-ceea-467a-9af0-2d5b3c6e7a82'),
+  removedMember: messages.members.removed('8f14e45f-ceea-467a-9af0-2d5b3c6e7a81'),
+  memberWithoutEmail: messages.members.noEmail('8f14e45f-ceea-467a-9af0-2d5b3c6e7a81'),
+  lastAdmin: messages.members.lastAdmin,
 } as const;

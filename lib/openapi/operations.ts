@@ -8,7 +8,9 @@ import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
+import { memberOperations } from './member-operations';
 import { signInOperations } from './sign-in-operations';
+import { eventsOperations } from './events-operations';
 
 export type Example = { summary: string; value: unknown };
 
@@ -43,7 +45,7 @@ export type RequestBody = {
 };
 
 /** The query parameters of the read routes, by component name (lib/openapi/document.ts). */
-export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl';
+export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus';
 
 export type OperationText = {
   summary: string;
@@ -243,6 +245,8 @@ const stageChangeEntry = (undoneAt: string | null) => ({
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
   ...signInOperations,
+  ...memberOperations,
+  ...eventsOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { maxEmailLength } from '../domain/email';
 import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead';
 import { maxNoteLength } from '../domain/notes';
+import { newMemberSchema, roleChangeSchema } from '../admin/members';
 import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../domain/prospect/update-prospect';
@@ -15,6 +16,8 @@ import {
   refreshSchema,
   signInSchema,
 } from '../domain/session/session';
+import { newSubscriptionSchema, subscriptionActivationSchema } from '../admin/subscriptions';
+import { eventTypes } from '../domain/events/event-types';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 
@@ -32,6 +35,10 @@ const validatedSchemas = {
   PasswordChange: changePasswordSchema,
   PasswordReset: passwordResetSchema,
   PasswordResetConfirmation: confirmPasswordResetSchema,
+  NewSubscription: newSubscriptionSchema,
+  SubscriptionActivation: subscriptionActivationSchema,
+  NewMember: newMemberSchema,
+  RoleChange: roleChangeSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
@@ -211,11 +218,45 @@ const addedKeywords: Record<
     },
   },
   PasswordReset: { properties: { email: signInEmail } },
+  NewSubscription: {
+    properties: {
+      url: {
+        description:
+          'Where the events are POSTed: `https` (plain `http` only to 127.0.0.1 or localhost in the local run), at ' +
+          'most 2,048 characters; on AWS it must not resolve to a private, loopback or link-local address (400).',
+      },
+      events: {
+        items: { enum: [...eventTypes] },
+        minItems: 1,
+        description: 'The event types sent; absent: all seven (400 for an unknown one).',
+      },
+    },
+  },
+  SubscriptionActivation: {
+    properties: { active: { description: 'false: events are no longer sent (never later); true: sent again.' } },
+  },
   PasswordResetConfirmation: {
     properties: {
       email: signInEmail,
       code: { description: 'The code of the e-mail `POST /password-reset` had sent.' },
       new_password: newPasswordKeywords('The password chosen instead.'),
+    },
+  },
+  NewMember: {
+    properties: {
+      email: {
+        ...emailKeywords,
+        description:
+          'The address the member signs in with and is invited at (trimmed); already a member of the workspace, ' +
+          'ignoring case: 409.',
+      },
+      name: { description: 'The name shown in the workspace (trimmed); absent or blank: the address.' },
+      role: { description: '`admin`: every settings route; `member`: reading, change logs and undo.' },
+    },
+  },
+  RoleChange: {
+    properties: {
+      role: { description: 'The new role; demoting the last admin who can sign in: 409.' },
     },
   },
 };

@@ -14,6 +14,20 @@ import type { WebhookStatusView, WebhookTokenView } from '../admin/webhooks';
 import type { WorkspaceView } from '../admin/workspaces';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
 
+import type { AuditEntryView } from '../admin/audit';
+import type { InvitedMemberView, MemberView } from '../admin/members';
+
+import type { pageOfCalls, replayCall, showCall } from '../admin/webhook-calls';
+import type {
+  createSubscription,
+  deleteSubscription,
+  listSubscriptions,
+  pageOfDeliveries,
+  rotateSubscriptionSecret,
+  setSubscriptionActive,
+} from '../admin/subscriptions';
+import type { DeliveryView } from '../domain/events/delivery-view';
+
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
@@ -321,6 +335,78 @@ export const myWorkspacesSchema = describing<{ workspaces: WorkspaceOfPerson[] }
   z.strictObject({ workspaces: z.array(workspaceOfPerson) }),
 );
 
+/** A member of a workspace (decisions 7.2), as `GET …/members` lists it. */
+const memberFields = {
+  id,
+  email: z.string().nullable().meta({ description: 'The address the member signs in with; null: none, no sign-in.' }),
+  name: z.string(),
+  role: z.enum(['admin', 'member']),
+  can_sign_in: z.boolean().meta({ description: 'False for a member removed from the workspace or without an e-mail.' }),
+};
+
+export const memberSchema = describing<MemberView>()(z.strictObject(memberFields));
+
+/** GET /workspaces/{w}/members. */
+export const memberListSchema = describing<{ members: MemberView[] }>()(
+  z.strictObject({ members: z.array(memberSchema) }),
+);
+
+/** POST /workspaces/{w}/members and …/invite: `temporary_password` only where the service may answer it (the local run). */
+export const invitedMemberSchema = describing<InvitedMemberView>()(
+  z.strictObject({
+    ...memberFields,
+    temporary_password: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Only from the local API (`npm start`): the temporary password of the invitation. Never when deployed, ' +
+          'where the identity provider e-mails it.',
+      }),
+  }),
+);
+
+/** DELETE /workspaces/{w}/members/{m}. */
+export const removedMemberSchema = describing<{ id: string; can_sign_in: false }>()(
+  z.strictObject({ id, can_sign_in: z.literal(false) }),
+);
+
+/** GET /workspaces/{w}/audit (decisions 7.4). */
+export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_cursor: string | null }>()(
+  z.strictObject({
+    entries: z.array(
+      z.strictObject({
+        id,
+        at: timestamp,
+        member_id: id.nullable().meta({ description: 'The member who acted; null for the admin command line.' }),
+        action: z.enum([
+          'api_key.created',
+          'api_key.revoked',
+          'webhook.token_generated',
+          'webhook.enabled',
+          'webhook.disabled',
+          'webhook_call.replayed',
+          'member.invited',
+          'member.role_changed',
+          'member.removed',
+          'tag.created',
+          'tag.renamed',
+          'subscription.created',
+          'subscription.enabled',
+          'subscription.disabled',
+          'subscription.deleted',
+          'subscription.secret_rotated',
+          'delivery.redelivered',
+          'change.undone',
+        ]),
+        target_id: z.string().nullable().meta({ description: 'The id of what changed (a key, a member…).' }),
+        summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
+      }),
+    ),
+    next_cursor: nextCursor,
+  }),
+);
+
 /**
  * `details` names the field at fault: the body's, a query parameter (`query` when the look-up's contact
  * parameters as a whole are wrong), or the Idempotency-Key header.
@@ -342,6 +428,114 @@ export const leadErrorSchema = (code: string) =>
   z.strictObject({ error: z.literal(code), message: z.string().meta({ description: 'A French sentence.' }) });
 
 /** The success bodies, by component name. */
+/** One journaled webhook call (decisions 6.3), never its body. */
+const webhookCall = z.strictObject({
+  id,
+  at: timestamp.meta({ description: 'When the call was received (the first one, for an entry that counts several).' }),
+  route: z.enum(['ingest-lead', 'recruitment']),
+  status: z.int().meta({ description: 'The HTTP status answered; 400 or more: a failed call.' }),
+  outcome: z.string().meta({ description: '`created`, `existing`, or the error code answered.' }),
+  record_id: id.nullable().meta({ description: 'The prospect or talent of the call; null when none.' }),
+  placement: z.string().nullable(),
+  warnings: z.array(z.string()),
+  request_id: z.string().nullable(),
+  count: z
+    .int()
+    .min(1)
+    .meta({ description: 'How many calls the entry stands for (refusals past the 10th of a minute).' }),
+  body_truncated: z.boolean().meta({ description: 'The kept body was cut at 64 KB: it is not replayed.' }),
+});
+
+/** GET /webhook/calls (decisions 6.3, 7.2). */
+export const webhookCallPageSchema = describing<Awaited<ReturnType<typeof pageOfCalls>>>()(
+  z.strictObject({ calls: z.array(webhookCall), next_cursor: nextCursor }),
+);
+
+/** GET /webhook/calls/{call_id}: the call and its kept body, as the webhook read it. */
+export const webhookCallDocumentSchema = describing<Awaited<ReturnType<typeof showCall>>>()(
+  z.strictObject({
+    call: webhookCall,
+    body: z
+      .union([z.strictObject({ raw: z.string() }), z.record(z.string(), z.unknown())])
+      .nullable()
+      .meta({
+        description:
+          'The kept body as the webhook reads it; `{ raw }`, its text, when it was cut at 64 KB or is unreadable; null when none was kept.',
+      }),
+  }),
+);
+
+/** POST /webhook/calls/{call_id}/replay. */
+export const webhookReplaySchema = describing<Awaited<ReturnType<typeof replayCall>>>()(
+  z.strictObject({
+    call: webhookCall.nullable().meta({ description: 'The replay, a new call of the journal.' }),
+    response: z.strictObject({
+      status: z.int(),
+      body: z.unknown().meta({ description: "The webhook's answer, whatever it is (an error too)." }),
+    }),
+  }),
+);
+
+const subscriptionUrl = z.string().meta({ description: 'Where the events are POSTed.' });
+const subscriptionEvents = z.array(z.string()).meta({ description: 'The event types sent.' });
+const signingSecret = z.string().meta({
+  description: 'The signing secret (`whsec_…`, Standard Webhooks), shown this once: keep it.',
+});
+
+/** GET /subscriptions: never a secret. */
+export const subscriptionListSchema = describing<Awaited<ReturnType<typeof listSubscriptions>>>()(
+  z.strictObject({
+    subscriptions: z.array(
+      z.strictObject({
+        id,
+        url: subscriptionUrl,
+        events: subscriptionEvents,
+        active: z.boolean(),
+        created_at: timestamp,
+      }),
+    ),
+  }),
+);
+
+/** POST /subscriptions: the secret, once. */
+export const createdSubscriptionSchema = describing<Awaited<ReturnType<typeof createSubscription>>>()(
+  z.strictObject({ id, url: subscriptionUrl, events: subscriptionEvents, secret: signingSecret }),
+);
+
+/** PATCH /subscriptions/{subscription_id}. */
+export const subscriptionStateSchema = describing<Awaited<ReturnType<typeof setSubscriptionActive>>>()(
+  z.strictObject({ id, active: z.boolean() }),
+);
+
+/** DELETE /subscriptions/{subscription_id}. */
+export const deletedSubscriptionSchema = describing<Awaited<ReturnType<typeof deleteSubscription>>>()(
+  z.strictObject({ id, deleted: z.literal(true) }),
+);
+
+/** POST /subscriptions/{subscription_id}/secret. */
+export const rotatedSecretSchema = describing<Awaited<ReturnType<typeof rotateSubscriptionSecret>>>()(
+  z.strictObject({ id, secret: signingSecret }),
+);
+
+const delivery = describing<DeliveryView>()(
+  z.strictObject({
+    id,
+    event_id: id.meta({ description: 'The event id, `webhook-id` of every attempt.' }),
+    type: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.int().min(0),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+  }),
+);
+
+/** GET /subscriptions/{subscription_id}/deliveries. */
+export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDeliveries>>>()(
+  z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
+);
+
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
   ProspectChangeResult: patchResultSchema,
@@ -366,7 +560,22 @@ export const responseSchemas = {
   Session: sessionSchema,
   RefreshedSession: refreshedSessionSchema,
   PasswordResetStarted: passwordResetStartedSchema,
+  WebhookCallPage: webhookCallPageSchema,
+  WebhookCallDocument: webhookCallDocumentSchema,
+  WebhookReplay: webhookReplaySchema,
+  SubscriptionList: subscriptionListSchema,
+  CreatedSubscription: createdSubscriptionSchema,
+  SubscriptionState: subscriptionStateSchema,
+  DeletedSubscription: deletedSubscriptionSchema,
+  RotatedSecret: rotatedSecretSchema,
+  Delivery: delivery,
+  DeliveryPage: deliveryPageSchema,
   MyWorkspaces: myWorkspacesSchema,
+  MemberList: memberListSchema,
+  Member: memberSchema,
+  InvitedMember: invitedMemberSchema,
+  RemovedMember: removedMemberSchema,
+  AuditPage: auditPageSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

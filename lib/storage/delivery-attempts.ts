@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetFromTables, sameKey, type SecretsStore, type Store } from './client';
 import type { Delivery, DeliveryStatus } from '../domain/model';
-import type { DeliveryItem, SigningSecretsItem, SubscriptionItem } from './event-items';
+import { liveSubscription, type DeliveryItem, type SigningSecretsItem, type SubscriptionItem } from './event-items';
 import { keys, type ItemKey } from './table-items';
 
 /**
@@ -56,10 +56,34 @@ export async function readDeliveryAndSubscription(
   const secretsKey = keys.signingSecrets(workspaceId, delivery.subscription_id);
   return {
     delivery,
-    subscription: ofSubscription[store.tableName]?.find((item) => sameKey(item, subscriptionKey)) as
-      SubscriptionItem | undefined,
+    subscription: liveSubscription(
+      ofSubscription[store.tableName]?.find((item) => sameKey(item, subscriptionKey)) as SubscriptionItem | undefined,
+    ),
     secrets: ofSubscription[store.secretsTableName]?.find((item) => sameKey(item, secretsKey)) as
       SigningSecretsItem | undefined,
+  };
+}
+
+/**
+ * The delivery, then its subscription, from the main table alone (two strongly consistent GetItems: the
+ * subscription's key is known once the delivery is read): what the settings API's redeliver checks before
+ * queuing the attempt, without the signing secrets it must never read.
+ */
+export async function readDeliveryWithSubscription(
+  store: Store,
+  workspaceId: string,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined }> {
+  const read = async <T>(key: ItemKey) =>
+    (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item as
+      T | undefined;
+  const delivery = await read<DeliveryItem>(keys.delivery(workspaceId, deliveryId));
+  if (!delivery) return { delivery, subscription: undefined };
+  return {
+    delivery,
+    subscription: liveSubscription(
+      await read<SubscriptionItem>(keys.subscription(workspaceId, delivery.subscription_id)),
+    ),
   };
 }
 

@@ -9,12 +9,18 @@ import { keys } from './table-items';
  * delivery partition read backwards (ids are time-ordered), strongly consistent, filtered on the
  * subscription, on being still kept at `now` (past their 30 days, TTL may not have removed them
  * yet: lib/storage/expiring-items.ts) and, when given, the status, read on until `limit` are found
- * (`queryNewestFirst`).
+ * (`queryNewestFirst`); `afterId`, from the delivery after that one (a page of the settings API).
  */
 export function listDeliveries(
   store: Store,
   workspaceId: string,
-  options: { subscriptionId: string; status?: DeliveryStatus | undefined; limit: number; now: Date },
+  options: {
+    subscriptionId: string;
+    status?: DeliveryStatus | undefined;
+    limit: number;
+    now: Date;
+    afterId?: string | undefined;
+  },
 ): Promise<DeliveryItem[]> {
   const kept = stillKeptFilter(options.now);
   return queryNewestFirst<DeliveryItem>(
@@ -35,5 +41,6 @@ export function listDeliveries(
       filtered: true,
     },
     options.limit,
+    options.afterId === undefined ? undefined : keys.delivery(workspaceId, options.afterId),
   );
 }

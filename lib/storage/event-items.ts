@@ -12,7 +12,22 @@ import { keys } from './table-items';
  * the routes and the stream handler read, and which the change stream carries; so it holds no secret
  * (its signing secrets are in a table of their own).
  */
-export type SubscriptionItem = Subscription & { pk: string; sk: string; type: 'subscription' };
+export type SubscriptionItem = Subscription & {
+  pk: string;
+  sk: string;
+  type: 'subscription';
+  /**
+   * Set when the subscription is deleted: no function may delete an item of the `WS#` partition (only the
+   * prefixes of `deletablePrefixes` may be, lib/storage/table-items.ts), so a deleted subscription is marked,
+   * never read again (`liveSubscription`), and removed by TTL (`expires_at`, set to the deletion's second).
+   */
+  deleted_at?: string;
+  expires_at?: number;
+};
+
+/** The subscription unless it was deleted: every reader of subscription items goes through this. */
+export const liveSubscription = <T extends SubscriptionItem>(item: T | undefined): T | undefined =>
+  item === undefined || item.deleted_at !== undefined ? undefined : item;
 
 /**
  * A subscription written before signing secrets had a table of their own: its `secret` is still
@@ -23,7 +38,8 @@ export type StoredSubscriptionItem = SubscriptionItem & { secret?: string };
 /**
  * The signing secrets of one subscription: in the signing-secrets table, under the subscription's
  * key (lib/storage/secrets-table.ts); only the delivery function may read that table
- * (`secretsTableActions` in lib/routes.ts), and the admin command line writes it.
+ * (`secretsTableActions` in lib/routes.ts); the admin command line and the settings routes that create, rotate or
+ * delete a secret write it (`Route.secretsTableActions`, writes only).
  */
 export type SigningSecretsItem = SigningSecrets & { pk: string; sk: string; type: 'signing_secrets' };
 

@@ -38,10 +38,16 @@ export type PartitionQuery = Omit<
  * so pages are read on until `limit` items are found or the partition ends; without one, each
  * page asks for just what is missing.
  */
-export async function queryNewestFirst<T>(store: Store, query: PartitionQuery, limit: number): Promise<T[]> {
+export async function queryNewestFirst<T>(
+  store: Store,
+  query: PartitionQuery,
+  limit: number,
+  /** The key of the last item of the previous page: the read starts right after it (a settings API page). */
+  after?: Record<string, unknown>,
+): Promise<T[]> {
   const { filtered, ...input } = query;
   const found: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, unknown> | undefined = after;
   do {
     const result = await store.db.send(
       new QueryCommand({

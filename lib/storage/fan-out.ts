@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGetItems, type StoredItem, type Store } from './client';
-import type { DeliveryItem, SubscriptionItem } from './event-items';
+import { liveSubscription, type DeliveryItem, type SubscriptionItem } from './event-items';
 import { keys, workspaceConfigPk, type ItemKey } from './table-items';
 import type { Tag } from '../domain/model';
 import { configOf } from './workspace-config';
@@ -32,7 +32,8 @@ export async function readWorkspaceEventContext(store: Store, workspaceId: strin
   for await (const page of pages) {
     for (const item of (page.Items ?? []) as StoredItem[]) {
       if (item.sk === configKey.sk) configItem = item;
-      else if (item.sk.startsWith(keys.subscriptionSkPrefix)) subscriptions.push(item as SubscriptionItem);
+      else if (item.sk.startsWith(keys.subscriptionSkPrefix) && liveSubscription(item as SubscriptionItem))
+        subscriptions.push(item as SubscriptionItem);
     }
   }
   return { tags: configOf(configItem).tags, subscriptions };

@@ -2,8 +2,17 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { keys } from './table-items';
 
-/** Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line. */
-export type LocalIdentityProviderItem = { endpoint: string; user_pool_id: string; client_id: string };
+/**
+ * Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line.
+ * `pool_file`: the file where it keeps its pool and the secrets it delivers (lib/identity/config.ts), absent from an
+ * item written before it was kept.
+ */
+export type LocalIdentityProviderItem = {
+  endpoint: string;
+  user_pool_id: string;
+  client_id: string;
+  pool_file?: string;
+};
 
 /** Access pattern "where the local identity provider is": one GetItem of IDP#LOCAL / IDP. */
 export async function getLocalIdentityProvider(store: Store): Promise<LocalIdentityProviderItem | undefined> {
@@ -12,7 +21,12 @@ export async function getLocalIdentityProvider(store: Store): Promise<LocalIdent
   );
   return Item === undefined
     ? undefined
-    : { endpoint: Item.endpoint, user_pool_id: Item.user_pool_id, client_id: Item.client_id };
+    : {
+        endpoint: Item.endpoint,
+        user_pool_id: Item.user_pool_id,
+        client_id: Item.client_id,
+        ...(typeof Item.pool_file === 'string' ? { pool_file: Item.pool_file } : {}),
+      };
 }
 
 /** The provider of this start (its port changes from one start to the next): one PutItem. */

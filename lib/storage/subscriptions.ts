@@ -1,6 +1,13 @@
 import { GetCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
-import { eventItems, type SigningSecretsItem, type StoredSubscriptionItem, type SubscriptionItem } from './event-items';
+import {
+  eventItems,
+  liveSubscription,
+  type SigningSecretsItem,
+  type StoredSubscriptionItem,
+  type SubscriptionItem,
+} from './event-items';
+import { epochSeconds } from './expiring-items';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './table-items';
 import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
@@ -9,7 +16,8 @@ import { auditPut, type AuditEntry } from './audit-log';
 /**
  * A workspace's subscriptions (docs/data-model.md, "Outbound events"): items `WS#<ws>` / `SUB#<id>`
  * in its configuration partition, and their signing secrets under the same key in the
- * signing-secrets table ("Signing secrets"), written only by the admin command line.
+ * signing-secrets table ("Signing secrets"), written only by the admin command line and the settings
+ * routes that create, rotate or delete a subscription's secret (read by the delivery function alone).
  */
 
 /**
@@ -34,12 +42,36 @@ export async function createSubscription(
   await store.db.send(
     new TransactWriteCommand({
       TransactItems: [
-        putIfAbsent(store, eventItems.subscription(subscription)),
+        createdByUpdate(store, eventItems.subscription(subscription)),
         putIfAbsent(secretsTableOf(store), secrets),
         auditPut(store, audit),
       ],
     }),
   );
+}
+
+/**
+ * The subscription written by an UpdateItem that creates it ("Edits an existing item's attributes, or adds a new
+ * item to the table if it does not already exist", "UpdateItem", DynamoDB API Reference:
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html), refusing an item of the
+ * same key: no function is granted PutItem on `WS#`, which could replace the workspace's configuration item
+ * (IAM tells items apart by partition key only).
+ */
+function createdByUpdate(store: Store, item: SubscriptionItem) {
+  const { pk, sk, ...attributes } = item;
+  const names = Object.keys(attributes);
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: { pk, sk },
+      UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(
+        names.map((name, index) => [`:a${index}`, attributes[name as keyof typeof attributes]]),
+      ),
+    },
+  };
 }
 
 /**
@@ -59,7 +91,7 @@ export async function listSubscriptions(store: Store, workspaceId: string): Prom
     },
   );
   for await (const page of pages) found.push(...((page.Items ?? []) as StoredSubscriptionItem[]));
-  return found;
+  return found.filter((item) => liveSubscription(item) !== undefined);
 }
 
 /** Access pattern "one subscription by id": GetItem, strongly consistent; another workspace's is not found. */
@@ -75,7 +107,7 @@ export async function getSubscription(
       ConsistentRead: true,
     }),
   );
-  return Item as SubscriptionItem | undefined;
+  return liveSubscription(Item as SubscriptionItem | undefined);
 }
 
 /**
@@ -96,7 +128,7 @@ export async function setSubscriptionActive(
               TableName: store.tableName,
               Key: keys.subscription(subscription.workspaceId, subscription.id),
               UpdateExpression: 'SET active = :active',
-              ConditionExpression: 'attribute_exists(pk)',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
               ExpressionAttributeValues: { ':active': subscription.active },
             },
           },
@@ -113,26 +145,37 @@ export async function setSubscriptionActive(
 
 /**
  * Deletes a subscription and its signing secrets in one transaction across the two tables (its
- * deliveries expire with their TTL); false when the subscription did not exist. One written before
- * the secrets table existed has no secrets item: an unconditional delete of an absent item is no
- * error ("Unless you specify conditions, the DeleteItem is an idempotent operation", "DeleteItem",
- * DynamoDB API Reference).
+ * deliveries expire with their TTL); false when the subscription did not exist or was deleted. The
+ * subscription, in the `WS#` partition no function may delete from, is marked deleted (never read again:
+ * `liveSubscription`) and expires now: "DynamoDB typically deletes expired items within two days of
+ * expiration" ("UpdateTimeToLive", DynamoDB API Reference,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html). Its secrets are
+ * deleted at once. One written before the secrets table existed has no secrets item: an unconditional delete
+ * of an absent item is no error ("Unless you specify conditions, the DeleteItem is an idempotent operation",
+ * "DeleteItem", DynamoDB API Reference).
  */
 export async function deleteSubscription(
   store: SecretsStore,
   workspaceId: string,
   subscriptionId: string,
   audit: AuditEntry,
+  now: Date,
 ): Promise<boolean> {
   try {
     await store.db.send(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Delete: {
+            Update: {
               TableName: store.tableName,
               Key: keys.subscription(workspaceId, subscriptionId),
-              ConditionExpression: 'attribute_exists(pk)',
+              UpdateExpression: 'SET active = :inactive, deleted_at = :now, expires_at = :expires REMOVE secret',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+              ExpressionAttributeValues: {
+                ':inactive': false,
+                ':now': now.toISOString(),
+                ':expires': epochSeconds(now),
+              },
             },
           },
           { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },

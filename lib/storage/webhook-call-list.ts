@@ -9,13 +9,14 @@ import type { WebhookCallItem } from './table-items';
  * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
  * partition read backwards (ids are time-ordered), strongly consistent, without the entries past
  * their `expires_at` that TTL has not removed yet (lib/storage/expiring-items.ts); `failed` keeps the calls
- * answered with an error (status 400 or more), read on until `limit` are found. Expired entries
+ * answered with an error (status 400 or more), read on until `limit` are found; `afterId`, from the
+ * call after that one (a page of the settings API). Expired entries
  * sit at the partition's old end, so without `failed` each page asks for just what is missing.
  */
 export function listWebhookCalls(
   store: Store,
   workspaceId: string,
-  options: { failed: boolean; limit: number; now: Date },
+  options: { failed: boolean; limit: number; now: Date; afterId?: string | undefined },
 ): Promise<WebhookCallItem[]> {
   const kept = stillKeptFilter(options.now);
   return queryNewestFirst<WebhookCallItem>(
@@ -32,6 +33,7 @@ export function listWebhookCalls(
       filtered: options.failed,
     },
     options.limit,
+    options.afterId === undefined ? undefined : keys.webhookCall(workspaceId, options.afterId),
   );
 }
 

@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
+import { createDynamoClient } from '../../lib/storage/client';
+import { main } from '../../tools/admin/main';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { productionDeps } from '../../lib/deps';
 import { listAudit } from '../../lib/admin/audit';
@@ -180,9 +184,34 @@ describe('admin command line: configuration edits', () => {
     expect(onAws.stderr).toMatch(/--password ne sert qu'avec le fournisseur d'identité local/);
     expect(identity.invitations).toHaveLength(1);
 
-    // The process as a user runs it knows no identity provider until lib/identity is wired in: it refuses, writing nothing.
-    const real = await runAdmin('member', 'add', ...workspace, '--email', 'g@acme.test', '--role', 'member');
-    expect({ code: real.code, stdout: real.stdout }).toEqual({ code: 2, stdout: '' });
+    // Local tables where no `npm start` wrote where its identity provider is: refused before anything is written.
+    const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+    const bare = `crm-test-no-idp-${randomUUID()}`;
+    await client.send(
+      new CreateTableCommand({
+        TableName: bare,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    const output = { stdout: '', stderr: '' };
+    const code = await main(['member', 'add', ...workspace, '--email', 'g@acme.test', '--role', 'member'], {
+      env: process.env,
+      deps: { ...deps, tableName: bare },
+      stdout: (text) => void (output.stdout += text),
+      stderr: (text) => void (output.stderr += text),
+    });
+    await client.send(new DeleteTableCommand({ TableName: bare }));
+    client.destroy();
+    expect({ code, stdout: output.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(output.stderr).toMatch(/Aucun fournisseur d'identité local n'est inscrit dans cette table/);
     expect((await loadWorkspaceConfig(deps, seed.workspace_id)).members.map((entry) => entry.email)).toEqual([
       'alice@acme.test',
       'bob@acme.test',

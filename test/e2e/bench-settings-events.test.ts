@@ -32,12 +32,13 @@ afterAll(async () => {
   deps.db.destroy();
 });
 
-/** A workspace as the bench's (tools/bench/workspace.ts): its person `signsIn` a member, a key, prospects. */
+/** A workspace as the bench's (tools/bench/workspace.ts): its person `signsIn` its admin, a key, prospects. */
 async function benchLikeWorkspace(): Promise<Workspace> {
   const knownLeadEmail = `connue-${randomUUID()}@banc.test`;
   const seed = await seedTestWorkspace(
     aWorkspace({
-      members: [{ key: 'signsIn', name: 'Alice Martin', email: benchPeople.signsIn }],
+      // An admin, as in the bench's workspace: the members routes are admins'.
+      members: [{ key: 'signsIn', name: 'Alice Martin', email: benchPeople.signsIn, role: 'admin' }],
       prospects: [knownLeadEmail, ...Array.from({ length: runs }, () => `${randomUUID()}@banc.test`)].map((email) => ({
         email,
         pipeline: 'sales',

@@ -1,7 +1,10 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { listApiKeys } from '../../lib/admin/api-keys';
+import { listMembers } from '../../lib/admin/members';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
+import { eventItems } from '../../lib/storage/event-items';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routes } from '../../lib/routes';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
@@ -61,7 +64,8 @@ const answered: Answered[] = [];
 beforeAll(async () => {
   ws = await seedTestWorkspace(aWorkspace());
   prospectId = ws.prospects.lead as string;
-  api = await startTestApi();
+  // The redeliver route queues on the delivery queue; the delivery function is not what this file watches.
+  api = await startTestApi({}, {}, { queue: { send: async () => undefined } });
   failing = productionDeps();
   failing.db.middlewareStack.add(
     () => async () => {
@@ -118,6 +122,11 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
     body: call.body,
   });
   const text = await response.text();
+  // An invitation's temporary password (answered by the local run only) is a secret no line may carry.
+  const temporary = /"temporary_password":"([^"]+)"/.exec(text)?.[1];
+  if (temporary !== undefined) secrets.push(temporary);
+  // A signing secret an answer shows (once) must reach no log line either.
+  for (const shown of text.matchAll(/whsec_[A-Za-z0-9+/=]+/g)) secrets.push(shown[0]);
   // A key's value or a webhook token a settings answer showed once is a secret no line may carry.
   for (const shown of text.matchAll(/"(?:secret|token)":"([^"]+)"/g)) secrets.push(shown[1] as string);
   const result = {
@@ -525,9 +534,206 @@ async function callsOf(routeId: string): Promise<Call[]> {
         },
       ];
     }
+    case 'listMembers': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/members`, headers },
+        { method: 'GET', path: `${settings}/members`, headers: key },
+        { method: 'GET', path: `${settings}/members`, headers, query: { token: planted.note } },
+      ];
+    }
+    case 'addMember': {
+      const headers = await memberHeader();
+      const invited = json({ email: planted.otherEmail, name: planted.firstName, role: 'member' });
+      return [
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        { method: 'POST', path: `${settings}/members`, headers, body: invited },
+        {
+          method: 'POST',
+          path: `${settings}/members`,
+          headers,
+          body: json({ email: planted.email, role: planted.note }),
+        },
+      ];
+    }
+    case 'inviteMember': {
+      const headers = await memberHeader();
+      return [
+        { method: 'POST', path: `${settings}/members/${await invitedMemberId()}/invite`, headers },
+        { method: 'POST', path: `${settings}/members/${encodeURIComponent(planted.note)}/invite`, headers },
+      ];
+    }
+    case 'changeMemberRole': {
+      const headers = await memberHeader();
+      const path = `${settings}/members/${await invitedMemberId()}`;
+      return [
+        // The role it has: no seeded member is an admin, so an admin invited here could not be removed after.
+        { method: 'PATCH', path, headers, body: json({ role: 'member' }) },
+        { method: 'PATCH', path, headers, body: json({ role: planted.note }) },
+      ];
+    }
+    case 'removeMember': {
+      const headers = await memberHeader();
+      return [
+        { method: 'DELETE', path: `${settings}/members/${await invitedMemberId()}`, headers },
+        { method: 'DELETE', path: `${settings}/members/${encodeURIComponent(planted.lastName)}`, headers },
+      ];
+    }
+    case 'listAudit': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/audit`, headers },
+        { method: 'GET', path: `${settings}/audit`, headers, query: { cursor: planted.note } },
+      ];
+    }
+    default:
+      return eventCallsOf(routeId);
+  }
+}
+
+/** A subscription of the workspace made through the API (its secret kept among those no line may show), its id. */
+async function aSubscription(headers: Record<string, string>): Promise<string> {
+  const created = await api.request('POST', `/workspaces/${ws.workspace_id}/subscriptions`, {
+    headers,
+    body: { url: 'http://127.0.0.1:9/evenements' },
+  });
+  const { id, secret } = created.body as { id: string; secret: string };
+  secrets.push(secret);
+  return id;
+}
+
+/** A delivery of the subscription, as the stream handler writes one. */
+async function aDelivery(subscriptionId: string): Promise<string> {
+  const id = randomUUID();
+  await productionDeps().db.send(
+    new PutCommand({
+      TableName: process.env.TABLE_NAME,
+      Item: eventItems.delivery({
+        id,
+        workspace_id: ws.workspace_id,
+        subscription_id: subscriptionId,
+        event_id: randomUUID(),
+        event_type: 'prospect.created',
+        payload: '{}',
+        status: 'failed',
+        step: 7,
+        attempts: 8,
+        last_status_code: 503,
+        last_error: 'Réponse 503',
+        next_attempt_at: null,
+        created_at: new Date().toISOString(),
+        expires_at: Math.floor(Date.now() / 1000) + 86_400,
+      }),
+    }),
+  );
+  return id;
+}
+
+/** The settings API's journal, subscriptions and deliveries (decisions 7.2), by the planted person, an admin. */
+let eventsAccessToken: string | undefined;
+
+async function eventCallsOf(routeId: string): Promise<Call[]> {
+  // One session for these routes: each new one tries the person's passwords, and failed sign-ins are limited.
+  eventsAccessToken ??= await freshAccessToken();
+  const member = bearer(eventsAccessToken);
+  const base = `/workspaces/${ws.workspace_id}`;
+  const inPath = encodeURIComponent(planted.email);
+  switch (routeId) {
+    case 'listWebhookCalls':
+      return [
+        { method: 'GET', path: `${base}/webhook/calls`, headers: member, query: { failed: 'true' } },
+        { method: 'GET', path: `${base}/webhook/calls`, headers: member, query: { access_token: planted.note } },
+        { method: 'GET', path: `${base}/webhook/calls`, headers: member, query: { failed: planted.firstName } },
+      ];
+    case 'getWebhookCall':
+    case 'replayWebhookCall': {
+      // A lead refused for its content, with the planted values: its body is kept, shown, and replayed.
+      const refused = await api.request('POST', '/webhooks/ingest-lead', {
+        query: webhookQuery(),
+        headers: bearer(ws.webhook?.token),
+        body: { first_name: planted.firstName, last_name: planted.lastName, commentaire: planted.note },
+      });
+      expect(refused.status).toBe(400);
+      const listed = await api.request('GET', `${base}/webhook/calls`, { headers: member, query: { failed: 'true' } });
+      const [call] = (listed.body as { calls: { id: string }[] }).calls;
+      const path = `${base}/webhook/calls/${call?.id}${routeId === 'replayWebhookCall' ? '/replay' : ''}`;
+      const method = routeId === 'replayWebhookCall' ? 'POST' : 'GET';
+      return [
+        { method, path, headers: member },
+        {
+          method,
+          path: `${base}/webhook/calls/${inPath}${routeId === 'replayWebhookCall' ? '/replay' : ''}`,
+          headers: member,
+        },
+      ];
+    }
+    case 'listSubscriptions':
+      return [
+        { method: 'GET', path: `${base}/subscriptions`, headers: member },
+        { method: 'GET', path: `${base}/subscriptions`, headers: bearer(ws.api_keys.admin?.secret) },
+      ];
+    case 'createSubscription':
+      return [
+        { method: 'POST', path: `${base}/subscriptions`, headers: member, body: json({ url: 'http://127.0.0.1:9/a' }) },
+        {
+          method: 'POST',
+          path: `${base}/subscriptions`,
+          headers: member,
+          body: json({ url: 'http://127.0.0.1:9/a', secret: planted.note }),
+        },
+        {
+          method: 'POST',
+          path: `${base}/subscriptions`,
+          headers: member,
+          body: json({ url: planted.socialUrl.replace('https', 'ftp') }),
+        },
+      ];
+    case 'updateSubscription': {
+      const path = `${base}/subscriptions/${await aSubscription(member)}`;
+      return [
+        { method: 'PATCH', path, headers: member, body: json({ active: false }) },
+        { method: 'PATCH', path, headers: member, body: json({ active: planted.note }) },
+      ];
+    }
+    case 'deleteSubscription': {
+      const path = `${base}/subscriptions/${await aSubscription(member)}`;
+      return [
+        { method: 'DELETE', path, headers: member },
+        { method: 'DELETE', path: `${base}/subscriptions/${inPath}`, headers: member },
+      ];
+    }
+    case 'rotateSubscriptionSecret': {
+      const id = await aSubscription(member);
+      return [
+        { method: 'POST', path: `${base}/subscriptions/${id}/secret`, headers: member },
+        { method: 'POST', path: `${base}/subscriptions/${inPath}/secret`, headers: member },
+      ];
+    }
+    case 'listDeliveries': {
+      const path = `${base}/subscriptions/${await aSubscription(member)}/deliveries`;
+      return [
+        { method: 'GET', path, headers: member },
+        { method: 'GET', path, headers: member, query: { status: planted.note } },
+      ];
+    }
+    case 'redeliverDelivery': {
+      const delivery = await aDelivery(await aSubscription(member));
+      return [
+        { method: 'POST', path: `${base}/deliveries/${delivery}/redeliver`, headers: member },
+        { method: 'POST', path: `${base}/deliveries/${inPath}/redeliver`, headers: member },
+      ];
+    }
     default:
       throw new Error(`no planted calls for route ${routeId}: add them`);
   }
+}
+
+/** The member `addMember`'s calls invited (the planted other e-mail), for the routes on one member. */
+async function invitedMemberId(): Promise<string> {
+  const { members } = await listMembers(productionDeps(), ws.workspace_id);
+  const member = members.find((candidate) => candidate.email === planted.otherEmail);
+  if (member === undefined) throw new Error('addMember’s planted calls come first');
+  return member.id;
 }
 
 /** The forms a planted value could take in a line: as sent, lower-case, URL-encoded, JSON-escaped. */
@@ -546,9 +752,11 @@ describe.each(routes.map((route) => route.id))('%s', (routeId) => {
       expect(requestId).toEqual(expect.any(String));
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) {
+        // A replay runs the webhook's handler as a new call, under its own request id (the journal's `admin-replay-…`).
+        const replayed = (JSON.parse(line) as { correlation_id?: string }).correlation_id?.startsWith('admin-replay-');
         expect(JSON.parse(line)).toEqual(
           expect.objectContaining({
-            correlation_id: requestId,
+            correlation_id: routeId === 'replayWebhookCall' && replayed ? expect.any(String) : requestId,
             level: expect.any(String),
             cold_start: expect.any(Boolean),
           }),

@@ -3,7 +3,10 @@ import { jest } from '@jest/globals';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { SeedOutput } from '../../lib/admin/seed';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
+import { eventItems } from '../../lib/storage/event-items';
+import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { admitRequest, requestLimit } from '../../lib/storage/rate-limit';
 import { routes } from '../../lib/routes';
@@ -34,6 +37,9 @@ let noRecruitment: SeedOutput;
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 addFormats(ajv);
 const met = new Set<string>();
+/** The delivery queue of the API under test: what the redeliver route queues (the delivery function is not run here). */
+const queuedMessages: DeliveryMessage[] = [];
+const queued: DeliveryQueue = { send: async (sent) => void queuedMessages.push(...sent.map(({ message }) => message)) };
 const store = productionDeps();
 const limitedNow = new Date('2030-01-01T10:00:00.000Z');
 
@@ -79,7 +85,7 @@ beforeAll(async () => {
     seedTestWorkspace({ workspace: { name: 'Sans recrutement' }, webhook: { active: true } }),
   ]);
   [api, limitedApi, failingApi, gatedApi] = await Promise.all([
-    startTestApi(),
+    startTestApi({}, {}, { queue: queued }),
     startTestApi({ clock: () => limitedNow }),
     startTestApi({ db: failingDeps.db }),
     startTestApi({ db: gatedDeps.db }),
@@ -424,6 +430,59 @@ describe('the sign-in routes and the settings API answer as documented', () => {
     }
   });
 
+  test('the members routes and GET /audit, each answer of decisions 7.2', async () => {
+    const mine = await workspaceWithPeople(
+      api,
+      aWorkspace({ members: [...(aWorkspace().members ?? []), { key: 'noEmail', name: 'Sans Adresse', email: null }] }),
+    );
+    const w = `/workspaces/${mine.seed.workspace_id}`;
+    const [admin, member, stranger] = [bearer(mine.admin), bearer(mine.member), bearer(people.admin)];
+    const newMember = { email: `openapi-${randomUUID()}@acme.test`, role: 'member' };
+    const routesOf = (memberId: string): [string, string, RequestOptions][] => [
+      ['GET', `${w}/members`, {}],
+      ['POST', `${w}/members`, { body: { email: `openapi-${randomUUID()}@acme.test`, role: 'member' } }],
+      ['POST', `${w}/members/${memberId}/invite`, {}],
+      ['PATCH', `${w}/members/${memberId}`, { body: { role: 'member' } }],
+      ['DELETE', `${w}/members/${memberId}`, {}],
+      ['GET', `${w}/audit`, {}],
+    ];
+    const added = await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    const addedId = (added.body as { id: string }).id;
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: newMember });
+    await call(api, 'POST', `${w}/members`, { headers: admin, body: { ...newMember, role: 'owner' } });
+    await call(api, 'GET', `${w}/members`, { headers: member });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${mine.seed.members.noEmail}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'PATCH', `${w}/members/${addedId}`, { headers: admin, body: { role: 'owner' } });
+    await call(api, 'PATCH', `${w}/members/${unknownId}`, { headers: admin, body: { role: 'admin' } });
+    await call(api, 'DELETE', `${w}/members/${addedId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${addedId}/invite`, { headers: admin });
+    await call(api, 'PATCH', `${w}/members/${mine.admin.memberId}`, { headers: admin, body: { role: 'member' } });
+    await call(api, 'DELETE', `${w}/members/${mine.admin.memberId}`, { headers: admin });
+    await call(api, 'DELETE', `${w}/members/${unknownId}`, { headers: admin });
+    await call(api, 'POST', `${w}/members/${unknownId}/invite`, { headers: admin });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '1' } });
+    await call(api, 'GET', `${w}/audit`, { headers: admin, query: { limit: '0' } });
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(api, method, path, options);
+      await call(api, method, path, { ...options, headers: stranger });
+      if (method !== 'GET' || path.endsWith('/audit')) await call(api, method, path, { ...options, headers: member });
+    }
+    // Past the member's limit: 429 on each, after the role (an admin's calls).
+    const keyId = `MEMBER#${mine.admin.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(limitedApi, method, path, { ...options, headers: admin });
+    }
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of routesOf(mine.member.memberId)) {
+      await call(failingApi, method, path, { ...options, headers: admin });
+    }
+    jest.restoreAllMocks();
+  });
+
   test('every settings route, when DynamoDB fails: 500', async () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const headers = bearer(people.member);
@@ -511,6 +570,170 @@ describe("the settings API's prospect routes answer as documented", () => {
     jest.restoreAllMocks();
   });
 });
+
+describe('the webhook call journal, subscriptions and deliveries answer as documented', () => {
+  let people: PeopleWorkspace;
+  let base: string;
+  const admin = () => bearer(people.admin);
+  /** A call of each route, with what it accepts (`id`: a subscription, `delivery`, `call` of the workspace). */
+  const eventCalls = (ids: {
+    call: string;
+    subscription: string;
+    delivery: string;
+  }): [string, string, RequestOptions][] => [
+    ['GET', `${base}/webhook/calls`, {}],
+    ['GET', `${base}/webhook/calls/${ids.call}`, {}],
+    ['POST', `${base}/webhook/calls/${ids.call}/replay`, {}],
+    ['GET', `${base}/subscriptions`, {}],
+    ['POST', `${base}/subscriptions`, { body: { url: 'http://127.0.0.1:9/evenements' } }],
+    ['PATCH', `${base}/subscriptions/${ids.subscription}`, { body: { active: true } }],
+    ['POST', `${base}/subscriptions/${ids.subscription}/secret`, {}],
+    ['GET', `${base}/subscriptions/${ids.subscription}/deliveries`, {}],
+    ['POST', `${base}/deliveries/${ids.delivery}/redeliver`, {}],
+    ['DELETE', `${base}/subscriptions/${ids.subscription}`, {}],
+  ];
+  const unknown = { call: unknownId, subscription: unknownId, delivery: unknownId };
+
+  beforeAll(async () => {
+    people = await workspaceWithPeople(api, aWorkspace({ prospects: [] }));
+    base = `/workspaces/${people.seed.workspace_id}`;
+  });
+
+  test('the journal: a page, a call, a replay; a bad filter, an unknown call, a call without a body', async () => {
+    const lead = (body: unknown) =>
+      api.request('POST', '/webhooks/ingest-lead', {
+        query: webhookQuery(people.seed),
+        headers: token(people.seed),
+        body,
+      });
+    expect((await lead({ first_name: 'Sans contact' })).status).toBe(400);
+    expect((await lead({ email: `${randomUUID()}@exemple.test` })).status).toBe(200);
+    const listed = await call(api, 'GET', `${base}/webhook/calls`, { headers: admin(), query: { limit: '1' } });
+    const [succeeded] = (listed.body as { calls: { id: string }[] }).calls;
+    const failed = await call(api, 'GET', `${base}/webhook/calls`, { headers: admin(), query: { failed: 'true' } });
+    const [refused] = (failed.body as { calls: { id: string }[] }).calls;
+    await call(api, 'GET', `${base}/webhook/calls`, { headers: admin(), query: { failed: 'oui' } });
+    await call(api, 'GET', `${base}/webhook/calls/${refused?.id}`, { headers: admin() });
+    await call(api, 'GET', `${base}/webhook/calls/${unknownId}`, { headers: admin() });
+    await call(api, 'POST', `${base}/webhook/calls/${refused?.id}/replay`, { headers: admin() });
+    await call(api, 'POST', `${base}/webhook/calls/${succeeded?.id}/replay`, { headers: admin() });
+    await call(api, 'POST', `${base}/webhook/calls/${unknownId}/replay`, { headers: admin() });
+  });
+
+  test('subscriptions and deliveries: each answer, the refusals of their use cases', async () => {
+    const created = await call(api, 'POST', `${base}/subscriptions`, {
+      headers: admin(),
+      body: { url: 'http://127.0.0.1:9/evenements', events: ['prospect.created'] },
+    });
+    const { id } = created.body as { id: string };
+    await call(api, 'POST', `${base}/subscriptions`, { headers: admin(), body: { url: 'ftp://exemple.test' } });
+    await call(api, 'GET', `${base}/subscriptions`, { headers: admin() });
+    await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: false } });
+    await call(api, 'PATCH', `${base}/subscriptions/${unknownId}`, { headers: admin(), body: { active: false } });
+    await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: 'oui' } });
+    // A subscription an earlier version wrote with its secret on its own item, not yet moved: 409.
+    const legacy = randomUUID();
+    await store.db.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: {
+          ...eventItems.subscription({
+            id: legacy,
+            workspace_id: people.seed.workspace_id,
+            url: 'https://exemple.test/ancien',
+            events: ['prospect.created'],
+            active: true,
+            created_at: new Date().toISOString(),
+          }),
+          secret: 'whsec_ancien',
+        },
+      }),
+    );
+    await call(api, 'POST', `${base}/subscriptions/${legacy}/secret`, { headers: admin() });
+    await call(api, 'POST', `${base}/subscriptions/${id}/secret`, { headers: admin() });
+    await call(api, 'POST', `${base}/subscriptions/${unknownId}/secret`, { headers: admin() });
+    await call(api, 'GET', `${base}/subscriptions/${id}/deliveries`, { headers: admin(), query: { status: 'failed' } });
+    await call(api, 'GET', `${base}/subscriptions/${id}/deliveries`, { headers: admin(), query: { status: 'perdue' } });
+    await call(api, 'GET', `${base}/subscriptions/${unknownId}/deliveries`, { headers: admin() });
+    await call(api, 'POST', `${base}/deliveries/${unknownId}/redeliver`, { headers: admin() });
+    // A delivery of a subscription turned off (as `subscription deliveries` lists it): 409; turned on: queued.
+    const deliveryId = await aDelivery(people.seed.workspace_id, id);
+    await call(api, 'POST', `${base}/deliveries/${deliveryId}/redeliver`, { headers: admin() });
+    await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: true } });
+    await call(api, 'POST', `${base}/deliveries/${deliveryId}/redeliver`, { headers: admin() });
+    expect(queuedMessages.at(-1)).toMatchObject({ delivery_id: deliveryId, redelivery: true });
+    await call(api, 'DELETE', `${base}/subscriptions/${id}`, { headers: admin() });
+    await call(api, 'DELETE', `${base}/subscriptions/${id}`, { headers: admin() });
+  });
+
+  test('no session: 401; a member: 403; a workspace not theirs: 404', async () => {
+    const stranger = await workspaceWithPeople(api, aWorkspace({ prospects: [] }));
+    for (const [method, path, options] of eventCalls(unknown)) {
+      await call(api, method, path, options);
+      await call(api, method, path, { ...options, headers: bearer(people.member) });
+      await call(api, method, path, { ...options, headers: bearer(stranger.admin) });
+    }
+  });
+
+  test('past the limit of the member: 429', async () => {
+    const burst = await workspaceWithPeople(api, aWorkspace({ prospects: [] }));
+    const path = `/workspaces/${burst.seed.workspace_id}`;
+    for (let round = 0; round < 2; round += 1) {
+      const now = new Date();
+      const keyId = `MEMBER#${burst.admin.memberId}`;
+      const count = () => admitRequest(store, { keyId, now, stageChange: false, enforce: true });
+      await Promise.all(Array.from({ length: requestLimit }, count));
+      const answers = [];
+      for (const [method, target, options] of eventCalls(unknown)) {
+        const relative = target.slice(base.length);
+        answers.push(
+          (await call(api, method, `${path}${relative}`, { ...options, headers: bearer(burst.admin) })).status,
+        );
+      }
+      // Counted in the minute they were made: a minute that ended meanwhile is counted again.
+      if (answers.every((status) => status === 429)) return;
+    }
+    throw new Error('the member was never limited');
+  });
+
+  test('when DynamoDB fails: 500', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of eventCalls(unknown)) {
+      await call(failingApi, method, path, { ...options, headers: admin() });
+    }
+    jest.restoreAllMocks();
+  });
+});
+
+/** A delivery of the subscription, as the stream handler writes one (lib/storage/event-items.ts). */
+async function aDelivery(workspaceId: string, subscriptionId: string): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await store.db.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: {
+        ...eventItems.delivery({
+          id,
+          workspace_id: workspaceId,
+          subscription_id: subscriptionId,
+          event_id: randomUUID(),
+          event_type: 'prospect.created',
+          payload: '{}',
+          status: 'failed',
+          step: 7,
+          attempts: 8,
+          last_status_code: 503,
+          last_error: 'Réponse 503 du destinataire.',
+          next_attempt_at: null,
+          created_at: now,
+          expires_at: Math.floor(Date.now() / 1000) + 86_400,
+        }),
+      },
+    }),
+  );
+  return id;
+}
 
 describe('the workspace, its tags, API keys and webhook answer as documented', () => {
   let people: PeopleWorkspace;

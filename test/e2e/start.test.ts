@@ -66,6 +66,7 @@ function portAnswers(port: number): Promise<boolean> {
 const ready = /API locale prête sur (http:\/\/127\.0\.0\.1:\d+)/;
 const printedApiKey = /Clé d'API « Démo »\s*:\s*(crm_key_\S+)/;
 const printedWorkspace = /Espace de travail\s*:\s*([0-9a-f-]{36})/;
+const printedAdmin = /Administrateur\s*:\s*(\S+)\n\s*Mot de passe\s*:\s*(\S+)/;
 const printedIdentityProvider = /Fournisseur d'identité local \(cognito-local\) : http:\/\/127\.0\.0\.1:(\d+)/;
 
 async function pipelineNames(baseUrl: string, apiKey: string): Promise<string[]> {
@@ -97,6 +98,18 @@ test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and 
   expect(await portAnswers(dynamoPort)).toBe(true);
   const identityPort = Number((await waitForOutput(started, printedIdentityProvider))[1]);
   expect(await portAnswers(identityPort)).toBe(true);
+
+  // The demo admin signs in with the password printed once, as an admin of the demo workspace.
+  const [, adminEmail, adminPassword] = await waitForOutput(started, printedAdmin);
+  expect(adminEmail).toBe('admin@demo.test');
+  const session = await fetch(`${baseUrl}/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: adminEmail, password: adminPassword }),
+  });
+  expect(session.status).toBe(200);
+  const { workspaces } = (await session.json()) as { workspaces: Array<{ name: string; role: string }> };
+  expect(workspaces).toEqual([expect.objectContaining({ name: 'Démo', role: 'admin' })]);
 
   // The printed workspace id works with the admin commands, on the table npm start serves.
   const workspaceId = (await waitForOutput(started, printedWorkspace))[1] as string;

@@ -9,7 +9,7 @@ import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { eventFunctions, routeById, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
-import { keys, notePrefix } from '../../lib/storage/table-items';
+import { items, keys, notePrefix } from '../../lib/storage/table-items';
 import {
   eventFunctionNames,
   functionNames,
@@ -100,6 +100,21 @@ const webhookCall = (body: unknown, headers: Record<string, string> = {}): Funct
 });
 const onProspect = (prospectId: string, call: FunctionCall = {}) =>
   apiCall({ ...call, pathParameters: { prospect_id: prospectId, ...call.pathParameters } });
+
+/** A workspace whose admin signed in with the run's identity provider: their access token, verified by the authorizer. */
+async function aSignedInAdmin(): Promise<{ workspaceId: string; accessToken: string }> {
+  const email = `iam-admin-${randomUUID()}@acme.test`;
+  const seeded = await seedWorkspace(productionDeps(), {
+    workspace: { name: 'Réglages' },
+    members: [{ key: 'admin', name: 'Admin', email, role: 'admin' }],
+  });
+  const identity = poolIdentityProvider();
+  await identity.invite(email, 'Provisoire-Passw0rd!');
+  await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
+  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+  if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
+  return { workspaceId: seeded.workspace_id, accessToken: signedIn.tokens.accessToken };
+}
 
 async function aLead(email: string): Promise<string> {
   const { body } = await functions.request('ingestLead', webhookCall({ email }));
@@ -192,6 +207,131 @@ describe('the end-to-end flows, recorded per function', () => {
     await twice('removeTag', onProspect(id, { headers: key(), pathParameters: { prospect_id: id, tag: 'Chaud' } }));
     await twice('ingestLead', webhookCall({ email: 'replay-lead@test.fr' }, key()));
     await twice('recruitment', webhookCall({ email: 'replay-cand@test.fr', name: 'R' }, key()));
+  });
+
+  test('settings API: members listed, added, invited again, promoted, removed; the audit log read in pages', async () => {
+    const { workspaceId, accessToken } = await aSignedInAdmin();
+    const call = (pathParameters: Record<string, string>, body?: unknown): FunctionCall => ({
+      headers: { Authorization: `Bearer ${accessToken}` },
+      pathParameters: { workspace_id: workspaceId, ...pathParameters },
+      ...(body === undefined ? {} : { body }),
+    });
+    expect((await functions.request('listMembers', call({}))).status).toBe(200);
+    const added = await functions.request(
+      'addMember',
+      call({}, { email: `iam-${randomUUID()}@acme.test`, role: 'member' }),
+    );
+    expect(added.status).toBe(201);
+    const member = { member_id: added.body.id as string };
+    expect((await functions.request('inviteMember', call(member))).status).toBe(200);
+    expect((await functions.request('changeMemberRole', call(member, { role: 'admin' }))).status).toBe(200);
+    expect((await functions.request('removeMember', call(member))).status).toBe(200);
+    const page = await functions.request('listAudit', { ...call({}), query: { limit: '2' } });
+    expect(page.status).toBe(200);
+    const next = { ...call({}), query: { limit: '2', cursor: page.body.next_cursor as string } };
+    expect((await functions.request('listAudit', next)).status).toBe(200);
+  });
+
+  /**
+   * The settings API's journal, subscriptions and deliveries (decisions 7.2), as an admin signed in: replays of
+   * calls the journal kept (written as the webhook writes an entry it failed to answer), a new lead, a known one
+   * taking a new phone, one moved since its marker was written, an application; every subscription change; a
+   * delivery listed and queued again.
+   */
+  test('settings: the webhook call journal and its replays, subscriptions, deliveries', async () => {
+    const session = await functions.request('signIn', { body: { email: person.email, password: person.password } });
+    const headers = { Authorization: `Bearer ${session.body.access_token as string}` };
+    const workspace = { workspace_id: ws.workspace_id };
+    const settings = (routeId: string, call: FunctionCall = {}) =>
+      functions.request(routeId, { ...call, headers, pathParameters: { ...workspace, ...call.pathParameters } });
+    const kept = async (route: 'ingest-lead' | 'recruitment', body: object): Promise<string> => {
+      const id = randomUUID();
+      const call = {
+        id,
+        workspace_id: ws.workspace_id,
+        endpoint_id: ws.webhook?.endpoint_id ?? '',
+        at: new Date().toISOString(),
+        route,
+        status: 500,
+        outcome: 'ingest_failed',
+        record_id: null,
+        placement: null,
+        warnings: [],
+        request_id: null,
+        body: JSON.stringify(body),
+        content_type: 'application/json',
+      };
+      await productionDeps().db.send(
+        new PutCommand({ TableName: process.env.TABLE_NAME, Item: items.webhookCall(call) }),
+      );
+      return id;
+    };
+    const replay = async (callId: string) =>
+      (await settings('replayWebhookCall', { pathParameters: { call_id: callId } })).body as {
+        response: { status: number; body: Record<string, unknown> };
+      };
+    const email = `replay-${randomUUID()}@test.fr`;
+    const phone = () => `+3319${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    expect((await replay(await kept('ingest-lead', { email, phone: phone() }))).response).toMatchObject({
+      status: 200,
+      body: { status: 'created' },
+    });
+    const known = await kept('ingest-lead', { email, phone: phone() });
+    expect((await replay(known)).response).toMatchObject({ body: { status: 'existing' } });
+    const movedId = await aLead('replay-moved-iam@test.fr');
+    expect(
+      (await functions.request('updateProspect', onProspect(movedId, { body: { stage: 'Relance' } }))).status,
+    ).toBe(200);
+    expect((await replay(await kept('ingest-lead', { email: 'replay-moved-iam@test.fr' }))).response).toMatchObject({
+      body: { status: 'existing' },
+    });
+    const application = { email: 'replay-cand-iam@test.fr', name: 'Camille Replay' };
+    expect((await replay(await kept('recruitment', application))).response).toMatchObject({
+      body: { action: 'created' },
+    });
+    const listed = await settings('listWebhookCalls', { query: { failed: 'true', limit: '1' } });
+    const [first] = listed.body.calls as { id: string }[];
+    expect((await settings('getWebhookCall', { pathParameters: { call_id: first?.id ?? '' } })).status).toBe(200);
+
+    const created = await settings('createSubscription', { body: { url: 'http://127.0.0.1:9/iam' } });
+    expect(created.status).toBe(201);
+    const subscription = { subscription_id: created.body.id as string };
+    expect((await settings('listSubscriptions')).status).toBe(200);
+    const off = await settings('updateSubscription', { pathParameters: subscription, body: { active: false } });
+    expect(off.body).toEqual({ ...{ id: subscription.subscription_id }, active: false });
+    await settings('updateSubscription', { pathParameters: subscription, body: { active: true } });
+    expect((await settings('rotateSubscriptionSecret', { pathParameters: subscription })).status).toBe(201);
+    const deliveryId = randomUUID();
+    await productionDeps().db.send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: eventItems.delivery({
+          id: deliveryId,
+          workspace_id: ws.workspace_id,
+          subscription_id: subscription.subscription_id,
+          event_id: randomUUID(),
+          event_type: 'prospect.created',
+          payload: '{}',
+          status: 'failed',
+          step: 7,
+          attempts: 8,
+          last_status_code: 503,
+          last_error: 'Réponse 503',
+          next_attempt_at: null,
+          created_at: new Date().toISOString(),
+          expires_at: Math.floor(Date.now() / 1000) + 86_400,
+        }),
+      }),
+    );
+    const deliveries = await settings('listDeliveries', { pathParameters: subscription });
+    expect(deliveries.body.deliveries).toEqual([expect.objectContaining({ id: deliveryId })]);
+    const redelivered = await settings('redeliverDelivery', { pathParameters: { delivery_id: deliveryId } });
+    expect(redelivered.status).toBe(202);
+    expect(functions.queued.at(-1)?.message).toMatchObject({ delivery_id: deliveryId, redelivery: true });
+    expect((await settings('deleteSubscription', { pathParameters: subscription })).body).toEqual({
+      id: subscription.subscription_id,
+      deleted: true,
+    });
   });
 
   test('sign-in routes: a refused sign-in, a session, its refresh, my workspaces, passwords, a sign-out', async () => {
@@ -698,7 +838,11 @@ describe('signing secrets: a table of their own, which only the signers read', (
   const signers: string[] = eventFunctions
     .filter((spec) => spec.secretsTableActions !== undefined)
     .map((spec) => spec.id);
-  const nonSigners = [...functionNames, ...eventFunctionNames].filter((name) => !signers.includes(name));
+  /** The settings routes that create, rotate or delete a secret: writes only (lib/routes.ts `secretsTableActions`). */
+  const secretWriters = routes.filter((route) => route.secretsTableActions !== undefined).map((route) => route.id);
+  const nonSigners = [...functionNames, ...eventFunctionNames].filter(
+    (name) => !signers.includes(name) && !secretWriters.includes(name),
+  );
   const secretsStream = 'secrets-table/stream/2026-01-01T00:00:00.000';
   let tableActions: string[];
   let streamActions: string[];
@@ -721,8 +865,12 @@ describe('signing secrets: a table of their own, which only the signers read', (
 
   test('the delivery function alone signs; the authorizer, every route and the stream handler do not', () => {
     expect(signers).toEqual(['deliverEvent']);
-    expect(nonSigners).toEqual(expect.arrayContaining(['authorizer', 'streamHandler', ...routes.map((r) => r.id)]));
-    expect(nonSigners).toHaveLength(functionNames.length + eventFunctionNames.length - signers.length);
+    expect(secretWriters.sort()).toEqual(['createSubscription', 'deleteSubscription', 'rotateSubscriptionSecret']);
+    const others = routes.map((r) => r.id).filter((id) => !secretWriters.includes(id));
+    expect(nonSigners).toEqual(expect.arrayContaining(['authorizer', 'streamHandler', ...others]));
+    expect(nonSigners).toHaveLength(
+      functionNames.length + eventFunctionNames.length - signers.length - secretWriters.length,
+    );
   });
 
   test('IAM knows the read and write actions on a table, and the stream reads', () => {
@@ -742,6 +890,27 @@ describe('signing secrets: a table of their own, which only the signers read', (
       ]),
     ]);
     expect(verdicts.filter(([, result]) => result !== 'ImplicitlyDenied')).toEqual([]);
+  });
+
+  /**
+   * The settings routes that make, rotate or delete a subscription's secret write it and can read none: each is
+   * allowed its one write (PutItem, UpdateItem or DeleteItem), and every read of the table or its stream, and every
+   * other action IAM knows on a table, is denied (issue 26: only the functions that sign read a secret).
+   */
+  test.each([
+    ['createSubscription', 'dynamodb:PutItem'],
+    ['rotateSubscriptionSecret', 'dynamodb:UpdateItem'],
+    ['deleteSubscription', 'dynamodb:DeleteItem'],
+  ])('%s writes the secrets table (%s alone) and reads nothing of it', async (name, write) => {
+    const allowed: string[] = [];
+    for (const action of tableActions) {
+      if ((await simulate(policyOf(name), onSecrets(action))).result === 'Allowed') allowed.push(action);
+    }
+    for (const action of streamActions) {
+      expect((await simulate(policyOf(name), onSecrets(action, secretsStream))).result).toBe('ImplicitlyDenied');
+    }
+    expect(allowed).toEqual([write]);
+    for (const read of ['GetItem', 'BatchGetItem', 'Query', 'Scan']) expect(allowed).not.toContain(`dynamodb:${read}`);
   });
 
   test('the delivery function only reads it: BatchGetItem, and no other action', async () => {
@@ -801,7 +970,8 @@ describe('signing secrets: a table of their own, which only the signers read', (
 
   test('the subscriptions in the main table, which its stream carries, hold no signing secret', async () => {
     const subscriptions = await storedItems(reader, keys.workspace(ws.workspace_id).pk, keys.subscriptionSkPrefix);
-    expect(subscriptions).toHaveLength(2);
+    // The two of the outbound-events flows, and the one the settings flow created, rotated and deleted (marked).
+    expect(subscriptions.filter((item) => item.deleted_at === undefined)).toHaveLength(2);
     expect(JSON.stringify(subscriptions)).not.toContain('whsec_');
   });
 });

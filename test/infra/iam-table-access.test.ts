@@ -59,6 +59,8 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
       ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'],
       ...['getWorkspace', 'listTags', 'listApiKeys', 'listApiKeyChanges', 'getWebhook'],
       ...['findWorkspaceProspects', 'getWorkspaceProspect', 'listWorkspaceProspectChanges'],
+      ...['listMembers', 'listAudit'],
+      ...['listWebhookCalls', 'getWebhookCall', 'listSubscriptions', 'listDeliveries'],
     ].sort(),
   );
   for (const route of readRoutes) {

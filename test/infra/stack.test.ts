@@ -546,19 +546,25 @@ describe('signing-secrets table (docs/adr/0012-signing-secrets-table.md)', () =>
     expect(JSON.stringify(mappings)).not.toContain(secretsTableId);
   });
 
-  test('its ARN is named by one statement of one role, the delivery function’s, for BatchGetItem only', () => {
+  test('its ARN is named by the delivery function’s BatchGetItem, and one write of each route that makes, rotates or deletes a secret', () => {
     const naming = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Json[])
         .filter((statement) => JSON.stringify(statement).includes(secretsTableId))
         .map((statement) => ({ roles: policy.Properties.Roles as Json[], statement })),
     );
     const deliverEvent = functionIdByDescription(eventFunctions.find((f) => f.id === 'deliverEvent')!.description);
-    expect(naming).toEqual([
+    const reads = naming.filter(({ statement }) => statement.Action === 'dynamodb:BatchGetItem');
+    expect(reads).toEqual([
       {
         roles: [{ Ref: resources[deliverEvent]!.Properties.Role['Fn::GetAtt'][0] }],
         statement: { Action: 'dynamodb:BatchGetItem', Effect: 'Allow', Resource: secretsTableArn },
       },
     ]);
+    // The settings routes' writes (in the settings API's nested stack): one action each, never a read.
+    const writes = naming.filter(({ statement }) => statement.Action !== 'dynamodb:BatchGetItem');
+    expect(writes.map(({ statement }) => statement.Action).sort()).toEqual(
+      routes.flatMap((route) => (route.secretsTableActions ?? []).map((action) => `dynamodb:${action}`)).sort(),
+    );
   });
 });
 
@@ -583,7 +589,10 @@ describe('least privilege', () => {
 
   test.each(routes.map((route) => [route.id, route] as const))('%s gets exactly its table actions', (_, route) => {
     const statements = statementsOf(functionIdByDescription(routeDescription(route)));
-    expect(dynamoActions(statements)).toEqual(expectedActions(route.tableActions));
+    // With the signing-secrets table's writes of the routes that make, rotate or delete a secret.
+    expect(dynamoActions(statements)).toEqual(
+      expectedActions([...route.tableActions, ...(route.secretsTableActions ?? [])]),
+    );
   });
 
   test('the authorizer gets GetItem, UpdateItem and, for members, BatchGetItem only', () => {

@@ -254,11 +254,13 @@ describe('subscription disable, enable and delete', () => {
     for (const command of ['delete', 'enable', 'disable', 'deliveries']) {
       expect(await refused('subscription', command, ...byId)).toContain(`Abonnement inconnu dans cet espace : ${id}`);
     }
-    // A refused enable wrote nothing: UpdateItem would otherwise have created a bare `{ active }` item.
+    // Marked deleted and expiring now (no function may delete from WS#: TTL removes it); a refused enable
+    // changed nothing of it.
     const gone = await deps.db.send(
       new GetCommand({ TableName: deps.tableName, Key: keys.subscription(workspace, id), ConsistentRead: true }),
     );
-    expect(gone.Item).toBeUndefined();
+    expect(gone.Item).toMatchObject({ active: false, deleted_at: expect.any(String) });
+    expect(gone.Item?.expires_at).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
     expect(await storedSecrets(workspace, id)).toBeUndefined();
     expect(await storedSecrets(workspace, other.id)).toMatchObject({ secret: other.secret });
   });

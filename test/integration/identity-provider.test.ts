@@ -111,6 +111,7 @@ describe('the local identity provider of npm start', () => {
           endpoint: second.endpoint,
           user_pool_id: first.env.USER_POOL_ID,
           client_id: first.env.USER_POOL_CLIENT_ID,
+          pool_file: second.env.IDENTITY_LOCAL_POOL_FILE,
         });
         const again = createCognitoIdentityProvider(loadIdentityConfig(second.env) as NonNullable<typeof config>);
         await expect(again.signIn(email, permanent)).resolves.toMatchObject({ kind: 'signed_in' });

@@ -247,7 +247,7 @@ export async function startEventWorld(): Promise<EventWorld> {
 }
 
 /** A receiver on 127.0.0.1 that records every request before answering it. */
-async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let decide: (request: Omit<ReceivedRequest, 'status'>) => Answer = () => ({ status: 204 });
   const server = createServer((request, response) => {

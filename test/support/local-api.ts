@@ -1,4 +1,5 @@
 import { startLocalServer, type LocalTimeouts } from '../../tools/local/server';
+import type { LocalOutbound } from '../../tools/local/lambda-runtime';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { requestProblems } from './openapi-requests';
 
@@ -26,9 +27,10 @@ export type TestApi = {
 export async function startLocalApi(
   overrides: Partial<Deps> = {},
   timeouts: Partial<LocalTimeouts> = {},
+  outbound: Partial<LocalOutbound> = {},
 ): Promise<TestApi> {
   const production = productionDeps();
-  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0, timeouts });
+  const server = await startLocalServer({ deps: { ...production, ...overrides }, port: 0, timeouts, outbound });
   return {
     url: server.url,
     request: async (method, path, options = {}) =>
@@ -72,8 +74,9 @@ export async function readAnswer(response: Response): Promise<ApiResponse> {
 export async function startTestApi(
   overrides: Partial<Deps> = {},
   timeouts: Partial<LocalTimeouts> = {},
+  outbound: Partial<LocalOutbound> = {},
 ): Promise<TestApi> {
-  const api = await startLocalApi(overrides, timeouts);
+  const api = await startLocalApi(overrides, timeouts, outbound);
   return { ...api, request: (method, path, options = {}) => send(api.url, method, path, options) };
 }
 

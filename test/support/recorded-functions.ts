@@ -26,18 +26,35 @@ export type FunctionCall = {
  */
 export function recordedFunctions(clock?: () => Date) {
   const calls = new Map<string, RecordedCall[]>();
+  /** What the routes that queue deliveries sent (lib/routes.ts `queuesDeliveries`). */
+  const queued: QueuedMessage[] = [];
   const depsOf = (name: string): Deps => {
     const deps = productionDeps();
     calls.set(name, recordCalls(deps.db));
     return clock ? { ...deps, clock } : deps;
   };
+  // A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: a fake one.
+  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
+  /**
+   * A route's function as the stack configures it (infra/cdk/route-functions.ts): the signing-secrets table's
+   * name only to the routes that write secrets, the delivery queue only to those that queue; the local network.
+   */
+  const routeDepsOf = (route: Route): Deps =>
+    ({
+      ...depsOf(route.id),
+      network: 'local',
+      ...(route.secretsTableActions ? { secretsTableName: loadSecretsTableName() } : {}),
+      ...(route.queuesDeliveries
+        ? { queue: { send: async (sent: QueuedMessage[]) => void queued.push(...sent) } }
+        : {}),
+    }) as Deps;
   const authorizer = createAuthorizer(depsOf('authorizer'));
   const handlers = new Map<string, Promise<Handler>>();
   const handlerOf = (route: Route): Promise<Handler> => {
     const built =
       handlers.get(route.id) ??
       (import(`../../${route.entry}`) as Promise<{ createHandler: (deps: Deps) => Handler }>).then((module) =>
-        module.createHandler(depsOf(route.id)),
+        module.createHandler(routeDepsOf(route)),
       );
     handlers.set(route.id, built);
     return built;
@@ -81,7 +98,7 @@ export function recordedFunctions(clock?: () => Date) {
     return { status: response.statusCode, body };
   }
 
-  return { calls, request };
+  return { calls, queued, request };
 }
 
 export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };

@@ -72,12 +72,14 @@ describe('first events of the outbound-event functions', () => {
       ),
       knownLeadEmail: 'lea.connue@banc.test',
     };
-    // Every answer at once: a page's cursor, a session of a member of the workspace, a change-log page.
+    // Every answer at once: a page's cursor, a session of the workspace's admin (as tools/bench/workspace.json's),
+    // a change-log page, a member added.
     const send = jest.fn<Send>(async () => ({
       next_cursor: 'suite',
       access_token: 'jeton',
-      workspaces: [{ id: seed.workspace_id, role: 'member', member_id: 'member-id' }],
+      workspaces: [{ id: seed.workspace_id, role: 'admin', member_id: 'member-id' }],
       changes: [{ id: 'entry-id' }],
+      id: 'added-member-id',
     }));
     const events = await coldStartEvents(workspace, send);
     const functions = [...routes, ...eventFunctions].map((fn) => fn.id);

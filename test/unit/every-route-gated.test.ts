@@ -12,6 +12,9 @@ type RouteModule = {
   createHandler: (deps: Deps) => (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 };
 
+// A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: any will do.
+process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+
 const refusals: AuthDecision[] = [
   { outcome: 'unauthorized' },
   { outcome: 'not_found' },

@@ -71,8 +71,28 @@ const budgets: Record<string, number> = {
   'functions/get-workspace-prospect.ts': 22,
   'functions/list-workspace-prospect-changes.ts': 24,
   'functions/undo-change.ts': 35,
+  'functions/list-members.ts': 31,
+  'functions/add-member.ts': 34,
+  'functions/invite-member.ts': 34,
+  'functions/change-member-role.ts': 32,
+  'functions/remove-member.ts': 32,
+  'functions/list-audit.ts': 26,
+  // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
+  // (lib/admin/webhook-calls.ts, lib/admin/subscriptions.ts); the replay runs both webhooks' own handlers.
+  'functions/list-webhook-calls.ts': 38,
+  'functions/get-webhook-call.ts': 38,
+  'functions/replay-webhook-call.ts': 56,
+  'functions/list-subscriptions.ts': 44,
+  'functions/create-subscription.ts': 44,
+  'functions/update-subscription.ts': 44,
+  'functions/delete-subscription.ts': 44,
+  'functions/rotate-subscription-secret.ts': 44,
+  'functions/list-deliveries.ts': 44,
+  'functions/redeliver-delivery.ts': 47,
   'functions/stream-handler.ts': 23,
-  'functions/deliver-event.ts': 18,
+  // Issue 26: the settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
+  // redeliver` (lib/domain/events/redeliver.ts).
+  'functions/deliver-event.ts': 23,
   'functions/sweep-deliveries.ts': 17,
 };
 
@@ -139,12 +159,18 @@ describe('what each function imports', () => {
     expect(closureOf(entry)).toEqual(expect.arrayContaining(idempotencyFiles));
   });
 
-  test.each(routes.filter((route) => !keyOrToken(route)).map((route) => [route.entry] as const))(
-    'the settings route %s keeps no answer for replay (issue 26)',
-    (entry) => {
-      for (const file of idempotencyFiles) expect(closureOf(entry)).not.toContain(file);
-    },
-  );
+  /**
+   * The replay of a webhook call runs that webhook's own handler, which answers once per Idempotency-Key: the
+   * replayed call carries none (lib/admin/webhook-calls.ts `webhookCallEvent`), so nothing is kept, and the
+   * settings answer itself never is.
+   */
+  const runsWebhookHandlers = (route: (typeof routes)[number]) => route.id === 'replayWebhookCall';
+
+  test.each(
+    routes.filter((route) => !keyOrToken(route) && !runsWebhookHandlers(route)).map((route) => [route.entry] as const),
+  )('the settings route %s keeps no answer for replay (issue 26)', (entry) => {
+    for (const file of idempotencyFiles) expect(closureOf(entry)).not.toContain(file);
+  });
 
   test('the counting agrees with a closure worked out by hand', () => {
     expect(closureOf('lib/domain/pipelines.ts')).toEqual(['lib/domain/pipelines.ts', 'lib/domain/model.ts'].sort());

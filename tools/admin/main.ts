@@ -17,9 +17,11 @@ const usage = [
   "  --json   un seul document JSON sur la sortie standard, rien d'autre",
   '  --aws    DynamoDB sur AWS (identifiants AWS habituels) ; TABLE_NAME et PUBLIC_BASE_URL obligatoires,',
   '           SECRETS_TABLE_NAME aussi pour les commandes qui écrivent ou lisent un secret de signature',
+  "           USER_POOL_ID et USER_POOL_CLIENT_ID aussi pour « member add » (le pool d'utilisateurs déployé)",
   '',
   'Sans --aws : les tables locales (DYNAMODB_ENDPOINT, par défaut http://127.0.0.1:8000 ; TABLE_NAME, par défaut crm-local ;',
-  '             SECRETS_TABLE_NAME, par défaut <TABLE_NAME>-secrets).',
+  '             SECRETS_TABLE_NAME, par défaut <TABLE_NAME>-secrets) ; « member add » invite avec le fournisseur',
+  "             d'identité local que npm start a inscrit dans la table.",
 ].join('\n');
 
 export type AdminIo = {
@@ -30,7 +32,7 @@ export type AdminIo = {
   deps?: Deps & Partial<Pick<SecretsDeps, 'secretsTableName'>>;
   /** stderr is a terminal a person watches (progress bars). */
   stderrIsTerminal?: boolean;
-  /** The identity provider `member add` invites with (docs/adr/0013); without one, `member add` refuses. */
+  /** The identity provider `member add` invites with (docs/adr/0013); without one, the target's (tools/admin/target.ts). */
   identity?: IdentityProvider;
 };
 

@@ -3,6 +3,8 @@ import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
+import { createCognitoIdentityProvider, poolIdentityProvider } from '../../lib/identity/cognito';
+import { getLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
 import { messages } from '../../lib/messages';
 
 /**
@@ -77,8 +79,33 @@ export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): str
   throw new AdminInputError("Avec --aws, la variable PUBLIC_BASE_URL doit donner l'URL de l'API déployée.");
 }
 
-/** `member add` invites the person: it needs the identity provider. */
-export function requireIdentityProvider(target: Pick<Target, 'identity'>): IdentityProvider {
+/**
+ * The identity provider `member add` invites with (decisions 7.1): the one the caller gave (tests), else, like the
+ * table, the deployed one with --aws (USER_POOL_ID and USER_POOL_CLIENT_ID, the stack's outputs), else the local run's,
+ * found through the table (`npm start` writes where it is: lib/storage/local-identity-provider.ts).
+ */
+export async function identityProviderOf(
+  target: Pick<Target, 'identity' | 'network' | 'env' | 'deps'>,
+): Promise<IdentityProvider> {
   if (target.identity) return target.identity;
-  throw new AdminInputError(messages.members.identityProviderMissing);
+  if (target.network === 'aws') {
+    if (!target.env.USER_POOL_ID || !target.env.USER_POOL_CLIENT_ID) {
+      throw new AdminInputError(messages.members.identityProviderMissing);
+    }
+    // The deployed pool only: the local run's variables (its endpoint, its pool file) are not read with --aws.
+    const { USER_POOL_ID, USER_POOL_CLIENT_ID, AWS_REGION } = target.env;
+    return poolIdentityProvider({ USER_POOL_ID, USER_POOL_CLIENT_ID, AWS_REGION });
+  }
+  const local = await getLocalIdentityProvider(target.deps);
+  if (local === undefined) throw new AdminInputError(messages.members.localIdentityProviderMissing);
+  return createCognitoIdentityProvider({
+    userPoolId: local.user_pool_id,
+    clientId: local.client_id,
+    region: undefined,
+    endpoint: local.endpoint,
+    // The command line verifies no token: no issuer nor key set to know.
+    issuer: `${local.endpoint}/${local.user_pool_id}`,
+    jwks: undefined,
+    localPoolFile: local.pool_file,
+  });
 }

@@ -19,6 +19,7 @@ import { authorizedEvent, localStage, matchRoute, proxyEvent, requestAuthorizerE
 import { sqsRecord } from '../local/event-pipeline';
 import { median, operations, prepare } from './operations';
 import { settingsFirstCalls } from './settings';
+import { memberSettingsFirstCalls } from './settings-members';
 import { prospectSettingsFirstCalls } from './settings-prospects';
 import { fresh, newLeadBody, webhookCall, type Call, type Send, type Workspace } from './workspace';
 
@@ -176,12 +177,13 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
 
 /**
  * The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts and, in the
- * workspace, of ./settings-prospects.ts, once authorized.
+ * workspace, of ./settings-prospects.ts and ./settings-members.ts, once authorized.
  */
 export async function settingsFirstEvents(workspace: Workspace, send: Send, runs: number): Promise<FirstEvents> {
   const calls = {
     ...(await settingsFirstCalls(send, runs)),
     ...(await prospectSettingsFirstCalls(workspace, send, runs)),
+    ...(await memberSettingsFirstCalls(workspace, send, runs)),
   };
   return new Map(
     Object.entries(calls).map(([routeId, first]) => [

@@ -66,8 +66,10 @@ export async function startLocalIdentityProvider(options: {
         () => known,
         () => undefined,
       ));
-    const pool = reused ?? (await createPool(client));
-    await putLocalIdentityProvider(options.store, { ...pool, endpoint });
+    const { user_pool_id, client_id } = reused ?? (await createPool(client));
+    const pool = { user_pool_id, client_id };
+    const poolFile = join(folder, '.cognito', 'db', `${pool.user_pool_id}.json`);
+    await putLocalIdentityProvider(options.store, { ...pool, endpoint, pool_file: poolFile });
     const issuer = `${endpoint}/${pool.user_pool_id}`;
     const jwks = await (await fetch(`${issuer}/.well-known/jwks.json`)).text();
     const env = {
@@ -77,7 +79,7 @@ export async function startLocalIdentityProvider(options: {
       USER_POOL_ISSUER: issuer,
       USER_POOL_JWKS: jwks,
       // Where it keeps the reset codes it draws (lib/identity/cognito.ts answers them locally).
-      IDENTITY_LOCAL_POOL_FILE: join(folder, '.cognito', 'db', `${pool.user_pool_id}.json`),
+      IDENTITY_LOCAL_POOL_FILE: poolFile,
     };
     return { endpoint, env, stop };
   } catch (error) {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
+import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';
-import { authorizerEntry, functionTimeoutSeconds } from '../../lib/routes';
+import { authorizerEntry, functionTimeoutSeconds, type Route } from '../../lib/routes';
 import { localStage, within, type Invocations } from './api-gateway';
 
 type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
@@ -31,25 +32,57 @@ export function lambdaContext(functionName: string, timeoutMs: number = function
 }
 
 /**
+ * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the signing-secrets
+ * table's name to those that write secrets, the delivery queue to those that queue deliveries (`npm start`'s
+ * in-process queue, lib/domain/events/ports.ts; none when the table has no stream), and the local network policy.
+ */
+export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | undefined };
+
+/** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
+const noDeliveryQueue: DeliveryQueue = {
+  send: () => Promise.reject(new Error("pas de file des livraisons : la table n'a pas de flux, aucun envoi possible")),
+};
+
+/** A route's deps as the stack configures its function: only what its line of lib/routes.ts asks for. */
+function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined): Deps {
+  if (route.queuesDeliveries) {
+    // The module builds its AWS handler on import, which reads the queue's URL: any will do here.
+    process.env.DELIVERY_QUEUE_URL ||= `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
+  }
+  return {
+    ...deps,
+    network: 'local',
+    ...(route.secretsTableActions && outbound ? { secretsTableName: outbound.secretsTableName } : {}),
+    ...(route.queuesDeliveries ? { queue: outbound?.queue ?? noDeliveryQueue } : {}),
+  } as Deps;
+}
+
+/**
  * Each handler built once with `deps`, like a warm Lambda. Past its timeout an invocation fails ("Task
  * timed out") and "Lambda resets the execution environment" ("Understanding the Lambda execution
  * environment lifecycle", https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html):
  * the next one starts the function anew; the late call runs on, in `running` until it ends.
  */
-export function lambdaInvocations(deps: Deps, timeoutMs: number, running: Set<Promise<unknown>>): Invocations {
+export function lambdaInvocations(
+  deps: Deps,
+  timeoutMs: number,
+  running: Set<Promise<unknown>>,
+  outbound: LocalOutbound | undefined = undefined,
+): Invocations {
   const loaded = new Map<string, Promise<LambdaFunction>>();
-  const instance = (entry: string, factory: Factory): Promise<LambdaFunction> => {
+  const instance = (entry: string, factory: Factory, route?: Route): Promise<LambdaFunction> => {
     if (!loaded.has(entry)) {
+      const functionDeps = route === undefined ? deps : routeDeps(deps, route, outbound);
       const module = import(`../../${entry}`) as Promise<Record<Factory, (deps: Deps) => LambdaFunction>>;
-      const lambda = module.then((exports) => exports[factory](deps));
+      const lambda = module.then((exports) => exports[factory](functionDeps));
       lambda.catch(() => loaded.delete(entry)); // a failed cold start is tried again, as Lambda does
       loaded.set(entry, lambda);
     }
     return loaded.get(entry) as Promise<LambdaFunction>;
   };
-  const invoke = async (entry: string, factory: Factory, name: string, event: unknown) => {
+  const invoke = async (entry: string, factory: Factory, name: string, event: unknown, route?: Route) => {
     try {
-      const invocation = (await instance(entry, factory))(event, lambdaContext(`crm-local-${name}`, timeoutMs));
+      const invocation = (await instance(entry, factory, route))(event, lambdaContext(`crm-local-${name}`, timeoutMs));
       const forget = () => running.delete(invocation);
       running.add(invocation);
       void invocation.then(forget, forget);
@@ -67,6 +100,6 @@ export function lambdaInvocations(deps: Deps, timeoutMs: number, running: Set<Pr
   };
   return {
     authorizer: (event) => invoke(authorizerEntry, 'createAuthorizer', 'authorizer', event),
-    handler: (route, event) => invoke(route.entry, 'createHandler', route.id, event),
+    handler: (route, event) => invoke(route.entry, 'createHandler', route.id, event, route),
   };
 }

@@ -6,7 +6,8 @@ import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds, routes } from '../../lib/routes';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';
-import { lambdaInvocations } from './lambda-runtime';
+import { lambdaInvocations, type LocalOutbound } from './lambda-runtime';
+import { loadSecretsTableName } from '../../lib/storage/client';
 
 export type LocalServer = { url: string; close: () => Promise<void> };
 
@@ -28,11 +29,19 @@ export async function startLocalServer(options: {
   port: number;
   host?: string;
   timeouts?: Partial<LocalTimeouts>;
+  /** The secrets table (by default the local one beside `deps`' table) and the delivery queue of outbound events. */
+  outbound?: Partial<LocalOutbound>;
 }): Promise<LocalServer> {
   const host = options.host ?? '127.0.0.1';
   const timeouts = { ...deployedTimeouts, ...options.timeouts };
   const running = new Set<Promise<unknown>>();
-  const invocations = lambdaInvocations(options.deps, timeouts.functionMs, running);
+  const outbound: LocalOutbound = {
+    secretsTableName:
+      options.outbound?.secretsTableName ??
+      loadSecretsTableName({ ...process.env, TABLE_NAME: options.deps.tableName }),
+    queue: options.outbound?.queue,
+  };
+  const invocations = lambdaInvocations(options.deps, timeouts.functionMs, running, outbound);
   const reply = async (req: IncomingMessage): Promise<GatewayReply> => {
     const [method, target, body] = [req.method ?? 'GET', req.url ?? '/', await readBody(req)];
     const path = target.split('?')[0] ?? '';

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../lib/deps';
+import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { demoBanner } from './demo-banner';
@@ -38,7 +39,8 @@ async function start(): Promise<void> {
   const { productionSecretsDeps } = await import('../../lib/deps');
   const { startLocalServer } = await import('./server');
   const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
-  // The routes get the main table only; the signing-secrets table goes to the delivery function.
+  // The routes get the main table; the signing-secrets table goes to the delivery function, and its name to
+  // the routes that write secrets (lib/routes.ts `secretsTableActions`), as on AWS.
   const secretsDeps = productionSecretsDeps();
   const { secretsTableName, ...deps } = secretsDeps;
   const client = createDynamoClient({ endpoint });
@@ -56,25 +58,34 @@ async function start(): Promise<void> {
   console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
   const seed = empty ? await seedDemoWorkspace(deps) : undefined;
-  const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), host: '127.0.0.1' });
-  cleanups.push(server.close);
+  const admin = seed === undefined ? undefined : await addDemoAdmin(deps, seed.workspace_id);
   // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
-  // would be sent again at every start. Positioned before the "ready" line, so no later write escapes.
+  // would be sent again at every start. Positioned before the "ready" line, so no later write escapes;
+  // before the server, whose redeliver route queues on the pipeline's queue.
+  let queue: DeliveryQueue | undefined;
   try {
     const pipeline = await startEventPipeline({ deps: secretsDeps, endpoint, startingPosition: 'LATEST' });
     cleanups.push(pipeline.stop);
+    queue = pipeline.queue;
     console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, livraisons dans ce processus`);
   } catch (error) {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
+  const server = await startLocalServer({
+    deps,
+    port: portFrom('PORT', 3000),
+    host: '127.0.0.1',
+    outbound: { secretsTableName, queue },
+  });
+  cleanups.push(server.close);
 
   const alreadyFilled =
     'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
     'son identifiant : npm run --silent admin -- workspace list ; ' +
     'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed }));
+  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed, admin }));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
@@ -82,6 +93,25 @@ async function seedDemoWorkspace(deps: Deps) {
   const { seedWorkspace } = await import('../../lib/admin/seed');
   const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
   return seedWorkspace(deps, description);
+}
+
+/**
+ * The demo workspace's admin (decisions 7.1), added and invited as `member add` does, then given a permanent
+ * password drawn like an invitation's, printed once with the other secrets.
+ */
+async function addDemoAdmin(deps: Deps, workspaceId: string) {
+  const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
+  const { commandLine } = await import('../../lib/domain/audit');
+  const { poolIdentityProvider } = await import('../../lib/identity/cognito');
+  const identity = poolIdentityProvider();
+  const email = 'admin@demo.test';
+  await addMember(
+    { ...deps, identity },
+    { workspaceId, email, name: 'Administrateur Démo', role: 'admin', actingMemberId: commandLine },
+  );
+  const password = temporaryPassword();
+  await setMemberPassword({ identity }, email, password);
+  return { email, password };
 }
 
 function portFrom(name: string, fallback: number): number {

@@ -7,6 +7,9 @@ import {
   recordScheduledOutcome,
 } from '../../storage/delivery-attempts';
 import type { Delivery } from '../model';
+import { ConflictError, NotFoundError } from '../errors';
+import { logger } from '../../observability';
+import { redeliver } from './redeliver';
 import { attemptDelivery, logDeliveryFailed } from './delivery-attempt';
 import { maxQueueDelaySeconds, type DeliveryDeps, type DeliveryMessage, type EventDeps } from './ports';
 import { delayAfterStep } from './retry-schedule';
@@ -17,13 +20,16 @@ const deliveryMessageSchema = z.object({
   subscription_id: z.string().check(z.minLength(1)),
   step: z.int().check(z.minimum(0)),
   not_before: z.iso.datetime({ offset: true }),
+  redelivery: z.optional(z.literal(true)),
 });
 
 /** A queue message's body, or undefined when it is not one (nothing to retry). */
 export function parseDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const parsed = deliveryMessageSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success) return undefined;
+    const { redelivery, ...scheduled } = parsed.data;
+    return redelivery === true ? { ...scheduled, redelivery } : scheduled;
   } catch {
     return undefined;
   }
@@ -49,6 +55,7 @@ export async function handleDeliveryMessage(deps: DeliveryDeps, message: Deliver
     await deps.queue.send([{ message, delaySeconds: Math.min(Math.ceil(waitMs / 1000), maxQueueDelaySeconds) }]);
     return;
   }
+  if (message.redelivery === true) return redeliverQueued(deps, message);
   const { delivery, subscription, secrets } = await readDeliveryAndSubscription(
     deps,
     message.workspace_id,
@@ -77,6 +84,24 @@ export async function handleDeliveryMessage(deps: DeliveryDeps, message: Deliver
     return;
   }
   await scheduleNextOrFail(deps, claimed, result);
+}
+
+/**
+ * A redelivery queued by the settings API: the attempt and its record of `subscription redeliver`
+ * (lib/domain/events/redeliver.ts). A delivery gone or a subscription deleted or disabled since it was
+ * queued is refused there: the message is dropped, as no retry can change that.
+ */
+async function redeliverQueued(deps: DeliveryDeps, message: DeliveryMessage): Promise<void> {
+  try {
+    await redeliver(deps, message.workspace_id, message.delivery_id);
+  } catch (error) {
+    if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
+    logger.warn('Nouvel envoi abandonné', {
+      workspace_id: message.workspace_id,
+      delivery_id: message.delivery_id,
+      reason: error.name,
+    });
+  }
 }
 
 async function scheduleNextOrFail(

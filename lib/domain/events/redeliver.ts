@@ -2,6 +2,7 @@ import type { SecretsDeps } from '../../deps';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
 import type { Delivery } from '../model';
+import type { DeliveryItem, SubscriptionItem } from '../../storage/event-items';
 import { stillKept } from '../../storage/expiring-items';
 import { readDecideWrite } from '../../storage/conditional-writes';
 import { ConflictError, NotFoundError } from '../errors';
@@ -11,22 +12,36 @@ import type { EventDeps } from './ports';
 
 /**
  * `subscription redeliver` (decisions 6.2): a new attempt of the same delivery (same `webhook-id`),
- * sent now, outside the schedule. Success → `delivered`; a failure leaves a pending delivery
+ * sent now, outside the schedule: by the command itself, or by the delivery function for a redelivery
+ * queued by the settings API (lib/domain/events/deliver.ts). Success → `delivered`; a failure leaves a pending delivery
  * pending (its schedule goes on untouched) and ends any other `failed`. Unknown or expired delivery, or
  * deleted subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
  */
+/**
+ * The checks before a redelivery, shared by `subscription redeliver` and `POST /deliveries/{d}/redeliver`:
+ * unknown or expired delivery (past its 30 days it is gone for the workspace, whether or not TTL has removed
+ * it yet) or deleted subscription → NotFoundError; disabled subscription → ConflictError.
+ */
+export function checkRedeliverable(
+  found: { delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined },
+  deliveryId: string,
+  now: Date,
+): { delivery: DeliveryItem; subscription: SubscriptionItem } {
+  const { delivery, subscription } = found;
+  if (!delivery || !stillKept(delivery, now)) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
+  if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
+  if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
+  return { delivery, subscription };
+}
+
 export async function redeliver(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
   workspaceId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
-  const { delivery, subscription, secrets } = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
-  // Past its 30 days it is gone for the workspace, whether or not TTL has removed it yet.
-  if (!delivery || !stillKept(delivery, deps.clock())) {
-    throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
-  }
-  if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
-  if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
+  const found = await readDeliveryAndSubscription(deps, workspaceId, deliveryId);
+  const { delivery, subscription } = checkRedeliverable(found, deliveryId, deps.clock());
+  const { secrets } = found;
   const result = await attemptDelivery(deps, delivery, subscription, secrets);
   // The scheduled attempt may change the status meanwhile: the record is conditional on the status
   // read, and decided again from a fresh read when it moved.

@@ -5,7 +5,7 @@ import { commandLine } from '../../../lib/domain/audit';
 import { messages } from '../../../lib/messages';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields } from '../render';
-import { requireIdentityProvider } from '../target';
+import { identityProviderOf } from '../target';
 
 /** The settings screen's additions: each one edit of the configuration item, conditional on its version. */
 const tagAdd = defineCommand({
@@ -30,7 +30,7 @@ const memberAdd = defineCommand({
     "ajoute un membre qui se connecte avec son e-mail (rôle admin ou member) et l'invite ; --password lui donne un mot de passe définitif (fournisseur d'identité local seulement)",
   options: { workspace: workspaceOption, email: 'required', name: 'optional', role: 'required', password: 'optional' },
   async run(target, options) {
-    const identity = requireIdentityProvider(target);
+    const identity = await identityProviderOf(target);
     if (options.password !== undefined && !identity.answersDeliveredSecrets) {
       throw new AdminInputError(messages.members.passwordLocalOnly);
     }

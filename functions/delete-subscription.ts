@@ -1,0 +1,28 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { deleteSubscription } from '../lib/admin/subscriptions';
+import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
+import { memberGate } from '../lib/http/middleware/member-gate';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { messages } from '../lib/messages';
+import { routeById } from '../lib/routes';
+
+const route = routeById('deleteSubscription');
+
+/** The signing-secrets table for one DeleteItem: the subscription's secret goes with it. */
+export const createHandler = (deps: SecretsDeps) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(memberGate(deps))
+      .handler(async (event, { principal }) => {
+        const { workspaceId, memberId } = actingMembership(principal);
+        const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
+        return json(200, await deleteSubscription(deps, workspaceId, id, memberId));
+      }),
+  );
+
+export const handler = createHandler(productionSecretsDeps());

@@ -1,0 +1,24 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { listSubscriptions } from '../lib/admin/subscriptions';
+import { productionDeps, type Deps } from '../lib/deps';
+import { memberGate } from '../lib/http/middleware/member-gate';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { actingMembership } from '../lib/http/settings-input';
+import { routeById } from '../lib/routes';
+
+const route = routeById('listSubscriptions');
+
+export const createHandler = (deps: Deps) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(memberGate(deps))
+      .handler(async (_event, { principal }) =>
+        json(200, await listSubscriptions(deps, actingMembership(principal).workspaceId)),
+      ),
+  );
+
+export const handler = createHandler(productionDeps());

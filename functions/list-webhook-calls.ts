@@ -1,0 +1,39 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { callsBinding, pageOfCalls } from '../lib/admin/webhook-calls';
+import { productionDeps, type Deps } from '../lib/deps';
+import { InvalidInputError } from '../lib/domain/errors';
+import { memberGate } from '../lib/http/middleware/member-gate';
+import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { pageRequestOf, queryValue } from '../lib/http/query-parameters';
+import { actingMembership } from '../lib/http/settings-input';
+import { messages } from '../lib/messages';
+import { routeById } from '../lib/routes';
+
+const route = routeById('listWebhookCalls');
+
+/** `failed=true` lists the failed calls only (decisions 6.3); `false` or none, every call. */
+function failedOnly(event: APIGatewayProxyEvent): boolean {
+  const value = queryValue(event, 'failed');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  const message = messages.settingsEvents.invalidFailed;
+  throw new InvalidInputError(message, { field: 'failed', message });
+}
+
+export const createHandler = (deps: Deps) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(memberGate(deps))
+      .handler(async (event, { principal }) => {
+        const { workspaceId } = actingMembership(principal);
+        const failed = failedOnly(event);
+        const page = pageRequestOf(event, callsBinding(workspaceId, failed));
+        return json(200, await pageOfCalls(deps, workspaceId, { failed, page }));
+      }),
+  );
+
+export const handler = createHandler(productionDeps());
