@@ -127,8 +127,12 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
   if (temporary !== undefined) secrets.push(temporary);
   // A signing secret an answer shows (once) must reach no log line either.
   for (const shown of text.matchAll(/whsec_[A-Za-z0-9+/=]+/g)) secrets.push(shown[0]);
-  // A key's value or a webhook token a settings answer showed once is a secret no line may carry.
-  for (const shown of text.matchAll(/"(?:secret|token)":"([^"]+)"/g)) secrets.push(shown[1] as string);
+  // A key's value or a webhook token a settings answer showed once is a secret no line may carry; a new webhook
+  // token is the workspace's from then on, which the later routes' calls of the webhooks carry.
+  for (const [, shown = ''] of text.matchAll(/"(?:secret|token)":"([^"]+)"/g)) {
+    secrets.push(shown);
+    if (ws.webhook && shown.startsWith('crm_whk_')) ws.webhook.token = shown;
+  }
   const result = {
     call: `${call.method} ${call.path}`,
     status: response.status,
