@@ -6,7 +6,7 @@ import type { NetworkPolicy } from '../lib/domain/events/ports';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { parseJsonBody } from '../lib/http/request-input';
-import { actingMembership } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
 import { routeById } from '../lib/routes';
 
 const route = routeById('createSubscription');
@@ -25,7 +25,7 @@ export const createHandler = (deps: CreateSubscriptionDeps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = actingMembership(principal);
+        const { workspaceId, memberId } = membershipOf(principal);
         const input = parseJsonBody(event.body, newSubscriptionSchema);
         const created = await createSubscription(deps, {
           workspaceId,

@@ -4,7 +4,8 @@ import { deleteSubscription } from '../lib/admin/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
+import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
@@ -19,7 +20,7 @@ export const createHandler = (deps: SecretsDeps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = actingMembership(principal);
+        const { workspaceId, memberId } = membershipOf(principal);
         const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
         return json(200, await deleteSubscription(deps, workspaceId, id, memberId));
       }),

@@ -4,7 +4,8 @@ import { showCall } from '../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
+import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
@@ -18,7 +19,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId } = actingMembership(principal);
+        const { workspaceId } = membershipOf(principal);
         const callId = pathIdOf(event, 'call_id', messages.settingsEvents.callNotFound);
         return json(200, await showCall(deps, workspaceId, callId));
       }),

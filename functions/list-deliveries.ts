@@ -5,7 +5,8 @@ import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { pageRequestOf, queryValue } from '../lib/http/query-parameters';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
+import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
@@ -19,7 +20,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId } = actingMembership(principal);
+        const { workspaceId } = membershipOf(principal);
         // 400 before 404: the query is checked before the subscription is looked for.
         const status = readDeliveryStatus(queryValue(event, 'status'));
         const subscriptionText = (event.pathParameters?.subscription_id ?? '').toLowerCase();

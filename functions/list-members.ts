@@ -2,7 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { listMembers } from '../lib/admin/members';
 import { productionDeps, type Deps } from '../lib/deps';
-import { actingMemberOf, memberGate } from '../lib/http/middleware/member-gate';
+import { actingMemberOf } from '../lib/http/membership';
+import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 

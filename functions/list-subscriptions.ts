@@ -4,7 +4,7 @@ import { listSubscriptions } from '../lib/admin/subscriptions';
 import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { actingMembership } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
 import { routeById } from '../lib/routes';
 
 const route = routeById('listSubscriptions');
@@ -17,7 +17,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (_event, { principal }) =>
-        json(200, await listSubscriptions(deps, actingMembership(principal).workspaceId)),
+        json(200, await listSubscriptions(deps, membershipOf(principal).workspaceId)),
       ),
   );
 

@@ -6,7 +6,7 @@ import { InvalidInputError } from '../lib/domain/errors';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
 import { pageRequestOf, queryValue } from '../lib/http/query-parameters';
-import { actingMembership } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
@@ -29,7 +29,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId } = actingMembership(principal);
+        const { workspaceId } = membershipOf(principal);
         const failed = failedOnly(event);
         const page = pageRequestOf(event, callsBinding(workspaceId, failed));
         return json(200, await pageOfCalls(deps, workspaceId, { failed, page }));

@@ -6,7 +6,8 @@ import type { DeliveryQueue } from '../lib/domain/events/ports';
 import { loadDeliveryQueueUrl } from '../lib/event-deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
+import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { createSqsClient, createSqsDeliveryQueue } from '../lib/queue/sqs-delivery-queue';
 import { loadConfig } from '../lib/storage/client';
@@ -25,7 +26,7 @@ export const createHandler = (deps: RedeliverDeps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = actingMembership(principal);
+        const { workspaceId, memberId } = membershipOf(principal);
         const id = pathIdOf(event, 'delivery_id', messages.settingsEvents.deliveryNotFound);
         return json(202, await queueRedelivery(deps, workspaceId, id, memberId));
       }),

@@ -4,7 +4,8 @@ import { replayCall, type WebhookInvoker } from '../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { membershipOf } from '../lib/http/membership';
+import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { logger } from '../lib/observability';
 import { routeById } from '../lib/routes';
@@ -42,7 +43,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, context) => {
-        const { workspaceId, memberId } = actingMembership(context.principal);
+        const { workspaceId, memberId } = membershipOf(context.principal);
         const callId = pathIdOf(event, 'call_id', messages.settingsEvents.callNotFound);
         return json(200, await replayCall(deps, workspaceId, callId, webhookInvoker(deps, context), memberId));
       }),

@@ -4,8 +4,8 @@ import { setSubscriptionActive, subscriptionActivationSchema } from '../lib/admi
 import { productionDeps, type Deps } from '../lib/deps';
 import { memberGate } from '../lib/http/middleware/member-gate';
 import { errorAnswers, json, observed } from '../lib/http/middleware/route';
-import { parseJsonBody } from '../lib/http/request-input';
-import { actingMembership, pathIdOf } from '../lib/http/settings-input';
+import { parseJsonBody, pathIdOf } from '../lib/http/request-input';
+import { membershipOf } from '../lib/http/membership';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
@@ -19,7 +19,7 @@ export const createHandler = (deps: Deps) =>
       .use(errorAnswers(route))
       .use(memberGate(deps))
       .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = actingMembership(principal);
+        const { workspaceId, memberId } = membershipOf(principal);
         const { active } = parseJsonBody(event.body, subscriptionActivationSchema);
         const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
         return json(200, await setSubscriptionActive(deps, workspaceId, id, active, memberId));

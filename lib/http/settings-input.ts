@@ -1,36 +1,11 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { NotFoundError } from '../domain/errors';
-import type { MemberPrincipal } from '../domain/model';
-import { isUuid } from '../ids';
 import { allScopes } from '../routes';
-import { decodePathParameter } from './middleware/route';
 
 /*
- * What a settings route of a workspace reads from its request (decisions 7.2): the acting membership, the ids of its
- * path, and the JSON bodies of the workspace's tags, keys and webhook routes as schemas. Unknown fields and wrong
- * types are the route's 400 naming the field (parseJsonBody); what the use case checks itself (a blank name, an
- * unknown scope) it refuses in the same words on the command line.
+ * The JSON bodies of a workspace's tags, keys and webhook settings routes as schemas (decisions 7.2). Unknown fields
+ * and wrong types are the route's 400 naming the field (parseJsonBody); what the use case checks itself (a blank
+ * name, an unknown scope) it refuses in the same words on the command line.
  */
-
-/**
- * The membership the member gate admitted (lib/http/middleware/member-gate.ts): every route under
- * /workspaces/{workspace_id} has one, or the gate answered 404 before the handler.
- */
-export function actingMembership(principal: MemberPrincipal): NonNullable<MemberPrincipal['membership']> {
-  if (principal.membership === undefined) throw new Error('settings route without a membership');
-  return principal.membership;
-}
-
-/**
- * A record id of the path, decoded: anything but a UUID names nothing, a 404 before any read (decisions 7.2,
- * "a non-UUID id → 404"); `notFound` is the message of the route's unknown record.
- */
-export function pathIdOf(event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string, notFound: string): string {
-  const parameter = decodePathParameter(event.pathParameters?.[name] ?? '');
-  if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);
-  return parameter.value.toLowerCase();
-}
 
 /**
  * Far above any name a person gives a tag or a key, far below what would crowd the workspace's configuration

@@ -71,12 +71,12 @@ const budgets: Record<string, number> = {
   'functions/get-workspace-prospect.ts': 22,
   'functions/list-workspace-prospect-changes.ts': 24,
   'functions/undo-change.ts': 35,
-  'functions/list-members.ts': 31,
-  'functions/add-member.ts': 34,
-  'functions/invite-member.ts': 34,
-  'functions/change-member-role.ts': 32,
-  'functions/remove-member.ts': 32,
-  'functions/list-audit.ts': 26,
+  'functions/list-members.ts': 32,
+  'functions/add-member.ts': 35,
+  'functions/invite-member.ts': 35,
+  'functions/change-member-role.ts': 33,
+  'functions/remove-member.ts': 33,
+  'functions/list-audit.ts': 27,
   // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
   // (lib/admin/webhook-calls.ts, lib/admin/subscriptions.ts); the replay runs both webhooks' own handlers.
   'functions/list-webhook-calls.ts': 38,

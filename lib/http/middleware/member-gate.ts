@@ -47,12 +47,3 @@ export function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
     },
   };
 }
-
-/**
- * The acting member of a route under /workspaces/{workspace_id}: the authorizer decides those routes with the person's
- * membership of that workspace (a person who has none is answered 404 above), so its absence here is a failure.
- */
-export function actingMemberOf(principal: MemberPrincipal): { workspaceId: string; actingMemberId: string } {
-  if (principal.membership === undefined) throw new Error('settings route without a membership');
-  return { workspaceId: principal.membership.workspaceId, actingMemberId: principal.membership.memberId };
-}
