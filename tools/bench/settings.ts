@@ -1,24 +1,28 @@
+import { readFile } from 'node:fs/promises';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
-import type { Call, Send } from './workspace';
+import type { MemberRole } from '../../lib/domain/model';
+import type { Call, Send, Workspace } from './workspace';
 
 /*
- * The settings API's first events (decisions 7.1): its functions read what a person's tokens and codes are, so the
- * bench gives them real ones, from its own identity provider (tools/local/identity-provider.ts, started by run.ts).
+ * The settings API's first events (decisions 7.1, 7.2): its functions read what a person's tokens and codes are, so
+ * the bench gives them real ones, from its own identity provider (tools/local/identity-provider.ts, started by run.ts).
+ * Each route's first call is a line of ./settings-calls.json: method, path and body, whose `{name}` placeholders take
+ * the run's values; the person it is made as (`as`; none for the sign-in routes, which carry their own proof); what
+ * must exist beforehand (`needs`: a placeholder filled by the id a prerequisite's calls answer), made once or, where
+ * the call uses it up (`fresh`: a removal, an undo, a reset code), once per cold start; `answers`, a status other
+ * than a 2xx the bench expects, with `why`.
  */
 
-/** The people of the bench; `signsIn` is a member of tools/bench/workspace.json's workspaces. */
+/** The people of the bench (`signsIn`, an admin of tools/bench/workspace.json's workspace); `changesPassword`'s
+ * password changes at every cold start, and each run resets one `resets` person's (a reset code is good once). */
 export const benchPeople = {
   signsIn: 'membre-0@banc.test',
-  /** Their password changes at every cold start: each run's is the previous run's new one. */
   changesPassword: 'membre-1@banc.test',
   signsOut: 'membre-2@banc.test',
-  /** One person a run: a reset code is good once, and a new one replaces the last. */
   resets: (run: number) => `oubli-${run}@banc.test`,
 };
-
-/** The password of version `version` (a change of password makes the next). */
-export const benchPassword = (version = 0) => `Banc-Passw0rd-${version}!`;
+export const benchPassword = () => 'Banc-Passw0rd-0!';
 
 /** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start. */
 export async function createBenchPeople(identity: IdentityProvider, runs: number): Promise<void> {
@@ -29,80 +33,105 @@ export async function createBenchPeople(identity: IdentityProvider, runs: number
   }
 }
 
+/** A call of the table: `as` a bench person, the bench's API `key` or its `webhook`; `id`, where its answer's id is. */
+type Step = { as?: string; method: string; path: string; body?: unknown; id?: string; answers?: number };
+type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string };
+const table = JSON.parse(await readFile(new URL('./settings-calls.json', import.meta.url), 'utf8')) as {
+  prerequisites: Record<string, Step[]>;
+  routes: Record<string, FirstCall>;
+};
+
+/** The statuses other than a 2xx that a route's first call answers, by route id (the table says why). */
+export const expectedAnswers = Object.fromEntries(
+  Object.entries(table.routes).flatMap(([id, { answers }]) => (answers === undefined ? [] : [[id, answers]])),
+);
+
+type Membership = { id: string; role: MemberRole; member_id: string };
+type Session = { access_token: string; refresh_token: string; workspaces: Membership[] };
 /** A settings call and what the authorizer decided for it. */
 export type AuthorizedCall = { call: Call; decision: AuthDecision };
 
-const call = (method: string, path: string, body?: unknown, accessToken?: string): Call => ({
-  method,
-  path,
-  headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` },
-  body,
-});
-
-/** A signed-in person as the authorizer passes them on, outside any workspace (their session, their workspaces). */
-const signedIn = (email: string): AuthDecision => ({
-  outcome: 'allowed',
-  principal: { kind: 'member', email, tokenId: `banc-${email}`, issuedAt: Math.floor(Date.now() / 1000) },
-});
-
-/** The sign-in routes carry their own proof: the authorizer reads nothing. */
-const anonymous: AuthDecision = { outcome: 'anonymous' };
-
-type Session = { access_token: string; refresh_token: string };
+/** `template` with each `{name}` placeholder of `values` replaced (ids, e-mails, numbers: nothing to escape). */
+const fill = <T>(template: T, values: Record<string, string>): T =>
+  JSON.parse(JSON.stringify(template).replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all)) as T;
 
 /**
- * Each settings route's first call of cold start `run`, by route id, each doing its real work: the tokens and reset
- * codes obtained through the API (`send`) beforehand, for `runs` cold starts.
+ * Each settings route's first call of cold start `run`, by route id, doing its real work in the bench workspace: the
+ * sessions and what the table's `needs` name obtained through the API (`send`) beforehand, for `runs` cold starts.
  */
-export async function settingsFirstCalls(
-  send: Send,
-  runs: number,
-): Promise<Record<string, (run: number) => AuthorizedCall>> {
-  const signIn = (email: string) => call('POST', '/session', { email, password: benchPassword() });
-  const session = (await send(signIn(benchPeople.signsIn))) as Session;
-  const changing = (await send(signIn(benchPeople.changesPassword))) as Session;
-  const leaving = (await send(signIn(benchPeople.signsOut))) as Session;
-  const codes: string[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const started = (await send(call('POST', '/password-reset', { email: benchPeople.resets(run) }))) as {
-      code: string;
-    };
-    codes.push(started.code);
+export async function settingsFirstCalls(workspace: Workspace, send: Send, runs: number) {
+  const { seed } = workspace;
+  const people: Record<string, string> = { ...benchPeople, resets: '' };
+  const sessions: Record<string, Session> = {};
+  for (const person of ['signsIn', 'changesPassword', 'signsOut']) {
+    const body = { email: people[person], password: benchPassword() };
+    sessions[person] = (await send({ method: 'POST', path: '/session', headers: {}, body })) as Session;
   }
-  return {
-    signIn: () => ({ call: signIn(benchPeople.signsIn), decision: anonymous }),
-    refreshSession: () => ({
-      call: call('POST', '/session/refresh', { refresh_token: session.refresh_token }),
-      decision: anonymous,
-    }),
-    signOut: () => ({
-      call: call('DELETE', '/session', undefined, leaving.access_token),
-      decision: signedIn(benchPeople.signsOut),
-    }),
-    changePassword: (run) => ({
-      call: call(
-        'POST',
-        '/session/password',
-        { password: benchPassword(run), new_password: benchPassword(run + 1) },
-        changing.access_token,
-      ),
-      decision: signedIn(benchPeople.changesPassword),
-    }),
-    startPasswordReset: () => ({
-      call: call('POST', '/password-reset', { email: benchPeople.signsIn }),
-      decision: anonymous,
-    }),
-    confirmPasswordReset: (run) => ({
-      call: call('POST', '/password-reset/confirm', {
-        email: benchPeople.resets(run),
-        code: codes[run],
-        new_password: benchPassword(1),
-      }),
-      decision: anonymous,
-    }),
-    listMyWorkspaces: () => ({
-      call: call('GET', '/workspaces', undefined, session.access_token),
-      decision: signedIn(benchPeople.signsIn),
-    }),
+  const [key = ''] = workspace.apiKeys(1);
+  const tokens: Record<string, string | undefined> = { key, webhook: seed.webhook?.token };
+  const callOf = (step: Step, values: Record<string, string>): Call => {
+    const { method, path, body, as = '' } = fill(step, values);
+    const token = tokens[as] ?? sessions[as]?.access_token;
+    return { method, path, headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, body };
   };
+  // Addresses no other run of the bench (or of its test, on a shared pool) has used.
+  const unique = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+  let made = 0;
+  let shared: string | undefined;
+  const prospect = () => workspace.prospects(1)[0] ?? '';
+  const valuesOf = (run: number, template: unknown, prospectId: () => string): Record<string, string> => ({
+    ...{ workspace_id: seed.workspace_id, endpoint_id: seed.webhook?.endpoint_id ?? '', password: benchPassword() },
+    ...{ lead_email: encodeURIComponent(workspace.knownLeadEmail), unique: `${unique}-${(made += 1)}` },
+    ...{ refresh_token: sessions.signsIn?.refresh_token ?? '', run: String(run), next: String(run + 1) },
+    ...(JSON.stringify(template).includes('{prospect_id}') ? { prospect_id: prospectId() } : {}),
+  });
+  /** A first call's values for run `run`: the run's, the prospect it reads, its prerequisites' ids (a prospect each). */
+  const instance = async (first: FirstCall, run: number) => {
+    const values = valuesOf(run, first, () => (shared ??= prospect()));
+    for (const [placeholder, prerequisite] of Object.entries(first.needs ?? {})) {
+      const steps = table.prerequisites[prerequisite] ?? [];
+      const own = valuesOf(run, steps, prospect);
+      for (const step of steps) {
+        // A step that `answers` a refusal: the webhook keeps a call's body, to replay, only when it refused it.
+        const refused = (error: Error) =>
+          error.message.includes(`answered ${step.answers}`) ? undefined : Promise.reject(error);
+        const answer = await send(callOf(step, own)).catch(refused);
+        const id = step.id
+          ?.split('.')
+          .reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], answer);
+        if (step.id !== undefined && typeof id !== 'string') throw new Error(`${prerequisite}: no ${step.id} answered`);
+        if (typeof id === 'string') values[placeholder] = id;
+      }
+    }
+    return values;
+  };
+  const decisionOf = (first: FirstCall): AuthDecision => {
+    const email = people[first.as ?? ''];
+    if (email === undefined) return { outcome: 'anonymous' };
+    const principal = {
+      kind: 'member' as const,
+      email,
+      tokenId: `banc-${email}`,
+      issuedAt: Math.floor(Date.now() / 1000),
+    };
+    if (!first.path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
+    const membership = sessions[first.as ?? '']?.workspaces.find((candidate) => candidate.id === seed.workspace_id);
+    if (membership?.role !== 'admin') throw new Error(`${email} is no admin of the bench workspace`);
+    const { member_id: memberId, role } = membership;
+    return {
+      outcome: 'allowed',
+      principal: { ...principal, membership: { workspaceId: seed.workspace_id, memberId, role } },
+    };
+  };
+  const calls: Record<string, (run: number) => AuthorizedCall> = {};
+  for (const [routeId, first] of Object.entries(table.routes)) {
+    const instances: Record<string, string>[] = [];
+    for (let run = 0; run < (first.fresh === true ? runs : 1); run += 1) instances.push(await instance(first, run));
+    const decision = decisionOf(first);
+    calls[routeId] = (run) => {
+      const values = { ...instances[first.fresh === true ? run : 0], run: String(run), next: String(run + 1) };
+      return { call: callOf(first, values), decision };
+    };
+  }
+  return calls;
 }
