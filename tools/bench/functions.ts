@@ -135,14 +135,14 @@ function gatewayEvent({ method, path: target, headers, body }: Call) {
   return proxyEvent({ ...incoming, body: body === undefined ? '' : JSON.stringify(body) }, match, ids);
 }
 
-/** What the authorizer decides for a call of the workspace: its webhook, or the API key it carries. */
-function allowed(seed: SeedOutput, call: Call): AuthDecision {
+/** A call of the workspace and what the authorizer decides for it: its webhook, or the API key it carries. */
+function allowed(seed: SeedOutput, call: Call): { call: Call; decision: AuthDecision } {
   const [workspaceId, endpointId] = [seed.workspace_id, seed.webhook?.endpoint_id ?? ''];
   if (call.path.startsWith('/webhooks/'))
-    return { outcome: 'allowed', principal: { kind: 'webhook', workspaceId, endpointId } };
+    return { call, decision: { outcome: 'allowed', principal: { kind: 'webhook', workspaceId, endpointId } } };
   const secret = call.headers.authorization?.replace(/^Bearer /, '');
   const keyId = Object.values(seed.api_keys).find((key) => key.secret === secret)?.id ?? '';
-  return { outcome: 'allowed', principal: { kind: 'api-key', workspaceId, keyId, scopes: ['*'] } };
+  return { call, decision: { outcome: 'allowed', principal: { kind: 'api-key', workspaceId, keyId, scopes: ['*'] } } };
 }
 
 /**
@@ -156,13 +156,9 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   for (const operation of operations) {
     if (events.has(operation.routeId)) continue;
     const callOf = await prepare(operation, workspace, send);
-    events.set(operation.routeId, (run) => {
-      const call = callOf(run);
-      return authorizedEvent(gatewayEvent(call), { ...encodeDecision(allowed(seed, call)), principalId: 'bench' });
-    });
+    events.set(operation.routeId, (run) => authorized(allowed(seed, callOf(run))));
   }
-  for (const [routeId, first] of await settingsFirstEvents(workspace, send, coldStartRuns + 1))
-    events.set(routeId, first);
+  for (const [id, first] of await settingsFirstEvents(workspace, send, coldStartRuns + 1)) events.set(id, first);
   events.set('authorizer', () =>
     requestAuthorizerEvent(gatewayEvent(webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), undefined)))),
   );
@@ -174,18 +170,14 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   return events;
 }
 
-/** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, once authorized. */
+/** A call's event once the authorizer took `decision` on it. */
+const authorized = ({ call, decision }: { call: Call; decision: AuthDecision }) =>
+  authorizedEvent(gatewayEvent(call), { ...encodeDecision(decision), principalId: 'bench' });
+
+/** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, authorized. */
 export async function settingsFirstEvents(workspace: Workspace, send: Send, runs: number): Promise<FirstEvents> {
-  const calls = await settingsFirstCalls(workspace, send, runs);
-  return new Map(
-    Object.entries(calls).map(([routeId, first]) => [
-      routeId,
-      (run: number) => {
-        const { call, decision } = first(run);
-        return authorizedEvent(gatewayEvent(call), { ...encodeDecision(decision), principalId: 'bench' });
-      },
-    ]),
-  );
+  const calls = Object.entries(await settingsFirstCalls(workspace, send, runs));
+  return new Map(calls.map(([id, first]) => [id, (run: number) => authorized(first(run))]));
 }
 
 /** The event functions' `DELIVERY_QUEUE_URL` (read on import); no cold start sends to it. */
