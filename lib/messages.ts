@@ -355,7 +355,7 @@ export const messages = {
     },
 
     webhook: {
-      notGenerated: "Cet espace n'a pas encore de webhook : créez-le avec « webhook generate ».",
+      notGenerated: "Cet espace n'a pas encore de webhook : générez-le d'abord.",
       /** An internal failure (exit 1): the workspace names an endpoint that is not stored. */
       endpointMissing: (endpointId: string, workspaceId: string) =>
         `Le webhook ${endpointId} de l'espace ${workspaceId} est introuvable.`,

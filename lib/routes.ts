@@ -376,6 +376,150 @@ export const routes: readonly Route[] = [
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
+   * The workspace, its tags, its API keys and its webhook (decisions 7.2). Each settings route under a workspace
+   * counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
+   */
+  {
+    id: 'getWorkspace',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}',
+    entry: 'functions/get-workspace.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** `workspace show`'s one GetItem of the configuration item. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'listTags',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/tags',
+    entry: 'functions/list-tags.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** The tags are in the configuration item: one GetItem. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'createTag',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/tags',
+    entry: 'functions/create-tag.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** `tag add`: the configuration item read, then updated in one transaction with the audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  {
+    id: 'renameTag',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/tags/{tag_id}',
+    entry: 'functions/rename-tag.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** As `createTag`: the configuration item read, then updated with the audit entry in one transaction. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  {
+    id: 'listApiKeys',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/api-keys',
+    entry: 'functions/list-api-keys.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** `apikey list`: the workspace item, and its keys by gsi1 (keys are stored under their fingerprints). */
+    tableActions: ['GetItem', 'Query', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], indexes: ['gsi1'] },
+  },
+  {
+    id: 'createApiKey',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/api-keys',
+    entry: 'functions/create-api-key.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** `apikey create`: the workspace read, then one transaction: its check, the new key, the audit entry. */
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'],
+    tableKeys: {
+      GetItem: ['WS#'],
+      ConditionCheckItem: ['WS#'],
+      PutItem: ['APIKEY#', 'AUDIT#'],
+      UpdateItem: ['RATE#'],
+    },
+  },
+  {
+    id: 'revokeApiKey',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/api-keys/{key_id}',
+    entry: 'functions/revoke-api-key.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** `apikey revoke`: the workspace read, its keys by gsi1, then the key's update and the audit entry in one transaction. */
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['APIKEY#', 'RATE#'], PutItem: ['AUDIT#'], indexes: ['gsi1'] },
+  },
+  {
+    id: 'listApiKeyChanges',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/api-keys/{key_id}/changes',
+    entry: 'functions/list-api-key-changes.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /** The workspace's keys (to find this one) and a page of the key's change log, both on gsi1. */
+    tableActions: ['Query', 'UpdateItem'],
+    tableKeys: { UpdateItem: ['RATE#'], indexes: ['gsi1'] },
+  },
+  {
+    id: 'getWebhook',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/webhook',
+    entry: 'functions/get-webhook.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** `webhook status`: the workspace item (its endpoint id), then the endpoint item. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['RATE#'] },
+  },
+  {
+    id: 'generateWebhookToken',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/webhook/token',
+    entry: 'functions/generate-webhook-token.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /**
+     * `webhook generate`: the workspace read; the first time, one transaction creates the endpoint, records it on
+     * the workspace item and writes the audit entry; later, one transaction replaces the endpoint's token with it.
+     */
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], PutItem: ['ENDPOINT#', 'AUDIT#'], UpdateItem: ['WS#', 'ENDPOINT#', 'RATE#'] },
+  },
+  {
+    id: 'setWebhookActive',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/webhook',
+    entry: 'functions/set-webhook-active.ts',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+    /** `webhook enable` / `disable`: the workspace read, the endpoint's update with the audit entry, the endpoint read. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  /*
    * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's use cases for a member of the
    * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
    */

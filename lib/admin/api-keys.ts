@@ -6,21 +6,24 @@ import { allScopes } from '../routes';
 import * as credentials from '../storage/credentials';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
 import { createApiKey as createStoredApiKey, revokeApiKey as revokeStoredApiKey } from '../storage/credential-creation';
-import { AdminInputError } from './errors';
+import { InvalidInputError, NotFoundError } from '../domain/errors';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
 export type ApiKeyView = { id: string; name: string; scopes: string[]; created_at: string; revoked_at: string | null };
 
+/** A refused input of `apikey create` / `POST /api-keys`: the command line's exit 2, the API's 400 naming the field. */
+const refused = (field: 'name' | 'scopes', message: string) => new InvalidInputError(message, { field, message });
+
 /** A new key has the five scopes unless told otherwise; `*` grants all (docs/api.md#scopes). */
 export function checkScopes(requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [...allScopes];
   const scopes = [...new Set(requested.map((scope) => scope.trim()).filter((scope) => scope !== ''))];
-  if (scopes.length === 0) throw new AdminInputError(messages.admin.apiKeys.noScope);
+  if (scopes.length === 0) throw refused('scopes', messages.admin.apiKeys.noScope);
   const unknown = scopes.filter((scope) => scope !== '*' && !isScope(scope));
   if (unknown.length > 0) {
-    throw new AdminInputError(messages.admin.apiKeys.unknownScopes(unknown.join(', '), allScopes.join(', ')));
+    throw refused('scopes', messages.admin.apiKeys.unknownScopes(unknown.join(', '), allScopes.join(', ')));
   }
   return scopes;
 }
@@ -56,7 +59,7 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const name = input.name.trim();
-  if (name === '') throw new AdminInputError(messages.admin.apiKeys.blankName);
+  if (name === '') throw refused('name', messages.admin.apiKeys.blankName);
   const scopes = checkScopes(input.scopes);
   await requireWorkspace(deps, workspaceId);
   const { key, secret } = newApiKey(deps, {
@@ -117,7 +120,8 @@ export async function requireApiKey(
   keyId: string,
 ): Promise<credentials.ApiKeyItem> {
   const key = (await credentials.listApiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
-  if (!key) throw unknownId('apiKey', keyId);
+  // Another workspace's key, or none: 404 on the settings API (decisions 7.2), exit 2 on the command line.
+  if (!key) throw new NotFoundError(messages.admin.ids.unknown.apiKey(keyId));
   return key;
 }
 

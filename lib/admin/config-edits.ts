@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import { ConflictError, NotFoundError } from '../domain/errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { sameName, type Tag } from '../domain/model';
 import { isUuid } from '../ids';
 import { messages } from '../messages';
@@ -11,8 +11,10 @@ import {
   type ConfigEdit,
   type EditedConfig,
 } from '../storage/config-edits';
+import { configOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
+import { requireWorkspace } from './workspace';
 
 const refusals = messages.admin.config;
 
@@ -40,7 +42,7 @@ export async function editConfig(deps: Deps, workspaceId: string, change: Config
 /** A name as stored: trimmed, never blank (the comparison of names is `sameName`'s). */
 function nameOf(value: string): string {
   const name = value.trim();
-  if (name === '') throw new AdminInputError(refusals.blankName);
+  if (name === '') throw new InvalidInputError(refusals.blankName, { field: 'name', message: refusals.blankName });
   return name;
 }
 
@@ -57,6 +59,12 @@ function refuseTakenTagName(tags: readonly Tag[], name: string, except?: string)
   if (tags.some((other) => other.id !== except && sameName(other.name, name))) {
     throw new ConflictError(refusals.tagNameTaken(name));
   }
+}
+
+/** `GET /tags`: the workspace's tags in their order, read from its configuration item (one strongly consistent GetItem). */
+export async function listTags(deps: Pick<Deps, 'db' | 'tableName'>, workspaceId: string): Promise<TagView[]> {
+  const workspace = await requireWorkspace(deps, checkedId('workspace', workspaceId));
+  return configOf(workspace as unknown as Record<string, unknown>).tags.map(({ id, name }) => ({ id, name }));
 }
 
 /** `tag add`, `POST /tags`: a new tag, last of the list, and its audit entry in the same transaction. */

@@ -6,7 +6,7 @@ import type { AuditAction } from '../storage/audit-log';
 import { fingerprint, getEndpoint, type EndpointItem } from '../storage/credentials';
 import { createEndpoint, replaceEndpointToken, setEndpointActive } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
-import { AdminInputError } from './errors';
+import { NotFoundError } from '../domain/errors';
 import { checkedId } from './ids';
 import { requireWorkspace } from './workspace';
 
@@ -15,6 +15,10 @@ export type WebhookStatusView = { endpoint_id: string; url: string; active: bool
 
 export const webhookUrl = (publicBaseUrl: string, endpointId: string): string =>
   `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/ingest-lead?endpoint_id=${endpointId}`;
+
+/** The recruitment webhook's URL: the same endpoint and token as the lead webhook's (docs/api.md). */
+export const recruitmentWebhookUrl = (publicBaseUrl: string, endpointId: string): string =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
 
 /** Only the token's fingerprint is stored: the token returned here is shown once and then lost. */
 export function newEndpoint(
@@ -136,7 +140,8 @@ export async function webhookStatus(
 async function requireEndpointId(deps: Deps, workspaceId: string): Promise<string> {
   const workspace = await requireWorkspace(deps, workspaceId);
   if (!workspace.endpoint_id) {
-    throw new AdminInputError(messages.admin.webhook.notGenerated);
+    // `GET /webhook` before any generation: 404 (decisions 7.2); the command line exits 2 as for any domain error.
+    throw new NotFoundError(messages.admin.webhook.notGenerated);
   }
   return workspace.endpoint_id;
 }

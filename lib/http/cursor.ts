@@ -17,6 +17,8 @@ export type CursorBinding =
   | { list: 'notes' | 'changes'; workspaceId: string; prospectId: string }
   /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
   | { list: 'audit'; workspaceId: string }
+  /** The changes made with an API key (`GET /api-keys/{k}/changes`, decisions 7.2). */
+  | { list: 'key-changes'; workspaceId: string; keyId: string }
   /** The webhook call journal of a workspace (decisions 6.3, 7.2), all calls or the failed ones only. */
   | { list: 'webhook-calls' | 'failed-webhook-calls'; workspaceId: string }
   /** The deliveries of one subscription (decisions 6.2, 7.2), any status or one. */
@@ -30,6 +32,7 @@ const receptionTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What, besides the list and the workspace, a cursor is bound to. */
 const narrowing = (binding: CursorBinding): string => {
   if ('prospectId' in binding) return binding.prospectId;
+  if ('keyId' in binding) return binding.keyId;
   if ('subscriptionId' in binding) return `${binding.subscriptionId}\n${binding.status}`;
   return '';
 };

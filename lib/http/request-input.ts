@@ -77,6 +77,21 @@ export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): str
   return match?.[1]?.trim() ?? '';
 }
 
+/**
+ * The API's own base URL, as the caller reached it, for the webhook URLs a settings answer shows. On AWS the
+ * default endpoint is `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}/` ("Invoke REST APIs in API
+ * Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/how-to-call-api.html), built from the
+ * proxy event's `requestContext.domainName` and `stage` ("Lambda proxy integrations in API Gateway", input
+ * format: https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html);
+ * the local server is reached at its root, over http, on the host the request names.
+ */
+export function apiBaseUrlOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>): string {
+  const { domainName = '', stage } = event.requestContext;
+  return /\.execute-api\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/.test(domainName)
+    ? `https://${domainName}/${stage}`
+    : `http://${domainName}`;
+}
+
 /** An id in a settings route's path (decisions 7.2): one that is not a UUID is not found, before any read. */
 export function pathIdOf(event: PathEvent, name: string, notFound: string): string {
   const parameter = pathParameterOf(event, name);

@@ -1,12 +1,16 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import * as z from 'zod/mini';
 import { NotFoundError } from '../domain/errors';
 import type { MemberPrincipal } from '../domain/model';
 import { isUuid } from '../ids';
+import { allScopes } from '../routes';
 import { decodePathParameter } from './middleware/route';
 
 /*
- * What a settings route of a workspace reads from its request besides its body (decisions 7.2): the acting
- * membership, and the ids of its path.
+ * What a settings route of a workspace reads from its request (decisions 7.2): the acting membership, the ids of its
+ * path, and the JSON bodies of the workspace's tags, keys and webhook routes as schemas. Unknown fields and wrong
+ * types are the route's 400 naming the field (parseJsonBody); what the use case checks itself (a blank name, an
+ * unknown scope) it refuses in the same words on the command line.
  */
 
 /**
@@ -27,3 +31,24 @@ export function pathIdOf(event: Pick<APIGatewayProxyEvent, 'pathParameters'>, na
   if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);
   return parameter.value.toLowerCase();
 }
+
+/**
+ * Far above any name a person gives a tag or a key, far below what would crowd the workspace's configuration
+ * item (DynamoDB's 400 KB item limit): a name over it is refused before any write.
+ */
+export const maxSettingsNameLength = 200;
+
+const name = z.string().check(z.maxLength(maxSettingsNameLength));
+
+export const tagNameSchema = z.strictObject({ name });
+
+/** `scopes`: at most the five scopes and `*`, each named once (lib/admin/api-keys.ts checks them). */
+export const newApiKeySchema = z.strictObject({
+  name,
+  scopes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(allScopes.length + 1))),
+});
+
+export const webhookActiveSchema = z.strictObject({ active: z.boolean() });
+
+/** `POST /webhook/token` takes no body; one sent may only be the empty object. */
+export const emptyBodySchema = z.strictObject({});

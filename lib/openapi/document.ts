@@ -44,6 +44,16 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.prospect,
   },
+  tag_id: {
+    description: "The tag's id (UUID). Any other value, or another workspace's tag, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.vipTag,
+  },
+  key_id: {
+    description: "The API key's id (UUID). Any other value, or another workspace's key, is a 404.",
+    schema: { type: 'string' },
+    example: exampleIds.apiKey,
+  },
   tag: {
     description: 'Id or exact name (ignoring case) of an existing tag, percent-encoded.',
     schema: { type: 'string' },

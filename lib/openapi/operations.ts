@@ -2,7 +2,8 @@ import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { leadFieldDefinitions } from '../domain/lead/lead';
 import { messages as catalogue } from '../messages';
-import { maxWebhookBodyBytes } from '../routes';
+import { maxSettingsNameLength } from '../http/settings-input';
+import { allScopes, maxWebhookBodyBytes } from '../routes';
 import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
@@ -192,6 +193,34 @@ const lead = {
   pipeline: 'Ventes',
   stage: 'Nouveau',
   tag_ids: [ids.vipTag],
+};
+
+/*
+ * The settings API's workspace, tags, API keys and webhook (decisions 7.2): signed-in members, by role.
+ */
+
+/** A 400 of a settings body beyond the common ones (lib/openapi/document.ts): what the use case refuses itself. */
+const refusedName = (message: string): ErrorCase => ({
+  description: `A \`name\` blank once trimmed, or over ${maxSettingsNameLength} characters (\`details.field\` names it).`,
+  examples: [{ summary: 'Blank name', message, details: { field: 'name', message } }],
+});
+
+const exampleWebhookUrl = `https://api.exemple.test/webhooks/ingest-lead?endpoint_id=${ids.endpoint}`;
+const exampleRecruitmentUrl = `https://api.exemple.test/webhooks/recruitment?endpoint_id=${ids.endpoint}`;
+const exampleKey = {
+  id: ids.apiKey,
+  name: 'Zapier',
+  scopes: ['pipelines:read', 'prospects:read', 'prospects:write', 'notes:write', 'tags:write'],
+};
+const exampleWebhookStatus = { endpoint_id: ids.endpoint, url: exampleWebhookUrl, active: true };
+const tagNameBody = (summary: string, name: string): Record<string, Example> => ({
+  named: { summary, value: { name } },
+});
+const tagNameTaken: ErrorCase = {
+  description:
+    'Another tag of the workspace has that name, compared ignoring case and surrounding spaces ' +
+    '(docs/api.md#names-as-references).',
+  examples: [{ summary: 'Name taken', message: catalogue.admin.config.tagNameTaken('VIP') }],
 };
 
 /** A member's 404 for a prospect: not in the path's workspace. */
@@ -899,6 +928,333 @@ export const operations: Record<string, OperationText> = {
           'retry later; form tools do.',
         examples: [{ summary: 'Internal error', message: messages.internal }],
         retryAfter: 'when in flight',
+      },
+    },
+  },
+  getWorkspace: {
+    summary: 'The workspace, and the caller’s role in it',
+    description:
+      'The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed ' +
+      'by the platform team (`workspace set`).',
+    success: {
+      200: {
+        description: 'The workspace.',
+        schema: 'WorkspaceDetail',
+        examples: {
+          workspace: {
+            summary: 'An admin’s view',
+            value: {
+              id: ids.workspace,
+              name: 'Acme',
+              phone_matching: 'exact',
+              phone_region: 'FR',
+              created_at: '2026-11-01T08:00:00.000Z',
+              role: 'admin',
+            },
+          },
+        },
+      },
+    },
+    errors: {},
+  },
+
+  listTags: {
+    summary: 'List the workspace’s tags',
+    description: 'The tags in their order (the Prospect API and the webhooks name them by id or name).',
+    success: {
+      200: {
+        description: 'The tags.',
+        schema: 'TagList',
+        examples: {
+          tags: {
+            summary: 'Two tags',
+            value: {
+              tags: [
+                { id: ids.vipTag, name: 'VIP' },
+                { id: ids.hotTag, name: 'Chaud' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    errors: {},
+  },
+
+  createTag: {
+    summary: 'Add a tag',
+    description: 'A new tag, last of the list, written with its audit entry (`tag.created`).',
+    requestBody: {
+      schema: 'TagName',
+      description: 'The name of the tag.',
+      examples: tagNameBody('A new tag', 'Relance été'),
+    },
+    success: {
+      201: {
+        description: 'The tag.',
+        schema: 'Tag',
+        examples: { created: { summary: 'Created', value: { id: ids.vipTag, name: 'Relance été' } } },
+      },
+    },
+    errors: {
+      400: refusedName(catalogue.admin.config.blankName),
+      409: tagNameTaken,
+    },
+  },
+
+  renameTag: {
+    summary: 'Rename a tag',
+    description:
+      'The tag renamed everywhere it is shown (records name tags by id), with its audit entry (`tag.renamed`). ' +
+      'The name it already has changes nothing.',
+    requestBody: {
+      schema: 'TagName',
+      description: 'The new name.',
+      examples: tagNameBody('A new name', 'Très chaud'),
+    },
+    success: {
+      200: {
+        description: 'The tag.',
+        schema: 'Tag',
+        examples: { renamed: { summary: 'Renamed', value: { id: ids.hotTag, name: 'Très chaud' } } },
+      },
+    },
+    errors: {
+      400: refusedName(catalogue.admin.config.blankName),
+      404: {
+        description: "No such tag in the workspace (another workspace's, or a `tag_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown tag', message: catalogue.admin.config.unknownTag(ids.vipTag) }],
+      },
+      409: tagNameTaken,
+    },
+  },
+
+  listApiKeys: {
+    summary: 'List the workspace’s API keys',
+    description:
+      'The `apikey list` document: every key, revoked ones included (`revoked_at` null while the key works); ' +
+      'never a key’s value.',
+    success: {
+      200: {
+        description: 'The keys.',
+        schema: 'ApiKeyList',
+        examples: {
+          keys: {
+            summary: 'One key',
+            value: { api_keys: [{ ...exampleKey, created_at: '2026-11-02T09:00:00.000Z', revoked_at: null }] },
+          },
+        },
+      },
+    },
+    errors: {},
+  },
+
+  createApiKey: {
+    summary: 'Create an API key',
+    description:
+      'The `apikey create` document: the key’s value (`crm_key_…`) is in this answer only; the service keeps its ' +
+      'fingerprint. Written with its audit entry (`api_key.created`, naming the key, never its value).',
+    requestBody: {
+      schema: 'NewApiKey',
+      description: 'Its name, and its scopes (absent: the five; `*`: all).',
+      examples: {
+        zapier: { summary: 'Every scope', value: { name: 'Zapier' } },
+        readOnly: {
+          summary: 'Reading only',
+          value: { name: 'Tableau de bord', scopes: ['pipelines:read', 'prospects:read'] },
+        },
+      },
+    },
+    success: {
+      201: {
+        description: 'The key, with its value: shown once.',
+        schema: 'CreatedApiKey',
+        examples: {
+          created: { summary: 'Created', value: { ...exampleKey, secret: 'crm_key_0123456789abcdefghijklmnopqrstuv' } },
+        },
+      },
+    },
+    errors: {
+      400: {
+        ...refusedName(catalogue.admin.apiKeys.blankName),
+        description:
+          `A \`name\` blank once trimmed or over ${maxSettingsNameLength} characters, or \`scopes\` naming none or an ` +
+          'unknown scope (`details.field` names it).',
+        examples: [
+          ...refusedName(catalogue.admin.apiKeys.blankName).examples,
+          {
+            summary: 'Unknown scope',
+            message: catalogue.admin.apiKeys.unknownScopes('lecture', allScopes.join(', ')),
+            details: {
+              field: 'scopes',
+              message: catalogue.admin.apiKeys.unknownScopes('lecture', allScopes.join(', ')),
+            },
+          },
+        ],
+      },
+    },
+  },
+
+  revokeApiKey: {
+    summary: 'Revoke an API key',
+    description:
+      'The `apikey revoke` document: the key fails from its next call on (the authorizer reads keys strongly ' +
+      'consistently). Revoking again keeps the first date. Written with its audit entry (`api_key.revoked`).',
+    success: {
+      200: {
+        description: 'The key and when it was revoked.',
+        schema: 'RevokedApiKey',
+        examples: {
+          revoked: { summary: 'Revoked', value: { id: ids.apiKey, revoked_at: '2026-11-21T10:00:00.000Z' } },
+        },
+      },
+    },
+    errors: {
+      404: {
+        description: "No such key in the workspace (another workspace's, or a `key_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) }],
+      },
+    },
+  },
+
+  listApiKeyChanges: {
+    summary: 'List the changes made with an API key',
+    description:
+      pageDescription(
+        'The changes the key made to prospects, one per field (as `changelog list --key`)',
+        'time (`at`)',
+      ) +
+      ' An entry undone stays listed, with `undone_at`. Read from an index: a change made a moment ago may appear ' +
+      'on the next listing only.',
+    query: ['Limit', 'Cursor'],
+    success: {
+      200: {
+        description: 'A page of change-log entries, and the cursor of the next one.',
+        schema: 'ChangeList',
+        examples: {
+          page: {
+            summary: 'A stage change',
+            value: {
+              changes: [
+                {
+                  id: ids.stageChange,
+                  prospect_id: ids.prospect,
+                  key_id: ids.apiKey,
+                  field: 'stage',
+                  before: ids.newStage,
+                  after: ids.followUpStage,
+                  at: '2026-11-21T10:05:00.000Z',
+                  undone_at: null,
+                },
+              ],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        ...pageErrors,
+        description:
+          `\`limit\` not an integer from 1 to ${maxPageLimit} in decimal digits, \`cursor\` not the \`next_cursor\` of a page ` +
+          'of this same list (this key), or either parameter given twice. Checked before the key.',
+      },
+      404: {
+        description: "No such key in the workspace (another workspace's, or a `key_id` that is not a UUID).",
+        examples: [{ summary: 'Unknown key', message: catalogue.admin.ids.unknown.apiKey(ids.apiKey) }],
+      },
+    },
+  },
+
+  getWebhook: {
+    summary: 'The webhook: its URLs, whether it is active, its last call',
+    description:
+      'The `webhook status` document and the recruitment webhook’s URL (the same endpoint and token). Never the ' +
+      'token: it is shown once, when generated.',
+    success: {
+      200: {
+        description: 'The webhook.',
+        schema: 'WebhookDetail',
+        examples: {
+          webhook: {
+            summary: 'Active, called yesterday',
+            value: {
+              ...exampleWebhookStatus,
+              last_call_at: '2026-11-20T17:42:10.000Z',
+              recruitment_url: exampleRecruitmentUrl,
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      404: {
+        description: 'The workspace has no webhook yet (`POST /webhook/token` generates it).',
+        examples: [{ summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated }],
+      },
+    },
+  },
+
+  generateWebhookToken: {
+    summary: 'Generate the webhook, or a new token for it',
+    description:
+      '« Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its ' +
+      'token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call ' +
+      'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.',
+    success: {
+      201: {
+        description: 'The endpoint, its URL and its token: shown once.',
+        schema: 'WebhookToken',
+        examples: {
+          generated: {
+            summary: 'Generated',
+            value: {
+              endpoint_id: ids.endpoint,
+              url: exampleWebhookUrl,
+              token: 'crm_whk_0123456789abcdefghijklmnopqrstuv',
+            },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description: 'A body other than none or `{}`: this operation takes none.',
+        examples: [
+          {
+            summary: 'A field',
+            message: catalogue.body.unknownField('token'),
+            details: { field: 'token', message: catalogue.body.unknownField('token') },
+          },
+        ],
+      },
+    },
+  },
+
+  setWebhookActive: {
+    summary: 'Enable or disable the webhook',
+    description:
+      'A disabled webhook answers 401 on both webhook routes, from its next call on; enabling it again keeps its ' +
+      'token. Written with its audit entry (`webhook.enabled` or `webhook.disabled`).',
+    requestBody: {
+      schema: 'WebhookActivation',
+      description: 'Whether the webhook takes calls.',
+      examples: { disable: { summary: 'Disable', value: { active: false } } },
+    },
+    success: {
+      200: {
+        description: 'The `webhook status` document.',
+        schema: 'WebhookStatus',
+        examples: {
+          disabled: { summary: 'Disabled', value: { ...exampleWebhookStatus, active: false, last_call_at: null } },
+        },
+      },
+    },
+    errors: {
+      404: {
+        description: 'The workspace has no webhook yet (`POST /webhook/token` generates it).',
+        examples: [{ summary: 'No webhook yet', message: catalogue.admin.webhook.notGenerated }],
       },
     },
   },

@@ -7,6 +7,8 @@ import { addNoteSchema } from '../domain/prospect/add-note';
 import { addTagSchema } from '../domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../domain/prospect/update-prospect';
 import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/application-input';
+import { maxSettingsNameLength, newApiKeySchema, tagNameSchema, webhookActiveSchema } from '../http/settings-input';
+import { allScopes } from '../routes';
 import {
   changePasswordSchema,
   confirmPasswordResetSchema,
@@ -25,6 +27,9 @@ const validatedSchemas = {
   NewNote: addNoteSchema,
   TagReference: addTagSchema,
   Application: applicationSchema,
+  TagName: tagNameSchema,
+  NewApiKey: newApiKeySchema,
+  WebhookActivation: webhookActiveSchema,
   SignIn: signInSchema,
   SessionRefresh: refreshSchema,
   PasswordChange: changePasswordSchema,
@@ -122,6 +127,32 @@ const addedKeywords: Record<
         description: 'Id or exact name (ignoring case) of an existing tag, trimmed: the API never creates tags.',
       },
     },
+  },
+  TagName: {
+    properties: {
+      name: {
+        pattern: notBlank,
+        description:
+          `Trimmed, not blank, at most ${maxSettingsNameLength} characters; no other tag of the workspace may have it, ` +
+          'compared ignoring case and surrounding spaces (409).',
+      },
+    },
+  },
+  NewApiKey: {
+    properties: {
+      name: {
+        pattern: notBlank,
+        description: `Trimmed, not blank, at most ${maxSettingsNameLength} characters; shown in the list of keys.`,
+      },
+      scopes: {
+        minItems: 1,
+        items: { enum: ['*', ...allScopes] },
+        description: 'The routes the key may call (docs/api.md#scopes); absent: the five; `*`: all.',
+      },
+    },
+  },
+  WebhookActivation: {
+    properties: { active: { description: 'false: both webhook routes answer 401 from the next call on.' } },
   },
   Application: {
     schema: {

@@ -7,6 +7,11 @@ import type { PatchResult } from '../domain/prospect/update-prospect';
 import type { ProspectView } from '../admin/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
 import type { ApplicationResult } from '../domain/recruitment/receive-application';
+import type { MemberRole } from '../domain/model';
+import type { ApiKeyView, CreatedApiKey } from '../admin/api-keys';
+import type { TagView } from '../admin/config-edits';
+import type { WebhookStatusView, WebhookTokenView } from '../admin/webhooks';
+import type { WorkspaceView } from '../admin/workspaces';
 import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
 
 import type { AuditEntryView } from '../admin/audit';
@@ -207,6 +212,79 @@ export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospe
 
 export const applicationResultSchema = describing<ApplicationResult>()(
   z.strictObject({ ok: z.literal(true), talent_id: id, action: z.enum(['created', 'existing']) }),
+);
+
+/** GET /workspaces/{workspace_id} (decisions 7.2): `workspace show`'s document and the caller's role. */
+export const workspaceDetailSchema = describing<WorkspaceView & { role: MemberRole }>()(
+  z.strictObject({
+    id,
+    name: z.string(),
+    phone_matching: z.enum(['exact', 'e164']).meta({ description: 'How the lead webhook compares phones.' }),
+    phone_region: z.string().meta({ description: 'Region of numbers written without a country code (ISO 3166).' }),
+    created_at: timestamp,
+    role: z.enum(['admin', 'member']).meta({ description: 'The caller’s role in this workspace.' }),
+  }),
+);
+
+export const settingsTagSchema = describing<TagView>()(tag);
+export const tagListSchema = describing<{ tags: TagView[] }>()(z.strictObject({ tags: z.array(tag) }));
+
+const scopes = z.array(z.string()).meta({ description: 'The scopes of the key; `*`: all.' });
+
+/** GET /api-keys: the `apikey list` document, never a value. */
+export const apiKeyListSchema = describing<{ api_keys: ApiKeyView[] }>()(
+  z.strictObject({
+    api_keys: z.array(
+      z.strictObject({
+        id,
+        name: z.string(),
+        scopes,
+        created_at: timestamp,
+        revoked_at: timestamp.nullable().meta({ description: 'Null while the key works.' }),
+      }),
+    ),
+  }),
+);
+
+/** POST /api-keys: the `apikey create` document, the value once. */
+export const createdApiKeySchema = describing<CreatedApiKey>()(
+  z.strictObject({
+    id,
+    name: z.string(),
+    scopes,
+    secret: z.string().meta({ description: 'The key (`crm_key_…`): shown in this answer only.' }),
+  }),
+);
+
+export const revokedApiKeySchema = describing<{ id: string; revoked_at: string }>()(
+  z.strictObject({ id, revoked_at: timestamp }),
+);
+
+const webhookStatusFields = {
+  endpoint_id: id,
+  url: z.string().meta({ description: 'The lead webhook’s URL, to give the form tool with the token.' }),
+  active: z.boolean(),
+  last_call_at: timestamp.nullable().meta({ description: 'The last authenticated call; null before the first.' }),
+};
+
+/** PATCH /webhook: the `webhook status` document. */
+export const webhookStatusSchema = describing<WebhookStatusView>()(z.strictObject(webhookStatusFields));
+
+/** GET /webhook: the `webhook status` document and the recruitment webhook's URL. */
+export const webhookDetailSchema = describing<WebhookStatusView & { recruitment_url: string }>()(
+  z.strictObject({
+    ...webhookStatusFields,
+    recruitment_url: z.string().meta({ description: 'The recruitment webhook’s URL: the same endpoint and token.' }),
+  }),
+);
+
+/** POST /webhook/token: the `webhook generate` document, the token once. */
+export const webhookTokenSchema = describing<WebhookTokenView>()(
+  z.strictObject({
+    endpoint_id: id,
+    url: webhookStatusFields.url,
+    token: z.string().meta({ description: 'The token (`crm_whk_…`): shown in this answer only.' }),
+  }),
 );
 
 /** A workspace of the signed-in person, with their role and member id there. */
@@ -470,6 +548,15 @@ export const responseSchemas = {
   ChangeUndone: changeUndoneSchema,
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
+  WorkspaceDetail: workspaceDetailSchema,
+  TagList: tagListSchema,
+  Tag: settingsTagSchema,
+  ApiKeyList: apiKeyListSchema,
+  CreatedApiKey: createdApiKeySchema,
+  RevokedApiKey: revokedApiKeySchema,
+  WebhookDetail: webhookDetailSchema,
+  WebhookStatus: webhookStatusSchema,
+  WebhookToken: webhookTokenSchema,
   Session: sessionSchema,
   RefreshedSession: refreshedSessionSchema,
   PasswordResetStarted: passwordResetStartedSchema,

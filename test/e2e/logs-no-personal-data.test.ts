@@ -1,5 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { listApiKeys } from '../../lib/admin/api-keys';
 import { listMembers } from '../../lib/admin/members';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
@@ -126,6 +127,12 @@ async function send(target: TestApi, call: Call): Promise<Answered> {
   if (temporary !== undefined) secrets.push(temporary);
   // A signing secret an answer shows (once) must reach no log line either.
   for (const shown of text.matchAll(/whsec_[A-Za-z0-9+/=]+/g)) secrets.push(shown[0]);
+  // A key's value or a webhook token a settings answer showed once is a secret no line may carry; a new webhook
+  // token is the workspace's from then on, which the later routes' calls of the webhooks carry.
+  for (const [, shown = ''] of text.matchAll(/"(?:secret|token)":"([^"]+)"/g)) {
+    secrets.push(shown);
+    if (ws.webhook && shown.startsWith('crm_whk_')) ws.webhook.token = shown;
+  }
   const result = {
     call: `${call.method} ${call.path}`,
     status: response.status,
@@ -380,6 +387,105 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken) },
         { method: 'GET', path: '/workspaces', headers: key },
         { method: 'GET', path: '/workspaces', headers: bearer(accessToken), query: { access_token: planted.note } },
+      ];
+    }
+    case 'getWorkspace': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: settings, headers },
+        { method: 'GET', path: settings, headers: key },
+        { method: 'GET', path: `/workspaces/${encodeURIComponent(planted.email)}`, headers },
+      ];
+    }
+    case 'listTags': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/tags`, headers },
+        { method: 'GET', path: `${settings}/tags`, headers, query: { token: planted.note } },
+      ];
+    }
+    case 'createTag': {
+      const headers = await memberHeader();
+      return [
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.tag }) },
+        { method: 'POST', path: `${settings}/tags`, headers, body: json({ name: planted.note, color: planted.email }) },
+      ];
+    }
+    case 'renameTag': {
+      const headers = await memberHeader();
+      return [
+        { method: 'PATCH', path: `${settings}/tags/${ws.tags.hot}`, headers, body: json({ name: planted.firstName }) },
+        {
+          method: 'PATCH',
+          path: `${settings}/tags/${encodeURIComponent(planted.email)}`,
+          headers,
+          body: json({ name: planted.lastName }),
+        },
+      ];
+    }
+    case 'listApiKeys': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/api-keys`, headers },
+        {
+          method: 'GET',
+          path: `${settings}/api-keys`,
+          headers,
+          query: { api_key: ws.api_keys.admin?.secret as string },
+        },
+      ];
+    }
+    case 'createApiKey': {
+      const headers = await memberHeader();
+      return [
+        { method: 'POST', path: `${settings}/api-keys`, headers, body: json({ name: planted.lastName }) },
+        {
+          method: 'POST',
+          path: `${settings}/api-keys`,
+          headers,
+          body: json({ name: planted.note, scopes: [planted.email] }),
+        },
+      ];
+    }
+    case 'revokeApiKey': {
+      const headers = await memberHeader();
+      const keys = await listApiKeys(productionDeps(), ws.workspace_id);
+      const created = keys.find((candidate) => candidate.name === planted.lastName);
+      if (created === undefined) throw new Error('createApiKey’s planted calls come first');
+      return [
+        { method: 'DELETE', path: `${settings}/api-keys/${created.id}`, headers },
+        { method: 'DELETE', path: `${settings}/api-keys/${encodeURIComponent(planted.email)}`, headers },
+      ];
+    }
+    case 'listApiKeyChanges': {
+      const headers = await memberHeader();
+      const path = `${settings}/api-keys/${ws.api_keys.admin?.id}/changes`;
+      return [
+        { method: 'GET', path, headers },
+        { method: 'GET', path, headers, query: { cursor: planted.note } },
+      ];
+    }
+    case 'getWebhook': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/webhook`, headers },
+        { method: 'GET', path: `${settings}/webhook`, headers: token },
+      ];
+    }
+    case 'generateWebhookToken': {
+      const headers = await memberHeader();
+      return [
+        { method: 'POST', path: `${settings}/webhook/token`, headers },
+        { method: 'POST', path: `${settings}/webhook/token`, headers, body: json({ token: planted.note }) },
+      ];
+    }
+    case 'setWebhookActive': {
+      const headers = await memberHeader();
+      return [
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: false }) },
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: planted.note }) },
+        { method: 'PATCH', path: `${settings}/webhook`, headers, body: json({ active: true }) },
       ];
     }
     case 'findWorkspaceProspects': {

@@ -71,6 +71,8 @@ const webhookToken = () => ({
   headers: { Authorization: `Bearer ${ws.webhook?.token}` },
 });
 const memberToken = () => ({ headers: bearer(people.member), query: {} });
+const adminToken = () => ({ headers: bearer(people.admin), query: {} });
+const settings = (suffix: string) => () => `/workspaces/${people.seed.workspace_id}${suffix}`;
 /** The sign-in routes: no credential, the request carries its own proof. */
 const noCredential = () => ({ headers: {}, query: {} });
 const prospect = () => `/prospects/${ws.prospects.lead}`;
@@ -93,6 +95,15 @@ const operations = {
     credential: noCredential,
     shape: 'standard',
   },
+  createTag: { method: 'POST', path: settings('/tags'), credential: adminToken, shape: 'standard' },
+  renameTag: {
+    method: 'PATCH',
+    path: () => settings(`/tags/${people.seed.tags.vip}`)(),
+    credential: adminToken,
+    shape: 'standard',
+  },
+  createApiKey: { method: 'POST', path: settings('/api-keys'), credential: adminToken, shape: 'standard' },
+  setWebhookActive: { method: 'PATCH', path: settings('/webhook'), credential: adminToken, shape: 'standard' },
 } as const satisfies Record<string, Operation>;
 type OperationId = keyof typeof operations;
 
@@ -125,6 +136,10 @@ const validBodies = {
   changePassword: { password: peoplePassword, new_password: 'Nouveau-Passw0rd!' },
   startPasswordReset: { email: 'alice@acme.test' },
   confirmPasswordReset: { email: 'alice@acme.test', code: '123456', new_password: 'Nouveau-Passw0rd!' },
+  createTag: { name: 'Relance' },
+  renameTag: { name: 'VIP' },
+  createApiKey: { name: 'Zapier', scopes: ['*'] },
+  setWebhookActive: { active: true },
 };
 const bodyComponents = {
   updateProspect: 'ProspectChange',
@@ -136,6 +151,10 @@ const bodyComponents = {
   changePassword: 'PasswordChange',
   startPasswordReset: 'PasswordReset',
   confirmPasswordReset: 'PasswordResetConfirmation',
+  createTag: 'TagName',
+  renameTag: 'TagName',
+  createApiKey: 'NewApiKey',
+  setWebhookActive: 'WebhookActivation',
 } as const;
 
 const typesOf = (schema: Schema): string[] =>

@@ -735,6 +735,116 @@ async function aDelivery(workspaceId: string, subscriptionId: string): Promise<s
   return id;
 }
 
+describe('the workspace, its tags, API keys and webhook answer as documented', () => {
+  let people: PeopleWorkspace;
+  beforeAll(async () => {
+    // A workspace of their own, without a webhook yet: GET /webhook's 404 comes first.
+    people = await workspaceWithPeople(api, { ...aWorkspace(), webhook: undefined });
+  });
+  const under = (suffix = '') => `/workspaces/${people.seed.workspace_id}${suffix}`;
+  const elsewhere = (suffix = '') => `/workspaces/${unknownId}${suffix}`;
+  const admin = () => ({ headers: bearer(people.admin) });
+  const member = () => ({ headers: bearer(people.member) });
+
+  test('GET /workspaces/{workspace_id} and GET /tags', async () => {
+    for (const path of ['', '/tags']) {
+      await call(api, 'GET', under(path), member());
+      await call(api, 'GET', under(path), {});
+      await call(api, 'GET', elsewhere(path), member());
+    }
+  });
+
+  test('POST /tags and PATCH /tags/{tag_id}', async () => {
+    const created = await call(api, 'POST', under('/tags'), { ...admin(), body: { name: 'Relance' } });
+    const tagId = (created.body as { id: string }).id;
+    await call(api, 'POST', under('/tags'), { ...admin(), body: { name: 'relance' } });
+    await call(api, 'POST', under('/tags'), { ...admin(), body: { name: '  ' } });
+    await call(api, 'POST', under('/tags'), { ...member(), body: { name: 'Non' } });
+    await call(api, 'POST', under('/tags'), { body: { name: 'Non' } });
+    await call(api, 'POST', elsewhere('/tags'), { ...admin(), body: { name: 'Non' } });
+    await call(api, 'PATCH', under(`/tags/${tagId}`), { ...admin(), body: { name: 'Relance été' } });
+    await call(api, 'PATCH', under(`/tags/${tagId}`), { ...admin(), body: { name: 'VIP' } });
+    await call(api, 'PATCH', under(`/tags/${tagId}`), { ...admin(), body: { name: 'X', color: 'rouge' } });
+    await call(api, 'PATCH', under(`/tags/${unknownId}`), { ...admin(), body: { name: 'Inconnue' } });
+    await call(api, 'PATCH', under(`/tags/${tagId}`), { ...member(), body: { name: 'Non' } });
+    await call(api, 'PATCH', under(`/tags/${tagId}`), { body: { name: 'Non' } });
+  });
+
+  test('the API keys: listed, created, their changes, revoked', async () => {
+    await call(api, 'GET', under('/api-keys'), member());
+    await call(api, 'GET', under('/api-keys'), {});
+    await call(api, 'GET', elsewhere('/api-keys'), member());
+    const created = await call(api, 'POST', under('/api-keys'), { ...admin(), body: { name: 'Zapier' } });
+    const keyId = (created.body as { id: string }).id;
+    await call(api, 'POST', under('/api-keys'), { ...admin(), body: { name: 'X', scopes: ['lecture'] } });
+    await call(api, 'POST', under('/api-keys'), { ...member(), body: { name: 'Non' } });
+    await call(api, 'POST', under('/api-keys'), { body: { name: 'Non' } });
+    await call(api, 'POST', elsewhere('/api-keys'), { ...admin(), body: { name: 'Non' } });
+    const changes = under(`/api-keys/${keyId}/changes`);
+    await call(api, 'GET', changes, { ...member(), query: { limit: '10' } });
+    await call(api, 'GET', changes, { ...member(), query: { limit: '0' } });
+    await call(api, 'GET', under(`/api-keys/${unknownId}/changes`), member());
+    await call(api, 'GET', changes, {});
+    await call(api, 'DELETE', under(`/api-keys/${keyId}`), member());
+    await call(api, 'DELETE', under(`/api-keys/${keyId}`), admin());
+    await call(api, 'DELETE', under(`/api-keys/${unknownId}`), admin());
+    await call(api, 'DELETE', under(`/api-keys/${keyId}`), {});
+  });
+
+  test('the webhook: none yet, generated, read, disabled', async () => {
+    await call(api, 'GET', under('/webhook'), admin());
+    await call(api, 'PATCH', under('/webhook'), { ...admin(), body: { active: true } });
+    await call(api, 'POST', under('/webhook/token'), admin());
+    await call(api, 'POST', under('/webhook/token'), { ...admin(), body: { token: 'le mien' } });
+    await call(api, 'POST', under('/webhook/token'), member());
+    await call(api, 'POST', under('/webhook/token'), {});
+    await call(api, 'POST', elsewhere('/webhook/token'), admin());
+    await call(api, 'GET', under('/webhook'), admin());
+    await call(api, 'GET', under('/webhook'), member());
+    await call(api, 'GET', under('/webhook'), {});
+    await call(api, 'PATCH', under('/webhook'), { ...admin(), body: { active: false } });
+    await call(api, 'PATCH', under('/webhook'), { ...admin(), body: { active: 'non' } });
+    await call(api, 'PATCH', under('/webhook'), { ...member(), body: { active: true } });
+    await call(api, 'PATCH', under('/webhook'), { body: { active: true } });
+  });
+
+  /** Every route of this block, with what it accepts. */
+  const everyCall = (): [string, string, RequestOptions][] => [
+    ['GET', under(), {}],
+    ['GET', under('/tags'), {}],
+    ['POST', under('/tags'), { body: { name: 'Pleine' } }],
+    ['PATCH', under(`/tags/${people.seed.tags.vip}`), { body: { name: 'VIP' } }],
+    ['GET', under('/api-keys'), {}],
+    ['POST', under('/api-keys'), { body: { name: 'Pleine' } }],
+    ['DELETE', under(`/api-keys/${unknownId}`), {}],
+    ['GET', under(`/api-keys/${unknownId}/changes`), {}],
+    ['GET', under('/webhook'), {}],
+    ['POST', under('/webhook/token'), {}],
+    ['PATCH', under('/webhook'), { body: { active: true } }],
+  ];
+
+  test('past the member’s limit: 429 with Retry-After', async () => {
+    const count = () =>
+      admitRequest(store, {
+        keyId: `MEMBER#${people.admin.memberId}`,
+        now: limitedNow,
+        stageChange: false,
+        enforce: true,
+      });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of everyCall()) {
+      const answer = await call(limitedApi, method, path, { ...options, ...admin() });
+      expect({ method, path, status: answer.status }).toEqual({ method, path, status: 429 });
+    }
+  });
+
+  test('when DynamoDB fails: 500', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of everyCall()) await call(failingApi, method, path, { ...options, ...admin() });
+    jest.restoreAllMocks();
+  });
+});
+
 test('every route, when DynamoDB fails: 500 in its own shape', async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const webhookCall = { query: webhookQuery(), headers: token(), body: { email: 'panne@exemple.test', name: 'Panne' } };

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { seedWorkspace } from '../../lib/admin/seed';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
+import { productionDeps } from '../../lib/deps';
 import type { MemberRole } from '../../lib/domain/model';
 import type { Call, Send, Workspace } from './workspace';
 
@@ -15,10 +17,11 @@ import type { Call, Send, Workspace } from './workspace';
 
 /** A call of the table: `as` a person, the bench's API `key` or its `webhook`; `id`, where its answer's id is. */
 type Step = { as?: string; method: string; path: string; body?: unknown; id?: string; answers?: number };
-type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string };
+type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string; workspace?: 'own' };
 const table = JSON.parse(await readFile(new URL('./settings-calls.json', import.meta.url), 'utf8')) as {
   people: Record<'signsIn' | 'changesPassword' | 'signsOut' | 'resets', string>;
   password: string;
+  ownWorkspace: { seed: unknown };
   prerequisites: Record<string, Step[]>;
   routes: Record<string, FirstCall>;
 };
@@ -51,11 +54,15 @@ type Session = {
 
 /**
  * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
- * real work in the bench workspace: the sessions and what the calls need obtained (`send`) beforehand, for `runs` runs.
+ * real work in the bench workspace or, for the routes the table says, in a workspace of their own (`ownWorkspace`,
+ * seeded here): the sessions and what the calls need obtained (`send`) beforehand, for `runs` cold starts.
  */
 export async function settingsFirstCalls(workspace: Workspace, send: Send, runs: number) {
   const { seed, knownLeadEmail } = workspace;
   const people: Record<string, string> = table.people;
+  const deps = productionDeps();
+  const own = await seedWorkspace(deps, fill(table.ownWorkspace.seed, people)).finally(() => deps.db.destroy());
+  const workspaceOf = (first: FirstCall) => (first.workspace === 'own' ? own : seed).workspace_id;
   const sessions: Record<string, Session> = {};
   for (const person of ['signsIn', 'changesPassword', 'signsOut']) {
     const body = { email: people[person], password: table.password };
@@ -71,23 +78,23 @@ export async function settingsFirstCalls(workspace: Workspace, send: Send, runs:
   const unique = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
   let [made, shared] = [0, ''];
   const prospect = () => workspace.prospects(1)[0] ?? '';
-  const valuesOf = (run: number, template: unknown, prospectId: () => string): Record<string, string> => ({
-    ...{ workspace_id: seed.workspace_id, endpoint_id: seed.webhook?.endpoint_id ?? '', password: table.password },
+  const valuesOf = (workspaceId: string, run: number, template: unknown, prospectId: () => string) => ({
+    ...{ workspace_id: workspaceId, endpoint_id: seed.webhook?.endpoint_id ?? '', password: table.password },
     ...{ lead_email: encodeURIComponent(knownLeadEmail), unique: `${unique}-${(made += 1)}`, run: String(run) },
     ...{ refresh_token: sessions.signsIn?.refresh_token ?? '', next: String(run + 1) },
     ...(JSON.stringify(template).includes('{prospect_id}') ? { prospect_id: prospectId() } : {}),
   });
   /** A first call's values in run `run`: the run's, the prospect it reads, its prerequisites' ids (a prospect each). */
   const instance = async (first: FirstCall, run: number) => {
-    const values = valuesOf(run, first, () => (shared ||= prospect()));
+    const values: Record<string, string> = valuesOf(workspaceOf(first), run, first, () => (shared ||= prospect()));
     for (const [placeholder, prerequisite] of Object.entries(first.needs ?? {})) {
       const steps = table.prerequisites[prerequisite] ?? [];
-      const own = valuesOf(run, steps, prospect);
+      const ownValues = valuesOf(workspaceOf(first), run, steps, prospect);
       for (const step of steps) {
         // A step that `answers` a refusal: the webhook keeps a call's body, to replay, only when it refused it.
         const refused = (error: Error) =>
           error.message.includes(`answered ${step.answers}`) ? undefined : Promise.reject(error);
-        const answer = await send(callOf(step, own)).catch(refused);
+        const answer = await send(callOf(step, ownValues)).catch(refused);
         const id = step.id
           ?.split('.')
           .reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], answer);
@@ -97,7 +104,8 @@ export async function settingsFirstCalls(workspace: Workspace, send: Send, runs:
     }
     return values;
   };
-  const decisionOf = ({ as = '', path }: FirstCall): AuthDecision => {
+  const decisionOf = (first: FirstCall): AuthDecision => {
+    const [{ as = '', path }, workspaceId] = [first, workspaceOf(first)];
     const email = people[as];
     if (email === undefined) return { outcome: 'anonymous' };
     const principal = {
@@ -107,12 +115,15 @@ export async function settingsFirstCalls(workspace: Workspace, send: Send, runs:
       issuedAt: Math.floor(Date.now() / 1000),
     };
     if (!path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
-    const membership = sessions[as]?.workspaces.find((candidate) => candidate.id === seed.workspace_id);
-    if (membership?.role !== 'admin') throw new Error(`${email} is no admin of the bench workspace`);
+    const membership =
+      first.workspace === 'own'
+        ? { member_id: own.members.admin ?? '', role: 'admin' }
+        : sessions[as]?.workspaces.find((candidate) => candidate.id === workspaceId);
+    if (membership?.role !== 'admin') throw new Error(`${email} is no admin of workspace ${workspaceId}`);
     const { member_id: memberId, role } = membership;
     return {
       outcome: 'allowed',
-      principal: { ...principal, membership: { workspaceId: seed.workspace_id, memberId, role } },
+      principal: { ...principal, membership: { workspaceId, memberId, role } },
     };
   };
   const calls: Record<string, (run: number) => { call: Call; decision: AuthDecision }> = {};
