@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { productionSecretsDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routeById, routes } from '../../lib/routes';
 import { benchDeliveryQueueUrl, settingsFirstEvents } from '../../tools/bench/functions';
-import { benchPeople, createBenchPeople, expectedAnswers } from '../../tools/bench/settings';
-import { handOut, sender, type Workspace } from '../../tools/bench/workspace';
-import { aWorkspace, seedTestWorkspace } from '../support/seed';
+import { createBenchPeople, expectedAnswers } from '../../tools/bench/settings';
+import { sender } from '../../tools/bench/workspace';
 import { aLambdaContext } from '../support/events';
 import { startLocalApi, type TestApi } from '../support/local-api';
 
@@ -35,31 +33,8 @@ afterAll(async () => {
   deps.db.destroy();
 });
 
-/** A workspace as the bench's (tools/bench/workspace.ts): its person `signsIn` its admin, a key, prospects. */
-async function benchLikeWorkspace(): Promise<Workspace> {
-  const knownLeadEmail = `connue-${randomUUID()}@banc.test`;
-  const seed = await seedTestWorkspace(
-    aWorkspace({
-      // An admin, as in the bench's workspace: the members routes are admins'.
-      members: [{ key: 'signsIn', name: 'Alice Martin', email: benchPeople.signsIn, role: 'admin' }],
-      prospects: [knownLeadEmail, ...Array.from({ length: runs }, () => `${randomUUID()}@banc.test`)].map((email) => ({
-        email,
-        pipeline: 'sales',
-        stage: 'new',
-      })),
-    }),
-  );
-  return {
-    phase: 'empty',
-    seed,
-    prospects: handOut(Object.values(seed.prospects), 'prospects'),
-    apiKeys: handOut([seed.api_keys.admin?.secret], 'API keys'),
-    knownLeadEmail,
-  };
-}
-
 test('every settings route’s first event is answered 2xx on each cold start', async () => {
-  const events = await settingsFirstEvents(await benchLikeWorkspace(), sender(api.url), runs);
+  const events = await settingsFirstEvents(sender(api.url), runs);
   const answers: Record<string, number[]> = {};
   for (let run = 0; run < runs; run += 1) {
     for (const [routeId, first] of events) {

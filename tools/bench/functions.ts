@@ -158,7 +158,7 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
     const callOf = await prepare(operation, workspace, send);
     events.set(operation.routeId, (run) => authorized(allowed(seed, callOf(run))));
   }
-  for (const [id, first] of await settingsFirstEvents(workspace, send, coldStartRuns + 1)) events.set(id, first);
+  for (const [id, first] of await settingsFirstEvents(send, coldStartRuns + 1)) events.set(id, first);
   events.set('authorizer', () =>
     requestAuthorizerEvent(gatewayEvent(webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), undefined)))),
   );
@@ -175,8 +175,8 @@ const authorized = ({ call, decision }: { call: Call; decision: AuthDecision }) 
   authorizedEvent(gatewayEvent(call), { ...encodeDecision(decision), principalId: 'bench' });
 
 /** The settings routes' first events of `runs` cold starts, by route id: their calls of ./settings.ts, authorized. */
-export async function settingsFirstEvents(workspace: Workspace, send: Send, runs: number): Promise<FirstEvents> {
-  const calls = Object.entries(await settingsFirstCalls(workspace, send, runs));
+export async function settingsFirstEvents(send: Send, runs: number): Promise<FirstEvents> {
+  const calls = Object.entries(await settingsFirstCalls(send, runs));
   return new Map(calls.map(([id, first]) => [id, (run: number) => authorized(first(run))]));
 }
 

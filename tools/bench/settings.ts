@@ -3,29 +3,29 @@ import { seedWorkspace } from '../../lib/admin/seed';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { productionDeps } from '../../lib/deps';
-import type { MemberRole } from '../../lib/domain/model';
-import type { Call, Send, Workspace } from './workspace';
+import type { Call, Send } from './workspace';
 
 /*
  * The settings API's first calls (decisions 7.1, 7.2), from the table ./settings-calls.json: its people, with
- * accounts in the bench's own identity provider (tools/local/identity-provider.ts, started by run.ts); each route's
- * method, path and body, whose `{name}` placeholders take the run's values; the person it is made `as` (none for the
- * sign-in routes: they carry their own proof); what must exist beforehand (`needs`: a placeholder filled by the id
- * that a prerequisite's calls answer), made once or, where the call uses it up (`fresh`: a removal, an undo, a reset
- * code), once per cold start; and `answers`, a status other than a 2xx that a call is expected to get, with `why`.
+ * accounts in the bench's own identity provider (tools/local/identity-provider.ts, started by run.ts); the workspace
+ * the calls work on, seeded here, `signsIn` its admin; each route's method, path and body, whose `{name}` placeholders
+ * take the run's values; the person it is made `as` (none for the sign-in routes: they carry their own proof); what
+ * must exist beforehand (`needs`: a placeholder filled by the id that a prerequisite's calls answer), made once or,
+ * where the call uses it up (`fresh`: a removal, an undo, a reset code), once per cold start; and `answers`, a status
+ * other than a 2xx that a call is expected to get, with `why`.
  */
 
-/** A call of the table: `as` a person, the bench's API `key` or its `webhook`; `id`, where its answer's id is. */
+/** A call of the table: `as` a person, the workspace's API `key` or its `webhook`; `id`, where its answer's id is. */
 type Step = { as?: string; method: string; path: string; body?: unknown; id?: string; answers?: number };
-type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string; workspace?: 'own' };
+type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string };
 const table = JSON.parse(await readFile(new URL('./settings-calls.json', import.meta.url), 'utf8')) as {
   people: Record<'signsIn' | 'changesPassword' | 'signsOut' | 'resets', string>;
   password: string;
-  ownWorkspace: { seed: unknown };
+  workspace: { seed: object; prospect: object };
   prerequisites: Record<string, Step[]>;
   routes: Record<string, FirstCall>;
 };
-/** `signsIn` is an admin of the bench workspace; each cold start resets the password of a `resets` person of its own. */
+/** Each cold start resets the password of a `resets` person of its own (a reset code is good once). */
 export const benchPeople = table.people;
 /** The statuses other than a 2xx that a route's first call answers, by route id (the table says why). */
 export const expectedAnswers = Object.fromEntries(
@@ -35,66 +35,69 @@ export const expectedAnswers = Object.fromEntries(
 /** `template` with each `{name}` placeholder of `values` replaced (ids, e-mails, numbers: nothing to escape). */
 const fill = <T>(template: T, values: Record<string, string>): T =>
   JSON.parse(JSON.stringify(template).replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all)) as T;
+const numbered = <T>(template: T, count: number) =>
+  Array.from({ length: count }, (_, run) => fill(template, { run: String(run) }));
 
 /** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start. */
 export async function createBenchPeople(identity: IdentityProvider, runs: number): Promise<void> {
   const { resets, ...people } = table.people;
-  const resetting = Array.from({ length: runs }, (_, run) => fill(resets, { run: String(run) }));
-  for (const email of [...Object.values(people), ...resetting]) {
+  for (const email of [...Object.values(people), ...numbered(resets, runs)]) {
     await identity.invite(email, 'Provisoire-Banc-1!');
     await identity.setPermanentPassword(email, table.password);
   }
 }
 
-type Session = {
-  access_token: string;
-  refresh_token: string;
-  workspaces: { id: string; role: MemberRole; member_id: string }[];
-};
-
 /**
  * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
- * real work in the bench workspace or, for the routes the table says, in a workspace of their own (`ownWorkspace`,
- * seeded here): the sessions and what the calls need obtained (`send`) beforehand, for `runs` cold starts.
+ * real work: the workspace (with a prospect read and one changed per cold start), the sessions and what the calls
+ * need, obtained (`send`) beforehand, for `runs` cold starts.
  */
-export async function settingsFirstCalls(workspace: Workspace, send: Send, runs: number) {
-  const { seed, knownLeadEmail } = workspace;
+export async function settingsFirstCalls(send: Send, runs: number) {
   const people: Record<string, string> = table.people;
   const deps = productionDeps();
-  const own = await seedWorkspace(deps, fill(table.ownWorkspace.seed, people)).finally(() => deps.db.destroy());
-  const workspaceOf = (first: FirstCall) => (first.workspace === 'own' ? own : seed).workspace_id;
-  const sessions: Record<string, Session> = {};
+  const prospects = numbered(table.workspace.prospect, runs + 1);
+  const description = { ...fill(table.workspace.seed, people), prospects };
+  const seed = await seedWorkspace(deps, description).finally(() => deps.db.destroy());
+  const sessions: Record<string, { access_token: string; refresh_token: string }> = {};
   for (const person of ['signsIn', 'changesPassword', 'signsOut']) {
     const body = { email: people[person], password: table.password };
-    sessions[person] = (await send({ method: 'POST', path: '/session', headers: {}, body })) as Session;
+    sessions[person] = (await send({
+      method: 'POST',
+      path: '/session',
+      headers: {},
+      body,
+    })) as (typeof sessions)[string];
   }
-  const tokens: Record<string, string | undefined> = { key: workspace.apiKeys(1)[0], webhook: seed.webhook?.token };
+  const tokens: Record<string, string | undefined> = {
+    ...{ key: seed.api_keys.integration?.secret, webhook: seed.webhook?.token },
+    ...Object.fromEntries(Object.entries(sessions).map(([person, session]) => [person, session.access_token])),
+  };
   const callOf = (step: Step, values: Record<string, string>): Call => {
     const { method, path, body, as = '' } = fill(step, values);
-    const token = tokens[as] ?? sessions[as]?.access_token;
-    return { method, path, headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, body };
+    return { method, path, headers: tokens[as] === undefined ? {} : { authorization: `Bearer ${tokens[as]}` }, body };
   };
-  // Addresses no other run of the bench (or of its test, on a shared pool) has used.
+  // Addresses no other run of the bench (or of its test, on a shared pool) has used; the prospects handed out in turn.
   const unique = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
-  let [made, shared] = [0, ''];
-  const prospect = () => workspace.prospects(1)[0] ?? '';
-  const valuesOf = (workspaceId: string, run: number, template: unknown, prospectId: () => string) => ({
-    ...{ workspace_id: workspaceId, endpoint_id: seed.webhook?.endpoint_id ?? '', password: table.password },
-    ...{ lead_email: encodeURIComponent(knownLeadEmail), unique: `${unique}-${(made += 1)}`, run: String(run) },
-    ...{ refresh_token: sessions.signsIn?.refresh_token ?? '', next: String(run + 1) },
-    ...(JSON.stringify(template).includes('{prospect_id}') ? { prospect_id: prospectId() } : {}),
+  let [made, changed] = [0, 0];
+  const valuesOf = (run: number, prospectId: string | undefined): Record<string, string> => ({
+    ...{ workspace_id: seed.workspace_id, endpoint_id: seed.webhook?.endpoint_id ?? '', password: table.password },
+    ...{ unique: `${unique}-${(made += 1)}`, run: String(run), next: String(run + 1) },
+    ...{ refresh_token: sessions.signsIn?.refresh_token ?? '', prospect_id: prospectId ?? '' },
   });
-  /** A first call's values in run `run`: the run's, the prospect it reads, its prerequisites' ids (a prospect each). */
+  /** A first call's values in run `run`: the run's, the first prospect, its prerequisites' ids (a prospect each). */
   const instance = async (first: FirstCall, run: number) => {
-    const values: Record<string, string> = valuesOf(workspaceOf(first), run, first, () => (shared ||= prospect()));
+    const values = valuesOf(run, seed.prospects['prospect-0']);
     for (const [placeholder, prerequisite] of Object.entries(first.needs ?? {})) {
       const steps = table.prerequisites[prerequisite] ?? [];
-      const ownValues = valuesOf(workspaceOf(first), run, steps, prospect);
+      const own = valuesOf(
+        run,
+        JSON.stringify(steps).includes('{prospect_id}') ? seed.prospects[`prospect-${(changed += 1)}`] : '',
+      );
       for (const step of steps) {
         // A step that `answers` a refusal: the webhook keeps a call's body, to replay, only when it refused it.
         const refused = (error: Error) =>
           error.message.includes(`answered ${step.answers}`) ? undefined : Promise.reject(error);
-        const answer = await send(callOf(step, ownValues)).catch(refused);
+        const answer = await send(callOf(step, own)).catch(refused);
         const id = step.id
           ?.split('.')
           .reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], answer);
@@ -104,27 +107,13 @@ export async function settingsFirstCalls(workspace: Workspace, send: Send, runs:
     }
     return values;
   };
-  const decisionOf = (first: FirstCall): AuthDecision => {
-    const [{ as = '', path }, workspaceId] = [first, workspaceOf(first)];
-    const email = people[as];
+  const decisionOf = ({ as = '', path }: FirstCall): AuthDecision => {
+    const [email, issuedAt] = [people[as], Math.floor(Date.now() / 1000)];
     if (email === undefined) return { outcome: 'anonymous' };
-    const principal = {
-      kind: 'member' as const,
-      email,
-      tokenId: `banc-${email}`,
-      issuedAt: Math.floor(Date.now() / 1000),
-    };
+    const principal = { kind: 'member' as const, email, tokenId: `banc-${email}`, issuedAt };
     if (!path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
-    const membership =
-      first.workspace === 'own'
-        ? { member_id: own.members.admin ?? '', role: 'admin' }
-        : sessions[as]?.workspaces.find((candidate) => candidate.id === workspaceId);
-    if (membership?.role !== 'admin') throw new Error(`${email} is no admin of workspace ${workspaceId}`);
-    const { member_id: memberId, role } = membership;
-    return {
-      outcome: 'allowed',
-      principal: { ...principal, membership: { workspaceId, memberId, role } },
-    };
+    const membership = { workspaceId: seed.workspace_id, memberId: seed.members.admin ?? '', role: 'admin' as const };
+    return { outcome: 'allowed', principal: { ...principal, membership } };
   };
   const calls: Record<string, (run: number) => { call: Call; decision: AuthDecision }> = {};
   for (const [routeId, first] of Object.entries(table.routes)) {
