@@ -47,6 +47,8 @@ export async function createBenchPeople(identity: IdentityProvider, runs: number
   }
 }
 
+type Session = { access_token: string; refresh_token: string };
+
 /**
  * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
  * real work: the workspace (with a prospect read and one changed per cold start), the sessions and what the calls
@@ -58,15 +60,10 @@ export async function settingsFirstCalls(send: Send, runs: number) {
   const prospects = numbered(table.workspace.prospect, runs + 1);
   const description = { ...fill(table.workspace.seed, people), prospects };
   const seed = await seedWorkspace(deps, description).finally(() => deps.db.destroy());
-  const sessions: Record<string, { access_token: string; refresh_token: string }> = {};
+  const sessions: Record<string, Session> = {};
   for (const person of ['signsIn', 'changesPassword', 'signsOut']) {
     const body = { email: people[person], password: table.password };
-    sessions[person] = (await send({
-      method: 'POST',
-      path: '/session',
-      headers: {},
-      body,
-    })) as (typeof sessions)[string];
+    sessions[person] = (await send({ method: 'POST', path: '/session', headers: {}, body })) as Session;
   }
   const tokens: Record<string, string | undefined> = {
     ...{ key: seed.api_keys.integration?.secret, webhook: seed.webhook?.token },
@@ -89,20 +86,17 @@ export async function settingsFirstCalls(send: Send, runs: number) {
     const values = valuesOf(run, seed.prospects['prospect-0']);
     for (const [placeholder, prerequisite] of Object.entries(first.needs ?? {})) {
       const steps = table.prerequisites[prerequisite] ?? [];
-      const own = valuesOf(
-        run,
-        JSON.stringify(steps).includes('{prospect_id}') ? seed.prospects[`prospect-${(changed += 1)}`] : '',
-      );
+      const changes = JSON.stringify(steps).includes('{prospect_id}');
+      const own = valuesOf(run, changes ? seed.prospects[`prospect-${(changed += 1)}`] : '');
       for (const step of steps) {
         // A step that `answers` a refusal: the webhook keeps a call's body, to replay, only when it refused it.
         const refused = (error: Error) =>
           error.message.includes(`answered ${step.answers}`) ? undefined : Promise.reject(error);
         const answer = await send(callOf(step, own)).catch(refused);
-        const id = step.id
-          ?.split('.')
-          .reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], answer);
-        if (step.id !== undefined && typeof id !== 'string') throw new Error(`${prerequisite}: no ${step.id} answered`);
-        if (typeof id === 'string') values[placeholder] = id;
+        if (step.id === undefined) continue;
+        const id = step.id.split('.').reduce((value, part) => (value as Record<string, unknown>)[part], answer);
+        if (typeof id !== 'string') throw new Error(`${prerequisite}: no ${step.id} answered`);
+        values[placeholder] = id;
       }
     }
     return values;
