@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/admin/api-keys';
 import { AdminInputError } from '../../lib/admin/errors';
+import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
 import { authorize } from '../../lib/auth/authorize';
 import { productionDeps } from '../../lib/deps';
 import { allScopes } from '../../lib/routes';
@@ -54,7 +55,9 @@ describe('apikey create', () => {
     await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: ['prospects:delete'] })).rejects.toThrow(
       /Portée inconnue : prospects:delete/,
     );
-    await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: [''] })).rejects.toBeInstanceOf(AdminInputError);
+    await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: [''] })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
     expect(await listApiKeys(deps, workspaceId)).toHaveLength(2);
   });
 
@@ -66,7 +69,7 @@ describe('apikey create', () => {
       AdminInputError,
     );
     const { workspace_id: workspaceId } = await emptyWorkspace();
-    await expect(createApiKey(deps, { workspaceId, name: ' ' })).rejects.toBeInstanceOf(AdminInputError);
+    await expect(createApiKey(deps, { workspaceId, name: ' ' })).rejects.toBeInstanceOf(InvalidInputError);
   });
 });
 
@@ -125,7 +128,7 @@ describe('apikey revoke', () => {
       /Clé d'API inconnue/,
     );
     await expect(revokeApiKey(deps, { workspaceId: mine.workspace_id, keyId: theirKey.id })).rejects.toBeInstanceOf(
-      AdminInputError,
+      NotFoundError,
     );
     await expect(revokeApiKey(deps, { workspaceId: randomUUID(), keyId: theirKey.id })).rejects.toBeInstanceOf(
       AdminInputError,

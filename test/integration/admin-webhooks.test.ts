@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AdminInputError } from '../../lib/admin/errors';
+import { NotFoundError } from '../../lib/domain/errors';
 import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
 import { productionDeps } from '../../lib/deps';
 import { fingerprint, getEndpoint, checkTokenAndStampLastCall } from '../../lib/storage/credentials';
@@ -75,7 +76,7 @@ describe('webhook regenerate', () => {
 
   it('refuses a workspace without webhook', async () => {
     const workspaceId = await withoutWebhook();
-    await expect(regenerateWebhook(deps, workspaceId, base)).rejects.toThrow(/webhook generate/);
+    await expect(regenerateWebhook(deps, workspaceId, base)).rejects.toThrow(/générez-le d'abord/);
   });
 });
 
@@ -115,8 +116,8 @@ describe('webhook enable, disable and status', () => {
 
   it('refuses a workspace without webhook and an unknown workspace', async () => {
     const workspaceId = await withoutWebhook();
-    await expect(webhookStatus(deps, workspaceId, base)).rejects.toBeInstanceOf(AdminInputError);
-    await expect(setWebhookActive(deps, workspaceId, true, base)).rejects.toBeInstanceOf(AdminInputError);
+    await expect(webhookStatus(deps, workspaceId, base)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(setWebhookActive(deps, workspaceId, true, base)).rejects.toBeInstanceOf(NotFoundError);
     await expect(webhookStatus(deps, randomUUID(), base)).rejects.toBeInstanceOf(AdminInputError);
   });
 });
