@@ -25,8 +25,6 @@ const table = JSON.parse(await readFile(new URL('./settings-calls.json', import.
   prerequisites: Record<string, Step[]>;
   routes: Record<string, FirstCall>;
 };
-/** Each cold start resets the password of a `resets` person of its own (a reset code is good once). */
-export const benchPeople = table.people;
 /** The statuses other than a 2xx that a route's first call answers, by route id (the table says why). */
 export const expectedAnswers = Object.fromEntries(
   Object.entries(table.routes).flatMap(([id, { answers }]) => (answers === undefined ? [] : [[id, answers]])),
@@ -38,7 +36,7 @@ const fill = <T>(template: T, values: Record<string, string>): T =>
 const numbered = <T>(template: T, count: number) =>
   Array.from({ length: count }, (_, run) => fill(template, { run: String(run) }));
 
-/** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start. */
+/** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start (a code is good once). */
 export async function createBenchPeople(identity: IdentityProvider, runs: number): Promise<void> {
   const { resets, ...people } = table.people;
   for (const email of [...Object.values(people), ...numbered(resets, runs)]) {
