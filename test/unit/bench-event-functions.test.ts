@@ -72,14 +72,15 @@ describe('first events of the outbound-event functions', () => {
       ),
       knownLeadEmail: 'lea.connue@banc.test',
     };
-    // Every answer at once: a page's cursor, a session of the workspace's admin (as tools/bench/workspace.json's),
-    // a change-log page, a member added.
+    // Every answer at once: a page's cursor, a session, a change-log page, a webhook journal page, a reset code, a
+    // member or subscription added. The settings routes' workspace is seeded in DynamoDB Local.
     const send = jest.fn<Send>(async () => ({
       next_cursor: 'suite',
       access_token: 'jeton',
-      workspaces: [{ id: seed.workspace_id, role: 'admin', member_id: 'member-id' }],
       changes: [{ id: 'entry-id' }],
-      id: 'added-member-id',
+      calls: [{ id: 'call-id' }],
+      code: '123456',
+      id: 'added-id',
     }));
     const events = await coldStartEvents(workspace, send);
     const functions = [...routes, ...eventFunctions].map((fn) => fn.id);

@@ -1,110 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import { seedWorkspace } from '../../lib/admin/seed';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
-import { workspaceSettingsFirstCalls } from './settings-workspace';
+import { productionDeps } from '../../lib/deps';
 import type { Call, Send } from './workspace';
 
 /*
- * The settings API's first events (decisions 7.1): its functions read what a person's tokens and codes are, so the
- * bench gives them real ones, from its own identity provider (tools/local/identity-provider.ts, started by run.ts).
+ * The settings API's first calls (decisions 7.1, 7.2), from the table ./settings-calls.json: its people, with
+ * accounts in the bench's own identity provider (tools/local/identity-provider.ts, started by run.ts); the workspace
+ * the calls work on, seeded here, `signsIn` its admin; each route's method, path and body, whose `{name}` placeholders
+ * take the run's values; the person it is made `as` (none for the sign-in routes: they carry their own proof); what
+ * must exist beforehand (`needs`: a placeholder filled by the id that a prerequisite's calls answer), made once or,
+ * where the call uses it up (`fresh`: a removal, an undo, a reset code), once per cold start; and `answers`, a status
+ * other than a 2xx that a call is expected to get, with `why`.
  */
 
-/** The people of the bench; `signsIn` is a member of tools/bench/workspace.json's workspaces. */
-export const benchPeople = {
-  signsIn: 'membre-0@banc.test',
-  /** Their password changes at every cold start: each run's is the previous run's new one. */
-  changesPassword: 'membre-1@banc.test',
-  signsOut: 'membre-2@banc.test',
-  /** One person a run: a reset code is good once, and a new one replaces the last. */
-  resets: (run: number) => `oubli-${run}@banc.test`,
+/** A call of the table: `as` a person, the workspace's API `key` or its `webhook`; `id`, where its answer's id is. */
+type Step = { as?: string; method: string; path: string; body?: unknown; id?: string; answers?: number };
+type FirstCall = Step & { needs?: Record<string, string>; fresh?: boolean; why?: string };
+const table = JSON.parse(await readFile(new URL('./settings-calls.json', import.meta.url), 'utf8')) as {
+  people: Record<'signsIn' | 'changesPassword' | 'signsOut' | 'resets', string>;
+  password: string;
+  workspace: { seed: object; prospect: object };
+  prerequisites: Record<string, Step[]>;
+  routes: Record<string, FirstCall>;
 };
+/** The statuses other than a 2xx that a route's first call answers, by route id (the table says why). */
+export const expectedAnswers = Object.fromEntries(
+  Object.entries(table.routes).flatMap(([id, { answers }]) => (answers === undefined ? [] : [[id, answers]])),
+);
 
-/** The password of version `version` (a change of password makes the next). */
-export const benchPassword = (version = 0) => `Banc-Passw0rd-${version}!`;
+/** `template` with each `{name}` placeholder of `values` replaced (ids, e-mails, numbers: nothing to escape). */
+const fill = <T>(template: T, values: Record<string, string>): T =>
+  JSON.parse(JSON.stringify(template).replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all)) as T;
+const numbered = <T>(template: T, count: number) =>
+  Array.from({ length: count }, (_, run) => fill(template, { run: String(run) }));
 
-/** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start. */
+/** Their accounts, each with a permanent password: `runs` people resetting theirs, one a cold start (a code is good once). */
 export async function createBenchPeople(identity: IdentityProvider, runs: number): Promise<void> {
-  const resetting = Array.from({ length: runs }, (_, run) => benchPeople.resets(run));
-  for (const email of [benchPeople.signsIn, benchPeople.changesPassword, benchPeople.signsOut, ...resetting]) {
+  const { resets, ...people } = table.people;
+  for (const email of [...Object.values(people), ...numbered(resets, runs)]) {
     await identity.invite(email, 'Provisoire-Banc-1!');
-    await identity.setPermanentPassword(email, benchPassword());
+    await identity.setPermanentPassword(email, table.password);
   }
 }
-
-/** A settings call and what the authorizer decided for it. */
-export type AuthorizedCall = { call: Call; decision: AuthDecision };
-
-const call = (method: string, path: string, body?: unknown, accessToken?: string): Call => ({
-  method,
-  path,
-  headers: accessToken === undefined ? {} : { authorization: `Bearer ${accessToken}` },
-  body,
-});
-
-/** A signed-in person as the authorizer passes them on, outside any workspace (their session, their workspaces). */
-const signedIn = (email: string): AuthDecision => ({
-  outcome: 'allowed',
-  principal: { kind: 'member', email, tokenId: `banc-${email}`, issuedAt: Math.floor(Date.now() / 1000) },
-});
-
-/** The sign-in routes carry their own proof: the authorizer reads nothing. */
-const anonymous: AuthDecision = { outcome: 'anonymous' };
 
 type Session = { access_token: string; refresh_token: string };
 
 /**
- * Each settings route's first call of cold start `run`, by route id, each doing its real work: the tokens and reset
- * codes obtained through the API (`send`) beforehand, for `runs` cold starts.
+ * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
+ * real work: the workspace (with a prospect read and one changed per cold start), the sessions and what the calls
+ * need, obtained (`send`) beforehand, for `runs` cold starts.
  */
-export async function settingsFirstCalls(
-  send: Send,
-  runs: number,
-): Promise<Record<string, (run: number) => AuthorizedCall>> {
-  const signIn = (email: string) => call('POST', '/session', { email, password: benchPassword() });
-  const session = (await send(signIn(benchPeople.signsIn))) as Session;
-  const changing = (await send(signIn(benchPeople.changesPassword))) as Session;
-  const leaving = (await send(signIn(benchPeople.signsOut))) as Session;
-  const codes: string[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const started = (await send(call('POST', '/password-reset', { email: benchPeople.resets(run) }))) as {
-      code: string;
-    };
-    codes.push(started.code);
+export async function settingsFirstCalls(send: Send, runs: number) {
+  const people: Record<string, string> = table.people;
+  const deps = productionDeps();
+  const prospects = numbered(table.workspace.prospect, runs + 1);
+  const description = { ...fill(table.workspace.seed, people), prospects };
+  const seed = await seedWorkspace(deps, description).finally(() => deps.db.destroy());
+  const sessions: Record<string, Session> = {};
+  for (const person of ['signsIn', 'changesPassword', 'signsOut']) {
+    const body = { email: people[person], password: table.password };
+    sessions[person] = (await send({ method: 'POST', path: '/session', headers: {}, body })) as Session;
   }
-  return {
-    signIn: () => ({ call: signIn(benchPeople.signsIn), decision: anonymous }),
-    refreshSession: () => ({
-      call: call('POST', '/session/refresh', { refresh_token: session.refresh_token }),
-      decision: anonymous,
-    }),
-    signOut: () => ({
-      call: call('DELETE', '/session', undefined, leaving.access_token),
-      decision: signedIn(benchPeople.signsOut),
-    }),
-    changePassword: (run) => ({
-      call: call(
-        'POST',
-        '/session/password',
-        { password: benchPassword(run), new_password: benchPassword(run + 1) },
-        changing.access_token,
-      ),
-      decision: signedIn(benchPeople.changesPassword),
-    }),
-    startPasswordReset: () => ({
-      call: call('POST', '/password-reset', { email: benchPeople.signsIn }),
-      decision: anonymous,
-    }),
-    confirmPasswordReset: (run) => ({
-      call: call('POST', '/password-reset/confirm', {
-        email: benchPeople.resets(run),
-        code: codes[run],
-        new_password: benchPassword(1),
-      }),
-      decision: anonymous,
-    }),
-    ...(await workspaceSettingsFirstCalls(benchPeople.signsIn, session.access_token)),
-    listMyWorkspaces: () => ({
-      call: call('GET', '/workspaces', undefined, session.access_token),
-      decision: signedIn(benchPeople.signsIn),
-    }),
+  const tokens: Record<string, string | undefined> = {
+    ...{ key: seed.api_keys.integration?.secret, webhook: seed.webhook?.token },
+    ...Object.fromEntries(Object.entries(sessions).map(([person, session]) => [person, session.access_token])),
   };
+  const callOf = (step: Step, values: Record<string, string>): Call => {
+    const { method, path, body, as = '' } = fill(step, values);
+    return { method, path, headers: tokens[as] === undefined ? {} : { authorization: `Bearer ${tokens[as]}` }, body };
+  };
+  // Addresses no other run of the bench (or of its test, on a shared pool) has used; the prospects handed out in turn.
+  const unique = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+  let [made, changed] = [0, 0];
+  const valuesOf = (run: number, prospectId: string | undefined): Record<string, string> => ({
+    ...{ workspace_id: seed.workspace_id, endpoint_id: seed.webhook?.endpoint_id ?? '', password: table.password },
+    ...{ unique: `${unique}-${(made += 1)}`, run: String(run), next: String(run + 1) },
+    ...{ refresh_token: sessions.signsIn?.refresh_token ?? '', prospect_id: prospectId ?? '' },
+  });
+  /** A first call's values in run `run`: the run's, the first prospect, its prerequisites' ids (a prospect each). */
+  const instance = async (first: FirstCall, run: number) => {
+    const values = valuesOf(run, seed.prospects['prospect-0']);
+    for (const [placeholder, prerequisite] of Object.entries(first.needs ?? {})) {
+      const steps = table.prerequisites[prerequisite] ?? [];
+      const changes = JSON.stringify(steps).includes('{prospect_id}');
+      const own = valuesOf(run, changes ? seed.prospects[`prospect-${(changed += 1)}`] : '');
+      for (const step of steps) {
+        // A step that `answers` a refusal: the webhook keeps a call's body, to replay, only when it refused it.
+        const refused = (error: Error) =>
+          error.message.includes(`answered ${step.answers}`) ? undefined : Promise.reject(error);
+        const answer = await send(callOf(step, own)).catch(refused);
+        if (step.id === undefined) continue;
+        const id = step.id.split('.').reduce((value, part) => (value as Record<string, unknown>)[part], answer);
+        if (typeof id !== 'string') throw new Error(`${prerequisite}: no ${step.id} answered`);
+        values[placeholder] = id;
+      }
+    }
+    return values;
+  };
+  const decisionOf = ({ as = '', path }: FirstCall): AuthDecision => {
+    const [email, issuedAt] = [people[as], Math.floor(Date.now() / 1000)];
+    if (email === undefined) return { outcome: 'anonymous' };
+    const principal = { kind: 'member' as const, email, tokenId: `banc-${email}`, issuedAt };
+    if (!path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
+    const membership = { workspaceId: seed.workspace_id, memberId: seed.members.admin ?? '', role: 'admin' as const };
+    return { outcome: 'allowed', principal: { ...principal, membership } };
+  };
+  const calls: Record<string, (run: number) => { call: Call; decision: AuthDecision }> = {};
+  for (const [routeId, first] of Object.entries(table.routes)) {
+    const instances: Record<string, string>[] = [];
+    for (let run = 0; run < (first.fresh === true ? runs : 1); run += 1) instances.push(await instance(first, run));
+    const decision = decisionOf(first);
+    calls[routeId] = (run) => {
+      const values = { ...instances[first.fresh === true ? run : 0], run: String(run), next: String(run + 1) };
+      return { call: callOf(first, values), decision };
+    };
+  }
+  return calls;
 }
