@@ -121,6 +121,7 @@ async function subscribedWorkspace(): Promise<string> {
 test('INSERT, MODIFY and REMOVE reach a stream handler in Lambda’s shape, with old and new images', async () => {
   const pk = `PROSPECT#${randomUUID()}`;
   const key = { pk: { S: pk }, sk: { S: 'PROSPECT' } };
+  const writtenFrom = Date.now() / 1000;
   const records = await streamRecordsOf(async () => {
     await client.send(
       new PutItemCommand({
@@ -159,7 +160,13 @@ test('INSERT, MODIFY and REMOVE reach a stream handler in Lambda’s shape, with
     },
     eventSourceARN: expect.stringContaining(`table/${tableName}/stream/`),
   });
-  expect(Math.abs((inserted.dynamodb?.ApproximateCreationDateTime ?? 0) - Date.now() / 1000)).toBeLessThan(60);
+  // Epoch seconds of the write, "rounded down to the closest second" on AWS ("StreamRecord", Amazon DynamoDB API
+  // Reference, https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_streams_StreamRecord.html);
+  // DynamoDB Local rounds down to the minute, so a bound of "within 60 s of now" failed by chance when the write
+  // fell at a minute's end and the read after the next one began.
+  const createdAt = inserted.dynamodb?.ApproximateCreationDateTime ?? 0;
+  expect(createdAt).toBeGreaterThanOrEqual(Math.floor(writtenFrom / 60) * 60);
+  expect(createdAt).toBeLessThanOrEqual(Date.now() / 1000);
   expect(modified.dynamodb).toMatchObject({ OldImage: created, NewImage: updated });
   expect(removed.dynamodb).toEqual(expect.objectContaining({ OldImage: updated }));
   expect(removed.dynamodb).not.toHaveProperty('NewImage');
