@@ -330,17 +330,16 @@ export const messages = {
         `URL invalide : ${q(value)} (une adresse complète est attendue, par exemple https://exemple.fr/crm/evenements).`,
       urlTooLong: (length: number, max: number) => `URL trop longue : ${length} caractères pour ${max} au plus.`,
       httpsRequired: (value: string) =>
-        `L'URL doit être en https : ${q(value)} (http n'est accepté que vers 127.0.0.1 ou localhost, sans --aws).`,
+        `L'URL doit être en https : ${q(value)} (http n'est accepté que vers 127.0.0.1 ou localhost, en local).`,
       urlCredentials:
         "L'URL ne doit contenir ni utilisateur ni mot de passe (utilisateur:motdepasse@) : la signature des envois authentifie le service.",
       privateHost: (host: string) =>
         `L'adresse ${q(host)} n'est pas publique (privée, locale, réservée ou de bouclage) : le service sur AWS ne livre pas à une telle adresse.`,
-      noEventType: "Indiquez au moins un type d'événement dans --events.",
+      noEventType: "Indiquez au moins un type d'événement (events).",
       /** Both lists already joined with « , ». */
       unknownEventTypes: (unknown: string, possible: string) =>
         `Type d'événement inconnu : ${unknown} (types possibles : ${possible}).`,
-      invalidStatus: (value: string) =>
-        `Valeur de --status invalide : ${q(value)} (pending, delivered ou failed attendu).`,
+      invalidStatus: (value: string) => `Statut invalide : ${q(value)} (pending, delivered ou failed attendu).`,
       /** `rotate-secret` on a subscription written by an earlier version, its secret not yet moved. */
       secretNotMoved: (id: string) =>
         `Le secret de l'abonnement ${id} n'a pas encore été déplacé : lancez d'abord « subscription migrate-secrets ».`,

@@ -540,8 +540,8 @@ describe('subscription deliveries', () => {
   });
 
   it.each([
-    ['--status', 'échoué', /Valeur de --status invalide : « échoué » \(pending, delivered ou failed attendu\)/],
-    ['--status', 'FAILED', /Valeur de --status invalide/],
+    ['--status', 'échoué', /Statut invalide : « échoué » \(pending, delivered ou failed attendu\)/],
+    ['--status', 'FAILED', /Statut invalide/],
     ['--limit', '0', /Valeur de --limit invalide : « 0 » \(un nombre entier de 1 à 1000 attendu\)/],
     ['--limit', '1001', /Valeur de --limit invalide/],
     ['--limit', '2.5', /Valeur de --limit invalide/],
