@@ -3,7 +3,7 @@ import { format, resolveConfig } from 'prettier';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
 import { checkBudgets, formatBytes, operationOf, price, priceList } from './figures';
-import type { BenchResults, FunctionResult } from './figures';
+import type { BenchResults } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
@@ -52,10 +52,10 @@ export function performanceReport(results: BenchResults): string {
 export function functionsSection(results: BenchResults): string {
   const { reference, environment, baseline } = results;
   const sorted = [...[...results.functions].sort((a, b) => b.bytes - a.bytes), reference];
-  const name = (result: FunctionResult) => (result === reference ? '_reference_' : `\`${result.name}\``);
+  const name = (result: typeof reference) => (result === reference ? '_reference_' : `\`${result.name}\``);
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)} ×`;
   // A function the baseline did not bundle (added since, like the outbound-event functions) has no before.
-  const before = (result: FunctionResult) => baseline.functions[result.name];
+  const before = (result: typeof reference) => baseline.functions[result.name];
   const sizes = sorted.map((result) => [
     name(result),
     beforeAfter(before(result)?.bytes, result.bytes, formatBytes),
