@@ -218,13 +218,9 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
  */
 export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
   const now = new Date();
-  const message: DeliveryMessage = {
-    workspace_id: seed.workspace_id,
-    delivery_id: derivedTimeOrderedId(now, `bench#delivery#${run}`),
-    subscription_id: derivedTimeOrderedId(now, `bench#subscription#${run}`),
-    step: 0,
-    not_before: now.toISOString(),
-  };
+  const id = (kind: string) => derivedTimeOrderedId(now, `bench#${kind}#${run}`);
+  const ids = { workspace_id: seed.workspace_id, delivery_id: id('delivery'), subscription_id: id('subscription') };
+  const message: DeliveryMessage = { ...ids, step: 0, not_before: now.toISOString() };
   const body = JSON.stringify(message);
   return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
 }
