@@ -86,22 +86,20 @@ const callUnits = ({ operation, units: billed }: CallUnits) =>
     .join(' ');
 
 export function operationsSection({ operations, baseline }: BenchResults): string {
-  const measures = operations.empty;
-  const rows = measures.map((measure) => {
-    const [operation, before] = [operationOf(measure.id), baseline.operations[measure.id]];
-    return [
-      operation.label,
-      `${beforeAfter(before?.calls.length, measure.roundTrips, units)}${measure.stable ? '' : ' (varies)'}`,
-      `${operation.target}${measure.roundTrips <= operation.target ? ' ✅' : ' ❌'}`,
-      `${operation.calls.length}${sameCalls(measure.calls, operation.calls) ? ' ✅' : ' ❌'}`,
-      beforeAfter(before?.billed.read, measure.billed.read, units),
-      beforeAfter(before?.billed.write, measure.billed.write, units),
-      units(measure.reported),
-      beforeAfter(before?.latencyMs, measure.latencyMs, ms),
-    ];
-  });
-  const calls = measures.map((measure) => {
-    const [{ label, reason }, before] = [operationOf(measure.id), baseline.operations[measure.id]];
+  const measures = operations.empty.map(
+    (measure) => [measure, operationOf(measure.id), baseline.operations[measure.id]] as const,
+  );
+  const rows = measures.map(([measure, operation, before]) => [
+    operation.label,
+    `${beforeAfter(before?.calls.length, measure.roundTrips, units)}${measure.stable ? '' : ' (varies)'}`,
+    `${operation.target}${measure.roundTrips <= operation.target ? ' ✅' : ' ❌'}`,
+    `${operation.calls.length}${sameCalls(measure.calls, operation.calls) ? ' ✅' : ' ❌'}`,
+    beforeAfter(before?.billed.read, measure.billed.read, units),
+    beforeAfter(before?.billed.write, measure.billed.write, units),
+    units(measure.reported),
+    beforeAfter(before?.latencyMs, measure.latencyMs, ms),
+  ]);
+  const calls = measures.map(([measure, { label, reason }, before]) => {
     const why = reason.charAt(0).toUpperCase() + reason.slice(1);
     const made = measure.breakdown.map(callUnits).join(' · ');
     return `- **${label}**: ${made}. ${why}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;
