@@ -4,13 +4,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { version as esbuildVersion } from 'esbuild';
 import * as z from 'zod/mini';
-import type { Bundle, ColdStart } from './functions';
 import { operations } from './operations';
 import { phases } from './workspace';
 import type { BenchResults } from './run';
 
 export type { BenchResults } from './run';
-export type FunctionResult = Bundle & { coldStart: ColdStart };
 
 /** What the figures were measured on, for the report's reader to weigh them. */
 export function describeEnvironment() {

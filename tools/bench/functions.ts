@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { build } from 'esbuild';
 import { esbuildOptionsFor } from '../../infra/cdk/bundling';
 import type { SeedOutput } from '../../lib/admin/seed';
@@ -16,7 +16,7 @@ import { derivedTimeOrderedId } from '../../lib/ids';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { items } from '../../lib/storage/table-items';
 import { authorizedEvent, localStage, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
-import { sqsRecord } from '../local/event-pipeline';
+import { lambdaRecord, sqsRecord } from '../local/event-pipeline';
 import { median, operations, prepare } from './operations';
 import { expectedAnswers, settingsFirstCalls } from './settings';
 import { fresh, newLeadBody, webhookCall, type Call, type Send, type Workspace } from './workspace';
@@ -95,7 +95,6 @@ process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
 process.exit(0);
 `;
 
-type ProbeReport = { times: ColdStart; answer: Answer };
 export const coldStartRuns = 15;
 
 /**
@@ -109,7 +108,10 @@ export async function measureColdStarts(bundles: readonly Bundle[], events: Firs
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProbeReport;
+      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+        times: ColdStart;
+        answer: Answer;
+      };
       const expected = answer.statusCode !== undefined && answer.statusCode === expectedAnswers[name];
       if (event === undefined || !(succeeded(answer) || expected) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
@@ -197,18 +199,17 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
   const prospect = items.prospect(
     newProspect(randomUUID(), seed.workspace_id, { ...lead, ...contact }, placement, [vip], actor, at.toISOString()),
   );
-  const [image, { region, accountId }] = [marshall(prospect), localStage];
+  const image = marshall(prospect);
   const dynamodb = {
-    ApproximateCreationDateTime: Math.floor(at.getTime() / 1000),
+    ApproximateCreationDateTime: new Date(Math.floor(at.getTime() / 1000) * 1000),
     Keys: marshall({ pk: prospect.pk, sk: prospect.sk }),
     NewImage: image,
     SequenceNumber: String(run + 1).padStart(21, '0'),
     SizeBytes: Buffer.byteLength(JSON.stringify(image)),
-    StreamViewType: 'NEW_AND_OLD_IMAGES',
+    StreamViewType: 'NEW_AND_OLD_IMAGES' as const,
   };
-  const eventSourceARN = `arn:aws:dynamodb:${region}:${accountId}:table/crm-bench/stream/bench`;
-  const record = { eventID: randomUUID(), eventName: 'INSERT', eventVersion: '1.1', eventSource: 'aws:dynamodb' };
-  return { Records: [{ ...record, awsRegion: region, eventSourceARN, dynamodb } as DynamoDBRecord] };
+  const streamArn = `arn:aws:dynamodb:${localStage.region}:${localStage.accountId}:table/crm-bench/stream/bench`;
+  return { Records: [lambdaRecord({ eventID: randomUUID(), eventName: 'INSERT', dynamodb }, streamArn)] };
 }
 
 /**
@@ -217,13 +218,9 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
  */
 export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
   const now = new Date();
-  const message: DeliveryMessage = {
-    workspace_id: seed.workspace_id,
-    delivery_id: derivedTimeOrderedId(now, `bench#delivery#${run}`),
-    subscription_id: derivedTimeOrderedId(now, `bench#subscription#${run}`),
-    step: 0,
-    not_before: now.toISOString(),
-  };
+  const id = (kind: string) => derivedTimeOrderedId(now, `bench#${kind}#${run}`);
+  const ids = { workspace_id: seed.workspace_id, delivery_id: id('delivery'), subscription_id: id('subscription') };
+  const message: DeliveryMessage = { ...ids, step: 0, not_before: now.toISOString() };
   const body = JSON.stringify(message);
   return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
 }

@@ -41,9 +41,8 @@ const load = (url: string, connections: number, amount: number, next: () => Call
 
 /** Uncounted new leads before any measure: DynamoDB Local's JVM compiles its hot paths over the first thousands. */
 export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise<void> {
-  const result = await load(url, 10, 1000, calls(workspace, 'lead', [], []));
-  if (result.errors > 0 || result.non2xx > 0)
-    throw new Error(`warm-up load: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const { errors, non2xx } = await load(url, 10, 1000, calls(workspace, 'lead', [], []));
+  if (errors > 0 || non2xx > 0) throw new Error(`warm-up load: ${non2xx} non-2xx, ${errors} errors`);
 }
 
 /**

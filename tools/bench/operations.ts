@@ -35,14 +35,13 @@ async function withHistory({ send, key, prospect }: Fixture): Promise<string> {
 }
 
 /** The calls of an operation in a workspace, round after round, once what they need exists. */
-export type CallOf = (round: number) => Call;
-export async function prepare(operation: Operation, workspace: Workspace, send: Send): Promise<CallOf> {
+export async function prepare(operation: Operation, workspace: Workspace, send: Send) {
   const nextProspect = () => workspace.prospects(1)[0] ?? '';
   const [key = '', prospect, n] = [workspace.apiKeys(1)[0], nextProspect(), fresh()];
   const fixture: Fixture = { ...workspace, key, prospect, n, nextProspect, send, prepared: '' };
   fixture.prepared = (await operation.setup?.(fixture)) ?? '';
   if (operation.repeated) await send(operation.call(fixture, 0));
-  return (round) => operation.call(fixture, round);
+  return (round: number) => operation.call(fixture, round);
 }
 
 /** Each operation's call; what some need made first. */
@@ -128,7 +127,7 @@ export async function measureOperations(workspaces: Workspaces): Promise<Record<
   const server = await startLocalServer({ deps, port: 0 });
   const send = sender(server.url);
   try {
-    const prepared: { id: string; phase: Phase; runs: Run[]; callOf: CallOf }[] = [];
+    const prepared: { id: string; phase: Phase; runs: Run[]; callOf: (round: number) => Call }[] = [];
     for (const operation of operations) {
       for (const phase of phases) {
         const callOf = await prepare(operation, workspaces[phase], send);

@@ -3,7 +3,7 @@ import { format, resolveConfig } from 'prettier';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
 import { checkBudgets, formatBytes, operationOf, price, priceList } from './figures';
-import type { BenchResults, FunctionResult } from './figures';
+import type { BenchResults } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
@@ -52,10 +52,10 @@ export function performanceReport(results: BenchResults): string {
 export function functionsSection(results: BenchResults): string {
   const { reference, environment, baseline } = results;
   const sorted = [...[...results.functions].sort((a, b) => b.bytes - a.bytes), reference];
-  const name = (result: FunctionResult) => (result === reference ? '_reference_' : `\`${result.name}\``);
+  const name = (result: typeof reference) => (result === reference ? '_reference_' : `\`${result.name}\``);
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)} ×`;
   // A function the baseline did not bundle (added since, like the outbound-event functions) has no before.
-  const before = (result: FunctionResult) => baseline.functions[result.name];
+  const before = (result: typeof reference) => baseline.functions[result.name];
   const sizes = sorted.map((result) => [
     name(result),
     beforeAfter(before(result)?.bytes, result.bytes, formatBytes),
@@ -86,22 +86,20 @@ const callUnits = ({ operation, units: billed }: CallUnits) =>
     .join(' ');
 
 export function operationsSection({ operations, baseline }: BenchResults): string {
-  const measures = operations.empty;
-  const rows = measures.map((measure) => {
-    const [operation, before] = [operationOf(measure.id), baseline.operations[measure.id]];
-    return [
-      operation.label,
-      `${beforeAfter(before?.calls.length, measure.roundTrips, units)}${measure.stable ? '' : ' (varies)'}`,
-      `${operation.target}${measure.roundTrips <= operation.target ? ' ✅' : ' ❌'}`,
-      `${operation.calls.length}${sameCalls(measure.calls, operation.calls) ? ' ✅' : ' ❌'}`,
-      beforeAfter(before?.billed.read, measure.billed.read, units),
-      beforeAfter(before?.billed.write, measure.billed.write, units),
-      units(measure.reported),
-      beforeAfter(before?.latencyMs, measure.latencyMs, ms),
-    ];
-  });
-  const calls = measures.map((measure) => {
-    const [{ label, reason }, before] = [operationOf(measure.id), baseline.operations[measure.id]];
+  const measures = operations.empty.map(
+    (measure) => [measure, operationOf(measure.id), baseline.operations[measure.id]] as const,
+  );
+  const rows = measures.map(([measure, operation, before]) => [
+    operation.label,
+    `${beforeAfter(before?.calls.length, measure.roundTrips, units)}${measure.stable ? '' : ' (varies)'}`,
+    `${operation.target}${measure.roundTrips <= operation.target ? ' ✅' : ' ❌'}`,
+    `${operation.calls.length}${sameCalls(measure.calls, operation.calls) ? ' ✅' : ' ❌'}`,
+    beforeAfter(before?.billed.read, measure.billed.read, units),
+    beforeAfter(before?.billed.write, measure.billed.write, units),
+    units(measure.reported),
+    beforeAfter(before?.latencyMs, measure.latencyMs, ms),
+  ]);
+  const calls = measures.map(([measure, { label, reason }, before]) => {
     const why = reason.charAt(0).toUpperCase() + reason.slice(1);
     const made = measure.breakdown.map(callUnits).join(' · ');
     return `- **${label}**: ${made}. ${why}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;

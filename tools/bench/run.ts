@@ -49,8 +49,7 @@ async function bench() {
     // The settings API's functions call an identity provider: the local one, as npm start runs it.
     const identityProvider = await startLocalIdentityProvider({ store: deps });
     cleanups.push(identityProvider.stop);
-    Object.assign(process.env, identityProvider.env);
-    Object.assign(env, identityProvider.env);
+    for (const target of [process.env, env]) Object.assign(target, identityProvider.env);
     await createBenchPeople(poolIdentityProvider(), coldStartRuns + 1);
 
     const server = await startLoadServer({ ...process.env, ...env });

@@ -11,14 +11,7 @@ export const phases: readonly Phase[] = ['empty', 'bulk'];
 export const bulkProspectCount = 100_000;
 
 /** A seeded workspace; its prospects and API keys are handed out once each, so no measure eats into another's rate limit. */
-export type Workspace = {
-  phase: Phase;
-  seed: SeedOutput;
-  prospects: (count: number) => string[];
-  apiKeys: (count: number) => string[];
-  /** The e-mail of a prospect already in the workspace. */
-  knownLeadEmail: string;
-};
+export type Workspace = Omit<Awaited<ReturnType<typeof seedBenchWorkspace>>, 'items' | 'seconds'>;
 
 export type Workspaces = Record<Phase, Workspace>;
 
@@ -41,9 +34,12 @@ export const sender =
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
-export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
-  return { method, path, headers: { authorization: `Bearer ${key}` }, body };
-};
+export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => ({
+  method,
+  path,
+  headers: { authorization: `Bearer ${key}` },
+  body,
+});
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
@@ -84,16 +80,13 @@ export function handOut(ids: readonly (string | undefined)[], what: string): (co
     });
 }
 
-/** How many items a seed wrote, and how long it took. */
-type Written = { items: number; seconds: number };
-
 /**
  * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
  * keys, a webhook, prospects for the measures and, in the bulk phase, 100,000 more with their markers, as the lead
  * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
  * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
  */
-export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Workspace & Written> {
+export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const targets = Array.from({ length: seededProspects }, (_, index) => ({
     ...{ key: `cible-${index}`, email: `cible-${index}@banc.test` },
     ...{ first_name: 'Cible', last_name: String(index), tags: ['hot'] },
@@ -126,8 +119,9 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase): Promise<Work
     seed,
     prospects: handOut(prospectIds, 'prospects'),
     apiKeys: handOut(secrets, 'API keys'),
-    // In the bulk phase, one of the 100,000.
+    // The e-mail of a prospect already in the workspace; in the bulk phase, one of the 100,000.
     knownLeadEmail: phase === 'empty' ? data.knownLead.email : 'volume-0@banc.test',
+    // How many items the seed wrote, and how long it took.
     items: items.length,
     seconds: (performance.now() - started) / 1000,
   };
