@@ -25,12 +25,19 @@ export function seededIds(seed: string): () => string {
  * first by sort key, and one is read back by its id alone.
  */
 export function timeOrderedId(now: Date): string {
-  const random = randomBytes(10);
-  const time = now.getTime().toString(16).padStart(12, '0').slice(-12);
-  const hex = random.toString('hex');
-  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
+  return timeOrderedIdOf(now, randomBytes(10).toString('hex'));
 }
+
+/** The part of a time-ordered id that says its millisecond: every id of `at` or later sorts after it as text. */
+export const timeOrderedIdPrefix = (at: Date): string => {
+  const time = at.getTime().toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}`;
+};
+
+const timeOrderedIdOf = (at: Date, hex: string): string => {
+  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${timeOrderedIdPrefix(at)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
+};
 
 /**
  * A UUID version 7 layout whose random part is derived from `seed`: the same write seen twice in
@@ -38,8 +45,5 @@ export function timeOrderedId(now: Date): string {
  * id, so a record delivered twice by the stream is de-duplicated by a conditional put.
  */
 export function derivedTimeOrderedId(at: Date, seed: string): string {
-  const hex = createHash('sha256').update(seed, 'utf8').digest('hex');
-  const time = at.getTime().toString(16).padStart(12, '0').slice(-12);
-  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
+  return timeOrderedIdOf(at, createHash('sha256').update(seed, 'utf8').digest('hex'));
 }

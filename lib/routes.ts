@@ -690,8 +690,9 @@ export const routes: readonly Route[] = [
     credential: 'member-token',
     role: 'admin',
     errorShape: 'standard',
-    tableActions: ['GetItem', 'UpdateItem'],
-    tableKeys: { GetItem: ['WS#', 'CALL#'], UpdateItem: ['RATE#'] },
+    /** The workspace and the call in one BatchGetItem. */
+    tableActions: ['BatchGetItem', 'UpdateItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'CALL#'], UpdateItem: ['RATE#'] },
   },
   {
     id: 'replayWebhookCall',
@@ -702,15 +703,15 @@ export const routes: readonly Route[] = [
     role: 'admin',
     errorShape: 'standard',
     /**
-     * The workspace, the call and its endpoint (ENDPOINT#); then the webhook's own handler runs in this function
+     * The workspace and the call in one BatchGetItem; then the webhook's own handler runs in this function
      * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above but for IDEM# (a replay
      * carries no Idempotency-Key) and the counting of refused calls (a replay is an admitted call); the audit
-     * entry; the replay's journal entry found by one Query of the journal.
+     * entry, while one Query of the journal finds the replay's entry.
      */
     tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
-      BatchGetItem: ['WS#', 'UNIQ#'],
-      GetItem: ['WS#', 'CALL#', 'ENDPOINT#', 'PROSPECT#'],
+      BatchGetItem: ['WS#', 'UNIQ#', 'CALL#'],
+      GetItem: ['WS#', 'PROSPECT#'],
       Query: ['CALL#'],
       PutItem: ['PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
       UpdateItem: ['RATE#', 'PROSPECT#', 'UNIQ#'],

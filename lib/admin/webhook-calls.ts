@@ -1,21 +1,20 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { admittedWebhookCall } from '../auth/authorize';
-import { encodeDecision } from '../auth/context';
+import { admittedWebhookCall, encodeDecision, type AdmittedEndpoint } from '../auth/context';
 import type { Deps } from '../deps';
 import { InvalidInputError, UnknownReferenceError } from '../domain/errors';
 import { encodeCursor, type CursorBinding } from '../http/cursor';
 import type { PageRequest } from '../storage/prospect-pages';
-import type { WebhookFields } from '../domain/model';
+import { phoneSettingsOf, type WebhookFields } from '../domain/model';
 import { readWebhookBody } from '../domain/webhook-call';
 import { messages } from '../messages';
 import { routeById, type Route } from '../routes';
-import { getEndpoint, type EndpointItem } from '../storage/credentials';
 import type { WebhookCallItem } from '../storage/table-items';
-import { getWebhookCall, listWebhookCalls } from '../storage/webhook-call-list';
+import { findCallByRequestId, getWorkspaceAndCall, listWebhookCalls } from '../storage/webhook-call-list';
+import type { WorkspaceItem } from '../storage/workspace-config';
 import { commandLine, type ActingMemberId } from '../domain/audit';
 import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
-import { checkedId, notFoundId } from './ids';
+import { checkedId, notFoundId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
 /**
@@ -50,8 +49,8 @@ const routeIds = { 'ingest-lead': 'ingestLead', recruitment: 'recruitment' } as 
 /** A replay names itself in the journal and the logs by this request id prefix. */
 export const replayRequestIdPrefix = 'admin-replay-';
 
-/** How many of the newest calls are searched for the replay's entry (other calls may land meanwhile). */
-const replaySearchDepth = 100;
+/** How far before the replay its entry is looked for: the entry's time is read from the same clock, just after. */
+const clockStepMargin = 60_000;
 
 export const callView = (call: WebhookCallItem): WebhookCallView => ({
   id: call.id,
@@ -127,7 +126,7 @@ export async function showCall(
   workspaceId: string,
   callId: string,
 ): Promise<{ call: WebhookCallView; body: KeptBody }> {
-  const call = await requireCall(deps, workspaceId, callId);
+  const { call } = await requireCall(deps, workspaceId, callId);
   return { call: callView(call), body: keptBody(call) };
 }
 
@@ -141,12 +140,13 @@ export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Prom
  * `webhook replay`: the kept body of a call sent again to the same webhook handler, as a new call
  * of the same endpoint that the authorizer allowed (the administrator is the credential: neither
  * the token nor the webhook's active flag is checked), without Idempotency-Key, under a fresh
- * request id `admin-replay-<uuid>`. The endpoint is read as it stands, and the call gets what the
- * authorizer gives a live call of it (`admittedWebhookCall`: the workspace's phone matching
- * included). A body cut at 64 KB is not replayed, as none kept. The handler journals it like any
- * call; that entry is looked up by its request id among the newest calls. The webhook's answer is
- * returned whatever it is, after the audit entry of the replay. `actingMemberId`: the member acting
- * through the settings API (absent: the command line).
+ * request id `admin-replay-<uuid>`. The call gets what the authorizer gives a live call of its
+ * endpoint (`admittedWebhookCall`), with the workspace's phone settings as they stand, read with
+ * the call in one round trip (the endpoint carries a copy of them, docs/adr/0009). A body cut at
+ * 64 KB is not replayed, as none kept. The handler journals it like any call; that entry is looked
+ * up by its request id among the calls since, while the audit entry of the replay is written. The
+ * webhook's answer is returned whatever it is. `actingMemberId`: the member acting through the
+ * settings API (absent: the command line).
  */
 export async function replayCall(
   deps: Deps,
@@ -155,43 +155,49 @@ export async function replayCall(
   invoke: WebhookInvoker,
   actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookReplayView> {
-  const call = await requireCall(deps, workspaceId, callId);
+  const { workspace, call } = await requireCall(deps, workspaceId, callId);
   // 422 through the settings API (decisions 7.2), exit 2 on the command line, as every domain error.
   if (call.body === undefined) throw new UnknownReferenceError(messages.admin.webhook.noBodyKept(call.id));
   if (call.body_truncated === true) throw new UnknownReferenceError(messages.admin.webhook.bodyTruncated(call.id));
-  const endpoint = await getEndpoint(deps, call.endpoint_id);
-  if (endpoint?.workspace_id !== call.workspace_id) {
+  // A workspace has one endpoint for good (`webhook generate` keeps it): a call names another only if damaged.
+  if (call.endpoint_id !== workspace.endpoint_id) {
     throw new Error(messages.admin.webhook.endpointMissing(call.endpoint_id, call.workspace_id));
   }
+  const endpoint = { id: call.endpoint_id, workspace_id: workspace.id, ...phoneSettingsOf(workspace) };
   const route = routeById(routeIds[call.route]);
-  const requestId = `${replayRequestIdPrefix}${deps.newId()}`;
-  const response = await invoke(route, webhookCallEvent(route, endpoint, call, requestId));
+  const replayed = {
+    requestId: `${replayRequestIdPrefix}${deps.newId()}`,
+    since: new Date(deps.clock().getTime() - clockStepMargin),
+  };
+  const response = await invoke(route, webhookCallEvent(route, endpoint, call, replayed.requestId));
   // The replay is the webhook handler's own writes: its audit entry follows them (decisions 7.4).
-  await recordAudit(deps, {
-    workspaceId: call.workspace_id,
-    memberId: actingMemberId,
-    action: 'webhook_call.replayed',
-    targetId: call.id,
-    summary: messages.audit.webhookCallReplayed(call.id, response.statusCode),
-  });
-  const newest = await listWebhookCalls(deps, call.workspace_id, {
-    failed: false,
-    limit: replaySearchDepth,
-    now: deps.clock(),
-  });
-  const replayed = newest.find((entry) => entry.request_id === requestId);
+  const [, entry] = await Promise.all([
+    recordAudit(deps, {
+      workspaceId: call.workspace_id,
+      memberId: actingMemberId,
+      action: 'webhook_call.replayed',
+      targetId: call.id,
+      summary: messages.audit.webhookCallReplayed(call.id, response.statusCode),
+    }),
+    findCallByRequestId(deps, call.workspace_id, replayed, deps.clock()),
+  ]);
   return {
-    call: replayed ? callView(replayed) : null,
+    call: entry ? callView(entry) : null,
     response: { status: response.statusCode, body: parsedAnswer(response.body) },
   };
 }
 
-async function requireCall(deps: Deps, workspaceId: string, callId: string): Promise<WebhookCallItem> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('webhookCall', callId);
-  const call = await getWebhookCall(deps, workspace.id, id, deps.clock());
+/** The workspace and one of its calls, read together; refused as `requireWorkspace` and a call not found. */
+async function requireCall(
+  deps: Deps,
+  workspaceId: string,
+  callId: string,
+): Promise<{ workspace: WorkspaceItem; call: WebhookCallItem }> {
+  const ids = { workspace: checkedId('workspace', workspaceId), call: checkedId('webhookCall', callId) };
+  const { workspace, call } = await getWorkspaceAndCall(deps, ids.workspace, ids.call, deps.clock());
+  if (!workspace) throw unknownId('workspace', workspaceId);
   if (!call) throw notFoundId('webhookCall', callId);
-  return call;
+  return { workspace, call };
 }
 
 const bodyText = (call: WebhookCallRequest): string =>
@@ -230,7 +236,7 @@ export type WebhookCallRequest = Pick<WebhookCallItem, 'body' | 'body_base64' | 
  */
 export function webhookCallEvent(
   route: Route,
-  endpoint: EndpointItem,
+  endpoint: AdmittedEndpoint,
   call: WebhookCallRequest,
   requestId: string,
 ): APIGatewayProxyEvent {

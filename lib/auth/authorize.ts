@@ -1,16 +1,11 @@
 import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
-import {
-  fingerprint,
-  getApiKeyByFingerprint,
-  checkTokenAndStampLastCall,
-  type EndpointItem,
-} from '../storage/credentials';
+import { fingerprint, getApiKeyByFingerprint, checkTokenAndStampLastCall } from '../storage/credentials';
 import type { Store } from '../storage/client';
 import { readMembershipAndSignOut, readSignOut, type SignOutItem } from '../storage/people';
-import { phoneSettingsOf, type MemberPrincipal } from '../domain/model';
+import type { MemberPrincipal } from '../domain/model';
 import type { AccessTokenClaims, MemberTokenVerifier } from '../identity/member-token';
-import { grants, type AuthDecision } from './context';
+import { admittedWebhookCall, grants, type AuthDecision } from './context';
 
 /**
  * What the authorizer reads and writes with: it counts no business metric. `memberTokens`: absent where no user
@@ -122,24 +117,6 @@ async function authorizeWebhook(deps: AuthorizerDeps, request: AuthRequest): Pro
     };
   }
   return admittedWebhookCall(call.endpoint);
-}
-
-/**
- * What a webhook handler is given for a call of `endpoint` that is let in: its workspace, the
- * endpoint, and the workspace's settings the endpoint carries (phone matching, ADR 0009). The one
- * builder, for the calls this authorizer admits and for the admin's replays
- * (lib/admin/webhook-calls.ts), so that a replay runs as a live call of that endpoint would.
- */
-export function admittedWebhookCall(endpoint: EndpointItem): AuthDecision {
-  return {
-    outcome: 'allowed',
-    principal: {
-      kind: 'webhook',
-      workspaceId: endpoint.workspace_id,
-      endpointId: endpoint.id,
-      phone: phoneSettingsOf(endpoint),
-    },
-  };
 }
 
 /**

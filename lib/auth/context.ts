@@ -4,6 +4,7 @@ import {
   type ApiKeyPrincipal,
   type MemberPrincipal,
   type MemberRole,
+  type PhoneSettings,
   type WebhookPrincipal,
 } from '../domain/model';
 import { allScopes, type Scope } from '../routes';
@@ -43,6 +44,27 @@ export type AuthDecision =
    */
   | { outcome: 'unauthorized'; refusedEndpoint: Omit<WebhookPrincipal, 'kind' | 'phone'> }
   | { outcome: Exclude<AuthOutcome, 'allowed' | 'forbidden'> };
+
+/** What a webhook call is admitted by: its endpoint, and the workspace's phone settings the endpoint carries. */
+export type AdmittedEndpoint = { id: string; workspace_id: string } & Partial<PhoneSettings>;
+
+/**
+ * What a webhook handler is given for a call of `endpoint` that is let in: its workspace, the
+ * endpoint, and the workspace's settings the endpoint carries (phone matching, ADR 0009). The one
+ * builder, for the calls the authorizer admits (lib/auth/authorize.ts) and for the admin's replays
+ * (lib/admin/webhook-calls.ts), so that a replay runs as a live call of that endpoint would.
+ */
+export function admittedWebhookCall(endpoint: AdmittedEndpoint): AuthDecision {
+  return {
+    outcome: 'allowed',
+    principal: {
+      kind: 'webhook',
+      workspaceId: endpoint.workspace_id,
+      endpointId: endpoint.id,
+      phone: phoneSettingsOf(endpoint),
+    },
+  };
+}
 
 /** API Gateway passes only flat string, number and boolean values; this contract uses strings. */
 export type AuthorizerContext = Record<string, string>;

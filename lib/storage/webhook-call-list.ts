@@ -1,9 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './client';
+import { batchGetItems, sameKey, type Store } from './client';
 import { stillKept, stillKeptFilter } from './expiring-items';
+import { timeOrderedIdPrefix } from '../ids';
 import { keys } from './table-items';
 import { queryNewestFirst } from './expiring-items';
 import type { WebhookCallItem } from './table-items';
+import type { WorkspaceItem } from './workspace-config';
 
 /**
  * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
@@ -38,18 +39,52 @@ export function listWebhookCalls(
 }
 
 /**
- * Access pattern "one call by id": GetItem, strongly consistent; another workspace's call, or one
- * past its `expires_at` (lib/storage/expiring-items.ts), is not found.
+ * Access pattern "one call by id, with its workspace": the workspace's configuration item and the call in one
+ * BatchGetItem, both strongly consistent; each absent when not found, another workspace's call, or one past its `expires_at`
+ * (lib/storage/expiring-items.ts), is not found.
  */
-export async function getWebhookCall(
+export async function getWorkspaceAndCall(
   store: Store,
   workspaceId: string,
   callId: string,
   now: Date,
+): Promise<{ workspace: WorkspaceItem | undefined; call: WebhookCallItem | undefined }> {
+  const [workspaceKey, callKey] = [keys.workspace(workspaceId), keys.webhookCall(workspaceId, callId)];
+  const found = await batchGetItems(store, [workspaceKey, callKey], { consistentRead: true });
+  const call = found.find((item) => sameKey(item, callKey)) as WebhookCallItem | undefined;
+  return {
+    workspace: found.find((item) => sameKey(item, workspaceKey)) as WorkspaceItem | undefined,
+    call: call && stillKept(call, now) ? call : undefined,
+  };
+}
+
+/**
+ * Access pattern "a call by its request id, journaled since a time": a Query of the workspace's journal partition
+ * from the first id of that millisecond (ids are time-ordered, lib/ids.ts), newest first, filtered on `request_id`,
+ * strongly consistent. It reads the calls journaled since then only: the replay's own, and any landing meanwhile.
+ */
+export async function findCallByRequestId(
+  store: Store,
+  workspaceId: string,
+  call: { requestId: string; since: Date },
+  now: Date,
 ): Promise<WebhookCallItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.webhookCall(workspaceId, callId), ConsistentRead: true }),
+  const kept = stillKeptFilter(now);
+  const [found] = await queryNewestFirst<WebhookCallItem>(
+    store,
+    {
+      KeyConditionExpression: 'pk = :pk AND sk >= :since',
+      FilterExpression: `${kept.expression} AND request_id = :request`,
+      ExpressionAttributeNames: kept.names,
+      ExpressionAttributeValues: {
+        ':pk': keys.webhookCallsPk(workspaceId),
+        ':since': keys.webhookCall(workspaceId, timeOrderedIdPrefix(call.since)).sk,
+        ':request': call.requestId,
+        ...kept.values,
+      },
+      filtered: true,
+    },
+    1,
   );
-  const call = Item as WebhookCallItem | undefined;
-  return call && stillKept(call, now) ? call : undefined;
+  return found;
 }

@@ -6,6 +6,7 @@ import type { WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps } from '../../lib/deps';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace } from '../support/seed';
 
 /**
@@ -14,12 +15,13 @@ import { aWorkspace } from '../support/seed';
  */
 
 const deps = productionDeps();
+const counter = countRoundTrips(deps.db);
 let api: TestApi;
 let ws: PeopleWorkspace;
 let other: PeopleWorkspace;
 
 beforeAll(async () => {
-  api = await startLocalApi();
+  api = await startLocalApi({ db: deps.db });
   ws = await workspaceWithPeople(api, aWorkspace({ prospects: [] }));
   other = await workspaceWithPeople(api, aWorkspace({ prospects: [] }));
 }, 60_000);
@@ -176,6 +178,21 @@ describe('POST /webhook/calls/{call_id}/replay', () => {
   test.each(['pas-un-uuid', randomUUID()])('%s: 404', async (id) => {
     expect((await asAdmin('POST', `/webhook/calls/${id}/replay`)).status).toBe(404);
   });
+});
+
+test('round trips: after the authorizer and the member’s counter, the workspace and the call in one BatchGetItem; a replay then runs the webhook, and writes its audit entry while it reads the new call', async () => {
+  const gate = ['BatchGetItem', 'UpdateItem'];
+  expect((await lead(api, { first_name: 'Sans contact' })).status).toBe(400);
+  const [refused] = calls(await asAdmin('GET', '/webhook/calls', { query: { limit: '1' } }));
+  counter.reset();
+  expect((await asAdmin('GET', `/webhook/calls/${refused?.id}`)).status).toBe(200);
+  expect(counter.calls).toEqual([...gate, 'BatchGetItem']);
+  counter.reset();
+  const replayed = await asAdmin('POST', `/webhook/calls/${refused?.id}/replay`);
+  expect(replayed.body).toMatchObject({ call: { status: 400 }, response: { status: 400 } });
+  // The webhook refuses the lead before any read, and journals it (PutItem); the last two run together.
+  expect(counter.calls.slice(0, 4)).toEqual([...gate, 'BatchGetItem', 'PutItem']);
+  expect(counter.calls.slice(4).sort()).toEqual(['PutItem', 'Query']);
 });
 
 describe('who may call', () => {

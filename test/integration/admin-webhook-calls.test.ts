@@ -4,11 +4,21 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
 import { listAudit } from '../../lib/admin/audit';
 import type { SeedOutput } from '../../lib/admin/seed';
-import { listCalls, replayCall, showCall, webhookCallEvent, type WebhookCallView } from '../../lib/admin/webhook-calls';
+import {
+  listCalls,
+  replayCall,
+  showCall,
+  webhookCallEvent,
+  type WebhookCallView,
+  type WebhookInvoker,
+} from '../../lib/admin/webhook-calls';
+import type { WebhookCall } from '../../lib/domain/model';
+import { timeOrderedId } from '../../lib/ids';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { routeById } from '../../lib/routes';
 import { getEndpoint, type EndpointItem } from '../../lib/storage/credentials';
 import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
+import { journalWebhookCall } from '../../lib/storage/webhook-calls';
 import { runAdminInProcess } from '../support/admin-cli';
 import { aLambdaContext } from '../support/events';
 import { startTestApi, type TestApi } from '../support/local-api';
@@ -301,6 +311,30 @@ describe('webhook replay', () => {
     expect(found.status).toBe(200);
     expect(JSON.stringify(found.body)).toContain(replayed.response.body.prospect_id);
     expect(JSON.stringify(found.body)).toContain('Léa');
+  });
+
+  it('answers its own new call, though another call of the webhook lands while it runs', async () => {
+    const replayed = await replayCall(deps, seed.workspace_id, sent.invalidLead?.id as string, async (route, event) => {
+      const answer = await ingestLead(deps)(event, aLambdaContext());
+      expect((await post('ingest-lead', { first_name: 'Pendant le rejeu' })).status).toBe(400);
+      return answer;
+    });
+    const [newest] = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1, now: new Date() });
+    expect(newest?.request_id).not.toBe(replayed.call?.request_id);
+    expect(replayed.call).toMatchObject({ status: 400, request_id: expect.stringMatching(/^admin-replay-/) });
+  });
+
+  it('refuses a call that names another endpoint than its workspace’s, running nothing', async () => {
+    const now = new Date();
+    const stray: WebhookCall = {
+      ...{ id: timeOrderedId(now), workspace_id: seed.workspace_id, endpoint_id: randomUUID(), at: now.toISOString() },
+      ...{ route: 'ingest-lead', status: 400, outcome: 'invalid_payload', record_id: null, placement: null },
+      ...{ warnings: [], request_id: null, body: '{}', content_type: 'application/json' },
+    };
+    await journalWebhookCall(deps, stray);
+    const invoke = jest.fn<WebhookInvoker>();
+    await expect(replayCall(deps, seed.workspace_id, stray.id, invoke)).rejects.toThrow(stray.endpoint_id);
+    expect(invoke).not.toHaveBeenCalled();
   });
 
   it('refuses a call without kept body, and another workspace call, writing nothing (exit 2)', async () => {

@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps } from '../../lib/deps';
 import { InvalidInputError } from '../../lib/domain/errors';
 import type { WebhookAnswer, WebhookCallContext } from '../../lib/domain/webhook-call';
-import { errorAnswers, observed } from '../../lib/http/middleware/route';
-import { answeredWebhook, webhookGate, webhookJournal, type WebhookUseCase } from '../../lib/http/middleware/webhook';
+import { webhookRoute, type WebhookUseCase } from '../../lib/http/middleware/webhook';
 import { routeById } from '../../lib/routes';
-import { getWebhookCall } from '../../lib/storage/webhook-call-list';
+import { getWorkspaceAndCall } from '../../lib/storage/webhook-call-list';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
 
 /**
- * The webhook chain, composed as functions/ingest-lead.ts composes it, around a use case of the
+ * The webhook route (`webhookRoute`, the composition of both webhooks and of the replay), around a use case of the
  * test's: the route answers, journals and counts from the value the use case returns, and from the
  * error mapping when it throws (issue 25, point 4). On DynamoDB Local, where the entry is read back.
  */
@@ -27,19 +24,11 @@ const endpointId = randomUUID();
 /** Runs one call through the chain; `seen` is the call the use case was given. */
 async function callWith(answer: (call: WebhookCallContext) => Promise<WebhookAnswer<unknown>>) {
   let seen: WebhookCallContext | undefined;
-  const useCase: WebhookUseCase = (_event, call) => {
+  const useCase: WebhookUseCase = (_deps, call) => {
     seen = call;
     return answer(call);
   };
-  const handler = observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(webhookJournal(route, deps))
-      .use(errorAnswers(route))
-      .use(webhookGate(route, deps))
-      .handler(answeredWebhook(route, deps, useCase)),
-  );
+  const handler = webhookRoute(route, deps, useCase);
   const event = aProxyEvent({
     httpMethod: 'POST',
     body: '{"email":"a@b.fr"}',
@@ -49,7 +38,7 @@ async function callWith(answer: (call: WebhookCallContext) => Promise<WebhookAns
   metrics.clear();
   const response = await handler(event, aLambdaContext());
   const call = seen as WebhookCallContext;
-  const entry = await getWebhookCall(deps, workspaceId, call.id, new Date());
+  const { call: entry } = await getWorkspaceAndCall(deps, workspaceId, call.id, new Date());
   return { response, entry };
 }
 

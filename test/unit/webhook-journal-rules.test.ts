@@ -6,7 +6,7 @@ import {
   keptBodyOf,
   refusalMinuteOf,
 } from '../../lib/domain/webhook-call';
-import { timeOrderedId } from '../../lib/ids';
+import { timeOrderedId, timeOrderedIdPrefix } from '../../lib/ids';
 import { stillKept } from '../../lib/storage/expiring-items';
 import type { WebhookCall } from '../../lib/domain/model';
 
@@ -61,6 +61,20 @@ describe('refusals counted per minute', () => {
     const lastOfMinute = timeOrderedId(new Date('2026-11-26T22:11:59.998Z'));
     const firstOfNext = timeOrderedId(new Date('2026-11-26T22:12:00.000Z'));
     expect([firstOfNext, entry.id, lastOfMinute].sort()).toEqual([lastOfMinute, entry.id, firstOfNext]);
+  });
+});
+
+describe('time-ordered ids', () => {
+  it('sort after the prefix of their millisecond and of any earlier one, before that of any later one', () => {
+    const at = new Date('2026-11-27T06:30:00.123Z');
+    const id = timeOrderedId(at);
+    expect(id.startsWith(timeOrderedIdPrefix(at))).toBe(true);
+    expect([timeOrderedIdPrefix(new Date(at.getTime() + 1)), id, timeOrderedIdPrefix(at)].sort()).toEqual([
+      timeOrderedIdPrefix(at),
+      id,
+      timeOrderedIdPrefix(new Date(at.getTime() + 1)),
+    ]);
+    expect(timeOrderedId(new Date(at.getTime() - 1)) < timeOrderedIdPrefix(at)).toBe(true);
   });
 });
 

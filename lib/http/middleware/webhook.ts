@@ -1,4 +1,4 @@
-import type { MiddlewareObj } from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
@@ -14,6 +14,7 @@ import {
   countingEntryOf,
   journaledOneByOne,
   keptBodyOf,
+  readWebhookBody,
   refusalMinuteOf,
   refusalReport,
   replayReport,
@@ -26,21 +27,36 @@ import { messages as catalogue } from '../../messages';
 import { errorFields, logger } from '../../observability';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
-import type { WebhookCall, WebhookRoute } from '../../domain/model';
+import type { WebhookCall, WebhookFields, WebhookRoute } from '../../domain/model';
 import { answerOnce } from './idempotency';
 import {
   errorAnswerOf,
+  errorAnswers,
   json,
+  observed,
   respondWithError,
   type HttpResponse,
   type RouteContext,
   type RouteMiddleware,
 } from './route';
 
-// Both webhooks compose `webhookJournal → errorAnswers → webhookGate → answeredWebhook(use case)`:
-// the gate opens the call; the handler answers it from the use case's value and journals it; the
-// journal middleware journals the calls an error answered around the handler, the gate's refusals
-// among them.
+/**
+ * A webhook route, the one composition of both webhooks: `webhookJournal → errorAnswers → webhookGate →
+ * answeredWebhook(use case)`. The gate opens the call; the handler answers it from the use case's value and
+ * journals it; the journal middleware journals the calls an error answered around the handler, the gate's
+ * refusals among them. Built by the webhooks' functions, and by the replay route, which runs a kept call again
+ * through the same composition (decisions 6.3).
+ */
+export const webhookRoute = (route: Route, deps: Deps, useCase: WebhookUseCase) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(webhookJournal(route, deps))
+      .use(errorAnswers(route))
+      .use(webhookGate(route, deps))
+      .handler(answeredWebhook(route, deps, useCase)),
+  );
 
 /** What the webhook gate leaves for the journal: the call being answered, once the gate admitted it. */
 export type JournalContext = Context & { webhookCall?: WebhookCallContext };
@@ -108,11 +124,11 @@ export function webhookGate(route: Route, deps: Deps): RouteMiddleware<WebhookCo
 /** A webhook call answered, as values: the HTTP answer, and what it reports to the journal and the metrics. */
 export type AnsweredCall = CallReport & { response: HttpResponse };
 
-/** A webhook's use case, given the call's request, the call and the deps its request writes with. */
+/** A webhook's use case (`ingestLead`, `receiveApplication`): the deps its request writes with, the call, its fields. */
 export type WebhookUseCase = (
-  event: APIGatewayProxyEvent,
-  call: WebhookCallContext,
   deps: Deps,
+  call: WebhookCallContext,
+  fields: WebhookFields,
 ) => Promise<WebhookAnswer<unknown>>;
 
 /** A use case's answer made the HTTP answer: its body, with the status of a success. */
@@ -142,7 +158,7 @@ export function answeredWebhook(route: Route, deps: Deps, useCase: WebhookUseCas
       context.principal,
       async (identity) => {
         try {
-          return answeredWith(call, await useCase(event, call, { ...deps, ...identity }));
+          return answeredWith(call, await useCase({ ...deps, ...identity }, call, readWebhookBody(event)));
         } catch (error) {
           const { code } = errorAnswerOf(route, error);
           return { response: respondWithError(route, error), ...refusalReport(call.route, code) };
