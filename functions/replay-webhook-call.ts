@@ -1,34 +1,23 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { replayCall, type WebhookInvoker } from '../lib/admin/webhook-calls';
 import { deployedWebhooks } from '../lib/admin/webhook-functions';
 import { productionDeps, type Deps } from '../lib/deps';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { membershipOf } from '../lib/http/membership';
 import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { loadConfig } from '../lib/storage/client';
 import { routeById } from '../lib/routes';
 
-const route = routeById('replayWebhookCall');
-
 /** The webhooks' own functions, invoked (Lambda on AWS, the local runtime's Lambda API locally). */
 export type ReplayDeps = Deps & { webhooks: WebhookInvoker };
 
 export const createHandler = (deps: ReplayDeps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = membershipOf(principal);
-        const callId = pathIdOf(event, 'call_id', messages.settingsEvents.callNotFound);
-        return json(200, await replayCall(deps, workspaceId, callId, deps.webhooks, memberId));
-      }),
-  );
+  settingsRoute(routeById('replayWebhookCall'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    const callId = pathIdOf(event, 'call_id', messages.settingsEvents.callNotFound);
+    return json(200, await replayCall(deps, workspaceId, callId, deps.webhooks, memberId));
+  });
 
 const config = loadConfig();
 export const handler = createHandler({

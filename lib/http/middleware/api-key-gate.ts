@@ -37,7 +37,7 @@ export const apiKeyRoute = (route: Route, deps: Deps, handler: ApiKeyHandler) =>
  * caller. Check order (docs/api.md#check-order): 401, then 403, then 429; every authenticated
  * request not answered 429 counts.
  */
-export function apiKeyGate(route: Route, deps: Deps): RouteMiddleware<ApiKeyContext> {
+function apiKeyGate(route: Route, deps: Deps): RouteMiddleware<ApiKeyContext> {
   return {
     before: async (request) => {
       request.context.responseHeaders = {};

@@ -39,7 +39,7 @@ export const settingsRoute = (route: Route, deps: Deps, handler: SettingsHandler
  * workspace, with the Prospect API's headers; a 403 still counts, as there. Routes without a workspace (the
  * person's own session and workspaces) are limited by the identity provider and the sign-in count.
  */
-export function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
+function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
   return {
     before: async (request) => {
       request.context.responseHeaders = {};
