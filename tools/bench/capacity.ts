@@ -78,20 +78,6 @@ export function updatedAttributes(input: { UpdateExpression?: unknown; Expressio
   return new Set(targets.filter(Boolean).map((name) => names[name] ?? name));
 }
 
-type TransactItem = {
-  Put?: { Item: Item };
-  Update?: { Key: Item; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
-  Delete?: { Key: Item };
-};
-
-function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
-  if (entry.Put) return writeUnits(entry.Put.Item);
-  if (entry.Update) return writeUnits(lookup(entry.Update.Key), updatedAttributes(entry.Update));
-  // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
-  if (entry.Delete) return writeUnits(undefined);
-  throw new Error('ConditionCheck in a transaction is not modelled');
-}
-
 export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
   const { input, output } = call;
   switch (call.operation) {
@@ -120,11 +106,14 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       return { read: 0, write: writeUnits(after, updatedAttributes(input)) };
     }
     case 'DeleteItem':
+      // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
       return { read: 0, write: writeUnits(undefined) };
     case 'TransactWriteItems': {
-      // A transaction prepares and commits each item: DynamoDB bills it twice.
-      const entries = input.TransactItems as TransactItem[];
-      return { read: 0, write: 2 * entries.reduce((sum, entry) => sum + transactionWrite(entry, lookup), 0) };
+      // Each item billed as the call of its kind (a ConditionCheck is not modelled), twice: DynamoDB prepares and commits it.
+      const write = (kind: string, item: unknown) =>
+        billedUnits({ operation: `${kind}Item`, input: item as Item, output: undefined }, lookup).write;
+      const entries = (input.TransactItems as Item[]).flatMap((entry) => Object.entries(entry));
+      return { read: 0, write: 2 * entries.reduce((sum, [kind, item]) => sum + write(kind, item), 0) };
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);

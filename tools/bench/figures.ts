@@ -44,9 +44,8 @@ export const baselineFile = new URL('./baseline.json', import.meta.url);
 /** The baseline as read from its JSON; anything missing or mistyped throws, naming the field. */
 export function parseBaseline(json: unknown): Baseline {
   const parsed = baselineSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new Error(`${baselineFile.pathname}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  if (!parsed.success) throw new Error(`${baselineFile.pathname}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(baselineFile, 'utf8')) as unknown);

@@ -57,13 +57,15 @@ export function origin(input: string): Origin {
 }
 
 /** One cold start, process start to first answer, in parts, and the CPU time used (other jobs inflate it less). */
-export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; firstAnswerMs: number; cpuMs: number };
+const coldStartTimes = ['totalMs', 'nodeStartMs', 'loadMs', 'firstAnswerMs', 'cpuMs'] as const;
+export type ColdStart = Record<(typeof coldStartTimes)[number], number>;
 
 /** Each function's first event of each cold start, by function name. */
 type FirstEvents = Map<string, (run: number) => unknown>;
 
 /** A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due deliveries. */
 type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
+type ProbeReport = { times: ColdStart; answer: Answer };
 
 /** A first answer that did the work (a refused call would time the wrong code path). */
 export const succeeded = ({ outcome, batchItemFailures, swept, statusCode = 0 }: Answer) =>
@@ -108,10 +110,7 @@ export async function measureColdStarts(bundles: readonly Bundle[], events: Firs
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
-        times: ColdStart;
-        answer: Answer;
-      };
+      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProbeReport;
       const expected = answer.statusCode !== undefined && answer.statusCode === expectedAnswers[name];
       if (event === undefined || !(succeeded(answer) || expected) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
@@ -121,9 +120,8 @@ export async function measureColdStarts(bundles: readonly Bundle[], events: Firs
   }
   return bundles.map((bundle) => {
     const runs = measures.get(bundle.name) ?? [];
-    const fields = ['totalMs', 'nodeStartMs', 'loadMs', 'firstAnswerMs', 'cpuMs'] as const;
-    const coldStart = Object.fromEntries(fields.map((field) => [field, median(runs.map((times) => times[field]))]));
-    return { ...bundle, coldStart: coldStart as ColdStart };
+    const medians = coldStartTimes.map((time) => [time, median(runs.map((times) => times[time]))]);
+    return { ...bundle, coldStart: Object.fromEntries(medians) as ColdStart };
   });
 }
 

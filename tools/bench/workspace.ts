@@ -69,15 +69,12 @@ const seededProspects = 350;
 export const apiKeyCount = 100;
 
 /** Hands out `ids` in order, each once. */
-export function handOut(ids: readonly (string | undefined)[], what: string): (count: number) => string[] {
-  let next = 0;
-  return (count) =>
-    Array.from({ length: count }, () => {
-      const id = ids[next];
-      if (id === undefined) throw new Error(`the bench workspace has only ${next} ${what} to hand out`);
-      next += 1;
-      return id;
-    });
+export function handOut(ids: readonly string[], what: string): (count: number) => string[] {
+  const left = [...ids];
+  return (count) => {
+    if (count > left.length) throw new Error(`the bench workspace has only ${ids.length} ${what} to hand out`);
+    return left.splice(0, count);
+  };
 }
 
 /**
@@ -112,7 +109,7 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  const prospectIds = targets.map(({ key }) => seed.prospects[key]);
+  const prospectIds = targets.flatMap(({ key }) => seed.prospects[key] ?? []);
   const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {
     phase,
