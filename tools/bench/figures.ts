@@ -53,8 +53,7 @@ export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(
 /** Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, no free tier, as published in 2025. */
 type Priced = 'apiGateway' | 'lambdaRequests' | 'lambdaGbSecond' | 'writeUnit' | 'readUnit';
 type Price = { key: Priced; label: string; dollars: number; per: string };
-const pricesFile = new URL('./prices.json', import.meta.url);
-export const priceList = JSON.parse(await readFile(pricesFile, 'utf8')) as Price[];
+export const priceList = JSON.parse(await readFile(new URL('./prices.json', import.meta.url), 'utf8')) as Price[];
 const prices = Object.fromEntries(priceList.map(({ key, dollars }) => [key, dollars])) as Record<Priced, number>;
 /** The stack's memory setting (infra/cdk/constructs/route-function.ts); docs/deploy.md's share of cold invocations. */
 export const [memoryGb, coldShare] = [0.5, 0.01];

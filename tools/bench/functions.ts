@@ -99,10 +99,7 @@ process.exit(0);
 
 export const coldStartRuns = 15;
 
-/**
- * The medians of `coldStartRuns` cold starts of each bundle, interleaved so that a slow moment falls on no function
- * only, after an uncounted round that warms the page cache and DynamoDB Local, as Lambda finds them warm.
- */
+/** Section 1's medians; the uncounted first round warms the page cache and DynamoDB Local, as Lambda finds them. */
 export async function measureColdStarts(bundles: readonly Bundle[], events: FirstEvents, env: Record<string, string>) {
   const measures = new Map<string, ColdStart[]>(bundles.map((bundle) => [bundle.name, []]));
   for (let run = 0; run <= coldStartRuns; run += 1) {
@@ -146,9 +143,8 @@ function allowed(seed: SeedOutput, call: Call): { call: Call; decision: AuthDeci
 }
 
 /**
- * Each function's first event of cold start `run`, doing its real work (but see `unknownDeliveryBatch`): a route's is
- * the call of the first operation of section 2 on it, once authorized, or for a settings route its call of
- * ./settings.ts; the authorizer's, a lead webhook call.
+ * Each function's first event, doing its real work (but see `unknownDeliveryBatch`): a route's, the call of section
+ * 2's first operation on it or of ./settings.ts, once authorized; the authorizer's, a lead webhook call.
  */
 export async function coldStartEvents(workspace: Workspace, send: Send): Promise<FirstEvents> {
   const { seed } = workspace;

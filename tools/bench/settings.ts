@@ -107,12 +107,8 @@ export async function settingsFirstCalls(send: Send, runs: number) {
     if (email === undefined) return { outcome: 'anonymous' };
     const principal = { kind: 'member' as const, email, tokenId: `banc-${email}`, issuedAt };
     if (!path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
-    const membership = {
-      workspaceId: seed.workspace_id,
-      memberId: seed.members[routeId] ?? '',
-      role: 'admin' as const,
-    };
-    return { outcome: 'allowed', principal: { ...principal, membership } };
+    const [workspaceId, memberId] = [seed.workspace_id, seed.members[routeId] ?? ''];
+    return { outcome: 'allowed', principal: { ...principal, membership: { workspaceId, memberId, role: 'admin' } } };
   };
   const calls: Record<string, (run: number) => { call: Call; decision: AuthDecision }> = {};
   for (const [routeId, first] of Object.entries(table.routes)) {

@@ -34,12 +34,9 @@ export const sender =
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
 
-export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => ({
-  method,
-  path,
-  headers: { authorization: `Bearer ${key}` },
-  body,
-});
+export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
+  return { method, path, headers: { authorization: `Bearer ${key}` }, body };
+};
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
@@ -78,10 +75,9 @@ export function handOut(ids: readonly string[], what: string): (count: number) =
 }
 
 /**
- * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
- * keys, a webhook, prospects for the measures and, in the bulk phase, 100,000 more with their markers, as the lead
- * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
- * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
+ * A workspace as `lib/admin` plans a seed (section 4), its configuration of a sales team's size (read whole on most
+ * routes); written by unconditional BatchWriteItems (the table is the bench's own), four at a time (DynamoDB Local,
+ * one JVM, goes no faster on two cores).
  */
 export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const targets = Array.from({ length: seededProspects }, (_, index) => ({
