@@ -41,9 +41,8 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
     const options = esbuildOptionsFor(path.join(projectRoot, entry), file);
     const result = await build({ ...options, absWorkingDir: projectRoot, metafile: true, logLevel: 'warning' });
     const parts = { zod: 0, sdk: 0, app: 0, other: 0 };
-    for (const output of Object.values(result.metafile.outputs)) {
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[origin(input)] += bytesInOutput;
-    }
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs));
+    for (const [input, { bytesInOutput }] of inputs) parts[origin(input)] += bytesInOutput;
     bundles.push({ name, file, bytes: (await stat(file)).size, parts });
   }
   return bundles;

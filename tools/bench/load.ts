@@ -84,8 +84,7 @@ export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: st
     exited.then(([code]) => Promise.reject(new Error(`load server exited with ${String(code)}`))),
   ]);
   const stop = async () => {
-    if (!child.connected) return;
-    child.disconnect();
+    if (child.connected) child.disconnect();
     await exited;
   };
   return { url, stop };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
 import type { Deps } from '../../lib/deps';
@@ -14,6 +14,7 @@ export const bulkProspectCount = 100_000;
 export type Workspace = Omit<Awaited<ReturnType<typeof seedBenchWorkspace>>, 'items' | 'seconds'>;
 
 export type Workspaces = Record<Phase, Workspace>;
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
@@ -92,15 +93,13 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const description = { ...data.seed, api_keys: keys, prospects: [data.knownLead, ...targets, ...bulk] };
   const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
-  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  const puts: WriteRequest[] = items.map((Item) => ({ PutRequest: { Item } }));
+  const batches = Array.from({ length: Math.ceil(puts.length / 25) }, (_, i) => puts.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch !== undefined; batch = batches.pop()) {
       await untilProcessed(batch, async (part) => {
-        const puts = part.map((item) => ({ PutRequest: { Item: item } }));
-        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: puts } }));
-        return (written.UnprocessedItems?.[deps.tableName] ?? []).map(
-          (request) => request.PutRequest?.Item as (typeof part)[number],
-        );
+        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: [...part] } }));
+        return written.UnprocessedItems?.[deps.tableName] ?? [];
       });
     }
   };
@@ -108,7 +107,6 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const prospectIds = targets.flatMap(({ key }) => seed.prospects[key] ?? []);
   const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {
-    phase,
     seed,
     prospects: handOut(prospectIds, 'prospects'),
     apiKeys: handOut(secrets, 'API keys'),
