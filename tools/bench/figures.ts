@@ -65,7 +65,7 @@ type Billed = { readUnits: number; writeUnits: number };
 /** A price with its own decimals, at least two: $3.50, $0.625, $0.0000133334. */
 export const price = (dollars: number) =>
   `$${dollars.toFixed(Math.max(2, String(dollars).split('.')[1]?.length ?? 0))}`;
-const count = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+export const count = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const seconds = (value: number) => `${value.toFixed(3)} s`;
 const toMillisecond = (value: number) => Math.round(value * 1000) / 1000;
 

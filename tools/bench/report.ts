@@ -4,7 +4,7 @@ import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
-import { checkBudgets, formatBytes, operationOf, price, priceList, type BenchResults } from './figures';
+import { checkBudgets, count, formatBytes, operationOf, price, priceList, type BenchResults } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
@@ -22,7 +22,6 @@ export const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.rou
 /** Capacity units: halves are real (eventually consistent reads), so one decimal when needed. */
 export const units = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 const dollars = (value: number) => `$${value.toFixed(2)}`;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 /** "5 → 3"; "— → 5" when there is no before (an operation the baseline did not measure). */
 export const beforeAfter = (before: number | undefined, after: number, shown: (value: number) => string = String) =>
   `${before === undefined ? '—' : shown(before)} → ${shown(after)}`;
@@ -129,7 +128,7 @@ const loadTable = (runs: readonly LoadRun[]) =>
 function loadSection({ environment, load }: BenchResults): string {
   return fill(3, {
     ...{ autocannon: environment.autocannon, cores: environment.cores, noteProspects: noteProspectCount },
-    ...{ requestsPerKey, load: loadTable(load.empty), bulkProspects: thousands(bulkProspectCount) },
+    ...{ requestsPerKey, load: loadTable(load.empty), bulkProspects: count(bulkProspectCount) },
     chart: latencyChartFile,
   });
 }
@@ -157,8 +156,8 @@ function growthSection({ bulk, operations, load }: BenchResults): string {
     ...figuresOf(grown),
   ]);
   return fill(4, {
-    ...{ bulkProspects: thousands(bulk.prospects), bulkItems: thousands(bulk.items), short },
-    ...{ bulkSeconds: bulk.seconds.toFixed(0), bulkRate: thousands(bulk.prospects / bulk.seconds) },
+    ...{ bulkProspects: count(bulk.prospects), bulkItems: count(bulk.items), short },
+    ...{ bulkSeconds: bulk.seconds.toFixed(0), bulkRate: count(Math.round(bulk.prospects / bulk.seconds)) },
     scan: scanned
       ? '**A Scan was seen.**'
       : 'No operation used a Scan: every read goes by key, so neither round trips nor units depend on the number of prospects; latencies differ by the noise of a shared machine.',
