@@ -5,10 +5,10 @@ import { tableDefinition } from '../../lib/storage/table';
 import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
- * What DynamoDB on demand bills for one call, by its documented rules ("Item sizes and formats", "Capacity unit
- * consumption"), not DynamoDB Local's figures (a transaction's items billed as one, a BatchGetItem's missing keys
- * free). A write refused by its condition is billed like the write (for a cancelled transaction an upper bound: AWS
- * does not document it); an update is sized by the item it left, within a few bytes of the larger of before and after.
+ * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
+ * consumption"), not DynamoDB Local's figures (report.md, section 2). A write refused by its condition is billed like
+ * the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by the item it
+ * left, within a few bytes of the larger of before and after.
  */
 /** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
@@ -30,9 +30,8 @@ function valueSize(value: AttributeValue): number {
   if (value.N !== undefined) return numberSize(value.N);
   if (value.B !== undefined) return value.B.byteLength;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.SS !== undefined) return value.SS.reduce((size, text) => size + utf8(text), 0);
-  if (value.NS !== undefined) return value.NS.reduce((size, number) => size + numberSize(number), 0);
-  if (value.BS !== undefined) return value.BS.reduce((size, bytes) => size + bytes.byteLength, 0);
+  const members = value.SS?.map(utf8) ?? value.NS?.map(numberSize) ?? value.BS?.map((bytes) => bytes.byteLength);
+  if (members !== undefined) return members.reduce((size, member) => size + member, 0);
   if (value.L !== undefined) return 3 + value.L.reduce((size, element) => size + valueSize(element) + 1, 0);
   if (value.M !== undefined) {
     return 3 + Object.entries(value.M).reduce((size, [name, element]) => size + utf8(name) + valueSize(element) + 1, 0);

@@ -96,10 +96,7 @@ export function costPerMillion(measure: CostInput) {
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }
 
-/**
- * A million calls of a measured operation: two invocations (authorizer, handler) billed for its latency, and their
- * cold starts, which `coldStartMs` finds by function name (today's or the baseline's).
- */
+/** A million calls of a measured operation (report.md, section 5); `coldStartMs` finds today's or the baseline's. */
 export function operationCost(measure: Measured, routeId: string, coldStartMs: (name: string) => number | undefined) {
   const coldStartSeconds = ['authorizer', routeId].map((name) => {
     const found = coldStartMs(name);

@@ -100,9 +100,9 @@ export const coldStartRuns = 15;
 
 /** Section 1's medians; the uncounted first round warms the page cache and DynamoDB Local, as Lambda finds them. */
 export async function measureColdStarts(bundles: readonly Bundle[], events: FirstEvents, env: Record<string, string>) {
-  const measures = new Map<string, ColdStart[]>(bundles.map((bundle) => [bundle.name, []]));
+  const measures = bundles.map((): ColdStart[] => []);
   for (let run = 0; run <= coldStartRuns; run += 1) {
-    for (const { name, file } of bundles) {
+    for (const [index, { name, file }] of bundles.entries()) {
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
@@ -111,12 +111,11 @@ export async function measureColdStarts(bundles: readonly Bundle[], events: Firs
       if (event === undefined || !(succeeded(answer) || expected) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
-      if (run > 0) measures.get(name)?.push(times);
+      if (run > 0) measures[index]?.push(times);
     }
   }
-  return bundles.map((bundle) => {
-    const runs = measures.get(bundle.name) ?? [];
-    const medians = coldStartTimes.map((time) => [time, median(runs.map((times) => times[time]))]);
+  return bundles.map((bundle, index) => {
+    const medians = coldStartTimes.map((time) => [time, median(measures[index]?.map((times) => times[time]) ?? [])]);
     return { ...bundle, coldStart: Object.fromEntries(medians) as ColdStart };
   });
 }

@@ -12,10 +12,7 @@ export type Fixture = Workspace & { key: string; prospect: string; n: number; ne
   prepared: string;
 };
 
-/**
- * One measured operation as `operations.json` describes it (report.md, section 2: target, expected calls and why);
- * `repeated`: its call is made once before measuring; `call`: its call of each round, once `setup` made what it needs.
- */
+/** An operation of `operations.json` (report.md, section 2); `setup` makes what it needs, `repeated`: made once first. */
 export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
   setup?: (fixture: Fixture) => Promise<string>;

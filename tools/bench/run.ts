@@ -63,7 +63,6 @@ async function bench() {
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it.
     const measured = await measureColdStarts(bundles, events, { ...env, DELIVERY_QUEUE_URL: benchDeliveryQueueUrl });
-    // The machine's one-minute load average at the end of the cold starts.
     const coldStartLoadAverage = loadavg()[0] ?? 0;
 
     log(`${operations.length} operations × ${repetitions} in each workspace…`);

@@ -46,9 +46,8 @@ export async function createBenchPeople(identity: IdentityProvider, runs: number
 type Session = { access_token: string; refresh_token: string };
 
 /**
- * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
- * real work: the workspace (with a prospect read and one changed per cold start), the sessions and what the calls
- * need, obtained (`send`) beforehand, for `runs` cold starts.
+ * Each settings route's first call of cold start `run` and the authorizer's decision on it, by route id, doing its real
+ * work: the workspace, the sessions and what the calls need obtained (`send`) beforehand, for `runs` cold starts.
  */
 export async function settingsFirstCalls(send: Send, runs: number) {
   const people: Record<string, string> = table.people;

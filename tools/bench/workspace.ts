@@ -26,14 +26,14 @@ export const request = ({ method, path, headers, body }: Call) => ({
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
-export const sender =
-  (url: string): Send =>
-  async (call) => {
+export function sender(url: string): Send {
+  return async (call) => {
     const response = await fetch(new URL(call.path, url), request(call));
     const text = await response.text();
     if (!response.ok) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text}`);
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
+}
 
 export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
   return { method, path, headers: { authorization: `Bearer ${key}` }, body };
@@ -112,7 +112,6 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
     apiKeys: handOut(secrets, 'API keys'),
     // The e-mail of a prospect already in the workspace; in the bulk phase, one of the 100,000.
     knownLeadEmail: phase === 'empty' ? data.knownLead.email : 'volume-0@banc.test',
-    // How many items the seed wrote, and how long it took.
     items: items.length,
     seconds: (performance.now() - started) / 1000,
   };
