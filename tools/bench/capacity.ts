@@ -68,10 +68,8 @@ export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>
 export function updatedAttributes(input: { UpdateExpression?: unknown; ExpressionAttributeNames?: unknown }) {
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const expression = String(input.UpdateExpression ?? '');
-  const targets = [
-    ...expression.matchAll(/(#?[A-Za-z_][\w]*)\s*=(?!=)/g),
-    ...expression.matchAll(/\b(?:ADD|DELETE)\s+(#?[A-Za-z_][\w]*)/g),
-  ].map((match) => match[1] as string);
+  const written = /(#?[A-Za-z_]\w*)\s*=(?!=)|\b(?:ADD|DELETE)\s+(#?[A-Za-z_]\w*)/g;
+  const targets = [...expression.matchAll(written)].map((match) => match[1] ?? match[2] ?? '');
   const removed = /\bREMOVE\s+([^]*?)(?=\b(?:SET|ADD|DELETE)\b|$)/.exec(expression)?.[1] ?? '';
   targets.push(...removed.split(',').map((name) => name.trim()));
   return new Set(targets.filter(Boolean).map((name) => names[name] ?? name));
