@@ -10,9 +10,10 @@ import tseslint from 'typescript-eslint';
 const sdk = {
   group: ['@aws-sdk/*'],
   message:
-    'Only lib/storage talks to DynamoDB, only lib/queue to SQS, only lib/identity to Cognito (and tools/ to all).',
+    'Only lib/storage talks to DynamoDB, only lib/queue to SQS, only lib/identity to Cognito, only lib/lambda to Lambda (and tools/ to all).',
 };
 const sqs = { group: ['@aws-sdk/*', '!@aws-sdk/client-sqs'], message: 'lib/queue talks to SQS only.' };
+const lambda = { group: ['@aws-sdk/*', '!@aws-sdk/client-lambda'], message: 'lib/lambda talks to Lambda only.' };
 const cognito = {
   group: ['@aws-sdk/*', '!@aws-sdk/client-cognito-identity-provider'],
   message: 'lib/identity talks to Cognito only.',
@@ -63,7 +64,14 @@ export default tseslint.config(
   layer(
     ['functions/**/*.ts', 'lib/**/*.ts'],
     [sdk, tooling],
-    ['lib/storage/**', 'lib/domain/**', 'lib/queue/**', 'lib/identity/**', 'lib/lambda-credentials.ts'],
+    [
+      'lib/storage/**',
+      'lib/domain/**',
+      'lib/queue/**',
+      'lib/identity/**',
+      'lib/lambda/**',
+      'lib/lambda-credentials.ts',
+    ],
   ),
   layer(['lib/lambda-credentials.ts'], [credentials, tooling]),
   layer(
@@ -74,6 +82,17 @@ export default tseslint.config(
       above(
         ['http', 'auth', 'admin', 'openapi', 'storage'],
         'The queue adapter knows only the domain port it implements.',
+      ),
+    ],
+  ),
+  layer(
+    ['lib/lambda/**/*.ts'],
+    [
+      lambda,
+      tooling,
+      above(
+        ['domain', 'http', 'auth', 'admin', 'openapi', 'storage'],
+        'The Lambda adapter invokes a function by name with an event: it knows nothing of what the event means.',
       ),
     ],
   ),

@@ -1,28 +1,17 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { addMember, newMemberSchema } from '../lib/admin/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import type { IdentityProvider } from '../lib/domain/identity-provider';
 import { actingMemberOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { parseJsonBody } from '../lib/http/request-input';
 import { poolIdentityProvider } from '../lib/identity/cognito';
 import { routeById } from '../lib/routes';
 
-const route = routeById('addMember');
-
 export const createHandler = (deps: Deps, identity: IdentityProvider = poolIdentityProvider()) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const input = parseJsonBody(event.body, newMemberSchema);
-        return json(201, await addMember({ ...deps, identity }, { ...actingMemberOf(principal), ...input }));
-      }),
-  );
+  settingsRoute(routeById('addMember'), deps, async (event, { principal }) => {
+    const input = parseJsonBody(event.body, newMemberSchema);
+    return json(201, await addMember({ ...deps, identity }, { ...actingMemberOf(principal), ...input }));
+  });
 
 export const handler = createHandler(productionDeps());

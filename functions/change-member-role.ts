@@ -1,28 +1,17 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { changeRole, roleChangeSchema } from '../lib/admin/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import { actingMemberOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { parseJsonBody, pathParameterText } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
-const route = routeById('changeMemberRole');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        // The body first: a bad body is a 400 before an unknown member's 404 (decisions 7.2's check order).
-        const { role } = parseJsonBody(event.body, roleChangeSchema);
-        const memberId = pathParameterText(event, 'member_id');
-        return json(200, await changeRole(deps, { ...actingMemberOf(principal), memberId, role }));
-      }),
-  );
+  settingsRoute(routeById('changeMemberRole'), deps, async (event, { principal }) => {
+    // The body first: a bad body is a 400 before an unknown member's 404 (decisions 7.2's check order).
+    const { role } = parseJsonBody(event.body, roleChangeSchema);
+    const memberId = pathParameterText(event, 'member_id');
+    return json(200, await changeRole(deps, { ...actingMemberOf(principal), memberId, role }));
+  });
 
 export const handler = createHandler(productionDeps());

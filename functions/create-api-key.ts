@@ -1,29 +1,18 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createApiKey } from '../lib/admin/api-keys';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { newApiKeySchema } from '../lib/http/settings-input';
 import { parseJsonBody } from '../lib/http/request-input';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 
-const route = routeById('createApiKey');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { name, scopes } = parseJsonBody(event.body, newApiKeySchema);
-        const { workspaceId, memberId } = membershipOf(principal);
-        // The value is in this answer only: stored as its fingerprint, never logged (decisions 7.2).
-        return json(201, await createApiKey(deps, { workspaceId, name, scopes, actingMemberId: memberId }));
-      }),
-  );
+  settingsRoute(routeById('createApiKey'), deps, async (event, { principal }) => {
+    const { name, scopes } = parseJsonBody(event.body, newApiKeySchema);
+    const { workspaceId, memberId } = membershipOf(principal);
+    // The value is in this answer only: stored as its fingerprint, never logged (decisions 7.2).
+    return json(201, await createApiKey(deps, { workspaceId, name, scopes, actingMemberId: memberId }));
+  });
 
 export const handler = createHandler(productionDeps());

@@ -1,15 +1,11 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createSubscription, newSubscriptionSchema } from '../lib/admin/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import type { NetworkPolicy } from '../lib/domain/events/ports';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { parseJsonBody } from '../lib/http/request-input';
 import { membershipOf } from '../lib/http/membership';
 import { routeById } from '../lib/routes';
-
-const route = routeById('createSubscription');
 
 /**
  * The deps of the one function that creates a secret: the signing-secrets table, for its PutItem only; the
@@ -18,24 +14,17 @@ const route = routeById('createSubscription');
 export type CreateSubscriptionDeps = SecretsDeps & { network: NetworkPolicy };
 
 export const createHandler = (deps: CreateSubscriptionDeps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = membershipOf(principal);
-        const input = parseJsonBody(event.body, newSubscriptionSchema);
-        const created = await createSubscription(deps, {
-          workspaceId,
-          url: input.url,
-          events: input.events?.join(','),
-          network: deps.network,
-          actingMemberId: memberId,
-        });
-        return json(201, created);
-      }),
-  );
+  settingsRoute(routeById('createSubscription'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    const input = parseJsonBody(event.body, newSubscriptionSchema);
+    const created = await createSubscription(deps, {
+      workspaceId,
+      url: input.url,
+      events: input.events?.join(','),
+      network: deps.network,
+      actingMemberId: memberId,
+    });
+    return json(201, created);
+  });
 
 export const handler = createHandler({ ...productionSecretsDeps(), network: 'aws' });

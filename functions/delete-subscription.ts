@@ -1,29 +1,18 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { deleteSubscription } from '../lib/admin/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { membershipOf } from '../lib/http/membership';
 import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
-const route = routeById('deleteSubscription');
-
 /** The signing-secrets table for one DeleteItem: the subscription's secret goes with it. */
 export const createHandler = (deps: SecretsDeps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = membershipOf(principal);
-        const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
-        return json(200, await deleteSubscription(deps, workspaceId, id, memberId));
-      }),
-  );
+  settingsRoute(routeById('deleteSubscription'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    const id = pathIdOf(event, 'subscription_id', messages.settingsEvents.subscriptionNotFound);
+    return json(200, await deleteSubscription(deps, workspaceId, id, memberId));
+  });
 
 export const handler = createHandler(productionSecretsDeps());

@@ -1,29 +1,18 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { generateWebhook } from '../lib/admin/webhooks';
 import { productionDeps, type Deps } from '../lib/deps';
 import { apiBaseUrlOf, parseJsonBody } from '../lib/http/request-input';
 import { membershipOf } from '../lib/http/membership';
 import { emptyBodySchema } from '../lib/http/settings-input';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 
-const route = routeById('generateWebhookToken');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        if (event.body !== null && event.body !== '') parseJsonBody(event.body, emptyBodySchema);
-        const { workspaceId, memberId } = membershipOf(principal);
-        // The first token, or a new one replacing the old (which fails from the next call on); shown here only.
-        return json(201, await generateWebhook(deps, workspaceId, apiBaseUrlOf(event), memberId));
-      }),
-  );
+  settingsRoute(routeById('generateWebhookToken'), deps, async (event, { principal }) => {
+    if (event.body !== null && event.body !== '') parseJsonBody(event.body, emptyBodySchema);
+    const { workspaceId, memberId } = membershipOf(principal);
+    // The first token, or a new one replacing the old (which fails from the next call on); shown here only.
+    return json(201, await generateWebhook(deps, workspaceId, apiBaseUrlOf(event), memberId));
+  });
 
 export const handler = createHandler(productionDeps());

@@ -1,34 +1,23 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { inviteAgain } from '../lib/admin/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import type { IdentityProvider } from '../lib/domain/identity-provider';
 import { actingMemberOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { pathParameterText } from '../lib/http/request-input';
 import { poolIdentityProvider } from '../lib/identity/cognito';
 import { routeById } from '../lib/routes';
 
-const route = routeById('inviteMember');
-
 export const createHandler = (deps: Deps, identity: IdentityProvider = poolIdentityProvider()) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) =>
-        json(
-          200,
-          await inviteAgain(
-            { ...deps, identity },
-            // A malformed or unknown id is the use case's 404, as any member id it does not find.
-            { ...actingMemberOf(principal), memberId: pathParameterText(event, 'member_id') },
-          ),
-        ),
+  settingsRoute(routeById('inviteMember'), deps, async (event, { principal }) =>
+    json(
+      200,
+      await inviteAgain(
+        { ...deps, identity },
+        // A malformed or unknown id is the use case's 404, as any member id it does not find.
+        { ...actingMemberOf(principal), memberId: pathParameterText(event, 'member_id') },
       ),
+    ),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,5 +1,3 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { apiKeyChangesPage } from '../lib/admin/api-key-changes';
 import { productionDeps, type Deps } from '../lib/deps';
 import { encodeCursor } from '../lib/http/cursor';
@@ -7,32 +5,23 @@ import { pageRequestOf } from '../lib/http/query-parameters';
 import { pathIdOf, pathParameterText } from '../lib/http/request-input';
 import { membershipOf } from '../lib/http/membership';
 import { messages } from '../lib/messages';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 
-const route = routeById('listApiKeyChanges');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId } = membershipOf(principal);
-        const binding = {
-          list: 'key-changes' as const,
-          workspaceId,
-          keyId: pathParameterText(event, 'key_id').toLowerCase(),
-        };
-        // `limit` and `cursor` checked before the key is looked for: 400 before 404 (decisions 7.2).
-        const page = pageRequestOf(event, binding);
-        const keyId = pathIdOf(event, 'key_id', messages.admin.ids.unknown.apiKey(pathParameterText(event, 'key_id')));
-        const { entries, next } = await apiKeyChangesPage(deps, { workspaceId, keyId, page });
-        return json(200, { changes: entries, next_cursor: next && encodeCursor(binding, next) });
-      }),
-  );
+  settingsRoute(routeById('listApiKeyChanges'), deps, async (event, { principal }) => {
+    const { workspaceId } = membershipOf(principal);
+    const binding = {
+      list: 'key-changes' as const,
+      workspaceId,
+      keyId: pathParameterText(event, 'key_id').toLowerCase(),
+    };
+    // `limit` and `cursor` checked before the key is looked for: 400 before 404 (decisions 7.2).
+    const page = pageRequestOf(event, binding);
+    const keyId = pathIdOf(event, 'key_id', messages.admin.ids.unknown.apiKey(pathParameterText(event, 'key_id')));
+    const { entries, next } = await apiKeyChangesPage(deps, { workspaceId, keyId, page });
+    return json(200, { changes: entries, next_cursor: next && encodeCursor(binding, next) });
+  });
 
 export const handler = createHandler(productionDeps());

@@ -1,24 +1,13 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { listApiKeys } from '../lib/admin/api-keys';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 
-const route = routeById('listApiKeys');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (_event, { principal }) =>
-        json(200, { api_keys: await listApiKeys(deps, membershipOf(principal).workspaceId) }),
-      ),
+  settingsRoute(routeById('listApiKeys'), deps, async (_event, { principal }) =>
+    json(200, { api_keys: await listApiKeys(deps, membershipOf(principal).workspaceId) }),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,24 +1,13 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { listMembers } from '../lib/admin/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import { actingMemberOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { routeById } from '../lib/routes';
 
-const route = routeById('listMembers');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (_event, { principal }) =>
-        json(200, await listMembers(deps, actingMemberOf(principal).workspaceId)),
-      ),
+  settingsRoute(routeById('listMembers'), deps, async (_event, { principal }) =>
+    json(200, await listMembers(deps, actingMemberOf(principal).workspaceId)),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,16 +1,13 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { callsBinding, pageOfCalls } from '../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../lib/deps';
 import { InvalidInputError } from '../lib/domain/errors';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { pageRequestOf, queryValue } from '../lib/http/query-parameters';
 import { membershipOf } from '../lib/http/membership';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
-
-const route = routeById('listWebhookCalls');
 
 /** `failed=true` lists the failed calls only (decisions 6.3); `false` or none, every call. */
 function failedOnly(event: APIGatewayProxyEvent): boolean {
@@ -22,18 +19,11 @@ function failedOnly(event: APIGatewayProxyEvent): boolean {
 }
 
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId } = membershipOf(principal);
-        const failed = failedOnly(event);
-        const page = pageRequestOf(event, callsBinding(workspaceId, failed));
-        return json(200, await pageOfCalls(deps, workspaceId, { failed, page }));
-      }),
-  );
+  settingsRoute(routeById('listWebhookCalls'), deps, async (event, { principal }) => {
+    const { workspaceId } = membershipOf(principal);
+    const failed = failedOnly(event);
+    const page = pageRequestOf(event, callsBinding(workspaceId, failed));
+    return json(200, await pageOfCalls(deps, workspaceId, { failed, page }));
+  });
 
 export const handler = createHandler(productionDeps());

@@ -1,11 +1,9 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { queueRedelivery } from '../lib/admin/subscriptions';
 import { productionDeps, type Deps } from '../lib/deps';
 import type { DeliveryQueue } from '../lib/domain/events/ports';
 import { loadDeliveryQueueUrl } from '../lib/event-deps';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { membershipOf } from '../lib/http/membership';
 import { pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
@@ -13,24 +11,15 @@ import { createSqsClient, createSqsDeliveryQueue } from '../lib/queue/sqs-delive
 import { loadConfig } from '../lib/storage/client';
 import { routeById } from '../lib/routes';
 
-const route = routeById('redeliverDelivery');
-
 /** The delivery queue (SQS on AWS, `npm start`'s own in-process queue locally): the delivery function signs and sends. */
 export type RedeliverDeps = Deps & { queue: DeliveryQueue };
 
 export const createHandler = (deps: RedeliverDeps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = membershipOf(principal);
-        const id = pathIdOf(event, 'delivery_id', messages.settingsEvents.deliveryNotFound);
-        return json(202, await queueRedelivery(deps, workspaceId, id, memberId));
-      }),
-  );
+  settingsRoute(routeById('redeliverDelivery'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    const id = pathIdOf(event, 'delivery_id', messages.settingsEvents.deliveryNotFound);
+    return json(202, await queueRedelivery(deps, workspaceId, id, memberId));
+  });
 
 const config = loadConfig();
 export const handler = createHandler({

@@ -1,30 +1,23 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { changeTag } from '../lib/domain/prospect/change-tag';
-import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
+import { apiKeyRoute } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { json } from '../lib/http/middleware/route';
 import { prospectIdOf, tagOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('removeTag');
 
 export const createHandler = (deps: Deps) =>
-  observed(
+  apiKeyRoute(
     route,
     deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(apiKeyGate(route, deps))
-      .handler(
-        answeredOnce(route, deps, async (event, { principal }, deps) => {
-          // An unreadable tag is a 400, answered before the prospect's 404 (docs/api.md#check-order).
-          const tag = tagOf(event);
-          const prospectId = prospectIdOf(event);
-          return json(200, await changeTag(deps, principal, prospectId, { action: 'remove', tag }));
-        }),
-      ),
+    answeredOnce(route, deps, async (event, { principal }, deps) => {
+      // An unreadable tag is a 400, answered before the prospect's 404 (docs/api.md#check-order).
+      const tag = tagOf(event);
+      const prospectId = prospectIdOf(event);
+      return json(200, await changeTag(deps, principal, prospectId, { action: 'remove', tag }));
+    }),
   );
 
 export const handler = createHandler(productionDeps());

@@ -1,31 +1,20 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { undoChangeLogEntry } from '../lib/admin/changelog-undo';
 import { productionDeps, type Deps } from '../lib/deps';
 import { undoRequestSchema } from '../lib/domain/prospect/undo-change';
 import { membershipOf } from '../lib/http/membership';
-import { memberGate } from '../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { settingsRoute } from '../lib/http/middleware/member-gate';
+import { json } from '../lib/http/middleware/route';
 import { parseJsonBody, pathIdOf } from '../lib/http/request-input';
 import { messages } from '../lib/messages';
 import { routeById } from '../lib/routes';
 
-const route = routeById('undoChange');
-
 export const createHandler = (deps: Deps) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(memberGate(deps))
-      .handler(async (event, { principal }) => {
-        const { workspaceId, memberId } = membershipOf(principal);
-        // No body, or an empty JSON object: anything else is a 400 before the entry is looked for (decisions 7.2).
-        if (event.body) parseJsonBody(event.body, undoRequestSchema);
-        const entryId = pathIdOf(event, 'entry_id', messages.settingsProspects.unknownEntry);
-        return json(200, await undoChangeLogEntry(deps, { workspaceId, entryId, actingMemberId: memberId }));
-      }),
-  );
+  settingsRoute(routeById('undoChange'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    // No body, or an empty JSON object: anything else is a 400 before the entry is looked for (decisions 7.2).
+    if (event.body) parseJsonBody(event.body, undoRequestSchema);
+    const entryId = pathIdOf(event, 'entry_id', messages.settingsProspects.unknownEntry);
+    return json(200, await undoChangeLogEntry(deps, { workspaceId, entryId, actingMemberId: memberId }));
+  });
 
 export const handler = createHandler(productionDeps());

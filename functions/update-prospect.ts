@@ -1,28 +1,21 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import { patchProspectSchema, updateProspect } from '../lib/domain/prospect/update-prospect';
-import { apiKeyGate } from '../lib/http/middleware/api-key-gate';
+import { apiKeyRoute } from '../lib/http/middleware/api-key-gate';
 import { answeredOnce } from '../lib/http/middleware/idempotency';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { json } from '../lib/http/middleware/route';
 import { parseJsonBody, prospectIdOf } from '../lib/http/request-input';
 import { routeById } from '../lib/routes';
 
 const route = routeById('updateProspect');
 
 export const createHandler = (deps: Deps) =>
-  observed(
+  apiKeyRoute(
     route,
     deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(apiKeyGate(route, deps))
-      .handler(
-        answeredOnce(route, deps, async (event, { principal }, deps) => {
-          const input = parseJsonBody(event.body, patchProspectSchema);
-          return json(200, await updateProspect(deps, principal, prospectIdOf(event), input));
-        }),
-      ),
+    answeredOnce(route, deps, async (event, { principal }, deps) => {
+      const input = parseJsonBody(event.body, patchProspectSchema);
+      return json(200, await updateProspect(deps, principal, prospectIdOf(event), input));
+    }),
   );
 
 export const handler = createHandler(productionDeps());

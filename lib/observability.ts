@@ -122,20 +122,31 @@ export type Invocation = {
   keys?: Record<string, string>;
 };
 
+/** The invocation whose keys the logger carries; another one observed inside it gives them back when it ends. */
+let observing: Invocation | undefined;
+
+const carry = (invocation: Invocation) => {
+  if (invocation.context) logger.addContext(invocation.context);
+  if (invocation.correlationId) logger.setCorrelationId(invocation.correlationId);
+  if (invocation.keys) logger.appendKeys(invocation.keys);
+};
+
 /**
  * One invocation of a function: its context, correlation id and keys on every line it logs, and
  * its buffered metrics published at its end, whatever the outcome. Keys are per process: in Lambda
  * an environment runs one invocation at a time ("Understanding the Lambda execution environment
- * lifecycle"); the local server's concurrent requests may mix them.
+ * lifecycle"); the local server's concurrent requests may mix them. An invocation inside another (the
+ * local server serves the Lambda API in the process of the function that invokes, the replay's) ends by
+ * giving the outer one its keys back.
  */
 export async function observeInvocation<T>(
   metrics: { publish(): void },
   invocation: Invocation,
   run: () => Promise<T>,
 ): Promise<T> {
-  if (invocation.context) logger.addContext(invocation.context);
-  if (invocation.correlationId) logger.setCorrelationId(invocation.correlationId);
-  if (invocation.keys) logger.appendKeys(invocation.keys);
+  const outer = observing;
+  observing = invocation;
+  carry(invocation);
   try {
     return await run();
   } finally {
@@ -146,6 +157,8 @@ export async function observeInvocation<T>(
       logger.error('metrics not published', errorFields(error));
     }
     logger.resetKeys();
+    observing = outer;
+    if (outer) carry(outer);
   }
 }
 

@@ -97,6 +97,11 @@ export type Route = {
   secretsTableActions?: readonly SecretsTableWrite[];
   /** The function queues deliveries (DELIVERY_QUEUE_URL, sqs:SendMessage on the delivery queue alone). */
   queuesDeliveries?: true;
+  /**
+   * The function invokes the two webhooks' own functions (lambda:InvokeFunction on those two alone, their names in
+   * INGEST_LEAD_FUNCTION_NAME and RECRUITMENT_FUNCTION_NAME): the replay of a journaled call.
+   */
+  invokesWebhooks?: true;
 };
 
 /**
@@ -703,20 +708,12 @@ export const routes: readonly Route[] = [
     role: 'admin',
     errorShape: 'standard',
     /**
-     * The workspace and the call in one BatchGetItem; then the webhook's own handler runs in this function
-     * (`webhook replay`'s use case), with the writes of `ingestLead` or `recruitment` above but for IDEM# (a replay
-     * carries no Idempotency-Key) and the counting of refused calls (a replay is an admitted call); the audit
-     * entry, while one Query of the journal finds the replay's entry.
+     * The workspace and the call in one BatchGetItem; then the webhook's own function, invoked, writes what the
+     * call writes and journals it; the audit entry, while one Query of the journal finds the replay's entry.
      */
-    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
-    tableKeys: {
-      BatchGetItem: ['WS#', 'UNIQ#', 'CALL#'],
-      GetItem: ['WS#', 'PROSPECT#'],
-      Query: ['CALL#'],
-      PutItem: ['PROSPECT#', 'CANDIDATE#', 'UNIQ#', 'CALL#', 'AUDIT#'],
-      UpdateItem: ['RATE#', 'PROSPECT#', 'UNIQ#'],
-      DeleteItem: ['UNIQ#'],
-    },
+    tableActions: ['BatchGetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: { BatchGetItem: ['WS#', 'CALL#'], Query: ['CALL#'], PutItem: ['AUDIT#'], UpdateItem: ['RATE#'] },
+    invokesWebhooks: true,
   },
   {
     id: 'listSubscriptions',

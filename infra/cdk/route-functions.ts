@@ -1,7 +1,10 @@
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { webhookFunctionVariables, type WebhookFunctionNames } from '../../lib/admin/webhook-functions';
 import type { Route } from '../../lib/routes';
 import { concurrencyBudget } from './concurrency';
 import { RouteFunction } from './constructs/route-function';
@@ -17,8 +20,9 @@ export const invokedByApiGateway =
 export type MemberIdentity = { userPool: IUserPool; client: IUserPoolClient };
 
 /**
- * What every route function of the stack shares; the signing-secrets table and the delivery queue are given
- * to the routes whose line asks for them only (`secretsTableActions`, `queuesDeliveries`).
+ * What every route function of the stack shares; the signing-secrets table, the delivery queue and the webhooks'
+ * functions are given to the routes whose line asks for them only (`secretsTableActions`, `queuesDeliveries`,
+ * `invokesWebhooks`).
  */
 export type RouteFunctionSettings = {
   table: ITable;
@@ -26,6 +30,8 @@ export type RouteFunctionSettings = {
   identity: MemberIdentity;
   secretsTable: ITable;
   deliveryQueue: IQueue;
+  /** The two webhooks' functions, once made: the replay route invokes them. */
+  webhookFunctions?: Record<keyof WebhookFunctionNames, IFunction>;
 };
 
 /**
@@ -45,6 +51,9 @@ export const constructId = (routeId: string): string => routeId.charAt(0).toUppe
  * credential's concurrency, and for the settings API the pool's ids.
  */
 export function routeFunction(scope: Construct, route: Route, settings: RouteFunctionSettings): RouteFunction {
+  const webhooks = route.invokesWebhooks ? settings.webhookFunctions : undefined;
+  if (route.invokesWebhooks && webhooks === undefined)
+    throw new Error(`${route.id}: the webhooks' functions come first`);
   const fn = new RouteFunction(scope, constructId(route.id), {
     entry: route.entry,
     description: `${route.method} ${route.path}`,
@@ -57,6 +66,12 @@ export function routeFunction(scope: Construct, route: Route, settings: RouteFun
       ...(isSettingsRoute(route) ? identityEnvironment(settings.identity) : {}),
       ...(route.secretsTableActions ? { SECRETS_TABLE_NAME: settings.secretsTable.tableName } : {}),
       ...(route.queuesDeliveries ? { DELIVERY_QUEUE_URL: settings.deliveryQueue.queueUrl } : {}),
+      ...(webhooks
+        ? {
+            [webhookFunctionVariables.ingestLead]: webhooks.ingestLead.functionName,
+            [webhookFunctionVariables.recruitment]: webhooks.recruitment.functionName,
+          }
+        : {}),
     },
     powertools: settings.powertools,
     noDeadLetterQueueReason: invokedByApiGateway,
@@ -65,5 +80,10 @@ export function routeFunction(scope: Construct, route: Route, settings: RouteFun
   for (const statement of secretsTableStatements(settings.secretsTable, route.secretsTableActions ?? []))
     fn.addToRolePolicy(statement);
   if (route.queuesDeliveries) settings.deliveryQueue.grant(fn, 'sqs:SendMessage');
+  // lambda:InvokeFunction on the two functions' unqualified ARNs alone, which an invocation by name needs ("Invoke",
+  // AWS Lambda API Reference); `grantInvoke` would add `<arn>:*`, every version and alias.
+  const invoked = Object.values(webhooks ?? {}).map((webhook) => webhook.functionArn);
+  if (invoked.length > 0)
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invoked }));
   return fn;
 }

@@ -111,14 +111,24 @@ export class CrmStack extends Stack {
       deliveryQueue: events.deliveryQueue,
     };
     const settingsRoutes = routes.filter(isSettingsRoute);
+    // The main stack's functions first: the settings API's replay invokes the webhooks' functions.
+    const mainFunctions = new Map<string, IFunction>(
+      routes
+        .filter((route) => !isSettingsRoute(route))
+        .map((route) => [route.id, routeFunction(this, route, settings)]),
+    );
+    const [ingestLead, recruitment] = [mainFunctions.get('ingestLead'), mainFunctions.get('recruitment')];
+    const webhookFunctions = ingestLead && recruitment ? { ingestLead, recruitment } : undefined;
     /** A nested stack only when there is a settings route: CloudFormation refuses a template without resources. */
     const settingsFunctions =
       settingsRoutes.length > 0
-        ? new SettingsFunctions(this, 'SettingsApi', { ...settings, routes: settingsRoutes }).functions
+        ? new SettingsFunctions(this, 'SettingsApi', { ...settings, webhookFunctions, routes: settingsRoutes })
+            .functions
         : new Map<string, IFunction>();
     const functions = new Map<string, IFunction>([['Authorizer', authorizerFunction]]);
     for (const route of routes) {
-      const handler = settingsFunctions.get(route.id) ?? routeFunction(this, route, settings);
+      const handler = settingsFunctions.get(route.id) ?? mainFunctions.get(route.id);
+      if (handler === undefined) throw new Error(`${route.id}: no function`);
       functions.set(constructId(route.id), handler);
       /** Console test calls skip the authorizer: no permission for them. */
       api.root

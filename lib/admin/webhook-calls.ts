@@ -131,8 +131,9 @@ export async function showCall(
 }
 
 /**
- * What runs a webhook's handler (functions/ingest-lead.ts or functions/recruitment.ts): lib/ does
- * not import functions/, the admin command line passes it in (tools/admin/commands/webhook-calls.ts).
+ * What runs a webhook for a replay: the webhook's own function, invoked by the settings API's route
+ * (./webhook-functions.ts), or its handler, run in the admin command line's process
+ * (tools/admin/commands/webhook-calls.ts).
  */
 export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { deployedWebhooks, webhookFunctionVariables } from '../../lib/admin/webhook-functions';
 import { productionSecretsDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routeById, routes } from '../../lib/routes';
@@ -18,15 +19,23 @@ import { startLocalApi, type TestApi } from '../support/local-api';
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const runs = 2;
-// The deps of the deployed handlers (the subscriptions' functions write to the signing-secrets table).
-const deps = { ...productionSecretsDeps(), network: 'aws' as const };
+// The deps of the deployed handlers (the subscriptions' functions write to the signing-secrets table; the replay
+// invokes the webhooks' functions, here through the local server's Lambda API, as the bench's cold starts do).
+let deps: Deps;
 let api: TestApi;
+const webhookNames = {
+  [webhookFunctionVariables.ingestLead]: 'ingestLead',
+  [webhookFunctionVariables.recruitment]: 'recruitment',
+};
 
 beforeAll(async () => {
   // As the bench's cold starts have it: the redeliver function reads it on import.
   process.env.DELIVERY_QUEUE_URL ??= benchDeliveryQueueUrl;
+  for (const [variable, name] of Object.entries(webhookNames)) process.env[variable] ??= name;
   await createBenchPeople(poolIdentityProvider(), runs);
   api = await startLocalApi();
+  const webhooks = deployedWebhooks({ ...webhookNames, LAMBDA_ENDPOINT: api.url }, 'eu-west-3');
+  deps = { ...productionSecretsDeps(), network: 'aws', webhooks } as Deps;
 });
 afterAll(async () => {
   await api.close();

@@ -595,6 +595,31 @@ describe('least privilege', () => {
     );
   });
 
+  test('only the replay may invoke a function: the two webhooks’ own, unqualified, which it is told by name', () => {
+    const invoking = ofType('AWS::Lambda::Function').filter(([id]) =>
+      statementsOf(id).some((statement) =>
+        list<string>(statement.Action).some((action) => action.startsWith('lambda:')),
+      ),
+    );
+    const replay = functionIdByDescription(routeDescription(routes.find((route) => route.id === 'replayWebhookCall')!));
+    expect(invoking.map(([id]) => id)).toEqual([replay]);
+    const [ingestLead, recruitment] = ['ingestLead', 'recruitment'].map((id) =>
+      functionIdByDescription(routeDescription(routes.find((route) => route.id === id)!)),
+    );
+    const invokes = statementsOf(replay).filter((statement) => JSON.stringify(statement.Action).includes('lambda:'));
+    expect(invokes).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        Effect: 'Allow',
+        Resource: [{ 'Fn::GetAtt': [ingestLead, 'Arn'] }, { 'Fn::GetAtt': [recruitment, 'Arn'] }],
+      },
+    ]);
+    expect(resources[replay]!.Properties.Environment.Variables).toMatchObject({
+      INGEST_LEAD_FUNCTION_NAME: { Ref: ingestLead },
+      RECRUITMENT_FUNCTION_NAME: { Ref: recruitment },
+    });
+  });
+
   test('the authorizer gets GetItem, UpdateItem and, for members, BatchGetItem only', () => {
     const statements = statementsOf(functionIdByDescription(authorizerDescription));
     const granted = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AuthDecision } from '../../lib/auth/context';
 import { productionDeps } from '../../lib/deps';
 import type { MemberPrincipal } from '../../lib/domain/model';
-import { memberGate } from '../../lib/http/middleware/member-gate';
-import { errorAnswers, json, observed } from '../../lib/http/middleware/route';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
 import type { Route } from '../../lib/routes';
 import { requestLimit } from '../../lib/storage/rate-limit';
 import { aLambdaContext, aProxyEvent } from '../support/events';
@@ -25,13 +24,8 @@ const route: Route = {
 };
 
 /** A settings route composed as functions/*.ts compose theirs; its handler answers who it was given. */
-const handler = observed(
-  route,
-  deps,
-  middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(errorAnswers(route))
-    .use(memberGate(deps))
-    .handler(async (_event, { principal }) => json(200, { memberId: principal.membership?.memberId ?? null })),
+const handler = settingsRoute(route, deps, async (_event, { principal }) =>
+  json(200, { memberId: principal.membership?.memberId ?? null }),
 );
 
 const aMember = (memberId = randomUUID()): MemberPrincipal => ({

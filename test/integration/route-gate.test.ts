@@ -5,7 +5,7 @@ import { productionDeps } from '../../lib/deps';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
-import { apiKeyGate } from '../../lib/http/middleware/api-key-gate';
+import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { errorAnswers, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
 import { webhookGate, webhookJournal } from '../../lib/http/middleware/webhook';
 import type { Route } from '../../lib/routes';
@@ -31,17 +31,6 @@ const leadRoute: Route = {
 
 type Handle = () => Promise<HttpResponse>;
 
-/** A Prospect API route composed as functions/*.ts compose theirs, around a handler of the test's. */
-const apiKeyChain = (route: Route, deps: Deps, handle: Handle) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .use(apiKeyGate(route, deps))
-      .handler(handle),
-  );
-
 const webhookChain = (route: Route, deps: Deps, handle: Handle) =>
   observed(
     route,
@@ -64,7 +53,7 @@ const keyDecision = (outcome: 'allowed' | 'forbidden', keyId = randomUUID()): Au
 describe('the gate every API-key handler goes through', () => {
   it('answers 401 without running the handler or counting when the authorizer refused', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const handler = apiKeyChain(apiRoute, deps, handle);
+    const handler = apiKeyRoute(apiRoute, deps, handle);
     const response = await handler(aProxyEvent({ decision: { outcome: 'unauthorized' } }), aLambdaContext());
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body)).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
@@ -74,14 +63,14 @@ describe('the gate every API-key handler goes through', () => {
 
   it('answers 401 when there is no authorizer context at all', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await apiKeyChain(apiRoute, deps, handle)(aProxyEvent(), aLambdaContext());
+    const response = await apiKeyRoute(apiRoute, deps, handle)(aProxyEvent(), aLambdaContext());
     expect(response.statusCode).toBe(401);
     expect(handle).not.toHaveBeenCalled();
   });
 
   it('answers 403 with rate-limit headers for a key without the scope', async () => {
     const handle = jest.fn(async () => json(200, {}));
-    const response = await apiKeyChain(
+    const response = await apiKeyRoute(
       apiRoute,
       deps,
       handle,
@@ -106,7 +95,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('counts 120 requests per key and window, then answers 429 without counting', async () => {
     const decision = keyDecision('allowed');
-    const handler = apiKeyChain(apiRoute, deps, async () => json(200, { ok: true }));
+    const handler = apiKeyRoute(apiRoute, deps, async () => json(200, { ok: true }));
     const responses = await Promise.all(
       Array.from({ length: 125 }, () => handler(aProxyEvent({ decision, body: '{}' }), aLambdaContext())),
     );
@@ -124,7 +113,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('counts 30 stage changes per key and window, the general limit staying open', async () => {
     const decision = keyDecision('allowed');
-    const handler = apiKeyChain(apiRoute, deps, async () => json(200, {}));
+    const handler = apiKeyRoute(apiRoute, deps, async () => json(200, {}));
     const send = (body: string) => handler(aProxyEvent({ decision, body }), aLambdaContext());
     const stageResponses = await Promise.all(Array.from({ length: 32 }, () => send('{"stage":"x"}')));
     expect(stageResponses.filter((response) => response.statusCode === 200)).toHaveLength(30);
@@ -138,7 +127,7 @@ describe('the gate every API-key handler goes through', () => {
 
   it('starts a fresh count in the next window and for another key', async () => {
     const decision = keyDecision('allowed');
-    const handler = (now: Date) => apiKeyChain(apiRoute, { ...deps, clock: () => now }, async () => json(200, {}));
+    const handler = (now: Date) => apiKeyRoute(apiRoute, { ...deps, clock: () => now }, async () => json(200, {}));
     const first = await handler(fixedNow)(aProxyEvent({ decision, body: null }), aLambdaContext());
     expect(first.headers).toMatchObject({ 'RateLimit-Remaining': '119', 'RateLimit-Reset': '30' });
     const nextWindow = await handler(new Date('2026-11-22T10:01:00.000Z'))(

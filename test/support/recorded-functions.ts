@@ -4,6 +4,7 @@ import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
+import { webhookFunctionVariables } from '../../lib/admin/webhook-functions';
 import { routeById, type Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, type RecordedCall } from './recorded-calls';
@@ -33,11 +34,15 @@ export function recordedFunctions(clock?: () => Date) {
     calls.set(name, recordCalls(deps.db));
     return clock ? { ...deps, clock } : deps;
   };
-  // A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: a fake one.
+  // A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: a fake one;
+  // the replay's, the webhooks' functions' names.
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
+  process.env[webhookFunctionVariables.ingestLead] ??= 'never-invoked-ingest-lead';
+  process.env[webhookFunctionVariables.recruitment] ??= 'never-invoked-recruitment';
   /**
    * A route's function as the stack configures it (infra/cdk/route-functions.ts): the signing-secrets table's
-   * name only to the routes that write secrets, the delivery queue only to those that queue; the local network.
+   * name only to the routes that write secrets, the delivery queue only to those that queue, the webhooks'
+   * functions (run here as Lambda runs them, under their own records) only to the replay; the local network.
    */
   const routeDepsOf = (route: Route): Deps =>
     ({
@@ -46,6 +51,12 @@ export function recordedFunctions(clock?: () => Date) {
       ...(route.secretsTableActions ? { secretsTableName: loadSecretsTableName() } : {}),
       ...(route.queuesDeliveries
         ? { queue: { send: async (sent: QueuedMessage[]) => void queued.push(...sent) } }
+        : {}),
+      ...(route.invokesWebhooks
+        ? {
+            webhooks: async (webhook: Route, event: APIGatewayProxyEvent) =>
+              (await handlerOf(webhook))(event, aLambdaContext()),
+          }
         : {}),
     }) as Deps;
   const authorizer = createAuthorizer(depsOf('authorizer'));

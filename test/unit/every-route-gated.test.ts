@@ -12,8 +12,11 @@ type RouteModule = {
   createHandler: (deps: Deps) => (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 };
 
-// A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: any will do.
+// A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: any will do; the
+// replay's, the webhooks' functions' names.
 process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+process.env.INGEST_LEAD_FUNCTION_NAME ??= 'never-invoked-ingest-lead';
+process.env.RECRUITMENT_FUNCTION_NAME ??= 'never-invoked-recruitment';
 
 const refusals: AuthDecision[] = [
   { outcome: 'unauthorized' },

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { deployedWebhooks, webhookFunctionVariables } from '../../lib/admin/webhook-functions';
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';
 import { authorizerEntry, functionTimeoutSeconds, type Route } from '../../lib/routes';
-import { localStage, within, type Invocations } from './api-gateway';
+import { localStage, within, type GatewayReply, type Invocations } from './api-gateway';
 
 type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
 type Factory = 'createHandler' | 'createAuthorizer';
@@ -36,7 +37,15 @@ export function lambdaContext(functionName: string, timeoutMs: number = function
  * table's name to those that write secrets, the delivery queue to those that queue deliveries (`npm start`'s
  * in-process queue, lib/domain/events/ports.ts; none when the table has no stream), and the local network policy.
  */
-export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | undefined };
+export type LocalOutbound = {
+  secretsTableName: string;
+  queue?: DeliveryQueue | undefined;
+  /** Where the local server serves the Lambda API (`lambdaApiReply`), once it listens: the replay invokes the webhooks there. */
+  lambdaEndpoint?: string | undefined;
+};
+
+/** The local runtime's names of the webhooks' functions: their route ids. */
+const localWebhookFunctions = { ingestLead: 'ingestLead', recruitment: 'recruitment' };
 
 /** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
 const noDeliveryQueue: DeliveryQueue = {
@@ -49,11 +58,23 @@ function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined
     // The module builds its AWS handler on import, which reads the queue's URL: any will do here.
     process.env.DELIVERY_QUEUE_URL ||= `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
   }
+  // The same wiring as deployed, on this server's Lambda API: the module's AWS handler reads the names on import.
+  const webhookNames = {
+    [webhookFunctionVariables.ingestLead]: localWebhookFunctions.ingestLead,
+    [webhookFunctionVariables.recruitment]: localWebhookFunctions.recruitment,
+  };
+  if (route.invokesWebhooks)
+    for (const [variable, name] of Object.entries(webhookNames)) process.env[variable] ||= name;
   return {
     ...deps,
     network: 'local',
     ...(route.secretsTableActions && outbound ? { secretsTableName: outbound.secretsTableName } : {}),
     ...(route.queuesDeliveries ? { queue: outbound?.queue ?? noDeliveryQueue } : {}),
+    ...(route.invokesWebhooks
+      ? {
+          webhooks: deployedWebhooks({ ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint }, localStage.region),
+        }
+      : {}),
   } as Deps;
 }
 
@@ -102,4 +123,44 @@ export function lambdaInvocations(
     authorizer: (event) => invoke(authorizerEntry, 'createAuthorizer', 'authorizer', event),
     handler: (route, event) => invoke(route.entry, 'createHandler', route.id, event, route),
   };
+}
+
+/**
+ * The Lambda API's Invoke for the functions of this runtime, named by their route ids: what another function's
+ * `InvokeCommand` reaches ("Invoke", AWS Lambda API Reference, https://docs.aws.amazon.com/lambda/latest/api/API_Invoke.html).
+ * The function's answer with 200; a function that failed or timed out still answers 200, with `X-Amz-Function-Error`
+ * and its error's type and message; a name it does not run, 404 ResourceNotFoundException. A request without a
+ * Signature Version 4 `Authorization` header is refused, as Lambda refuses it: only an SDK client invokes here, never
+ * a web page, which cannot send that header to another origin without a preflight this server never grants.
+ */
+export async function lambdaApiReply(
+  invocations: Invocations,
+  routes: readonly Route[],
+  request: { functionName: string; payload: string | undefined; authorization: string | undefined },
+): Promise<GatewayReply> {
+  const { functionName, payload } = request;
+  const reply = (statusCode: number, body: unknown, headers: Record<string, string[]> = {}) => ({
+    statusCode,
+    headers: { 'Content-Type': ['application/json'], ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+  });
+  if (!request.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
+    const refusal = { 'x-amzn-ErrorType': ['MissingAuthenticationTokenException'] };
+    return reply(403, { message: 'Missing Authentication Token' }, refusal);
+  }
+  const route = routes.find((candidate) => candidate.id === functionName);
+  if (route === undefined) {
+    const message = `Function not found: ${functionName}`;
+    return reply(404, { Type: 'User', message }, { 'x-amzn-ErrorType': ['ResourceNotFoundException'] });
+  }
+  try {
+    return reply(200, await invocations.handler(route, JSON.parse(payload || '{}') as never));
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    return reply(
+      200,
+      { errorType: failure.name, errorMessage: failure.message },
+      { 'X-Amz-Function-Error': ['Unhandled'] },
+    );
+  }
 }

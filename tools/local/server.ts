@@ -6,7 +6,7 @@ import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds, routes } from '../../lib/routes';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';
-import { lambdaInvocations, type LocalOutbound } from './lambda-runtime';
+import { lambdaApiReply, lambdaInvocations, type LocalOutbound } from './lambda-runtime';
 import { loadSecretsTableName } from '../../lib/storage/client';
 
 export type LocalServer = { url: string; close: () => Promise<void> };
@@ -22,7 +22,8 @@ export const deployedTimeouts: LocalTimeouts = {
 
 /**
  * The local stand-in for API Gateway: the routes of lib/routes.ts through api-gateway.ts, the
- * functions run by lambda-runtime.ts. Also, outside the API: GET /health and the API's reference.
+ * functions run by lambda-runtime.ts. Also, outside the API: GET /health, the API's reference, and the Lambda API's
+ * Invoke for the functions it runs (lambda-runtime.ts `lambdaApiReply`).
  */
 export async function startLocalServer(options: {
   deps: Deps;
@@ -48,6 +49,11 @@ export async function startLocalServer(options: {
     if (method === 'GET' && path === '/health') {
       return { statusCode: 200, headers: { 'Content-Type': ['application/json'] }, body: Buffer.from('{"ok":true}') };
     }
+    const invoked = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(path);
+    if (method === 'POST' && invoked) {
+      const [functionName, authorization] = [decodeURIComponent(invoked[1] ?? ''), req.headers.authorization];
+      return lambdaApiReply(invocations, routes, { functionName, payload: body, authorization });
+    }
     const page = method === 'GET' ? await localReferencePage(path) : undefined;
     if (page !== undefined) return page;
     const [{ rawHeaders, httpVersion }, sourceIp] = [req, req.socket.remoteAddress ?? '127.0.0.1'];
@@ -68,8 +74,11 @@ export async function startLocalServer(options: {
   // 0 disables the timer (Node.js HTTP, server.keepAliveTimeout); close() ends the connections left.
   server.keepAliveTimeout = 0;
   await new Promise<void>((resolve, reject) => void server.once('error', reject).listen(options.port, host, resolve));
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  // Read by the functions on their first invocation, after this.
+  outbound.lambdaEndpoint = url;
   return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}`,
+    url,
     // Once every invocation has ended, those the gateway stopped waiting for included.
     close: async () => {
       await new Promise<void>((resolve, reject) => {

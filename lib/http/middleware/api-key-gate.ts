@@ -1,3 +1,5 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
@@ -5,7 +7,7 @@ import type { ApiKeyPrincipal } from '../../domain/model';
 import { admitRequest, type RateLimitState } from '../../storage/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
-import type { RouteContext, RouteMiddleware } from './route';
+import { errorAnswers, observed, type HttpResponse, type RouteContext, type RouteMiddleware } from './route';
 
 const { access: messages } = catalogue;
 
@@ -13,12 +15,29 @@ const { access: messages } = catalogue;
 export type ApiKeyContext = RouteContext & { principal: ApiKeyPrincipal };
 
 /**
+ * What a Prospect API route does once its gate let the key in: its answer, from the request and the key. A write
+ * route's handler is `answeredOnce(...)`, its answer kept per Idempotency-Key; a read route's is the handler alone.
+ */
+export type ApiKeyHandler = (event: APIGatewayProxyEvent, context: ApiKeyContext) => Promise<HttpResponse>;
+
+/** A Prospect API route, the one composition of every key-gated function: `errorAnswers → apiKeyGate → handler`, observed. */
+export const apiKeyRoute = (route: Route, deps: Deps, handler: ApiKeyHandler) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(apiKeyGate(route, deps))
+      .handler(handler),
+  );
+
+/**
  * The gate of every Prospect API route, before any business code: it turns every authorizer
  * outcome other than `allowed` into the route's error, so no handler acts for an unauthenticated
  * caller. Check order (docs/api.md#check-order): 401, then 403, then 429; every authenticated
  * request not answered 429 counts.
  */
-export function apiKeyGate(route: Route, deps: Deps): RouteMiddleware<ApiKeyContext> {
+function apiKeyGate(route: Route, deps: Deps): RouteMiddleware<ApiKeyContext> {
   return {
     before: async (request) => {
       request.context.responseHeaders = {};

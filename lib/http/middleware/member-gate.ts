@@ -1,16 +1,37 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import type { MemberPrincipal } from '../../domain/model';
 import { messages as catalogue } from '../../messages';
+import type { Route } from '../../routes';
 import { admitRequest } from '../../storage/rate-limit';
 import { rateLimitHeaders } from './api-key-gate';
-import type { RouteContext, RouteMiddleware } from './route';
+import { errorAnswers, observed, type HttpResponse, type RouteContext, type RouteMiddleware } from './route';
 
 const { session: messages } = catalogue;
 
 /** What the handler of a settings route is given: the signed-in person, with their membership under a workspace. */
 export type MemberContext = RouteContext & { principal: MemberPrincipal };
+
+/** What a settings route does once its gate let the member in: its answer, from the request and the member. */
+export type SettingsHandler = (event: APIGatewayProxyEvent, context: MemberContext) => Promise<HttpResponse>;
+
+/**
+ * A settings route, the one composition of every member-gated function: `errorAnswers → memberGate → handler`,
+ * observed. Nothing of the Idempotency-Key or of the webhook journal: no settings answer is kept for replay
+ * (issue 26, point 3).
+ */
+export const settingsRoute = (route: Route, deps: Deps, handler: SettingsHandler) =>
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(errorAnswers(route))
+      .use(memberGate(deps))
+      .handler(handler),
+  );
 
 /**
  * The gate of every settings route, before any business code (decisions 7.2): check order 401, 404 (a workspace
@@ -18,7 +39,7 @@ export type MemberContext = RouteContext & { principal: MemberPrincipal };
  * workspace, with the Prospect API's headers; a 403 still counts, as there. Routes without a workspace (the
  * person's own session and workspaces) are limited by the identity provider and the sign-in count.
  */
-export function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
+function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
   return {
     before: async (request) => {
       request.context.responseHeaders = {};
