@@ -88,8 +88,7 @@ const context = {
   callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => 10000,
 };
 const result = await handler(JSON.parse(eventJson), context);
-const answered = performance.now();
-const cpu = process.cpuUsage();
+const [answered, cpu] = [performance.now(), process.cpuUsage()];
 const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due };
 const times = { totalMs: answered, nodeStartMs: started, loadMs: loaded - started, firstAnswerMs: answered - loaded, cpuMs: (cpu.user + cpu.system) / 1000 };
 process.stdout.write(JSON.stringify({ times, answer }) + '\\n');

@@ -15,18 +15,17 @@ export type Fixture = Workspace & { key: string; prospect: string; n: number; ne
 /** An operation of `operations.json` (report.md, section 2); `setup` makes what it needs, `repeated`: made once first. */
 export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
-  setup?: (fixture: Fixture) => Promise<string>;
+  setup?: (fixture: Fixture) => Promise<string | undefined>;
   repeated?: boolean;
   call: (fixture: Fixture, round: number) => Call;
 };
 
 /** Gives the fixture's prospect three notes and three change-log entries: pages of two have a next page. */
-async function withHistory({ send, key, prospect }: Fixture): Promise<string> {
+async function withHistory({ send, key, prospect }: Fixture): Promise<undefined> {
   for (const month of ['01', '02', '03']) {
     await send(apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody));
     await send(apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: `2027-${month}-01T09:30:00+01:00` }));
   }
-  return '';
 }
 
 /** The calls of an operation in a workspace, round after round, once what they need exists. */

@@ -80,10 +80,8 @@ export function functionsSection(results: BenchResults): string {
   });
 }
 
-const callUnits = ({ operation, units: billed }: CallUnits) =>
-  [operation, billed.read > 0 ? `${units(billed.read)} R` : '', billed.write > 0 ? `${units(billed.write)} W` : '']
-    .filter(Boolean)
-    .join(' ');
+const callUnits = ({ operation, units: { read, write } }: CallUnits) =>
+  [operation, read > 0 ? `${units(read)} R` : '', write > 0 ? `${units(write)} W` : ''].filter(Boolean).join(' ');
 
 export function operationsSection({ operations, baseline }: BenchResults): string {
   const measures = operations.empty.map(
@@ -114,7 +112,6 @@ export function operationsSection({ operations, baseline }: BenchResults): strin
   });
 }
 
-/** One row per load run, as sections 3 and 4 show them. */
 const loadTable = (runs: readonly LoadRun[]) =>
   table(
     'Scenario | Connections | Requests | Keys | p50 | p99 | Requests/s | Errors | Non-2xx',
