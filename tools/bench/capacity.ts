@@ -1,8 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { sameKey } from '../../lib/storage/client';
 import { tableDefinition } from '../../lib/storage/table';
-import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
  * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
@@ -90,7 +88,7 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       const responses = (output?.Responses ?? {}) as Record<string, Item[]>;
       for (const [table, request] of Object.entries(requests)) {
         for (const key of request.Keys) {
-          const found = (responses[table] ?? []).find((item) => sameKey(item as ItemKey, key as ItemKey));
+          const found = (responses[table] ?? []).find((item) => item.pk === key.pk && item.sk === key.sk);
           read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
         }
       }
