@@ -1,53 +1,52 @@
-import { barChart, escapeXml, tickStep } from '../../tools/bench/report';
+import type { LoadRun } from '../../tools/bench/load';
+import { latencyChart } from '../../tools/bench/report';
+import { bulkProspectCount } from '../../tools/bench/workspace';
 
-const series = [
-  ['p50', '#9ecae1'],
-  ['p99', '#3182bd'],
-];
-const groups = [
-  { label: 'Lead · 1 conn.', values: [20, 60] },
-  { label: 'Note · 1 conn.', values: [5, 240] },
-];
-const draw = (drawn = groups) => barChart('Latency <p50 & p99>', 'ms', series, drawn);
+const run = (scenario: LoadRun['scenario'], connections: number, p50Ms: number, p99Ms: number) =>
+  ({ scenario, connections, p50Ms, p99Ms }) as LoadRun;
+const empty = [run('lead', 1, 12.5, 30), run('note', 50, 4.25, 380)];
+const bulk = [run('lead', 1, 13, 36.5), run('note', 50, 5, 456)];
+const grown = `${bulkProspectCount / 1000}k prospects`;
 
-describe('SVG bar chart', () => {
-  it('is a standalone SVG document with one bar per value and one legend entry per series', () => {
-    const svg = draw();
+/** Each bar's accessible label, `field: value; …`, as an object. */
+const barsOf = (svg: string) =>
+  [...svg.matchAll(/<(?:path|rect) [^>]*aria-roledescription="bar"[^>]*>/g)].map(([bar]) => {
+    const label = /aria-label="([^"]*)"/.exec(bar)?.[1] ?? '';
+    return Object.fromEntries(label.split('; ').map((pair) => pair.split(': ')));
+  });
+const textsOf = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map(([, text]) => text);
+
+describe('latency chart', () => {
+  it('is a standalone SVG document: no script, no linked file', async () => {
+    const svg = await latencyChart({ load: { empty, bulk } });
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    const bars = svg.match(/<rect [^>]*fill="#(9ecae1|3182bd)"/g) ?? [];
-    expect(bars).toHaveLength(4 + 2);
-    expect(svg).not.toMatch(/NaN|undefined|<script/);
+    expect(svg).not.toMatch(/<script|<image|<foreignObject|href=|NaN|undefined/);
   });
 
-  it('draws bars in proportion to their values on a round axis', () => {
-    const svg = draw();
-    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="([\d.]+)"/g)].filter(
-      (match) => match[1] !== '12',
+  it('draws one bar per run and series, each with its value', async () => {
+    const bars = barsOf(await latencyChart({ load: { empty, bulk } }));
+    const expected = [
+      ['Lead webhook · 1 conn.', [12.5, 30, 13, 36.5]],
+      ['POST note · 50 conn.', [4.25, 380, 5, 456]],
+    ] as const;
+    const series = ['empty workspace', grown].flatMap((of) => [`p50, ${of}`, `p99, ${of}`]);
+    const wanted = expected.flatMap(([label, values]) =>
+      values.map((value, index) => ({ run: label, series: series[index], milliseconds: String(value) })),
     );
-    const heights = bars.map((match) => Number(match[2]));
-    expect(heights).toHaveLength(4);
-    const [lead50, lead99, , note99] = heights as [number, number, number, number];
-    expect(lead99 / lead50).toBeCloseTo(3, 1);
-    expect(note99 / lead50).toBeCloseTo(12, 0);
-    expect(svg).toContain('>250</text>');
+    expect(bars).toHaveLength(8);
+    expect(bars).toEqual(expect.arrayContaining(wanted));
   });
 
-  it('escapes every text it writes', () => {
-    const svg = draw();
-    expect(svg).toContain('Latency &#60;p50 &#38; p99&#62;');
-    expect(escapeXml(`"a" & 'b'`)).toBe('&#34;a&#34; &#38; &#39;b&#39;');
+  it('names the series, the runs and the unit', async () => {
+    const texts = textsOf(await latencyChart({ load: { empty, bulk } }));
+    expect(texts).toEqual(expect.arrayContaining(['p50, empty workspace', 'p99, empty workspace']));
+    expect(texts).toEqual(expect.arrayContaining([`p50, ${grown}`, `p99, ${grown}`]));
+    expect(texts).toEqual(expect.arrayContaining(['Lead webhook · 1 conn.', 'POST note · 50 conn.', 'milliseconds']));
   });
 
-  it('picks ticks of 1, 2, 2.5 or 5 times a power of ten', () => {
-    expect(tickStep(240)).toBe(50);
-    expect(tickStep(1083)).toBe(250);
-    expect(tickStep(9)).toBe(2);
-    expect(tickStep(0)).toBe(1);
-  });
-
-  it('refuses a value it cannot draw', () => {
-    expect(() => draw([{ label: 'x', values: [Number.NaN, 1] }])).toThrow('finite');
-    expect(() => draw([{ label: 'x', values: [1] }])).toThrow('one finite');
+  it('refuses workspaces whose runs differ or come in another order', async () => {
+    await expect(latencyChart({ load: { empty, bulk: [...bulk].reverse() } })).rejects.toThrow('measured differently');
+    await expect(latencyChart({ load: { empty, bulk: bulk.slice(0, 1) } })).rejects.toThrow('measured differently');
   });
 });

@@ -1,14 +1,12 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { sameKey } from '../../lib/storage/client';
 import { tableDefinition } from '../../lib/storage/table';
-import type { ItemKey } from '../../lib/storage/table-items';
 
 /**
- * What DynamoDB on demand bills for one call, by its documented rules ("Item sizes and formats", "Capacity unit
- * consumption"), not DynamoDB Local's figures (a transaction's items billed as one, a BatchGetItem's missing keys
- * free). A write refused by its condition is billed like the write (for a cancelled transaction an upper bound: AWS
- * does not document it); an update is sized by the item it left, within a few bytes of the larger of before and after.
+ * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
+ * consumption"), not DynamoDB Local's figures (report.md, section 2). A write refused by its condition is billed like
+ * the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by the item it
+ * left, within a few bytes of the larger of before and after.
  */
 /** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
@@ -30,9 +28,8 @@ function valueSize(value: AttributeValue): number {
   if (value.N !== undefined) return numberSize(value.N);
   if (value.B !== undefined) return value.B.byteLength;
   if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.SS !== undefined) return value.SS.reduce((size, text) => size + utf8(text), 0);
-  if (value.NS !== undefined) return value.NS.reduce((size, number) => size + numberSize(number), 0);
-  if (value.BS !== undefined) return value.BS.reduce((size, bytes) => size + bytes.byteLength, 0);
+  const members = value.SS?.map(utf8) ?? value.NS?.map(numberSize) ?? value.BS?.map((bytes) => bytes.byteLength);
+  if (members !== undefined) return members.reduce((size, member) => size + member, 0);
   if (value.L !== undefined) return 3 + value.L.reduce((size, element) => size + valueSize(element) + 1, 0);
   if (value.M !== undefined) {
     return 3 + Object.entries(value.M).reduce((size, [name, element]) => size + utf8(name) + valueSize(element) + 1, 0);
@@ -69,27 +66,11 @@ export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>
 export function updatedAttributes(input: { UpdateExpression?: unknown; ExpressionAttributeNames?: unknown }) {
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const expression = String(input.UpdateExpression ?? '');
-  const targets = [
-    ...expression.matchAll(/(#?[A-Za-z_][\w]*)\s*=(?!=)/g),
-    ...expression.matchAll(/\b(?:ADD|DELETE)\s+(#?[A-Za-z_][\w]*)/g),
-  ].map((match) => match[1] as string);
+  const written = /(#?[A-Za-z_]\w*)\s*=(?!=)|\b(?:ADD|DELETE)\s+(#?[A-Za-z_]\w*)/g;
+  const targets = [...expression.matchAll(written)].map((match) => match[1] ?? match[2] ?? '');
   const removed = /\bREMOVE\s+([^]*?)(?=\b(?:SET|ADD|DELETE)\b|$)/.exec(expression)?.[1] ?? '';
   targets.push(...removed.split(',').map((name) => name.trim()));
   return new Set(targets.filter(Boolean).map((name) => names[name] ?? name));
-}
-
-type TransactItem = {
-  Put?: { Item: Item };
-  Update?: { Key: Item; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
-  Delete?: { Key: Item };
-};
-
-function transactionWrite(entry: TransactItem, lookup: ItemLookup): number {
-  if (entry.Put) return writeUnits(entry.Put.Item);
-  if (entry.Update) return writeUnits(lookup(entry.Update.Key), updatedAttributes(entry.Update));
-  // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
-  if (entry.Delete) return writeUnits(undefined);
-  throw new Error('ConditionCheck in a transaction is not modelled');
 }
 
 export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
@@ -107,7 +88,7 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       const responses = (output?.Responses ?? {}) as Record<string, Item[]>;
       for (const [table, request] of Object.entries(requests)) {
         for (const key of request.Keys) {
-          const found = (responses[table] ?? []).find((item) => sameKey(item as ItemKey, key as ItemKey));
+          const found = (responses[table] ?? []).find((item) => item.pk === key.pk && item.sk === key.sk);
           read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
         }
       }
@@ -120,11 +101,14 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
       return { read: 0, write: writeUnits(after, updatedAttributes(input)) };
     }
     case 'DeleteItem':
+      // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
       return { read: 0, write: writeUnits(undefined) };
     case 'TransactWriteItems': {
-      // A transaction prepares and commits each item: DynamoDB bills it twice.
-      const entries = input.TransactItems as TransactItem[];
-      return { read: 0, write: 2 * entries.reduce((sum, entry) => sum + transactionWrite(entry, lookup), 0) };
+      // Each item billed as the call of its kind (a ConditionCheck is not modelled), twice: DynamoDB prepares and commits it.
+      const write = (kind: string, item: unknown) =>
+        billedUnits({ operation: `${kind}Item`, input: item as Item, output: undefined }, lookup).write;
+      const entries = (input.TransactItems as Item[]).flatMap((entry) => Object.entries(entry));
+      return { read: 0, write: 2 * entries.reduce((sum, [kind, item]) => sum + write(kind, item), 0) };
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);

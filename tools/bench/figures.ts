@@ -44,9 +44,8 @@ export const baselineFile = new URL('./baseline.json', import.meta.url);
 /** The baseline as read from its JSON; anything missing or mistyped throws, naming the field. */
 export function parseBaseline(json: unknown): Baseline {
   const parsed = baselineSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new Error(`${baselineFile.pathname}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  if (!parsed.success) throw new Error(`${baselineFile.pathname}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(baselineFile, 'utf8')) as unknown);
@@ -54,8 +53,7 @@ export const readBaseline = async () => parseBaseline(JSON.parse(await readFile(
 /** Prices of docs/deploy.md, "Cost per million calls": us-east-1, on demand, no free tier, as published in 2025. */
 type Priced = 'apiGateway' | 'lambdaRequests' | 'lambdaGbSecond' | 'writeUnit' | 'readUnit';
 type Price = { key: Priced; label: string; dollars: number; per: string };
-const pricesFile = new URL('./prices.json', import.meta.url);
-export const priceList = JSON.parse(await readFile(pricesFile, 'utf8')) as Price[];
+export const priceList = JSON.parse(await readFile(new URL('./prices.json', import.meta.url), 'utf8')) as Price[];
 const prices = Object.fromEntries(priceList.map(({ key, dollars }) => [key, dollars])) as Record<Priced, number>;
 /** The stack's memory setting (infra/cdk/constructs/route-function.ts); docs/deploy.md's share of cold invocations. */
 export const [memoryGb, coldShare] = [0.5, 0.01];
@@ -67,7 +65,7 @@ type Billed = { readUnits: number; writeUnits: number };
 /** A price with its own decimals, at least two: $3.50, $0.625, $0.0000133334. */
 export const price = (dollars: number) =>
   `$${dollars.toFixed(Math.max(2, String(dollars).split('.')[1]?.length ?? 0))}`;
-const count = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+export const count = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const seconds = (value: number) => `${value.toFixed(3)} s`;
 const toMillisecond = (value: number) => Math.round(value * 1000) / 1000;
 
@@ -98,10 +96,7 @@ export function costPerMillion(measure: CostInput) {
   return { lines, total: lines.reduce((total, line) => total + line.dollars, 0) };
 }
 
-/**
- * A million calls of a measured operation: two invocations (authorizer, handler) billed for its latency, and their
- * cold starts, which `coldStartMs` finds by function name (today's or the baseline's).
- */
+/** A million calls of a measured operation (report.md, section 5); `coldStartMs` finds today's or the baseline's. */
 export function operationCost(measure: Measured, routeId: string, coldStartMs: (name: string) => number | undefined) {
   const coldStartSeconds = ['authorizer', routeId].map((name) => {
     const found = coldStartMs(name);

@@ -41,9 +41,8 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
     const options = esbuildOptionsFor(path.join(projectRoot, entry), file);
     const result = await build({ ...options, absWorkingDir: projectRoot, metafile: true, logLevel: 'warning' });
     const parts = { zod: 0, sdk: 0, app: 0, other: 0 };
-    for (const output of Object.values(result.metafile.outputs)) {
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[origin(input)] += bytesInOutput;
-    }
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs));
+    for (const [input, { bytesInOutput }] of inputs) parts[origin(input)] += bytesInOutput;
     bundles.push({ name, file, bytes: (await stat(file)).size, parts });
   }
   return bundles;
@@ -57,13 +56,15 @@ export function origin(input: string): Origin {
 }
 
 /** One cold start, process start to first answer, in parts, and the CPU time used (other jobs inflate it less). */
-export type ColdStart = { totalMs: number; nodeStartMs: number; loadMs: number; firstAnswerMs: number; cpuMs: number };
+const coldStartTimes = ['totalMs', 'nodeStartMs', 'loadMs', 'firstAnswerMs', 'cpuMs'] as const;
+export type ColdStart = Record<(typeof coldStartTimes)[number], number>;
 
 /** Each function's first event of each cold start, by function name. */
 type FirstEvents = Map<string, (run: number) => unknown>;
 
 /** A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due deliveries. */
 type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
+type ProbeReport = { times: ColdStart; answer: Answer };
 
 /** A first answer that did the work (a refused call would time the wrong code path). */
 export const succeeded = ({ outcome, batchItemFailures, swept, statusCode = 0 }: Answer) =>
@@ -87,8 +88,7 @@ const context = {
   callbackWaitsForEmptyEventLoop: true, getRemainingTimeInMillis: () => 10000,
 };
 const result = await handler(JSON.parse(eventJson), context);
-const answered = performance.now();
-const cpu = process.cpuUsage();
+const [answered, cpu] = [performance.now(), process.cpuUsage()];
 const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due };
 const times = { totalMs: answered, nodeStartMs: started, loadMs: loaded - started, firstAnswerMs: answered - loaded, cpuMs: (cpu.user + cpu.system) / 1000 };
 process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
@@ -97,33 +97,25 @@ process.exit(0);
 
 export const coldStartRuns = 15;
 
-/**
- * The medians of `coldStartRuns` cold starts of each bundle, interleaved so that a slow moment falls on no function
- * only, after an uncounted round that warms the page cache and DynamoDB Local, as Lambda finds them warm.
- */
+/** Section 1's medians; the uncounted first round warms the page cache and DynamoDB Local, as Lambda finds them. */
 export async function measureColdStarts(bundles: readonly Bundle[], events: FirstEvents, env: Record<string, string>) {
-  const measures = new Map<string, ColdStart[]>(bundles.map((bundle) => [bundle.name, []]));
+  const measures = bundles.map((): ColdStart[] => []);
   for (let run = 0; run <= coldStartRuns; run += 1) {
-    for (const { name, file } of bundles) {
+    for (const [index, { name, file }] of bundles.entries()) {
       const event = events.get(name)?.(run);
       const args = ['--input-type=module', '-e', probe, pathToFileURL(file).href, JSON.stringify(event)];
       const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { env });
-      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
-        times: ColdStart;
-        answer: Answer;
-      };
+      const { times, answer } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProbeReport;
       const expected = answer.statusCode !== undefined && answer.statusCode === expectedAnswers[name];
       if (event === undefined || !(succeeded(answer) || expected) || skippedWork(answer, stderr)) {
         throw new Error(`${name}: unexpected first answer ${JSON.stringify(answer)} ${stderr.trim()}`.trim());
       }
-      if (run > 0) measures.get(name)?.push(times);
+      if (run > 0) measures[index]?.push(times);
     }
   }
-  return bundles.map((bundle) => {
-    const runs = measures.get(bundle.name) ?? [];
-    const fields = ['totalMs', 'nodeStartMs', 'loadMs', 'firstAnswerMs', 'cpuMs'] as const;
-    const coldStart = Object.fromEntries(fields.map((field) => [field, median(runs.map((times) => times[field]))]));
-    return { ...bundle, coldStart: coldStart as ColdStart };
+  return bundles.map((bundle, index) => {
+    const medians = coldStartTimes.map((time) => [time, median(measures[index]?.map((times) => times[time]) ?? [])]);
+    return { ...bundle, coldStart: Object.fromEntries(medians) as ColdStart };
   });
 }
 
@@ -148,9 +140,8 @@ function allowed(seed: SeedOutput, call: Call): { call: Call; decision: AuthDeci
 }
 
 /**
- * Each function's first event of cold start `run`, doing its real work (but see `unknownDeliveryBatch`): a route's is
- * the call of the first operation of section 2 on it, once authorized, or for a settings route its call of
- * ./settings.ts; the authorizer's, a lead webhook call.
+ * Each function's first event, doing its real work (but see `unknownDeliveryBatch`): a route's, the call of section
+ * 2's first operation on it or of ./settings.ts, once authorized; the authorizer's, a lead webhook call.
  */
 export async function coldStartEvents(workspace: Workspace, send: Send): Promise<FirstEvents> {
   const { seed } = workspace;

@@ -45,10 +45,7 @@ export async function warmUpDynamoDb(url: string, workspace: Workspace): Promise
   if (errors > 0 || non2xx > 0) throw new Error(`warm-up load: ${non2xx} non-2xx, ${errors} errors`);
 }
 
-/**
- * Sections 3 and 4: each scenario at each connection count in each workspace, taking turns so that neither meets the
- * code and DynamoDB Local less warm; twenty uncounted requests first load the modules, as a new Lambda instance would.
- */
+/** Sections 3 and 4, the workspaces taking turns (report.md); twenty uncounted requests first load the modules. */
 export async function measureLoad(url: string, workspaces: Workspaces): Promise<Record<Phase, LoadRun[]>> {
   const runs: Record<Phase, LoadRun[]> = { empty: [], bulk: [] };
   const prospectsOf = (phase: Phase) => [phase, workspaces[phase].prospects(noteProspectCount)];
@@ -75,9 +72,8 @@ export async function measureLoad(url: string, workspaces: Workspaces): Promise<
 }
 
 /**
- * The local API alone in a process of its own for the load runs (this module, forked), so that autocannon, in the
- * bench's process, does not share its event loop. It sends its URL and stops when its channel to the bench closes
- * (the bench ending, however it ends).
+ * The local API in a process of its own (this module, forked): autocannon, in the bench's, does not share its event
+ * loop. It sends its URL and stops when its channel to the bench closes, however the bench ends.
  */
 export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
   const stdio: StdioOptions = ['ignore', 'ignore', 'inherit', 'ipc'];
@@ -88,8 +84,7 @@ export async function startLoadServer(env: NodeJS.ProcessEnv): Promise<{ url: st
     exited.then(([code]) => Promise.reject(new Error(`load server exited with ${String(code)}`))),
   ]);
   const stop = async () => {
-    if (!child.connected) return;
-    child.disconnect();
+    if (child.connected) child.disconnect();
     await exited;
   };
   return { url, stop };

@@ -12,26 +12,20 @@ export type Fixture = Workspace & { key: string; prospect: string; n: number; ne
   prepared: string;
 };
 
-/**
- * One measured operation, as `operations.json` describes it: `target`, the most round trips issue 15 or 16 allows
- * (authorizer included, a budget); `calls`, those expected (its authorizer's first), and the `reason` the data model
- * needs them; `repeated`: its call is made once before measuring. `call` is its call of each round, after `setup`
- * made what it needs exist.
- */
+/** An operation of `operations.json` (report.md, section 2); `setup` makes what it needs, `repeated`: made once first. */
 export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
-  setup?: (fixture: Fixture) => Promise<string>;
+  setup?: (fixture: Fixture) => Promise<string | undefined>;
   repeated?: boolean;
   call: (fixture: Fixture, round: number) => Call;
 };
 
 /** Gives the fixture's prospect three notes and three change-log entries: pages of two have a next page. */
-async function withHistory({ send, key, prospect }: Fixture): Promise<string> {
+async function withHistory({ send, key, prospect }: Fixture): Promise<undefined> {
   for (const month of ['01', '02', '03']) {
     await send(apiCall(key, 'POST', `/prospects/${prospect}/notes`, noteBody));
     await send(apiCall(key, 'PATCH', `/prospects/${prospect}`, { follow_up_at: `2027-${month}-01T09:30:00+01:00` }));
   }
-  return '';
 }
 
 /** The calls of an operation in a workspace, round after round, once what they need exists. */
@@ -103,10 +97,8 @@ export type OperationMeasure = ReturnType<typeof summarize>;
 const reportingOperations = new Set(described.returnConsumedCapacity);
 
 /**
- * Sections 2 and 4: every operation once per round in each workspace, interleaved so that neither a slow moment nor
- * warming code falls on one only. The local API's one DynamoDB client is metered by an SDK middleware that asks for
- * ReturnConsumedCapacity and records each call as it leaves (one per round trip) with its input and output (a refused
- * write keeps none: DynamoDB bills it still); items an update wrote are read back afterwards, to size them.
+ * Sections 2 and 4 (report.md says how): rounds interleaved so that neither a slow moment nor warming code falls on
+ * one operation only; a refused write keeps no output, DynamoDB bills it still.
  */
 export async function measureOperations(workspaces: Workspaces): Promise<Record<Phase, OperationMeasure[]>> {
   const deps = productionDeps();
@@ -141,19 +133,19 @@ export async function measureOperations(workspaces: Workspaces): Promise<Record<
         await send(callOf(round));
         const [ms, made] = [performance.now() - started, calls.splice(0)];
         // The items updated without their new value in the answer, as they are now (read back, metered, not counted).
-        const updated = made.flatMap(({ operation, input }): Item[] => {
-          if (operation === 'UpdateItem') return [input.Key as Item];
-          const entries = operation === 'TransactWriteItems' ? (input.TransactItems as { Update?: Item }[]) : [];
-          return entries.flatMap((entry) => (entry.Update ? [entry.Update.Key as Item] : []));
+        const updates = made.flatMap(({ operation, input }) => {
+          const entries = (input.TransactItems ?? []) as { Update?: Item }[];
+          return operation === 'UpdateItem' ? [input] : entries.flatMap((entry) => entry.Update ?? []);
         });
-        const stored = new Map<string, Item>();
-        for (const Key of updated) {
+        const stored: Item[] = [];
+        for (const { Key } of updates as { Key: Item }[]) {
           const read = await deps.db.send(new GetCommand({ TableName: deps.tableName, Key, ConsistentRead: true }));
-          if (read.Item) stored.set(keyOf(Key), read.Item);
+          if (read.Item) stored.push(read.Item);
         }
+        const lookup = (key: Item) => stored.find((item) => item.pk === key.pk && item.sk === key.sk);
         const breakdown = made.map((call) => ({
           operation: call.operation,
-          units: billedUnits(call, (key) => stored.get(keyOf(key))),
+          units: billedUnits(call, lookup),
           reported: reportedUnits(call.output),
         }));
         if (round >= warmUpRounds) runs.push({ breakdown, ms });
@@ -170,15 +162,12 @@ export async function measureOperations(workspaces: Workspaces): Promise<Record<
 
 type Run = { breakdown: CallUnits[]; ms: number };
 
-const keyOf = (key: Item) => `${String(key.pk)}\n${String(key.sk)}`;
-
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of no values');
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] as number;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] as number) + upper) / 2;
+  const middle = (sorted.length - 1) / 2;
+  return ((sorted[Math.floor(middle)] as number) + (sorted[Math.ceil(middle)] as number)) / 2;
 }
 
 /** The same DynamoDB calls, in any order: calls made in parallel leave in no fixed order. */

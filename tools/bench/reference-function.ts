@@ -1,11 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lib/storage/client';
 
-/**
- * The cold-start yardstick: bundled like the functions, it only creates the DynamoDB document
- * client the functions use and answers after one GetItem, so the SDK's first request costs it
- * what it costs them. A function's cold start divided by this one is what its own code adds.
- */
+/** The cold-start yardstick of report.md's section 1: the SDK's first request costs it what it costs the functions. */
 const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION });
 
 export const handler = async () => {

@@ -1,9 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { format, resolveConfig } from 'prettier';
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import { coldStartRuns } from './functions';
 import * as figures from './figures';
-import { checkBudgets, formatBytes, operationOf, price, priceList } from './figures';
-import type { BenchResults } from './figures';
+import { checkBudgets, count, formatBytes, operationOf, price, priceList, type BenchResults } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
@@ -21,7 +22,6 @@ export const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.rou
 /** Capacity units: halves are real (eventually consistent reads), so one decimal when needed. */
 export const units = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 const dollars = (value: number) => `$${value.toFixed(2)}`;
-const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
 /** "5 → 3"; "— → 5" when there is no before (an operation the baseline did not measure). */
 export const beforeAfter = (before: number | undefined, after: number, shown: (value: number) => string = String) =>
   `${before === undefined ? '—' : shown(before)} → ${shown(after)}`;
@@ -80,10 +80,8 @@ export function functionsSection(results: BenchResults): string {
   });
 }
 
-const callUnits = ({ operation, units: billed }: CallUnits) =>
-  [operation, billed.read > 0 ? `${units(billed.read)} R` : '', billed.write > 0 ? `${units(billed.write)} W` : '']
-    .filter(Boolean)
-    .join(' ');
+const callUnits = ({ operation, units: { read, write } }: CallUnits) =>
+  [operation, read > 0 ? `${units(read)} R` : '', write > 0 ? `${units(write)} W` : ''].filter(Boolean).join(' ');
 
 export function operationsSection({ operations, baseline }: BenchResults): string {
   const measures = operations.empty.map(
@@ -114,7 +112,6 @@ export function operationsSection({ operations, baseline }: BenchResults): strin
   });
 }
 
-/** One row per load run, as sections 3 and 4 show them. */
 const loadTable = (runs: readonly LoadRun[]) =>
   table(
     'Scenario | Connections | Requests | Keys | p50 | p99 | Requests/s | Errors | Non-2xx',
@@ -128,7 +125,7 @@ const loadTable = (runs: readonly LoadRun[]) =>
 function loadSection({ environment, load }: BenchResults): string {
   return fill(3, {
     ...{ autocannon: environment.autocannon, cores: environment.cores, noteProspects: noteProspectCount },
-    ...{ requestsPerKey, load: loadTable(load.empty), bulkProspects: thousands(bulkProspectCount) },
+    ...{ requestsPerKey, load: loadTable(load.empty), bulkProspects: count(bulkProspectCount) },
     chart: latencyChartFile,
   });
 }
@@ -156,8 +153,8 @@ function growthSection({ bulk, operations, load }: BenchResults): string {
     ...figuresOf(grown),
   ]);
   return fill(4, {
-    ...{ bulkProspects: thousands(bulk.prospects), bulkItems: thousands(bulk.items), short },
-    ...{ bulkSeconds: bulk.seconds.toFixed(0), bulkRate: thousands(bulk.prospects / bulk.seconds) },
+    ...{ bulkProspects: count(bulk.prospects), bulkItems: count(bulk.items), short },
+    ...{ bulkSeconds: bulk.seconds.toFixed(0), bulkRate: count(Math.round(bulk.prospects / bulk.seconds)) },
     scan: scanned
       ? '**A Scan was seen.**'
       : 'No operation used a Scan: every read goes by key, so neither round trips nor units depend on the number of prospects; latencies differ by the noise of a shared machine.',
@@ -193,82 +190,28 @@ export function costsSection({ baseline, functions, operations }: BenchResults):
   });
 }
 
-/** p50 and p99 of every run, without and with the bulk prospects: a grouped bar chart, a standalone SVG (no script, font or style). */
-export function latencyChart(results: BenchResults): string {
+/** p50 and p99 of every run, without and with the bulk prospects, grouped by run: a standalone SVG (no script). */
+export async function latencyChart({ load }: Pick<BenchResults, 'load'>): Promise<string> {
+  const series = ['empty workspace', `${short} prospects`].flatMap((of) => [`p50, ${of}`, `p99, ${of}`]);
+  const values = paired(load.empty, load.bulk).flatMap(([{ scenario, connections, p50Ms, p99Ms }, grown]) => {
+    const run = `${scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${connections} conn.`;
+    return [p50Ms, p99Ms, grown.p50Ms, grown.p99Ms].map((ms, index) => ({ run, series: series[index], ms }));
+  });
   const colors = ['#9ecae1', '#3182bd', '#fdae6b', '#e6550d'];
-  const names = ['empty workspace', `${short} prospects`].flatMap((of) => [`p50, ${of}`, `p99, ${of}`]);
-  const series = names.map((name, index) => [name, colors[index] ?? '#888']);
-  const groups = paired(results.load.empty, results.load.bulk).map(([run, grown]) => ({
-    label: `${run.scenario === 'lead' ? 'Lead webhook' : 'POST note'} · ${run.connections} conn.`,
-    values: [run.p50Ms, run.p99Ms, grown.p50Ms, grown.p99Ms],
-  }));
-  return barChart('Latency under load through the local API (ms)', 'milliseconds', series, groups);
-}
-
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-
-/** A round step (1, 2, 2.5 or 5 × 10^n) that divides the axis up to `max` in at most five parts. */
-export function tickStep(max: number): number {
-  if (!(max > 0)) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(max / 5));
-  return ([1, 2, 2.5, 5, 10].find((candidate) => candidate * magnitude >= max / 5) ?? 10) * magnitude;
-}
-
-export function barChart(
-  title: string,
-  unit: string,
-  series: readonly (readonly string[])[],
-  groups: readonly { label: string; values: readonly number[] }[],
-): string {
-  const [width, height, left, right, top, bottom, barGap, groupGap] = [960, 460, 64, 24, 72, 72, 3, 28];
-  const invalid = groups.find(
-    ({ values }) => values.length !== series.length || values.some((v) => !(v >= 0 && v < Infinity)),
-  );
-  if (invalid) throw new Error(`bar chart: group ${invalid.label} needs one finite, non-negative value per series`);
-  const [plotWidth, plotHeight] = [width - left - right, height - top - bottom];
-  const highest = Math.max(0, ...groups.flatMap((group) => group.values));
-  const step = tickStep(highest);
-  const axisTop = Math.max(step, Math.ceil(highest / step) * step);
-  const groupWidth = plotWidth / Math.max(groups.length, 1);
-  const barWidth = (groupWidth - groupGap) / Math.max(series.length, 1) - barGap;
-  const y = (value: number) => top + plotHeight - (value / axisTop) * plotHeight;
-  const n = (value: number) => (Math.round(value * 10) / 10).toString();
-  const text = (x: number, at: number, content: string, attributes = '') =>
-    `<text x="${n(x)}" y="${n(at)}"${attributes}>${escapeXml(content)}</text>`;
-  const ticks = Array.from({ length: Math.round(axisTop / step) + 1 }, (_, index) => {
-    const at = y(index * step);
-    return `<line x1="${left}" x2="${width - right}" y1="${n(at)}" y2="${n(at)}" stroke="#ddd"/>${text(left - 8, at + 4, n(index * step), ' text-anchor="end"')}`;
-  });
-  const bars = groups.flatMap((group, groupIndex) => {
-    const groupLeft = left + groupIndex * groupWidth + groupGap / 2;
-    return [
-      text(groupLeft + (groupWidth - groupGap) / 2, height - bottom + 20, group.label, ' text-anchor="middle"'),
-      ...group.values.map((value, seriesIndex) => {
-        const x = groupLeft + seriesIndex * (barWidth + barGap);
-        const fill = escapeXml(series[seriesIndex]?.[1] ?? '#888');
-        return (
-          `<rect x="${n(x)}" y="${n(y(value))}" width="${n(barWidth)}" height="${n(y(0) - y(value))}" fill="${fill}"/>` +
-          text(x + barWidth / 2, y(value) - 4, n(value), ' text-anchor="middle" font-size="10"')
-        );
-      }),
-    ];
-  });
-  const legend = series.map(
-    ([name = '', color = ''], index) =>
-      `<rect x="${left + index * 190}" y="36" width="12" height="12" fill="${escapeXml(color)}"/>${text(left + index * 190 + 18, 46, name)}`,
-  );
-  const middle = top + plotHeight / 2;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    text(left, 22, title, ' font-size="15" font-weight="bold"'),
-    ...legend,
-    ...ticks,
-    text(16, middle, unit, ` transform="rotate(-90 16 ${middle})" text-anchor="middle"`),
-    ...bars,
-    `<line x1="${left}" x2="${width - right}" y1="${y(0)}" y2="${y(0)}" stroke="#333"/>`,
-    '</svg>\n',
-  ].join('\n');
+  const spec: TopLevelSpec = {
+    ...{ title: 'Latency under load through the local API (ms)', width: 860, height: 320, data: { values } },
+    encoding: {
+      x: { field: 'run', type: 'nominal', sort: null, title: null, axis: { labelAngle: 0 } },
+      xOffset: { field: 'series', sort: series },
+      y: { field: 'ms', type: 'quantitative', title: 'milliseconds' },
+    },
+    layer: [
+      { mark: 'bar', encoding: { color: { field: 'series', title: null, scale: { domain: series, range: colors } } } },
+      { mark: { type: 'text', dy: -6, fontSize: 9 }, encoding: { text: { field: 'ms', format: '.1~f' } } },
+    ],
+    config: { background: '#fff', axis: { labelLimit: 0 }, legend: { orient: 'top', labelLimit: 0 } },
+  };
+  return `${await new View(parse(compile(spec).spec), { renderer: 'none' }).toSVG()}\n`;
 }
 
 /** docs/performance.md, formatted as the repository's Prettier check wants it, and its chart beside it. */
@@ -277,5 +220,5 @@ export async function writeReport(results: BenchResults): Promise<void> {
   const reportFile = new URL('performance.md', docs).pathname;
   const options = { ...(await resolveConfig(reportFile)), filepath: reportFile };
   await writeFile(reportFile, await format(performanceReport(results), options));
-  await writeFile(new URL(latencyChartFile, docs), latencyChart(results));
+  await writeFile(new URL(latencyChartFile, docs), await latencyChart(results));
 }

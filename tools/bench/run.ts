@@ -63,17 +63,9 @@ async function bench() {
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
     // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it. The replay
     // invokes the webhooks' functions through the Lambda API the local server serves (tools/local/lambda-runtime.ts).
-    const lambda = {
-      LAMBDA_ENDPOINT: server.url,
-      INGEST_LEAD_FUNCTION_NAME: 'ingestLead',
-      RECRUITMENT_FUNCTION_NAME: 'recruitment',
-    };
-    const measured = await measureColdStarts(bundles, events, {
-      ...env,
-      ...lambda,
-      DELIVERY_QUEUE_URL: benchDeliveryQueueUrl,
-    });
-    // The machine's one-minute load average at the end of the cold starts.
+    const outbound = { DELIVERY_QUEUE_URL: benchDeliveryQueueUrl, LAMBDA_ENDPOINT: server.url };
+    const invoked = { INGEST_LEAD_FUNCTION_NAME: 'ingestLead', RECRUITMENT_FUNCTION_NAME: 'recruitment' };
+    const measured = await measureColdStarts(bundles, events, { ...env, ...outbound, ...invoked });
     const coldStartLoadAverage = loadavg()[0] ?? 0;
 
     log(`${operations.length} operations × ${repetitions} in each workspace…`);

@@ -6,13 +6,11 @@ import { productionDeps } from '../../lib/deps';
 import type { Call, Send } from './workspace';
 
 /*
- * The settings API's first calls (decisions 7.1, 7.2), from the table ./settings-calls.json: its people, with
- * accounts in the bench's own identity provider (tools/local/identity-provider.ts, started by run.ts); the workspace
- * the calls work on, seeded here, `signsIn` its admin; each route's method, path and body, whose `{name}` placeholders
- * take the run's values; the person it is made `as` (none for the sign-in routes: they carry their own proof); what
- * must exist beforehand (`needs`: a placeholder filled by the id that a prerequisite's calls answer), made once or,
- * where the call uses it up (`fresh`: a removal, an undo, a reset code), once per cold start; and `answers`, a status
- * other than a 2xx that a call is expected to get, with `why`.
+ * The settings API's first calls (decisions 7.1, 7.2), from ./settings-calls.json: its people (accounts in the bench's
+ * identity provider), the workspace seeded for them (`signsIn` its admin), each route's call, whose `{name}`
+ * placeholders take the run's values, made `as` a person (none for the sign-in routes: they carry their own proof) once
+ * what it `needs` exists (a placeholder filled by the id a prerequisite's calls answer): once or, where the call uses
+ * it up (`fresh`: a removal, an undo, a reset code), once per cold start; `answers`: a status other than a 2xx, `why`.
  */
 
 /** A call of the table: `as` a person, the workspace's API `key` or its `webhook`; `id`, where its answer's id is. */
@@ -48,9 +46,8 @@ export async function createBenchPeople(identity: IdentityProvider, runs: number
 type Session = { access_token: string; refresh_token: string };
 
 /**
- * Each settings route's first call of cold start `run` and what the authorizer decides for it, by route id, doing its
- * real work: the workspace (with a prospect read and one changed per cold start), the sessions and what the calls
- * need, obtained (`send`) beforehand, for `runs` cold starts.
+ * Each settings route's first call of cold start `run` and the authorizer's decision on it, by route id, doing its real
+ * work: the workspace, the sessions and what the calls need obtained (`send`) beforehand, for `runs` cold starts.
  */
 export async function settingsFirstCalls(send: Send, runs: number) {
   const people: Record<string, string> = table.people;
@@ -107,12 +104,8 @@ export async function settingsFirstCalls(send: Send, runs: number) {
     if (email === undefined) return { outcome: 'anonymous' };
     const principal = { kind: 'member' as const, email, tokenId: `banc-${email}`, issuedAt };
     if (!path.startsWith('/workspaces/{workspace_id}')) return { outcome: 'allowed', principal };
-    const membership = {
-      workspaceId: seed.workspace_id,
-      memberId: seed.members[routeId] ?? '',
-      role: 'admin' as const,
-    };
-    return { outcome: 'allowed', principal: { ...principal, membership } };
+    const [workspaceId, memberId] = [seed.workspace_id, seed.members[routeId] ?? ''];
+    return { outcome: 'allowed', principal: { ...principal, membership: { workspaceId, memberId, role: 'admin' } } };
   };
   const calls: Record<string, (run: number) => { call: Call; decision: AuthDecision }> = {};
   for (const [routeId, first] of Object.entries(table.routes)) {

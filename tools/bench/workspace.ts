@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../../lib/admin/seed-description';
 import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
 import type { Deps } from '../../lib/deps';
@@ -14,6 +14,7 @@ export const bulkProspectCount = 100_000;
 export type Workspace = Omit<Awaited<ReturnType<typeof seedBenchWorkspace>>, 'items' | 'seconds'>;
 
 export type Workspaces = Record<Phase, Workspace>;
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
 /** One HTTP call of the API; sending it throws on any answer but a 2xx. */
 export type Call = { method: string; path: string; headers: Record<string, string>; body?: unknown };
@@ -25,21 +26,18 @@ export const request = ({ method, path, headers, body }: Call) => ({
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
-export const sender =
-  (url: string): Send =>
-  async (call) => {
+export function sender(url: string): Send {
+  return async (call) => {
     const response = await fetch(new URL(call.path, url), request(call));
     const text = await response.text();
     if (!response.ok) throw new Error(`${call.method} ${call.path} answered ${response.status}: ${text}`);
     return text === '' ? undefined : (JSON.parse(text) as unknown);
   };
+}
 
-export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => ({
-  method,
-  path,
-  headers: { authorization: `Bearer ${key}` },
-  body,
-});
+export const apiCall = (key: string, method: string, path: string, body?: unknown): Call => {
+  return { method, path, headers: { authorization: `Bearer ${key}` }, body };
+};
 
 export function webhookCall(seed: SeedOutput, route: 'ingest-lead' | 'recruitment', body: unknown): Call {
   if (seed.webhook === null) throw new Error('the bench workspace has no webhook');
@@ -69,22 +67,18 @@ const seededProspects = 350;
 export const apiKeyCount = 100;
 
 /** Hands out `ids` in order, each once. */
-export function handOut(ids: readonly (string | undefined)[], what: string): (count: number) => string[] {
-  let next = 0;
-  return (count) =>
-    Array.from({ length: count }, () => {
-      const id = ids[next];
-      if (id === undefined) throw new Error(`the bench workspace has only ${next} ${what} to hand out`);
-      next += 1;
-      return id;
-    });
+export function handOut(ids: readonly string[], what: string): (count: number) => string[] {
+  const left = [...ids];
+  return (count) => {
+    if (count > left.length) throw new Error(`the bench workspace has only ${ids.length} ${what} to hand out`);
+    return left.splice(0, count);
+  };
 }
 
 /**
- * A workspace as `lib/admin` plans a seed: a configuration of a sales team's size (read whole on most routes), API
- * keys, a webhook, prospects for the measures and, in the bulk phase, 100,000 more with their markers, as the lead
- * webhook leaves them. Written by unconditional BatchWriteItems of 25 puts (the table is the bench's own), four at a
- * time (DynamoDB Local, one JVM, goes no faster on two cores); also returns how long that took.
+ * A workspace as `lib/admin` plans a seed (section 4), its configuration of a sales team's size (read whole on most
+ * routes); written by unconditional BatchWriteItems (the table is the bench's own), four at a time (DynamoDB Local,
+ * one JVM, goes no faster on two cores).
  */
 export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const targets = Array.from({ length: seededProspects }, (_, index) => ({
@@ -99,29 +93,25 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   const description = { ...data.seed, api_keys: keys, prospects: [data.knownLead, ...targets, ...bulk] };
   const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
   const started = performance.now();
-  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  const puts: WriteRequest[] = items.map((Item) => ({ PutRequest: { Item } }));
+  const batches = Array.from({ length: Math.ceil(puts.length / 25) }, (_, i) => puts.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch !== undefined; batch = batches.pop()) {
       await untilProcessed(batch, async (part) => {
-        const puts = part.map((item) => ({ PutRequest: { Item: item } }));
-        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: puts } }));
-        return (written.UnprocessedItems?.[deps.tableName] ?? []).map(
-          (request) => request.PutRequest?.Item as (typeof part)[number],
-        );
+        const written = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: [...part] } }));
+        return written.UnprocessedItems?.[deps.tableName] ?? [];
       });
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  const prospectIds = targets.map(({ key }) => seed.prospects[key]);
+  const prospectIds = targets.flatMap(({ key }) => seed.prospects[key] ?? []);
   const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {
-    phase,
     seed,
     prospects: handOut(prospectIds, 'prospects'),
     apiKeys: handOut(secrets, 'API keys'),
     // The e-mail of a prospect already in the workspace; in the bulk phase, one of the 100,000.
     knownLeadEmail: phase === 'empty' ? data.knownLead.email : 'volume-0@banc.test',
-    // How many items the seed wrote, and how long it took.
     items: items.length,
     seconds: (performance.now() - started) / 1000,
   };
