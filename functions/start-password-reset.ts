@@ -1,24 +1,14 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { productionDeps, type Deps } from '../lib/deps';
 import type { IdentityProvider } from '../lib/domain/identity-provider';
 import { passwordResetSchema, startPasswordReset } from '../lib/domain/session/session';
-import { errorAnswers, json, observed } from '../lib/http/middleware/route';
+import { anonymousRoute, json } from '../lib/http/middleware/route';
 import { parseJsonBody } from '../lib/http/request-input';
 import { poolIdentityProvider } from '../lib/identity/cognito';
 import { routeById } from '../lib/routes';
 
-const route = routeById('startPasswordReset');
-
 export const createHandler = (deps: Deps, identity: IdentityProvider = poolIdentityProvider()) =>
-  observed(
-    route,
-    deps,
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
-      .handler(async (event) =>
-        json(202, await startPasswordReset({ ...deps, identity }, parseJsonBody(event.body, passwordResetSchema))),
-      ),
+  anonymousRoute(routeById('startPasswordReset'), deps, async (event) =>
+    json(202, await startPasswordReset({ ...deps, identity }, parseJsonBody(event.body, passwordResetSchema))),
   );
 
 export const handler = createHandler(productionDeps());

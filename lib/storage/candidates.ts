@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
+import { putIfAbsent, transactUnlessRefused } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
 import { keys, items } from './table-items';
 import type { Candidate, Note, Stamped, WebhookCall } from '../domain/model';
@@ -62,18 +62,10 @@ export async function addCandidateNote(
   note: Stamped<Note>,
   journal: WebhookCall,
 ): Promise<'written' | 'already_there'> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putIfAbsent(store, items.note('candidate', { ...note, application: 'again' })),
-          journalEntryPut(store, journal),
-        ],
-      }),
-    );
-    return 'written';
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(0)) return 'already_there';
-    throw error;
-  }
+  const written = await transactUnlessRefused(
+    store,
+    [putIfAbsent(store, items.note('candidate', { ...note, application: 'again' })), journalEntryPut(store, journal)],
+    0,
+  );
+  return written ? 'written' : 'already_there';
 }

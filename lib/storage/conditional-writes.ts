@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { RetryPolicy, Store } from './client';
 
@@ -36,6 +37,25 @@ export function refusedItem(error: unknown, index: number): Record<string, unkno
 export function failedConditionIndexes(error: unknown): number[] {
   const codes = cancellationCodes(error) ?? [];
   return codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : []));
+}
+
+/**
+ * One transaction, all or nothing ("TransactWriteItems", DynamoDB API Reference,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html): true when written,
+ * false when the condition of its item at `refusedBy` failed and nothing was written; any other failure is thrown.
+ */
+export async function transactUnlessRefused(
+  store: Pick<Store, 'db'>,
+  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  refusedBy: number,
+): Promise<boolean> {
+  try {
+    await store.db.send(new TransactWriteCommand({ TransactItems: items }));
+    return true;
+  } catch (error) {
+    if (failedConditionIndexes(error).includes(refusedBy)) return false;
+    throw error;
+  }
 }
 
 /**

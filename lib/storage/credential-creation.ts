@@ -3,7 +3,7 @@ import { auditPut, type AuditEntry } from './audit-log';
 import type { Store } from './client';
 import { credentialItems, getApiKeyByFingerprint, type ApiKeyItem, type EndpointItem } from './credentials';
 import { keys } from './table-items';
-import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
+import { failedConditionIndexes, putIfAbsent, transactUnlessRefused } from './conditional-writes';
 import type { PhoneSettings } from '../domain/model';
 
 /**
@@ -22,27 +22,22 @@ export async function createApiKey(
   key: ApiKeyItem,
   audit: AuditEntry,
 ): Promise<'created' | 'workspace_missing'> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: store.tableName,
-              Key: keys.workspace(key.workspace_id),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          putIfAbsent(store, credentialItems.apiKey(key)),
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(0)) return 'workspace_missing';
-    throw error;
-  }
+  const written = await transactUnlessRefused(
+    store,
+    [
+      {
+        ConditionCheck: {
+          TableName: store.tableName,
+          Key: keys.workspace(key.workspace_id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      putIfAbsent(store, credentialItems.apiKey(key)),
+      auditPut(store, audit),
+    ],
+    0,
+  );
+  return written ? 'created' : 'workspace_missing';
 }
 
 /**
@@ -58,35 +53,30 @@ export async function createEndpoint(
   configVersion: number | undefined,
   audit: AuditEntry,
 ): Promise<'created' | 'workspace_changed'> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putIfAbsent(store, credentialItems.endpoint(endpoint)),
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.workspace(endpoint.workspace_id),
-              UpdateExpression: 'SET endpoint_id = :id',
-              ConditionExpression:
-                configVersion === undefined
-                  ? 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND attribute_not_exists(config_version)'
-                  : 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND config_version = :version',
-              ExpressionAttributeValues: {
-                ':id': endpoint.id,
-                ...(configVersion === undefined ? {} : { ':version': configVersion }),
-              },
-            },
+  const written = await transactUnlessRefused(
+    store,
+    [
+      putIfAbsent(store, credentialItems.endpoint(endpoint)),
+      {
+        Update: {
+          TableName: store.tableName,
+          Key: keys.workspace(endpoint.workspace_id),
+          UpdateExpression: 'SET endpoint_id = :id',
+          ConditionExpression:
+            configVersion === undefined
+              ? 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND attribute_not_exists(config_version)'
+              : 'attribute_exists(pk) AND attribute_not_exists(endpoint_id) AND config_version = :version',
+          ExpressionAttributeValues: {
+            ':id': endpoint.id,
+            ...(configVersion === undefined ? {} : { ':version': configVersion }),
           },
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(1)) return 'workspace_changed';
-    throw error;
-  }
+        },
+      },
+      auditPut(store, audit),
+    ],
+    1,
+  );
+  return written ? 'created' : 'workspace_changed';
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import { epochSeconds } from './expiring-items';
 import type { Subscription } from '../domain/model';
 import { keys, workspaceConfigPk } from './table-items';
-import { failedConditionIndexes, putIfAbsent } from './conditional-writes';
+import { putIfAbsent, transactUnlessRefused } from './conditional-writes';
 import { auditPut, type AuditEntry } from './audit-log';
 
 /**
@@ -119,28 +119,22 @@ export async function setSubscriptionActive(
   subscription: { workspaceId: string; id: string; active: boolean },
   audit: AuditEntry,
 ): Promise<boolean> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.subscription(subscription.workspaceId, subscription.id),
-              UpdateExpression: 'SET active = :active',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-              ExpressionAttributeValues: { ':active': subscription.active },
-            },
-          },
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(0)) return false;
-    throw error;
-  }
+  return transactUnlessRefused(
+    store,
+    [
+      {
+        Update: {
+          TableName: store.tableName,
+          Key: keys.subscription(subscription.workspaceId, subscription.id),
+          UpdateExpression: 'SET active = :active',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeValues: { ':active': subscription.active },
+        },
+      },
+      auditPut(store, audit),
+    ],
+    0,
+  );
 }
 
 /**
@@ -161,33 +155,27 @@ export async function deleteSubscription(
   audit: AuditEntry,
   now: Date,
 ): Promise<boolean> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.subscription(workspaceId, subscriptionId),
-              UpdateExpression: 'SET active = :inactive, deleted_at = :now, expires_at = :expires REMOVE secret',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-              ExpressionAttributeValues: {
-                ':inactive': false,
-                ':now': now.toISOString(),
-                ':expires': epochSeconds(now),
-              },
-            },
+  return transactUnlessRefused(
+    store,
+    [
+      {
+        Update: {
+          TableName: store.tableName,
+          Key: keys.subscription(workspaceId, subscriptionId),
+          UpdateExpression: 'SET active = :inactive, deleted_at = :now, expires_at = :expires REMOVE secret',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeValues: {
+            ':inactive': false,
+            ':now': now.toISOString(),
+            ':expires': epochSeconds(now),
           },
-          { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(0)) return false;
-    throw error;
-  }
+        },
+      },
+      { Delete: { TableName: store.secretsTableName, Key: keys.signingSecrets(workspaceId, subscriptionId) } },
+      auditPut(store, audit),
+    ],
+    0,
+  );
 }
 
 /**
@@ -207,33 +195,26 @@ export async function rotateSigningSecret(
   rotation: { secret: string; at: Date; previousUntil: Date },
   audit: AuditEntry,
 ): Promise<boolean> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.secretsTableName,
-              Key: keys.signingSecrets(workspaceId, subscriptionId),
-              UpdateExpression:
-                'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: {
-                ':secret': rotation.secret,
-                ':until': rotation.previousUntil.toISOString(),
-                ':at': rotation.at.toISOString(),
-              },
-            },
+  return transactUnlessRefused(
+    store,
+    [
+      {
+        Update: {
+          TableName: store.secretsTableName,
+          Key: keys.signingSecrets(workspaceId, subscriptionId),
+          UpdateExpression: 'SET previous_secret = secret, secret = :secret, previous_until = :until, rotated_at = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':secret': rotation.secret,
+            ':until': rotation.previousUntil.toISOString(),
+            ':at': rotation.at.toISOString(),
           },
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(0)) return false;
-    throw error;
-  }
+        },
+      },
+      auditPut(store, audit),
+    ],
+    0,
+  );
 }
 
 /**
@@ -247,40 +228,34 @@ export async function moveLegacySecret(
   store: SecretsStore,
   legacy: SubscriptionItem & { secret: string },
 ): Promise<boolean> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.secretsTableName,
-              Key: keys.signingSecrets(legacy.workspace_id, legacy.id),
-              UpdateExpression:
-                'SET #type = :type, workspace_id = :workspace, subscription_id = :subscription, secret = if_not_exists(secret, :secret)',
-              ExpressionAttributeNames: { '#type': 'type' },
-              ExpressionAttributeValues: {
-                ':type': 'signing_secrets' satisfies SigningSecretsItem['type'],
-                ':workspace': legacy.workspace_id,
-                ':subscription': legacy.id,
-                ':secret': legacy.secret,
-              },
-            },
+  return transactUnlessRefused(
+    store,
+    [
+      {
+        Update: {
+          TableName: store.secretsTableName,
+          Key: keys.signingSecrets(legacy.workspace_id, legacy.id),
+          UpdateExpression:
+            'SET #type = :type, workspace_id = :workspace, subscription_id = :subscription, secret = if_not_exists(secret, :secret)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':type': 'signing_secrets' satisfies SigningSecretsItem['type'],
+            ':workspace': legacy.workspace_id,
+            ':subscription': legacy.id,
+            ':secret': legacy.secret,
           },
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.subscription(legacy.workspace_id, legacy.id),
-              UpdateExpression: 'REMOVE secret',
-              ConditionExpression: 'secret = :secret',
-              ExpressionAttributeValues: { ':secret': legacy.secret },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(1)) return false;
-    throw error;
-  }
+        },
+      },
+      {
+        Update: {
+          TableName: store.tableName,
+          Key: keys.subscription(legacy.workspace_id, legacy.id),
+          UpdateExpression: 'REMOVE secret',
+          ConditionExpression: 'secret = :secret',
+          ExpressionAttributeValues: { ':secret': legacy.secret },
+        },
+      },
+    ],
+    1,
+  );
 }

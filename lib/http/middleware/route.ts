@@ -1,4 +1,4 @@
-import type { MiddlewareObj } from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Deps } from '../../deps';
 import type { ErrorShape, Route } from '../../routes';
@@ -113,6 +113,17 @@ export function respondWithError(route: Route, error: unknown, headers: Record<s
   }
   return response;
 }
+
+/**
+ * A route without credential (sign-in, refresh, password reset: the person's proof is in the body, checked by the
+ * identity provider), the one composition of those functions: `errorAnswers → handler`, observed.
+ */
+export const anonymousRoute = (
+  route: Route,
+  deps: Pick<Deps, 'metrics'>,
+  handler: (event: APIGatewayProxyEvent) => Promise<HttpResponse>,
+) =>
+  observed(route, deps, middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(errorAnswers(route)).handler(handler));
 
 /**
  * The first middleware of every route, so its hooks run last: every answer, success or error,
