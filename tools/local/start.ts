@@ -57,8 +57,7 @@ async function start(): Promise<void> {
   Object.assign(process.env, identityProvider.env);
   console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
-  const seed = empty ? await seedDemoWorkspace(deps) : undefined;
-  const admin = seed === undefined ? undefined : await addDemoAdmin(deps, seed.workspace_id);
+  const demo = empty ? await seedDemoWorkspace(deps) : undefined;
   // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
   // would be sent again at every start. Positioned before the "ready" line, so no later write escapes;
   // before the server, whose redeliver route queues on the pipeline's queue.
@@ -72,12 +71,7 @@ async function start(): Promise<void> {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
-  const server = await startLocalServer({
-    deps,
-    port: portFrom('PORT', 3000),
-    host: '127.0.0.1',
-    outbound: { secretsTableName, queue },
-  });
+  const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), outbound: { secretsTableName, queue } });
   cleanups.push(server.close);
 
   const alreadyFilled =
@@ -85,33 +79,26 @@ async function start(): Promise<void> {
     'son identifiant : npm run --silent admin -- workspace list ; ' +
     'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed, admin }));
+  console.log(demo === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, ...demo }));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
-async function seedDemoWorkspace(deps: Deps) {
-  const { seedWorkspace } = await import('../../lib/admin/seed');
-  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
-  return seedWorkspace(deps, description);
-}
-
 /**
- * The demo workspace's admin (decisions 7.1), added and invited as `member add` does, then given a permanent
+ * The demo workspace and its admin (decisions 7.1), added and invited as `member add` does, then given a permanent
  * password drawn like an invitation's, printed once with the other secrets.
  */
-async function addDemoAdmin(deps: Deps, workspaceId: string) {
+async function seedDemoWorkspace(deps: Deps) {
+  const { seedWorkspace } = await import('../../lib/admin/seed');
   const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
   const { commandLine } = await import('../../lib/domain/audit');
-  const { poolIdentityProvider } = await import('../../lib/identity/cognito');
-  const identity = poolIdentityProvider();
-  const email = 'admin@demo.test';
-  await addMember(
-    { ...deps, identity },
-    { workspaceId, email, name: 'Administrateur Démo', role: 'admin', actingMemberId: commandLine },
-  );
-  const password = temporaryPassword();
+  const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
+  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
+  const seed = await seedWorkspace(deps, description);
+  const [email, password, name] = ['admin@demo.test', temporaryPassword(), 'Administrateur Démo'];
+  const member = { workspaceId: seed.workspace_id, email, name, role: 'admin', actingMemberId: commandLine } as const;
+  await addMember({ ...deps, identity }, member);
   await setMemberPassword({ identity }, email, password);
-  return { email, password };
+  return { seed, admin: { email, password } };
 }
 
 function portFrom(name: string, fallback: number): number {
