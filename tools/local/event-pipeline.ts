@@ -94,8 +94,7 @@ export async function startEventPipeline(options: {
   const ticks = setInterval(pump, 100);
   // The messages live in this process only: after a restart, the sweep queues again what they were for.
   const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${String(error)}`));
-  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000);
-  sweeps.unref();
+  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000).unref();
   return {
     queue,
     queued: () => messages.map(({ messageId, body, receives }) => ({ messageId, body, receives })),
@@ -123,10 +122,9 @@ export function sqsRecord({ messageId, body, receives, sentAt }: QueuedMessage &
 }
 
 /**
- * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now
- * start at `startingPosition`, positioned before this returns; later ones at their start. A batch is
- * handed again from the record answered in `batchItemFailures` (all of it on a throw) after a pause,
- * until it goes through; the mapping's retry bound and on-failure destination are AWS's.
+ * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now start at
+ * `startingPosition`, positioned before this returns; later ones at their start. A failed batch is handed again until
+ * it goes through; the mapping's retry bound and on-failure destination are AWS's.
  */
 export async function readTableStream(options: {
   endpoint: string;
@@ -145,7 +143,6 @@ export async function readTableStream(options: {
   type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string } & Flags;
   const shards = new Map<string, Shard>();
   let running = true;
-
   const discover = async (start: Position, after?: string): Promise<void> => {
     const page = new streams.DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
     const { StreamDescription: stream } = await client.send(page);
@@ -202,7 +199,6 @@ export async function readTableStream(options: {
       if (records.length === 0) return;
     }
   };
-
   // Only a round that read every shard without an error, begun after a call to `caughtUp`, answers it.
   let [begun, readThrough] = [0, 0];
   const round = async () => {
@@ -246,12 +242,10 @@ export async function readTableStream(options: {
 
 async function latestStreamArn(endpoint: string, tableName: string): Promise<string> {
   const dynamo = createDynamoClient({ endpoint });
-  const { Table } = await dynamo
-    .send(new DescribeTableCommand({ TableName: tableName }))
-    .finally(() => dynamo.destroy());
-  if (Table?.StreamSpecification?.StreamEnabled !== true || !Table.LatestStreamArn)
-    throw new StreamDisabledError(tableName);
-  return Table.LatestStreamArn;
+  const describe = dynamo.send(new DescribeTableCommand({ TableName: tableName })).finally(() => dynamo.destroy());
+  const { Table } = await describe;
+  if (Table?.StreamSpecification?.StreamEnabled && Table.LatestStreamArn) return Table.LatestStreamArn;
+  throw new StreamDisabledError(tableName);
 }
 
 /** As Lambda hands it over (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, binary in base64, time in seconds. */

@@ -31,16 +31,10 @@ export function lambdaContext(functionName: string, timeoutMs: number = function
 }
 
 /**
- * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the signing-secrets
- * table's name to those that write secrets, the delivery queue to those that queue deliveries (`npm start`'s
- * in-process queue, lib/domain/events/ports.ts; none when the table has no stream), and the local network policy.
+ * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the secrets table's name,
+ * the delivery queue (`npm start`'s, none when the table has no stream), the Lambda API once the server listens.
  */
-export type LocalOutbound = {
-  secretsTableName: string;
-  queue?: DeliveryQueue | undefined;
-  /** Where the local server serves the Lambda API (`lambdaApiReply`), once it listens: the replay invokes the webhooks there. */
-  lambdaEndpoint?: string | undefined;
-};
+export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | undefined; lambdaEndpoint?: string };
 
 /** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
 const noDeliveryQueue: DeliveryQueue = {
@@ -57,14 +51,13 @@ const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables)
 function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined): Deps {
   if (route.queuesDeliveries) process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
   if (route.invokesWebhooks) for (const [name, id] of Object.entries(webhookNames)) process.env[name] ||= id;
-  const webhooks = () =>
-    deployedWebhooks({ ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint }, localStage.region);
+  const webhookEnv = { ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint };
   return {
     ...deps,
     network: 'local',
     ...(route.secretsTableActions && outbound ? { secretsTableName: outbound.secretsTableName } : {}),
     ...(route.queuesDeliveries ? { queue: outbound?.queue ?? noDeliveryQueue } : {}),
-    ...(route.invokesWebhooks ? { webhooks: webhooks() } : {}),
+    ...(route.invokesWebhooks ? { webhooks: deployedWebhooks(webhookEnv, localStage.region) } : {}),
   } as Deps;
 }
 

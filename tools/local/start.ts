@@ -3,18 +3,19 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { SeedOutput } from '../../lib/admin/seed';
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
-import { demoBanner } from './demo-banner';
+import { webhookUrl } from '../../lib/admin/webhooks';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
 
 /**
- * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the
- * tables, the local identity provider, a demo workspace on an empty database, the local API and outbound events. SIGINT and
- * SIGTERM stop them in reverse order, DynamoDB Local last, so no java process outlives this one.
+ * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the tables, the identity
+ * provider, a demo workspace on an empty database, the local API and outbound events. SIGINT and SIGTERM stop them in
+ * reverse order, DynamoDB Local last, so no java process outlives this one.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -58,9 +59,8 @@ async function start(): Promise<void> {
   console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
   const demo = empty ? await seedDemoWorkspace(deps) : undefined;
-  // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
-  // would be sent again at every start. Positioned before the "ready" line, so no later write escapes;
-  // before the server, whose redeliver route queues on the pipeline's queue.
+  // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes would be sent again
+  // at every start. Positioned before the "ready" line and the server (whose redeliver route queues on its queue).
   let queue: DeliveryQueue | undefined;
   try {
     const pipeline = await startEventPipeline({ deps: secretsDeps, endpoint, startingPosition: 'LATEST' });
@@ -79,15 +79,17 @@ async function start(): Promise<void> {
     'son identifiant : npm run --silent admin -- workspace list ; ' +
     'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-  console.log(demo === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, ...demo }));
+  console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
+
+type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
 
 /**
  * The demo workspace and its admin (decisions 7.1), added and invited as `member add` does, then given a permanent
  * password drawn like an invitation's, printed once with the other secrets.
  */
-async function seedDemoWorkspace(deps: Deps) {
+async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
   const { seedWorkspace } = await import('../../lib/admin/seed');
   const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
   const { commandLine } = await import('../../lib/domain/audit');
@@ -99,6 +101,39 @@ async function seedDemoWorkspace(deps: Deps) {
   await addMember({ ...deps, identity }, member);
   await setMemberPassword({ identity }, email, password);
   return { seed, admin: { email, password } };
+}
+
+/** What `npm start` prints once after seeding the demo workspace: its secrets are kept nowhere else. */
+function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo): string {
+  const apiKey = Object.values(seed.api_keys)[0]?.secret;
+  const lines = ['', 'Espace de démonstration « Démo » créé. Notez ces secrets : ils ne seront plus affichés.'];
+  lines.push(`  Espace de travail     : ${seed.workspace_id}`, `  URL de l'API          : ${apiUrl}`);
+  const examples: string[] = [];
+  if (apiKey !== undefined) {
+    lines.push(`  Clé d'API « Démo »    : ${apiKey}`);
+    examples.push(`  curl -s ${apiUrl}/pipelines -H 'Authorization: Bearer ${apiKey}'`);
+  }
+  if (seed.webhook !== null) {
+    const { endpoint_id: endpointId, token } = seed.webhook;
+    const leadUrl = webhookUrl(publicBaseUrl, endpointId);
+    const lead = { first_name: 'Nina', last_name: 'Roux', email: 'nina.roux@exemple.test', source: 'Site web' };
+    // The recruitment webhook shares the lead webhook's endpoint and token (docs/api.md#recruitment-webhook).
+    const recruitmentUrl = `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
+    lines.push(`  Webhook prospects     : ${leadUrl}`, `  Webhook recrutement   : ${recruitmentUrl}`);
+    lines.push(`  Jeton du webhook      : ${token}`);
+    examples.push(
+      `  curl -s -X POST '${leadUrl}' -H 'Authorization: Bearer ${token}' ` +
+        `-H 'Content-Type: application/json' -d '${JSON.stringify(lead)}'`,
+    );
+  }
+  // The admin signs in to the settings API; every admin command names its workspace.
+  lines.push(`  Administrateur        : ${admin.email}`, `  Mot de passe          : ${admin.password}`);
+  examples.push(
+    `  curl -s -X POST ${apiUrl}/session -H 'Content-Type: application/json' -d '${JSON.stringify(admin)}'`,
+  );
+  examples.push(`  npm run --silent admin -- workspace show --workspace ${seed.workspace_id}`);
+  lines.push('', 'Exemples :', ...examples);
+  return lines.join('\n');
 }
 
 function portFrom(name: string, fallback: number): number {
@@ -120,9 +155,9 @@ const stop = (exitCode: number): Promise<void> =>
 const starting = start();
 
 /**
- * A signal during start-up waits for it (DynamoDB Local may be half-started); `on`, since a second
- * signal without a listener would end this process first. `npm start` runs tsx as a loader: the tsx
- * command's signal relay gave up within 30 ms on a busy machine, leaving DynamoDB Local running.
+ * A signal during start-up waits for it (DynamoDB Local may be half-started); `on`, since a second signal without a
+ * listener would end this process first. tsx runs as a loader: its command's signal relay gave up within 30 ms on a
+ * busy machine, leaving DynamoDB Local running.
  */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void starting.finally(() => stop(0)).catch(() => undefined));
