@@ -37,12 +37,9 @@ type Position = 'LATEST' | 'TRIM_HORIZON';
 type Flags = Record<'closed' | 'done', boolean>;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startEventPipeline(options: {
-  deps: SecretsDeps;
-  endpoint: string;
-  tableName?: string;
-  startingPosition?: Position;
-}): Promise<EventPipeline> {
+type PipelineOptions = { deps: SecretsDeps; endpoint: string; tableName?: string; startingPosition?: Position };
+
+export async function startEventPipeline(options: PipelineOptions): Promise<EventPipeline> {
   const { secretsTableName, ...deps } = options.deps;
   const now = () => deps.clock().getTime();
   // A message in hand is due at Infinity until its batch is answered.
@@ -155,13 +152,8 @@ export async function readTableStream(options: {
     if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
   };
   const position = async ({ id: ShardId, start, after: SequenceNumber }: Shard) => {
-    const type = SequenceNumber === undefined ? start : 'AFTER_SEQUENCE_NUMBER';
-    const command = new streams.GetShardIteratorCommand({
-      StreamArn,
-      ShardId,
-      ShardIteratorType: type,
-      SequenceNumber,
-    });
+    const ShardIteratorType = SequenceNumber === undefined ? start : 'AFTER_SEQUENCE_NUMBER';
+    const command = new streams.GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType, SequenceNumber });
     return (await client.send(command)).ShardIterator;
   };
   /** Handed again from the first record answered in `batchItemFailures` (all of it on a throw) until it goes through. */
@@ -182,11 +174,9 @@ export async function readTableStream(options: {
   const readShard = async (shard: Shard) => {
     while (running && !shard.done) {
       shard.iterator ??= await position(shard);
-      const read = new streams.GetRecordsCommand({
-        ShardIterator: shard.iterator,
-        Limit: changeStreamSettings.batchSize,
-      });
-      const { Records: records = [], NextShardIterator } = await client.send(read);
+      const Limit = changeStreamSettings.batchSize;
+      const page = await client.send(new streams.GetRecordsCommand({ ShardIterator: shard.iterator, Limit }));
+      const { Records: records = [], NextShardIterator } = page;
       if (records.length > 0) await handBatch(records.map((record) => lambdaRecord(record, StreamArn)));
       shard.after = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.after;
       if (NextShardIterator === undefined && !shard.closed) {
@@ -222,7 +212,6 @@ export async function readTableStream(options: {
     }
     if (complete) readThrough = index;
   };
-
   await discover(options.startingPosition);
   for (const shard of shards.values()) if (!shard.done) shard.iterator = await position(shard);
   const loop = (async () => {
@@ -242,8 +231,9 @@ export async function readTableStream(options: {
 
 async function latestStreamArn(endpoint: string, tableName: string): Promise<string> {
   const dynamo = createDynamoClient({ endpoint });
-  const describe = dynamo.send(new DescribeTableCommand({ TableName: tableName })).finally(() => dynamo.destroy());
-  const { Table } = await describe;
+  const { Table } = await dynamo
+    .send(new DescribeTableCommand({ TableName: tableName }))
+    .finally(() => dynamo.destroy());
   if (Table?.StreamSpecification?.StreamEnabled && Table.LatestStreamArn) return Table.LatestStreamArn;
   throw new StreamDisabledError(tableName);
 }

@@ -42,12 +42,9 @@ export async function startLocalIdentityProvider(options: {
     if (!(await untilAnswering(listPools, () => isAlive(child))))
       throw new Error(`cognito-local s'est arrêté au démarrage (port ${port})`);
     const known = await getLocalIdentityProvider(options.store);
-    const describe = (UserPoolId: string) => client.send(new cognito.DescribeUserPoolCommand({ UserPoolId }));
-    const reused =
-      known &&
-      (await describe(known.user_pool_id)
-        .then(() => known)
-        .catch(() => undefined));
+    const describe = new cognito.DescribeUserPoolCommand({ UserPoolId: known?.user_pool_id });
+    // The pool named in the table, if cognito-local still has it (a kept DATA_DIR).
+    const reused = known && (await client.send(describe).catch(() => undefined)) && known;
     const { user_pool_id, client_id } = reused ?? (await createPool(client));
     const poolFile = join(folder, '.cognito', 'db', `${user_pool_id}.json`);
     await putLocalIdentityProvider(options.store, { user_pool_id, client_id, endpoint, pool_file: poolFile });
@@ -77,14 +74,9 @@ async function createPool(client: ReturnType<typeof createCognitoClient>) {
     UsernameConfiguration: { CaseSensitive: false },
   });
   const { UserPool } = await client.send(pool);
-  const { UserPoolClient } = await client.send(
-    new cognito.CreateUserPoolClientCommand({
-      UserPoolId: UserPool?.Id,
-      ClientName: 'crm-service',
-      GenerateSecret: true,
-      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
-    }),
-  );
+  const flows: cognito.ExplicitAuthFlowsType[] = ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'];
+  const app = { UserPoolId: UserPool?.Id, ClientName: 'crm-service', GenerateSecret: true, ExplicitAuthFlows: flows };
+  const { UserPoolClient } = await client.send(new cognito.CreateUserPoolClientCommand(app));
   if (!UserPool?.Id || !UserPoolClient?.ClientId) throw new Error('cognito-local a refusé de créer le pool');
   return { user_pool_id: UserPool.Id, client_id: UserPoolClient.ClientId };
 }

@@ -130,10 +130,8 @@ export async function lambdaApiReply(
   if (!request.authorization?.startsWith('AWS4-HMAC-SHA256 '))
     return reply(403, { message: 'Missing Authentication Token' }, errorType('MissingAuthenticationTokenException'));
   const route = routes.find((candidate) => candidate.id === request.functionName);
-  if (route === undefined) {
-    const message = `Function not found: ${request.functionName}`;
-    return reply(404, { Type: 'User', message }, errorType('ResourceNotFoundException'));
-  }
+  const notFound = { Type: 'User', message: `Function not found: ${request.functionName}` };
+  if (route === undefined) return reply(404, notFound, errorType('ResourceNotFoundException'));
   try {
     return reply(200, await invocations.handler(route, JSON.parse(request.payload || '{}') as never));
   } catch (error) {
