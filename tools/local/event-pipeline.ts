@@ -143,11 +143,11 @@ export async function readTableStream(options: {
   const discover = async (start: Position, after?: string): Promise<void> => {
     const page = new streams.DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
     const { StreamDescription: stream } = await client.send(page);
-    for (const { ShardId: id = '', ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
+    for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
       const closed = range?.EndingSequenceNumber !== undefined;
-      const known = shards.get(id);
-      if (known) known.closed = closed;
-      else shards.set(id, { id, parentId, start, closed, done: closed && start === 'LATEST' });
+      if (id !== undefined && !shards.has(id))
+        shards.set(id, { id, parentId, start, closed, done: closed && start === 'LATEST' });
+      else if (id !== undefined) Object.assign(shards.get(id) ?? {}, { closed });
     }
     if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
   };
