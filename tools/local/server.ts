@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../lib/deps';
 import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds, routes } from '../../lib/routes';
+import { loadSecretsTableName } from '../../lib/storage/client';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';
 import { lambdaApiReply, lambdaInvocations, type LocalOutbound } from './lambda-runtime';
-import { loadSecretsTableName } from '../../lib/storage/client';
 
 export type LocalServer = { url: string; close: () => Promise<void> };
 
@@ -15,33 +15,25 @@ export type LocalServer = { url: string; close: () => Promise<void> };
 export type LocalTimeouts = { functionMs: number; integrationMs: number };
 
 /** As deployed: every API function, the authorizer included, has `functionTimeoutSeconds` (infra/cdk/constructs/route-function.ts). */
-export const deployedTimeouts: LocalTimeouts = {
-  functionMs: functionTimeoutSeconds * 1000,
-  integrationMs: integrationTimeoutMs,
-};
+const functionMs = functionTimeoutSeconds * 1000;
+export const deployedTimeouts: LocalTimeouts = { functionMs, integrationMs: integrationTimeoutMs };
 
 /**
- * The local stand-in for API Gateway: the routes of lib/routes.ts through api-gateway.ts, the
- * functions run by lambda-runtime.ts. Also, outside the API: GET /health, the API's reference, and the Lambda API's
- * Invoke for the functions it runs (lambda-runtime.ts `lambdaApiReply`).
+ * The local stand-in for API Gateway on 127.0.0.1: the routes of lib/routes.ts through api-gateway.ts, the functions
+ * run by lambda-runtime.ts. Also GET /health, the API's reference, and the Lambda API's Invoke (`lambdaApiReply`).
+ * `outbound`: the secrets table (by default the local one beside `deps`' table) and the delivery queue.
  */
 export async function startLocalServer(options: {
   deps: Deps;
   port: number;
-  host?: string;
   timeouts?: Partial<LocalTimeouts>;
-  /** The secrets table (by default the local one beside `deps`' table) and the delivery queue of outbound events. */
   outbound?: Partial<LocalOutbound>;
 }): Promise<LocalServer> {
-  const host = options.host ?? '127.0.0.1';
   const timeouts = { ...deployedTimeouts, ...options.timeouts };
   const running = new Set<Promise<unknown>>();
-  const outbound: LocalOutbound = {
-    secretsTableName:
-      options.outbound?.secretsTableName ??
-      loadSecretsTableName({ ...process.env, TABLE_NAME: options.deps.tableName }),
-    queue: options.outbound?.queue,
-  };
+  const localSecretsTable = () => loadSecretsTableName({ ...process.env, TABLE_NAME: options.deps.tableName });
+  const secretsTableName = options.outbound?.secretsTableName ?? localSecretsTable();
+  const outbound: LocalOutbound = { secretsTableName, queue: options.outbound?.queue };
   const invocations = lambdaInvocations(options.deps, timeouts.functionMs, running, outbound);
   const reply = async (req: IncomingMessage): Promise<GatewayReply> => {
     const [method, target, body] = [req.method ?? 'GET', req.url ?? '/', await readBody(req)];
@@ -73,10 +65,11 @@ export async function startLocalServer(options: {
   // loop ran late (a loaded machine) closed it as the client sent its next request on it (ECONNRESET).
   // 0 disables the timer (Node.js HTTP, server.keepAliveTimeout); close() ends the connections left.
   server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve, reject) => void server.once('error', reject).listen(options.port, host, resolve));
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>(
+    (resolve, reject) => void server.once('error', reject).listen(options.port, '127.0.0.1', resolve),
+  );
   // Read by the functions on their first invocation, after this.
-  outbound.lambdaEndpoint = url;
+  const url = (outbound.lambdaEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return {
     url,
     // Once every invocation has ended, those the gateway stopped waiting for included.

@@ -3,18 +3,19 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import type { SeedOutput } from '../../lib/admin/seed';
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
-import { demoBanner } from './demo-banner';
+import { webhookUrl } from '../../lib/admin/webhooks';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
 
 /**
- * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the
- * tables, the local identity provider, a demo workspace on an empty database, the local API and outbound events. SIGINT and
- * SIGTERM stop them in reverse order, DynamoDB Local last, so no java process outlives this one.
+ * `npm start` (docs/api.md#running-locally): DynamoDB Local unless DYNAMODB_ENDPOINT is set, the tables, the identity
+ * provider, a demo workspace on an empty database, the local API and outbound events. SIGINT and SIGTERM stop them in
+ * reverse order, DynamoDB Local last, so no java process outlives this one.
  */
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -57,11 +58,9 @@ async function start(): Promise<void> {
   Object.assign(process.env, identityProvider.env);
   console.log(`Fournisseur d'identité local (cognito-local) : ${identityProvider.endpoint}`);
 
-  const seed = empty ? await seedDemoWorkspace(deps) : undefined;
-  const admin = seed === undefined ? undefined : await addDemoAdmin(deps, seed.workspace_id);
-  // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes
-  // would be sent again at every start. Positioned before the "ready" line, so no later write escapes;
-  // before the server, whose redeliver route queues on the pipeline's queue.
+  const demo = empty ? await seedDemoWorkspace(deps) : undefined;
+  // From LATEST, unlike the stack's TRIM_HORIZON: with a kept DATA_DIR, the last 24 hours of writes would be sent again
+  // at every start. Positioned before the "ready" line and the server (whose redeliver route queues on its queue).
   let queue: DeliveryQueue | undefined;
   try {
     const pipeline = await startEventPipeline({ deps: secretsDeps, endpoint, startingPosition: 'LATEST' });
@@ -72,12 +71,7 @@ async function start(): Promise<void> {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
-  const server = await startLocalServer({
-    deps,
-    port: portFrom('PORT', 3000),
-    host: '127.0.0.1',
-    outbound: { secretsTableName, queue },
-  });
+  const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), outbound: { secretsTableName, queue } });
   cleanups.push(server.close);
 
   const alreadyFilled =
@@ -85,33 +79,61 @@ async function start(): Promise<void> {
     'son identifiant : npm run --silent admin -- workspace list ; ' +
     'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
-  console.log(seed === undefined ? alreadyFilled : demoBanner({ apiUrl: server.url, publicBaseUrl, seed, admin }));
+  console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
 }
 
-async function seedDemoWorkspace(deps: Deps) {
-  const { seedWorkspace } = await import('../../lib/admin/seed');
-  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
-  return seedWorkspace(deps, description);
-}
+type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
 
 /**
- * The demo workspace's admin (decisions 7.1), added and invited as `member add` does, then given a permanent
+ * The demo workspace and its admin (decisions 7.1), added and invited as `member add` does, then given a permanent
  * password drawn like an invitation's, printed once with the other secrets.
  */
-async function addDemoAdmin(deps: Deps, workspaceId: string) {
+async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
+  const { seedWorkspace } = await import('../../lib/admin/seed');
   const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
   const { commandLine } = await import('../../lib/domain/audit');
-  const { poolIdentityProvider } = await import('../../lib/identity/cognito');
-  const identity = poolIdentityProvider();
-  const email = 'admin@demo.test';
-  await addMember(
-    { ...deps, identity },
-    { workspaceId, email, name: 'Administrateur Démo', role: 'admin', actingMemberId: commandLine },
-  );
-  const password = temporaryPassword();
+  const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
+  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
+  const seed = await seedWorkspace(deps, description);
+  const [email, password, name] = ['admin@demo.test', temporaryPassword(), 'Administrateur Démo'];
+  const member = { workspaceId: seed.workspace_id, email, name, role: 'admin', actingMemberId: commandLine } as const;
+  await addMember({ ...deps, identity }, member);
   await setMemberPassword({ identity }, email, password);
-  return { email, password };
+  return { seed, admin: { email, password } };
+}
+
+/** What `npm start` prints once after seeding the demo workspace: its secrets are kept nowhere else. */
+function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo): string {
+  const apiKey = Object.values(seed.api_keys)[0]?.secret;
+  const lines = ['', 'Espace de démonstration « Démo » créé. Notez ces secrets : ils ne seront plus affichés.'];
+  lines.push(`  Espace de travail     : ${seed.workspace_id}`, `  URL de l'API          : ${apiUrl}`);
+  const examples: string[] = [];
+  if (apiKey !== undefined) {
+    lines.push(`  Clé d'API « Démo »    : ${apiKey}`);
+    examples.push(`  curl -s ${apiUrl}/pipelines -H 'Authorization: Bearer ${apiKey}'`);
+  }
+  if (seed.webhook !== null) {
+    const { endpoint_id: endpointId, token } = seed.webhook;
+    const leadUrl = webhookUrl(publicBaseUrl, endpointId);
+    const lead = { first_name: 'Nina', last_name: 'Roux', email: 'nina.roux@exemple.test', source: 'Site web' };
+    // The recruitment webhook shares the lead webhook's endpoint and token (docs/api.md#recruitment-webhook).
+    const recruitmentUrl = `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
+    lines.push(`  Webhook prospects     : ${leadUrl}`, `  Webhook recrutement   : ${recruitmentUrl}`);
+    lines.push(`  Jeton du webhook      : ${token}`);
+    examples.push(
+      `  curl -s -X POST '${leadUrl}' -H 'Authorization: Bearer ${token}' ` +
+        `-H 'Content-Type: application/json' -d '${JSON.stringify(lead)}'`,
+    );
+  }
+  // The admin signs in to the settings API; every admin command names its workspace.
+  lines.push(`  Administrateur        : ${admin.email}`, `  Mot de passe          : ${admin.password}`);
+  examples.push(
+    `  curl -s -X POST ${apiUrl}/session -H 'Content-Type: application/json' -d '${JSON.stringify(admin)}'`,
+  );
+  examples.push(`  npm run --silent admin -- workspace show --workspace ${seed.workspace_id}`);
+  lines.push('', 'Exemples :', ...examples);
+  return lines.join('\n');
 }
 
 function portFrom(name: string, fallback: number): number {
@@ -133,9 +155,9 @@ const stop = (exitCode: number): Promise<void> =>
 const starting = start();
 
 /**
- * A signal during start-up waits for it (DynamoDB Local may be half-started); `on`, since a second
- * signal without a listener would end this process first. `npm start` runs tsx as a loader: the tsx
- * command's signal relay gave up within 30 ms on a busy machine, leaving DynamoDB Local running.
+ * A signal during start-up waits for it (DynamoDB Local may be half-started); `on`, since a second signal without a
+ * listener would end this process first. tsx runs as a loader: its command's signal relay gave up within 30 ms on a
+ * busy machine, leaving DynamoDB Local running.
  */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void starting.finally(() => stop(0)).catch(() => undefined));
