@@ -125,4 +125,13 @@ export default tseslint.config(
   layer(['lib/domain/model.ts'], [{ group: ['**'], message: 'The domain model imports nothing.' }]),
   layer(['infra/**/*.ts'], [shipsAlone]),
   layer(['tools/**/*.ts'], [{ group: ['**/test/**'], message: 'The tools never import tests.' }]),
+  layer(
+    ['app/**/*.ts', 'app/**/*.tsx'],
+    [
+      {
+        group: ['**/lib/**', '**/functions/**', '**/infra/**', '**/tools/**', '**/test/**', '@aws-sdk/*'],
+        message: 'The settings page knows the service by its OpenAPI types only (app/src/settings-api.d.ts).',
+      },
+    ],
+  ),
 );

@@ -5,6 +5,7 @@ import type { Deps } from '../../lib/deps';
 import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds, routes } from '../../lib/routes';
 import { loadSecretsTableName } from '../../lib/storage/client';
+import { localSettingsPage } from '../app/page';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';
 import { lambdaApiReply, lambdaInvocations, type LocalOutbound } from './lambda-runtime';
@@ -20,7 +21,8 @@ export const deployedTimeouts: LocalTimeouts = { functionMs, integrationMs: inte
 
 /**
  * The local stand-in for API Gateway on 127.0.0.1: the routes of lib/routes.ts through api-gateway.ts, the functions
- * run by lambda-runtime.ts. Also GET /health, the API's reference, and the Lambda API's Invoke (`lambdaApiReply`).
+ * run by lambda-runtime.ts. Also GET /health, the API's reference, the settings page under /app/ (tools/app/page.ts),
+ * and the Lambda API's Invoke (`lambdaApiReply`).
  * `outbound`: the secrets table (by default the local one beside `deps`' table) and the delivery queue.
  */
 export async function startLocalServer(options: {
@@ -46,7 +48,7 @@ export async function startLocalServer(options: {
       const [functionName, authorization] = [decodeURIComponent(invoked[1] ?? ''), req.headers.authorization];
       return lambdaApiReply(invocations, routes, { functionName, payload: body, authorization });
     }
-    const page = method === 'GET' ? await localReferencePage(path) : undefined;
+    const page = method === 'GET' ? ((await localReferencePage(path)) ?? (await localSettingsPage(path))) : undefined;
     if (page !== undefined) return page;
     const [{ rawHeaders, httpVersion }, sourceIp] = [req, req.socket.remoteAddress ?? '127.0.0.1'];
     const ids = { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() };

@@ -81,6 +81,7 @@ async function start(): Promise<void> {
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
   console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
+  console.log(`Page des réglages : ${server.url}/app/ ; référence de l'API : ${server.url}/docs`);
 }
 
 type Demo = { seed: SeedOutput; admin: { email: string; password: string } };

@@ -1,0 +1,127 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { pageHeaders } from '../../tools/app/page';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+
+/**
+ * The settings page (decisions 7.3) in a real browser: Debian's Chromium, headless, driven by playwright-core,
+ * against the local server, with axe-core checking every screen it reaches. On a developer's machine without
+ * Chromium it says so and skips; in CI (.ci/run installs Chromium) it always runs.
+ */
+const executablePath = '/usr/bin/chromium';
+const runs = existsSync(executablePath) || process.env.CI !== undefined;
+if (!runs) console.warn(`settings-page.test.ts skipped: ${executablePath} is absent; CI runs it.`);
+
+const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+
+(runs ? describe : describe.skip)('GET /app/, the settings page', () => {
+  let api: TestApi;
+  let browser: BrowserContext;
+  let profile: string;
+  let ws: PeopleWorkspace;
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
+    [api, browser] = await Promise.all([
+      startTestApi(),
+      chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags }),
+    ]);
+    ws = await workspaceWithPeople(api);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** A fresh tab on the page, recording any request that leaves the local server and any error its code throws. */
+  async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[] }> {
+    const page = await browser.newPage();
+    const [outside, errors] = [[] as string[], [] as string[]];
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith(api.url)) return route.continue();
+      outside.push(route.request().url());
+      return route.abort();
+    });
+    // An error the page's code threw; an API refusal it shows (a 401 of a wrong password) is not one.
+    page.on('pageerror', (error) => void errors.push(error.message));
+    await page.goto(`${api.url}/app/`);
+    return { page, outside, errors };
+  }
+
+  /** No serious or critical accessibility violation on the screen as it stands. */
+  async function expectAccessible(page: Page): Promise<void> {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  }
+
+  const signIn = async (page: Page, email: string, password = peoplePassword) => {
+    await page.getByLabel('Adresse e-mail').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+  };
+
+  test('served with its security headers, hashed assets cached for good, under 150 KB of JavaScript gzipped', async () => {
+    const index = await fetch(`${api.url}/app/`);
+    expect(index.status).toBe(200);
+    for (const [name, value] of Object.entries(pageHeaders)) expect(index.headers.get(name)).toBe(value);
+    expect(index.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const html = await index.text();
+    expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\sstyle=|\son\w+=/);
+    const script = /src="(\/app\/assets\/main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${api.url}${script}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(gzipSync(Buffer.from(await asset.arrayBuffer())).length).toBeLessThan(150_000);
+    expect((await fetch(`${api.url}/app/assets/main-INCONNU.js`)).status).toBe(404);
+    expect((await fetch(`${api.url}/app`, { redirect: 'manual' })).headers.get('location')).toBe('/app/');
+  });
+
+  test('an admin signs in, opens the workspace and adds a tag; the API’s refusal of a wrong password is shown', async () => {
+    const { page, outside, errors } = await openPage();
+    await expectAccessible(page);
+    await signIn(page, ws.admin.email, 'pas-le-bon-mot-de-passe');
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/./);
+    await signIn(page, ws.admin.email);
+    await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
+    await expectAccessible(page);
+    // The person belongs to this one workspace, as an admin.
+    await expect(page.getByRole('button', { name: /^Ouvrir l'espace/ }).count()).resolves.toBe(1);
+    await expect(page.getByText('administrateur').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('heading', { name: 'Tags' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Nom du nouveau tag').fill('Salon 2026');
+    await page.getByRole('button', { name: 'Ajouter le tag' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Salon 2026' }).waitFor();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Tag « Salon 2026 » ajouté.');
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('a member sees the tags without the admin’s form; signing out leaves no token in the tab', async () => {
+    const { page } = await openPage();
+    await signIn(page, ws.member.email);
+    await page
+      .getByRole('button', { name: /^Ouvrir l'espace/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Tags' }).waitFor();
+    await expect(page.getByLabel('Nom du nouveau tag').count()).resolves.toBe(0);
+    const kept = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+    expect(kept).toContain('accessToken');
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    const left = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+    expect(left).not.toMatch(/eyJ|accessToken|refreshToken/);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+  }, 60_000);
+});
