@@ -14,12 +14,22 @@ export const texts = {
     role: { admin: 'administrateur', member: 'membre' },
     open: "Ouvrir l'espace",
   },
+  screens: {
+    menu: 'Écrans de l’espace',
+    tags: 'Tags & Webhook',
+  },
   tags: {
     heading: 'Tags',
     none: "Cet espace n'a encore aucun tag.",
     name: 'Nom du nouveau tag',
     add: 'Ajouter le tag',
     added: (name: string) => `Tag « ${name} » ajouté.`,
+  },
+  secret: {
+    warning: 'Copiez cette valeur maintenant : elle ne sera plus jamais affichée.',
+    copy: 'Copier',
+    copied: 'Copié dans le presse-papiers.',
+    dismiss: 'J’ai copié la valeur, la masquer',
   },
   loading: 'Chargement…',
   signOut: 'Se déconnecter',
