@@ -242,6 +242,27 @@ const stageChangeEntry = (undoneAt: string | null) => ({
   undone_at: undoneAt,
 });
 
+/** A prospect's answer, the Prospect API's and a member's alike. */
+const prospectAnswer: OperationText['success'] = {
+  200: {
+    description: 'The prospect.',
+    schema: 'Prospect',
+    examples: { prospect: { summary: 'A prospect', value: prospect } },
+  },
+};
+
+/** A look-up's answer by e-mail, phone or social profile, the Prospect API's and a member's alike. */
+const prospectSearchAnswer: OperationText['success'] = {
+  200: {
+    description: 'The matching prospect (one element), or none (empty list).',
+    schema: 'ProspectSearch',
+    examples: {
+      found: { summary: 'Known contact', value: { prospects: [prospect] } },
+      none: { summary: 'Unknown contact', value: { prospects: [] } },
+    },
+  },
+};
+
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
   ...signInOperations,
@@ -477,13 +498,7 @@ export const operations: Record<string, OperationText> = {
     description:
       'The prospect with its contact fields, placement, members, next follow-up and tags. Absent values are `null`; ' +
       'timestamps are UTC.',
-    success: {
-      200: {
-        description: 'The prospect.',
-        schema: 'Prospect',
-        examples: { prospect: { summary: 'A prospect', value: prospect } },
-      },
-    },
+    success: prospectAnswer,
     errors: { 404: prospectNotFound, ...prospectApiErrors('prospects:read') },
   },
 
@@ -494,16 +509,7 @@ export const operations: Record<string, OperationText> = {
       'that one value (e-mail ignoring case and Unicode normalization, phone exactly as sent, `social_url` ' +
       'exactly; each trimmed), or an empty list. Never a 404.',
     query: ['Email', 'Phone', 'SocialUrl'],
-    success: {
-      200: {
-        description: 'The matching prospect (one element), or none (empty list).',
-        schema: 'ProspectSearch',
-        examples: {
-          found: { summary: 'Known contact', value: { prospects: [prospect] } },
-          none: { summary: 'Unknown contact', value: { prospects: [] } },
-        },
-      },
-    },
+    success: prospectSearchAnswer,
     errors: {
       400: {
         description:
@@ -619,16 +625,7 @@ export const operations: Record<string, OperationText> = {
       "The Prospect API's look-up (`GET /prospects`) for a member of the workspace: exactly one of `email`, `phone`, " +
       '`social_url`; the answer is the prospect the lead webhook would match with that value, or an empty list.',
     query: ['Email', 'Phone', 'SocialUrl'],
-    success: {
-      200: {
-        description: 'The matching prospect (one element), or none (empty list).',
-        schema: 'ProspectSearch',
-        examples: {
-          found: { summary: 'Known contact', value: { prospects: [prospect] } },
-          none: { summary: 'Unknown contact', value: { prospects: [] } },
-        },
-      },
-    },
+    success: prospectSearchAnswer,
     errors: {
       400: {
         description:
@@ -648,13 +645,7 @@ export const operations: Record<string, OperationText> = {
   getWorkspaceProspect: {
     summary: 'Get a prospect of the workspace',
     description: 'The prospect as `GET /prospects/{prospect_id}` answers it, for a member of the workspace.',
-    success: {
-      200: {
-        description: 'The prospect.',
-        schema: 'Prospect',
-        examples: { prospect: { summary: 'A prospect', value: prospect } },
-      },
-    },
+    success: prospectAnswer,
     errors: { 404: memberProspectNotFound },
   },
 
