@@ -44,7 +44,7 @@ export const texts = {
     scope: {
       '*': 'Toutes les routes (*)',
       'pipelines:read': 'Lire les pipelines et les tags (pipelines:read)',
-      'prospects:read': 'Lire les prospects (prospects:read)',
+      'prospects:read': 'Lire les prospects, leurs notes et leurs modifications (prospects:read)',
       'prospects:write': 'Modifier les prospects (prospects:write)',
       'notes:write': 'Ajouter des notes (notes:write)',
       'tags:write': 'Poser et retirer des tags (tags:write)',
