@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { ApiKeys } from './api-keys';
 import type { Workspace } from './session';
 import { Tags } from './tags';
 import { texts } from './texts';
@@ -9,6 +10,12 @@ export type Screen = { id: string; title: string; adminOnly: boolean; show: (wor
 /** The screens, in the menu's order; a member is shown only those the member role allows. */
 export const screens: readonly Screen[] = [
   { id: 'tags', title: texts.screens.tags, adminOnly: false, show: (workspace) => <Tags workspace={workspace} /> },
+  {
+    id: 'api-keys',
+    title: texts.screens.apiKeys,
+    adminOnly: false,
+    show: (workspace) => <ApiKeys workspace={workspace} />,
+  },
 ];
 
 export const screensOf = (workspace: Workspace): Screen[] =>
