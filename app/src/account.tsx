@@ -34,6 +34,9 @@ export function Account() {
         <label for="current-password">{texts.account.current}</label>
         <input id="current-password" name="password" type="password" autocomplete="current-password" required />
         <label for="new-password">{texts.account.next}</label>
+        <p id="new-password-rules" class="hint">
+          {texts.account.rules}
+        </p>
         <input
           id="new-password"
           name="new_password"
@@ -43,7 +46,6 @@ export function Account() {
           minLength={12}
           aria-describedby="new-password-rules"
         />
-        <p id="new-password-rules">{texts.account.rules}</p>
         <button type="submit">{texts.account.submit}</button>
       </form>
       <p role="status">{status}</p>
