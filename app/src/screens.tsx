@@ -1,21 +1,35 @@
 import type { JSX } from 'preact';
+import { Account } from './account';
 import { ApiKeys } from './api-keys';
 import type { Workspace } from './session';
 import { Tags } from './tags';
 import { texts } from './texts';
+import { Webhook } from './webhook';
 
 /** A screen of a workspace (decisions 7.3): its title in the menu, whether only an admin sees it, what it shows. */
 export type Screen = { id: string; title: string; adminOnly: boolean; show: (workspace: Workspace) => JSX.Element };
 
 /** The screens, in the menu's order; a member is shown only those the member role allows. */
 export const screens: readonly Screen[] = [
-  { id: 'tags', title: texts.screens.tags, adminOnly: false, show: (workspace) => <Tags workspace={workspace} /> },
+  {
+    id: 'tags',
+    title: texts.screens.tags,
+    adminOnly: false,
+    // A member sees the tags only: every webhook route answers a member 403, so the page does not ask.
+    show: (workspace) => (
+      <>
+        <Tags workspace={workspace} />
+        {workspace.role === 'admin' && <Webhook workspace={workspace} />}
+      </>
+    ),
+  },
   {
     id: 'api-keys',
     title: texts.screens.apiKeys,
     adminOnly: false,
     show: (workspace) => <ApiKeys workspace={workspace} />,
   },
+  { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];
 
 export const screensOf = (workspace: Workspace): Screen[] =>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -6,7 +6,7 @@ import { texts } from './texts';
 
 type Tag = components['schemas']['Tag'];
 
-/** The workspace's tags; an admin adds one (a member sees the list only, as the API allows). */
+/** The workspace's tags; an admin adds one and renames one (a member sees the list only, as the API allows). */
 export function Tags({ workspace }: { workspace: Workspace }) {
   const [tags, setTags] = useState<Tag[]>();
   const [status, setStatus] = useState<string>();
@@ -32,6 +32,21 @@ export function Tags({ workspace }: { workspace: Workspace }) {
     form.reset();
   };
 
+  const rename = async (tag: Tag, name: string): Promise<boolean> => {
+    const { data, error } = await api.PATCH('/workspaces/{workspace_id}/tags/{tag_id}', {
+      params: { path: { ...path, tag_id: tag.id } },
+      body: { name },
+    });
+    if (!data) {
+      setFailure(messageOf(error));
+      return false;
+    }
+    setFailure(undefined);
+    setTags((known) => known?.map((each) => (each.id === data.id ? data : each)));
+    setStatus(texts.tags.renamed(tag.name, data.name));
+    return true;
+  };
+
   return (
     <section aria-labelledby="tags-heading">
       <h2 id="tags-heading">{texts.tags.heading}</h2>
@@ -40,7 +55,7 @@ export function Tags({ workspace }: { workspace: Workspace }) {
       {tags && tags.length > 0 && (
         <ul>
           {tags.map((tag) => (
-            <li key={tag.id}>{tag.name}</li>
+            <TagItem key={tag.id} tag={tag} onRename={workspace.role === 'admin' ? rename : undefined} />
           ))}
         </ul>
       )}
@@ -54,5 +69,57 @@ export function Tags({ workspace }: { workspace: Workspace }) {
       <p role="status">{status}</p>
       {failure && <p role="alert">{failure}</p>}
     </section>
+  );
+}
+
+/**
+ * A tag of the list; with `onRename` (an admin), a button that turns it into a field to rename it in place: Enter
+ * saves, Escape cancels, and the focus goes to the field and back to the button so the keyboard never loses its place.
+ */
+function TagItem({ tag, onRename }: { tag: Tag; onRename?: (tag: Tag, name: string) => Promise<boolean> }) {
+  const [editing, setEditing] = useState(false);
+  const toggled = useRef(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (toggled.current) (editing ? field.current : button.current)?.focus();
+  }, [editing]);
+
+  const edit = (next: boolean) => {
+    toggled.current = true;
+    setEditing(next);
+  };
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name'));
+    if (await onRename?.(tag, name)) edit(false);
+  };
+
+  if (onRename === undefined) return <li>{tag.name}</li>;
+  return (
+    <li>
+      {editing ? (
+        <form
+          class="inline"
+          onSubmit={(event) => void save(event)}
+          onKeyDown={(event) => event.key === 'Escape' && edit(false)}
+        >
+          <label for={`tag-${tag.id}`}>{texts.tags.newName(tag.name)}</label>
+          <input ref={field} id={`tag-${tag.id}`} name="name" required maxLength={50} defaultValue={tag.name} />
+          <button type="submit">{texts.tags.save}</button>
+          <button type="button" onClick={() => edit(false)}>
+            {texts.tags.cancel}
+          </button>
+        </form>
+      ) : (
+        <>
+          {tag.name}{' '}
+          <button ref={button} type="button" onClick={() => edit(true)}>
+            {texts.tags.rename(tag.name)}
+          </button>
+        </>
+      )}
+    </li>
   );
 }

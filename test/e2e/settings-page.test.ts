@@ -102,7 +102,9 @@ const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-bac
     await page.getByLabel('Nom du nouveau tag').fill('Salon 2026');
     await page.getByRole('button', { name: 'Ajouter le tag' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Salon 2026' }).waitFor();
-    await expect(page.getByRole('status').textContent()).resolves.toBe('Tag « Salon 2026 » ajouté.');
+    await expect(page.getByRole('region', { name: 'Tags' }).getByRole('status').textContent()).resolves.toBe(
+      'Tag « Salon 2026 » ajouté.',
+    );
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { messages } from '../../lib/messages';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { bearer, peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { aWorkspace } from '../support/seed';
+
+/**
+ * The settings page's « Tags & Webhook » (its webhook half and the renaming of a tag) and « Mon compte » (decisions
+ * 7.3) in Debian's Chromium against the local server: what the page does is checked where it lands (the webhook
+ * itself, the API, a new sign-in), and axe-core checks every state reached. Skipped, saying so, without Chromium.
+ */
+const executablePath = '/usr/bin/chromium';
+const runs = existsSync(executablePath) || process.env.CI !== undefined;
+if (!runs) console.warn(`settings-page-webhook.test.ts skipped: ${executablePath} is absent; CI runs it.`);
+
+const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+
+(runs ? describe : describe.skip)('the settings page: webhook, tag renaming, my account', () => {
+  let api: TestApi;
+  let browser: BrowserContext;
+  let profile: string;
+  /** Seeded without a webhook: the page generates the first one. */
+  let ws: PeopleWorkspace;
+  /** What the first journey copied from the page; the next ones regenerate and disable it. */
+  let webhookUrl: string;
+  let firstToken: string;
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
+    [api, browser] = await Promise.all([
+      startTestApi(),
+      chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags }),
+    ]);
+    // The copy buttons write to the clipboard, which the test reads back: what a person would paste.
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+    ws = await workspaceWithPeople(api, { ...aWorkspace(), webhook: undefined });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** A fresh tab on the page, recording every request it makes and any error its code throws. */
+  async function openPage(): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+    const page = await browser.newPage();
+    const [requests, errors] = [[] as string[], [] as string[]];
+    await page.route('**/*', (route) => {
+      requests.push(`${route.request().method()} ${route.request().url()}`);
+      return route.request().url().startsWith(api.url) ? route.continue() : route.abort();
+    });
+    page.on('pageerror', (error) => void errors.push(error.message));
+    await page.goto(`${api.url}/app/`);
+    return { page, requests, errors };
+  }
+
+  /** The page asked nothing of another origin and threw nothing. */
+  const expectClean = ({ requests, errors }: { requests: string[]; errors: string[] }) =>
+    expect([requests.filter((request) => !request.includes(` ${api.url}/`)), errors]).toEqual([[], []]);
+
+  async function expectAccessible(page: Page): Promise<void> {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  }
+
+  /** Signs in on the sign-in screen: the choice of a workspace follows. */
+  async function signIn(page: Page, email: string, password = peoplePassword): Promise<void> {
+    await page.getByLabel('Adresse e-mail').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
+  }
+
+  /** Signs in on the sign-in screen and opens the person's one workspace (its first screen, « Tags & Webhook »). */
+  async function signInAndOpen(page: Page, email: string): Promise<void> {
+    await signIn(page, email);
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('heading', { name: 'Tags' }).waitFor();
+  }
+
+  const webhookOf = (page: Page) => page.getByRole('region', { name: 'Webhook' });
+  const tokenOf = (page: Page) => webhookOf(page).getByRole('group', { name: 'Token du webhook' });
+  const stored = (page: Page) =>
+    page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+
+  /** Clicks a copy button, waits for the page to say it copied, and answers what the clipboard holds. */
+  async function copied(page: Page, within: Locator, button: string): Promise<string> {
+    await within.getByRole('button', { name: button }).click();
+    await within.getByText('Copié dans le presse-papiers.').waitFor();
+    // A string: the test's TypeScript settings know no DOM (the page's own do).
+    return String(await page.evaluate('navigator.clipboard.readText()'));
+  }
+
+  /** The token shown once, read through its copy button, then dismissed: gone from the page and from storage. */
+  async function copyAndDismissToken(page: Page): Promise<string> {
+    const token = await copied(page, tokenOf(page), 'Copier');
+    expect(token).toMatch(/^crm_whk_/);
+    await expect(tokenOf(page).getByRole('textbox').inputValue()).resolves.toBe(token);
+    await tokenOf(page).getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
+    await tokenOf(page).waitFor({ state: 'detached' });
+    await expect(page.content()).resolves.not.toContain(token);
+    await expect(stored(page)).resolves.not.toContain(token);
+    return token;
+  }
+
+  const sendLead = (token: string, url = webhookUrl) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: `lead-${randomUUID()}@acme.test` }),
+    });
+
+  test('an admin generates the webhook: the token shown once, the copied URL and token take a lead, the last call is shown', async () => {
+    const opened = await openPage();
+    const { page } = opened;
+    await signInAndOpen(page, ws.admin.email);
+    await webhookOf(page).getByText("Aucun webhook n'a encore été généré pour cet espace.").waitFor();
+    await expectAccessible(page);
+
+    await webhookOf(page).getByRole('button', { name: 'Générer le webhook' }).click();
+    await tokenOf(page).waitFor();
+    await webhookOf(page).getByText('Aucun appel reçu pour l’instant.').waitFor();
+    await expect(webhookOf(page).getByText('État : actif.').count()).resolves.toBe(1);
+    await expectAccessible(page);
+    webhookUrl = await copied(page, webhookOf(page), 'Copier l’URL du webhook des leads');
+    expect(webhookUrl).toMatch(new RegExp(`^${api.url}/webhooks/ingest-lead\\?endpoint_id=[0-9a-f-]{36}$`));
+    const recruitmentUrl = await webhookOf(page)
+      .getByLabel('URL du webhook de recrutement', { exact: true })
+      .inputValue();
+    expect(recruitmentUrl).toBe(webhookUrl.replace('/webhooks/ingest-lead?', '/webhooks/recruitment?'));
+    firstToken = await copyAndDismissToken(page);
+
+    expect((await sendLead(firstToken)).status).toBe(200);
+    // The tab kept its session: the reloaded page opens on the choice of a workspace.
+    await page.reload();
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await webhookOf(page)
+      .getByText(/^Dernier appel reçu le \d{1,2} \S+ \d{4}/)
+      .waitFor();
+    await expect(webhookOf(page).getByRole('button', { name: 'Régénérer le token' }).count()).resolves.toBe(1);
+    await expectAccessible(page);
+    // On a phone-width screen nothing is wider than the screen (the long URLs included).
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(320);
+    expectClean(opened);
+  }, 60_000);
+
+  test('regenerating asks first (declined: the token still works); accepted: a new token, the old one refused; disabling stops the webhook', async () => {
+    const opened = await openPage();
+    const { page, requests } = opened;
+    await signInAndOpen(page, ws.admin.email);
+    const regenerate = webhookOf(page).getByRole('button', { name: 'Régénérer le token' });
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await regenerate.click();
+    expect(asked).toEqual([expect.stringMatching(/^Régénérer le token \?/)]);
+    await expect(tokenOf(page).count()).resolves.toBe(0);
+    expect(requests.filter((request) => request.endsWith('/webhook/token'))).toEqual([]);
+    expect((await sendLead(firstToken)).status).toBe(200);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await regenerate.click();
+    await tokenOf(page).waitFor();
+    const newToken = await copyAndDismissToken(page);
+    expect(newToken).not.toBe(firstToken);
+    expect((await sendLead(firstToken)).status).toBe(401);
+    expect((await sendLead(newToken)).status).toBe(200);
+
+    await webhookOf(page).getByRole('button', { name: 'Désactiver le webhook' }).click();
+    await webhookOf(page).getByText('État : désactivé (les deux URL refusent tout appel).').waitFor();
+    await expect(webhookOf(page).getByRole('status').last().textContent()).resolves.toBe('Webhook désactivé.');
+    await expectAccessible(page);
+    expect((await sendLead(newToken)).status).toBe(401);
+    const shown = await api.request('GET', `/workspaces/${ws.seed.workspace_id}/webhook`, {
+      headers: bearer(ws.admin),
+    });
+    expect(shown.body).toMatchObject({ active: false });
+
+    await webhookOf(page).getByRole('button', { name: 'Activer le webhook' }).click();
+    await webhookOf(page).getByText('État : actif.').waitFor();
+    expect((await sendLead(newToken)).status).toBe(200);
+    expectClean(opened);
+  }, 60_000);
+
+  test('an admin renames a tag in place with the keyboard; the API’s refusal of a taken name is shown, Escape cancels', async () => {
+    const opened = await openPage();
+    const { page } = opened;
+    await signInAndOpen(page, ws.admin.email);
+    const tags = page.getByRole('region', { name: 'Tags' });
+    await tags.getByRole('button', { name: 'Renommer le tag « VIP »' }).focus();
+    await page.keyboard.press('Enter');
+    const field = tags.getByLabel('Nouveau nom du tag « VIP »');
+    await expect(field.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Très important');
+    await page.keyboard.press('Enter');
+    const renamed = tags.getByRole('button', { name: 'Renommer le tag « Très important »' });
+    await renamed.waitFor();
+    await expect(renamed.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
+    await expect(tags.getByRole('status').textContent()).resolves.toBe('Tag « VIP » renommé en « Très important ».');
+    const listed = await api.request('GET', `/workspaces/${ws.seed.workspace_id}/tags`, { headers: bearer(ws.admin) });
+    expect((listed.body as { tags: { name: string }[] }).tags.map((tag) => tag.name)).toEqual(
+      expect.arrayContaining(['Très important', 'Chaud']),
+    );
+
+    await tags.getByRole('button', { name: 'Renommer le tag « Chaud »' }).click();
+    await tags.getByLabel('Nouveau nom du tag « Chaud »').fill('Très important');
+    await tags.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(tags.getByRole('alert').textContent()).resolves.toBe(
+      messages.admin.config.tagNameTaken('Très important'),
+    );
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await tags.getByRole('button', { name: 'Renommer le tag « Chaud »' }).waitFor();
+    await expect(tags.getByLabel('Nouveau nom du tag « Chaud »').count()).resolves.toBe(0);
+    expectClean(opened);
+  }, 60_000);
+
+  test('a member sees the tags without any webhook or renaming control, and the page never asks for the webhook', async () => {
+    const opened = await openPage();
+    const { page, requests } = opened;
+    await signInAndOpen(page, ws.member.email);
+    await page.getByRole('listitem').filter({ hasText: 'Chaud' }).waitFor();
+    await expect(webhookOf(page).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: /Générer|token|Activer|Désactiver|Renommer/ }).count()).resolves.toBe(
+      0,
+    );
+    await expect(page.getByText(/URL du webhook|Aucun webhook|Dernier appel|Aucun appel/).count()).resolves.toBe(0);
+    expect(requests.filter((request) => request.includes('/webhook'))).toEqual([]);
+    await expectAccessible(page);
+    expectClean(opened);
+  }, 60_000);
+
+  test('« Mon compte »: a wrong current password is refused with the API’s message; changed, the new one signs in', async () => {
+    const opened = await openPage();
+    const { page } = opened;
+    const newPassword = `Nouveau-${randomUUID().slice(0, 8)}-A1!`;
+    await signInAndOpen(page, ws.member.email);
+    await page.getByRole('button', { name: 'Mon compte' }).click();
+    const account = page.getByRole('region', { name: 'Mon compte' });
+    await account.waitFor();
+
+    await account.getByLabel('Mot de passe actuel').fill('Pas-le-bon-1!');
+    await account.getByLabel('Nouveau mot de passe').fill(newPassword);
+    await account.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await expect(account.getByRole('alert').textContent()).resolves.toBe(messages.session.wrongPassword);
+    await expectAccessible(page);
+    await account.getByLabel('Mot de passe actuel').fill(peoplePassword);
+    await account.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await account.getByText('Mot de passe changé. Utilisez-le dès votre prochaine connexion.').waitFor();
+    await expect(account.getByRole('alert').count()).resolves.toBe(0);
+    await expect(account.getByLabel('Nouveau mot de passe').inputValue()).resolves.toBe('');
+    await expectAccessible(page);
+    const old = await api.request('POST', '/session', { body: { email: ws.member.email, password: peoplePassword } });
+    expect(old.status).toBe(401);
+
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    await signIn(page, ws.member.email, newPassword);
+    expectClean(opened);
+  }, 60_000);
+});
