@@ -18,6 +18,7 @@ export function App() {
     await api.DELETE('/session');
     setTabSession(undefined);
     setWorkspace(undefined);
+    setScreenId(undefined);
     setSession(undefined);
   };
   return (

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { Account } from './account';
 import { ApiKeys } from './api-keys';
+import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
 import { Tags } from './tags';
 import { texts } from './texts';
@@ -28,6 +29,12 @@ export const screens: readonly Screen[] = [
     title: texts.screens.apiKeys,
     adminOnly: false,
     show: (workspace) => <ApiKeys workspace={workspace} />,
+  },
+  {
+    id: 'prospect',
+    title: texts.screens.prospect,
+    adminOnly: false,
+    show: (workspace) => <ProspectRecord workspace={workspace} />,
   },
   { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];

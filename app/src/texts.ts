@@ -17,6 +17,7 @@ export const texts = {
   screens: {
     menu: 'Écrans de l’espace',
     tags: 'Tags & Webhook',
+    prospect: 'Fiche prospect',
     apiKeys: 'Clés d’API',
     account: 'Mon compte',
   },
@@ -95,6 +96,17 @@ export const texts = {
       `Révoquer la clé « ${name} » ? Elle sera refusée dès son prochain appel, et cela ne peut pas être annulé.`,
     revoked: (name: string) => `Clé « ${name} » révoquée.`,
     showChanges: (name: string) => `Modifications faites avec la clé « ${name} »`,
+  },
+  prospect: {
+    heading: 'Fiche prospect',
+    by: 'Chercher par',
+    email: 'Adresse e-mail',
+    phone: 'Téléphone',
+    value: 'Adresse e-mail ou numéro du prospect',
+    find: 'Chercher',
+    none: 'Aucun prospect de cet espace ne correspond.',
+    changes: 'Modifications par l’API',
+    noChanges: 'Aucune modification de ce prospect par l’API.',
   },
   changes: {
     none: 'Aucune modification faite avec cette clé.',

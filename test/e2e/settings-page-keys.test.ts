@@ -1,76 +1,38 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { messages } from '../../lib/messages';
+import { browserTests, expectAccessible, openPage as openTab, openScreen, startBrowser } from '../support/browser';
 import { startTestApi, type TestApi } from '../support/local-api';
-import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /**
  * The « Clés d'API » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server: an
  * admin creates a key with scopes (its value shown once), the key changes a prospect through the Prospect API, the
  * change is undone from the page, the key is revoked after confirmation; a member reads without the admin's controls.
- * axe-core checks every state reached. Skipped, with a warning, where Chromium is absent (CI installs it).
+ * axe-core checks the states that between them hold every element the screen shows. Skipped, with a warning, where
+ * Chromium is absent (CI installs it).
  */
-const executablePath = '/usr/bin/chromium';
-const runs = existsSync(executablePath) || process.env.CI !== undefined;
-if (!runs) console.warn(`settings-page-keys.test.ts skipped: ${executablePath} is absent; CI runs it.`);
-
-const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
-
-(runs ? describe : describe.skip)('the settings page’s « Clés d’API » screen', () => {
+browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’API » screen', () => {
   let api: TestApi;
   let browser: BrowserContext;
-  let profile: string;
+  let closeBrowser: () => Promise<void>;
   let ws: PeopleWorkspace;
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'crm-app-keys-chromium-'));
-    [api, browser] = await Promise.all([
-      startTestApi(),
-      chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags }),
-    ]);
+    const started = await Promise.all([startTestApi(), startBrowser()]);
+    [api, { browser, close: closeBrowser }] = started;
     ws = await workspaceWithPeople(api);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await api?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
-  /** A fresh tab on the page, recording any request that leaves the local server and any error its code throws. */
-  async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[] }> {
-    const page = await browser.newPage();
-    const [outside, errors] = [[] as string[], [] as string[]];
-    await page.route('**/*', (route) => {
-      if (route.request().url().startsWith(api.url)) return route.continue();
-      outside.push(route.request().url());
-      return route.abort();
-    });
-    page.on('pageerror', (error) => void errors.push(error.message));
-    await page.goto(`${api.url}/app/`);
-    return { page, outside, errors };
-  }
-
-  /**
-   * No serious or critical accessibility violation on the screen as it stands. Run on the states that hold every
-   * element the others show (each run costs about a second of the shared machine's time).
-   */
-  async function expectAccessible(page: Page): Promise<void> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  }
+  const openPage = () => openTab(browser, api.url);
 
   /** Signed in as that person, on the workspace's « Clés d'API » screen, its list loaded. */
   async function openKeysScreen(page: Page, email: string): Promise<void> {
-    await page.getByLabel('Adresse e-mail').fill(email);
-    await page.getByLabel('Mot de passe').fill(peoplePassword);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
-    await page.getByRole('button', { name: 'Clés d’API' }).click();
+    await openScreen(page, email, 'Clés d’API');
     await page.getByRole('heading', { name: 'Zapier' }).waitFor();
   }
 

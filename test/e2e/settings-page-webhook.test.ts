@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { messages } from '../../lib/messages';
+import { browserTests, expectAccessible, openPage as openTab, signInOnPage, startBrowser } from '../support/browser';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { aWorkspace } from '../support/seed';
@@ -14,16 +11,10 @@ import { aWorkspace } from '../support/seed';
  * 7.3) in Debian's Chromium against the local server: what the page does is checked where it lands (the webhook
  * itself, the API, a new sign-in), and axe-core checks every state reached. Skipped, saying so, without Chromium.
  */
-const executablePath = '/usr/bin/chromium';
-const runs = existsSync(executablePath) || process.env.CI !== undefined;
-if (!runs) console.warn(`settings-page-webhook.test.ts skipped: ${executablePath} is absent; CI runs it.`);
-
-const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
-
-(runs ? describe : describe.skip)('the settings page: webhook, tag renaming, my account', () => {
+browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag renaming, my account', () => {
   let api: TestApi;
   let browser: BrowserContext;
-  let profile: string;
+  let closeBrowser: () => Promise<void>;
   /** Seeded without a webhook: the page generates the first one. */
   let ws: PeopleWorkspace;
   /** What the first journey copied from the page; the next ones regenerate and disable it. */
@@ -31,50 +22,27 @@ const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-bac
   let firstToken: string;
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
-    [api, browser] = await Promise.all([
-      startTestApi(),
-      chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags }),
-    ]);
+    const started = await Promise.all([startTestApi(), startBrowser()]);
+    [api, { browser, close: closeBrowser }] = started;
     // The copy buttons write to the clipboard, which the test reads back: what a person would paste.
     await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
     ws = await workspaceWithPeople(api, { ...aWorkspace(), webhook: undefined });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await api?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
-  /** A fresh tab on the page, recording every request it makes and any error its code throws. */
-  async function openPage(): Promise<{ page: Page; requests: string[]; errors: string[] }> {
-    const page = await browser.newPage();
-    const [requests, errors] = [[] as string[], [] as string[]];
-    await page.route('**/*', (route) => {
-      requests.push(`${route.request().method()} ${route.request().url()}`);
-      return route.request().url().startsWith(api.url) ? route.continue() : route.abort();
-    });
-    page.on('pageerror', (error) => void errors.push(error.message));
-    await page.goto(`${api.url}/app/`);
-    return { page, requests, errors };
-  }
+  const openPage = () => openTab(browser, api.url);
 
   /** The page asked nothing of another origin and threw nothing. */
   const expectClean = ({ requests, errors }: { requests: string[]; errors: string[] }) =>
     expect([requests.filter((request) => !request.includes(` ${api.url}/`)), errors]).toEqual([[], []]);
 
-  async function expectAccessible(page: Page): Promise<void> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  }
-
   /** Signs in on the sign-in screen: the choice of a workspace follows. */
   async function signIn(page: Page, email: string, password = peoplePassword): Promise<void> {
-    await page.getByLabel('Adresse e-mail').fill(email);
-    await page.getByLabel('Mot de passe').fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await signInOnPage(page, email, password);
     await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
   }
 

@@ -1,72 +1,34 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { pageHeaders } from '../../tools/app/page';
+import { browserTests, expectAccessible, openPage as openTab, signInOnPage, startBrowser } from '../support/browser';
 import { startTestApi, type TestApi } from '../support/local-api';
-import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /**
  * The settings page (decisions 7.3) in a real browser: Debian's Chromium, headless, driven by playwright-core,
  * against the local server, with axe-core checking every screen it reaches. On a developer's machine without
  * Chromium it says so and skips; in CI (.ci/run installs Chromium) it always runs.
  */
-const executablePath = '/usr/bin/chromium';
-const runs = existsSync(executablePath) || process.env.CI !== undefined;
-if (!runs) console.warn(`settings-page.test.ts skipped: ${executablePath} is absent; CI runs it.`);
-
-const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
-
-(runs ? describe : describe.skip)('GET /app/, the settings page', () => {
+browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
   let api: TestApi;
   let browser: BrowserContext;
-  let profile: string;
+  let closeBrowser: () => Promise<void>;
   let ws: PeopleWorkspace;
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
-    [api, browser] = await Promise.all([
-      startTestApi(),
-      chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags }),
-    ]);
+    const started = await Promise.all([startTestApi(), startBrowser()]);
+    [api, { browser, close: closeBrowser }] = started;
     ws = await workspaceWithPeople(api);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await api?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
-  /** A fresh tab on the page, recording any request that leaves the local server and any error its code throws. */
-  async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[] }> {
-    const page = await browser.newPage();
-    const [outside, errors] = [[] as string[], [] as string[]];
-    await page.route('**/*', (route) => {
-      if (route.request().url().startsWith(api.url)) return route.continue();
-      outside.push(route.request().url());
-      return route.abort();
-    });
-    // An error the page's code threw; an API refusal it shows (a 401 of a wrong password) is not one.
-    page.on('pageerror', (error) => void errors.push(error.message));
-    await page.goto(`${api.url}/app/`);
-    return { page, outside, errors };
-  }
-
-  /** No serious or critical accessibility violation on the screen as it stands. */
-  async function expectAccessible(page: Page): Promise<void> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  }
-
-  const signIn = async (page: Page, email: string, password = peoplePassword) => {
-    await page.getByLabel('Adresse e-mail').fill(email);
-    await page.getByLabel('Mot de passe').fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
-  };
+  const openPage = () => openTab(browser, api.url);
+  const signIn = signInOnPage;
 
   test('served with its security headers, hashed assets cached for good, under 150 KB of JavaScript gzipped', async () => {
     const index = await fetch(`${api.url}/app/`);

@@ -1,0 +1,83 @@
+import { useState } from 'preact/hooks';
+import { api, messageOf } from './api';
+import { ChangeEntries } from './change-entries';
+import type { components } from './settings-api';
+import type { Workspace } from './session';
+import { texts } from './texts';
+
+type Prospect = components['schemas']['Prospect'];
+type Marker = 'email' | 'phone';
+
+/**
+ * « Fiche prospect » (decisions 7.3): a prospect found by e-mail or phone, as the lead webhook would match it, with
+ * its « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
+ */
+export function ProspectRecord({ workspace }: { workspace: Workspace }) {
+  const [prospect, setProspect] = useState<Prospect | null>();
+  const [failure, setFailure] = useState<string>();
+
+  const find = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const fields = new FormData(event.currentTarget as HTMLFormElement);
+    const marker = fields.get('marker') === 'phone' ? 'phone' : 'email';
+    const query: Partial<Record<Marker, string>> = { [marker]: String(fields.get('value')) };
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/prospects', {
+      params: { path: { workspace_id: workspace.id }, query },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setProspect(data.prospects[0] ?? null);
+  };
+
+  const readPage = (id: string) => (cursor: string | null) =>
+    api.GET('/workspaces/{workspace_id}/prospects/{prospect_id}/changes', {
+      params: { path: { workspace_id: workspace.id, prospect_id: id }, query: cursor === null ? {} : { cursor } },
+    });
+
+  return (
+    <section aria-labelledby="prospect-heading">
+      <h2 id="prospect-heading">{texts.prospect.heading}</h2>
+      <form onSubmit={(event) => void find(event)}>
+        <fieldset>
+          <legend>{texts.prospect.by}</legend>
+          <label class="choice">
+            <input type="radio" name="marker" value="email" defaultChecked /> {texts.prospect.email}
+          </label>
+          <label class="choice">
+            <input type="radio" name="marker" value="phone" /> {texts.prospect.phone}
+          </label>
+        </fieldset>
+        <label for="prospect-value">{texts.prospect.value}</label>
+        <input id="prospect-value" name="value" required />
+        <button type="submit">{texts.prospect.find}</button>
+      </form>
+      {failure && <p role="alert">{failure}</p>}
+      {prospect === null && <p role="status">{texts.prospect.none}</p>}
+      {prospect && (
+        <article aria-labelledby="prospect-name">
+          <h3 id="prospect-name">
+            {[prospect.first_name, prospect.last_name].filter(Boolean).join(' ') || prospect.id}
+          </h3>
+          <dl>
+            <dt>{texts.prospect.email}</dt>
+            <dd>{prospect.email ?? texts.changes.empty}</dd>
+            <dt>{texts.prospect.phone}</dt>
+            <dd>{prospect.phone ?? texts.changes.empty}</dd>
+            <dt>{texts.changes.field.stage}</dt>
+            <dd>{prospect.stage_id ?? texts.changes.empty}</dd>
+            <dt>{texts.changes.field.tags}</dt>
+            <dd>{prospect.tags.map((tag) => tag.name ?? tag.id).join(', ') || texts.changes.empty}</dd>
+          </dl>
+          <h4>{texts.prospect.changes}</h4>
+          <ChangeEntries
+            key={prospect.id}
+            workspace={workspace}
+            readPage={readPage(prospect.id)}
+            none={texts.prospect.noChanges}
+            onUndone={(undone) => setProspect({ ...prospect, stage_id: undone.prospect.stage_id ?? null })}
+          />
+        </article>
+      )}
+    </section>
+  );
+}

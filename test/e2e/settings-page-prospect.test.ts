@@ -1,0 +1,67 @@
+import type { BrowserContext } from 'playwright-core';
+import { browserTests, expectAccessible, openPage, openScreen, startBrowser } from '../support/browser';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+
+/**
+ * « Fiche prospect » (decisions 7.3) in Debian's Chromium against the local server: a member finds a prospect by
+ * e-mail, sees the change an integration's key made to it under « Modifications par l'API », and undoes it in one
+ * action; the Prospect API then shows the old stage.
+ */
+browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche prospect » screen', () => {
+  let api: TestApi;
+  let browser: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+  let ws: PeopleWorkspace;
+
+  beforeAll(async () => {
+    const started = await Promise.all([startTestApi(), startBrowser()]);
+    [api, { browser, close: closeBrowser }] = started;
+    ws = await workspaceWithPeople(api);
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeBrowser?.();
+    await api?.close();
+  });
+
+  const withKey = (method: string, path: string, body?: unknown) =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${ws.seed.api_keys.admin?.secret}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  test('a member finds a prospect, sees the key’s change and undoes it: the prospect has its old stage again', async () => {
+    const prospectId = ws.seed.prospects.lead as string;
+    const stages = ws.seed.pipelines.sales?.stages ?? {};
+    expect((await withKey('PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
+
+    const { page, outside, errors } = await openPage(browser, api.url);
+    await openScreen(page, ws.member.email, 'Fiche prospect');
+    await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('inconnu@acme.test');
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await page.getByText('Aucun prospect de cet espace ne correspond.').waitFor();
+
+    await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('LEA.PETIT@acme.test');
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
+    const record = page.getByRole('article');
+    await record
+      .getByText(stages.fu as string)
+      .first()
+      .waitFor();
+    await expectAccessible(page);
+
+    await record.getByRole('button', { name: 'Annuler cette modification' }).click();
+    await record.getByRole('status').filter({ hasText: 'Modification annulée' }).waitFor();
+    await record.getByText(/^Annulée le /).waitFor();
+    await expect(record.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
+    const shown = await record.locator('dd').nth(2).textContent();
+    expect(shown).toBe(stages.new);
+
+    const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
+    expect(read.stage_id).toBe(stages.new);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+});

@@ -1,0 +1,74 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { peoplePassword } from './people';
+
+/**
+ * The settings page's browser tests: Debian's Chromium, headless, driven by playwright-core, and axe-core. On a
+ * developer's machine without Chromium a test file says so and skips (`browserTests`); in CI (.ci/run installs
+ * Chromium) it always runs, so a missing browser fails instead of passing silently.
+ */
+const executablePath = '/usr/bin/chromium';
+
+export function browserTests(file: string): jest.Describe {
+  const runs = existsSync(executablePath) || process.env.CI !== undefined;
+  if (!runs) console.warn(`${file} skipped: ${executablePath} is absent (apt-get install -y chromium); CI runs it.`);
+  return runs ? describe : describe.skip;
+}
+
+const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+
+/** A fresh profile each run (playwright adds --headless and --user-data-dir itself); `close` removes it. */
+export async function startBrowser(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh tab on the page, recording every request it makes (`requests`), those that would leave the local server
+ * (`outside`, refused) and any error its code throws.
+ */
+export async function openPage(browser: BrowserContext, baseUrl: string) {
+  const page = await browser.newPage();
+  const [requests, outside, errors] = [[] as string[], [] as string[], [] as string[]];
+  await page.route('**/*', (route) => {
+    requests.push(`${route.request().method()} ${route.request().url()}`);
+    if (route.request().url().startsWith(baseUrl)) return route.continue();
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  // An error the page's code threw; an API refusal it shows (a 401 of a wrong password) is not one.
+  page.on('pageerror', (error) => void errors.push(error.message));
+  await page.goto(`${baseUrl}/app/`);
+  return { page, requests, outside, errors };
+}
+
+/** No serious or critical accessibility violation on the screen as it stands. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(grave.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
+/** Signs in through the page's form. */
+export async function signInOnPage(page: Page, email: string, password = peoplePassword): Promise<void> {
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+/** Signed in, the person's one workspace opened, on the screen of that menu entry. */
+export async function openScreen(page: Page, email: string, screen: string): Promise<void> {
+  await signInOnPage(page, email);
+  await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+  await page.getByRole('navigation').getByRole('button', { name: screen }).click();
+}
