@@ -38,7 +38,6 @@ export const texts = {
     none: "Aucun webhook n'a encore été généré pour cet espace.",
     leadUrl: 'URL du webhook des leads',
     recruitmentUrl: 'URL du webhook de recrutement',
-    copy: (label: string) => `Copier l’${label}`,
     active: 'État : actif.',
     inactive: 'État : désactivé (les deux URL refusent tout appel).',
     noCall: 'Aucun appel reçu pour l’instant.',
@@ -129,10 +128,13 @@ export const texts = {
       note: 'Note',
     },
   },
+  copy: {
+    button: 'Copier',
+    of: (label: string) => `Copier : ${label}`,
+    done: 'Copié dans le presse-papiers.',
+  },
   secret: {
     warning: 'Copiez cette valeur maintenant : elle ne sera plus jamais affichée.',
-    copy: 'Copier',
-    copied: 'Copié dans le presse-papiers.',
     dismiss: 'J’ai copié la valeur, la masquer',
   },
   /** A date and time of the API (ISO 8601, UTC) as the person reads it: in French, in the browser's time zone. */

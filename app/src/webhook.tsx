@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { CopyableValue } from './copyable-value';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -58,8 +59,8 @@ export function Webhook({ workspace }: { workspace: Workspace }) {
       {webhook === null && <p>{texts.webhook.none}</p>}
       {webhook && (
         <>
-          <CopyableUrl label={texts.webhook.leadUrl} url={webhook.url} />
-          <CopyableUrl label={texts.webhook.recruitmentUrl} url={webhook.recruitment_url} />
+          <CopyableValue label={texts.webhook.leadUrl} value={webhook.url} />
+          <CopyableValue label={texts.webhook.recruitmentUrl} value={webhook.recruitment_url} />
           <p>{webhook.active ? texts.webhook.active : texts.webhook.inactive}</p>
           <p>{webhook.last_call_at === null ? texts.webhook.noCall : texts.webhook.lastCall(webhook.last_call_at)}</p>
         </>
@@ -82,25 +83,5 @@ export function Webhook({ workspace }: { workspace: Workspace }) {
       <p role="status">{status}</p>
       {failure && <p role="alert">{failure}</p>}
     </section>
-  );
-}
-
-/** A URL to give the form tool: readable, selectable, and copied with one button. */
-function CopyableUrl({ label, url }: { label: string; url: string }) {
-  const [copied, setCopied] = useState(false);
-  const id = useId();
-  const copy = async () => {
-    await navigator.clipboard.writeText(url);
-    setCopied(true);
-  };
-  return (
-    <div class="copyable">
-      <label for={id}>{label}</label>
-      <input id={id} readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
-      <button type="button" aria-label={texts.webhook.copy(label)} onClick={() => void copy()}>
-        {texts.secret.copy}
-      </button>
-      <span role="status">{copied ? texts.secret.copied : ''}</span>
-    </div>
   );
 }

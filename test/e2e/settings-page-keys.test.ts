@@ -1,8 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { messages } from '../../lib/messages';
-import { browserTests, expectAccessible, openPage as openTab, openScreen, startBrowser } from '../support/browser';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 
 /**
  * The « Clés d'API » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server: an
@@ -12,23 +10,7 @@ import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
  * Chromium is absent (CI installs it).
  */
 browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’API » screen', () => {
-  let api: TestApi;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  let ws: PeopleWorkspace;
-
-  beforeAll(async () => {
-    const started = await Promise.all([startTestApi(), startBrowser()]);
-    [api, { browser, close: closeBrowser }] = started;
-    ws = await workspaceWithPeople(api);
-  }, 60_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await api?.close();
-  });
-
-  const openPage = () => openTab(browser, api.url);
+  const world = pageWorld();
 
   /** Signed in as that person, on the workspace's « Clés d'API » screen, its list loaded. */
   async function openKeysScreen(page: Page, email: string): Promise<void> {
@@ -38,7 +20,7 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
 
   /** A call of the Prospect API made with the API key, as an integration makes it. */
   const withKey = (key: string, method: string, path: string, body?: unknown) =>
-    fetch(`${api.url}${path}`, {
+    fetch(`${world.api.url}${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${key}`,
@@ -51,8 +33,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
 
   test('an admin creates a key with scopes, seen once; its change is undone from the page; revoked, it is refused', async () => {
-    const { page, outside, errors } = await openPage();
-    await openKeysScreen(page, ws.admin.email);
+    const { page, outside, errors } = await world.openPage();
+    await openKeysScreen(page, world.ws.admin.email);
 
     await page.getByLabel('Nom de la clé').fill('Intégration page');
     for (const scope of ['pipelines:read', 'notes:write', 'tags:write'])
@@ -72,8 +54,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     expect(await kept(page)).not.toContain(secret);
 
     // The key has the two scopes chosen, no more: it moves a prospect but may not read the pipelines.
-    const lead = ws.seed.prospects.lead as string;
-    const stages = ws.seed.pipelines.sales?.stages as Record<string, string>;
+    const lead = world.ws.seed.prospects.lead as string;
+    const stages = world.ws.seed.pipelines.sales?.stages as Record<string, string>;
     expect((await withKey(secret, 'GET', '/pipelines')).status).toBe(403);
     const moved = await withKey(secret, 'PATCH', `/prospects/${lead}`, { stage: 'Relance' });
     expect(moved.status).toBe(200);
@@ -90,7 +72,9 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
 
     // An undo the API refuses (the prospect changed since the entry) shows the API's own message.
     expect((await withKey(secret, 'PATCH', `/prospects/${lead}`, { stage: 'Relance' })).status).toBe(200);
-    expect((await withKey(secret, 'PATCH', `/prospects/${lead}`, { setter_id: ws.admin.memberId })).status).toBe(200);
+    expect((await withKey(secret, 'PATCH', `/prospects/${lead}`, { setter_id: world.ws.admin.memberId })).status).toBe(
+      200,
+    );
     // Opened again, the first page cut to one entry (the API's own `limit`): « Plus » reads the next page.
     await page.route(
       '**/api-keys/*/changes',
@@ -138,8 +122,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
   }, 60_000);
 
   test('a member sees the keys and their changes, without the admin’s create and revoke controls', async () => {
-    const { page, errors } = await openPage();
-    await openKeysScreen(page, ws.member.email);
+    const { page, errors } = await world.openPage();
+    await openKeysScreen(page, world.ws.member.email);
     await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
     await expect(page.getByLabel('Nom de la clé').count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Créer la clé' }).count()).resolves.toBe(0);

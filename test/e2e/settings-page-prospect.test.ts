@@ -1,7 +1,4 @@
-import type { BrowserContext } from 'playwright-core';
-import { browserTests, expectAccessible, openPage, openScreen, startBrowser } from '../support/browser';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 
 /**
  * « Fiche prospect » (decisions 7.3) in Debian's Chromium against the local server: a member finds a prospect by
@@ -9,36 +6,22 @@ import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
  * action; the Prospect API then shows the old stage.
  */
 browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche prospect » screen', () => {
-  let api: TestApi;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  let ws: PeopleWorkspace;
-
-  beforeAll(async () => {
-    const started = await Promise.all([startTestApi(), startBrowser()]);
-    [api, { browser, close: closeBrowser }] = started;
-    ws = await workspaceWithPeople(api);
-  }, 60_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await api?.close();
-  });
+  const world = pageWorld();
 
   const withKey = (method: string, path: string, body?: unknown) =>
-    fetch(`${api.url}${path}`, {
+    fetch(`${world.api.url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${ws.seed.api_keys.admin?.secret}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${world.ws.seed.api_keys.admin?.secret}`, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
   test('a member finds a prospect, sees the key’s change and undoes it: the prospect has its old stage again', async () => {
-    const prospectId = ws.seed.prospects.lead as string;
-    const stages = ws.seed.pipelines.sales?.stages ?? {};
+    const prospectId = world.ws.seed.prospects.lead as string;
+    const stages = world.ws.seed.pipelines.sales?.stages ?? {};
     expect((await withKey('PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
 
-    const { page, outside, errors } = await openPage(browser, api.url);
-    await openScreen(page, ws.member.email, 'Fiche prospect');
+    const { page, outside, errors } = await world.openPage();
+    await openScreen(page, world.ws.member.email, 'Fiche prospect');
     await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('inconnu@acme.test');
     await page.getByRole('button', { name: 'Chercher' }).click();
     await page.getByText('Aucun prospect de cet espace ne correspond.').waitFor();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { messages } from '../../lib/messages';
-import { browserTests, expectAccessible, openPage as openTab, signInOnPage, startBrowser } from '../support/browser';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { bearer, peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../support/browser';
+import { bearer, peoplePassword } from '../support/people';
 import { aWorkspace } from '../support/seed';
 
 /**
@@ -12,33 +11,19 @@ import { aWorkspace } from '../support/seed';
  * itself, the API, a new sign-in), and axe-core checks every state reached. Skipped, saying so, without Chromium.
  */
 browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag renaming, my account', () => {
-  let api: TestApi;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  /** Seeded without a webhook: the page generates the first one. */
-  let ws: PeopleWorkspace;
+  const world = pageWorld({ ...aWorkspace(), webhook: undefined });
   /** What the first journey copied from the page; the next ones regenerate and disable it. */
   let webhookUrl: string;
   let firstToken: string;
 
   beforeAll(async () => {
-    const started = await Promise.all([startTestApi(), startBrowser()]);
-    [api, { browser, close: closeBrowser }] = started;
     // The copy buttons write to the clipboard, which the test reads back: what a person would paste.
-    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
-    ws = await workspaceWithPeople(api, { ...aWorkspace(), webhook: undefined });
-  }, 60_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await api?.close();
+    await world.browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.api.url });
   });
-
-  const openPage = () => openTab(browser, api.url);
 
   /** The page asked nothing of another origin and threw nothing. */
   const expectClean = ({ requests, errors }: { requests: string[]; errors: string[] }) =>
-    expect([requests.filter((request) => !request.includes(` ${api.url}/`)), errors]).toEqual([[], []]);
+    expect([requests.filter((request) => !request.includes(` ${world.api.url}/`)), errors]).toEqual([[], []]);
 
   /** Signs in on the sign-in screen: the choice of a workspace follows. */
   async function signIn(page: Page, email: string, password = peoplePassword): Promise<void> {
@@ -86,9 +71,9 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     });
 
   test('an admin generates the webhook: the token shown once, the copied URL and token take a lead, the last call is shown', async () => {
-    const opened = await openPage();
+    const opened = await world.openPage();
     const { page } = opened;
-    await signInAndOpen(page, ws.admin.email);
+    await signInAndOpen(page, world.ws.admin.email);
     await webhookOf(page).getByText("Aucun webhook n'a encore été généré pour cet espace.").waitFor();
     await expectAccessible(page);
 
@@ -97,8 +82,8 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await webhookOf(page).getByText('Aucun appel reçu pour l’instant.').waitFor();
     await expect(webhookOf(page).getByText('État : actif.').count()).resolves.toBe(1);
     await expectAccessible(page);
-    webhookUrl = await copied(page, webhookOf(page), 'Copier l’URL du webhook des leads');
-    expect(webhookUrl).toMatch(new RegExp(`^${api.url}/webhooks/ingest-lead\\?endpoint_id=[0-9a-f-]{36}$`));
+    webhookUrl = await copied(page, webhookOf(page), 'Copier : URL du webhook des leads');
+    expect(webhookUrl).toMatch(new RegExp(`^${world.api.url}/webhooks/ingest-lead\\?endpoint_id=[0-9a-f-]{36}$`));
     const recruitmentUrl = await webhookOf(page)
       .getByLabel('URL du webhook de recrutement', { exact: true })
       .inputValue();
@@ -121,9 +106,9 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   }, 60_000);
 
   test('regenerating asks first (declined: the token still works); accepted: a new token, the old one refused; disabling stops the webhook', async () => {
-    const opened = await openPage();
+    const opened = await world.openPage();
     const { page, requests } = opened;
-    await signInAndOpen(page, ws.admin.email);
+    await signInAndOpen(page, world.ws.admin.email);
     const regenerate = webhookOf(page).getByRole('button', { name: 'Régénérer le token' });
     const asked: string[] = [];
     page.once('dialog', (dialog) => {
@@ -149,8 +134,8 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await expect(webhookOf(page).getByRole('status').last().textContent()).resolves.toBe('Webhook désactivé.');
     await expectAccessible(page);
     expect((await sendLead(newToken)).status).toBe(401);
-    const shown = await api.request('GET', `/workspaces/${ws.seed.workspace_id}/webhook`, {
-      headers: bearer(ws.admin),
+    const shown = await world.api.request('GET', `/workspaces/${world.ws.seed.workspace_id}/webhook`, {
+      headers: bearer(world.ws.admin),
     });
     expect(shown.body).toMatchObject({ active: false });
 
@@ -161,9 +146,9 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   }, 60_000);
 
   test('an admin renames a tag in place with the keyboard; the API’s refusal of a taken name is shown, Escape cancels', async () => {
-    const opened = await openPage();
+    const opened = await world.openPage();
     const { page } = opened;
-    await signInAndOpen(page, ws.admin.email);
+    await signInAndOpen(page, world.ws.admin.email);
     const tags = page.getByRole('region', { name: 'Tags' });
     await tags.getByRole('button', { name: 'Renommer le tag « VIP »' }).focus();
     await page.keyboard.press('Enter');
@@ -176,7 +161,9 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await renamed.waitFor();
     await expect(renamed.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
     await expect(tags.getByRole('status').textContent()).resolves.toBe('Tag « VIP » renommé en « Très important ».');
-    const listed = await api.request('GET', `/workspaces/${ws.seed.workspace_id}/tags`, { headers: bearer(ws.admin) });
+    const listed = await world.api.request('GET', `/workspaces/${world.ws.seed.workspace_id}/tags`, {
+      headers: bearer(world.ws.admin),
+    });
     expect((listed.body as { tags: { name: string }[] }).tags.map((tag) => tag.name)).toEqual(
       expect.arrayContaining(['Très important', 'Chaud']),
     );
@@ -195,9 +182,9 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   }, 60_000);
 
   test('a member sees the tags without any webhook or renaming control, and the page never asks for the webhook', async () => {
-    const opened = await openPage();
+    const opened = await world.openPage();
     const { page, requests } = opened;
-    await signInAndOpen(page, ws.member.email);
+    await signInAndOpen(page, world.ws.member.email);
     await page.getByRole('listitem').filter({ hasText: 'Chaud' }).waitFor();
     await expect(webhookOf(page).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: /Générer|token|Activer|Désactiver|Renommer/ }).count()).resolves.toBe(
@@ -210,10 +197,10 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   }, 60_000);
 
   test('« Mon compte »: a wrong current password is refused with the API’s message; changed, the new one signs in', async () => {
-    const opened = await openPage();
+    const opened = await world.openPage();
     const { page } = opened;
     const newPassword = `Nouveau-${randomUUID().slice(0, 8)}-A1!`;
-    await signInAndOpen(page, ws.member.email);
+    await signInAndOpen(page, world.ws.member.email);
     await page.getByRole('button', { name: 'Mon compte' }).click();
     const account = page.getByRole('region', { name: 'Mon compte' });
     await account.waitFor();
@@ -229,12 +216,14 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await expect(account.getByRole('alert').count()).resolves.toBe(0);
     await expect(account.getByLabel('Nouveau mot de passe').inputValue()).resolves.toBe('');
     await expectAccessible(page);
-    const old = await api.request('POST', '/session', { body: { email: ws.member.email, password: peoplePassword } });
+    const old = await world.api.request('POST', '/session', {
+      body: { email: world.ws.member.email, password: peoplePassword },
+    });
     expect(old.status).toBe(401);
 
     await page.getByRole('button', { name: 'Se déconnecter' }).click();
     await page.getByRole('heading', { name: 'Connexion' }).waitFor();
-    await signIn(page, ws.member.email, newPassword);
+    await signIn(page, world.ws.member.email, newPassword);
     expectClean(opened);
   }, 60_000);
 });

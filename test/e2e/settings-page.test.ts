@@ -1,9 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import type { BrowserContext } from 'playwright-core';
 import { pageHeaders } from '../../tools/app/page';
-import { browserTests, expectAccessible, openPage as openTab, signInOnPage, startBrowser } from '../support/browser';
-import { startTestApi, type TestApi } from '../support/local-api';
-import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../support/browser';
 
 /**
  * The settings page (decisions 7.3) in a real browser: Debian's Chromium, headless, driven by playwright-core,
@@ -11,27 +8,10 @@ import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
  * Chromium it says so and skips; in CI (.ci/run installs Chromium) it always runs.
  */
 browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
-  let api: TestApi;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  let ws: PeopleWorkspace;
-
-  beforeAll(async () => {
-    const started = await Promise.all([startTestApi(), startBrowser()]);
-    [api, { browser, close: closeBrowser }] = started;
-    ws = await workspaceWithPeople(api);
-  }, 60_000);
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await api?.close();
-  });
-
-  const openPage = () => openTab(browser, api.url);
-  const signIn = signInOnPage;
+  const world = pageWorld();
 
   test('served with its security headers, hashed assets cached for good, under 150 KB of JavaScript gzipped', async () => {
-    const index = await fetch(`${api.url}/app/`);
+    const index = await fetch(`${world.api.url}/app/`);
     expect(index.status).toBe(200);
     for (const [name, value] of Object.entries(pageHeaders)) expect(index.headers.get(name)).toBe(value);
     expect(index.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -39,20 +19,20 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     const html = await index.text();
     expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\sstyle=|\son\w+=/);
     const script = /src="(\/app\/assets\/main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
-    const asset = await fetch(`${api.url}${script}`);
+    const asset = await fetch(`${world.api.url}${script}`);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(gzipSync(Buffer.from(await asset.arrayBuffer())).length).toBeLessThan(150_000);
-    expect((await fetch(`${api.url}/app/assets/main-INCONNU.js`)).status).toBe(404);
-    expect((await fetch(`${api.url}/app`, { redirect: 'manual' })).headers.get('location')).toBe('/app/');
+    expect((await fetch(`${world.api.url}/app/assets/main-INCONNU.js`)).status).toBe(404);
+    expect((await fetch(`${world.api.url}/app`, { redirect: 'manual' })).headers.get('location')).toBe('/app/');
   });
 
   test('an admin signs in, opens the workspace and adds a tag; the API’s refusal of a wrong password is shown', async () => {
-    const { page, outside, errors } = await openPage();
+    const { page, outside, errors } = await world.openPage();
     await expectAccessible(page);
-    await signIn(page, ws.admin.email, 'pas-le-bon-mot-de-passe');
+    await signInOnPage(page, world.ws.admin.email, 'pas-le-bon-mot-de-passe');
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/./);
-    await signIn(page, ws.admin.email);
+    await signInOnPage(page, world.ws.admin.email);
     await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
     await expectAccessible(page);
     // The person belongs to this one workspace, as an admin.
@@ -71,8 +51,8 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
   }, 60_000);
 
   test('a member sees the tags without the admin’s form; signing out leaves no token in the tab', async () => {
-    const { page } = await openPage();
-    await signIn(page, ws.member.email);
+    const { page } = await world.openPage();
+    await signInOnPage(page, world.ws.member.email);
     await page
       .getByRole('button', { name: /^Ouvrir l'espace/ })
       .first()

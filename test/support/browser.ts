@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { peoplePassword } from './people';
+import type { SeedDescription } from '../../lib/admin/seed-description';
+import { startTestApi, type TestApi } from './local-api';
+import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from './people';
 
 /**
  * The settings page's browser tests: Debian's Chromium, headless, driven by playwright-core, and axe-core. On a
@@ -21,7 +23,7 @@ export function browserTests(file: string): jest.Describe {
 const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
 
 /** A fresh profile each run (playwright adds --headless and --user-data-dir itself); `close` removes it. */
-export async function startBrowser(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
+async function startBrowser(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags });
   return {
@@ -71,4 +73,30 @@ export async function openScreen(page: Page, email: string, screen: string): Pro
   await signInOnPage(page, email);
   await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
   await page.getByRole('navigation').getByRole('button', { name: screen }).click();
+}
+
+/** What a settings-page test file works with: the local API, a browser, a workspace with an admin and a member. */
+export type PageWorld = {
+  api: TestApi;
+  browser: BrowserContext;
+  ws: PeopleWorkspace;
+  /** A fresh tab on the page (`openPage`). */
+  openPage: () => ReturnType<typeof openPage>;
+};
+
+/** Started before the file's tests, stopped after them; `seed` describes the workspace (test/support/seed.ts). */
+export function pageWorld(seed?: SeedDescription): PageWorld {
+  const world = {} as PageWorld;
+  let closeBrowser = async () => undefined as void;
+  beforeAll(async () => {
+    const [api, started] = await Promise.all([startTestApi(), startBrowser()]);
+    closeBrowser = started.close;
+    const ws = await workspaceWithPeople(api, seed);
+    Object.assign(world, { api, browser: started.browser, ws, openPage: () => openPage(started.browser, api.url) });
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser();
+    await world.api?.close();
+  });
+  return world;
 }
