@@ -3,6 +3,7 @@ import { Account } from './account';
 import { ApiKeys } from './api-keys';
 import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
+import { Subscriptions } from './subscriptions';
 import { Tags } from './tags';
 import { texts } from './texts';
 import { Webhook } from './webhook';
@@ -29,6 +30,12 @@ export const screens: readonly Screen[] = [
     title: texts.screens.apiKeys,
     adminOnly: false,
     show: (workspace) => <ApiKeys workspace={workspace} />,
+  },
+  {
+    id: 'subscriptions',
+    title: texts.screens.subscriptions,
+    adminOnly: true,
+    show: (workspace) => <Subscriptions workspace={workspace} />,
   },
   {
     id: 'prospect',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { SeedDescription } from '../../lib/admin/seed-description';
+import type { LocalOutbound } from '../../tools/local/lambda-runtime';
 import { startTestApi, type TestApi } from './local-api';
 import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from './people';
 
@@ -84,12 +85,15 @@ export type PageWorld = {
   openPage: () => ReturnType<typeof openPage>;
 };
 
-/** Started before the file's tests, stopped after them; `seed` describes the workspace (test/support/seed.ts). */
-export function pageWorld(seed?: SeedDescription): PageWorld {
+/**
+ * Started before the file's tests, stopped after them; `seed` describes the workspace (test/support/seed.ts),
+ * `outbound` the delivery queue the API's redeliver route queues on (none by default).
+ */
+export function pageWorld(seed?: SeedDescription, outbound: Partial<LocalOutbound> = {}): PageWorld {
   const world = {} as PageWorld;
   let closeBrowser = async () => undefined as void;
   beforeAll(async () => {
-    const [api, started] = await Promise.all([startTestApi(), startBrowser()]);
+    const [api, started] = await Promise.all([startTestApi({}, {}, outbound), startBrowser()]);
     closeBrowser = started.close;
     const ws = await workspaceWithPeople(api, seed);
     Object.assign(world, { api, browser: started.browser, ws, openPage: () => openPage(started.browser, api.url) });

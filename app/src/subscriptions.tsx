@@ -1,0 +1,269 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, messageOf } from './api';
+import { SecretOnce } from './secret-once';
+import type { components } from './settings-api';
+import type { Workspace } from './session';
+import { texts } from './texts';
+
+type Subscription = components['schemas']['SubscriptionList']['subscriptions'][number];
+type Delivery = components['schemas']['Delivery'];
+type EventType = NonNullable<components['schemas']['NewSubscription']['events']>[number];
+
+/**
+ * The event types offered as checkboxes: those of the OpenAPI enum (`NewSubscription.events` in the generated types).
+ * `satisfies` refuses a type the API does not accept, and `eventChoices` fails the type check when the API accepts one
+ * this list lacks (its element type collapses to `never`), so the checkboxes cannot drift from the API after
+ * `npm run app:types`.
+ */
+const eventTypes = [
+  'prospect.created',
+  'prospect.updated',
+  'prospect.note_added',
+  'prospect.tag_added',
+  'prospect.tag_removed',
+  'candidate.created',
+  'candidate.application_received',
+] as const satisfies readonly EventType[];
+type Unlisted = Exclude<EventType, (typeof eventTypes)[number]>;
+const eventChoices: readonly ([Unlisted] extends [never] ? EventType : never)[] = eventTypes;
+const eventNames: Record<EventType, string> = texts.subscriptions.event;
+
+/**
+ * The workspace's subscriptions to outbound events (admin only, decisions 7.3): create one (its signing secret shown
+ * once), turn it off and on, rotate its secret and delete it after confirming, read its deliveries and send one again.
+ */
+export function Subscriptions({ workspace }: { workspace: Workspace }) {
+  const [subscriptions, setSubscriptions] = useState<Subscription[]>();
+  const [secret, setSecret] = useState<{ url: string; value: string }>();
+  const [status, setStatus] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const path = { workspace_id: workspace.id };
+
+  const load = async () => {
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/subscriptions', { params: { path } });
+    if (data) setSubscriptions(data.subscriptions);
+    else setFailure(messageOf(error));
+  };
+  useEffect(() => void load(), [workspace.id]);
+
+  /** After a change the API accepted: what happened, and no earlier refusal left on screen. */
+  const done = (what: string) => {
+    setFailure(undefined);
+    setStatus(what);
+  };
+
+  const create = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = new FormData(form);
+    const chosen = eventChoices.filter((type) => fields.getAll('events').includes(type));
+    const { data, error } = await api.POST('/workspaces/{workspace_id}/subscriptions', {
+      params: { path },
+      body: { url: String(fields.get('url')), events: chosen },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setSecret({ url: data.url, value: data.secret });
+    done(texts.subscriptions.created(data.url));
+    form.reset();
+    // The list as the API has it now (the creation's answer has neither date nor state).
+    await load();
+  };
+
+  const setActive = async (subscription: Subscription, active: boolean) => {
+    const { data, error } = await api.PATCH('/workspaces/{workspace_id}/subscriptions/{subscription_id}', {
+      params: { path: { ...path, subscription_id: subscription.id } },
+      body: { active },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setSubscriptions((known) => known?.map((each) => (each.id === data.id ? { ...each, active: data.active } : each)));
+    done((data.active ? texts.subscriptions.enabled : texts.subscriptions.disabled)(subscription.url));
+  };
+
+  const rotate = async (subscription: Subscription) => {
+    if (!window.confirm(texts.subscriptions.confirmRotate(subscription.url))) return;
+    const { data, error } = await api.POST('/workspaces/{workspace_id}/subscriptions/{subscription_id}/secret', {
+      params: { path: { ...path, subscription_id: subscription.id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setSecret({ url: subscription.url, value: data.secret });
+    done(texts.subscriptions.rotated(subscription.url));
+  };
+
+  const remove = async (subscription: Subscription) => {
+    if (!window.confirm(texts.subscriptions.confirmRemove(subscription.url))) return;
+    const { data, error } = await api.DELETE('/workspaces/{workspace_id}/subscriptions/{subscription_id}', {
+      params: { path: { ...path, subscription_id: subscription.id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setSubscriptions((known) => known?.filter((each) => each.id !== data.id));
+    done(texts.subscriptions.removed(subscription.url));
+  };
+
+  return (
+    <section aria-labelledby="subscriptions-heading">
+      <h2 id="subscriptions-heading">{texts.subscriptions.heading}</h2>
+      {secret && (
+        <SecretOnce
+          label={texts.subscriptions.secretLabel(secret.url)}
+          value={secret.value}
+          onDismiss={() => setSecret(undefined)}
+        />
+      )}
+      {subscriptions === undefined && !failure && <p>{texts.loading}</p>}
+      {subscriptions?.length === 0 && <p>{texts.subscriptions.none}</p>}
+      {subscriptions && subscriptions.length > 0 && (
+        <ul class="cards">
+          {subscriptions.map((subscription) => (
+            <li key={subscription.id}>
+              <h3>{subscription.url}</h3>
+              <dl>
+                <dt>{texts.subscriptions.events}</dt>
+                <dd>{subscription.events.join(', ')}</dd>
+                <dt>{texts.subscriptions.createdOn}</dt>
+                <dd>{texts.date(subscription.created_at)}</dd>
+                <dt>{texts.subscriptions.state}</dt>
+                <dd>{subscription.active ? texts.subscriptions.active : texts.subscriptions.inactive}</dd>
+              </dl>
+              <button type="button" onClick={() => void setActive(subscription, !subscription.active)}>
+                {(subscription.active ? texts.subscriptions.disable : texts.subscriptions.enable)(subscription.url)}
+              </button>
+              <button type="button" onClick={() => void rotate(subscription)}>
+                {texts.subscriptions.rotate(subscription.url)}
+              </button>
+              <button type="button" onClick={() => void remove(subscription)}>
+                {texts.subscriptions.remove(subscription.url)}
+              </button>
+              <Deliveries workspace={workspace} subscription={subscription} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={(event) => void create(event)}>
+        <h3>{texts.subscriptions.create.heading}</h3>
+        <label for="subscription-url">{texts.subscriptions.create.url}</label>
+        <input
+          id="subscription-url"
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          aria-describedby="subscription-url-help"
+        />
+        <p id="subscription-url-help">{texts.subscriptions.create.urlHelp}</p>
+        <fieldset>
+          <legend>{texts.subscriptions.create.events}</legend>
+          {eventChoices.map((type) => (
+            <label key={type} class="choice">
+              {/* Every type checked at first: the API's own default when `events` is absent. */}
+              <input type="checkbox" name="events" value={type} defaultChecked />
+              {eventNames[type]}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">{texts.subscriptions.create.submit}</button>
+      </form>
+      <p role="status">{status}</p>
+      {failure && <p role="alert">{failure}</p>}
+    </section>
+  );
+}
+
+/**
+ * A subscription's deliveries (the API keeps 30 days), newest first, read page by page once opened; each can be sent
+ * again: the API queues it (202) and the delivery shows its outcome once the signing functions have sent it.
+ */
+function Deliveries({ workspace, subscription }: { workspace: Workspace; subscription: Subscription }) {
+  const [open, setOpen] = useState(false);
+  const [deliveries, setDeliveries] = useState<Delivery[]>();
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [status, setStatus] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const regionId = `deliveries-${subscription.id}`;
+
+  /** The first page (`after` null: the list replaced) or the one after `after` (appended). */
+  const read = async (after: string | null) => {
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/subscriptions/{subscription_id}/deliveries', {
+      params: {
+        path: { workspace_id: workspace.id, subscription_id: subscription.id },
+        query: after === null ? {} : { cursor: after },
+      },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setDeliveries((known) => (after === null ? data.deliveries : [...(known ?? []), ...data.deliveries]));
+    setCursor(data.next_cursor);
+  };
+
+  const toggle = () => {
+    if (!open) void read(null);
+    else setDeliveries(undefined);
+    setOpen(!open);
+  };
+
+  const redeliver = async (delivery: Delivery) => {
+    const { data, error } = await api.POST('/workspaces/{workspace_id}/deliveries/{delivery_id}/redeliver', {
+      params: { path: { workspace_id: workspace.id, delivery_id: delivery.id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setStatus(texts.subscriptions.deliveries.queued);
+  };
+
+  const words = texts.subscriptions.deliveries;
+  return (
+    <div>
+      <button type="button" aria-expanded={open} aria-controls={regionId} onClick={toggle}>
+        {texts.subscriptions.showDeliveries(subscription.url)}
+      </button>
+      {open && (
+        <div id={regionId}>
+          {deliveries === undefined && !failure && <p>{texts.loading}</p>}
+          {deliveries?.length === 0 && <p>{words.none}</p>}
+          {deliveries && deliveries.length > 0 && (
+            <ul>
+              {deliveries.map((delivery) => (
+                <li key={delivery.id}>
+                  <dl>
+                    <dt>{words.createdOn}</dt>
+                    <dd>
+                      {texts.date(delivery.created_at)} ({delivery.type})
+                    </dd>
+                    <dt>{words.state}</dt>
+                    <dd>{words.status[delivery.status]}</dd>
+                    <dt>{words.attempts}</dt>
+                    <dd>{delivery.attempts}</dd>
+                    <dt>{words.lastAnswer}</dt>
+                    <dd>{delivery.last_status_code ?? delivery.last_error ?? words.noAnswer}</dd>
+                    {delivery.next_attempt_at && (
+                      <>
+                        <dt>{words.nextAttempt}</dt>
+                        <dd>{texts.date(delivery.next_attempt_at)}</dd>
+                      </>
+                    )}
+                  </dl>
+                  <button
+                    type="button"
+                    aria-label={words.redeliverOf(delivery.type, texts.date(delivery.created_at))}
+                    onClick={() => void redeliver(delivery)}
+                  >
+                    {words.redeliver}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {cursor !== null && (
+            <button type="button" onClick={() => void read(cursor)}>
+              {texts.changes.more}
+            </button>
+          )}
+          <button type="button" onClick={() => void read(null)}>
+            {words.reload}
+          </button>
+          <p role="status">{status}</p>
+          {failure && <p role="alert">{failure}</p>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { listAudit } from '../../lib/admin/audit';
+import type { SubscriptionView } from '../../lib/admin/subscriptions';
+import { productionSecretsDeps } from '../../lib/deps';
+import type { DeliveryView } from '../../lib/domain/events/delivery-view';
+import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
+import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';
+import { bearer } from '../support/people';
+
+/**
+ * The « Abonnements » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server and
+ * its outbound events as `npm start` runs them (the table's stream, the delivery function, the in-process queue the
+ * redeliver route queues on): an admin subscribes a URL (its secret shown once), turns it off and on, rotates its
+ * secret and deletes it after confirming, reads a lead's delivery and sends it again; a member has no such screen.
+ * Nothing listens on 127.0.0.1:9, so every attempt fails at once and stays pending. Skipped, with a warning, where
+ * Chromium is absent (CI installs it).
+ */
+browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Abonnements » screen', () => {
+  const deps = productionSecretsDeps();
+  let pipeline: EventPipeline;
+  // The pipeline starts after the API (below); the redeliver route queues on it only when a test runs.
+  const world = pageWorld(undefined, { queue: { send: (sent) => pipeline.queue.send(sent) } });
+  beforeAll(async () => {
+    pipeline = await startEventPipeline({
+      deps,
+      endpoint: process.env.DYNAMODB_ENDPOINT as string,
+      startingPosition: 'LATEST',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await pipeline?.stop();
+    deps.db.destroy();
+  });
+
+  const url = 'http://127.0.0.1:9/x';
+  const base = () => `/workspaces/${world.ws.seed.workspace_id}/subscriptions`;
+  const asAdmin = (path = '') => world.api.request('GET', `${base()}${path}`, { headers: bearer(world.ws.admin) });
+  const listed = async () => ((await asAdmin()).body as { subscriptions: SubscriptionView[] }).subscriptions;
+  const rotations = async () =>
+    (await listAudit(deps, { workspaceId: world.ws.seed.workspace_id })).entries.filter(
+      (entry) => entry.action === 'subscription.secret_rotated',
+    ).length;
+  const kept = (page: Page) =>
+    page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+
+  /** Every write so far through the stream handler, every message due handed to the delivery function. */
+  async function settle(): Promise<void> {
+    for (let round = 0; round < 3; round += 1) {
+      await pipeline.caughtUp();
+      await pipeline.idle();
+    }
+  }
+
+  test('an admin subscribes (secret seen once), turns it off and on, rotates its secret, redelivers, deletes it', async () => {
+    const { page, outside, errors } = await world.openPage();
+    await openScreen(page, world.ws.admin.email, 'Abonnements');
+    await page.getByText("Cet espace n'a encore aucun abonnement.").waitFor();
+    await expectAccessible(page);
+
+    await page.getByLabel('URL qui recevra les événements').fill(url);
+    for (const type of ['prospect.note_added', 'prospect.tag_added', 'prospect.tag_removed', 'candidate.created'])
+      await page.getByRole('checkbox', { name: `(${type})` }).uncheck();
+    await page.getByRole('checkbox', { name: '(candidate.application_received)' }).uncheck();
+    await page.getByRole('button', { name: 'Créer l’abonnement' }).click();
+    const secretField = page.getByRole('textbox', { name: `Secret de signature de l’abonnement à ${url}` });
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: url }) });
+    await card.getByText('prospect.created, prospect.updated', { exact: true }).waitFor();
+    expect(await listed()).toMatchObject([{ url, events: ['prospect.created', 'prospect.updated'], active: true }]);
+    await expectAccessible(page);
+
+    // Dismissed, the secret is nowhere in the tab: not in the page, not in its storage.
+    await page.getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
+    await secretField.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(secret);
+    expect(await kept(page)).not.toContain(secret);
+
+    await card.getByRole('button', { name: `Désactiver l’abonnement à ${url}` }).click();
+    await card.getByText('désactivé (plus rien n’est envoyé)').waitFor();
+    expect(await listed()).toMatchObject([{ active: false }]);
+    await card.getByRole('button', { name: `Activer l’abonnement à ${url}` }).click();
+    await card.getByText('actif', { exact: true }).waitFor();
+    expect(await listed()).toMatchObject([{ active: true }]);
+
+    // Rotation waits for the confirmation: declined, nothing is rotated; accepted, a new secret shown once.
+    const rotate = card.getByRole('button', { name: `Changer le secret de l’abonnement à ${url}` });
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await rotate.click();
+    expect(await rotations()).toBe(0);
+    await expect(secretField.count()).resolves.toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await rotate.click();
+    const rotated = await secretField.inputValue();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    expect(await rotations()).toBe(1);
+    await page.getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
+    await secretField.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(rotated);
+    expect(await kept(page)).not.toContain(rotated);
+
+    // A lead makes a `prospect.created` delivery; its first attempt fails (nothing listens), « Renvoyer » tries again.
+    const lead = await world.api.request('POST', '/webhooks/ingest-lead', {
+      query: { endpoint_id: world.ws.seed.webhook?.endpoint_id as string },
+      headers: { Authorization: `Bearer ${world.ws.seed.webhook?.token}` },
+      body: { first_name: 'Abonné', email: `${randomUUID()}@exemple.test` },
+    });
+    expect(lead.status).toBe(200);
+    await settle();
+    const subscriptionId = (await listed())[0]?.id as string;
+    const deliveries = async () =>
+      ((await asAdmin(`/${subscriptionId}/deliveries`)).body as { deliveries: DeliveryView[] }).deliveries;
+    expect(await deliveries()).toMatchObject([{ type: 'prospect.created', attempts: 1 }]);
+    await card.getByRole('button', { name: `Envois de l’abonnement à ${url}` }).click();
+    const delivery = card.getByRole('listitem').filter({ hasText: 'prospect.created' });
+    await delivery.getByText('en attente', { exact: true }).waitFor();
+    await expect(delivery.getByRole('definition').nth(2).textContent()).resolves.toBe('1');
+    await expectAccessible(page);
+    await delivery.getByRole('button', { name: /^Renvoyer l’envoi prospect\.created du / }).click();
+    await card.getByText('Envoi remis en file', { exact: false }).waitFor();
+    // Deletion waits for the confirmation: declined, the subscription stays (checked once the pipeline has settled,
+    // well after a deletion would have landed); accepted (below), it is gone.
+    const remove = card.getByRole('button', { name: `Supprimer l’abonnement à ${url}` });
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await remove.click();
+    await settle();
+    expect(await listed()).toHaveLength(1);
+    expect(await deliveries()).toMatchObject([{ type: 'prospect.created', attempts: 2 }]);
+    await card.getByRole('button', { name: 'Recharger les envois' }).click();
+    await delivery.getByRole('definition').nth(2).getByText('2', { exact: true }).waitFor();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await remove.click();
+    await page.getByText("Cet espace n'a encore aucun abonnement.").waitFor();
+    expect(await listed()).toEqual([]);
+    await expectAccessible(page);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('a member has no « Abonnements » in the menu', async () => {
+    const { page, errors } = await world.openPage();
+    await signInOnPage(page, world.ws.member.email);
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    const menu = page.getByRole('navigation');
+    await menu.getByRole('button', { name: 'Clés d’API' }).waitFor();
+    await expect(menu.getByRole('button', { name: 'Abonnements' }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
