@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { listAudit } from '../../lib/admin/audit';
+import { messages } from '../../lib/messages';
 import type { SubscriptionView } from '../../lib/admin/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
@@ -58,11 +59,17 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     await page.getByText("Cet espace n'a encore aucun abonnement.").waitFor();
     await expectAccessible(page);
 
+    // No event type chosen: the API refuses, and the page shows its message.
     await page.getByLabel('URL qui recevra les événements').fill(url);
-    for (const type of ['prospect.note_added', 'prospect.tag_added', 'prospect.tag_removed', 'candidate.created'])
-      await page.getByRole('checkbox', { name: `(${type})` }).uncheck();
-    await page.getByRole('checkbox', { name: '(candidate.application_received)' }).uncheck();
-    await page.getByRole('button', { name: 'Créer l’abonnement' }).click();
+    const events = page.getByRole('group', { name: 'Événements à envoyer' }).getByRole('checkbox');
+    for (const checkbox of await events.all()) await checkbox.uncheck();
+    const submit = page.getByRole('button', { name: 'Créer l’abonnement' });
+    await submit.click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(messages.admin.subscription.noEventType);
+    expect(await listed()).toEqual([]);
+    for (const type of ['prospect.created', 'prospect.updated'])
+      await page.getByRole('checkbox', { name: `(${type})` }).check();
+    await submit.click();
     const secretField = page.getByRole('textbox', { name: `Secret de signature de l’abonnement à ${url}` });
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^whsec_/);
@@ -117,7 +124,12 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     const delivery = card.getByRole('listitem').filter({ hasText: 'prospect.created' });
     await delivery.getByText('en attente', { exact: true }).waitFor();
     await expect(delivery.getByRole('definition').nth(2).textContent()).resolves.toBe('1');
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
     await expectAccessible(page);
+    // On a phone-width screen, the subscription and its delivery fit without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    // A string: evaluated in the page, whose DOM types this Node project does not load.
+    expect(await page.evaluate('[window.innerWidth, document.documentElement.scrollWidth]')).toEqual([360, 360]);
     await delivery.getByRole('button', { name: /^Renvoyer l’envoi prospect\.created du / }).click();
     await card.getByText('Envoi remis en file', { exact: false }).waitFor();
     // Deletion waits for the confirmation: declined, the subscription stays (checked once the pipeline has settled,
