@@ -106,6 +106,12 @@ browserTests('settings-page-members.test.ts')('the settings page’s « Membres 
     await expect(remove.count()).resolves.toBe(0);
     expect(await byEmail(email)).toMatchObject({ can_sign_in: false });
     await expectAccessible(page);
+
+    // On a phone-width screen, the cards and their controls (long e-mails in the names) fit without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    // A string: evaluated in the page, whose DOM types this Node project does not load.
+    const widths = await page.evaluate('[window.innerWidth, document.documentElement.scrollWidth]');
+    expect(widths).toEqual([360, 360]);
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 
