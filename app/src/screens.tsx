@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { Account } from './account';
 import { ApiKeys } from './api-keys';
+import { Members } from './members';
 import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
 import { Subscriptions } from './subscriptions';
@@ -42,6 +43,12 @@ export const screens: readonly Screen[] = [
     title: texts.screens.prospect,
     adminOnly: false,
     show: (workspace) => <ProspectRecord workspace={workspace} />,
+  },
+  {
+    id: 'members',
+    title: texts.screens.members,
+    adminOnly: true,
+    show: (workspace) => <Members workspace={workspace} />,
   },
   { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];

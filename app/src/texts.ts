@@ -20,6 +20,7 @@ export const texts = {
     prospect: 'Fiche prospect',
     apiKeys: 'Clés d’API',
     subscriptions: 'Abonnements',
+    members: 'Membres',
     account: 'Mon compte',
   },
   tags: {
@@ -166,6 +167,38 @@ export const texts = {
     none: 'Aucun prospect de cet espace ne correspond.',
     changes: 'Modifications par l’API',
     noChanges: 'Aucune modification de ce prospect par l’API.',
+  },
+  members: {
+    heading: 'Membres',
+    none: "Cet espace n'a encore aucun membre.",
+    email: 'Adresse e-mail',
+    noEmail: '(aucune : ne peut pas se connecter)',
+    role: 'Rôle',
+    access: 'Accès',
+    canSignIn: 'peut se connecter',
+    cannotSignIn: 'ne peut pas se connecter (retiré de l’espace ou sans adresse e-mail)',
+    /** A member as the controls name them: two members may share a name, never an e-mail. */
+    who: (name: string, email: string | null) => (email === null ? name : `${name} (${email})`),
+    roleOf: (name: string) => `Rôle de ${name}`,
+    saveRole: (name: string) => `Enregistrer le rôle de ${name}`,
+    roleChanged: (name: string, role: string) => `Rôle de ${name} : ${role}.`,
+    invite: (name: string) => `Inviter à nouveau ${name}`,
+    invitedByEmail: (email: string) => `Invitation envoyée : ${email} reçoit par e-mail un mot de passe provisoire.`,
+    /** The local API answers the temporary password instead of e-mailing it (decisions 7.2). */
+    invitedHere: (email: string) =>
+      `Invitation faite : transmettez à ${email} le mot de passe provisoire ci-dessous ; il en choisira un autre à sa première connexion.`,
+    temporaryPassword: (email: string) => `Mot de passe provisoire de ${email}`,
+    remove: (name: string) => `Retirer ${name} de l’espace`,
+    confirmRemove: (name: string) =>
+      `Retirer ${name} de l’espace ? Cette personne perdra l’accès dès son prochain appel ; ses prospects gardent leur setter et leur closer.`,
+    removed: (name: string) => `${name} n’a plus accès à l’espace.`,
+    add: {
+      heading: 'Ajouter un membre',
+      email: 'Adresse e-mail du nouveau membre',
+      name: 'Nom affiché (facultatif)',
+      role: 'Rôle du nouveau membre',
+      submit: 'Ajouter et inviter',
+    },
   },
   changes: {
     none: 'Aucune modification faite avec cette clé.',
