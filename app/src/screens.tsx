@@ -1,11 +1,13 @@
 import type { JSX } from 'preact';
 import { Account } from './account';
 import { ApiKeys } from './api-keys';
+import { Audit } from './audit';
 import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
 import { Tags } from './tags';
 import { texts } from './texts';
 import { Webhook } from './webhook';
+import { WebhookCalls } from './webhook-calls';
 
 /** A screen of a workspace (decisions 7.3): its title in the menu, whether only an admin sees it, what it shows. */
 export type Screen = { id: string; title: string; adminOnly: boolean; show: (workspace: Workspace) => JSX.Element };
@@ -31,11 +33,18 @@ export const screens: readonly Screen[] = [
     show: (workspace) => <ApiKeys workspace={workspace} />,
   },
   {
+    id: 'webhook-calls',
+    title: texts.screens.webhookCalls,
+    adminOnly: true,
+    show: (workspace) => <WebhookCalls workspace={workspace} />,
+  },
+  {
     id: 'prospect',
     title: texts.screens.prospect,
     adminOnly: false,
     show: (workspace) => <ProspectRecord workspace={workspace} />,
   },
+  { id: 'audit', title: texts.screens.audit, adminOnly: true, show: (workspace) => <Audit workspace={workspace} /> },
   { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];
 
