@@ -149,8 +149,8 @@ export const texts = {
     truncated: 'Corps coupé à 64 Ko : il ne peut pas être rejoué.',
     replay: 'Rejouer',
     replayAnswer: (status: number) => `Réponse du webhook au rejeu : statut ${status}`,
-    replayed: (date: string) => `Appel rejoué : nouvel appel du ${date} ajouté au journal.`,
-    replayNotJournaled: 'Appel rejoué.',
+    newCall: 'Nouvel appel, ajouté au journal',
+    replayed: 'Appel rejoué.',
     more: 'Plus',
   },
   audit: {

@@ -30,6 +30,7 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
   const [failedOnly, setFailedOnly] = useState(false);
   const [opened, setOpened] = useState<CallDocument>();
   const [replay, setReplay] = useState<Replay>();
+  const [status, setStatus] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const path = { workspace_id: workspace.id };
 
@@ -46,6 +47,7 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
     });
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
+    setStatus(undefined);
     setReplay(undefined);
     setOpened(data);
   };
@@ -57,7 +59,9 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
     setReplay(data);
+    // Said once the journal read again lists the new call, so what is announced is already on the screen.
     await journal.reload();
+    setStatus(texts.webhookCalls.replayed);
   };
 
   return (
@@ -93,6 +97,7 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
       )}
       {journal.failure && <p role="alert">{journal.failure}</p>}
       {opened && <OpenedCall shown={opened} replay={replay} onReplay={canReplay(opened) ? replayOpened : undefined} />}
+      <p role="status">{status}</p>
       {failure && <p role="alert">{failure}</p>}
     </section>
   );
@@ -125,7 +130,15 @@ function OpenedCall(props: {
 }) {
   const { shown, replay } = props;
   const heading = useRef<HTMLHeadingElement>(null);
+  const [replaying, setReplaying] = useState(false);
   useEffect(() => heading.current?.focus(), [shown.call.id]);
+
+  // One click, one replay: the button waits for the answer, so a double click does not run the body twice.
+  const replayShown = async (run: (shown: CallDocument) => Promise<void>) => {
+    setReplaying(true);
+    await run(shown);
+    setReplaying(false);
+  };
 
   return (
     <article aria-labelledby="opened-call-heading">
@@ -137,7 +150,7 @@ function OpenedCall(props: {
       {shown.body === null ? <p>{texts.webhookCalls.noBody}</p> : <pre>{bodyText(shown.body)}</pre>}
       {shown.call.body_truncated && <p>{texts.webhookCalls.truncated}</p>}
       {props.onReplay && (
-        <button type="button" onClick={() => void props.onReplay?.(shown)}>
+        <button type="button" disabled={replaying} onClick={() => props.onReplay && void replayShown(props.onReplay)}>
           {texts.webhookCalls.replay}
         </button>
       )}
@@ -145,11 +158,12 @@ function OpenedCall(props: {
         <>
           <h4>{texts.webhookCalls.replayAnswer(replay.response.status)}</h4>
           <pre>{answerText(replay.response.body)}</pre>
-          <p role="status">
-            {replay.call === null
-              ? texts.webhookCalls.replayNotJournaled
-              : texts.webhookCalls.replayed(texts.date(replay.call.at))}
-          </p>
+          {replay.call && (
+            <>
+              <h4>{texts.webhookCalls.newCall}</h4>
+              <CallFacts call={replay.call} />
+            </>
+          )}
         </>
       )}
     </article>

@@ -27,7 +27,7 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
       `${world.api.url}/workspaces/${world.ws.seed.workspace_id}/webhook/calls?failed=true`,
       { headers: { Authorization: `Bearer ${world.ws.admin.accessToken}` } },
     );
-    return ((await response.json()) as { calls: { id: string; status: number }[] }).calls;
+    return ((await response.json()) as { calls: { id: string; at: string; status: number }[] }).calls;
   };
 
   test('the admin sees both calls, filters the refused one, opens it, replays it; the audit log lists the replay', async () => {
@@ -61,14 +61,19 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await opened.getByRole('button', { name: 'Rejouer' }).click();
     await opened.getByRole('heading', { name: 'Réponse du webhook au rejeu : statut 400' }).waitFor();
     await opened.getByText(messages.lead.noContact).waitFor();
-    await opened
-      .getByRole('status')
-      .filter({ hasText: /^Appel rejoué : nouvel appel du / })
-      .waitFor();
+    await screen.getByRole('status').filter({ hasText: 'Appel rejoué.' }).waitFor();
     // The journal read again lists the replay, a new failed call the API lists too.
+    await calls.nth(1).waitFor();
     await expect(calls.count()).resolves.toBe(2);
     const listed = await failedCalls();
     expect(listed.map((call) => call.status)).toEqual([400, 400]);
+    // The new call the screen shows is the one the API now lists first (newest first), the journal's first too.
+    const newestAt = await page.evaluate((at) => new Date(at).toLocaleString('fr-FR'), listed[0]?.at as string);
+    await expect(opened.locator('dl').nth(1).locator('dd').first().textContent()).resolves.toBe(newestAt);
+    await expect(calls.first().locator('dd').first().textContent()).resolves.toBe(newestAt);
+    // On a phone-width screen nothing is wider than the screen (the bodies included).
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(320);
     await expectAccessible(page);
 
     await page.getByRole('navigation').getByRole('button', { name: 'Journal d’audit' }).click();
