@@ -85,6 +85,26 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 
+  test('past the API’s page of 50 calls, « Plus » shows the next page, then no more', async () => {
+    // 51 refused leads, 17 at a time to spare the shared machine.
+    for (let batch = 0; batch < 51; batch += 17)
+      await Promise.all(
+        Array.from({ length: 17 }, async () => expect((await sendLead({ first_name: 'Page' })).status).toBe(400)),
+      );
+
+    const { page, errors } = await world.openPage();
+    await openScreen(page, world.ws.admin.email, 'Appels du webhook');
+    const screen = page.getByRole('region', { name: 'Appels du webhook' });
+    const calls = screen.getByRole('list').getByRole('listitem');
+    await calls.nth(49).waitFor();
+    await expect(calls.count()).resolves.toBe(50);
+
+    await screen.getByRole('button', { name: 'Plus' }).click();
+    await calls.nth(50).waitFor();
+    await screen.getByRole('button', { name: 'Plus' }).waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  }, 30_000);
+
   test('a member has neither screen in the menu', async () => {
     const { page } = await world.openPage();
     await openScreen(page, world.ws.member.email, 'Fiche prospect');
