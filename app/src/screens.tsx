@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { Account } from './account';
 import { ApiKeys } from './api-keys';
+import { Audit } from './audit';
 import { Members } from './members';
 import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
@@ -8,6 +9,7 @@ import { Subscriptions } from './subscriptions';
 import { Tags } from './tags';
 import { texts } from './texts';
 import { Webhook } from './webhook';
+import { WebhookCalls } from './webhook-calls';
 
 /** A screen of a workspace (decisions 7.3): its title in the menu, whether only an admin sees it, what it shows. */
 export type Screen = { id: string; title: string; adminOnly: boolean; show: (workspace: Workspace) => JSX.Element };
@@ -33,6 +35,12 @@ export const screens: readonly Screen[] = [
     show: (workspace) => <ApiKeys workspace={workspace} />,
   },
   {
+    id: 'webhook-calls',
+    title: texts.screens.webhookCalls,
+    adminOnly: true,
+    show: (workspace) => <WebhookCalls workspace={workspace} />,
+  },
+  {
     id: 'subscriptions',
     title: texts.screens.subscriptions,
     adminOnly: true,
@@ -50,6 +58,7 @@ export const screens: readonly Screen[] = [
     adminOnly: true,
     show: (workspace) => <Members workspace={workspace} />,
   },
+  { id: 'audit', title: texts.screens.audit, adminOnly: true, show: (workspace) => <Audit workspace={workspace} /> },
   { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];
 

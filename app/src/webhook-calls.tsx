@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, messageOf } from './api';
+import { usePages } from './pages';
+import type { components } from './settings-api';
+import type { Workspace } from './session';
+import { texts } from './texts';
+
+type Call = components['schemas']['WebhookCallPage']['calls'][number];
+type CallDocument = components['schemas']['WebhookCallDocument'];
+type Replay = components['schemas']['WebhookReplay'];
+
+const routeNames: Record<Call['route'], string> = texts.webhookCalls.route;
+
+/** A body as a person reads it: the text kept as is (`{ raw }`), JSON fields laid out one a line. */
+const bodyText = (body: NonNullable<CallDocument['body']>): string =>
+  typeof body.raw === 'string' && Object.keys(body).length === 1 ? body.raw : JSON.stringify(body, null, 2);
+
+/** The webhook's answer to a replay: its JSON laid out one field a line, a text answer as it came. */
+const answerText = (body: unknown): string => (typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+
+/** The API replays only a body kept whole: none is kept for a success, and one cut at 64 KB is not replayed. */
+const canReplay = (shown: CallDocument) => shown.body !== null && !shown.call.body_truncated;
+
+/**
+ * « Appels du webhook » (admin): the journal of the webhooks' calls, newest first, a page at a time, every call or
+ * the failed ones only; a call opened shows its kept body, and « Rejouer » runs that body again, showing the
+ * webhook's answer and the new call (the journal read again lists it).
+ */
+export function WebhookCalls({ workspace }: { workspace: Workspace }) {
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [opened, setOpened] = useState<CallDocument>();
+  const [replay, setReplay] = useState<Replay>();
+  const [status, setStatus] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const path = { workspace_id: workspace.id };
+
+  const journal = usePages<Call>(async (cursor) => {
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/webhook/calls', {
+      params: { path, query: { failed: failedOnly ? 'true' : 'false', ...(cursor === null ? {} : { cursor }) } },
+    });
+    return { page: data && { items: data.calls, next_cursor: data.next_cursor }, error };
+  }, `${workspace.id} ${failedOnly}`);
+
+  const open = async (call: Call) => {
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/webhook/calls/{call_id}', {
+      params: { path: { ...path, call_id: call.id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setStatus(undefined);
+    setReplay(undefined);
+    setOpened(data);
+  };
+
+  const replayOpened = async (shown: CallDocument) => {
+    const { data, error } = await api.POST('/workspaces/{workspace_id}/webhook/calls/{call_id}/replay', {
+      params: { path: { ...path, call_id: shown.call.id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setReplay(data);
+    // Said once the journal read again lists the new call, so what is announced is already on the screen.
+    await journal.reload();
+    setStatus(texts.webhookCalls.replayed);
+  };
+
+  return (
+    <section aria-labelledby="webhook-calls-heading">
+      <h2 id="webhook-calls-heading">{texts.webhookCalls.heading}</h2>
+      <div class="choice">
+        <input
+          id="webhook-calls-failed"
+          type="checkbox"
+          checked={failedOnly}
+          onChange={(event) => setFailedOnly(event.currentTarget.checked)}
+        />
+        <label for="webhook-calls-failed">{texts.webhookCalls.failedOnly}</label>
+      </div>
+      {journal.items === undefined && !journal.failure && <p>{texts.loading}</p>}
+      {journal.items?.length === 0 && <p>{failedOnly ? texts.webhookCalls.noneFailed : texts.webhookCalls.none}</p>}
+      {journal.items && journal.items.length > 0 && (
+        <ul class="cards">
+          {journal.items.map((call) => (
+            <li key={call.id}>
+              <CallFacts call={call} />
+              <button type="button" onClick={() => void open(call)}>
+                {texts.webhookCalls.open(texts.date(call.at))}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {journal.hasMore && (
+        <button type="button" onClick={journal.more}>
+          {texts.webhookCalls.more}
+        </button>
+      )}
+      {journal.failure && <p role="alert">{journal.failure}</p>}
+      {opened && <OpenedCall shown={opened} replay={replay} onReplay={canReplay(opened) ? replayOpened : undefined} />}
+      <p role="status">{status}</p>
+      {failure && <p role="alert">{failure}</p>}
+    </section>
+  );
+}
+
+/** A call's date, route, status and outcome (and how many calls it stands for, past a minute's 10th refusal). */
+function CallFacts({ call }: { call: Call }) {
+  return (
+    <dl>
+      <dt>{texts.webhookCalls.at}</dt>
+      <dd>{texts.date(call.at)}</dd>
+      <dt>{texts.webhookCalls.routeLabel}</dt>
+      <dd>{routeNames[call.route]}</dd>
+      <dt>{texts.webhookCalls.status}</dt>
+      <dd>{call.status}</dd>
+      <dt>{texts.webhookCalls.outcome}</dt>
+      <dd>{call.count > 1 ? texts.webhookCalls.counted(call.outcome, call.count) : call.outcome}</dd>
+    </dl>
+  );
+}
+
+/**
+ * The opened call, its kept body, and « Rejouer » when the API can replay it; the replay's answer below it. The
+ * heading takes the focus when a call is opened, so a keyboard or screen-reader user lands on what they asked for.
+ */
+function OpenedCall(props: {
+  shown: CallDocument;
+  replay?: Replay;
+  onReplay?: (shown: CallDocument) => Promise<void>;
+}) {
+  const { shown, replay } = props;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [replaying, setReplaying] = useState(false);
+  useEffect(() => heading.current?.focus(), [shown.call.id]);
+
+  // One click, one replay: the button waits for the answer, so a double click does not run the body twice.
+  const replayShown = async (run: (shown: CallDocument) => Promise<void>) => {
+    setReplaying(true);
+    await run(shown);
+    setReplaying(false);
+  };
+
+  return (
+    <article aria-labelledby="opened-call-heading">
+      <h3 id="opened-call-heading" ref={heading} tabIndex={-1}>
+        {texts.webhookCalls.opened(texts.date(shown.call.at))}
+      </h3>
+      <CallFacts call={shown.call} />
+      <h4>{texts.webhookCalls.body}</h4>
+      {shown.body === null ? <p>{texts.webhookCalls.noBody}</p> : <pre>{bodyText(shown.body)}</pre>}
+      {shown.call.body_truncated && <p>{texts.webhookCalls.truncated}</p>}
+      {props.onReplay && (
+        <button type="button" disabled={replaying} onClick={() => props.onReplay && void replayShown(props.onReplay)}>
+          {texts.webhookCalls.replay}
+        </button>
+      )}
+      {replay && (
+        <>
+          <h4>{texts.webhookCalls.replayAnswer(replay.response.status)}</h4>
+          <pre>{answerText(replay.response.body)}</pre>
+          {replay.call && (
+            <>
+              <h4>{texts.webhookCalls.newCall}</h4>
+              <CallFacts call={replay.call} />
+            </>
+          )}
+        </>
+      )}
+    </article>
+  );
+}
