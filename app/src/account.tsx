@@ -35,7 +35,7 @@ export function Account() {
         <input id="current-password" name="password" type="password" autocomplete="current-password" required />
         <label for="new-password">{texts.account.next}</label>
         <p id="new-password-rules" class="hint">
-          {texts.account.rules}
+          {texts.signIn.passwordRules}
         </p>
         <input
           id="new-password"

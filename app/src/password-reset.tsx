@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { api, messageOf } from './api';
+import { texts } from './texts';
+
+/**
+ * « Mot de passe oublié » (decisions 7.1): the e-mail to `POST /password-reset`, which has the identity provider
+ * e-mail a code; then the code and a new password to `POST /password-reset/confirm`. The API answers alike whether
+ * the address is known or not; its refusals (a wrong or expired code, a weak password) are shown as sent.
+ */
+export function PasswordReset({ onDone }: { onDone: (status: string) => void }) {
+  const [email, setEmail] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+
+  const start = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const address = String(new FormData(event.currentTarget as HTMLFormElement).get('email'));
+    const { error, response } = await api.POST('/password-reset', { body: { email: address } });
+    if (!response.ok) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setEmail(address);
+  };
+
+  const confirm = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const fields = new FormData(event.currentTarget as HTMLFormElement);
+    const body = {
+      email: email ?? '',
+      code: String(fields.get('code')),
+      new_password: String(fields.get('new_password')),
+    };
+    const { error, response } = await api.POST('/password-reset/confirm', { body });
+    if (!response.ok) return setFailure(messageOf(error));
+    onDone(texts.reset.done);
+  };
+
+  return (
+    <main>
+      <h1>{texts.reset.heading}</h1>
+      {email === undefined ? (
+        <form onSubmit={(event) => void start(event)}>
+          <label for="reset-email">{texts.signIn.email}</label>
+          <input id="reset-email" name="email" type="email" autocomplete="username" required />
+          <button type="submit">{texts.reset.send}</button>
+        </form>
+      ) : (
+        <form onSubmit={(event) => void confirm(event)}>
+          <p role="status">{texts.reset.sent(email)}</p>
+          <label for="reset-code">{texts.reset.code}</label>
+          <input id="reset-code" name="code" autocomplete="one-time-code" required />
+          <label for="reset-password">{texts.signIn.newPassword}</label>
+          <p class="hint" id="reset-password-rules">
+            {texts.signIn.passwordRules}
+          </p>
+          <input
+            id="reset-password"
+            name="new_password"
+            type="password"
+            autocomplete="new-password"
+            aria-describedby="reset-password-rules"
+            required
+          />
+          <button type="submit">{texts.reset.confirm}</button>
+        </form>
+      )}
+      {failure && <p role="alert">{failure}</p>}
+      <button type="button" onClick={() => onDone('')}>
+        {texts.reset.back}
+      </button>
+    </main>
+  );
+}
