@@ -1,13 +1,12 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes, randomInt } from 'node:crypto';
 import { listApiKeys } from '../../lib/admin/api-keys';
 import { listMembers } from '../../lib/admin/members';
 import type { SeedOutput } from '../../lib/admin/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
-import { eventItems } from '../../lib/storage/event-items';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routes } from '../../lib/routes';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
+import { plantFailedDelivery } from '../support/deliveries';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { putMembershipDirectly } from '../support/memberships';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
@@ -607,31 +606,7 @@ async function aSubscription(headers: Record<string, string>): Promise<string> {
 }
 
 /** A delivery of the subscription, as the stream handler writes one. */
-async function aDelivery(subscriptionId: string): Promise<string> {
-  const id = randomUUID();
-  await productionDeps().db.send(
-    new PutCommand({
-      TableName: process.env.TABLE_NAME,
-      Item: eventItems.delivery({
-        id,
-        workspace_id: ws.workspace_id,
-        subscription_id: subscriptionId,
-        event_id: randomUUID(),
-        event_type: 'prospect.created',
-        payload: '{}',
-        status: 'failed',
-        step: 7,
-        attempts: 8,
-        last_status_code: 503,
-        last_error: 'Réponse 503',
-        next_attempt_at: null,
-        created_at: new Date().toISOString(),
-        expires_at: Math.floor(Date.now() / 1000) + 86_400,
-      }),
-    }),
-  );
-  return id;
-}
+const aDelivery = (subscriptionId: string): Promise<string> => plantFailedDelivery(ws.workspace_id, subscriptionId);
 
 /** The settings API's journal, subscriptions and deliveries (decisions 7.2), by the planted person, an admin. */
 let eventsAccessToken: string | undefined;

@@ -9,6 +9,7 @@ import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { eventFunctions, routeById, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
+import { plantFailedDelivery } from '../support/deliveries';
 import { items, keys, notePrefix } from '../../lib/storage/table-items';
 import {
   eventFunctionNames,
@@ -301,28 +302,7 @@ describe('the end-to-end flows, recorded per function', () => {
     expect(off.body).toEqual({ ...{ id: subscription.subscription_id }, active: false });
     await settings('updateSubscription', { pathParameters: subscription, body: { active: true } });
     expect((await settings('rotateSubscriptionSecret', { pathParameters: subscription })).status).toBe(201);
-    const deliveryId = randomUUID();
-    await productionDeps().db.send(
-      new PutCommand({
-        TableName: process.env.TABLE_NAME,
-        Item: eventItems.delivery({
-          id: deliveryId,
-          workspace_id: ws.workspace_id,
-          subscription_id: subscription.subscription_id,
-          event_id: randomUUID(),
-          event_type: 'prospect.created',
-          payload: '{}',
-          status: 'failed',
-          step: 7,
-          attempts: 8,
-          last_status_code: 503,
-          last_error: 'Réponse 503',
-          next_attempt_at: null,
-          created_at: new Date().toISOString(),
-          expires_at: Math.floor(Date.now() / 1000) + 86_400,
-        }),
-      }),
-    );
+    const deliveryId = await plantFailedDelivery(ws.workspace_id, subscription.subscription_id);
     const deliveries = await settings('listDeliveries', { pathParameters: subscription });
     expect(deliveries.body.deliveries).toEqual([expect.objectContaining({ id: deliveryId })]);
     const redelivered = await settings('redeliverDelivery', { pathParameters: { delivery_id: deliveryId } });
