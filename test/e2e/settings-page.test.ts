@@ -27,6 +27,13 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     expect((await fetch(`${world.api.url}/app`, { redirect: 'manual' })).headers.get('location')).toBe('/app/');
   });
 
+  test('the accessibility check the screens go through fails on a serious violation: a button without a name', async () => {
+    const page = await world.browser.newPage();
+    await page.setContent('<!doctype html><html lang="fr"><title>Essai</title><main><button></button></main></html>');
+    await expect(expectAccessible(page)).rejects.toThrow(/button-name/);
+    await page.close();
+  });
+
   test('an admin signs in, opens the workspace and adds a tag; the API’s refusal of a wrong password is shown', async () => {
     const { page, outside, errors } = await world.openPage();
     await expectAccessible(page);

@@ -42,7 +42,8 @@ export async function workspaceWithPeople(
       await identity.setPermanentPassword(emails[role], peoplePassword);
       return { email: emails[role], memberId: seed.members[role] as string, ...(await signIn(api, emails[role])) };
     };
-    return { seed, admin: await person('admin'), member: await person('member') };
+    const [admin, member] = await Promise.all([person('admin'), person('member')]);
+    return { seed, admin, member };
   } finally {
     deps.db.destroy();
   }
