@@ -8,7 +8,15 @@ import { texts } from './texts';
  * only: the page cannot reach the Prospect API or a webhook). Every call carries the tab's access token, renewed
  * with the refresh token a minute before it expires.
  */
-export const api = createClient<paths>({ baseUrl: location.origin });
+export const api = createClient<paths>({ baseUrl: apiBaseUrl() });
+
+/**
+ * The API's root, two levels above this script (`<root>/app/assets/main-<hash>.js`): the origin's root on
+ * `npm start`, the stage's on AWS (`/<stage>/app/…`), a custom domain's base path if one is mapped.
+ */
+function apiBaseUrl(): string {
+  return new URL('../../', import.meta.url).href.replace(/\/$/, '');
+}
 
 let session = storedSession();
 let renewal: ReturnType<typeof setTimeout> | undefined;

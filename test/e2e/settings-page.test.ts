@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { pageHeaders } from '../../tools/app/page';
+import { pageHeaders } from '../../infra/cdk/settings-page';
 import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../support/browser';
 
 /**
@@ -18,8 +18,9 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     expect(index.headers.get('cache-control')).toBe('no-cache');
     const html = await index.text();
     expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\sstyle=|\son\w+=/);
-    const script = /src="(\/app\/assets\/main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
-    const asset = await fetch(`${world.api.url}${script}`);
+    // Named relative to the page, so that it works under a stage's prefix on AWS.
+    const script = /src="(assets\/main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${world.api.url}/app/${script}`);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(gzipSync(Buffer.from(await asset.arrayBuffer())).length).toBeLessThan(150_000);
