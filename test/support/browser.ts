@@ -24,7 +24,7 @@ export function browserTests(file: string): jest.Describe {
 const flags = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
 
 /** A fresh profile each run (playwright adds --headless and --user-data-dir itself); `close` removes it. */
-async function startBrowser(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
+export async function startBrowser(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'crm-app-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: flags });
   return {
@@ -74,6 +74,16 @@ export async function expectAccessible(page: Page): Promise<void> {
       .map((violation) => `${violation.id}: ${violation.help}`);
   });
   expect(grave).toEqual([]);
+}
+
+const screenshotsDirectory = process.env.SCREENSHOTS_DIR;
+
+/**
+ * The screen as it stands, into `$SCREENSHOTS_DIR/<name>.png`, when `npm run screenshots` sets it (the README's
+ * pictures); nothing in `npm test`, so that no test run rewrites tracked files.
+ */
+export async function picture(page: Page, name: string): Promise<void> {
+  if (screenshotsDirectory !== undefined) await page.screenshot({ path: join(screenshotsDirectory, `${name}.png`) });
 }
 
 /** Signs in through the page's form. */

@@ -1,14 +1,12 @@
 import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { SeedOutput } from '../../lib/admin/seed';
-import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
 import { webhookUrl } from '../../lib/admin/webhooks';
+import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
 
@@ -82,26 +80,6 @@ async function start(): Promise<void> {
   console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
   console.log(`Page des réglages : ${server.url}/app/ ; référence de l'API : ${server.url}/docs`);
-}
-
-type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
-
-/**
- * The demo workspace and its admin (decisions 7.1), added and invited as `member add` does, then given a permanent
- * password drawn like an invitation's, printed once with the other secrets.
- */
-async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
-  const { seedWorkspace } = await import('../../lib/admin/seed');
-  const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
-  const { commandLine } = await import('../../lib/domain/audit');
-  const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
-  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
-  const seed = await seedWorkspace(deps, description);
-  const [email, password, name] = ['admin@demo.test', temporaryPassword(), 'Administrateur Démo'];
-  const member = { workspaceId: seed.workspace_id, email, name, role: 'admin', actingMemberId: commandLine } as const;
-  await addMember({ ...deps, identity }, member);
-  await setMemberPassword({ identity }, email, password);
-  return { seed, admin: { email, password } };
 }
 
 /** What `npm start` prints once after seeding the demo workspace: its secrets are kept nowhere else. */

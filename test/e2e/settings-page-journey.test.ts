@@ -1,0 +1,121 @@
+import type { BrowserContext } from 'playwright-core';
+import { productionDeps } from '../../lib/deps';
+import { seedDemoWorkspace, type Demo } from '../../tools/local/demo-workspace';
+import { browserTests, expectAccessible, openPage, picture, signInOnPage, startBrowser } from '../support/browser';
+import { startTestApi, type TestApi } from '../support/local-api';
+
+/**
+ * Issue 27's journey through the settings page, in Debian's Chromium, as `npm start`'s demo admin (the workspace and
+ * the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with the copied URL
+ * and token → the call in « Appels du webhook » → an API key with scopes → a stage changed with it → the change in
+ * « Fiche prospect » and in the key's changes → undone → `GET /prospects/{id}` shows the old stage. `npm run
+ * screenshots` runs this same journey to make the README's pictures (`picture`); `npm test` makes none.
+ */
+browserTests('settings-page-journey.test.ts')('the settings page, as the demo admin', () => {
+  let api: TestApi;
+  let browser: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+  let demo: Demo;
+
+  beforeAll(async () => {
+    const deps = productionDeps();
+    const started = await Promise.all([startTestApi(), startBrowser(), seedDemoWorkspace(deps)]);
+    [api, { browser, close: closeBrowser }, demo] = started;
+    deps.db.destroy();
+    // The copy buttons write to the clipboard, which the test reads back: what a person would paste.
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await api?.close();
+  });
+
+  const withKey = (key: string, method: string, path: string, body?: unknown) =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  test('from the sign-in to the undone change, every step checked where it lands', async () => {
+    const { page, outside, errors } = await openPage(browser, api.url);
+    await page.setViewportSize({ width: 1100, height: 760 });
+    const menu = page.getByRole('navigation');
+    const clipboard = async () => String(await page.evaluate('navigator.clipboard.readText()'));
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    await picture(page, 'connexion');
+    await signInOnPage(page, demo.admin.email, demo.admin.password);
+    await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
+    await picture(page, 'espaces');
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+
+    // The demo workspace has a webhook: a new token, after confirmation, shown once and copied with the URL.
+    const webhook = page.getByRole('region', { name: 'Webhook' });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await webhook.getByRole('button', { name: 'Régénérer le token' }).click();
+    const token = webhook.getByRole('group', { name: 'Token du webhook' });
+    await token.getByRole('button', { name: 'Copier' }).click();
+    const copiedToken = await clipboard();
+    await token.getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
+    await webhook.getByRole('button', { name: 'Copier : URL du webhook des leads' }).click();
+    const leadUrl = await clipboard();
+    expect(leadUrl).toBe(`${api.url}/webhooks/ingest-lead?endpoint_id=${demo.seed.webhook?.endpoint_id}`);
+
+    const lead = await fetch(leadUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${copiedToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Nina', last_name: 'Roux', email: 'nina.roux@exemple.test' }),
+    });
+    expect(lead.status).toBe(200);
+    const { prospect_id: prospectId } = (await lead.json()) as { prospect_id: string };
+    await page.reload();
+    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await webhook.getByText(/^Dernier appel reçu le /).waitFor();
+    await picture(page, 'tags-webhook');
+
+    await menu.getByRole('button', { name: 'Appels du webhook' }).click();
+    const calls = page.getByRole('region', { name: 'Appels du webhook' }).getByRole('listitem');
+    await calls.filter({ hasText: 'created' }).waitFor();
+    await picture(page, 'appels-du-webhook');
+
+    // A key with two scopes: it moves the lead to « Relance ».
+    await menu.getByRole('button', { name: 'Clés d’API' }).click();
+    await page.getByLabel('Nom de la clé').fill('Synchronisation agenda');
+    for (const scope of ['pipelines:read', 'notes:write', 'tags:write'])
+      await page.getByRole('checkbox', { name: `(${scope})` }).uncheck();
+    await page.getByRole('button', { name: 'Créer la clé' }).click();
+    const key = await page.getByRole('textbox', { name: 'Valeur de la clé « Synchronisation agenda »' }).inputValue();
+    await page.getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
+    const stages = demo.seed.pipelines.ventes?.stages as Record<string, string>;
+    expect((await withKey(key, 'PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
+
+    await menu.getByRole('button', { name: 'Fiche prospect' }).click();
+    await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('nina.roux@exemple.test');
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    const record = page.getByRole('article');
+    await record.getByRole('button', { name: 'Annuler cette modification' }).waitFor();
+    await picture(page, 'fiche-prospect');
+
+    await menu.getByRole('button', { name: 'Clés d’API' }).click();
+    const card = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Synchronisation agenda' }) });
+    await card.getByRole('button', { name: 'Modifications faites avec la clé « Synchronisation agenda »' }).click();
+    const change = card.getByRole('listitem').filter({ hasText: prospectId });
+    await change.getByText(`Avant : ${stages.nouveau} — Après : ${stages.relance}`).waitFor();
+    await picture(page, 'cles-d-api');
+    await expectAccessible(page);
+    await change.getByRole('button', { name: 'Annuler cette modification' }).click();
+    await card.getByRole('status').getByText('Modification annulée', { exact: false }).waitFor();
+    const read = (await (await withKey(key, 'GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
+    expect(read.stage_id).toBe(stages.nouveau);
+
+    await menu.getByRole('button', { name: 'Membres' }).click();
+    await page.getByRole('heading', { name: 'Camille Laurent' }).waitFor();
+    await picture(page, 'membres');
+    await menu.getByRole('button', { name: 'Journal d’audit' }).click();
+    await page.getByRole('region', { name: 'Journal d’audit' }).getByRole('listitem').first().waitFor();
+    await picture(page, 'journal-d-audit');
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+});

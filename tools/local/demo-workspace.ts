@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import type { SeedOutput } from '../../lib/admin/seed';
+import type { Deps } from '../../lib/deps';
+
+/** `npm start`'s demo workspace, as seeded, and its admin's sign-in. */
+export type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
+
+/**
+ * The demo workspace (./demo-workspace.json) and its admin (decisions 7.1), added and invited as `member add` does,
+ * then given a permanent password drawn like an invitation's: `npm start` prints it once with the other secrets, and
+ * the settings page's journey test (test/e2e/settings-page-journey.test.ts) signs in with it. The modules are imported
+ * only when called: the functions read their configuration from the environment `npm start` sets first.
+ */
+export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
+  const { seedWorkspace } = await import('../../lib/admin/seed');
+  const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
+  const { commandLine } = await import('../../lib/domain/audit');
+  const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
+  const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
+  const seed = await seedWorkspace(deps, description);
+  const [email, password, name] = ['admin@demo.test', temporaryPassword(), 'Administrateur Démo'];
+  const member = { workspaceId: seed.workspace_id, email, name, role: 'admin', actingMemberId: commandLine } as const;
+  await addMember({ ...deps, identity }, member);
+  await setMemberPassword({ identity }, email, password);
+  return { seed, admin: { email, password } };
+}
