@@ -152,10 +152,11 @@ describe('decideTagChange', () => {
     expect(added).toEqual({
       kind: 'write',
       write: {
-        action: 'add',
-        tagId: ids.vip,
+        set: {},
+        addTags: [ids.vip],
         expectedVersion: 4,
-        entry: expect.objectContaining({ field: 'tags', before: null, after: ids.vip, prospect_version: 5 }),
+        now: stamp().now,
+        entries: [expect.objectContaining({ field: 'tags', before: null, after: ids.vip, prospect_version: 5 })],
         answer: { outcome: 'added', tag: { id: ids.vip, name: 'VIP' } },
       },
     });
@@ -163,7 +164,7 @@ describe('decideTagChange', () => {
     const removed = decideTagChange({ config, prospect: tagged }, { action: 'remove', tag: 'VIP' }, stamp());
     expect(removed).toMatchObject({
       kind: 'write',
-      write: { action: 'remove', entry: { before: ids.vip, after: null }, answer: { outcome: 'removed' } },
+      write: { removeTags: [ids.vip], entries: [{ before: ids.vip, after: null }], answer: { outcome: 'removed' } },
     });
   });
 });
