@@ -152,11 +152,10 @@ describe('decideTagChange', () => {
     expect(added).toEqual({
       kind: 'write',
       write: {
-        set: {},
-        addTags: [ids.vip],
+        action: 'add',
+        tagId: ids.vip,
         expectedVersion: 4,
-        now: stamp().now,
-        entries: [expect.objectContaining({ field: 'tags', before: null, after: ids.vip, prospect_version: 5 })],
+        entry: expect.objectContaining({ field: 'tags', before: null, after: ids.vip, prospect_version: 5 }),
         answer: { outcome: 'added', tag: { id: ids.vip, name: 'VIP' } },
       },
     });
@@ -164,7 +163,7 @@ describe('decideTagChange', () => {
     const removed = decideTagChange({ config, prospect: tagged }, { action: 'remove', tag: 'VIP' }, stamp());
     expect(removed).toMatchObject({
       kind: 'write',
-      write: { removeTags: [ids.vip], entries: [{ before: ids.vip, after: null }], answer: { outcome: 'removed' } },
+      write: { action: 'remove', entry: { before: ids.vip, after: null }, answer: { outcome: 'removed' } },
     });
   });
 });

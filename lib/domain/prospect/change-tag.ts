@@ -1,9 +1,10 @@
-import { type ApiKeyPrincipal, findByIdOrName } from '../model';
+import { type ApiKeyPrincipal, type ChangeLogEntry, findByIdOrName } from '../model';
 import type { Deps } from '../../deps';
-import { NotFoundError, UnknownReferenceError } from '../errors';
-import type { ConfigAndProspect } from '../../storage/prospects';
-import type { Decision } from '../../storage/conditional-writes';
-import { changeLogEntry, changeProspect, type ChangeStamp, type ProspectWrite } from './changelog';
+import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
+import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
+import { writeProspectChange } from '../../storage/prospect-writes';
+import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
+import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
 import { messages } from '../../messages';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };
@@ -13,20 +14,59 @@ export type TagOutcome = {
   tag: { id: string; name: string };
 };
 
-/** The change a tag call writes: the tag added or removed and its log entry. */
-export type TagChange = ProspectWrite<TagOutcome>;
+/** The change a tag call writes: the tag added or removed and its log entry, on the version read. */
+export type TagChange = {
+  action: 'add' | 'remove';
+  tagId: string;
+  entry: ChangeLogEntry;
+  expectedVersion: number;
+  answer: TagOutcome;
+};
 
 /**
- * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag): the tag's id or exact name in, what
- * happened out (`changeProspect`, deciding with `decideTagChange`).
+ * Add or remove a tag (docs/api.md#add-a-tag, docs/api.md#remove-a-tag). Input: the tag's id or
+ * exact name. Output: what happened.
+ * 1. Read the prospect and the workspace's tags in one eventually consistent BatchGetItem; a later
+ *    round reads the prospect only, strongly consistently (`readConfigAndProspect`).
+ * 2. Decide (`decideTagChange`): 404, 422 unknown tag, already present (add) or absent (remove),
+ *    or the change; an answer that writes nothing comes from a strongly consistent read.
+ * 3. Write the change and its log entry in one transaction conditional on the version read, so that
+ *    of concurrent identical calls exactly one changes the record and the others read again.
  */
-export function changeTag(
+export async function changeTag(
   deps: Deps,
   principal: ApiKeyPrincipal,
   prospectId: string,
   request: TagRequest,
 ): Promise<TagOutcome> {
-  return changeProspect(deps, principal, prospectId, (snapshot, stamp) => decideTagChange(snapshot, request, stamp));
+  const { workspaceId } = principal;
+  return readDecideWrite<ConfigAndProspect, TagChange, TagOutcome>({
+    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
+    decide: (snapshot) =>
+      decideTagChange(snapshot, request, {
+        keyId: principal.keyId,
+        now: deps.clock().toISOString(),
+        newId: deps.newId,
+      }),
+    write: async (change) => {
+      const outcome = await writeProspectChange(
+        deps,
+        { workspaceId, prospectId },
+        {
+          set: {},
+          ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
+          actor: apiKeyActor(principal),
+          expectedVersion: change.expectedVersion,
+          now: change.entry.at,
+        },
+        [{ kind: 'create-entry', entry: change.entry }],
+      );
+      if (outcome !== 'written') return { kind: 'lost-race' };
+      deps.metrics.count('ProspectChanges', { field: 'tags' });
+      return { kind: 'written', answer: change.answer };
+    },
+    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  });
 }
 
 /** What a tag call does to the prospect read: refused (404, 422), nothing to do, or the change. */
@@ -55,11 +95,10 @@ export function decideTagChange(
   return {
     kind: 'write',
     write: {
-      set: {},
-      ...(adding ? { addTags: [tag.id] } : { removeTags: [tag.id] }),
-      entries: [entry],
+      action: request.action,
+      tagId: tag.id,
+      entry,
       expectedVersion: prospect.version,
-      now: stamp.now,
       answer: { outcome: adding ? 'added' : 'removed', tag: view },
     },
   };
