@@ -39,14 +39,17 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await openScreen(page, world.ws.admin.email, 'Appels du webhook');
     const screen = page.getByRole('region', { name: 'Appels du webhook' });
     const calls = screen.getByRole('list').getByRole('listitem');
-    await calls.filter({ hasText: 'invalid_payload' }).waitFor();
-    await calls.filter({ hasText: 'created' }).waitFor();
+    // Each outcome in words: the refusal's code (invalid_payload) and the lead webhook's `created`.
+    const refused = 'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable';
+    await calls.filter({ hasText: refused }).waitFor();
+    await calls.filter({ hasText: 'Prospect créé' }).waitFor();
     await expect(calls.count()).resolves.toBe(2);
+    await expect(screen.getByText('invalid_payload').count()).resolves.toBe(0);
     await expectAccessible(page);
 
     await screen.getByLabel('Échecs seulement').check();
-    await calls.filter({ hasText: 'created' }).waitFor({ state: 'detached' });
-    await calls.filter({ hasText: 'invalid_payload' }).waitFor();
+    await calls.filter({ hasText: 'Prospect créé' }).waitFor({ state: 'detached' });
+    await calls.filter({ hasText: refused }).waitFor();
     await expect(calls.count()).resolves.toBe(1);
     await calls
       .first()
