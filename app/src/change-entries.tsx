@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { usePages } from './pages';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
@@ -15,9 +16,10 @@ const fieldNames: Record<Change['field'], string> = texts.changes.field;
 const canUndo = (change: Change) => change.undone_at === null && change.field !== 'note';
 
 /**
- * Change-log entries, newest first, read when shown, a page at a time (« Plus » while the API gives a
- * `next_cursor`): a key's changes or a prospect's. Each that can be undone has its button; the API's refusal (the
- * prospect changed since) is shown as sent; `onUndone` hears the prospect as the undo left it.
+ * Change-log entries, newest first, read when shown, a page at a time (`usePages`: « Plus » while the API gives a
+ * `next_cursor`): a key's changes or a prospect's. Each that can be undone has its button, and an entry undone is
+ * shown as the undo's answer gives it; the API's refusal (the prospect changed since) is shown as sent; `onUndone`
+ * hears the prospect as the undo left it.
  */
 export function ChangeEntries(props: {
   workspace: Workspace;
@@ -25,19 +27,13 @@ export function ChangeEntries(props: {
   none: string;
   onUndone?: (undone: Undone) => void;
 }) {
-  const [changes, setChanges] = useState<Change[]>();
-  const [cursor, setCursor] = useState<string | null>(null);
   const [status, setStatus] = useState<string>();
   const [failure, setFailure] = useState<string>();
-
-  const read = async (after: string | null) => {
-    const { data, error } = await props.readPage(after);
-    if (!data) return setFailure(messageOf(error));
-    setFailure(undefined);
-    setChanges((known) => (after === null ? data.changes : [...(known ?? []), ...data.changes]));
-    setCursor(data.next_cursor);
-  };
-  useEffect(() => void read(null), []);
+  // Each list (a key's, a prospect's) is a component of its own, so its first page is read once, when shown.
+  const changes = usePages<Change>(async (cursor) => {
+    const { data, error } = await props.readPage(cursor);
+    return { page: data && { items: data.changes, next_cursor: data.next_cursor }, error };
+  }, props.workspace.id);
 
   const undo = async (change: Change) => {
     const { data, error } = await api.POST('/workspaces/{workspace_id}/changes/{entry_id}/undo', {
@@ -45,18 +41,18 @@ export function ChangeEntries(props: {
     });
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
-    setChanges((known) => known?.map((each) => (each.id === data.entry.id ? data.entry : each)));
+    changes.replace(data.entry);
     setStatus(texts.changes.undoneNow);
     props.onUndone?.(data);
   };
 
   return (
     <>
-      {changes === undefined && !failure && <p>{texts.loading}</p>}
-      {changes?.length === 0 && <p>{props.none}</p>}
-      {changes && changes.length > 0 && (
+      {changes.items === undefined && !changes.failure && <p>{texts.loading}</p>}
+      {changes.items?.length === 0 && <p>{props.none}</p>}
+      {changes.items && changes.items.length > 0 && (
         <ul class="cards">
-          {changes.map((change) => (
+          {changes.items.map((change) => (
             <li key={change.id}>
               <dl>
                 <dt>{texts.changes.at}</dt>
@@ -79,11 +75,12 @@ export function ChangeEntries(props: {
           ))}
         </ul>
       )}
-      {cursor !== null && (
-        <button type="button" onClick={() => void read(cursor)}>
+      {changes.hasMore && (
+        <button type="button" onClick={changes.more}>
           {texts.changes.more}
         </button>
       )}
+      {changes.failure && <p role="alert">{changes.failure}</p>}
       <p role="status">{status}</p>
       {failure && <p role="alert">{failure}</p>}
     </>

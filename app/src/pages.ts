@@ -6,10 +6,15 @@ export type ListPage<Item> = { page?: { items: Item[]; next_cursor: string | nul
 
 /**
  * A list of the API read a page at a time: the first page read when shown and again whenever `key` changes (a
- * filter), the next one on `more()` while the API gives a `next_cursor`. An answer to a request made under an older
- * `key` is dropped, so a slow page of the previous filter never lands in the new list.
+ * filter), the next one on `more()` while the API gives a `next_cursor`; `reload()` reads the first page again. An
+ * answer to a request made under an older `key` is dropped, so a slow page of the previous filter never lands in the
+ * new list. `replace(item)` shows an item as an action's answer gives it, in place, the pages read kept: reading the
+ * list again could show it as it was (the API lists some from an index a moment behind).
  */
-export function usePages<Item>(readPage: (cursor: string | null) => Promise<ListPage<Item>>, key: string) {
+export function usePages<Item extends { id: string }>(
+  readPage: (cursor: string | null) => Promise<ListPage<Item>>,
+  key: string,
+) {
   const [items, setItems] = useState<Item[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   const [failure, setFailure] = useState<string>();
@@ -31,5 +36,7 @@ export function usePages<Item>(readPage: (cursor: string | null) => Promise<List
     void read(null);
   }, [key]);
 
-  return { items, failure, hasMore: cursor !== null, more: () => void read(cursor), reload: () => read(null) };
+  const replace = (item: Item) => setItems((known) => known?.map((each) => (each.id === item.id ? item : each)));
+
+  return { items, failure, hasMore: cursor !== null, more: () => void read(cursor), reload: () => read(null), replace };
 }

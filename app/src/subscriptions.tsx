@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { usePages } from './pages';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -169,36 +170,43 @@ export function Subscriptions({ workspace }: { workspace: Workspace }) {
 }
 
 /**
- * A subscription's deliveries (the API keeps 30 days), newest first, read page by page once opened; each can be sent
- * again: the API queues it (202) and the delivery shows its outcome once the signing functions have sent it.
+ * A subscription's deliveries (the API keeps 30 days), shown on demand; closing them forgets what was read, so each
+ * opening reads them afresh.
  */
 function Deliveries({ workspace, subscription }: { workspace: Workspace; subscription: Subscription }) {
   const [open, setOpen] = useState(false);
-  const [deliveries, setDeliveries] = useState<Delivery[]>();
-  const [cursor, setCursor] = useState<string | null>(null);
+  const regionId = `deliveries-${subscription.id}`;
+  return (
+    <div>
+      <button type="button" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen(!open)}>
+        {texts.subscriptions.showDeliveries(subscription.url)}
+      </button>
+      {open && (
+        <div id={regionId}>
+          <DeliveryList workspace={workspace} subscription={subscription} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The deliveries of an opened subscription, newest first, a page at a time (`usePages`), read again on demand; each
+ * can be sent again: the API queues it (202) and the delivery shows its outcome once the signing functions have sent
+ * it and the list is read again.
+ */
+function DeliveryList({ workspace, subscription }: { workspace: Workspace; subscription: Subscription }) {
   const [status, setStatus] = useState<string>();
   const [failure, setFailure] = useState<string>();
-  const regionId = `deliveries-${subscription.id}`;
-
-  /** The first page (`after` null: the list replaced) or the one after `after` (appended). */
-  const read = async (after: string | null) => {
+  const deliveries = usePages<Delivery>(async (cursor) => {
     const { data, error } = await api.GET('/workspaces/{workspace_id}/subscriptions/{subscription_id}/deliveries', {
       params: {
         path: { workspace_id: workspace.id, subscription_id: subscription.id },
-        query: after === null ? {} : { cursor: after },
+        query: cursor === null ? {} : { cursor },
       },
     });
-    if (!data) return setFailure(messageOf(error));
-    setFailure(undefined);
-    setDeliveries((known) => (after === null ? data.deliveries : [...(known ?? []), ...data.deliveries]));
-    setCursor(data.next_cursor);
-  };
-
-  const toggle = () => {
-    if (!open) void read(null);
-    else setDeliveries(undefined);
-    setOpen(!open);
-  };
+    return { page: data && { items: data.deliveries, next_cursor: data.next_cursor }, error };
+  }, subscription.id);
 
   const redeliver = async (delivery: Delivery) => {
     const { data, error } = await api.POST('/workspaces/{workspace_id}/deliveries/{delivery_id}/redeliver', {
@@ -211,59 +219,53 @@ function Deliveries({ workspace, subscription }: { workspace: Workspace; subscri
 
   const words = texts.subscriptions.deliveries;
   return (
-    <div>
-      <button type="button" aria-expanded={open} aria-controls={regionId} onClick={toggle}>
-        {texts.subscriptions.showDeliveries(subscription.url)}
-      </button>
-      {open && (
-        <div id={regionId}>
-          {deliveries === undefined && !failure && <p>{texts.loading}</p>}
-          {deliveries?.length === 0 && <p>{words.none}</p>}
-          {deliveries && deliveries.length > 0 && (
-            <ul>
-              {deliveries.map((delivery) => (
-                <li key={delivery.id}>
-                  <dl>
-                    <dt>{words.createdOn}</dt>
-                    <dd>
-                      {texts.date(delivery.created_at)} ({delivery.type})
-                    </dd>
-                    <dt>{words.state}</dt>
-                    <dd>{words.status[delivery.status]}</dd>
-                    <dt>{words.attempts}</dt>
-                    <dd>{delivery.attempts}</dd>
-                    <dt>{words.lastAnswer}</dt>
-                    <dd>{delivery.last_status_code ?? delivery.last_error ?? words.noAnswer}</dd>
-                    {delivery.next_attempt_at && (
-                      <>
-                        <dt>{words.nextAttempt}</dt>
-                        <dd>{texts.date(delivery.next_attempt_at)}</dd>
-                      </>
-                    )}
-                  </dl>
-                  <button
-                    type="button"
-                    aria-label={words.redeliverOf(delivery.type, texts.date(delivery.created_at))}
-                    onClick={() => void redeliver(delivery)}
-                  >
-                    {words.redeliver}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-          {cursor !== null && (
-            <button type="button" onClick={() => void read(cursor)}>
-              {texts.changes.more}
-            </button>
-          )}
-          <button type="button" onClick={() => void read(null)}>
-            {words.reload}
-          </button>
-          <p role="status">{status}</p>
-          {failure && <p role="alert">{failure}</p>}
-        </div>
+    <>
+      {deliveries.items === undefined && !deliveries.failure && <p>{texts.loading}</p>}
+      {deliveries.items?.length === 0 && <p>{words.none}</p>}
+      {deliveries.items && deliveries.items.length > 0 && (
+        <ul>
+          {deliveries.items.map((delivery) => (
+            <li key={delivery.id}>
+              <dl>
+                <dt>{words.createdOn}</dt>
+                <dd>
+                  {texts.date(delivery.created_at)} ({delivery.type})
+                </dd>
+                <dt>{words.state}</dt>
+                <dd>{words.status[delivery.status]}</dd>
+                <dt>{words.attempts}</dt>
+                <dd>{delivery.attempts}</dd>
+                <dt>{words.lastAnswer}</dt>
+                <dd>{delivery.last_status_code ?? delivery.last_error ?? words.noAnswer}</dd>
+                {delivery.next_attempt_at && (
+                  <>
+                    <dt>{words.nextAttempt}</dt>
+                    <dd>{texts.date(delivery.next_attempt_at)}</dd>
+                  </>
+                )}
+              </dl>
+              <button
+                type="button"
+                aria-label={words.redeliverOf(delivery.type, texts.date(delivery.created_at))}
+                onClick={() => void redeliver(delivery)}
+              >
+                {words.redeliver}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
-    </div>
+      {deliveries.hasMore && (
+        <button type="button" onClick={deliveries.more}>
+          {texts.changes.more}
+        </button>
+      )}
+      <button type="button" onClick={() => void deliveries.reload()}>
+        {words.reload}
+      </button>
+      {deliveries.failure && <p role="alert">{deliveries.failure}</p>}
+      <p role="status">{status}</p>
+      {failure && <p role="alert">{failure}</p>}
+    </>
   );
 }

@@ -1,3 +1,8 @@
+import type { components } from './settings-api';
+
+/** An audit entry's `action`, as the API enumerates it (decisions 7.4). */
+type AuditAction = components['schemas']['AuditPage']['entries'][number]['action'];
+
 /** Every text of the settings page a person reads, in French, in one place; the API's own messages are shown as sent. */
 export const texts = {
   title: 'Réglages du CRM',
@@ -245,6 +250,27 @@ export const texts = {
     route: { 'ingest-lead': 'Leads', recruitment: 'Recrutement' },
     status: 'Statut HTTP',
     outcome: 'Résultat',
+    /**
+     * What a call's `outcome` says, by the code the journal keeps (docs/api.md, « Webhook call journal », and the
+     * webhooks' error tables): `created` and `existing` by the webhook that answered them. A code the webhooks do not
+     * journal (`invalid_endpoint_id`, the lead webhook's `not_found`: no workspace is known) has no words here.
+     */
+    outcomes: {
+      created: { 'ingest-lead': 'Prospect créé', recruitment: 'Candidat créé' },
+      existing: {
+        'ingest-lead': 'Prospect déjà connu, retrouvé',
+        recruitment: 'Candidat déjà connu : candidature ajoutée en note',
+      },
+      unauthorized: 'Refusé : token absent ou faux, ou webhook désactivé',
+      invalid_payload:
+        'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable, ou Idempotency-Key refusée',
+      bad_request: 'Refusé : corps illisible, champ invalide, ou Idempotency-Key refusée',
+      not_found: 'Refusé : pipeline de recrutement introuvable',
+      conflict: 'Refusé : plusieurs pipelines de recrutement portent ce nom',
+      unprocessable: 'Refusé : aucun pipeline de recrutement actif (ou sans colonne)',
+      ingest_failed: 'Échec du service (ou appel de même Idempotency-Key encore en cours) : à réessayer',
+      internal: 'Échec du service (ou appel de même Idempotency-Key encore en cours) : à réessayer',
+    },
     counted: (outcome: string, count: number) => `${outcome} (${count} appels)`,
     open: (date: string) => `Ouvrir l’appel du ${date}`,
     opened: (date: string) => `Appel du ${date}`,
@@ -264,6 +290,27 @@ export const texts = {
     member: 'Membre',
     commandLine: 'ligne de commande',
     action: 'Action',
+    /** What an entry records, by the `action` the API names: a new action fails the type check until it has words. */
+    actions: {
+      'api_key.created': 'Clé d’API créée',
+      'api_key.revoked': 'Clé d’API révoquée',
+      'webhook.token_generated': 'Token du webhook généré',
+      'webhook.enabled': 'Webhook activé',
+      'webhook.disabled': 'Webhook désactivé',
+      'webhook_call.replayed': 'Appel du webhook rejoué',
+      'member.invited': 'Membre invité',
+      'member.role_changed': 'Rôle d’un membre changé',
+      'member.removed': 'Membre retiré de l’espace',
+      'tag.created': 'Tag créé',
+      'tag.renamed': 'Tag renommé',
+      'subscription.created': 'Abonnement créé',
+      'subscription.enabled': 'Abonnement activé',
+      'subscription.disabled': 'Abonnement désactivé',
+      'subscription.deleted': 'Abonnement supprimé',
+      'subscription.secret_rotated': 'Secret d’un abonnement changé',
+      'delivery.redelivered': 'Envoi renvoyé',
+      'change.undone': 'Modification par l’API annulée',
+    } satisfies Record<AuditAction, string>,
     summary: 'Résumé',
     more: 'Plus',
   },

@@ -11,6 +11,19 @@ type Replay = components['schemas']['WebhookReplay'];
 
 const routeNames: Record<Call['route'], string> = texts.webhookCalls.route;
 
+/** The outcomes the page has words for: `created` and `existing` by the webhook that answered (typed by the API). */
+const outcomeWords: Readonly<Record<string, string | Record<Call['route'], string>>> = texts.webhookCalls.outcomes;
+
+/**
+ * A call's outcome in words. The API types it as any string: a code the page has no words for (one added since, or
+ * the bare status of an answer kept before outcomes were) is shown as sent.
+ */
+const outcomeOf = (call: Call): string => {
+  const words = Object.hasOwn(outcomeWords, call.outcome) ? outcomeWords[call.outcome] : undefined;
+  if (words === undefined) return call.outcome;
+  return typeof words === 'string' ? words : words[call.route];
+};
+
 /** A body as a person reads it: the text kept as is (`{ raw }`), JSON fields laid out one a line. */
 const bodyText = (body: NonNullable<CallDocument['body']>): string =>
   typeof body.raw === 'string' && Object.keys(body).length === 1 ? body.raw : JSON.stringify(body, null, 2);
@@ -103,7 +116,7 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
   );
 }
 
-/** A call's date, route, status and outcome (and how many calls it stands for, past a minute's 10th refusal). */
+/** A call's date, route, status and outcome in words (and how many calls it stands for, past a minute's 10th refusal). */
 function CallFacts({ call }: { call: Call }) {
   return (
     <dl>
@@ -114,7 +127,7 @@ function CallFacts({ call }: { call: Call }) {
       <dt>{texts.webhookCalls.status}</dt>
       <dd>{call.status}</dd>
       <dt>{texts.webhookCalls.outcome}</dt>
-      <dd>{call.count > 1 ? texts.webhookCalls.counted(call.outcome, call.count) : call.outcome}</dd>
+      <dd>{call.count > 1 ? texts.webhookCalls.counted(outcomeOf(call), call.count) : outcomeOf(call)}</dd>
     </dl>
   );
 }

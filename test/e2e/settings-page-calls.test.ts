@@ -5,7 +5,8 @@ import { browserTests, expectAccessible, openScreen, pageWorld } from '../suppor
  * « Appels du webhook » and « Journal d'audit » (decisions 7.3) in Debian's Chromium against the local server: a
  * lead refused by the webhook and one accepted are both in the journal; the failed-only filter keeps the refused
  * one; opened, it shows its kept body; replayed, the webhook's answer is shown and the journal lists the new call;
- * the audit log then lists the replay. A member has neither screen. axe-core checks each state reached.
+ * the audit log then lists the replay in words, by the admin's name. A member has neither screen. axe-core checks
+ * each state reached.
  */
 browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du webhook » and « Journal d’audit »', () => {
   const world = pageWorld();
@@ -38,14 +39,17 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await openScreen(page, world.ws.admin.email, 'Appels du webhook');
     const screen = page.getByRole('region', { name: 'Appels du webhook' });
     const calls = screen.getByRole('list').getByRole('listitem');
-    await calls.filter({ hasText: 'invalid_payload' }).waitFor();
-    await calls.filter({ hasText: 'created' }).waitFor();
+    // Each outcome in words: the refusal's code (invalid_payload) and the lead webhook's `created`.
+    const refused = 'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable';
+    await calls.filter({ hasText: refused }).waitFor();
+    await calls.filter({ hasText: 'Prospect créé' }).waitFor();
     await expect(calls.count()).resolves.toBe(2);
+    await expect(screen.getByText('invalid_payload').count()).resolves.toBe(0);
     await expectAccessible(page);
 
     await screen.getByLabel('Échecs seulement').check();
-    await calls.filter({ hasText: 'created' }).waitFor({ state: 'detached' });
-    await calls.filter({ hasText: 'invalid_payload' }).waitFor();
+    await calls.filter({ hasText: 'Prospect créé' }).waitFor({ state: 'detached' });
+    await calls.filter({ hasText: refused }).waitFor();
     await expect(calls.count()).resolves.toBe(1);
     await calls
       .first()
@@ -78,9 +82,12 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
 
     await page.getByRole('navigation').getByRole('button', { name: 'Journal d’audit' }).click();
     const audit = page.getByRole('region', { name: 'Journal d’audit' });
-    const replayed = audit.getByRole('listitem').filter({ hasText: 'webhook_call.replayed' });
+    // The entry says what happened in words, and who did it by name and e-mail (the seeded admin), not by id.
+    const replayed = audit.getByRole('listitem').filter({ hasText: 'Appel du webhook rejoué' });
     await replayed.waitFor();
-    await replayed.getByText(world.ws.admin.memberId, { exact: true }).waitFor();
+    await replayed.getByText(`Alice Martin (${world.ws.admin.email})`, { exact: true }).waitFor();
+    await expect(audit.getByText('webhook_call.replayed').count()).resolves.toBe(0);
+    await expect(audit.getByText(world.ws.admin.memberId).count()).resolves.toBe(0);
     await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);

@@ -75,7 +75,7 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
 
     await menu.getByRole('button', { name: 'Appels du webhook' }).click();
     const calls = page.getByRole('region', { name: 'Appels du webhook' }).getByRole('listitem');
-    await calls.filter({ hasText: 'created' }).waitFor();
+    await calls.filter({ hasText: 'Prospect créé' }).waitFor();
     await picture(page, 'appels-du-webhook');
 
     // A key with two scopes: it moves the lead to « Relance ».
