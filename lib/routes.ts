@@ -397,6 +397,22 @@ export const routes: readonly Route[] = [
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   {
+    id: 'listWorkspacePipelines',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/pipelines',
+    entry: 'functions/list-workspace-pipelines.ts',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+    /**
+     * As listPipelines, for the settings page, which names stages with it (a prospect and its change log carry stage
+     * ids): the configuration item, one GetItem. Beyond decisions 7.2's list, which gives a member no other way to
+     * read the stage names the Prospect API's keys move prospects between.
+     */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  {
     id: 'listTags',
     method: 'GET',
     path: '/workspaces/{workspace_id}/tags',

@@ -152,6 +152,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workspaces/{workspace_id}/pipelines': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the active sales pipelines, their stages and the tags
+     * @description As `GET /pipelines` answers it, for a member of the workspace: the settings page names stages with it (a prospect and its change log carry stage ids).
+     *
+     *     Role: `member` of the workspace (an `admin` too).
+     */
+    get: operations['listWorkspacePipelines'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workspaces/{workspace_id}/tags': {
     parameters: {
       query?: never;
@@ -2078,6 +2100,98 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WorkspaceDetail'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  listWorkspacePipelines: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pipelines and tags. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PipelineListing'];
         };
       };
       /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */

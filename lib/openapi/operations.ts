@@ -242,6 +242,37 @@ const stageChangeEntry = (undoneAt: string | null) => ({
   undone_at: undoneAt,
 });
 
+/** The active sales pipelines and the tags: `GET /pipelines` and the settings page's `GET …/pipelines` alike. */
+const pipelineListing: OperationText['success'] = {
+  200: {
+    description: 'Pipelines and tags.',
+    schema: 'PipelineListing',
+    examples: {
+      workspace: {
+        summary: 'One pipeline, two tags',
+        value: {
+          pipelines: [
+            {
+              id: ids.salesPipeline,
+              name: 'Ventes',
+              is_default: true,
+              stages: [
+                { id: ids.newStage, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
+                { id: ids.followUpStage, name: 'Relance', type: 'Follow up', order: 1 },
+                { id: ids.wonStage, name: 'Closé', type: 'Follow up', order: 2 },
+              ],
+            },
+          ],
+          tags: [
+            { id: ids.hotTag, name: 'Chaud' },
+            { id: ids.vipTag, name: 'VIP' },
+          ],
+        },
+      },
+    },
+  },
+};
+
 /** A prospect's answer, the Prospect API's and a member's alike. */
 const prospectAnswer: OperationText['success'] = {
   200: {
@@ -273,35 +304,7 @@ export const operations: Record<string, OperationText> = {
     description:
       'The active sales pipelines of the workspace (recruitment pipelines are not part of the Prospect API), each ' +
       'with its stages in board order, and the tags of the workspace. A workspace may have none.',
-    success: {
-      200: {
-        description: 'Pipelines and tags.',
-        schema: 'PipelineListing',
-        examples: {
-          workspace: {
-            summary: 'One pipeline, two tags',
-            value: {
-              pipelines: [
-                {
-                  id: ids.salesPipeline,
-                  name: 'Ventes',
-                  is_default: true,
-                  stages: [
-                    { id: ids.newStage, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
-                    { id: ids.followUpStage, name: 'Relance', type: 'Follow up', order: 1 },
-                    { id: ids.wonStage, name: 'Closé', type: 'Follow up', order: 2 },
-                  ],
-                },
-              ],
-              tags: [
-                { id: ids.hotTag, name: 'Chaud' },
-                { id: ids.vipTag, name: 'VIP' },
-              ],
-            },
-          },
-        },
-      },
-    },
+    success: pipelineListing,
     errors: prospectApiErrors('pipelines:read'),
   },
 
@@ -640,6 +643,15 @@ export const operations: Record<string, OperationText> = {
         ],
       },
     },
+  },
+
+  listWorkspacePipelines: {
+    summary: 'List the active sales pipelines, their stages and the tags',
+    description:
+      'As `GET /pipelines` answers it, for a member of the workspace: the settings page names stages with it (a ' +
+      'prospect and its change log carry stage ids).',
+    success: pipelineListing,
+    errors: {},
   },
 
   getWorkspaceProspect: {

@@ -396,6 +396,13 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: `/workspaces/${encodeURIComponent(planted.email)}`, headers },
       ];
     }
+    case 'listWorkspacePipelines': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/pipelines`, headers },
+        { method: 'GET', path: `${settings}/pipelines`, headers, query: { token: planted.note } },
+      ];
+    }
     case 'listTags': {
       const headers = await memberHeader();
       return [

@@ -496,7 +496,7 @@ describe('the sign-in routes and the settings API answer as documented', () => {
   });
 });
 
-describe("the settings API's prospect routes answer as documented", () => {
+describe("the settings API's prospect routes, and the pipelines that name their stages, answer as documented", () => {
   let people: PeopleWorkspace;
   beforeAll(async () => {
     people = await workspaceWithPeople(api);
@@ -516,6 +516,7 @@ describe("the settings API's prospect routes answer as documented", () => {
   }
   /** Each route once, with a member's token, as it succeeds. */
   const calls = (): [string, string, RequestOptions][] => [
+    ['GET', inWorkspace('/pipelines'), {}],
     ['GET', inWorkspace('/prospects'), { query: { email: 'lea.petit@acme.test' } }],
     ['GET', inWorkspace(`/prospects/${prospectOf('lead')}`), {}],
     ['GET', inWorkspace(`/prospects/${prospectOf('lead')}/changes`), {}],

@@ -86,6 +86,26 @@ describe('GET /workspaces/{w}/prospects', () => {
   });
 });
 
+describe('GET /workspaces/{w}/pipelines', () => {
+  it('answers the active pipelines, their stages and the tags as the Prospect API does: the page names stages with it', async () => {
+    const response = await asMember('GET', '/pipelines');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual((await withKey('GET', '/pipelines')).body);
+    const { pipelines } = response.body as { pipelines: { id: string; stages: { id: string; name: string }[] }[] };
+    const sales = pipelines.find((pipeline) => pipeline.id === people.seed.pipelines.sales?.id);
+    expect(sales?.stages).toContainEqual(
+      expect.objectContaining({ id: people.seed.pipelines.sales?.stages.fu, name: 'Relance' }),
+    );
+  });
+
+  it('refuses an API key (401): the settings API takes a person’s token only', async () => {
+    const response = await api.request('GET', `/workspaces/${ws()}/pipelines`, {
+      headers: { Authorization: `Bearer ${people.seed.api_keys.admin?.secret}` },
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
 describe('GET /workspaces/{w}/prospects/{p}', () => {
   it('answers the prospect as the Prospect API does', async () => {
     const response = await asMember('GET', `/prospects/${prospectId('social')}`);
@@ -238,6 +258,7 @@ describe('POST /workspaces/{w}/changes/{entry}/undo', () => {
 
 describe('a person of another workspace', () => {
   it.each([
+    ['GET', '/pipelines'],
     ['GET', '/prospects?email=lea.petit@acme.test'],
     ['GET', '/prospects/{p}'],
     ['GET', '/prospects/{p}/changes'],

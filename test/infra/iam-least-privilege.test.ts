@@ -399,8 +399,9 @@ describe('settings: the workspace, its tags, API keys and webhook, by a signed-i
     return answer.body;
   };
 
-  test('the workspace and its tags: read, a tag added and renamed', async () => {
+  test('the workspace, its pipelines and its tags: read, a tag added and renamed', async () => {
     await ok('getWorkspace');
+    await ok('listWorkspacePipelines');
     await ok('listTags');
     const tag = await ok('createTag', { body: { name: 'Froid' } });
     await ok('renameTag', { pathParameters: { tag_id: tag.id as string }, body: { name: 'Glacé' } });

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { source as axeSource, type AxeResults } from 'axe-core';
+import axe, { type AxeResults } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { SeedDescription } from '../../lib/admin/seed-description';
 import type { LocalOutbound } from '../../tools/local/lambda-runtime';
@@ -65,10 +65,10 @@ type AxeInPage = { document: object; axe: { run: (context: object, options: obje
  * the same rules on the same document.
  */
 export async function expectAccessible(page: Page): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axe.source);
   const grave = await page.evaluate(async () => {
-    const { axe, document } = globalThis as unknown as AxeInPage;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    const inPage = globalThis as unknown as AxeInPage;
+    const { violations } = await inPage.axe.run(inPage.document, { resultTypes: ['violations'] });
     return violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => `${violation.id}: ${violation.help}`);

@@ -57,6 +57,7 @@ const budgets: Record<string, number> = {
   'functions/confirm-password-reset.ts': 18,
   'functions/list-my-workspaces.ts': 18,
   'functions/get-workspace.ts': 30,
+  'functions/list-workspace-pipelines.ts': 17,
   'functions/list-tags.ts': 29,
   'functions/create-tag.ts': 31,
   'functions/rename-tag.ts': 31,
