@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { KeyChanges } from './key-changes';
+import { useWorkspaceNames } from './workspace-names';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -41,6 +42,7 @@ export function ApiKeys({ workspace }: { workspace: Workspace }) {
   const [failure, setFailure] = useState<string>();
   const path = { workspace_id: workspace.id };
   const isAdmin = workspace.role === 'admin';
+  const names = useWorkspaceNames(workspace);
 
   const load = async () => {
     const { data, error } = await api.GET('/workspaces/{workspace_id}/api-keys', { params: { path } });
@@ -108,7 +110,7 @@ export function ApiKeys({ workspace }: { workspace: Workspace }) {
                   {texts.apiKeys.revoke(key.name)}
                 </button>
               )}
-              <KeyChanges workspace={workspace} apiKey={key} />
+              <KeyChanges workspace={workspace} apiKey={key} names={names} />
             </li>
           ))}
         </ul>

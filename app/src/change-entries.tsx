@@ -4,6 +4,7 @@ import { usePages } from './pages';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
+import type { WorkspaceNames } from './workspace-names';
 
 type Change = components['schemas']['ChangeList']['changes'][number];
 type Undone = components['schemas']['ChangeUndone'];
@@ -23,6 +24,8 @@ const canUndo = (change: Change) => change.undone_at === null && change.field !=
  */
 export function ChangeEntries(props: {
   workspace: Workspace;
+  /** How the entries' values are shown: stage, member and tag names, dates. */
+  names: WorkspaceNames;
   readPage: (cursor: string | null) => Promise<ChangePage>;
   none: string;
   onUndone?: (undone: Undone) => void;
@@ -61,8 +64,8 @@ export function ChangeEntries(props: {
                 <dd>{change.prospect_id}</dd>
                 <dt>{fieldNames[change.field]}</dt>
                 <dd>
-                  {texts.changes.before} : {change.before ?? texts.changes.empty} — {texts.changes.after} :{' '}
-                  {change.after ?? texts.changes.empty}
+                  {texts.changes.before} : {props.names.value(change.field, change.before)} — {texts.changes.after} :{' '}
+                  {props.names.value(change.field, change.after)}
                 </dd>
               </dl>
               {change.undone_at !== null && <p>{texts.changes.undone(texts.date(change.undone_at))}</p>}

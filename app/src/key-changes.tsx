@@ -4,6 +4,7 @@ import { ChangeEntries } from './change-entries';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
+import type { WorkspaceNames } from './workspace-names';
 
 type ApiKey = components['schemas']['ApiKeyList']['api_keys'][number];
 
@@ -11,7 +12,8 @@ type ApiKey = components['schemas']['ApiKeyList']['api_keys'][number];
  * The changes a key made, shown on demand and read again on each opening (the API lists them from an index a moment
  * behind), each with its undo.
  */
-export function KeyChanges({ workspace, apiKey }: { workspace: Workspace; apiKey: ApiKey }) {
+export function KeyChanges(props: { workspace: Workspace; apiKey: ApiKey; names: WorkspaceNames }) {
+  const { workspace, apiKey } = props;
   const [opened, setOpened] = useState(false);
   const panelId = useId();
   const readPage = (cursor: string | null) =>
@@ -25,7 +27,9 @@ export function KeyChanges({ workspace, apiKey }: { workspace: Workspace; apiKey
         {texts.apiKeys.showChanges(apiKey.name)}
       </button>
       <div id={panelId}>
-        {opened && <ChangeEntries workspace={workspace} readPage={readPage} none={texts.changes.none} />}
+        {opened && (
+          <ChangeEntries workspace={workspace} names={props.names} readPage={readPage} none={texts.changes.none} />
+        )}
       </div>
     </div>
   );

@@ -4,6 +4,7 @@ import { ChangeEntries } from './change-entries';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
+import { useWorkspaceNames } from './workspace-names';
 
 type Prospect = components['schemas']['Prospect'];
 type Marker = 'email' | 'phone';
@@ -15,6 +16,7 @@ type Marker = 'email' | 'phone';
 export function ProspectRecord({ workspace }: { workspace: Workspace }) {
   const [prospect, setProspect] = useState<Prospect | null>();
   const [failure, setFailure] = useState<string>();
+  const names = useWorkspaceNames(workspace);
 
   const find = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -64,7 +66,13 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
             <dt>{texts.prospect.phone}</dt>
             <dd>{prospect.phone ?? texts.changes.empty}</dd>
             <dt>{texts.changes.field.stage}</dt>
-            <dd>{prospect.stage_id ?? texts.changes.empty}</dd>
+            <dd>{names.stage(prospect.stage_id)}</dd>
+            <dt>{texts.changes.field.setter}</dt>
+            <dd>{names.member(prospect.setter_id)}</dd>
+            <dt>{texts.changes.field.closer}</dt>
+            <dd>{names.member(prospect.closer_id)}</dd>
+            <dt>{texts.changes.field.follow_up}</dt>
+            <dd>{names.value('follow_up', prospect.next_follow_up_at)}</dd>
             <dt>{texts.changes.field.tags}</dt>
             <dd>{prospect.tags.map((tag) => tag.name ?? tag.id).join(', ') || texts.changes.empty}</dd>
           </dl>
@@ -72,9 +80,13 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
           <ChangeEntries
             key={prospect.id}
             workspace={workspace}
+            names={names}
             readPage={readPage(prospect.id)}
             none={texts.prospect.noChanges}
-            onUndone={(undone) => setProspect({ ...prospect, stage_id: undone.prospect.stage_id ?? null })}
+            onUndone={({ prospect: after }) => {
+              const { pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at } = after;
+              setProspect({ ...prospect, pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at });
+            }}
           />
         </article>
       )}

@@ -185,6 +185,8 @@ export const texts = {
     none: 'Aucun prospect de cet espace ne correspond.',
     changes: 'Modifications par l’API',
     noChanges: 'Aucune modification de ce prospect par l’API.',
+    /** A stage as the page names it: its pipeline's name, then its own. */
+    stageIn: (pipeline: string, stage: string) => `${pipeline} › ${stage}`,
   },
   members: {
     heading: 'Membres',

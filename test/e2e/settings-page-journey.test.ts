@@ -102,7 +102,7 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
       .filter({ has: page.getByRole('heading', { name: 'Synchronisation agenda' }) });
     await card.getByRole('button', { name: 'Modifications faites avec la clé « Synchronisation agenda »' }).click();
     const change = card.getByRole('listitem').filter({ hasText: prospectId });
-    await change.getByText(`Avant : ${stages.nouveau} — Après : ${stages.relance}`).waitFor();
+    await change.getByText('Avant : Ventes › Nouveau — Après : Ventes › Relance').waitFor();
     await picture(page, 'cles-d-api');
     await expectAccessible(page);
     await change.getByRole('button', { name: 'Annuler cette modification' }).click();

@@ -62,7 +62,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
 
     await card.getByRole('button', { name: 'Modifications faites avec la clé « Intégration page »' }).click();
     const entry = card.getByRole('listitem').filter({ hasText: lead });
-    await entry.getByText(`Avant : ${stages.new} — Après : ${stages.fu}`).waitFor();
+    // Named as the workspace names them: the stages' ids are the API's, their names the person's.
+    await entry.getByText('Avant : Ventes › Nouveau — Après : Ventes › Relance').waitFor();
     await entry.getByRole('button', { name: 'Annuler cette modification' }).click();
     await card.getByRole('status').getByText('Modification annulée', { exact: false }).waitFor();
     await expect(entry.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
@@ -92,10 +93,12 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     await card.getByRole('button', { name: 'Plus' }).click();
     await entries.nth(2).waitFor();
     await expect(entries.count()).resolves.toBe(3);
+    // The setter the key set, by the member's name.
+    await expect(entries.filter({ hasText: 'Après : Alice Martin' }).count()).resolves.toBe(1);
     await expect(card.getByRole('button', { name: 'Plus' }).count()).resolves.toBe(0);
     const staleStage = card
       .getByRole('listitem')
-      .filter({ hasText: `Après : ${stages.fu}` })
+      .filter({ hasText: 'Après : Ventes › Relance' })
       .filter({
         has: page.getByRole('button', { name: 'Annuler cette modification' }),
       });

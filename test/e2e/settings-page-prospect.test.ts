@@ -30,10 +30,7 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await page.getByRole('button', { name: 'Chercher' }).click();
     await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
     const record = page.getByRole('article');
-    await record
-      .getByText(stages.fu as string)
-      .first()
-      .waitFor();
+    await record.getByText('Après : Ventes › Relance').first().waitFor();
     await expectAccessible(page);
 
     await record.getByRole('button', { name: 'Annuler cette modification' }).click();
@@ -41,7 +38,7 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await record.getByText(/^Annulée le /).waitFor();
     await expect(record.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
     const shown = await record.locator('dd').nth(2).textContent();
-    expect(shown).toBe(stages.new);
+    expect(shown).toBe('Ventes › Nouveau');
 
     const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
     expect(read.stage_id).toBe(stages.new);

@@ -83,7 +83,8 @@ const screenshotsDirectory = process.env.SCREENSHOTS_DIR;
  * pictures); nothing in `npm test`, so that no test run rewrites tracked files.
  */
 export async function picture(page: Page, name: string): Promise<void> {
-  if (screenshotsDirectory !== undefined) await page.screenshot({ path: join(screenshotsDirectory, `${name}.png`) });
+  if (screenshotsDirectory !== undefined)
+    await page.screenshot({ path: join(screenshotsDirectory, `${name}.png`), fullPage: true });
 }
 
 /** Signs in through the page's form. */
