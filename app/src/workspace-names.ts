@@ -7,8 +7,8 @@ import { texts } from './texts';
 type Change = components['schemas']['ChangeList']['changes'][number];
 
 /**
- * What the page shows for the ids a prospect and its change log carry: the stage's name (« Ventes › Relance »), the
- * member's, the tag's, a follow-up as a date. An id the workspace no longer names (an inactive pipeline, a tag since
+ * What the page shows for the ids a prospect, its change log and the audit log carry: the stage's name (« Ventes ›
+ * Relance »), the member's (with the e-mail: two members may share a name), the tag's, a follow-up as a date. An id the workspace no longer names (an inactive pipeline, a tag since
  * gone) is shown as the id.
  */
 export type WorkspaceNames = {
@@ -31,7 +31,9 @@ function namesFrom(
     ),
   );
   const tags = new Map((listing?.tags ?? []).map((tag) => [tag.id, tag.name] as const));
-  const people = new Map((members?.members ?? []).map((member) => [member.id, member.name] as const));
+  const people = new Map(
+    (members?.members ?? []).map((member) => [member.id, texts.members.who(member.name, member.email)] as const),
+  );
   const names: WorkspaceNames = {
     stage: (id) => orId(stages, id),
     member: (id) => orId(people, id),
