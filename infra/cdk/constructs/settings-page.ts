@@ -96,8 +96,10 @@ export const templateMediaType = 'text/html';
 /**
  * S3 answers 403 for a key that does not exist when the caller may not list the bucket ("GetObject", Amazon S3 API
  * Reference, https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): every 4xx is the page's 404, every
- * 5xx its 500. The selection pattern is matched against S3's status code ("Set up an integration response in API
- * Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-integration-settings-integration-response.html).
+ * 5xx its 500. "For all other HTTP and AWS back ends, the HTTP status code is matched" by the selection pattern, and
+ * the response without one is the default ("IntegrationResponse", Amazon API Gateway API Reference,
+ * https://docs.aws.amazon.com/apigateway/latest/api/API_IntegrationResponse.html; "Set up an integration response in
+ * API Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-integration-settings-integration-response.html).
  */
 export const errorResponses = [
   { selectionPattern: '4\\d{2}', statusCode: '404' },
@@ -182,12 +184,9 @@ export type SettingsPageProps = { api: RestApi };
  * secret and no data; everything it shows comes from the settings API, whose routes keep theirs.
  */
 export class SettingsPage extends Construct {
-  readonly bucket: Bucket;
-  readonly methods: { page: Method; files: Method };
-
   constructor(scope: Construct, id: string, props: SettingsPageProps) {
     super(scope, id);
-    this.bucket = new Bucket(this, 'Bucket', {
+    const bucket = new Bucket(this, 'Bucket', {
       /** S3's own keys: API Gateway's role reads the objects with no KMS grant to maintain. */
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -213,7 +212,8 @@ export class SettingsPage extends Construct {
        */
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(this.bucket).acknowledge({
+    const bucketLogicalId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnBucket);
+    Validations.of(bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
         'No server access logs: the bucket holds the settings page’s public files, read only by API Gateway with its own role, whose requests the API’s access logs already record; written only by the stack’s deployments.',
@@ -241,7 +241,7 @@ export class SettingsPage extends Construct {
       (kind) =>
         new BucketDeployment(this, kind.id, {
           sources: [pageSource],
-          destinationBucket: this.bucket,
+          destinationBucket: bucket,
           exclude: ['*'],
           include: [kind.include],
           contentType: kind.contentType,
@@ -252,42 +252,44 @@ export class SettingsPage extends Construct {
     );
     const index = deployed.at(-1)!;
     for (const files of deployed.slice(0, -1)) index.node.addDependency(files);
-    acknowledgeDeploymentHandler(
-      index.handlerRole.node.scope!,
-      Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket),
-    );
+    acknowledgeDeploymentHandler(index.handlerRole.node.scope!, bucketLogicalId);
 
     const reader = new Role(this, 'ReadRole', {
       assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
       description: "API Gateway: reads the settings page's files, nothing else",
       inlinePolicies: {
         ReadPageFiles: new PolicyDocument({
-          statements: [new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects('*')] })],
+          statements: [new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('*')] })],
         }),
       },
     });
     Validations.of(reader).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
+      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
       reason:
         'Every object of the page’s own bucket: its files are named by their content’s hash at each release, and s3:GetObject is the only action.',
     });
 
+    /**
+     * GetObject in S3's path style, `<bucket>/<key>`, a key's slashes included ("GetObject", Amazon S3 API
+     * Reference): the page's key, or the path under `/app/` as it came (`{proxy+}`, `assets/main-<hash>.js`).
+     */
     const s3Read = (key: string, options: Pick<IntegrationOptions, 'requestParameters' | 'integrationResponses'>) =>
       new AwsIntegration({
         service: 's3',
         integrationHttpMethod: 'GET',
-        path: `${this.bucket.bucketName}/${key}`,
+        path: `${bucket.bucketName}/${key}`,
         options: { credentialsRole: reader, ...options },
       });
     const noAuthorizer = { authorizationType: AuthorizationType.NONE } as const;
-    this.methods = {
-      page: props.api.root
+    const methods: Method[] = [
+      props.api.root
         .resourceForPath(pageResourcePaths.page)
         .addMethod('GET', s3Read(indexFile, { integrationResponses: integrationResponses(pageRedirectTemplate) }), {
           ...noAuthorizer,
+          /** Location: what the redirect's override sets (pageRedirectTemplate). */
           methodResponses: methodResponses([...Object.keys(fromObject), 'Location']),
         }),
-      files: props.api.root.resourceForPath(pageResourcePaths.files).addMethod(
+      props.api.root.resourceForPath(pageResourcePaths.files).addMethod(
         'GET',
         s3Read('{proxy}', {
           requestParameters: { 'integration.request.path.proxy': 'method.request.path.proxy' },
@@ -299,8 +301,8 @@ export class SettingsPage extends Construct {
           methodResponses: methodResponses(Object.keys(fromObject)),
         },
       ),
-    };
-    for (const method of Object.values(this.methods))
+    ];
+    for (const method of methods)
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
