@@ -6,10 +6,17 @@ import { buildSync } from 'esbuild';
 /** One file of the settings page as served: its type, its bytes, and whether its name changes with its content. */
 export type PageFile = { contentType: string; body: Buffer; hashedName: boolean };
 
-const appDirectory = fileURLToPath(new URL('../../app/', import.meta.url));
+/** The page's sources (app/index.html, app/src/): what the stack's asset is bundled from. */
+export const appDirectory = fileURLToPath(new URL('../../app/', import.meta.url));
 
 /** Where the page is, under the API's own origin: `GET /app/` on `npm start`'s port, `…/<stage>/app/` on AWS. */
 export const pagePath = '/app/';
+
+/**
+ * The API's resources that serve it (infra/cdk/constructs/settings-page.ts): `/app`, which is also `/app/` (REST APIs
+ * route both to one resource) and answers the page, and everything under it.
+ */
+export const pageResourcePaths = { page: pagePath.slice(0, -1), files: `${pagePath}{proxy+}` } as const;
 
 /** The page's own file, under `pagePath`; everything else is under `assets/`, with a hashed name. */
 export const indexFile = 'index.html';
@@ -31,9 +38,23 @@ export const assetCacheControl = 'public, max-age=31536000, immutable';
 export const indexCacheControl = 'no-cache';
 export const cacheControl = (file: PageFile) => (file.hashedName ? assetCacheControl : indexCacheControl);
 
-const contentTypes: Record<string, string> = {
+/** Each kind of file the page is made of, by its name's ending, with the type it is served with. */
+export const contentTypes = {
+  '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+} as const;
+
+const isKnownExtension = (extension: string): extension is keyof typeof contentTypes =>
+  Object.hasOwn(contentTypes, extension);
+
+/**
+ * Besides `pageHeaders`, what a name that is none of the page's files gets, with an empty body: 404 (a missing file,
+ * or any other name) or 500 (S3 failed). Never kept, so that the next request asks again.
+ */
+export const missingFileHeaders: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/plain; charset=utf-8',
+  'Cache-Control': indexCacheControl,
 };
 
 /**
@@ -60,14 +81,15 @@ export function buildSettingsPage(): Map<string, PageFile> {
   const files = new Map<string, PageFile>();
   for (const output of result.outputFiles) {
     const path = relative(`${appDirectory}dist`, output.path);
-    const type = contentTypes[path.slice(path.lastIndexOf('.'))];
-    if (type === undefined) throw new Error(`settings page: unexpected output ${path}`);
-    files.set(path, { contentType: type, body: Buffer.from(output.contents), hashedName: true });
+    const extension = path.slice(path.lastIndexOf('.'));
+    if (!isKnownExtension(extension) || extension === '.html')
+      throw new Error(`settings page: unexpected output ${path}`);
+    files.set(path, { contentType: contentTypes[extension], body: Buffer.from(output.contents), hashedName: true });
   }
   const named = (extension: string) => [...files.keys()].find((path) => path.endsWith(extension)) ?? '';
   const html = readFileSync(`${appDirectory}${indexFile}`, 'utf8')
     .replace('{{script}}', named('.js'))
     .replace('{{styles}}', named('.css'));
-  files.set(indexFile, { contentType: 'text/html; charset=utf-8', body: Buffer.from(html), hashedName: false });
+  files.set(indexFile, { contentType: contentTypes['.html'], body: Buffer.from(html), hashedName: false });
   return files;
 }

@@ -25,8 +25,10 @@ import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
 import { SigningSecretsTable } from './constructs/secrets-table';
 import { SettingsFunctions } from './constructs/settings-functions';
+import { SettingsPage } from './constructs/settings-page';
 import { SingleTable } from './constructs/single-table';
 import { MemberUserPool, type SesSender } from './constructs/user-pool';
+import { pagePath } from './settings-page';
 import { isSettingsRoute } from './settings-routes';
 import { isPowertoolsLogLevel, metricNamespace, powertoolsLogLevels, type PowertoolsSettings } from './observability';
 import {
@@ -139,6 +141,9 @@ export class CrmStack extends Stack {
         });
     }
 
+    /** The settings page, on the API's own stage (docs/adr/0015-settings-page-served-by-api-gateway.md). */
+    new SettingsPage(this, 'SettingsPage', { api });
+
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
     functions.set('SweepDeliveries', events.sweepDeliveries);
@@ -164,6 +169,10 @@ export class CrmStack extends Stack {
         'USER_POOL_CLIENT_ID: the service’s app client of that pool; its secret is read with DescribeUserPoolClient',
     });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'PUBLIC_BASE_URL of the admin command line' });
+    new CfnOutput(this, 'SettingsPageUrl', {
+      value: `${api.url}${pagePath.slice(1)}`,
+      description: 'The settings page, on the API’s own origin (docs/deploy.md)',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'TABLE_NAME of the admin command line' });
     new CfnOutput(this, 'SecretsTableName', {
       value: secretsTable.tableName,

@@ -53,17 +53,22 @@ export const guardRuleExclusions: Readonly<Record<string, { rule: string; reason
   'ct-s3-pr-2': {
     rule: 's3_bucket_logging_enabled_check',
     reason:
-      'The one bucket (stream batches given up, outbound-events.ts) is written by Lambda with the stream handler’s role and read by the admin command line only: IAM-signed calls that CloudTrail data events record when the account’s trail turns them on; an access-log bucket would be one more store to secure (same choice as AwsSolutions-S1).',
+      'The stream batches given up (outbound-events.ts) are written by Lambda with the stream handler’s role and read by the admin command line only: IAM-signed calls that CloudTrail data events record when the account’s trail turns them on. The settings page’s files (constructs/settings-page.ts) are read only by API Gateway, whose access logs record each request. An access-log bucket would be one more store to secure (same choice as AwsSolutions-S1).',
   },
   'ct-s3-pr-4': {
     rule: 's3_event_notifications_enabled_check',
     reason:
-      'A batch written to the bucket is already counted by the stream mapping (OnFailureDestinationDeliveredEventCount) and alarmed (StreamFailures); a notification would only say it twice, and CDK configures bucket notifications through a custom-resource Lambda function.',
+      'A batch written to the stream-failure bucket is already counted by the stream mapping (OnFailureDestinationDeliveredEventCount) and alarmed (StreamFailures); the settings page’s bucket is written only by the stack’s own deployments. A notification would only say it twice, and CDK configures bucket notifications through a custom-resource Lambda function.',
   },
   'ct-s3-pr-9': {
     rule: 's3_bucket_object_lock_enabled_check',
     reason:
-      'The bucket holds personal data meant to go: a batch is removed once replayed and expires after 14 days (docs/events.md); Object Lock would keep what must be deleted.',
+      'The stream-failure bucket holds personal data meant to go: a batch is removed once replayed and expires after 14 days (docs/events.md); Object Lock would keep what must be deleted. The settings page’s files are rebuilt from the repository at every deployment.',
+  },
+  'ct-s3-pr-10': {
+    rule: 's3_bucket_default_encryption_kms_check',
+    reason:
+      'The settings page’s bucket (constructs/settings-page.ts) is encrypted with S3’s own keys (SSE-S3): its files are public by design, served to anyone who opens the page, and API Gateway’s role reads them with no KMS grant to maintain. The stream-failure bucket, which holds personal data, has a KMS key of its own.',
   },
 };
 
@@ -121,6 +126,13 @@ const resourceAttributes = new Set([
  * version report, which CloudFormation accepts without a schema.
  */
 const typesWithoutSchema = new Set(['AWS::CDK::Metadata']);
+
+/**
+ * A custom resource, `Custom::<name>` (the CDK's bucket deployments): its properties are its provider's, and
+ * CloudFormation requires only `ServiceToken`, the provider's ARN ("AWS::CloudFormation::CustomResource",
+ * https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-cloudformation-customresource.html).
+ */
+const isCustomResource = (type: string): boolean => type.startsWith('Custom::');
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -214,6 +226,10 @@ export function resourceSchemaFindings(template: Template): string[] {
       .map((key) => `${id}: unknown resource attribute ${key}`);
     if (typeof type !== 'string') return [...unknownAttributes, `${id}: no Type`];
     if (typesWithoutSchema.has(type)) return unknownAttributes;
+    if (isCustomResource(type))
+      return isObject(resource.Properties) && 'ServiceToken' in resource.Properties
+        ? unknownAttributes
+        : [...unknownAttributes, `${id} (${type}): required property ServiceToken missing`];
     const properties = loadSpec().resource(type);
     if (!properties) return [...unknownAttributes, `${id}: unknown resource type ${type}`];
     return [...unknownAttributes, ...checkProperties(resource.Properties ?? {}, properties, `${id} (${type})`)];

@@ -1,5 +1,6 @@
 import { messages } from '../../lib/messages';
 import { maxWebhookBodyBytes, routes, type Route } from '../../lib/routes';
+import { pageResourcePaths } from './settings-page';
 import { isSettingsRoute } from './settings-routes';
 
 /**
@@ -55,7 +56,7 @@ type JsonBody = { key: string; content: string };
  * lowest limit a rate-based rule takes ("Rate-based rule high-level settings in AWS WAF",
  * https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-type-rate-based-high-level-settings.html).
  * Every route needs a credential, so such a request can only be answered 401 or 404: no client needs
- * more than a few a minute. Anonymous clients, held to 10 a second each by the per-IP rule alone, now
+ * more than a few a minute. The settings page's files are the exception, left out (`pagePathPattern`). Anonymous clients, held to 10 a second each by the per-IP rule alone, now
  * need 60 times more addresses to empty a webhook's throttle (docs/deploy.md#anonymous-requests).
  */
 export const anonymousRateLimit = { limit: 10, evaluationWindowSec: 60 } as const;
@@ -69,6 +70,15 @@ export const anonymousRateLimit = { limit: 10, evaluationWindowSec: 60 } as cons
  * "SingleQueryArgument" in the AWS WAF API Reference), as the authorizer reads headers.
  */
 export const credentialPlaces = { headers: ['authorization', 'x-webhook-token'], queryArguments: ['token'] } as const;
+
+/**
+ * The settings page's URI paths as WAF sees them, behind the stage or not: `/app`, `/app/` and its files
+ * (./constructs/settings-page.ts). A browser asks for them without any credential, the page holding none, and they
+ * run neither the authorizer nor a function: the anonymous rule leaves them out, or people opening the page behind
+ * one address (an office's NAT), the page and its two files each, would be refused by it. The per-IP rule still
+ * counts them, and each of the page's methods has its own throttle.
+ */
+export const pagePathPattern = `^(?:/[^/]+)?${escapeRegex(pageResourcePaths.page)}(?:/|$)`;
 
 const bodyTooLarge = messages.body.webhookTooLarge(maxDeclaredBodyBytes / 1024);
 

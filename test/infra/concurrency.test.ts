@@ -7,10 +7,12 @@ import {
   routesPeakConcurrency,
 } from '../../infra/cdk/concurrency';
 import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
+import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
 import { flattenedTemplate } from '../support/nested-templates';
+import { deploymentHandlerIds } from '../support/settings-page-resources';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -31,25 +33,36 @@ const knownFunctions = new Map<string, { name: string; entry: string }>([
   ),
 ]);
 
-const functions = ofType('AWS::Lambda::Function').map(([id, fn]) => {
-  const known = knownFunctions.get(fn.Properties.Description as string);
-  return {
-    id,
-    description: fn.Properties.Description as string,
-    name: known?.name,
-    budget: known && concurrencyOfEntry(known.entry),
-    reserved: fn.Properties.ReservedConcurrentExecutions as number | undefined,
-  };
-});
+/** Not the CDK's bucket-deployment function: it runs only while deploying the page, from the unreserved pool. */
+const deploymentHandlers = deploymentHandlerIds(resources);
+
+const functions = ofType('AWS::Lambda::Function')
+  .filter(([id]) => !deploymentHandlers.has(id))
+  .map(([id, fn]) => {
+    const known = knownFunctions.get(fn.Properties.Description as string);
+    return {
+      id,
+      description: fn.Properties.Description as string,
+      name: known?.name,
+      budget: known && concurrencyOfEntry(known.entry),
+      reserved: fn.Properties.ReservedConcurrentExecutions as number | undefined,
+    };
+  });
 const functionOf = (description: string) => functions.find((fn) => fn.description === description)!;
 const mappings = ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties as Json);
 const mappingsOf = (functionId: string) => mappings.filter((m) => m.FunctionName.Ref === functionId);
 const isQueueMapping = (mapping: Json) => !mapping.StartingPosition;
 const totalReserved = functions.reduce((sum, fn) => sum + (fn.reserved ?? 0), 0);
 
-/** The API's peak as the template throttles it: every route's method at its own ThrottlingRateLimit. */
+/**
+ * The API's peak as the template throttles it: every route's method at its own ThrottlingRateLimit. The settings
+ * page's two methods run neither the authorizer nor a function (API Gateway reads S3 itself): not counted.
+ */
 const [[, stage]] = ofType('AWS::ApiGateway::Stage') as [[string, Json]];
-const methodSettings = (stage.Properties.MethodSettings as Json[]).filter((setting) => setting.ResourcePath !== '/*');
+const pageSettingPaths: string[] = Object.values(pageResourcePaths).map((path) => `/${path.replaceAll('/', '~1')}`);
+const methodSettings = (stage.Properties.MethodSettings as Json[]).filter(
+  (setting) => setting.ResourcePath !== '/*' && !pageSettingPaths.includes(setting.ResourcePath as string),
+);
 const peakRequestsPerSecond = methodSettings.reduce((sum, setting) => sum + (setting.ThrottlingRateLimit as number), 0);
 
 describe('the concurrency budget, as deployed', () => {

@@ -10,6 +10,7 @@ import { eventFunctions, routes } from '../../lib/routes';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 import { flattenedTemplate } from '../support/nested-templates';
+import { deploymentHandlerIds } from '../support/settings-page-resources';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,7 +31,8 @@ const [topicId, topic] = only('AWS::SNS::Topic');
 /** The topic's key: the one its KmsMasterKeyId names (the kept stream batches have a key of their own). */
 const [keyId, key] = ofType('AWS::KMS::Key').find(([id]) => id === topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0])!;
 const alarms = ofType('AWS::CloudWatch::Alarm');
-const lambdaFunctions = ofType('AWS::Lambda::Function');
+/** The service's functions: not the CDK's bucket-deployment function, which runs only while deploying the page. */
+const lambdaFunctions = ofType('AWS::Lambda::Function').filter(([id]) => !deploymentHandlerIds(resources).has(id));
 
 /** Every function of the stack with its construct id (the name the alarms and the dashboard use). */
 const routeFunctions = stack.node
@@ -88,9 +90,10 @@ describe('Powertools environment of every function', () => {
 
   test('the log level is a stack prop; the namespace follows the stage', () => {
     const other = flattenedTemplate(build('Crm-prod', { stage: 'prod', logLevel: 'DEBUG' }));
-    const functions = Object.values(other.Resources as Record<string, Json>).filter(
-      (r) => r.Type === 'AWS::Lambda::Function',
-    );
+    const otherResources = other.Resources as Record<string, Json>;
+    const functions = Object.entries(otherResources)
+      .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !deploymentHandlerIds(otherResources).has(id))
+      .map(([, r]) => r);
     expect(functions).toHaveLength(lambdaFunctions.length);
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({

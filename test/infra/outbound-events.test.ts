@@ -9,6 +9,7 @@ import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/r
 import { tableDefinition } from '../../lib/storage/table';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
+import { pageBucketIds } from '../support/settings-page-resources';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -46,7 +47,8 @@ const mappingOf = (functionId: string): Json => {
 };
 const streamMapping = mappingOf(streamHandlerId);
 const deliveryMapping = mappingOf(deliverEventId);
-const buckets = ofType('AWS::S3::Bucket');
+/** Not the settings page's bucket (test/infra/settings-page.test.ts). */
+const buckets = ofType('AWS::S3::Bucket').filter(([id]) => !pageBucketIds(resources).has(id));
 const [bucketId, bucket] = buckets[0]!;
 const keyId = bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
   .KMSMasterKeyID['Fn::GetAtt'][0] as string;

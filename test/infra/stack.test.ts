@@ -5,6 +5,7 @@ import {
   accessLogFields,
   expectedActiveWorkspaces,
   methodThrottling,
+  pageThrottling,
   stageThrottling,
 } from '../../infra/cdk/constructs/crm-api';
 import {
@@ -26,6 +27,7 @@ import {
 import { webhookToken } from '../../lib/auth/authorize';
 import { requestLimit } from '../../lib/storage/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
+import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import {
@@ -42,6 +44,7 @@ import { projectionOf, tableDefinition } from '../../lib/storage/table';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 import { flattenedTemplate } from '../support/nested-templates';
+import { deploymentHandlerIds, pageBucketIds } from '../support/settings-page-resources';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -88,9 +91,19 @@ function resourcePath(resourceId: string): string {
   return `${prefix}/${resource.Properties.PathPart as string}`;
 }
 
+/** The settings page's two methods (test/infra/settings-page.test.ts), beside the route list's. */
+const pagePaths: string[] = Object.values(pageResourcePaths);
+const isPageMethod = ([, method]: [string, Json]) =>
+  pagePaths.includes(resourcePath(method.Properties.ResourceId.Ref as string));
+const routeMethods = () => ofType('AWS::ApiGateway::Method').filter((method) => !isPageMethod(method));
+
+const deploymentHandlers = deploymentHandlerIds(resources);
+const serviceFunctions = () => ofType('AWS::Lambda::Function').filter(([id]) => !deploymentHandlers.has(id));
+
 describe('functions', () => {
-  test('one function per route, plus the one authorizer and the event functions', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(routes.length + 1 + eventFunctions.length);
+  test('one function per route, plus the one authorizer and the event functions; and the CDK’s deployment function', () => {
+    expect(deploymentHandlers.size).toBe(1);
+    expect(serviceFunctions()).toHaveLength(routes.length + 1 + eventFunctions.length);
     for (const route of routes) functionIdByDescription(routeDescription(route));
     functionIdByDescription(authorizerDescription);
     for (const eventFunction of eventFunctions) functionIdByDescription(eventFunction.description);
@@ -98,7 +111,7 @@ describe('functions', () => {
 
   test('every function: nodejs22.x on arm64, memory and timeout set, X-Ray, its own log group, TABLE_NAME', () => {
     const eventDescriptions: unknown[] = eventFunctions.map((eventFunction) => eventFunction.description);
-    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [, fn] of serviceFunctions()) {
       /** The event functions' timeouts: test/infra/outbound-events.test.ts. */
       const isApiFunction = !eventDescriptions.includes(fn.Properties.Description);
       expect(fn.Properties).toMatchObject({
@@ -121,8 +134,14 @@ describe('functions', () => {
 });
 
 describe('API', () => {
-  test('every route of the list is a method wired to its own function', () => {
-    const methods = ofType('AWS::ApiGateway::Method').map(([, method]) => {
+  test('every route of the list is a method wired to its own function; besides them, only the page’s two', () => {
+    expect(
+      ofType('AWS::ApiGateway::Method')
+        .filter(isPageMethod)
+        .map(([, method]) => resourcePath(method.Properties.ResourceId.Ref as string))
+        .sort(),
+    ).toEqual(pagePaths.sort());
+    const methods = routeMethods().map(([, method]) => {
       const uri = JSON.stringify(method.Properties.Integration.Uri);
       const target = ofType('AWS::Lambda::Function').find(([id]) => uri.includes(`"${id}"`));
       return {
@@ -136,7 +155,7 @@ describe('API', () => {
       expect(method).toEqual({ route: method.route, target: method.route, type: 'AWS_PROXY' });
   });
 
-  test('the one REQUEST authorizer guards every method, without cache and without identity source', () => {
+  test('the one REQUEST authorizer guards every method of the routes, without cache and without identity source', () => {
     const authorizers = ofType('AWS::ApiGateway::Authorizer');
     expect(authorizers).toHaveLength(1);
     const [authorizerId, authorizer] = authorizers[0]!;
@@ -145,7 +164,7 @@ describe('API', () => {
     expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(
       `"${functionIdByDescription(authorizerDescription)}"`,
     );
-    const methods = ofType('AWS::ApiGateway::Method');
+    const methods = routeMethods();
     expect(methods).toHaveLength(routes.length);
     for (const [, method] of methods) {
       expect(method.Properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
@@ -233,7 +252,10 @@ describe('throttling', () => {
   test('every route has its own method setting: its family’s throttle, execution logs at ERROR, no data trace', () => {
     const perMethod = settings.filter((setting) => setting.ResourcePath !== '/*');
     expect(perMethod.map((s) => `${s.HttpMethod as string} ${s.ResourcePath as string}`).sort()).toEqual(
-      routes.map((route) => `${route.method} ${encoded(route.path)}`).sort(),
+      [
+        ...routes.map((route) => `${route.method} ${encoded(route.path)}`),
+        ...pagePaths.map((path) => `GET ${encoded(path)}`),
+      ].sort(),
     );
     for (const route of routes) {
       expect(settings.find((s) => s.ResourcePath === encoded(route.path) && s.HttpMethod === route.method)).toEqual({
@@ -245,6 +267,19 @@ describe('throttling', () => {
         ThrottlingBurstLimit: methodThrottling[route.credential].burstLimit,
       });
     }
+  });
+
+  test('so has each of the page’s two methods: the stage’s default throttles nothing', () => {
+    for (const path of pagePaths)
+      expect(settings.find((s) => s.ResourcePath === encoded(path) && s.HttpMethod === 'GET')).toEqual({
+        HttpMethod: 'GET',
+        ResourcePath: encoded(path),
+        LoggingLevel: 'ERROR',
+        DataTraceEnabled: false,
+        ThrottlingRateLimit: pageThrottling.rateLimit,
+        ThrottlingBurstLimit: pageThrottling.burstLimit,
+      });
+    expect(pageThrottling.burstLimit).toBeGreaterThanOrEqual(pageThrottling.rateLimit);
   });
 
   test('the Prospect API and the webhooks each have their throttle, every method its own bucket', () => {
@@ -410,7 +445,7 @@ describe('web ACL', () => {
   });
 
   describe('which requests the anonymous rule counts, as WAF evaluates its scope-down statement', () => {
-    type WafRequest = { headers?: Record<string, string>; query?: Record<string, string> };
+    type WafRequest = { path?: string; headers?: Record<string, string>; query?: Record<string, string> };
     /** WAF names headers and query arguments without regard to case. */
     const field = (values: Record<string, string> | undefined, name: string) =>
       Object.entries(values ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
@@ -419,6 +454,11 @@ describe('web ACL', () => {
       if (statement.AndStatement)
         return (statement.AndStatement.Statements as Json[]).every((s) => matches(s, request));
       if (statement.NotStatement) return !matches(statement.NotStatement.Statement as Json, request);
+      if (statement.RegexMatchStatement) {
+        const regex = statement.RegexMatchStatement as Json;
+        expect(regex).toMatchObject({ FieldToMatch: { UriPath: {} }, TextTransformations: [{ Type: 'URL_DECODE' }] });
+        return new RegExp(regex.RegexString as string).test(decodeURIComponent(request.path ?? '/prod/prospects'));
+      }
       const size = statement.SizeConstraintStatement as Json;
       expect(size).toMatchObject({ ComparisonOperator: 'GT', TextTransformations: [{ Priority: 0, Type: 'NONE' }] });
       const value = size.FieldToMatch.SingleHeader
@@ -443,6 +483,10 @@ describe('web ACL', () => {
       ],
       ['a webhook call with ?token=', { query: { endpoint_id, token: 'crm_whk_abc' } }],
       ['a webhook call with ?TOKEN= (WAF ignores case)', { query: { endpoint_id, TOKEN: 'crm_whk_abc' } }],
+      ['the settings page', { path: '/prod/app/' }],
+      ['the settings page without its slash', { path: '/prod/app' }],
+      ['one of its files', { path: '/prod/app/assets/main-4KX2PQ7B.js' }],
+      ['one of its files on a custom domain', { path: '/app/assets/main-4KX2PQ7B.css' }],
     ])('not counted: %s', (_, request) => {
       expect(countedAsAnonymous(request)).toBe(false);
     });
@@ -452,6 +496,8 @@ describe('web ACL', () => {
       ['a webhook call with endpoint_id alone', { query: { endpoint_id } }],
       ['a credential in a place the authorizer does not read', { query: { api_key: 'crm_live_abc' } }],
       ['empty credential places', { headers: { 'x-webhook-token': '' }, query: { endpoint_id, token: '' } }],
+      ['a sign-in call, which carries none yet', { path: '/prod/session' }],
+      ['a path that only starts like the page’s', { path: '/prod/application' }],
     ])('counted: %s', (_, request) => {
       expect(countedAsAnonymous(request)).toBe(true);
     });
@@ -729,7 +775,12 @@ describe('operations', () => {
     expect(queueIds).toContain(deadLetterId);
     expect(attribute).toBe('QueueName');
     expect(queueIds).toContain(outputs.DeliveryQueueUrl.Value.Ref);
-    expect(ofType('AWS::S3::Bucket').map(([id]) => ({ Ref: id }))).toEqual([outputs.StreamFailureBucketName.Value]);
+    const pageBuckets = [...pageBucketIds(resources)];
+    expect(pageBuckets).toHaveLength(1);
+    expect(ofType('AWS::S3::Bucket').map(([id]) => ({ Ref: id }))).toEqual([
+      outputs.StreamFailureBucketName.Value,
+      ...pageBuckets.map((id) => ({ Ref: id })),
+    ]);
     expect(outputs.TableName.Value).toEqual({ Ref: tableId });
     expect(outputs.SecretsTableName.Value).toEqual({ Ref: secretsTableId });
     expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');

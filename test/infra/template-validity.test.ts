@@ -54,7 +54,7 @@ describe('CloudFormation registry schemas', () => {
     expect(resourceSchemaFindings(template)).toEqual([]);
   });
 
-  test('the check catches a missing, an unknown, a mistyped and an out-of-range property', () => {
+  test('the check catches a missing, an unknown, a mistyped and an out-of-range property; a custom resource’s token', () => {
     const broken = structuredClone(template);
     const [id, fn] = Object.entries(broken.Resources as Record<string, Json>).find(
       ([, r]) => r.Type === 'AWS::Lambda::Function',
@@ -64,6 +64,11 @@ describe('CloudFormation registry schemas', () => {
     fn.Properties.MemorySize = 'large';
     fn.Properties.TracingConfig = { Mode: 'Always' };
     broken.Resources.Bogus = { Type: 'AWS::Nothing::Here', Properties: {} };
+    // A custom resource (the settings page's deployments): its properties are its provider's, but ServiceToken.
+    const [customId, custom] = Object.entries(broken.Resources as Record<string, Json>).find(([, r]) =>
+      (r.Type as string).startsWith('Custom::'),
+    )!;
+    delete custom.Properties.ServiceToken;
     expect(resourceSchemaFindings(broken).sort()).toEqual(
       [
         `${id} (AWS::Lambda::Function): required property Role missing`,
@@ -71,6 +76,7 @@ describe('CloudFormation registry schemas', () => {
         `${id} (AWS::Lambda::Function).MemorySize: expected integer, got "large"`,
         `${id} (AWS::Lambda::Function).TracingConfig.Mode: expected one of Active, PassThrough, got "Always"`,
         'Bogus: unknown resource type AWS::Nothing::Here',
+        `${customId} (${custom.Type as string}): required property ServiceToken missing`,
       ].sort(),
     );
   });

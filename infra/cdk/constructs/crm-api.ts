@@ -18,6 +18,7 @@ import {
 import { requestLimit } from '../../../lib/storage/rate-limit';
 import type { Credential, Route } from '../../../lib/routes';
 import { logRetention } from '../log-retention';
+import { pageResourcePaths } from '../settings-page';
 import { ApiWebAcl } from './web-acl';
 
 /**
@@ -84,7 +85,15 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
   none: { rateLimit: 20, burstLimit: 40 },
 };
 
-/** The stage-wide default (path `/*` and method `*`): only a method outside the route list would use it; none does. */
+/**
+ * The settings page's two methods (./settings-page.ts), outside the route list: a person's browser asks for the page
+ * at each visit and for its two files once a release (cached a year). Each method holds `expectedActiveWorkspaces`
+ * people opening the page within 5 seconds, as a settings method does; neither runs the authorizer or a function,
+ * so neither counts in their concurrency (../concurrency.ts).
+ */
+export const pageThrottling = { rateLimit: 20, burstLimit: 40 } as const;
+
+/** The stage-wide default (path `/*` and method `*`): only a method outside the route list and the page would use it; none does. */
 export const stageThrottling = { rateLimit: 250, burstLimit: 500 } as const;
 
 /** Set on every method as on the stage, so that nothing depends on what a method setting inherits. */
@@ -102,6 +111,18 @@ export const routeMethodOptions = (routes: readonly Route[]): Readonly<Record<st
       },
     ]),
   );
+
+/** The page's method settings, keyed as `routeMethodOptions` keys a route's. */
+export const pageMethodOptions: Readonly<Record<string, MethodDeploymentOptions>> = Object.fromEntries(
+  Object.values(pageResourcePaths).map((path) => [
+    `${path}/GET`,
+    {
+      ...methodLogging,
+      throttlingRateLimit: pageThrottling.rateLimit,
+      throttlingBurstLimit: pageThrottling.burstLimit,
+    },
+  ]),
+);
 
 export type CrmApiProps = { stage: string; routes: readonly Route[] };
 
@@ -131,7 +152,7 @@ export class CrmApi extends RestApi {
         tracingEnabled: false,
         throttlingRateLimit: stageThrottling.rateLimit,
         throttlingBurstLimit: stageThrottling.burstLimit,
-        methodOptions: routeMethodOptions(props.routes),
+        methodOptions: { ...routeMethodOptions(props.routes), ...pageMethodOptions },
       },
     });
     /** Created before the stage, so execution logs land in a group with a retention, not a never-expiring one. */

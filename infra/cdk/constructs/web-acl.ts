@@ -8,6 +8,7 @@ import {
   credentialPlaces,
   ipRateLimit,
   leadPathPattern,
+  pagePathPattern,
   settingsPathPattern,
   settingsPathSegments,
   settingsRateLimit,
@@ -58,25 +59,38 @@ const declaredBodyTooLarge: CfnWebACL.StatementProperty = {
  * value of at least one byte. AWS WAF's own pattern for "requests that are missing a specific header",
  * a NOT around a size constraint ("Rate limit the requests that are missing a specific header",
  * https://docs.aws.amazon.com/waf/latest/developerguide/waf-rate-based-example-limit-missing-header.html),
- * once per place, and-ed together.
+ * once per place, and-ed together; and it is not for the settings page's files (`pagePathPattern`).
  */
-const carriesNoCredential: CfnWebACL.StatementProperty = {
+const anonymousOutsideThePage: CfnWebACL.StatementProperty = {
   andStatement: {
     statements: [
-      ...credentialPlaces.headers.map((name) => ({ singleHeader: { Name: name } })),
-      ...credentialPlaces.queryArguments.map((name) => ({ singleQueryArgument: { Name: name } })),
-    ].map((fieldToMatch) => ({
-      notStatement: {
-        statement: {
-          sizeConstraintStatement: {
-            fieldToMatch,
-            comparisonOperator: 'GT',
-            size: 0,
-            textTransformations: noTransformation,
+      ...[
+        ...credentialPlaces.headers.map((name) => ({ singleHeader: { Name: name } })),
+        ...credentialPlaces.queryArguments.map((name) => ({ singleQueryArgument: { Name: name } })),
+      ].map((fieldToMatch) => ({
+        notStatement: {
+          statement: {
+            sizeConstraintStatement: {
+              fieldToMatch,
+              comparisonOperator: 'GT',
+              size: 0,
+              textTransformations: noTransformation,
+            },
+          },
+        },
+      })),
+      {
+        notStatement: {
+          statement: {
+            regexMatchStatement: {
+              regexString: pagePathPattern,
+              fieldToMatch: { uriPath: {} },
+              textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+            },
           },
         },
       },
-    })),
+    ],
   },
 };
 
@@ -160,7 +174,7 @@ export class ApiWebAcl extends Construct {
               aggregateKeyType: 'IP',
               limit: anonymousRateLimit.limit,
               evaluationWindowSec: anonymousRateLimit.evaluationWindowSec,
-              scopeDownStatement: carriesNoCredential,
+              scopeDownStatement: anonymousOutsideThePage,
             },
           },
           action: blockWith(wafRules.anonymousRateLimit.block),
