@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, currentSession, messageOf } from './api';
+import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
@@ -33,19 +34,7 @@ export function Account() {
         <input type="email" name="username" autocomplete="username" value={currentSession()?.email} readOnly hidden />
         <label for="current-password">{texts.account.current}</label>
         <input id="current-password" name="password" type="password" autocomplete="current-password" required />
-        <label for="new-password">{texts.account.next}</label>
-        <p id="new-password-rules" class="hint">
-          {texts.signIn.passwordRules}
-        </p>
-        <input
-          id="new-password"
-          name="new_password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minLength={12}
-          aria-describedby="new-password-rules"
-        />
+        <NewPasswordField label={texts.account.next} />
         <button type="submit">{texts.account.submit}</button>
       </form>
       <p role="status">{status}</p>

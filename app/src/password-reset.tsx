@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
@@ -47,18 +48,7 @@ export function PasswordReset({ onDone }: { onDone: (status: string) => void }) 
           <p role="status">{texts.reset.sent(email)}</p>
           <label for="reset-code">{texts.reset.code}</label>
           <input id="reset-code" name="code" autocomplete="one-time-code" required />
-          <label for="reset-password">{texts.signIn.newPassword}</label>
-          <p class="hint" id="reset-password-rules">
-            {texts.signIn.passwordRules}
-          </p>
-          <input
-            id="reset-password"
-            name="new_password"
-            type="password"
-            autocomplete="new-password"
-            aria-describedby="reset-password-rules"
-            required
-          />
+          <NewPasswordField label={texts.signIn.newPassword} />
           <button type="submit">{texts.reset.confirm}</button>
         </form>
       )}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, messageOf, setTabSession } from './api';
 import { PasswordReset } from './password-reset';
 import { tabSessionOf, type TabSession } from './session';
+import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
@@ -58,18 +59,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: TabSession) => vo
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         {needsNewPassword && (
           <>
-            <label for="new-password">{texts.signIn.newPassword}</label>
-            <p class="hint" id="new-password-rules">
-              {texts.signIn.passwordRules}
-            </p>
-            <input
-              id="new-password"
-              name="new_password"
-              type="password"
-              autocomplete="new-password"
-              aria-describedby="new-password-rules"
-              required
-            />
+            <NewPasswordField label={texts.signIn.newPassword} />
           </>
         )}
         <button type="submit" disabled={pending}>

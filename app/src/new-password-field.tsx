@@ -1,0 +1,30 @@
+import { useId } from 'preact/hooks';
+import { texts } from './texts';
+
+/** The members' pool's minimum length (infra/cdk/constructs/user-pool.ts), checked by the browser before sending. */
+const minimumLength = 12;
+
+/**
+ * A new password's field (`new_password`), labelled, the pool's rules read out with it, offered by password managers
+ * as a new password: the first sign-in's, the reset's and « Mon compte »'s.
+ */
+export function NewPasswordField({ label }: { label: string }) {
+  const id = useId();
+  return (
+    <>
+      <label for={id}>{label}</label>
+      <p class="hint" id={`${id}-rules`}>
+        {texts.signIn.passwordRules}
+      </p>
+      <input
+        id={id}
+        name="new_password"
+        type="password"
+        autocomplete="new-password"
+        minLength={minimumLength}
+        aria-describedby={`${id}-rules`}
+        required
+      />
+    </>
+  );
+}
