@@ -131,7 +131,10 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
 
     await webhookOf(page).getByRole('button', { name: 'Désactiver le webhook' }).click();
     await webhookOf(page).getByText('État : désactivé (les deux URL refusent tout appel).').waitFor();
-    await expect(webhookOf(page).getByRole('status').last().textContent()).resolves.toBe('Webhook désactivé.');
+    await webhookOf(page)
+      .getByRole('status')
+      .filter({ hasText: /^Webhook désactivé\.$/ })
+      .waitFor();
     await expectAccessible(page);
     expect((await sendLead(newToken)).status).toBe(401);
     const shown = await world.api.request('GET', `/workspaces/${world.ws.seed.workspace_id}/webhook`, {
@@ -153,14 +156,15 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await tags.getByRole('button', { name: 'Renommer le tag « VIP »' }).focus();
     await page.keyboard.press('Enter');
     const field = tags.getByLabel('Nouveau nom du tag « VIP »');
-    await expect(field.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
+    // The page moves the focus once the field is drawn (an effect, after the paint): waited for, not read at once.
+    await field.and(page.locator(':focus')).waitFor();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('Très important');
     await page.keyboard.press('Enter');
     const renamed = tags.getByRole('button', { name: 'Renommer le tag « Très important »' });
     await renamed.waitFor();
-    await expect(renamed.evaluate((element) => element === element.ownerDocument.activeElement)).resolves.toBe(true);
-    await expect(tags.getByRole('status').textContent()).resolves.toBe('Tag « VIP » renommé en « Très important ».');
+    await renamed.and(page.locator(':focus')).waitFor();
+    await tags.getByRole('status').filter({ hasText: 'Tag « VIP » renommé en « Très important ».' }).waitFor();
     const listed = await world.api.request('GET', `/workspaces/${world.ws.seed.workspace_id}/tags`, {
       headers: bearer(world.ws.admin),
     });

@@ -52,9 +52,11 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     await page.getByLabel('Nom du nouveau tag').fill('Salon 2026');
     await page.getByRole('button', { name: 'Ajouter le tag' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Salon 2026' }).waitFor();
-    await expect(page.getByRole('region', { name: 'Tags' }).getByRole('status').textContent()).resolves.toBe(
-      'Tag « Salon 2026 » ajouté.',
-    );
+    await page
+      .getByRole('region', { name: 'Tags' })
+      .getByRole('status')
+      .filter({ hasText: /^Tag « Salon 2026 » ajouté\.$/ })
+      .waitFor();
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 
