@@ -99,7 +99,7 @@ export function ApiKeys({ workspace }: { workspace: Workspace }) {
               <h3>{key.name}</h3>
               <dl>
                 <dt>{texts.apiKeys.scopes}</dt>
-                <dd>{key.scopes.join(', ')}</dd>
+                <dd>{key.scopes.map((scope) => texts.wordsFor(scopeNames, scope)).join(' ; ')}</dd>
                 <dt>{texts.apiKeys.createdOn}</dt>
                 <dd>{texts.date(key.created_at)}</dd>
                 <dt>{texts.apiKeys.state}</dt>

@@ -119,7 +119,7 @@ export function Subscriptions({ workspace }: { workspace: Workspace }) {
               <h3>{subscription.url}</h3>
               <dl>
                 <dt>{texts.subscriptions.events}</dt>
-                <dd>{subscription.events.join(', ')}</dd>
+                <dd>{subscription.events.map((type) => texts.wordsFor(eventNames, type)).join(' ; ')}</dd>
                 <dt>{texts.subscriptions.createdOn}</dt>
                 <dd>{texts.date(subscription.created_at)}</dd>
                 <dt>{texts.subscriptions.state}</dt>
@@ -229,7 +229,7 @@ function DeliveryList({ workspace, subscription }: { workspace: Workspace; subsc
               <dl>
                 <dt>{words.createdOn}</dt>
                 <dd>
-                  {texts.date(delivery.created_at)} ({delivery.type})
+                  {texts.date(delivery.created_at)} : {texts.wordsFor(eventNames, delivery.type)}
                 </dd>
                 <dt>{words.state}</dt>
                 <dd>{words.status[delivery.status]}</dd>
@@ -246,7 +246,10 @@ function DeliveryList({ workspace, subscription }: { workspace: Workspace; subsc
               </dl>
               <button
                 type="button"
-                aria-label={words.redeliverOf(delivery.type, texts.date(delivery.created_at))}
+                aria-label={words.redeliverOf(
+                  texts.wordsFor(eventNames, delivery.type),
+                  texts.date(delivery.created_at),
+                )}
                 onClick={() => void redeliver(delivery)}
               >
                 {words.redeliver}

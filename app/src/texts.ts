@@ -325,6 +325,12 @@ export const texts = {
     warning: 'Copiez cette valeur maintenant : elle ne sera plus jamais affichée.',
     dismiss: 'J’ai copié la valeur, la masquer',
   },
+  /**
+   * A code of the API (a scope, an event type) in this catalogue's words; one the API types as any string and the
+   * page has no words for (added since) is shown as sent.
+   */
+  wordsFor: (words: Readonly<Record<string, string>>, code: string): string =>
+    (Object.hasOwn(words, code) ? words[code] : undefined) ?? code,
   /** A date and time of the API (ISO 8601, UTC) as the person reads it: in French, in the browser's time zone. */
   date: (iso: string) => new Date(iso).toLocaleString('fr-FR'),
   loading: 'Chargement…',

@@ -44,7 +44,12 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^crm_key_/);
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Intégration page' }) });
-    await card.getByText('prospects:read, prospects:write', { exact: true }).waitFor();
+    await card
+      .getByText(
+        'Lire les prospects, leurs notes et leurs modifications (prospects:read) ; Modifier les prospects (prospects:write)',
+        { exact: true },
+      )
+      .waitFor();
     await expectAccessible(page);
 
     // Dismissed, the value is nowhere in the tab: not in the page, not in its storage.

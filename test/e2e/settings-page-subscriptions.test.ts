@@ -74,7 +74,9 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^whsec_/);
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: url }) });
-    await card.getByText('prospect.created, prospect.updated', { exact: true }).waitFor();
+    await card
+      .getByText('Prospect créé (prospect.created) ; Prospect modifié (prospect.updated)', { exact: true })
+      .waitFor();
     expect(await listed()).toMatchObject([{ url, events: ['prospect.created', 'prospect.updated'], active: true }]);
     await expectAccessible(page);
 
@@ -130,7 +132,7 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     await page.setViewportSize({ width: 360, height: 740 });
     // A string: evaluated in the page, whose DOM types this Node project does not load.
     expect(await page.evaluate('[window.innerWidth, document.documentElement.scrollWidth]')).toEqual([360, 360]);
-    await delivery.getByRole('button', { name: /^Renvoyer l’envoi prospect\.created du / }).click();
+    await delivery.getByRole('button', { name: /^Renvoyer l’envoi Prospect créé \(prospect\.created\) du / }).click();
     await card.getByText('Envoi remis en file', { exact: false }).waitFor();
     // Deletion waits for the confirmation: declined, the subscription stays (checked once the pipeline has settled,
     // well after a deletion would have landed); accepted (below), it is gone.
