@@ -14,6 +14,7 @@ import { matchRoute } from '../../tools/local/api-gateway';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
 import { bearer, peoplePassword, signIn, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+import { plantFailedDelivery } from '../support/deliveries';
 
 /**
  * Real answers of the local API, checked against the OpenAPI document it serves: each status must
@@ -658,7 +659,7 @@ describe('the webhook call journal, subscriptions and deliveries answer as docum
     await call(api, 'GET', `${base}/subscriptions/${unknownId}/deliveries`, { headers: admin() });
     await call(api, 'POST', `${base}/deliveries/${unknownId}/redeliver`, { headers: admin() });
     // A delivery of a subscription turned off (as `subscription deliveries` lists it): 409; turned on: queued.
-    const deliveryId = await aDelivery(people.seed.workspace_id, id);
+    const deliveryId = await plantFailedDelivery(people.seed.workspace_id, id);
     await call(api, 'POST', `${base}/deliveries/${deliveryId}/redeliver`, { headers: admin() });
     await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: true } });
     await call(api, 'POST', `${base}/deliveries/${deliveryId}/redeliver`, { headers: admin() });
@@ -705,36 +706,6 @@ describe('the webhook call journal, subscriptions and deliveries answer as docum
     jest.restoreAllMocks();
   });
 });
-
-/** A delivery of the subscription, as the stream handler writes one (lib/storage/event-items.ts). */
-async function aDelivery(workspaceId: string, subscriptionId: string): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await store.db.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...eventItems.delivery({
-          id,
-          workspace_id: workspaceId,
-          subscription_id: subscriptionId,
-          event_id: randomUUID(),
-          event_type: 'prospect.created',
-          payload: '{}',
-          status: 'failed',
-          step: 7,
-          attempts: 8,
-          last_status_code: 503,
-          last_error: 'Réponse 503 du destinataire.',
-          next_attempt_at: null,
-          created_at: now,
-          expires_at: Math.floor(Date.now() / 1000) + 86_400,
-        }),
-      },
-    }),
-  );
-  return id;
-}
 
 describe('the workspace, its tags, API keys and webhook answer as documented', () => {
   let people: PeopleWorkspace;
