@@ -226,6 +226,15 @@ export const messages = {
     unknown: (id: string) => `Membre inconnu dans cet espace : ${quotedStart(id)}`,
     noEmail: (id: string) => `Le membre ${id} n'a pas d'adresse e-mail : il ne peut pas être invité.`,
     removed: (id: string) => `Le membre ${id} a été retiré de l'espace : rien n'a changé.`,
+    /** The identity provider knows the person in a status its invitations never make (docs/api.md, « Members »). */
+    accountNotInvitable: (email: string, status: string) =>
+      `${q(email)} a un compte dans l'état ${status} chez le fournisseur d'identité, que le service n'invite pas : rien n'a changé.`,
+    /** `member add`'s « Invitation » line: whether the person was invited. */
+    invitationMade: 'faite',
+    invitationNone: 'aucune : la personne a déjà choisi son mot de passe, qui reste le sien',
+    /** `member add --password` for a person who chose a password: it is theirs, and stays. */
+    passwordKept: (email: string) =>
+      `${q(email)} a déjà choisi son mot de passe : --password ne le remplace pas. Rien n'a changé.`,
     lastAdmin:
       "C'est le dernier administrateur de l'espace qui peut se connecter : nommez-en d'abord un autre. Rien n'a changé.",
     /** `member add --password` with --aws: on AWS the person is invited by e-mail and chooses a password. */
@@ -251,6 +260,11 @@ export const messages = {
     /** `role` already in words (members.roles). */
     memberInvited: (email: string, role: string) => `${email} invité comme ${role}.`,
     memberInvitedAgain: (email: string) => `Invitation envoyée à nouveau à ${email}.`,
+    /** A person who already chose a password (a member of another workspace): neither invitation nor new password. */
+    memberAdded: (email: string, role: string) =>
+      `${email} ajouté comme ${role}, avec le compte qu'il a déjà : ni invitation ni nouveau mot de passe.`,
+    memberNotInvitedAgain: (email: string) =>
+      `Invitation non renvoyée à ${email} : la personne a déjà choisi son mot de passe.`,
     memberRoleChanged: (name: string, before: string, after: string) =>
       `Rôle de ${q(name)} changé : ${before} → ${after}.`,
     memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,

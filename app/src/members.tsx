@@ -12,7 +12,7 @@ type Invited = components['schemas']['InvitedMember'];
 const roles: readonly Role[] = ['member', 'admin'];
 const roleNames: Record<Role, string> = texts.workspaces.role;
 
-/** A member as listed, without the invitation's temporary password, which only the shown-once box holds. */
+/** A member as listed, without the invitation's outcome and temporary password, which only the shown-once box holds. */
 const listed = ({ id, email, name, role, can_sign_in }: Invited): Member => ({ id, email, name, role, can_sign_in });
 
 /**
@@ -37,11 +37,15 @@ export function Members({ workspace }: { workspace: Workspace }) {
   const replace = (member: Member) =>
     setMembers((known) => known?.map((each) => (each.id === member.id ? { ...each, ...member } : each)));
 
-  /** The invitation's answer: on AWS the identity provider e-mails the password; locally the API answers it. */
-  const invited = ({ temporary_password: password, email: address, name }: Invited) => {
+  /**
+   * The invitation's answer: on AWS the identity provider e-mails the password; locally the API answers it; a person
+   * who already chose a password is not invited (`invited: false`) and keeps it.
+   */
+  const invited = ({ invited: sent, temporary_password: password, email: address, name }: Invited) => {
     setFailure(undefined);
     const email = address ?? name;
     setTemporary(password === undefined ? undefined : { email, password });
+    if (!sent) return setStatus(texts.members.notInvited(email));
     setStatus(password === undefined ? texts.members.invitedByEmail(email) : texts.members.invitedHere(email));
   };
 

@@ -451,7 +451,7 @@ export interface paths {
     put?: never;
     /**
      * Add a member and invite them
-     * @description A new member who signs in with their e-mail: the identity provider e-mails them a temporary password, to change at the first sign-in (`POST /session` with `new_password`). The local API (`npm start`) sends no e-mail and answers the temporary password as `temporary_password`.
+     * @description A new member who signs in with their e-mail: the identity provider e-mails them a temporary password, to change at the first sign-in (`POST /session` with `new_password`). The local API (`npm start`) sends no e-mail and answers the temporary password as `temporary_password`. A person who already chose a password (a member of another workspace, for one) is added as they are: `invited: false`, nothing sent, their password unchanged. The identity provider is asked before anything is written: a refusal or a failure writes nothing.
      *
      *     Role: `admin` of the workspace.
      */
@@ -473,7 +473,7 @@ export interface paths {
     put?: never;
     /**
      * Invite a member again
-     * @description A new temporary password for a member with an e-mail (or the first one, for a member created before sign-in existed); the local API answers it as `temporary_password`.
+     * @description A new temporary password for a member with an e-mail who never signed in (or the first one, for a member created before sign-in existed); the local API answers it as `temporary_password`. A person who already chose a password keeps it: `invited: false`, nothing sent (the forgotten-password routes are theirs).
      *
      *     Role: `admin` of the workspace.
      */
@@ -1452,7 +1452,9 @@ export interface components {
       role: 'admin' | 'member';
       /** @description False for a member removed from the workspace or without an e-mail. */
       can_sign_in: boolean;
-      /** @description Only from the local API (`npm start`): the temporary password of the invitation. Never when deployed, where the identity provider e-mails it. */
+      /** @description True: the person got a new temporary password (e-mailed when deployed). False: the person already chose a password (a member of another workspace, for one): nothing was sent, and they sign in with it as before. */
+      invited: boolean;
+      /** @description Only from the local API (`npm start`), and only with `invited: true`: the temporary password of the invitation. Never when deployed, where the identity provider e-mails it. */
       temporary_password?: string;
     };
     RemovedMember: {
@@ -4087,7 +4089,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Added and invited. */
+      /** @description Added, and invited unless the person already chose a password. */
       201: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -4166,7 +4168,7 @@ export interface operations {
           'application/json': components['schemas']['Error.not_found'];
         };
       };
-      /** @description The address is already a member of this workspace (ignoring case). */
+      /** @description The address is already a member of this workspace (ignoring case), or the identity provider knows the person in a status the service does not invite (not one its invitations make: `UNCONFIRMED`, `EXTERNAL_PROVIDER`…). Nothing written, nothing sent. */
       409: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -4235,7 +4237,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Invited. */
+      /** @description Invited, unless the person already chose a password. */
       200: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -4297,7 +4299,7 @@ export interface operations {
           'application/json': components['schemas']['Error.not_found'];
         };
       };
-      /** @description The member was removed from the workspace. */
+      /** @description The member was removed from the workspace, or the identity provider knows the person in a status the service does not invite. Nothing written, nothing sent. */
       409: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

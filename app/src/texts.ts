@@ -207,6 +207,9 @@ export const texts = {
     /** The local API answers the temporary password instead of e-mailing it (decisions 7.2). */
     invitedHere: (email: string) =>
       `Invitation faite : transmettez à ${email} le mot de passe provisoire ci-dessous ; il en choisira un autre à sa première connexion.`,
+    /** A person who already chose a password (a member of another workspace): the API sent nothing (docs/api.md, « Members »). */
+    notInvited: (email: string) =>
+      `${email} a déjà un compte : ajouté sans invitation, il se connecte avec le mot de passe qu’il a choisi.`,
     temporaryPassword: (email: string) => `Mot de passe provisoire de ${email}`,
     remove: (name: string) => `Retirer ${name} de l’espace`,
     confirmRemove: (name: string) =>

@@ -6,10 +6,14 @@ import { isUuid } from '../ids';
 import { messages } from '../messages';
 import {
   ConfigTooLargeError,
+  configOfRead,
   editWorkspaceConfig,
   partsOf,
+  readConfigForEdit,
   type ConfigEdit,
+  type ConfigRead,
   type EditedConfig,
+  type ExistingWorkspaceConfig,
 } from '../storage/config-edits';
 import { configOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
@@ -28,15 +32,38 @@ export type ColumnView = { id: string; name: string; pipeline_id: string };
  * checks below run on the configuration read, again after a lost race, so a name another admin
  * took meanwhile is refused and nothing is written. New ids are drawn once, before the first round.
  */
-export async function editConfig(deps: Deps, workspaceId: string, change: ConfigEdit): Promise<EditedConfig> {
+export async function editConfig(
+  deps: Deps,
+  workspaceId: string,
+  change: ConfigEdit,
+  firstRead?: ConfigRead,
+): Promise<EditedConfig> {
   try {
-    const edited = await editWorkspaceConfig(deps, workspaceId, change);
+    const edited = await editWorkspaceConfig(deps, workspaceId, change, undefined, firstRead);
     if (edited === 'workspace_missing') throw unknownId('workspace', workspaceId);
     return edited;
   } catch (error) {
     if (error instanceof ConfigTooLargeError) throw new AdminInputError(error.message, { cause: error });
     throw error;
   }
+}
+
+/**
+ * An edit that acts outside the table between its read and its write (an invitation: lib/admin/members.ts).
+ * `prepare` gets the configuration read: it refuses by throwing (nothing done, nothing written), or acts, once,
+ * and returns what it did (`acted`, returned with the edited configuration) and the edit, applied then to that
+ * same read, and to fresh ones after a lost race, as any edit is. The same two calls to DynamoDB as `editConfig`.
+ */
+export async function editConfigAfter<Acted>(
+  deps: Deps,
+  workspaceId: string,
+  prepare: (config: ExistingWorkspaceConfig) => Promise<{ acted: Acted; edit: ConfigEdit }>,
+): Promise<EditedConfig & { acted: Acted }> {
+  const read = await readConfigForEdit(deps, workspaceId);
+  const config = configOfRead(read);
+  if (config === undefined) throw unknownId('workspace', workspaceId);
+  const { acted, edit } = await prepare(config);
+  return { ...(await editConfig(deps, workspaceId, edit, read)), acted };
 }
 
 /** A name as stored: trimmed, never blank (the comparison of names is `sameName`'s). */

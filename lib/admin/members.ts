@@ -12,7 +12,7 @@ import type { AuditEntry } from '../storage/audit-log';
 import { partsOf, type ConfigCompanion, type ConfigEdit } from '../storage/config-edits';
 import { emailKey } from '../storage/table-items';
 import { configOf } from '../storage/workspace-config';
-import { editConfig } from './config-edits';
+import { editConfig, editConfigAfter } from './config-edits';
 import { requireWorkspace } from './workspace';
 
 /**
@@ -25,8 +25,11 @@ import { requireWorkspace } from './workspace';
  */
 
 export type MemberView = { id: string; email: string | null; name: string; role: MemberRole; can_sign_in: boolean };
-/** An invitation's answer: the temporary password only where the identity provider lets it be answered (the local run). */
-export type InvitedMemberView = MemberView & { temporary_password?: string };
+/**
+ * An invitation's answer (docs/api.md, « Members »): whether the person was invited, that is given a new temporary
+ * password, and that password only where the identity provider lets it be answered (the local run).
+ */
+export type InvitedMemberView = MemberView & { invited: boolean; temporary_password?: string };
 
 const texts = messages.members;
 const summaries = messages.audit;
@@ -152,15 +155,16 @@ const membershipOf = (workspaceId: string, member: Member & { email: string }): 
 const audited = (entry: AuditEntry): ConfigCompanion => ({ kind: 'audit', entry });
 
 /**
- * `POST /members`, `member add`: a new member with an e-mail, and the person invited with a temporary
- * password the service draws (Cognito e-mails it on AWS; `temporary_password` answers it where the
- * provider says so). The member, its membership and the audit entry are one transaction; the
- * invitation follows it, so an e-mail already a member (409) invites no one. Should the invitation
- * fail, the member exists and `inviteAgain` sends it.
+ * `POST /members`, `member add`: a new member with an e-mail, and the person invited (`invitePerson`): asked of the
+ * identity provider after the addition is checked on the configuration read (an e-mail already a member: 409, no
+ * one invited) and before anything is written, so that a refusal or a failure of the provider writes nothing. Then
+ * the member, its membership and the audit entry, one transaction on that same read. Should that write fail after
+ * the invitation, the person is invited to no workspace yet: adding them again invites them again.
+ * `password` (`member add --password`, the local provider): a permanent password instead of the temporary one.
  */
 export async function addMember(
   deps: Deps & { identity: IdentityProvider },
-  input: Acting & { email: string; name?: string | undefined; role: MemberRole },
+  input: Acting & { email: string; name?: string | undefined; role: MemberRole; password?: string | undefined },
 ): Promise<InvitedMemberView> {
   const email = input.email.trim();
   if (email === '') throw new InvalidInputError(texts.emailRequired, { field: 'email' });
@@ -170,46 +174,68 @@ export async function addMember(
   const name = input.name?.trim() || email;
   const member = { id: deps.newId(), name, email, role: input.role };
   const now = deps.clock();
-  const entry = newAuditEntry(now, {
-    workspaceId: input.workspaceId,
-    memberId: input.actingMemberId,
-    action: 'member.invited',
-    targetId: member.id,
-    summary: summaries.memberInvited(email, texts.roles[input.role]),
+  const role = texts.roles[input.role];
+  const { config, acted } = await editConfigAfter(deps, input.workspaceId, async (read) => {
+    decideAddition(read.members, member); // an e-mail already a member: refused before anyone is invited
+    const invitation = await invitePerson(deps, email, input.password);
+    const entry = newAuditEntry(now, {
+      workspaceId: input.workspaceId,
+      memberId: input.actingMemberId,
+      action: 'member.invited',
+      targetId: member.id,
+      summary: invitation.invited ? summaries.memberInvited(email, role) : summaries.memberAdded(email, role),
+    });
+    return {
+      acted: invitation,
+      edit: (fresh) => ({
+        parts: { ...partsOf(fresh), members: decideAddition(fresh.members, member) },
+        companions: [membershipOf(fresh.workspace.id, member), audited(entry)],
+      }),
+    };
   });
-  const { config } = await editConfig(deps, input.workspaceId, (read) => ({
-    parts: { ...partsOf(read), members: decideAddition(read.members, member) },
-    companions: [membershipOf(read.workspace.id, member), audited(entry)],
-  }));
-  return invited(deps, findMember(config.members, member.id) as Member & { email: string });
+  return { ...memberView(findMember(config.members, member.id)), ...acted };
+}
+
+/** The member of that id as one to invite: with an e-mail (422 without), not removed (409). */
+function invitee(members: readonly Member[], memberId: string): Member & { email: string } {
+  const member = findMember(members, memberId);
+  if (member.email === null) throw new UnknownReferenceError(texts.noEmail(member.id));
+  if (member.removed_at) throw new ConflictError(texts.removed(member.id));
+  return { ...member, email: member.email };
 }
 
 /**
- * `POST /members/{m}/invite`: a new temporary password for a member with an e-mail (a seeded one's
- * first invitation too). The membership is written again with the audit entry, in one transaction
- * conditional on the configuration read: a member seeded before memberships existed gets its item,
- * and a removal or a role change meanwhile is seen, not overwritten.
+ * `POST /members/{m}/invite`: the member's person invited again (`invitePerson`: a new temporary password for one
+ * who never signed in, the first one for a seeded member; nothing for a person who has a password), asked of the
+ * identity provider once the member is found invitable on the configuration read, before anything is written. The
+ * membership is written again with the audit entry, in one transaction conditional on that read: a member seeded
+ * before memberships existed gets its item, and a removal or a role change meanwhile is seen, not overwritten.
  */
 export async function inviteAgain(
   deps: Deps & { identity: IdentityProvider },
   input: Acting & { memberId: string },
 ): Promise<InvitedMemberView> {
-  let target: (Member & { email: string }) | undefined;
-  await editConfig(deps, input.workspaceId, (read) => {
-    const member = findMember(read.members, input.memberId);
-    if (member.email === null) throw new UnknownReferenceError(texts.noEmail(member.id));
-    if (member.removed_at) throw new ConflictError(texts.removed(member.id));
-    target = { ...member, email: member.email };
+  const { config, acted } = await editConfigAfter(deps, input.workspaceId, async (read) => {
+    const target = invitee(read.members, input.memberId);
+    const invitation = await invitePerson(deps, target.email);
     const entry = newAuditEntry(deps.clock(), {
       workspaceId: read.workspace.id,
       memberId: input.actingMemberId,
       action: 'member.invited',
-      targetId: member.id,
-      summary: summaries.memberInvitedAgain(member.email),
+      targetId: target.id,
+      summary: invitation.invited
+        ? summaries.memberInvitedAgain(target.email)
+        : summaries.memberNotInvitedAgain(target.email),
     });
-    return { parts: partsOf(read), companions: [membershipOf(read.workspace.id, target), audited(entry)] };
+    return {
+      acted: { invitation, memberId: target.id },
+      edit: (fresh) => ({
+        parts: partsOf(fresh),
+        companions: [membershipOf(fresh.workspace.id, invitee(fresh.members, target.id)), audited(entry)],
+      }),
+    };
   });
-  return invited(deps, target as Member & { email: string });
+  return { ...memberView(findMember(config.members, acted.memberId)), ...acted.invitation };
 }
 
 /**
@@ -270,27 +296,32 @@ export async function removeMember(
   return { id, can_sign_in: false };
 }
 
-/** The invitation itself, once the member is stored: the temporary password goes to the provider, and back only where it may. */
-async function invited(
-  deps: { identity: IdentityProvider },
-  member: Member & { email: string },
-): Promise<InvitedMemberView> {
-  const password = temporaryPassword();
-  await deps.identity.invite(emailKey(member.email), password);
-  return {
-    ...memberView(member),
-    ...(deps.identity.answersDeliveredSecrets ? { temporary_password: password } : {}),
-  };
-}
-
 /**
- * `member add --password` (the local identity provider only, decisions 7.1): a permanent password
- * instead of the temporary one, so the member signs in at once.
+ * The invitation (docs/api.md, « Members »), by what the identity provider knows of the person: a new person, or
+ * one invited who never signed in, gets the temporary password the service draws (answered only where the
+ * provider says so); a person who chose a password keeps it, and is told nothing (`invited: false`); a person the
+ * provider will not invite is refused (409). With `permanentPassword` (`member add --password`, the local
+ * provider), the invited person gets it instead; a person who chose a password keeps theirs: refused (409).
  */
-export async function setMemberPassword(
+async function invitePerson(
   deps: { identity: IdentityProvider },
   email: string,
-  password: string,
-): Promise<void> {
-  await deps.identity.setPermanentPassword(emailKey(email), password);
+  permanentPassword?: string,
+): Promise<Pick<InvitedMemberView, 'invited' | 'temporary_password'>> {
+  const userName = emailKey(email);
+  const password = temporaryPassword();
+  const invitation = await deps.identity.invite(userName, password);
+  switch (invitation.kind) {
+    case 'unsupported_status':
+      throw new ConflictError(texts.accountNotInvitable(email, invitation.status));
+    case 'has_password':
+      if (permanentPassword !== undefined) throw new ConflictError(texts.passwordKept(email));
+      return { invited: false };
+    case 'invited':
+      if (permanentPassword !== undefined) {
+        await deps.identity.setPermanentPassword(userName, permanentPassword);
+        return { invited: true };
+      }
+      return { invited: true, ...(deps.identity.answersDeliveredSecrets ? { temporary_password: password } : {}) };
+  }
 }

@@ -13,6 +13,16 @@ export type SignInResult =
   /** The provider's own lockout ("Password attempts exceeded"). */
   | { kind: 'locked_out' };
 
+/**
+ * What an invitation did, by the person's status in the pool:
+ * - `invited`: a new user, or one invited before who never signed in: the temporary password is theirs now;
+ * - `has_password`: a person who chose a password (signed in at least once, or must reset it): nothing changed;
+ * - `unsupported_status`: a user in a status the service's invitations never make (`status` as the provider names
+ *   it): nothing changed.
+ */
+export type Invitation =
+  { kind: 'invited' } | { kind: 'has_password' } | { kind: 'unsupported_status'; status: string };
+
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
   signIn(email: string, password: string, newPassword?: string): Promise<SignInResult>;
@@ -22,11 +32,15 @@ export type IdentityProvider = {
   startPasswordReset(email: string): Promise<{ code?: string }>;
   confirmPasswordReset(email: string, code: string, newPassword: string): Promise<'reset' | 'bad_code'>;
   /**
-   * Creates the person's user with this temporary password, or sets a new temporary password on an existing
-   * user (an invitation sent again); on AWS Cognito e-mails it.
+   * Invites the person with this temporary password, by their status in the pool: a new user is created, one invited
+   * who never signed in gets it instead of the one before (on AWS Cognito e-mails it); a person with a password of
+   * their own keeps it, and nothing is sent (docs/api.md, « Members »).
    */
-  invite(email: string, temporaryPassword: string): Promise<void>;
-  /** A permanent password, set by the platform team (`member add --password`, local provider only). */
+  invite(email: string, temporaryPassword: string): Promise<Invitation>;
+  /**
+   * A permanent password, set by the platform team (`member add --password`, local provider only): only ever on a
+   * person an invitation just reached (`invited`), never on one who chose a password.
+   */
   setPermanentPassword(email: string, password: string): Promise<void>;
   /** Whether what the provider delivers (temporary passwords, reset codes) may be answered: the local run only. */
   answersDeliveredSecrets: boolean;

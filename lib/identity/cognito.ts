@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AdminCreateUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   ChangePasswordCommand,
   CognitoIdentityProviderClient,
@@ -13,7 +14,7 @@ import {
   RespondToAuthChallengeCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
+import type { IdentityProvider, Invitation, SignInResult, Tokens } from '../domain/identity-provider';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
@@ -207,6 +208,8 @@ export function createCognitoIdentityProvider(
         TemporaryPassword: temporaryPassword,
         DesiredDeliveryMediums: ['EMAIL' as const],
       };
+      const status = await userStatus(email);
+      if (status !== undefined) return invitedAgain(invitation, status);
       try {
         await client.send(
           new AdminCreateUserCommand({
@@ -217,9 +220,13 @@ export function createCognitoIdentityProvider(
             ],
           }),
         );
+        return { kind: 'invited' };
       } catch (error) {
         if (!named(error, (failure) => failure.name === 'UsernameExistsException')) throw error;
-        await resend(invitation);
+        // Created between the read and this call (two invitations at once): invited as the person the pool now knows.
+        const created = await userStatus(email);
+        if (created === undefined) throw error;
+        return invitedAgain(invitation, created);
       }
     },
     setPermanentPassword: async (email, password) => {
@@ -236,19 +243,49 @@ export function createCognitoIdentityProvider(
   };
 
   /**
-   * An invitation sent again: AdminCreateUser with `MessageAction: RESEND` sends a new temporary password.
-   * cognito-local lacks RESEND (it answers `CognitoLocal#Unsupported`, named `Unsupported` by the SDK): there the same temporary password is set with
-   * AdminSetUserPassword (`Permanent: false`), which puts the user back to changing it at sign-in, and nothing is sent.
+   * The person's status in the pool, none for a user name it does not know: AdminGetUser's `UserStatus` (Amazon
+   * Cognito API reference, https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminGetUser.html:
+   * UNCONFIRMED, CONFIRMED, EXTERNAL_PROVIDER, RESET_REQUIRED, FORCE_CHANGE_PASSWORD, and UNKNOWN). cognito-local
+   * answers the same call with the status it keeps: FORCE_CHANGE_PASSWORD after AdminCreateUser or a temporary
+   * password, CONFIRMED once a password is chosen or set permanent, UNCONFIRMED after a self sign-up.
    */
-  async function resend(invitation: {
-    UserPoolId: string;
-    Username: string;
-    TemporaryPassword: string;
-    DesiredDeliveryMediums: 'EMAIL'[];
-  }): Promise<void> {
+  async function userStatus(userName: string): Promise<string | undefined> {
+    try {
+      const { UserStatus } = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: userName }));
+      return UserStatus ?? 'UNKNOWN';
+    } catch (error) {
+      if (named(error, (failure) => failure.name === 'UserNotFoundException')) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * An invitation to a person the pool knows, by their status: only one invited who never signed in
+   * (FORCE_CHANGE_PASSWORD) gets a new temporary password. A person who chose a password (CONFIRMED, or
+   * RESET_REQUIRED: confirmed, to reset it with a code) keeps it: a temporary password set on them would replace it,
+   * and the local run would hand it to the inviting admin. Any other status is not one the service's invitations
+   * make (the pool allows no self sign-up): left as it is.
+   */
+  async function invitedAgain(invitation: InvitationRequest, status: string): Promise<Invitation> {
+    if (status === 'CONFIRMED' || status === 'RESET_REQUIRED') return { kind: 'has_password' };
+    if (status !== 'FORCE_CHANGE_PASSWORD') return { kind: 'unsupported_status', status };
+    return resend(invitation);
+  }
+
+  /**
+   * A new temporary password for a user in FORCE_CHANGE_PASSWORD: AdminCreateUser with `MessageAction: RESEND`
+   * ("Set to RESEND to resend the invitation message to a user that already exists", API_AdminCreateUser.html of
+   * the reference above). Cognito refuses RESEND to a user in another status with UnsupportedUserStateException,
+   * one of that call's errors: the person finished their first sign-in since the status was read, and keeps the
+   * password they chose. cognito-local lacks RESEND (it answers `CognitoLocal#Unsupported`, named `Unsupported` by
+   * the SDK): there the temporary password is set with AdminSetUserPassword (`Permanent: false`), which keeps the
+   * user changing it at sign-in, and nothing is sent; only on the status just read, FORCE_CHANGE_PASSWORD.
+   */
+  async function resend(invitation: InvitationRequest): Promise<Invitation> {
     try {
       await client.send(new AdminCreateUserCommand({ ...invitation, MessageAction: 'RESEND' }));
     } catch (error) {
+      if (named(error, (failure) => failure.name === 'UnsupportedUserStateException')) return { kind: 'has_password' };
       if (!named(error, (failure) => failure.name === 'Unsupported')) throw error;
       await client.send(
         new AdminSetUserPasswordCommand({
@@ -259,8 +296,17 @@ export function createCognitoIdentityProvider(
         }),
       );
     }
+    return { kind: 'invited' };
   }
 }
+
+/** The AdminCreateUser parameters of an invitation, new or sent again. */
+type InvitationRequest = {
+  UserPoolId: string;
+  Username: string;
+  TemporaryPassword: string;
+  DesiredDeliveryMediums: 'EMAIL'[];
+};
 
 function tokensOf(result: AuthenticationResultType): Tokens {
   if (!result.AccessToken || !result.RefreshToken) throw new Error('The identity provider answered no tokens');

@@ -88,6 +88,7 @@ export const exampleMessages = {
   emailTaken: messages.members.emailTaken('bob.durand@acme.test'),
   memberNotFound: messages.members.unknown('8f14e45f-ceea-467a-9af0-2d5b3c6e7a82'),
   removedMember: messages.members.removed('8f14e45f-ceea-467a-9af0-2d5b3c6e7a81'),
+  accountNotInvitable: messages.members.accountNotInvitable('bob.durand@acme.test', 'UNCONFIRMED'),
   memberWithoutEmail: messages.members.noEmail('8f14e45f-ceea-467a-9af0-2d5b3c6e7a81'),
   lastAdmin: messages.members.lastAdmin,
 } as const;

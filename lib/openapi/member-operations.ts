@@ -29,8 +29,19 @@ const invited = {
   name: 'Bob Durand',
   role: 'member',
   can_sign_in: true,
+  invited: true,
 };
 const invitedLocally = { ...invited, temporary_password: 'K7#fq2-Rm9xT@4bWz8Lp' };
+const notInvited = { ...invited, invited: false };
+const invitationAnswers = {
+  deployed: { summary: 'Deployed: the invitation is e-mailed', value: invited },
+  local: { summary: 'Local API (`npm start`): the temporary password', value: invitedLocally },
+  hasPassword: { summary: 'A person who already chose a password: nothing sent, nothing changed', value: notInvited },
+};
+const notInvitable = {
+  summary: 'Account not invitable',
+  message: messages.accountNotInvitable,
+};
 
 const unknownMember = {
   description: 'No member of that id in this workspace (an id that is not a UUID neither).',
@@ -61,7 +72,10 @@ export const memberOperations: Record<string, OperationText> = {
     description:
       'A new member who signs in with their e-mail: the identity provider e-mails them a temporary password, ' +
       'to change at the first sign-in (`POST /session` with `new_password`). The local API (`npm start`) sends ' +
-      'no e-mail and answers the temporary password as `temporary_password`.',
+      'no e-mail and answers the temporary password as `temporary_password`. A person who already chose a ' +
+      'password (a member of another workspace, for one) is added as they are: `invited: false`, nothing sent, ' +
+      'their password unchanged. The identity provider is asked before anything is written: a refusal or a ' +
+      'failure writes nothing.',
     requestBody: {
       schema: 'NewMember',
       description: 'The address, the name (the address when absent) and the role.',
@@ -74,12 +88,9 @@ export const memberOperations: Record<string, OperationText> = {
     },
     success: {
       201: {
-        description: 'Added and invited.',
+        description: 'Added, and invited unless the person already chose a password.',
         schema: 'InvitedMember',
-        examples: {
-          deployed: { summary: 'Deployed: the invitation is e-mailed', value: invited },
-          local: { summary: 'Local API (`npm start`): the temporary password', value: invitedLocally },
-        },
+        examples: invitationAnswers,
       },
     },
     errors: {
@@ -94,31 +105,34 @@ export const memberOperations: Record<string, OperationText> = {
         ],
       },
       409: {
-        description: 'The address is already a member of this workspace (ignoring case).',
-        examples: [{ summary: 'Already a member', message: messages.emailTaken }],
+        description:
+          'The address is already a member of this workspace (ignoring case), or the identity provider knows the ' +
+          'person in a status the service does not invite (not one its invitations make: `UNCONFIRMED`, ' +
+          '`EXTERNAL_PROVIDER`…). Nothing written, nothing sent.',
+        examples: [{ summary: 'Already a member', message: messages.emailTaken }, notInvitable],
       },
     },
   },
   inviteMember: {
     summary: 'Invite a member again',
     description:
-      'A new temporary password for a member with an e-mail (or the first one, for a member created before ' +
-      'sign-in existed); the local API answers it as `temporary_password`.',
+      'A new temporary password for a member with an e-mail who never signed in (or the first one, for a member ' +
+      'created before sign-in existed); the local API answers it as `temporary_password`. A person who already ' +
+      'chose a password keeps it: `invited: false`, nothing sent (the forgotten-password routes are theirs).',
     success: {
       200: {
-        description: 'Invited.',
+        description: 'Invited, unless the person already chose a password.',
         schema: 'InvitedMember',
-        examples: {
-          deployed: { summary: 'Deployed: the invitation is e-mailed', value: invited },
-          local: { summary: 'Local API (`npm start`): the temporary password', value: invitedLocally },
-        },
+        examples: invitationAnswers,
       },
     },
     errors: {
       404: unknownMember,
       409: {
-        description: 'The member was removed from the workspace.',
-        examples: [{ summary: 'Removed member', message: messages.removedMember }],
+        description:
+          'The member was removed from the workspace, or the identity provider knows the person in a status the ' +
+          'service does not invite. Nothing written, nothing sent.',
+        examples: [{ summary: 'Removed member', message: messages.removedMember }, notInvitable],
       },
       422: {
         description: 'The member has no e-mail: nobody to invite.',

@@ -351,17 +351,25 @@ export const memberListSchema = describing<{ members: MemberView[] }>()(
   z.strictObject({ members: z.array(memberSchema) }),
 );
 
-/** POST /workspaces/{w}/members and …/invite: `temporary_password` only where the service may answer it (the local run). */
+/**
+ * POST /workspaces/{w}/members and …/invite: whether the person was invited, and `temporary_password` only where the
+ * service may answer it (the local run).
+ */
 export const invitedMemberSchema = describing<InvitedMemberView>()(
   z.strictObject({
     ...memberFields,
+    invited: z.boolean().meta({
+      description:
+        'True: the person got a new temporary password (e-mailed when deployed). False: the person already chose ' +
+        'a password (a member of another workspace, for one): nothing was sent, and they sign in with it as before.',
+    }),
     temporary_password: z
       .string()
       .optional()
       .meta({
         description:
-          'Only from the local API (`npm start`): the temporary password of the invitation. Never when deployed, ' +
-          'where the identity provider e-mails it.',
+          'Only from the local API (`npm start`), and only with `invited: true`: the temporary password of the ' +
+          'invitation. Never when deployed, where the identity provider e-mails it.',
       }),
   }),
 );

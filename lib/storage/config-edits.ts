@@ -97,6 +97,32 @@ export const partsOf = (config: WorkspaceConfig): ConfigParts => ({
 
 type StoredConfigItem = WorkspaceConfigItem & Record<string, unknown>;
 
+/** The configuration item read for an edit (none: no such workspace), to hand back as that edit's first read. */
+export type ConfigRead = { readonly workspaceId: string; readonly stored: StoredConfigItem | undefined };
+
+const readStoredConfig = async (store: Store, workspaceId: string): Promise<StoredConfigItem | undefined> => {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
+  );
+  return Item as StoredConfigItem | undefined;
+};
+
+/**
+ * Access pattern "edit the workspace configuration", its read alone: the strongly consistent GetItem of an edit's
+ * first round, for an edit that acts outside the table between its read and its write (an invitation to the
+ * identity provider, lib/admin/members.ts). Passed to `editWorkspaceConfig`, it is that edit's first read: the
+ * write stays conditional on the version read, so an edit made meanwhile is seen (the round is lost and decided
+ * again), never overwritten; and the edit costs the same two calls.
+ */
+export async function readConfigForEdit(store: Store, workspaceId: string): Promise<ConfigRead> {
+  return { workspaceId, stored: await readStoredConfig(store, workspaceId) };
+}
+
+/** The configuration a read holds, as an edit receives it; none for a workspace that does not exist. */
+export function configOfRead(read: ConfigRead): ExistingWorkspaceConfig | undefined {
+  return read.stored === undefined ? undefined : editedConfig(read.stored, versionOf(read.stored) ?? 0).config;
+}
+
 /**
  * Access pattern "edit the workspace configuration" (docs/data-model.md, "Configuration edits"):
  * optimistic concurrency on `config_version`. A strongly consistent GetItem, `edit` applied to what
@@ -110,29 +136,30 @@ type StoredConfigItem = WorkspaceConfigItem & Record<string, unknown>;
  * to it without another read; later rounds follow a jittered pause and read the item again. After
  * `policy.attempts` rounds, ConfigEditContendedError. An item that would exceed `configItemMaxBytes`
  * is refused with ConfigTooLargeError; an absent workspace is `workspace_missing`. Nothing is
- * written in these cases, nor when `edit` throws.
+ * written in these cases, nor when `edit` throws. `firstRead` (`readConfigForEdit`) is the first
+ * round's read, made by the caller before it.
  */
 export async function editWorkspaceConfig(
   store: Store,
   workspaceId: string,
   edit: ConfigEdit,
   policy: RetryPolicy = configEditPolicy,
+  firstRead?: ConfigRead,
 ): Promise<EditedConfig | 'workspace_missing'> {
-  const read = async (): Promise<StoredConfigItem | undefined> => {
-    const { Item } = await store.db.send(
-      new GetCommand({ TableName: store.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
-    );
-    return Item as StoredConfigItem | undefined;
-  };
+  if (firstRead !== undefined && firstRead.workspaceId !== workspaceId) {
+    throw new Error(`The read given is of workspace ${firstRead.workspaceId}, not ${workspaceId}`);
+  }
   type Stored = StoredConfigItem | undefined;
   return readDecideWrite<Stored, EditedItem, EditedConfig | 'workspace_missing', Stored>(
     {
       // The second round follows at once: the item refused with the first write is current. Later
       // rounds follow a pause, during which others write: they read again.
-      read: async (previous) =>
-        previous?.round === 1 && previous.reason === 'lost-race'
+      read: async (previous) => {
+        if (previous === undefined && firstRead !== undefined) return { snapshot: firstRead.stored, consistent: true };
+        return previous?.round === 1 && previous.reason === 'lost-race'
           ? { snapshot: previous.learned, consistent: true }
-          : { snapshot: await read(), consistent: true },
+          : { snapshot: await readStoredConfig(store, workspaceId), consistent: true };
+      },
       decide: (stored) => {
         if (!stored) return { kind: 'answer', answer: 'workspace_missing' };
         const edited = editedItem(stored, edit);

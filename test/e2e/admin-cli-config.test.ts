@@ -83,7 +83,13 @@ describe('admin command line: configuration edits', () => {
       '--role',
       'admin',
     );
-    expect(member).toEqual({ id: expect.any(String), email: 'carla@acme.test', name: 'Carla', role: 'admin' });
+    expect(member).toEqual({
+      id: expect.any(String),
+      email: 'carla@acme.test',
+      name: 'Carla',
+      role: 'admin',
+      invited: true,
+    });
 
     const text = await runAdminInProcess(deps, 'tag', 'add', ...workspace, '--name', 'Lu');
     expect(text.code).toBe(0);
@@ -124,7 +130,13 @@ describe('admin command line: configuration edits', () => {
     );
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const member = JSON.parse(run.stdout);
-    expect(member).toEqual({ id: expect.any(String), email: 'Dora@Acme.test', name: 'Dora@Acme.test', role: 'member' });
+    expect(member).toEqual({
+      id: expect.any(String),
+      email: 'Dora@Acme.test',
+      name: 'Dora@Acme.test',
+      role: 'member',
+      invited: true,
+    });
     expect(identity.invitations.map((invitation) => invitation.email)).toEqual(['dora@acme.test']);
     expect(identity.permanentPasswords).toEqual([{ email: 'dora@acme.test', password: 'Un-mot-de-passe-9' }]);
     const audit = await listAudit(deps, { workspaceId: seed.workspace_id });
@@ -184,6 +196,25 @@ describe('admin command line: configuration edits', () => {
     expect(onAws.stderr).toMatch(/--password ne sert qu'avec le fournisseur d'identité local/);
     expect(identity.invitations).toHaveLength(1);
 
+    // A person who already chose a password (a member of another workspace): added, not invited, told so.
+    identity.statuses.set('gus@acme.test', 'CONFIRMED');
+    const known = await runAdminWithIdentity(
+      deps,
+      identity,
+      'member',
+      'add',
+      ...workspace,
+      '--email',
+      'gus@acme.test',
+      '--role',
+      'member',
+    );
+    expect({ code: known.code, stderr: known.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(known.stdout).toContain(
+      'Invitation  : aucune : la personne a déjà choisi son mot de passe, qui reste le sien\n',
+    );
+    expect(identity.invitations).toHaveLength(1);
+
     // Local tables where no `npm start` wrote where its identity provider is: refused before anything is written.
     const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
     const bare = `crm-test-no-idp-${randomUUID()}`;
@@ -216,6 +247,7 @@ describe('admin command line: configuration edits', () => {
       'alice@acme.test',
       'bob@acme.test',
       'Dora@Acme.test',
+      'gus@acme.test',
     ]);
   });
 });

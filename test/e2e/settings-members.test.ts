@@ -106,6 +106,7 @@ describe('POST /workspaces/{w}/members', () => {
       name: 'Diane',
       role: 'member',
       can_sign_in: true,
+      invited: true,
       temporary_password: expect.any(String),
     });
     const { id, temporary_password: temporary } = response.body as { id: string; temporary_password: string };
@@ -173,6 +174,7 @@ describe('POST /workspaces/{w}/members/{m}/invite', () => {
       name: 'Chloé Petit',
       role: 'member',
       can_sign_in: true,
+      invited: true,
       temporary_password: expect.any(String),
     });
     const { temporary_password: temporary } = response.body as { temporary_password: string };
@@ -339,7 +341,7 @@ describe('member add, the real command line, on the run’s identity provider fo
     );
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const added = JSON.parse(run.stdout) as { id: string };
-    expect(added).toEqual({ id: expect.any(String), email, name: 'Eve Ligne', role: 'admin' });
+    expect(added).toEqual({ id: expect.any(String), email, name: 'Eve Ligne', role: 'admin', invited: true });
     const session = await signIn(api, email, password);
     const mine = await api.request('GET', '/workspaces', { headers: bearer(session) });
     expect((mine.body as { workspaces: unknown[] }).workspaces).toEqual([
@@ -348,5 +350,142 @@ describe('member add, the real command line, on the run’s identity provider fo
     expect(await auditEntries(people)).toContainEqual(
       expect.objectContaining({ member_id: null, action: 'member.invited', target_id: added.id }),
     );
+  });
+});
+
+describe('a person of several workspaces: adding or inviting someone who chose a password never gives them another', () => {
+  /** P: invited to workspace A by its admin, signed in once with the temporary password, chose a password. */
+  let a: PeopleWorkspace;
+  let b: PeopleWorkspace;
+  const email = uniqueEmail('pauline');
+  const chosen = 'Choisi-Par-Pauline-7!';
+  let memberOfA: string;
+  let memberOfB: string;
+
+  const signsInWithTheirPassword = async () => {
+    const session = await api.request('POST', '/session', { body: { email, password: chosen } });
+    expect(session.status).toBe(200);
+    return session.body as { access_token: string; workspaces: unknown[] };
+  };
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([aFreshWorkspace(), aFreshWorkspace()]);
+    const invited = await api.request('POST', membersPath(a), as(a.admin, { email, name: 'Pauline', role: 'member' }));
+    expect(invited).toMatchObject({ status: 201, body: { invited: true, temporary_password: expect.any(String) } });
+    const { id, temporary_password: temporary } = invited.body as { id: string; temporary_password: string };
+    memberOfA = id;
+    const first = await api.request('POST', '/session', {
+      body: { email, password: temporary, new_password: chosen },
+    });
+    expect(first.status).toBe(200);
+  });
+
+  it('the admin of B adds P: 201, invited false and no password; P signs in as before and sees both workspaces', async () => {
+    const response = await api.request(
+      'POST',
+      membersPath(b),
+      as(b.admin, { email: email.toUpperCase(), name: 'Pauline', role: 'admin' }),
+    );
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email: email.toUpperCase(),
+      name: 'Pauline',
+      role: 'admin',
+      can_sign_in: true,
+      invited: false,
+    });
+    memberOfB = (response.body as { id: string }).id;
+    expect(await auditEntries(b)).toContainEqual(
+      expect.objectContaining({
+        member_id: b.admin.memberId,
+        action: 'member.invited',
+        target_id: memberOfB,
+        summary: expect.stringContaining('ni invitation ni nouveau mot de passe'),
+      }),
+    );
+
+    const session = await signsInWithTheirPassword();
+    expect(session.workspaces).toEqual(
+      expect.arrayContaining([
+        { id: a.seed.workspace_id, name: 'Acme', role: 'member', member_id: memberOfA },
+        { id: b.seed.workspace_id, name: 'Acme', role: 'admin', member_id: memberOfB },
+      ]),
+    );
+    const mine = await api.request('GET', '/workspaces', { headers: bearer({ accessToken: session.access_token }) });
+    expect((mine.body as { workspaces: unknown[] }).workspaces).toHaveLength(2);
+  });
+
+  it('the admin of B, then the admin of A, invite P again: 200, invited false, no password; P signs in as before', async () => {
+    for (const [ws, memberId] of [
+      [b, memberOfB],
+      [a, memberOfA],
+    ] as const) {
+      const again = await api.request('POST', `${memberPath(memberId, ws)}/invite`, as(ws.admin));
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ id: memberId, invited: false });
+      expect(again.body).not.toHaveProperty('temporary_password');
+      await signsInWithTheirPassword();
+    }
+  });
+
+  it('a person invited to A who never signed in, added to B: invited again, a temporary password that signs in to both', async () => {
+    const newcomer = uniqueEmail('quentin');
+    const toA = await api.request('POST', membersPath(a), as(a.admin, { email: newcomer, role: 'member' }));
+    expect(toA).toMatchObject({ status: 201, body: { invited: true } });
+    const toB = await api.request('POST', membersPath(b), as(b.admin, { email: newcomer, role: 'member' }));
+    expect(toB).toMatchObject({ status: 201, body: { invited: true, temporary_password: expect.any(String) } });
+    const { temporary_password: temporary } = toB.body as { temporary_password: string };
+    const first = await api.request('POST', '/session', {
+      body: { email: newcomer, password: temporary, new_password: newPassword },
+    });
+    expect(first.status).toBe(200);
+    expect((first.body as { workspaces: unknown[] }).workspaces).toHaveLength(2);
+  });
+
+  it('the command line adds P to a third workspace without inviting them, and refuses to give them a password', async () => {
+    const c = await aFreshWorkspace();
+    const added = await runAdmin(
+      'member',
+      'add',
+      '--workspace',
+      c.seed.workspace_id,
+      '--email',
+      email,
+      '--role',
+      'member',
+      '--json',
+    );
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(added.stdout)).toEqual({
+      id: expect.any(String),
+      email,
+      name: email,
+      role: 'member',
+      invited: false,
+    });
+    await signsInWithTheirPassword();
+
+    const refused = await runAdmin(
+      'member',
+      'add',
+      '--workspace',
+      other.seed.workspace_id,
+      '--email',
+      email,
+      '--role',
+      'member',
+      '--password',
+      'Impose-Par-La-Ligne-1!',
+      '--json',
+    );
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain('--password ne le remplace pas');
+    const listed = await api.request('GET', membersPath(other), as(other.admin));
+    expect(
+      (listed.body as { members: { email: string | null }[] }).members.map((member) => member.email),
+    ).not.toContain(email);
+    const session = await signsInWithTheirPassword();
+    expect(session.workspaces).toHaveLength(3);
   });
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';
-import { bearer } from '../support/people';
+import { bearer, peoplePassword } from '../support/people';
 
 type Member = { id: string; email: string | null; name: string; role: string; can_sign_in: boolean };
 
 /**
  * The « Membres » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server: an admin
- * adds a member (invited: the local API's temporary password shown once), invites them again, changes the seeded
+ * adds a member (invited: the local API's temporary password shown once), invites them again, invites again a member
+ * who chose a password (nothing sent, no password shown), changes the seeded
  * member's role and back, is refused demoting themselves as the last admin (the API's message shown), and removes the
  * added member after confirming; a member has no « Membres » in the menu. Each result is read back from the API.
  */
@@ -64,6 +65,15 @@ browserTests('settings-page-members.test.ts')('the settings page’s « Membres 
     const second = await temporaryPassword(page, email);
     expect(second).not.toBe(first);
     expect((await signIn(second)).status).toBe(409);
+
+    // A person who chose a password (the member who signs in): invited again to nothing, no password shown; theirs works.
+    await page.getByRole('button', { name: `Inviter à nouveau Bob Durand (${bobEmail})` }).click();
+    await page.getByRole('status').getByText(`${bobEmail} a déjà un compte`, { exact: false }).waitFor();
+    expect(await page.getByRole('textbox', { name: `Mot de passe provisoire de ${bobEmail}` }).count()).toBe(0);
+    const bobSignsIn = await world.api.request('POST', '/session', {
+      body: { email: bobEmail, password: peoplePassword },
+    });
+    expect(bobSignsIn.status).toBe(200);
 
     // The seeded member made admin, then member again.
     // Two members are named Bob Durand (the seed's and the one who signs in): the controls name each by e-mail too.

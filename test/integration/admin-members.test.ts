@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  CognitoIdentityProviderServiceException,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
 import { listAudit } from '../../lib/admin/audit';
 import { renameTag, addTag } from '../../lib/admin/config-edits';
 import { AdminInputError } from '../../lib/admin/errors';
@@ -7,6 +15,7 @@ import { addMember, changeRole, inviteAgain, listMembers, removeMember } from '.
 import { productionDeps, type Deps } from '../../lib/deps';
 import { commandLine } from '../../lib/domain/audit';
 import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
+import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
 import { keys } from '../../lib/storage/table-items';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
@@ -146,7 +155,7 @@ describe('seed: roles and memberships', () => {
 });
 
 describe('member add', () => {
-  it('adds the member, its membership and its audit entry in one transaction, then invites the person', async () => {
+  it('invites the person, then adds the member, its membership and its audit entry in one transaction', async () => {
     const seed = await team();
     const ws = seed.workspace_id;
     const own = productionDeps();
@@ -169,6 +178,7 @@ describe('member add', () => {
       name: 'Dan@Acme.test',
       role: 'member',
       can_sign_in: true,
+      invited: true,
       temporary_password: identity.invitations[0]?.temporaryPassword,
     });
     expect(identity.invitations).toEqual([{ email: 'dan@acme.test', temporaryPassword: expect.any(String) }]);
@@ -206,6 +216,7 @@ describe('member add', () => {
       name: 'eve@acme.test',
       role: 'admin',
       can_sign_in: true,
+      invited: true,
     });
     expect(identity.invitations).toHaveLength(1);
   });
@@ -236,19 +247,70 @@ describe('member add', () => {
     ).rejects.toBeInstanceOf(InvalidInputError);
   });
 
-  it('keeps the member when the invitation fails after its transaction: inviting again sends it', async () => {
+  it('asks the identity provider before writing: its failure leaves no member, no membership, no audit entry', async () => {
     const { workspace_id: ws } = await team();
     const { deps: withProvider, identity } = withIdentity();
     identity.failInvite = true;
+    const before = await configVersion(ws);
     await expect(
       addMember(withProvider, { workspaceId: ws, actingMemberId: null, email: 'yann@acme.test', role: 'member' }),
     ).rejects.toThrow('identity provider unavailable (test double)');
-    const stored = (await listMembers(deps, ws)).members.find((member) => member.email === 'yann@acme.test');
-    expect(stored).toMatchObject({ role: 'member', can_sign_in: true });
+    expect(await configVersion(ws)).toBe(before);
+    expect((await listMembers(deps, ws)).members.map((member) => member.email)).not.toContain('yann@acme.test');
+    expect(await membership('yann@acme.test', ws)).toBeUndefined();
+    expect(await auditItems(ws)).toEqual([]);
 
+    // The provider back: the same addition goes through.
     identity.failInvite = false;
-    await inviteAgain(withProvider, { workspaceId: ws, actingMemberId: null, memberId: stored?.id as string });
-    expect(identity.invitations.map((invitation) => invitation.email)).toEqual(['yann@acme.test']);
+    const added = await addMember(withProvider, {
+      workspaceId: ws,
+      actingMemberId: null,
+      email: 'yann@acme.test',
+      role: 'member',
+    });
+    expect(added).toMatchObject({ invited: true });
+    expect(await membership('yann@acme.test', ws)).toMatchObject({ member_id: added.id });
+  });
+
+  it('writes on the read it checked, and sees an edit made while the provider was asked: kept, or a refusal', async () => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    /** A provider that lets another admin's edit land while it invites. */
+    const meanwhile = (edit: () => Promise<unknown>) => {
+      const identity = recordingIdentityProvider();
+      const invite = identity.invite;
+      identity.invite = async (email, temporary) => {
+        await edit();
+        return invite(email, temporary);
+      };
+      return { ...deps, identity };
+    };
+    const before = await configVersion(ws);
+    const added = await addMember(
+      meanwhile(() => addTag(deps, { workspaceId: ws, name: 'Ajoutée pendant' })),
+      { workspaceId: ws, actingMemberId: null, email: 'ines@acme.test', role: 'member' },
+    );
+    expect(await configVersion(ws)).toBe(before + 2);
+    const config = await loadWorkspaceConfig(deps, ws);
+    expect(config.tags.map((tag) => tag.name)).toContain('Ajoutée pendant');
+    expect(config.members.map((member) => member.id)).toContain(added.id);
+
+    const other = { workspaceId: ws, actingMemberId: null, email: 'JOE@acme.test', role: 'admin' } as const;
+    const refused = addMember(
+      meanwhile(() => addMember(withIdentity().deps, other)),
+      {
+        workspaceId: ws,
+        actingMemberId: null,
+        email: 'joe@acme.test',
+        role: 'member',
+      },
+    );
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    const joes = (await listMembers(deps, ws)).members.filter(
+      (member) => member.email?.toLowerCase() === 'joe@acme.test',
+    );
+    expect(joes).toEqual([expect.objectContaining({ email: 'JOE@acme.test', role: 'admin' })]);
+    expect(await membership('joe@acme.test', ws)).toMatchObject({ member_id: joes[0]?.id, role: 'admin' });
   });
 
   it('two concurrent additions of one e-mail: one member', async () => {
@@ -265,6 +327,192 @@ describe('member add', () => {
     );
     expect(members).toHaveLength(1);
     expect(await membership('zoe@acme.test', ws)).toMatchObject({ member_id: members[0]?.id });
+  });
+});
+
+/** The AWS adapter (lib/identity/cognito.ts) on a client whose answers the test gives: what only Cognito answers. */
+function cognitoOnAws() {
+  const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
+  const mock = mockClient(client);
+  const identity = createCognitoIdentityProvider(
+    {
+      userPoolId: 'eu-west-3_pool',
+      clientId: 'client',
+      region: 'eu-west-3',
+      issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
+      endpoint: undefined,
+      jwks: undefined,
+      localPoolFile: undefined,
+    },
+    client,
+  );
+  return { mock, deps: { ...deps, identity } };
+}
+
+const cognitoFault = (name: string, message: string) =>
+  new CognitoIdentityProviderServiceException({ name, message, $fault: 'client', $metadata: {} });
+
+describe('a person who already chose a password (a member of another workspace): added, never given another', () => {
+  it('adds them without inviting: invited false, no password; the member, its membership and the audit entry', async () => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    const { deps: withProvider, identity } = withIdentity();
+    identity.statuses.set('pat@acme.test', 'CONFIRMED');
+    const added = await addMember(withProvider, {
+      workspaceId: ws,
+      actingMemberId: seed.members.alice as string,
+      email: 'Pat@Acme.test',
+      role: 'member',
+    });
+    expect(added).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email: 'Pat@Acme.test',
+      name: 'Pat@Acme.test',
+      role: 'member',
+      can_sign_in: true,
+      invited: false,
+    });
+    expect(identity.invitations).toEqual([]);
+    expect(identity.permanentPasswords).toEqual([]);
+    expect(await membership('pat@acme.test', ws)).toMatchObject({ member_id: added.id, role: 'member' });
+    expect((await auditItems(ws)).map((item) => [item.action, item.member_id, item.target_id, item.summary])).toEqual([
+      [
+        'member.invited',
+        seed.members.alice,
+        added.id,
+        "Pat@Acme.test ajouté comme membre, avec le compte qu'il a déjà : ni invitation ni nouveau mot de passe.",
+      ],
+    ]);
+  });
+
+  it('invites them again to nothing: invited false, no password; the membership written again, the entry says so', async () => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    const { deps: withProvider, identity } = withIdentity();
+    identity.statuses.set('bob@acme.test', 'CONFIRMED');
+    const again = await inviteAgain(withProvider, {
+      workspaceId: ws,
+      actingMemberId: null,
+      memberId: seed.members.bob as string,
+    });
+    expect(again).toEqual({
+      id: seed.members.bob,
+      email: 'bob@acme.test',
+      name: 'Bob Durand',
+      role: 'member',
+      can_sign_in: true,
+      invited: false,
+    });
+    expect(identity.invitations).toEqual([]);
+    expect((await auditItems(ws)).map((item) => item.summary)).toEqual([
+      'Invitation non renvoyée à bob@acme.test : la personne a déjà choisi son mot de passe.',
+    ]);
+  });
+
+  it('refuses them a permanent password (member add --password): 409, nothing written', async () => {
+    const { workspace_id: ws } = await team();
+    const { deps: withProvider, identity } = withIdentity();
+    identity.statuses.set('pat@acme.test', 'CONFIRMED');
+    const before = await configVersion(ws);
+    const refused = addMember(withProvider, {
+      workspaceId: ws,
+      actingMemberId: null,
+      email: 'pat@acme.test',
+      role: 'member',
+      password: 'Remplace-Le-Sien-1!',
+    });
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toThrow('--password ne le remplace pas');
+    expect(identity.permanentPasswords).toEqual([]);
+    expect(await configVersion(ws)).toBe(before);
+    expect(await membership('pat@acme.test', ws)).toBeUndefined();
+    expect(await auditItems(ws)).toEqual([]);
+  });
+
+  it('gives a permanent password (member add --password) to a person it invites', async () => {
+    const { workspace_id: ws } = await team();
+    const { deps: withProvider, identity } = withIdentity();
+    const added = await addMember(withProvider, {
+      workspaceId: ws,
+      actingMemberId: null,
+      email: 'new@acme.test',
+      role: 'member',
+      password: 'Le-Sien-Des-Le-Debut-1!',
+    });
+    expect(added).toMatchObject({ invited: true });
+    expect(added).not.toHaveProperty('temporary_password');
+    expect(identity.permanentPasswords).toEqual([{ email: 'new@acme.test', password: 'Le-Sien-Des-Le-Debut-1!' }]);
+  });
+
+  it('refuses a person in a status no invitation makes: 409, nothing written, nothing sent', async () => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    const { deps: withProvider, identity } = withIdentity();
+    identity.statuses.set('odd@acme.test', 'UNCONFIRMED');
+    identity.statuses.set('bob@acme.test', 'EXTERNAL_PROVIDER');
+    const before = await configVersion(ws);
+    const added = addMember(withProvider, {
+      workspaceId: ws,
+      actingMemberId: null,
+      email: 'odd@acme.test',
+      role: 'member',
+    });
+    await expect(added).rejects.toBeInstanceOf(ConflictError);
+    await expect(added).rejects.toThrow(/dans l'état UNCONFIRMED/);
+    await expect(
+      inviteAgain(withProvider, { workspaceId: ws, actingMemberId: null, memberId: seed.members.bob as string }),
+    ).rejects.toThrow(/dans l'état EXTERNAL_PROVIDER/);
+    expect(identity.invitations).toEqual([]);
+    expect(await configVersion(ws)).toBe(before);
+    expect(await membership('odd@acme.test', ws)).toBeUndefined();
+    expect(await auditItems(ws)).toEqual([]);
+  });
+});
+
+describe('on AWS (Cognito answers injected): the provider asked first, nothing half-written', () => {
+  it('adds a confirmed person with neither RESEND nor a password set: invited false, written', async () => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    const { mock, deps: onAws } = cognitoOnAws();
+    mock.on(AdminGetUserCommand).resolves({ Username: 'pat@acme.test', UserStatus: 'CONFIRMED' });
+    const added = await addMember(onAws, {
+      workspaceId: ws,
+      actingMemberId: null,
+      email: 'pat@acme.test',
+      role: 'admin',
+    });
+    expect(added).toMatchObject({ invited: false });
+    expect(added).not.toHaveProperty('temporary_password');
+    expect(mock.commandCalls(AdminCreateUserCommand)).toEqual([]);
+    expect(mock.commandCalls(AdminSetUserPasswordCommand)).toEqual([]);
+    expect(await membership('pat@acme.test', ws)).toMatchObject({ member_id: added.id, role: 'admin' });
+    expect(await auditItems(ws)).toHaveLength(1);
+  });
+
+  it.each([
+    ['the status cannot be read', 'AdminGetUser'],
+    ['the invitation is refused', 'AdminCreateUser'],
+  ])('writes nothing when %s: no member, no membership, no audit entry', async (_case, failing) => {
+    const seed = await team();
+    const ws = seed.workspace_id;
+    const { mock, deps: onAws } = cognitoOnAws();
+    if (failing === 'AdminGetUser')
+      mock.on(AdminGetUserCommand).rejects(cognitoFault('InternalErrorException', 'boom'));
+    else {
+      mock.on(AdminGetUserCommand).rejects(cognitoFault('UserNotFoundException', 'User does not exist.'));
+      mock.on(AdminCreateUserCommand).rejects(cognitoFault('InternalErrorException', 'boom'));
+    }
+    const before = await configVersion(ws);
+    await expect(
+      addMember(onAws, { workspaceId: ws, actingMemberId: null, email: 'pat@acme.test', role: 'member' }),
+    ).rejects.toThrow('boom');
+    await expect(
+      inviteAgain(onAws, { workspaceId: ws, actingMemberId: null, memberId: seed.members.bob as string }),
+    ).rejects.toThrow('boom');
+    expect(await configVersion(ws)).toBe(before);
+    expect((await listMembers(deps, ws)).members.map((member) => member.email)).not.toContain('pat@acme.test');
+    expect(await membership('pat@acme.test', ws)).toBeUndefined();
+    expect(await auditItems(ws)).toEqual([]);
   });
 });
 
@@ -295,6 +543,24 @@ describe('member invite again', () => {
       inviteAgain(withProvider, { workspaceId: ws, actingMemberId: null, memberId: 'pas-un-uuid' }),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(identity.invitations).toHaveLength(1);
+  });
+
+  it('asks the identity provider before writing: its failure leaves no membership and no audit entry', async () => {
+    const { workspace_id: ws } = await team();
+    const legacyId = randomUUID();
+    await editWorkspaceConfig(deps, ws, (config) => ({
+      ...partsOf(config),
+      members: [...config.members, { id: legacyId, name: 'Ancien', email: 'ancien-panne@acme.test' }],
+    }));
+    const before = await configVersion(ws);
+    const { deps: withProvider, identity } = withIdentity();
+    identity.failInvite = true;
+    await expect(
+      inviteAgain(withProvider, { workspaceId: ws, actingMemberId: null, memberId: legacyId }),
+    ).rejects.toThrow('identity provider unavailable (test double)');
+    expect(await configVersion(ws)).toBe(before);
+    expect(await membership('ancien-panne@acme.test', ws)).toBeUndefined();
+    expect(await auditItems(ws)).toEqual([]);
   });
 
   it('gives a member stored before memberships existed its membership item', async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
+import { AdminGetUserCommand, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { createCognitoClient, createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import { createMemberTokenVerifier } from '../../lib/identity/member-token';
 import { productionDeps } from '../../lib/deps';
@@ -19,6 +20,19 @@ const verifier = createMemberTokenVerifier(config);
 const anEmail = () => `person-${randomUUID()}@acme.test`;
 const temporary = 'Temporaire-Passw0rd!';
 const permanent = 'Permanent-Passw0rd!';
+
+/** The person's status as the pool keeps it, read apart from the adapter. */
+async function userStatus(email: string): Promise<string | undefined> {
+  const client = createCognitoClient(config as NonNullable<typeof config>);
+  try {
+    const user = await client.send(
+      new AdminGetUserCommand({ UserPoolId: (config as NonNullable<typeof config>).userPoolId, Username: email }),
+    );
+    return user.UserStatus;
+  } finally {
+    client.destroy();
+  }
+}
 
 describe('the Cognito adapter on the local identity provider', () => {
   it('invites a person, asks for a new password at first sign-in, then signs in with it', async () => {
@@ -80,12 +94,42 @@ describe('the Cognito adapter on the local identity provider', () => {
     await expect(provider.startPasswordReset(anEmail())).resolves.toEqual({});
   });
 
-  it('invites an existing person again with a new temporary password', async () => {
+  it('invites again a person who never signed in: a new temporary password, asked to change at sign-in', async () => {
+    const email = anEmail();
+    await expect(provider.invite(email, temporary)).resolves.toEqual({ kind: 'invited' });
+    await expect(provider.invite(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'invited' });
+    await expect(userStatus(email)).resolves.toBe('FORCE_CHANGE_PASSWORD');
+    await expect(provider.signIn(email, 'Encore-Temporaire-1!', permanent)).resolves.toMatchObject({
+      kind: 'signed_in',
+    });
+  });
+
+  it('never gives a person who chose a password another: has_password, their password still signs in', async () => {
     const email = anEmail();
     await provider.invite(email, temporary);
-    await provider.setPermanentPassword(email, permanent);
-    await provider.invite(email, 'Encore-Temporaire-1!');
-    await expect(provider.signIn(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'new_password_required' });
+    // The first sign-in, as an invited person makes it: the temporary password, then one of their own.
+    await expect(provider.signIn(email, temporary, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(userStatus(email)).resolves.toBe('CONFIRMED');
+
+    await expect(provider.invite(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'has_password' });
+    await expect(userStatus(email)).resolves.toBe('CONFIRMED');
+    await expect(provider.signIn(email, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(provider.signIn(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'refused' });
+  });
+
+  it('leaves a user the service did not invite (a self sign-up, UNCONFIRMED) as it is: unsupported_status', async () => {
+    const email = anEmail();
+    const client = createCognitoClient(config);
+    try {
+      await client.send(new SignUpCommand({ ClientId: config.clientId, Username: email, Password: permanent }));
+      await expect(provider.invite(email, temporary)).resolves.toEqual({
+        kind: 'unsupported_status',
+        status: 'UNCONFIRMED',
+      });
+      await expect(userStatus(email)).resolves.toBe('UNCONFIRMED');
+    } finally {
+      client.destroy();
+    }
   });
 });
 

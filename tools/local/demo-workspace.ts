@@ -13,14 +13,13 @@ export type Demo = { seed: SeedOutput; admin: { email: string; password: string 
  */
 export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
   const { seedWorkspace } = await import('../../lib/admin/seed');
-  const { addMember, setMemberPassword, temporaryPassword } = await import('../../lib/admin/members');
+  const { addMember, temporaryPassword } = await import('../../lib/admin/members');
   const { commandLine } = await import('../../lib/domain/audit');
   const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
   const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
   const seed = await seedWorkspace(deps, description);
   const [email, password, name] = ['admin@demo.test', temporaryPassword(), 'Administrateur Démo'];
   const member = { workspaceId: seed.workspace_id, email, name, role: 'admin', actingMemberId: commandLine } as const;
-  await addMember({ ...deps, identity }, member);
-  await setMemberPassword({ identity }, email, password);
+  await addMember({ ...deps, identity }, { ...member, password });
   return { seed, admin: { email, password } };
 }

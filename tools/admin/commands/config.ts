@@ -1,5 +1,5 @@
 import { addColumn, addSalesPipeline, addStage, addTag } from '../../../lib/admin/config-edits';
-import { addMember, readRole, setMemberPassword } from '../../../lib/admin/members';
+import { addMember, readRole } from '../../../lib/admin/members';
 import { AdminInputError } from '../../../lib/admin/errors';
 import { commandLine } from '../../../lib/domain/audit';
 import { messages } from '../../../lib/messages';
@@ -27,7 +27,7 @@ const tagAdd = defineCommand({
 const memberAdd = defineCommand({
   words: ['member', 'add'],
   summary:
-    "ajoute un membre qui se connecte avec son e-mail (rôle admin ou member) et l'invite ; --password lui donne un mot de passe définitif (fournisseur d'identité local seulement)",
+    "ajoute un membre qui se connecte avec son e-mail (rôle admin ou member) et l'invite, sauf une personne qui a déjà choisi son mot de passe (elle le garde) ; --password donne à une personne invitée un mot de passe définitif (fournisseur d'identité local seulement)",
   options: { workspace: workspaceOption, email: 'required', name: 'optional', role: 'required', password: 'optional' },
   async run(target, options) {
     const identity = await identityProviderOf(target);
@@ -42,10 +42,16 @@ const memberAdd = defineCommand({
         name: options.name,
         role: readRole(options.role),
         actingMemberId: commandLine,
+        password: options.password,
       },
     );
-    if (options.password !== undefined) await setMemberPassword({ identity }, options.email, options.password);
-    const document = { id: member.id, email: member.email, name: member.name, role: member.role };
+    const document = {
+      id: member.id,
+      email: member.email,
+      name: member.name,
+      role: member.role,
+      invited: member.invited,
+    };
     return {
       document,
       text: fields([
@@ -53,6 +59,7 @@ const memberAdd = defineCommand({
         ['E-mail', document.email],
         ['Nom', document.name],
         ['Rôle', document.role],
+        ['Invitation', document.invited ? messages.members.invitationMade : messages.members.invitationNone],
       ]),
     };
   },
