@@ -628,14 +628,15 @@ export const routes: readonly Route[] = [
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
     /**
-     * The invitation: AdminCreateUser. Sent again to a person the pool knows, it is AdminCreateUser with
-     * `MessageAction: RESEND` on Cognito ("Set to RESEND to resend the invitation message to a user that already
-     * exists", Amazon Cognito API reference, AdminCreateUser:
-     * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminCreateUser.html);
-     * AdminSetUserPassword replaces it on cognito-local only, which lacks RESEND (lib/identity/cognito.ts), so the
-     * deployed function is not granted it.
+     * The invitation: AdminGetUser first, for the person's status (a person who already chose a password is added
+     * without a new one, lib/identity/cognito.ts), then AdminCreateUser, or AdminCreateUser with `MessageAction:
+     * RESEND` for a person invited who never signed in ("Set to RESEND to resend the invitation message to a user
+     * that already exists", Amazon Cognito API reference, AdminCreateUser:
+     * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_AdminCreateUser.html).
+     * AdminSetUserPassword replaces RESEND on cognito-local only, which lacks it, so the deployed function is not
+     * granted it.
      */
-    identityActions: ['AdminCreateUser'],
+    identityActions: ['AdminGetUser', 'AdminCreateUser'],
   },
   {
     id: 'inviteMember',
@@ -648,7 +649,7 @@ export const routes: readonly Route[] = [
     /** As addMember: the membership written again with the audit entry, in one transaction on the version read. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
-    identityActions: ['AdminCreateUser'],
+    identityActions: ['AdminGetUser', 'AdminCreateUser'],
   },
   {
     id: 'changeMemberRole',
