@@ -197,9 +197,24 @@ describe('API', () => {
       }
       expect(response.Properties.ResponseParameters).toEqual({
         'gatewayresponse.header.x-request-id': 'context.requestId',
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+        'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
       });
     }
   });
+
+  test.each(['DEFAULT_4XX', 'DEFAULT_5XX'])(
+    '%s, which answers every type the stack does not customise, is neither cacheable nor sniffable',
+    (type) => {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ResponseParameters: Match.objectLike({
+          'gatewayresponse.header.Cache-Control': "'no-store'",
+          'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
+        }),
+      });
+    },
+  );
 
   test('an unknown route answers 404 not_found instead of API Gateway’s 403', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
