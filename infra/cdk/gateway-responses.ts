@@ -1,4 +1,4 @@
-import { noStoreHeaders } from '../../lib/http/answer-headers';
+import { noStoreHeaders } from '../../lib/routes';
 import { messages } from '../../lib/messages';
 
 /**
@@ -51,7 +51,7 @@ export const gatewayResponses: Record<GatewayResponseType, GatewayResponse> = {
 /**
  * Headers every gateway response adds: the request id the handlers also answer with and log
  * (lib/http/middleware/route.ts), mapped from API Gateway's context, and the handlers' `noStoreHeaders`
- * (lib/http/answer-headers.ts) as static values, so that what API Gateway answers by itself (an authorizer's
+ * (lib/routes.ts) as static values, so that what API Gateway answers by itself (an authorizer's
  * refusal, an unknown path, a throttle, a 5xx) is no more cacheable or sniffable than a handler's answer.
  * A value is a mapping expression: `context.x` or a static `'text'` between single quotes. A gateway response
  * maps headers from "the incoming request parameters or using literal strings", `gatewayresponse.header.{name}`

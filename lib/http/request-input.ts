@@ -108,7 +108,7 @@ export function apiBaseUrlOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>
   return `${scheme}://${domainName}${basePathOf(path, resourcePath)}`;
 }
 
-/** What precedes the route in the path the caller sent: `/{stage}`, `/{base path}` or nothing (a trailing slash is the route's). */
+/** What precedes the route in the path the caller sent: `/{stage}`, `/{base path}` or nothing. */
 function basePathOf(requestPath: string, resourcePath: string): string {
   const trimmed = requestPath.length > 1 && requestPath.endsWith('/') ? requestPath.slice(0, -1) : requestPath;
   const sent = trimmed.split('/');

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { noStoreHeaders } from '../../lib/http/answer-headers';
-import { routes, type Route } from '../../lib/routes';
+import { noStoreHeaders, routes, type Route } from '../../lib/routes';
 import { plantFailedDelivery } from '../support/deliveries';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
 import { bearer, peoplePassword, signIn, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /**
  * Every answer of every route, a success and a refusal, carries `Cache-Control: no-store` and
- * `X-Content-Type-Options: nosniff` (lib/http/answer-headers.ts): keys, tokens and secrets travel in them. Each route
+ * `X-Content-Type-Options: nosniff` (`noStoreHeaders`, lib/routes.ts): keys, tokens and secrets travel in them. Each route
  * is called through the local server twice: as it accepts (asserted 2xx), then with its credential left out (the
  * sign-in routes, which have none: with a body that is not JSON), which its handler refuses. API Gateway's own
  * answers: test/unit/gateway-responses.test.ts and test/infra/stack.test.ts.

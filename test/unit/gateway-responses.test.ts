@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { noStoreHeaders } from '../../lib/http/answer-headers';
+import { noStoreHeaders } from '../../lib/routes';
 import {
   gatewayResponseHeaders,
   gatewayResponses,

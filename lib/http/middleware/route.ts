@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Deps } from '../../deps';
-import type { ErrorShape, Route } from '../../routes';
+import { noStoreHeaders, type ErrorShape, type Route } from '../../routes';
 import {
   ConflictError,
   IdempotencyKeyInFlightError,
@@ -18,7 +18,6 @@ import {
   UnknownReferenceError,
 } from '../../domain/errors';
 import { messages } from '../../messages';
-import { noStoreHeaders } from '../answer-headers';
 import { withDynamoDeadline } from '../../storage/client';
 import { errorFields, logger, observeInvocation } from '../../observability';
 
