@@ -33,8 +33,10 @@ import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/tab
 import {
   eventFunctions,
   functionTimeoutSeconds,
+  routeById,
   routes,
   type Credential,
+  type Route,
   type TableAction,
   type TableKeys,
 } from '../../lib/routes';
@@ -215,6 +217,14 @@ describe('API', () => {
       });
     },
   );
+
+  test('synthesis stops on a route under a workspace without a role, naming it', () => {
+    const roleless: Route = { ...routeById('getWorkspace'), id: 'probeRoleless', path: '/workspaces/{workspace_id}/x' };
+    delete roleless.role;
+    expect(() => new CrmStack(testApp(), 'Crm-roleless', { stage: 'test', routes: [...routes, roleless] })).toThrow(
+      /probeRoleless/,
+    );
+  });
 
   test('an unknown route answers 404 not_found instead of API Gateway’s 403', () => {
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
