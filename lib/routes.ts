@@ -117,6 +117,18 @@ export const functionTimeoutSeconds = 10;
  */
 export const maxWebhookBodyBytes = 256 * 1024;
 
+/**
+ * On every answer of every route, success or error (lib/http/middleware/route.ts `errorAnswers`), and on API
+ * Gateway's own answers (infra/cdk/gateway-responses.ts): answers carry API keys, webhook tokens, signing secrets and
+ * session tokens, so no cache (a browser's, a proxy's) may keep one (RFC 9111, section 5.2.2.5, `no-store`), and a
+ * browser must read a body as the JSON it is typed as, never sniff it into HTML or a script (the Fetch standard,
+ * `X-Content-Type-Options: nosniff`).
+ */
+export const noStoreHeaders = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+} as const satisfies Record<string, string>;
+
 /** Docs/api.md#scopes: a new key has all five unless told otherwise; `prospects:read` is for the read routes. */
 export const allScopes: readonly Scope[] = [
   'pipelines:read',
@@ -126,7 +138,28 @@ export const allScopes: readonly Scope[] = [
   'tags:write',
 ];
 
-export const routes: readonly Route[] = [
+/** Where the settings routes of one workspace live (decisions 7.2). */
+export const workspaceRoutePrefix = '/workspaces/{workspace_id}';
+
+export const isWorkspaceRoute = (route: Pick<Route, 'path'>): boolean =>
+  route.path === workspaceRoutePrefix || route.path.startsWith(`${workspaceRoutePrefix}/`);
+
+/**
+ * A route list as the stack, the local server and the functions take it: refused, naming the culprits, when a route
+ * under a workspace has no `role`. The authorizer admits any member of the workspace unless the route asks for
+ * `admin` (lib/auth/authorize.ts), so a forgotten role would open an admin route to every member. The list below is
+ * checked as it is built, and the stack checks the list it is given (infra/cdk/stack.ts), a test's included.
+ */
+export function checkedRoutes(list: readonly Route[]): readonly Route[] {
+  const roleless = list.filter((route) => isWorkspaceRoute(route) && route.role === undefined);
+  if (roleless.length > 0) {
+    const named = roleless.map((route) => `${route.id} (${route.method} ${route.path})`).join(', ');
+    throw new Error(`Every route under ${workspaceRoutePrefix} names its least role (\`role\`); none for: ${named}`);
+  }
+  return list;
+}
+
+export const routes: readonly Route[] = checkedRoutes([
   {
     id: 'listPipelines',
     method: 'GET',
@@ -833,7 +866,7 @@ export const routes: readonly Route[] = [
     tableKeys: { GetItem: ['WS#', 'DELIVERY#'], UpdateItem: ['RATE#'], PutItem: ['AUDIT#'] },
     queuesDeliveries: true,
   },
-];
+]);
 
 /**
  * The functions of outbound events (docs/events.md), outside the API: the stream handler turns the

@@ -1,3 +1,4 @@
+import { noStoreHeaders } from '../../lib/routes';
 import { messages } from '../../lib/messages';
 
 /**
@@ -48,11 +49,25 @@ export const gatewayResponses: Record<GatewayResponseType, GatewayResponse> = {
 };
 
 /**
- * Headers every gateway response adds, mapped by API Gateway from its context: the request id the
- * handlers also answer with and log (lib/http/middleware/route.ts). A value is a mapping expression:
- * `context.x` or a quoted static `'text'`.
+ * Headers every gateway response adds: the request id the handlers also answer with and log
+ * (lib/http/middleware/route.ts), mapped from API Gateway's context, and the handlers' `noStoreHeaders`
+ * (lib/routes.ts) as static values, so that what API Gateway answers by itself (an authorizer's
+ * refusal, an unknown path, a throttle, a 5xx) is no more cacheable or sniffable than a handler's answer.
+ * A value is a mapping expression: `context.x` or a static `'text'` between single quotes. A gateway response
+ * maps headers from "the incoming request parameters or using literal strings", `gatewayresponse.header.{name}`
+ * ("x-amazon-apigateway-gateway-responses.responseParameters object",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-swagger-extensions-gateway-responses.responseParameters.html;
+ * "Gateway responses for REST APIs in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-gatewayResponse-definition.html):
+ * CDK writes each of these so on every type below (./constructs/crm-api.ts), DEFAULT_4XX and DEFAULT_5XX included,
+ * which cover the types not customised. docs/deploy.md, first deployment check 18, confirms it on AWS.
  */
-export const gatewayResponseHeaders = { 'x-request-id': 'context.requestId' } as const;
+export const gatewayResponseHeaders = {
+  'x-request-id': 'context.requestId',
+  ...(Object.fromEntries(Object.entries(noStoreHeaders).map(([name, value]) => [name, `'${value}'`])) as {
+    [name in keyof typeof noStoreHeaders]: string;
+  }),
+} as const;
 
 export function gatewayResponseBody(answer: Answer): string {
   return JSON.stringify({ error: { code: answer.code, message: answer.message } });

@@ -11,6 +11,7 @@ import { webhookUrl } from '../../lib/admin/webhooks';
 import {
   authorizerEntry,
   authorizerTableKeys,
+  checkedRoutes,
   routes as routeList,
   type ItemAction,
   type Route,
@@ -57,7 +58,7 @@ export type CrmStackProps = StackProps & {
   sesSender?: SesSender;
   /** Cognito threat protection on the members' pool, with the Plus feature plan (`-c threatProtection=on`). */
   threatProtection?: boolean;
-  /** The route list the stack is built from: lib/routes.ts's; a test may add routes to measure the templates. */
+  /** The route list the stack is built from, checked (`checkedRoutes`): lib/routes.ts's; a test may add routes. */
   routes?: readonly Route[];
 };
 
@@ -65,6 +66,8 @@ export type CrmStackProps = StackProps & {
 export class CrmStack extends Stack {
   constructor(scope: Construct, id: string, props: CrmStackProps) {
     super(scope, id, props);
+    /** Before anything is made: a route under a workspace without a role stops the synthesis (lib/routes.ts). */
+    const routes = checkedRoutes(props.routes ?? routeList);
     const logLevel = props.logLevel ?? 'INFO';
     if (!isPowertoolsLogLevel(logLevel)) {
       throw new Error(`Niveau de journalisation invalide : ${logLevel} (${powertoolsLogLevels.join(', ')})`);
@@ -73,7 +76,6 @@ export class CrmStack extends Stack {
     const table = new SingleTable(this, 'Table');
     /** A table of their own, without a stream (docs/adr/0012-signing-secrets-table.md). */
     const secretsTable = new SigningSecretsTable(this, 'SigningSecretsTable');
-    const routes = props.routes ?? routeList;
     const api = new CrmApi(this, 'Api', { stage: props.stage, routes });
     const members = new MemberUserPool(this, 'Members', {
       stage: props.stage,

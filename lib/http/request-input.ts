@@ -77,19 +77,43 @@ export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): str
   return match?.[1]?.trim() ?? '';
 }
 
+/** The hosts the local server is reached at: it listens on 127.0.0.1 alone (tools/local/server.ts). */
+const loopbackHost = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
 /**
- * The API's own base URL, as the caller reached it, for the webhook URLs a settings answer shows. On AWS the
- * default endpoint is `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}/` ("Invoke REST APIs in API
- * Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/how-to-call-api.html), built from the
- * proxy event's `requestContext.domainName` and `stage` ("Lambda proxy integrations in API Gateway", input
- * format: https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html);
- * the local server is reached at its root, over http, on the host the request names.
+ * The API's own base URL, as the caller reached it, for the webhook URLs a settings answer shows (their
+ * `?endpoint_id=`, and the `&token=` a form tool may append). Read from the proxy event's request context, never
+ * from a header the caller writes (`Host`, `X-Forwarded-Proto`):
+ * - `domainName`, "The full domain name used to invoke the API. This should be the same as the incoming Host
+ *   header": the execute-api host or the custom domain ("Variables for data transformations for API Gateway",
+ *   https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-mapping-template-reference.html);
+ * - the scheme: https on AWS, where "The APIs created with Amazon API Gateway expose HTTPS endpoints only"
+ *   ("Data protection in Amazon API Gateway", encryption in transit,
+ *   https://docs.aws.amazon.com/apigateway/latest/developerguide/data-protection-encryption.html); http on the
+ *   local server's loopback host alone;
+ * - the base path: `requestContext.path` is the path the caller sent, "/{stage}/root/child" on the execute-api host
+ *   (same page, `$context.path`), the mapping's base path then the route behind a custom domain, the route alone
+ *   behind a mapping with no base path (`(none)`: "Use API mappings to connect API stages to a custom domain name
+ *   for REST APIs", https://docs.aws.amazon.com/apigateway/latest/developerguide/rest-api-mappings.html). What
+ *   precedes the route is the base: the route's own segments are as many as its resource path's
+ *   (`requestContext.resourcePath`, a parameter takes one segment), at the end of the path. Neither `event.path`
+ *   nor `stage` can say it: `path` drops the stage on the execute-api host yet keeps a custom domain's base path,
+ *   and the stage is not in a custom domain's URLs. AWS does not document `path` behind a custom domain; captures
+ *   do (github.com/aws/serverless-java-container/issues/112, github.com/CodeGenieApp/serverless-express/issues/216),
+ *   and docs/deploy.md, first deployment check 21, confirms the URLs on AWS.
  */
 export function apiBaseUrlOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>): string {
-  const { domainName = '', stage } = event.requestContext;
-  return /\.execute-api\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/.test(domainName)
-    ? `https://${domainName}/${stage}`
-    : `http://${domainName}`;
+  const { domainName = '', path, resourcePath } = event.requestContext;
+  const scheme = loopbackHost.test(domainName) ? 'http' : 'https';
+  return `${scheme}://${domainName}${basePathOf(path, resourcePath)}`;
+}
+
+/** What precedes the route in the path the caller sent: `/{stage}`, `/{base path}` or nothing. */
+function basePathOf(requestPath: string, resourcePath: string): string {
+  const trimmed = requestPath.length > 1 && requestPath.endsWith('/') ? requestPath.slice(0, -1) : requestPath;
+  const sent = trimmed.split('/');
+  const routeSegments = resourcePath.split('/').length - 1;
+  return sent.slice(0, Math.max(1, sent.length - routeSegments)).join('/');
 }
 
 /** An id in a settings route's path (decisions 7.2): one that is not a UUID is not found, before any read. */

@@ -33,8 +33,10 @@ import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/tab
 import {
   eventFunctions,
   functionTimeoutSeconds,
+  routeById,
   routes,
   type Credential,
+  type Route,
   type TableAction,
   type TableKeys,
 } from '../../lib/routes';
@@ -197,8 +199,31 @@ describe('API', () => {
       }
       expect(response.Properties.ResponseParameters).toEqual({
         'gatewayresponse.header.x-request-id': 'context.requestId',
+        'gatewayresponse.header.Cache-Control': "'no-store'",
+        'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
       });
     }
+  });
+
+  test.each(['DEFAULT_4XX', 'DEFAULT_5XX'])(
+    '%s, which answers every type the stack does not customise, is neither cacheable nor sniffable',
+    (type) => {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ResponseParameters: Match.objectLike({
+          'gatewayresponse.header.Cache-Control': "'no-store'",
+          'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
+        }),
+      });
+    },
+  );
+
+  test('synthesis stops on a route under a workspace without a role, naming it', () => {
+    const roleless: Route = { ...routeById('getWorkspace'), id: 'probeRoleless', path: '/workspaces/{workspace_id}/x' };
+    delete roleless.role;
+    expect(() => new CrmStack(testApp(), 'Crm-roleless', { stage: 'test', routes: [...routes, roleless] })).toThrow(
+      /probeRoleless/,
+    );
   });
 
   test('an unknown route answers 404 not_found instead of API Gateway’s 403', () => {

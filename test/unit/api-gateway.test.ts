@@ -122,7 +122,7 @@ describe('proxy event', () => {
     expect(event.requestContext).toMatchObject({
       resourcePath: '/prospects/{prospect_id}/notes',
       httpMethod: 'POST',
-      path: '/local/prospects/p%201/notes',
+      path: '/prospects/p%201/notes',
       stage: 'local',
       requestId: 'request-1',
       requestTimeEpoch: gatewayIds.now.getTime(),

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { noStoreHeaders } from '../../lib/routes';
 import {
   gatewayResponseHeaders,
   gatewayResponses,
@@ -64,6 +65,31 @@ describe('gateway-response templates (simple substitution, no VTL)', () => {
     expect(renderGatewayHeader("'60'", {})).toBe('60');
     expect(renderGatewayHeader(gatewayResponseHeaders['x-request-id'], { requestId: 'r-2' })).toBe('r-2');
   });
+
+  test('every gateway response maps Cache-Control: no-store and X-Content-Type-Options: nosniff, as static values', () => {
+    expect(gatewayResponseHeaders).toEqual({
+      'x-request-id': 'context.requestId',
+      'Cache-Control': "'no-store'",
+      'X-Content-Type-Options': "'nosniff'",
+    });
+    // The same values as the handlers' answers.
+    for (const [name, value] of Object.entries(noStoreHeaders)) {
+      expect(renderGatewayHeader(gatewayResponseHeaders[name as keyof typeof noStoreHeaders], {})).toBe(value);
+    }
+    expect(types).toEqual(expect.arrayContaining(['DEFAULT_4XX', 'DEFAULT_5XX']));
+  });
+
+  test.each(Object.entries(refusals))(
+    'the local server’s %s carries both headers, as API Gateway would',
+    (_, refusal) => {
+      const reply = gatewayReply(refusal, '/workspaces/{workspace_id}/webhook', 'r-4');
+      expect(reply.headers).toMatchObject({
+        'Cache-Control': ['no-store'],
+        'X-Content-Type-Options': ['nosniff'],
+        'x-request-id': ['r-4'],
+      });
+    },
+  );
 
   test('the local gateway reply is the rendered template, with x-request-id, on the lead webhook too', () => {
     for (const path of ['/webhooks/ingest-lead', '/pipelines', undefined]) {

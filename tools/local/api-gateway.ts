@@ -148,7 +148,11 @@ const identityFields =
   'accessKey accountId apiKey apiKeyId caller clientCert cognitoAuthenticationProvider cognitoAuthenticationType cognitoIdentityId cognitoIdentityPoolId principalOrgId user userArn';
 const nullIdentity = Object.fromEntries(identityFields.split(' ').map((name) => [name, null]));
 
-/** The proxy event, before the authorizer has run. */
+/**
+ * The proxy event, before the authorizer has run. The local server is reached at its root, as a custom domain whose
+ * API mapping has no base path: `requestContext.path` is the path as sent, with no stage in it, the stage being
+ * the mapping's (lib/http/request-input.ts `apiBaseUrlOf` reads the base URL from it).
+ */
 export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: RequestIds): APIGatewayProxyEvent {
   const { path, query } = splitTarget(incoming.target);
   const headers = parseHeaders(incoming.rawHeaders);
@@ -176,7 +180,7 @@ export function proxyEvent(incoming: IncomingRequest, match: RouteMatch, ids: Re
       extendedRequestId: ids.extendedRequestId,
       httpMethod: incoming.method,
       identity: { ...nullIdentity, sourceIp: incoming.sourceIp, userAgent: header('user-agent') } as never,
-      path: `/${localStage.stage}${path}`,
+      path,
       protocol: `HTTP/${incoming.httpVersion}`,
       requestId: ids.requestId,
       requestTime: `${day}/${month}/${year}:${time} +0000`,

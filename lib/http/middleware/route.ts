@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Deps } from '../../deps';
-import type { ErrorShape, Route } from '../../routes';
+import { noStoreHeaders, type ErrorShape, type Route } from '../../routes';
 import {
   ConflictError,
   IdempotencyKeyInFlightError,
@@ -127,7 +127,8 @@ export const anonymousRoute = (
 
 /**
  * The first middleware of every route, so its hooks run last: every answer, success or error,
- * carries the gate's headers and the request id; an error becomes the route's error answer
+ * carries the gate's headers, the request id and `noStoreHeaders`, which no handler can take off
+ * (an answer replayed under an Idempotency-Key included); an error becomes the route's error answer
  * (`errorResponse` below).
  */
 export function errorAnswers(route: Route): RouteMiddleware<RouteContext> {
@@ -137,11 +138,16 @@ export function errorAnswers(route: Route): RouteMiddleware<RouteContext> {
       if (!response) return;
       request.response = {
         ...response,
-        headers: { ...request.context.responseHeaders, ...response.headers, ...requestIdHeaderOf(request.event) },
+        headers: {
+          ...request.context.responseHeaders,
+          ...response.headers,
+          ...requestIdHeaderOf(request.event),
+          ...noStoreHeaders,
+        },
       };
     },
     onError: async (request) => {
-      const headers = { ...request.context.responseHeaders, ...requestIdHeaderOf(request.event) };
+      const headers = { ...request.context.responseHeaders, ...requestIdHeaderOf(request.event), ...noStoreHeaders };
       request.response = respondWithError(route, request.error, headers);
     },
   };
