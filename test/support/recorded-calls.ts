@@ -1,3 +1,4 @@
+import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tableDefinition } from '../../lib/storage/table';
 
@@ -119,4 +120,119 @@ export function iamRequestsOf(call: RecordedCall, secretsTableName: string): Iam
     default:
       throw new Error(`${operation} is not modelled for IAM here: add it to iamRequestsOf`);
   }
+}
+
+/**
+ * One Cognito call as the SDK sent it: its operation, its input, whether the request went out signed with the
+ * function's AWS credentials (a SigV4 `Authorization` header) and how the pool answered (`ok`, or the error's name).
+ */
+export type RecordedCognitoCall = {
+  operation: string;
+  input: Record<string, unknown>;
+  signed: boolean;
+  answer: string;
+};
+
+/**
+ * Records every call the Cognito client sends (one entry per call, SDK retries aside), as `recordCalls` does for
+ * DynamoDB, with the request as signed (read after the SDK's signing step, which the `deserialize` step follows: a
+ * SigV4 signature is an `Authorization` header starting `AWS4-HMAC-SHA256`, "Create a signed AWS API request",
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html) and the pool's answer.
+ */
+export function recordCognitoCalls(client: CognitoIdentityProviderClient): RecordedCognitoCall[] {
+  const calls: RecordedCognitoCall[] = [];
+  const callOf = new WeakMap<object, RecordedCognitoCall>();
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const call: RecordedCognitoCall = {
+        operation: String(context.commandName).replace(/Command$/, ''),
+        input: structuredClone(args.input as Record<string, unknown>),
+        signed: false,
+        answer: 'ok',
+      };
+      calls.push(call);
+      callOf.set(context, call);
+      try {
+        return await next(args);
+      } catch (error) {
+        call.answer = error instanceof Error ? error.name : String(error);
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'cognitoCallRecorder' },
+  );
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const call = callOf.get(context);
+      const headers = (args.request as { headers?: Record<string, string> }).headers ?? {};
+      if (call) call.signed = (headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 ');
+      return next(args);
+    },
+    { step: 'deserialize', name: 'cognitoSignatureRecorder' },
+  );
+  return calls;
+}
+
+/**
+ * The user-pool operations Cognito authorizes without IAM, of the three authorization models of "Authorization models
+ * for API and SDK authentication" (https://docs.aws.amazon.com/cognito/latest/developerguide/user-pools-API-operations.html):
+ * public ones, which the app client's id and secret hash authorize (InitiateAuth, RespondToAuthChallenge with the
+ * session it returned, ForgotPassword, ConfirmForgotPassword, RevokeToken), and token-authorized ones, which the
+ * user's access token authorizes (ChangePassword, GlobalSignOut). Each one's page of the API reference says "Amazon
+ * Cognito doesn't evaluate AWS Identity and Access Management (IAM) policies in requests for this API operation"
+ * (e.g. https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_InitiateAuth.html); the
+ * others say it does, with IAM credentials required (e.g. API_AdminGetUser.html, API_DescribeUserPoolClient.html).
+ * Any operation not listed here is taken as IAM-authorized.
+ */
+export const cognitoOperationsWithoutIam: ReadonlySet<string> = new Set([
+  'InitiateAuth',
+  'RespondToAuthChallenge',
+  'ForgotPassword',
+  'ConfirmForgotPassword',
+  'RevokeToken',
+  'ChangePassword',
+  'GlobalSignOut',
+]);
+
+/**
+ * What IAM evaluates for a Cognito call: its action (`cognito-idp:` and the operation, one action per operation in
+ * "Actions, resources, and condition keys for Amazon Cognito User Pools") on the user pool it names; none for an
+ * operation IAM does not authorize.
+ */
+export function cognitoIamRequestOf(call: RecordedCognitoCall, userPoolId: string): IamRequest | undefined {
+  if (cognitoOperationsWithoutIam.has(call.operation)) return undefined;
+  const pool = call.input.UserPoolId;
+  if (typeof pool !== 'string')
+    throw new Error(`${call.operation} names no user pool: model it in cognitoIamRequestOf`);
+  return {
+    action: `cognito-idp:${call.operation}`,
+    target: pool === userPoolId ? 'user-pool' : 'other-user-pool',
+    leadingKeys: [],
+  };
+}
+
+/**
+ * The calls cognito-local alone receives: the invitation sent again to a person invited who never signed in is
+ * AdminCreateUser with `MessageAction: RESEND`, which cognito-local lacks (it answers `Unsupported`); the adapter then
+ * sets the temporary password with AdminSetUserPassword (`Permanent: false`) instead (lib/identity/cognito.ts).
+ * Exactly that call: an AdminSetUserPassword, not permanent, right after a RESEND to the same user name that was
+ * answered `Unsupported`. On AWS the RESEND is answered, so the deployed function never makes it.
+ */
+export function localStandInsForResend(calls: readonly RecordedCognitoCall[]): Set<RecordedCognitoCall> {
+  const standIns = new Set<RecordedCognitoCall>();
+  calls.forEach((call, index) => {
+    const before = calls[index - 1];
+    if (
+      call.operation === 'AdminSetUserPassword' &&
+      call.input.Permanent === false &&
+      before?.operation === 'AdminCreateUser' &&
+      before.input.MessageAction === 'RESEND' &&
+      before.answer === 'Unsupported' &&
+      before.input.Username === call.input.Username &&
+      before.input.TemporaryPassword === call.input.Password
+    ) {
+      standIns.add(call);
+    }
+  });
+  return standIns;
 }

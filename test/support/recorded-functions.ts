@@ -5,9 +5,12 @@ import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { webhookFunctionVariables } from '../../lib/admin/webhook-functions';
+import type { IdentityProvider } from '../../lib/domain/identity-provider';
+import { createCognitoClient, createCognitoIdentityProvider } from '../../lib/identity/cognito';
+import { loadIdentityConfig } from '../../lib/identity/config';
 import { routeById, type Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
-import { recordCalls, type RecordedCall } from './recorded-calls';
+import { recordCalls, recordCognitoCalls, type RecordedCall, type RecordedCognitoCall } from './recorded-calls';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -23,10 +26,13 @@ export type FunctionCall = {
  * `createHandler(deps)` with its own DynamoDB client (the test run's DynamoDB Local), which
  * records every call: what each deployed function would send under its own role. A route's
  * function is built from its entry on its first request, as the local server does, so every
- * route of lib/routes.ts has one.
+ * route of lib/routes.ts has one. Each route's `createHandler` is also given the identity provider
+ * `poolIdentityProvider()` would build, the same configuration and client, its client recording every Cognito call
+ * (`cognitoCalls`); a function that calls no identity provider takes no such argument and ignores it.
  */
 export function recordedFunctions(clock?: () => Date) {
   const calls = new Map<string, RecordedCall[]>();
+  const cognitoCalls = new Map<string, RecordedCognitoCall[]>();
   /** What the routes that queue deliveries sent (lib/routes.ts `queuesDeliveries`). */
   const queued: QueuedMessage[] = [];
   const depsOf = (name: string): Deps => {
@@ -59,14 +65,23 @@ export function recordedFunctions(clock?: () => Date) {
           }
         : {}),
     }) as Deps;
+  const identityOf = (route: Route): IdentityProvider => {
+    const config = loadIdentityConfig();
+    if (config === undefined) throw new Error('no user pool configured (USER_POOL_ID): the test run starts one');
+    const client = createCognitoClient(config);
+    cognitoCalls.set(route.id, recordCognitoCalls(client));
+    return createCognitoIdentityProvider(config, client);
+  };
   const authorizer = createAuthorizer(depsOf('authorizer'));
   const handlers = new Map<string, Promise<Handler>>();
   const handlerOf = (route: Route): Promise<Handler> => {
     const built =
       handlers.get(route.id) ??
-      (import(`../../${route.entry}`) as Promise<{ createHandler: (deps: Deps) => Handler }>).then((module) =>
-        module.createHandler(routeDepsOf(route)),
-      );
+      (
+        import(`../../${route.entry}`) as Promise<{
+          createHandler: (deps: Deps, identity?: IdentityProvider) => Handler;
+        }>
+      ).then((module) => module.createHandler(routeDepsOf(route), identityOf(route)));
     handlers.set(route.id, built);
     return built;
   };
@@ -109,7 +124,7 @@ export function recordedFunctions(clock?: () => Date) {
     return { status: response.statusCode, body };
   }
 
-  return { calls, queued, request };
+  return { calls, cognitoCalls, queued, request };
 }
 
 export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };
