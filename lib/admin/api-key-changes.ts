@@ -6,7 +6,7 @@ import { requireApiKey } from './api-keys';
 import { checkedId } from './ids';
 
 /**
- * `GET /api-keys/{k}/changes`: a page of the entries `changelog list --key` lists (lib/admin/changelog.ts), newest
+ * `GET /api-keys/{k}/changes`: a page of the entries `changelog list --key` lists (tools/admin/use-cases/changelog.ts), newest
  * first, the key checked as there (another workspace's key: 404), read alongside the page; `next` is the position
  * the next page starts after, null when no entry follows.
  */

@@ -7,7 +7,7 @@ import { prospectView, type ProspectView } from './prospects';
 import { requireWorkspace } from './workspace';
 
 /*
- * A file apart from `changelog list` (lib/admin/changelog.ts): the settings API's undo function reaches the undo
+ * A file apart from `changelog list` (tools/admin/use-cases/changelog.ts): the settings API's undo function reaches the undo
  * without the list's API-key look-up and what it imports.
  */
 

@@ -7,7 +7,7 @@ import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@a
 import type { Command, IdOption } from '../../tools/admin/command';
 import { commands } from '../../tools/admin/commands';
 import type { IdKind } from '../../lib/admin/ids';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';

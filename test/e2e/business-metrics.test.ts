@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import { showProspect } from '../../lib/admin/prospects';
 import { productionDeps } from '../../lib/deps';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { changeLogEntries } from '../../lib/admin/changelog';
+import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
 import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
 import { runAdmin } from '../support/admin-cli';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
@@ -123,7 +123,7 @@ describe('a write applied but answered 500, then retried by the client', () => {
     const retry = await apply();
     expect(retry.body).toMatchObject({ ok: true, action: 'created' });
     const talentId = (retry.body as { talent_id: string }).talent_id;
-    const { showCandidate } = await import('../../lib/admin/candidates');
+    const { showCandidate } = await import('../../tools/admin/use-cases/candidates');
     const { notes } = await showCandidate(deps, { workspaceId: ws.workspace_id, candidateId: talentId });
     expect(notes).toHaveLength(1);
   });

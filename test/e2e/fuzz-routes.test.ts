@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { routes, type Route } from '../../lib/routes';
 import {
   fuzzAuthorization,

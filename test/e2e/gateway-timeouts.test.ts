@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { gatewayResponseTemplate } from '../../infra/cdk/gateway-responses';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { createDocumentClient } from '../../lib/storage/client';
 import { captureLogs } from '../support/captured-logs';
 import { partitionOf, startFaultyWire, type FaultyWire, type WireCall } from '../support/faulty-wire';

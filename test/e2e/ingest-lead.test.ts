@@ -1,6 +1,6 @@
 import { productionDeps } from '../../lib/deps';
 import { regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
-import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { showProspect } from '../../lib/admin/prospects';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { aSalesPipeline } from '../support/seed';

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { listApiKeys } from '../../lib/admin/api-keys';
 import { listMembers } from '../../lib/admin/members';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routes } from '../../lib/routes';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { openApiDocumentText } from '../../tools/openapi/document-file';
-import { notBlank } from '../../lib/openapi/patterns';
+import { notBlank } from '../../tools/openapi/document/patterns';
 import {
   documentProblems,
   startTestApi,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { eventItems } from '../../lib/storage/event-items';

@@ -3,7 +3,7 @@ import { eventTypes } from '../../lib/domain/events/event-types';
 import { deliveryTimeoutMs, retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { messages } from '../../lib/messages';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import type { CreatedSubscription } from '../../lib/admin/subscriptions';
 import {
   eventsOf,

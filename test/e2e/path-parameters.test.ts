@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { messages } from '../../lib/messages';
 import { startTestApi, type TestApi } from '../support/local-api';

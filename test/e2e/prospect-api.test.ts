@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { revokeApiKey } from '../../lib/admin/api-keys';
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -1,4 +1,4 @@
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { seedWorkspace } from '../../lib/admin/seed';
+import { seedWorkspace } from '../../tools/seed/seed';
 import { regenerateWebhook, setWebhookActive } from '../../lib/admin/webhooks';
 import { productionDeps } from '../../lib/deps';
 import { keys } from '../../lib/storage/table-items';

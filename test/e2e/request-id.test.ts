@@ -1,5 +1,5 @@
 import { captureLogs } from '../support/captured-logs';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';

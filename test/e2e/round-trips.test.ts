@@ -1,4 +1,4 @@
-import { seedWorkspace } from '../../lib/admin/seed';
+import { seedWorkspace } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, localPoolSigningKey, signedToken } from '../support/access-tokens';

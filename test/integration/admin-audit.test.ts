@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey, revokeApiKey } from '../../lib/admin/api-keys';
 import { listAudit } from '../../lib/admin/audit';
-import { changeLogEntries } from '../../lib/admin/changelog';
+import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
 import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
 import { addTag, renameTag } from '../../lib/admin/config-edits';
 import { addMember, changeRole, inviteAgain, removeMember } from '../../lib/admin/members';

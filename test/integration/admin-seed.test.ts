@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError } from '../../lib/admin/errors';
-import { seedWorkspace } from '../../lib/admin/seed';
+import { seedWorkspace } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { allScopes } from '../../lib/routes';
 import { fingerprint, getApiKeyByFingerprint, getEndpoint } from '../../lib/storage/credentials';

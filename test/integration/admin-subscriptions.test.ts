@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { listAudit } from '../../lib/admin/audit';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { main } from '../../tools/admin/main';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { messages } from '../../lib/messages';

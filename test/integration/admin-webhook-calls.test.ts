@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
 import { listAudit } from '../../lib/admin/audit';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import {
   listCalls,
   replayCall,

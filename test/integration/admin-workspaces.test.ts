@@ -2,7 +2,7 @@ import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { addTag } from '../../lib/admin/config-edits';
-import { seedWorkspace } from '../../lib/admin/seed';
+import { seedWorkspace } from '../../tools/seed/seed';
 import { generateWebhook } from '../../lib/admin/webhooks';
 import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
 import { productionDeps } from '../../lib/deps';

@@ -5,11 +5,11 @@ import { Webhook } from 'standardwebhooks';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { createSubscription } from '../../lib/admin/subscriptions';
-import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../tools/local/create-table';
 import { aWorkspace } from '../support/seed';
 
 /**

@@ -8,8 +8,8 @@ import { loadIdentityConfig } from '../../lib/identity/config';
 import { createMemberTokenVerifier } from '../../lib/identity/member-token';
 import { productionDeps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
-import { getLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
+import { ensureTable } from '../../tools/local/create-table';
+import { getLocalIdentityProvider } from '../../tools/local/local-identity-provider';
 import { startLocalIdentityProvider } from '../../tools/local/identity-provider';
 
 /** The adapter against the run's cognito-local (test/support/global-setup.js), as the functions use it. */

@@ -6,7 +6,7 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
-import { replayKeptBatches } from '../../lib/admin/stream-replay';
+import { replayKeptBatches } from '../../tools/admin/use-cases/stream-replay';
 import { createSubscription } from '../../lib/admin/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps } from '../../lib/deps';

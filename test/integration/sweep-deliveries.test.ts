@@ -11,7 +11,7 @@ import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/
 import { sweepSettings } from '../../lib/domain/events/queue-settings';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureTable } from '../../tools/local/create-table';
 import { eventItems, type DeliveryItem } from '../../lib/storage/event-items';
 import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';

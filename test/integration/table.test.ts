@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTableWithoutStream } from '../support/dynamodb';
 import { DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../../tools/local/create-table';
 import { secretsTableDefinition } from '../../lib/storage/secrets-table';
 import { projectionOf, tableDefinition } from '../../lib/storage/table';
 

@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { webhookCallEvent } from '../../lib/admin/webhook-calls';
 import { deployedWebhooks, invokedWebhooks } from '../../lib/admin/webhook-functions';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { createLambdaClient, lambdaFunctionInvoker } from '../../lib/lambda/function-invoker';
 import { routeById } from '../../lib/routes';
 import { createDocumentClient } from '../../lib/storage/client';

@@ -1,4 +1,4 @@
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import type { WebhookCallView } from '../../lib/admin/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { runAdminInProcess } from '../support/admin-cli';

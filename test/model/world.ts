@@ -1,4 +1,4 @@
-import type { SeedDescription, SeedOutput } from '../../lib/admin/seed';
+import type { SeedDescription, SeedOutput } from '../../tools/seed/seed';
 
 /**
  * The small workspace every model-based sequence gets for itself: two sales stages that the API

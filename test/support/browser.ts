@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe, { type AxeResults } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { SeedDescription } from '../../lib/admin/seed-description';
+import type { SeedDescription } from '../../tools/seed/seed-description';
 import type { LocalOutbound } from '../../tools/local/lambda-runtime';
 import { startTestApi, type TestApi } from './local-api';
 import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from './people';

@@ -3,7 +3,7 @@ import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamod
 import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local';
 import { createDocumentClient, createDynamoClient } from '../../lib/storage/client';
 import { startLocalIdentityProvider, type LocalIdentityProvider } from '../../tools/local/identity-provider';
-import { ensureSecretsTable, ensureTable, indexOf } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable, indexOf } from '../../tools/local/create-table';
 import { tableDefinition } from '../../lib/storage/table';
 
 export const testTableName = 'crm-test';

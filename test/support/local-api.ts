@@ -103,7 +103,7 @@ async function send(baseUrl: string, method: string, path: string, options: Requ
     if (problems.length > 0) {
       throw new Error(
         `${method} ${url.pathname}${url.search} was answered ${response.status}, yet the OpenAPI document ` +
-          `(lib/openapi) refuses the request:\n- ${problems.join('\n- ')}`,
+          `(tools/openapi/document) refuses the request:\n- ${problems.join('\n- ')}`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import type { MemberRole } from '../../lib/domain/model';
 import { poolIdentityProvider } from '../../lib/identity/cognito';

@@ -1,4 +1,4 @@
-import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 
 type SalesPipelineDescription = NonNullable<SeedDescription['pipelines']>[number];

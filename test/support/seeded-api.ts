@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedDescription, SeedOutput } from '../../lib/admin/seed';
+import type { SeedDescription, SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { startTestApi, type ApiResponse, type TestApi } from './local-api';
 import { aWorkspace, seedTestWorkspace } from './seed';

@@ -11,7 +11,7 @@ import {
 } from '../../tools/bench/functions';
 import { functionsSection } from '../../tools/bench/report';
 import { handOut, type Send } from '../../tools/bench/workspace';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../../tools/seed/seed';
 import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
 import { subjectOfChange } from '../../lib/domain/events/events-of-change';
 import { eventFunctions, routes } from '../../lib/routes';

@@ -11,7 +11,7 @@ import {
   trimmed,
   uuidPattern,
   zonedTimestampPattern,
-} from '../../lib/openapi/patterns';
+} from '../../tools/openapi/document/patterns';
 
 /**
  * The document's patterns against the code they describe: a validator that applies a pattern must

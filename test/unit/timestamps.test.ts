@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { AdminInputError } from '../../lib/admin/errors';
-import { parseSeedDescription } from '../../lib/admin/seed-description';
-import { planSeed } from '../../lib/admin/seed-plan';
+import { parseSeedDescription } from '../../tools/seed/seed-description';
+import { planSeed } from '../../tools/seed/seed-plan';
 import { noteDate } from '../../lib/domain/prospect/add-note';
 import { patchProspectSchema } from '../../lib/domain/prospect/update-prospect';
 import { readIsoTimestamp, type TimestampOptions } from '../../lib/domain/timestamps';

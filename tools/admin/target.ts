@@ -4,7 +4,7 @@ import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { createCognitoIdentityProvider, poolIdentityProvider } from '../../lib/identity/cognito';
-import { getLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
+import { getLocalIdentityProvider } from '../local/local-identity-provider';
 import { messages } from '../../lib/messages';
 
 /**
@@ -82,7 +82,7 @@ export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): str
 /**
  * The identity provider `member add` invites with (decisions 7.1): the one the caller gave (tests), else, like the
  * table, the deployed one with --aws (USER_POOL_ID and USER_POOL_CLIENT_ID, the stack's outputs), else the local run's,
- * found through the table (`npm start` writes where it is: lib/storage/local-identity-provider.ts).
+ * found through the table (`npm start` writes where it is: tools/local/local-identity-provider.ts).
  */
 export async function identityProviderOf(
   target: Pick<Target, 'identity' | 'network' | 'env' | 'deps'>,

@@ -8,7 +8,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { build } from 'esbuild';
 import { esbuildOptionsFor } from '../../infra/cdk/bundling';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../seed/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import { newProspect } from '../../lib/domain/lead/ingest-lead';

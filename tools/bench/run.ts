@@ -5,7 +5,7 @@ import path from 'node:path';
 import { productionDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
-import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from '../local/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { startLocalIdentityProvider } from '../local/identity-provider';
 import { checkBudgets, describeEnvironment, readBaseline } from './figures';

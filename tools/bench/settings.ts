@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { seedWorkspace } from '../../lib/admin/seed';
+import { seedWorkspace } from '../seed/seed';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { productionDeps } from '../../lib/deps';

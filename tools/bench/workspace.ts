@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { parseSeedDescription } from '../../lib/admin/seed-description';
-import { planSeed, type SeedOutput } from '../../lib/admin/seed-plan';
+import { parseSeedDescription } from '../seed/seed-description';
+import { planSeed, type SeedOutput } from '../seed/seed-plan';
 import type { Deps } from '../../lib/deps';
 import { untilProcessed } from '../../lib/storage/client';
 

@@ -1,8 +1,8 @@
 import '../../node-major.js'; // first: on another Node major, nothing else runs
-import { seedWorkspace, type SeedOutput } from '../../lib/admin/seed';
+import { seedWorkspace, type SeedOutput } from '../seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureTable } from '../../lib/storage/create-table';
+import { ensureTable } from '../local/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { startLocalServer } from '../local/server';
 import { report } from './report';

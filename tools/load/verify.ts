@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { showProspect } from '../../lib/admin/prospects';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../seed/seed';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/table-items';
 import type { PlannedRequest } from './workload';

@@ -1,5 +1,5 @@
 import { seededRandom } from './seeded-random';
-import type { SeedDescription, SeedOutput } from '../../lib/admin/seed';
+import type { SeedDescription, SeedOutput } from '../seed/seed';
 
 /**
  * The load run's workspaces and requests, drawn up front from a seeded generator so that a run

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { SeedOutput } from '../../lib/admin/seed';
+import type { SeedOutput } from '../seed/seed';
 import type { Deps } from '../../lib/deps';
 
 /** `npm start`'s demo workspace, as seeded, and its admin's sign-in. */
@@ -12,7 +12,7 @@ export type Demo = { seed: SeedOutput; admin: { email: string; password: string 
  * only when called: the functions read their configuration from the environment `npm start` sets first.
  */
 export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
-  const { seedWorkspace } = await import('../../lib/admin/seed');
+  const { seedWorkspace } = await import('../seed/seed');
   const { addMember, temporaryPassword } = await import('../../lib/admin/members');
   const { commandLine } = await import('../../lib/domain/audit');
   const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();

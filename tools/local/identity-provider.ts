@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as cognito from '@aws-sdk/client-cognito-identity-provider';
 import { createCognitoClient } from '../../lib/identity/cognito';
 import type { Store } from '../../lib/storage/client';
-import { getLocalIdentityProvider, putLocalIdentityProvider } from '../../lib/storage/local-identity-provider';
+import { getLocalIdentityProvider, putLocalIdentityProvider } from './local-identity-provider';
 import { freePort, isAlive, stopChild, untilAnswering } from './dynamodb-local';
 
 /** The local run's identity provider (docs/adr/0013) and the functions' configuration that points at it. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
-import { ensureSecretsTable, ensureTable } from '../../lib/storage/create-table';
+import { ensureSecretsTable, ensureTable } from './create-table';
 import { webhookUrl } from '../../lib/admin/webhooks';
 import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';

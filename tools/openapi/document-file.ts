@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiDocument } from '../../lib/openapi/document';
+import { openApiDocument } from './document/document';
 
 export const documentPath = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
 

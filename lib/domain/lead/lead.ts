@@ -60,7 +60,7 @@ const text = z.string();
 const email = z.string().check(z.refine(isEmailAddress));
 const tagIdList = z.union([z.array(z.string()), z.string()]);
 
-/** The definitions the reading below applies field by field; lib/openapi describes the body with them. */
+/** The definitions the reading below applies field by field; tools/openapi/document describes the body with them. */
 export const leadFieldDefinitions = { maxLengths, text, email, tagIdList } as const;
 
 const warningsText = {

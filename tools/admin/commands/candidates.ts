@@ -1,4 +1,4 @@
-import { showCandidate } from '../../../lib/admin/candidates';
+import { showCandidate } from '../use-cases/candidates';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 

@@ -1,4 +1,4 @@
-import { changeLogEntries } from '../../../lib/admin/changelog';
+import { changeLogEntries } from '../use-cases/changelog';
 import { undoChangeLogEntry } from '../../../lib/admin/changelog-undo';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AdminInputError } from '../../../lib/admin/errors';
-import { seedWorkspace, type SeedOutput } from '../../../lib/admin/seed';
+import { seedWorkspace, type SeedOutput } from '../../seed/seed';
 import { webhookUrl } from '../../../lib/admin/webhooks';
 import { defineCommand } from '../command';
 import { table, type Shown } from '../render';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AdminInputError } from '../../../lib/admin/errors';
-import { replayKeptBatches, type ReplayedBatch } from '../../../lib/admin/stream-replay';
+import { replayKeptBatches, type ReplayedBatch } from '../use-cases/stream-replay';
 import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
 import { messages } from '../../../lib/messages';
 import { createHttpSender } from '../../../lib/outbound/http-sender';

@@ -1,14 +1,14 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../../../lib/deps';
 import {
   candidateNoteView,
   candidateView,
   type CandidateNoteView,
   type CandidateView,
-} from '../domain/recruitment/candidate-view';
-import { readCandidateCollection } from '../storage/item-collections';
-import type { CandidateItem, NoteItem } from '../storage/table-items';
-import { checkedId, unknownId } from './ids';
-import { requireWorkspace } from './workspace';
+} from '../../../lib/domain/recruitment/candidate-view';
+import { readCandidateCollection } from '../../../lib/storage/item-collections';
+import type { CandidateItem, NoteItem } from '../../../lib/storage/table-items';
+import { checkedId, unknownId } from '../../../lib/admin/ids';
+import { requireWorkspace } from '../../../lib/admin/workspace';
 
 export type CandidateDetails = { candidate: CandidateView; notes: CandidateNoteView[] };
 

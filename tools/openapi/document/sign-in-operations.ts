@@ -1,10 +1,10 @@
-import { signInFailureLimit } from '../domain/session/session';
+import { signInFailureLimit } from '../../../lib/domain/session/session';
 import { exampleIds as ids, exampleMessages as messages } from './examples';
 import type { ErrorCase, ErrorExample, Example, OperationText } from './operations';
 
 /*
  * The sign-in routes and the person's own routes (decisions 7.1; docs/adr/0013). What every settings route answers
- * (401, 404, 403, 429, a body's 400, 500) the document adds by credential (lib/openapi/document.ts): these list
+ * (401, 404, 403, 429, a body's 400, 500) the document adds by credential (tools/openapi/document/document.ts): these list
  * only what their use cases add.
  */
 

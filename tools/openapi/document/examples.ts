@@ -1,5 +1,5 @@
-import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
-import { messages } from '../messages';
+import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
+import { messages } from '../../../lib/messages';
 
 /**
  * Example values of the document, consistent with each other (one workspace: the « Ventes »

@@ -1,7 +1,11 @@
-import { fanOutStreamRecords } from '../domain/events/fan-out';
-import type { DeliveryQueue, EventDeps } from '../domain/events/ports';
-import { messages } from '../messages';
-import { parseKeptBatch, UnreadableKeptBatchError, type KeptBatchSource } from '../storage/kept-stream-batches';
+import { fanOutStreamRecords } from '../../../lib/domain/events/fan-out';
+import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
+import { messages } from '../../../lib/messages';
+import {
+  parseKeptBatch,
+  UnreadableKeptBatchError,
+  type KeptBatchSource,
+} from '../../../lib/storage/kept-stream-batches';
 
 /**
  * `stream replay` (docs/operations.md, alarm StreamFailures): the stream batches the mapping gave

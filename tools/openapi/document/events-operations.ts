@@ -1,12 +1,12 @@
-import { eventTypes } from '../domain/events/event-types';
-import { messages } from '../messages';
+import { eventTypes } from '../../../lib/domain/events/event-types';
+import { messages } from '../../../lib/messages';
 import { exampleCursor, exampleIds as ids } from './examples';
 import type { ErrorCase, ErrorExample, Example, OperationText } from './operations';
 
 /*
  * The settings API's webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2), all
  * for admins. What every settings route answers (401, the workspace's 404, 403, 429, a body's 400, 500) the document
- * adds by credential (lib/openapi/document.ts): these list what their use cases add.
+ * adds by credential (tools/openapi/document/document.ts): these list what their use cases add.
  */
 
 const example = (summary: string, value: unknown): Record<string, Example> => ({ answer: { summary, value } });

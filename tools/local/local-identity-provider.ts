@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './client';
-import { keys } from './table-items';
+import type { Store } from '../../lib/storage/client';
+import { keys } from '../../lib/storage/table-items';
 
 /**
  * Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line.

@@ -1,4 +1,4 @@
-import { emailPatternSource } from '../domain/email';
+import { emailPatternSource } from '../../../lib/domain/email';
 
 /**
  * Rules the handlers check in code, as JSON Schema patterns (ECMA-262, compiled with the `u` flag

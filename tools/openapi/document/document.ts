@@ -1,10 +1,10 @@
 import type { $ZodType } from 'zod/v4/core';
-import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
-import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
-import { maxEmailLength } from '../domain/email';
-import { leadFieldDefinitions } from '../domain/lead/lead';
-import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
-import { allScopes, routes, type Route } from '../routes';
+import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
+import { defaultPageLimit, maxPageLimit } from '../../../lib/http/query-parameters';
+import { maxEmailLength } from '../../../lib/domain/email';
+import { leadFieldDefinitions } from '../../../lib/domain/lead/lead';
+import { requestLimit, stageChangeLimit } from '../../../lib/storage/rate-limit';
+import { allScopes, routes, type Route } from '../../../lib/routes';
 import { exampleCursor, exampleIds, exampleMessages } from './examples';
 import { componentSchemas, type JsonSchema } from './json-schema';
 import {

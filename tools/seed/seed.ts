@@ -1,5 +1,5 @@
-import type { Deps } from '../deps';
-import { writeSeedItems } from '../storage/workspace-seed';
+import type { Deps } from '../../lib/deps';
+import { writeSeedItems } from './workspace-seed';
 import { parseSeedDescription } from './seed-description';
 import { planSeed, type SeedOutput } from './seed-plan';
 

@@ -1,10 +1,10 @@
-import { maxIdempotencyKeyLength } from '../http/middleware/idempotency';
-import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
-import { leadFieldDefinitions } from '../domain/lead/lead';
-import { messages as catalogue } from '../messages';
-import { maxSettingsNameLength } from '../http/settings-input';
-import { allScopes, maxWebhookBodyBytes } from '../routes';
-import { requestLimit, stageChangeLimit } from '../storage/rate-limit';
+import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
+import { defaultPageLimit, maxPageLimit } from '../../../lib/http/query-parameters';
+import { leadFieldDefinitions } from '../../../lib/domain/lead/lead';
+import { messages as catalogue } from '../../../lib/messages';
+import { maxSettingsNameLength } from '../../../lib/http/settings-input';
+import { allScopes, maxWebhookBodyBytes } from '../../../lib/routes';
+import { requestLimit, stageChangeLimit } from '../../../lib/storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
@@ -44,7 +44,7 @@ export type RequestBody = {
   examples: Record<string, Example>;
 };
 
-/** The query parameters of the read routes, by component name (lib/openapi/document.ts). */
+/** The query parameters of the read routes, by component name (tools/openapi/document/document.ts). */
 export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus';
 
 export type OperationText = {
@@ -55,7 +55,7 @@ export type OperationText = {
   success: Record<number, SuccessCase>;
   /**
    * The operation's own error answers. On the settings API (credentials `member-token` and `none`) the document adds
-   * what every such route answers (lib/openapi/document.ts, `credentialErrors`): 401, the workspace's 404, the role's
+   * what every such route answers (tools/openapi/document/document.ts, `credentialErrors`): 401, the workspace's 404, the role's
    * 403, 429, a body's 400 and 500; an operation lists only what its use case adds (a field's 400, a target's 404,
    * 409, 422), merged into the same status.
    */
@@ -199,7 +199,7 @@ const lead = {
  * The settings API's workspace, tags, API keys and webhook (decisions 7.2): signed-in members, by role.
  */
 
-/** A 400 of a settings body beyond the common ones (lib/openapi/document.ts): what the use case refuses itself. */
+/** A 400 of a settings body beyond the common ones (tools/openapi/document/document.ts): what the use case refuses itself. */
 const refusedName = (message: string): ErrorCase => ({
   description: `A \`name\` blank once trimmed, or over ${maxSettingsNameLength} characters (\`details.field\` names it).`,
   examples: [{ summary: 'Blank name', message, details: { field: 'name', message } }],

@@ -6,8 +6,8 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { secretsTableDefinition } from './secrets-table';
-import { projectionOf, tableDefinition } from './table';
+import { secretsTableDefinition } from '../../lib/storage/secrets-table';
+import { projectionOf, tableDefinition } from '../../lib/storage/table';
 
 type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
 

@@ -1,8 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey, items, type MarkerItem } from './table-items';
-import type { Store } from './client';
-import { putIfAbsent } from './conditional-writes';
-import type { Prospect } from '../domain/model';
+import { keys, type ItemKey, items, type MarkerItem } from '../../lib/storage/table-items';
+import type { Store } from '../../lib/storage/client';
+import { putIfAbsent } from '../../lib/storage/conditional-writes';
+import type { Prospect } from '../../lib/domain/model';
 
 /** Any item of a new workspace, as built by the storage builders (records, configItems, credentialItems). */
 export type SeedItem = ItemKey & Record<string, unknown>;

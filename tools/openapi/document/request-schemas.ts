@@ -1,23 +1,28 @@
 import * as z from 'zod/mini';
-import { maxEmailLength } from '../domain/email';
-import { leadFieldDefinitions, maxTagIds } from '../domain/lead/lead';
-import { maxNoteLength } from '../domain/notes';
-import { newMemberSchema, roleChangeSchema } from '../admin/members';
-import { addNoteSchema } from '../domain/prospect/add-note';
-import { addTagSchema } from '../domain/prospect/add-tag-input';
-import { patchProspectSchema } from '../domain/prospect/update-prospect';
-import { applicationSchema, maxAnswerPairs } from '../domain/recruitment/application-input';
-import { maxSettingsNameLength, newApiKeySchema, tagNameSchema, webhookActiveSchema } from '../http/settings-input';
-import { allScopes } from '../routes';
+import { maxEmailLength } from '../../../lib/domain/email';
+import { leadFieldDefinitions, maxTagIds } from '../../../lib/domain/lead/lead';
+import { maxNoteLength } from '../../../lib/domain/notes';
+import { newMemberSchema, roleChangeSchema } from '../../../lib/admin/members';
+import { addNoteSchema } from '../../../lib/domain/prospect/add-note';
+import { addTagSchema } from '../../../lib/domain/prospect/add-tag-input';
+import { patchProspectSchema } from '../../../lib/domain/prospect/update-prospect';
+import { applicationSchema, maxAnswerPairs } from '../../../lib/domain/recruitment/application-input';
+import {
+  maxSettingsNameLength,
+  newApiKeySchema,
+  tagNameSchema,
+  webhookActiveSchema,
+} from '../../../lib/http/settings-input';
+import { allScopes } from '../../../lib/routes';
 import {
   changePasswordSchema,
   confirmPasswordResetSchema,
   passwordResetSchema,
   refreshSchema,
   signInSchema,
-} from '../domain/session/session';
-import { newSubscriptionSchema, subscriptionActivationSchema } from '../admin/subscriptions';
-import { eventTypes } from '../domain/events/event-types';
+} from '../../../lib/domain/session/session';
+import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/admin/subscriptions';
+import { eventTypes } from '../../../lib/domain/events/event-types';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 

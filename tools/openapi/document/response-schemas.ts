@@ -1,23 +1,28 @@
 import { z } from 'zod';
-import type { LeadResult } from '../domain/lead/ingest-lead';
-import type { PipelineListing } from '../domain/pipelines';
-import type { NoteResult } from '../domain/prospect/add-note';
-import type { TagOutcome } from '../domain/prospect/change-tag';
-import type { PatchResult } from '../domain/prospect/update-prospect';
-import type { ProspectView } from '../admin/prospects';
-import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../domain/prospect/read-views';
-import type { ApplicationResult } from '../domain/recruitment/receive-application';
-import type { MemberRole } from '../domain/model';
-import type { ApiKeyView, CreatedApiKey } from '../admin/api-keys';
-import type { TagView } from '../admin/config-edits';
-import type { WebhookStatusView, WebhookTokenView } from '../admin/webhooks';
-import type { WorkspaceView } from '../admin/workspaces';
-import type { refreshSession, signIn, startPasswordReset, WorkspaceOfPerson } from '../domain/session/session';
+import type { LeadResult } from '../../../lib/domain/lead/ingest-lead';
+import type { PipelineListing } from '../../../lib/domain/pipelines';
+import type { NoteResult } from '../../../lib/domain/prospect/add-note';
+import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
+import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
+import type { ProspectView } from '../../../lib/admin/prospects';
+import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../lib/domain/prospect/read-views';
+import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
+import type { MemberRole } from '../../../lib/domain/model';
+import type { ApiKeyView, CreatedApiKey } from '../../../lib/admin/api-keys';
+import type { TagView } from '../../../lib/admin/config-edits';
+import type { WebhookStatusView, WebhookTokenView } from '../../../lib/admin/webhooks';
+import type { WorkspaceView } from '../../../lib/admin/workspaces';
+import type {
+  refreshSession,
+  signIn,
+  startPasswordReset,
+  WorkspaceOfPerson,
+} from '../../../lib/domain/session/session';
 
-import type { AuditEntryView } from '../admin/audit';
-import type { InvitedMemberView, MemberView } from '../admin/members';
+import type { AuditEntryView } from '../../../lib/admin/audit';
+import type { InvitedMemberView, MemberView } from '../../../lib/admin/members';
 
-import type { pageOfCalls, replayCall, showCall } from '../admin/webhook-calls';
+import type { pageOfCalls, replayCall, showCall } from '../../../lib/admin/webhook-calls';
 import type {
   createSubscription,
   deleteSubscription,
@@ -25,8 +30,8 @@ import type {
   pageOfDeliveries,
   rotateSubscriptionSecret,
   setSubscriptionActive,
-} from '../admin/subscriptions';
-import type { DeliveryView } from '../domain/events/delivery-view';
+} from '../../../lib/admin/subscriptions';
+import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 

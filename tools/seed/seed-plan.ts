@@ -1,4 +1,4 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../../lib/deps';
 import {
   nameKey,
   type Member,
@@ -7,18 +7,23 @@ import {
   type SalesPipeline,
   type Stamped,
   type Tag,
-} from '../domain/model';
-import { readIsoTimestamp } from '../domain/timestamps';
-import { messages as catalogue } from '../messages';
-import { allScopes } from '../routes';
-import { credentialItems } from '../storage/credentials';
-import { membershipItem, type MembershipItem } from '../storage/memberships';
-import { emailKey, items } from '../storage/table-items';
-import { configItemMaxBytes, configItems, estimatedItemBytes, type ConfigParts } from '../storage/workspace-config';
-import { contactMarkers, type SeedItem } from '../storage/workspace-seed';
-import { newApiKey } from './api-keys';
+} from '../../lib/domain/model';
+import { readIsoTimestamp } from '../../lib/domain/timestamps';
+import { messages as catalogue } from '../../lib/messages';
+import { allScopes } from '../../lib/routes';
+import { credentialItems } from '../../lib/storage/credentials';
+import { membershipItem, type MembershipItem } from '../../lib/storage/memberships';
+import { emailKey, items } from '../../lib/storage/table-items';
+import {
+  configItemMaxBytes,
+  configItems,
+  estimatedItemBytes,
+  type ConfigParts,
+} from '../../lib/storage/workspace-config';
+import { contactMarkers, type SeedItem } from './workspace-seed';
+import { newApiKey } from '../../lib/admin/api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
-import { newEndpoint } from './webhooks';
+import { newEndpoint } from '../../lib/admin/webhooks';
 
 /** Every id and secret of the new workspace, by the file's labels (docs/api.md#seed-output). */
 export type SeedOutput = {
@@ -33,7 +38,7 @@ export type SeedOutput = {
   prospects: Record<string, string>;
 };
 
-export type { SeedItem } from '../storage/workspace-seed';
+export type { SeedItem } from './workspace-seed';
 export type SeedPlan = { items: SeedItem[]; output: SeedOutput };
 
 type Path = readonly PropertyKey[];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isEmailAddress } from '../domain/email';
-import { messages } from '../messages';
-import { allScopes } from '../routes';
-import { AdminInputError } from './errors';
+import { isEmailAddress } from '../../lib/domain/email';
+import { messages } from '../../lib/messages';
+import { allScopes } from '../../lib/routes';
+import { AdminInputError } from '../../lib/admin/errors';
 
 /**
  * The input of `seed` (docs/api.md#seed-description). Every list is optional; `key` is a label local to the file
