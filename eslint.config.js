@@ -79,10 +79,7 @@ export default tseslint.config(
     [
       sqs,
       tooling,
-      above(
-        ['http', 'auth', 'admin', 'openapi', 'storage'],
-        'The queue adapter knows only the domain port it implements.',
-      ),
+      above(['http', 'auth', 'settings', 'storage'], 'The queue adapter knows only the domain port it implements.'),
     ],
   ),
   layer(
@@ -91,7 +88,7 @@ export default tseslint.config(
       lambda,
       tooling,
       above(
-        ['domain', 'http', 'auth', 'admin', 'openapi', 'storage'],
+        ['domain', 'http', 'auth', 'settings', 'storage'],
         'The Lambda adapter invokes a function by name with an event: it knows nothing of what the event means.',
       ),
     ],
@@ -101,22 +98,26 @@ export default tseslint.config(
     [
       cognito,
       tooling,
-      above(
-        ['http', 'auth', 'admin', 'openapi', 'storage'],
-        'The identity adapter knows only the domain port it implements.',
-      ),
+      above(['http', 'auth', 'settings', 'storage'], 'The identity adapter knows only the domain port it implements.'),
     ],
   ),
   layer(
     ['lib/domain/**/*.ts'],
-    [sdk, tooling, above(['http', 'auth', 'admin', 'openapi'], 'The domain knows nothing of HTTP or the admin tool.')],
+    [
+      sdk,
+      tooling,
+      above(
+        ['http', 'auth', 'settings'],
+        'The domain knows nothing of HTTP, the authorizer or the settings use cases.',
+      ),
+    ],
   ),
   layer(
     ['lib/storage/**/*.ts'],
     [
       tooling,
       above(
-        ['domain', 'http', 'auth', 'admin', 'openapi'],
+        ['domain', 'http', 'auth', 'settings'],
         'Storage knows nothing of the layers above it but the domain model it maps its items to.',
         ['domain/model'],
       ),

@@ -1,4 +1,4 @@
-import { addMember, newMemberSchema } from '../lib/admin/members';
+import { addMember, newMemberSchema } from '../lib/settings/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import type { IdentityProvider } from '../lib/domain/identity-provider';
 import { actingMemberOf } from '../lib/http/membership';

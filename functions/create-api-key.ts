@@ -1,4 +1,4 @@
-import { createApiKey } from '../lib/admin/api-keys';
+import { createApiKey } from '../lib/settings/api-keys';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { newApiKeySchema } from '../lib/http/settings-input';

@@ -1,4 +1,4 @@
-import { createSubscription, newSubscriptionSchema } from '../lib/admin/subscriptions';
+import { createSubscription, newSubscriptionSchema } from '../lib/settings/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import type { NetworkPolicy } from '../lib/domain/events/ports';
 import { settingsRoute } from '../lib/http/middleware/member-gate';

@@ -1,4 +1,4 @@
-import { addTag } from '../lib/admin/config-edits';
+import { addTag } from '../lib/settings/config-edits';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { tagNameSchema } from '../lib/http/settings-input';

@@ -1,4 +1,4 @@
-import { deleteSubscription } from '../lib/admin/subscriptions';
+import { deleteSubscription } from '../lib/settings/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import { settingsRoute } from '../lib/http/middleware/member-gate';
 import { json } from '../lib/http/middleware/route';

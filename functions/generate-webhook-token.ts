@@ -1,4 +1,4 @@
-import { generateWebhook } from '../lib/admin/webhooks';
+import { generateWebhook } from '../lib/settings/webhooks';
 import { productionDeps, type Deps } from '../lib/deps';
 import { apiBaseUrlOf, parseJsonBody } from '../lib/http/request-input';
 import { membershipOf } from '../lib/http/membership';

@@ -1,4 +1,4 @@
-import { showCall } from '../lib/admin/webhook-calls';
+import { showCall } from '../lib/settings/webhook-calls';
 import { productionDeps, type Deps } from '../lib/deps';
 import { settingsRoute } from '../lib/http/middleware/member-gate';
 import { json } from '../lib/http/middleware/route';

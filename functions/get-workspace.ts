@@ -1,4 +1,4 @@
-import { showWorkspace } from '../lib/admin/workspaces';
+import { showWorkspace } from '../lib/settings/workspaces';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { settingsRoute } from '../lib/http/middleware/member-gate';

@@ -1,4 +1,4 @@
-import { apiKeyChangesPage } from '../lib/admin/api-key-changes';
+import { apiKeyChangesPage } from '../lib/settings/api-key-changes';
 import { productionDeps, type Deps } from '../lib/deps';
 import { encodeCursor } from '../lib/http/cursor';
 import { pageRequestOf } from '../lib/http/query-parameters';

@@ -1,4 +1,4 @@
-import { listAudit } from '../lib/admin/audit';
+import { listAudit } from '../lib/settings/audit';
 import { productionDeps, type Deps } from '../lib/deps';
 import { actingMemberOf } from '../lib/http/membership';
 import { settingsRoute } from '../lib/http/middleware/member-gate';

@@ -1,4 +1,4 @@
-import { listSubscriptions } from '../lib/admin/subscriptions';
+import { listSubscriptions } from '../lib/settings/subscriptions';
 import { productionDeps, type Deps } from '../lib/deps';
 import { settingsRoute } from '../lib/http/middleware/member-gate';
 import { json } from '../lib/http/middleware/route';

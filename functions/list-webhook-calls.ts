@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { callsBinding, pageOfCalls } from '../lib/admin/webhook-calls';
+import { callsBinding, pageOfCalls } from '../lib/settings/webhook-calls';
 import { productionDeps, type Deps } from '../lib/deps';
 import { InvalidInputError } from '../lib/domain/errors';
 import { settingsRoute } from '../lib/http/middleware/member-gate';

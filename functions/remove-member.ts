@@ -1,4 +1,4 @@
-import { removeMember } from '../lib/admin/members';
+import { removeMember } from '../lib/settings/members';
 import { productionDeps, type Deps } from '../lib/deps';
 import { actingMemberOf } from '../lib/http/membership';
 import { settingsRoute } from '../lib/http/middleware/member-gate';

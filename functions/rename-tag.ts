@@ -1,4 +1,4 @@
-import { renameTag } from '../lib/admin/config-edits';
+import { renameTag } from '../lib/settings/config-edits';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { tagNameSchema } from '../lib/http/settings-input';

@@ -1,5 +1,5 @@
-import { replayCall, type WebhookInvoker } from '../lib/admin/webhook-calls';
-import { deployedWebhooks } from '../lib/admin/webhook-functions';
+import { replayCall, type WebhookInvoker } from '../lib/settings/webhook-calls';
+import { deployedWebhooks } from '../lib/settings/webhook-functions';
 import { productionDeps, type Deps } from '../lib/deps';
 import { settingsRoute } from '../lib/http/middleware/member-gate';
 import { json } from '../lib/http/middleware/route';

@@ -1,4 +1,4 @@
-import { revokeApiKey } from '../lib/admin/api-keys';
+import { revokeApiKey } from '../lib/settings/api-keys';
 import { productionDeps, type Deps } from '../lib/deps';
 import { membershipOf } from '../lib/http/membership';
 import { pathIdOf, pathParameterText } from '../lib/http/request-input';

@@ -1,4 +1,4 @@
-import { rotateSubscriptionSecret } from '../lib/admin/subscriptions';
+import { rotateSubscriptionSecret } from '../lib/settings/subscriptions';
 import { productionSecretsDeps, type SecretsDeps } from '../lib/deps';
 import { settingsRoute } from '../lib/http/middleware/member-gate';
 import { json } from '../lib/http/middleware/route';

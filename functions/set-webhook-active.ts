@@ -1,4 +1,4 @@
-import { setWebhookActive } from '../lib/admin/webhooks';
+import { setWebhookActive } from '../lib/settings/webhooks';
 import { productionDeps, type Deps } from '../lib/deps';
 import { apiBaseUrlOf, parseJsonBody } from '../lib/http/request-input';
 import { membershipOf } from '../lib/http/membership';

@@ -1,4 +1,4 @@
-import { undoChangeLogEntry } from '../lib/admin/changelog-undo';
+import { undoChangeLogEntry } from '../lib/settings/changelog-undo';
 import { productionDeps, type Deps } from '../lib/deps';
 import { undoRequestSchema } from '../lib/domain/prospect/undo-change';
 import { membershipOf } from '../lib/http/membership';

@@ -306,7 +306,7 @@ export const messages = {
       "La livraison a été renvoyée, mais modifiée en même temps par l'envoi planifié : son état n'a pas pu être enregistré.",
   },
 
-  /** The admin command line (lib/admin): refusals print after « Erreur : » and exit with 2. */
+  /** The admin command line (lib/settings): refusals print after « Erreur : » and exit with 2. */
   admin: {
     /** A command that writes or reads signing secrets, with --aws and no SECRETS_TABLE_NAME. */
     secretsTableRequired:

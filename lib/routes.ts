@@ -656,7 +656,7 @@ export const routes: readonly Route[] = checkedRoutes([
     errorShape: 'standard',
     /**
      * The configuration read, then one transaction: the configuration updated on its version, the person's
-     * membership and the audit entry put (lib/admin/members.ts addMember); the rate-limit counter.
+     * membership and the audit entry put (lib/settings/members.ts addMember); the rate-limit counter.
      */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },

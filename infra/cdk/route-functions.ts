@@ -4,7 +4,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { webhookFunctionVariables, type WebhookFunctionNames } from '../../lib/admin/webhook-functions';
+import { webhookFunctionVariables, type WebhookFunctionNames } from '../../lib/settings/webhook-functions';
 import type { Route } from '../../lib/routes';
 import { concurrencyBudget } from './concurrency';
 import { RouteFunction } from './constructs/route-function';

@@ -7,7 +7,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { webhookUrl } from '../../lib/admin/webhooks';
+import { webhookUrl } from '../../lib/settings/webhooks';
 import {
   authorizerEntry,
   authorizerTableKeys,

@@ -143,7 +143,7 @@ export function keptBodyOf(body: string, base64: boolean): { body: string; trunc
  * whatever the header says, except a form-encoded body ("Webhooks by Zapier" sends those by
  * default), read as a flat object. A repeated key becomes a list (`tag_ids`), and
  * `answers[Question]=Réponse` fills the `answers` object. Here, beside the call it belongs to: the webhook
- * handlers read their body with it, and the journal's view of a kept body (lib/admin/webhook-calls.ts) too.
+ * handlers read their body with it, and the journal's view of a kept body (lib/settings/webhook-calls.ts) too.
  */
 export function readWebhookBody(event: {
   body: string | null;

@@ -17,7 +17,7 @@ const name = z.string().check(z.maxLength(maxSettingsNameLength));
 
 export const tagNameSchema = z.strictObject({ name });
 
-/** `scopes`: at most the five scopes and `*`, each named once (lib/admin/api-keys.ts checks them). */
+/** `scopes`: at most the five scopes and `*`, each named once (lib/settings/api-keys.ts checks them). */
 export const newApiKeySchema = z.strictObject({
   name,
   scopes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(allScopes.length + 1))),

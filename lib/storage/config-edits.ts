@@ -110,7 +110,7 @@ const readStoredConfig = async (store: Store, workspaceId: string): Promise<Stor
 /**
  * Access pattern "edit the workspace configuration", its read alone: the strongly consistent GetItem of an edit's
  * first round, for an edit that acts outside the table between its read and its write (an invitation to the
- * identity provider, lib/admin/members.ts). Passed to `editWorkspaceConfig`, it is that edit's first read: the
+ * identity provider, lib/settings/members.ts). Passed to `editWorkspaceConfig`, it is that edit's first read: the
  * write stays conditional on the version read, so an edit made meanwhile is seen (the round is lost and decided
  * again), never overwritten; and the edit costs the same two calls.
  */

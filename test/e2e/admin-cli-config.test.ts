@@ -5,7 +5,7 @@ import { createDynamoClient } from '../../lib/storage/client';
 import { main } from '../../tools/admin/main';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { productionDeps } from '../../lib/deps';
-import { listAudit } from '../../lib/admin/audit';
+import { listAudit } from '../../lib/settings/audit';
 import { runAdmin, runAdminInProcess, runAdminWithIdentity } from '../support/admin-cli';
 import { recordingIdentityProvider } from '../support/recording-identity';
 import { timeoutForProcesses } from '../support/process-starts';

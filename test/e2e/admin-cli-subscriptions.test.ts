@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { createSubscription } from '../../lib/settings/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/ids';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { deployedWebhooks, webhookFunctionVariables } from '../../lib/admin/webhook-functions';
+import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import { productionSecretsDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { routeById, routes } from '../../lib/routes';

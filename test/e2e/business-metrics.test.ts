@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
-import { showProspect } from '../../lib/admin/prospects';
+import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
+import { showProspect } from '../../lib/settings/prospects';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { recordingMetrics } from '../support/recording-metrics';

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
-import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
+import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
 import { runAdmin } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';

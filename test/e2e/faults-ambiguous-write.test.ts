@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { createDocumentClient } from '../../lib/storage/client';

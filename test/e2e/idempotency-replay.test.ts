@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createApiKey } from '../../lib/admin/api-keys';
-import { showProspect } from '../../lib/admin/prospects';
+import { createApiKey } from '../../lib/settings/api-keys';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { keys } from '../../lib/storage/table-items';

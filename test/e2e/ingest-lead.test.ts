@@ -1,7 +1,7 @@
 import { productionDeps } from '../../lib/deps';
-import { regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
+import { regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/settings/webhooks';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { aSalesPipeline } from '../support/seed';
 

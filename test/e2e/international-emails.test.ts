@@ -1,4 +1,4 @@
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import { useSeededApi } from '../support/seeded-api';
 
 /** RFC 6531 addresses on both webhooks, matched ignoring case and encoding (docs/api.md#e-mail-addresses). */

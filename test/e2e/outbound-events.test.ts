@@ -4,7 +4,7 @@ import { deliveryTimeoutMs, retryDelaysSeconds } from '../../lib/domain/events/r
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { messages } from '../../lib/messages';
 import type { SeedOutput } from '../../tools/seed/seed';
-import type { CreatedSubscription } from '../../lib/admin/subscriptions';
+import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import {
   eventsOf,
   startEventWorld,

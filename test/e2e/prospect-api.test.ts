@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { revokeApiKey } from '../../lib/admin/api-keys';
-import { showProspect } from '../../lib/admin/prospects';
+import { revokeApiKey } from '../../lib/settings/api-keys';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/deps';
 import { startTestApi, type TestApi } from '../support/local-api';

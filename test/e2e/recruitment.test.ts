@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { seedWorkspace } from '../../tools/seed/seed';
-import { regenerateWebhook, setWebhookActive } from '../../lib/admin/webhooks';
+import { regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
 import { productionDeps } from '../../lib/deps';
 import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type TestApi } from '../support/local-api';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { listAudit } from '../../lib/admin/audit';
+import { listAudit } from '../../lib/settings/audit';
 import { productionDeps } from '../../lib/deps';
 import { getProspect } from '../../lib/storage/leads';
 import { startLocalApi, type TestApi } from '../support/local-api';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { removeMember } from '../../lib/admin/members';
+import { removeMember } from '../../lib/settings/members';
 import { productionDeps } from '../../lib/deps';
 import { routes, type Route } from '../../lib/routes';
 import { keys } from '../../lib/storage/table-items';

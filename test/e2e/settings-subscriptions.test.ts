@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { listAudit } from '../../lib/admin/audit';
-import type { CreatedSubscription, SubscriptionView } from '../../lib/admin/subscriptions';
+import { listAudit } from '../../lib/settings/audit';
+import type { CreatedSubscription, SubscriptionView } from '../../lib/settings/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { eventTypes } from '../../lib/domain/events/event-types';

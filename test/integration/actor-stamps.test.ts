@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
+import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
 import { keys, type CandidateItem, type NoteItem, type ProspectItem } from '../../lib/storage/table-items';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';

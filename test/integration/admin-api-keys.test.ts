@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/admin/api-keys';
-import { AdminInputError } from '../../lib/admin/errors';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/settings/api-keys';
+import { AdminInputError } from '../../lib/settings/errors';
 import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
 import { authorize } from '../../lib/auth/authorize';
 import { productionDeps } from '../../lib/deps';

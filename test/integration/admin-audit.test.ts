@@ -1,17 +1,17 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createApiKey, revokeApiKey } from '../../lib/admin/api-keys';
-import { listAudit } from '../../lib/admin/audit';
+import { createApiKey, revokeApiKey } from '../../lib/settings/api-keys';
+import { listAudit } from '../../lib/settings/audit';
 import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
-import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
-import { addTag, renameTag } from '../../lib/admin/config-edits';
-import { addMember, changeRole, inviteAgain, removeMember } from '../../lib/admin/members';
+import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
+import { addTag, renameTag } from '../../lib/settings/config-edits';
+import { addMember, changeRole, inviteAgain, removeMember } from '../../lib/settings/members';
 import {
   createSubscription,
   deleteSubscription,
   rotateSubscriptionSecret,
   setSubscriptionActive,
-} from '../../lib/admin/subscriptions';
-import { generateWebhook, regenerateWebhook, setWebhookActive } from '../../lib/admin/webhooks';
+} from '../../lib/settings/subscriptions';
+import { generateWebhook, regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
 import { productionSecretsDeps } from '../../lib/deps';
 import { updateProspect } from '../../lib/domain/prospect/update-prospect';
 import { keys } from '../../lib/storage/table-items';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { addColumn, addSalesPipeline, addStage, addTag } from '../../lib/admin/config-edits';
-import { AdminInputError } from '../../lib/admin/errors';
+import { addColumn, addSalesPipeline, addStage, addTag } from '../../lib/settings/config-edits';
+import { AdminInputError } from '../../lib/settings/errors';
 import { ConflictError } from '../../lib/domain/errors';
 import { productionDeps, type Deps } from '../../lib/deps';
 import {

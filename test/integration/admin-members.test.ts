@@ -8,10 +8,10 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { listAudit } from '../../lib/admin/audit';
-import { renameTag, addTag } from '../../lib/admin/config-edits';
-import { AdminInputError } from '../../lib/admin/errors';
-import { addMember, changeRole, inviteAgain, listMembers, removeMember } from '../../lib/admin/members';
+import { listAudit } from '../../lib/settings/audit';
+import { renameTag, addTag } from '../../lib/settings/config-edits';
+import { AdminInputError } from '../../lib/settings/errors';
+import { addMember, changeRole, inviteAgain, listMembers, removeMember } from '../../lib/settings/members';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { commandLine } from '../../lib/domain/audit';
 import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';

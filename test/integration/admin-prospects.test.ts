@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError } from '../../lib/admin/errors';
-import { showProspect } from '../../lib/admin/prospects';
+import { AdminInputError } from '../../lib/settings/errors';
+import { showProspect } from '../../lib/settings/prospects';
 import { productionDeps } from '../../lib/deps';
 import { keys, type ChangeLogItem, type NoteItem } from '../../lib/storage/table-items';
 import { seedTestWorkspace } from '../support/seed';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError } from '../../lib/admin/errors';
+import { AdminInputError } from '../../lib/settings/errors';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { allScopes } from '../../lib/routes';

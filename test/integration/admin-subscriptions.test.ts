@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { listAudit } from '../../lib/admin/audit';
+import { listAudit } from '../../lib/settings/audit';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { main } from '../../tools/admin/main';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';

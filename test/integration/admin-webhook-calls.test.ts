@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHandler as ingestLead } from '../../functions/ingest-lead';
-import { listAudit } from '../../lib/admin/audit';
+import { listAudit } from '../../lib/settings/audit';
 import type { SeedOutput } from '../../tools/seed/seed';
 import {
   listCalls,
@@ -11,7 +11,7 @@ import {
   webhookCallEvent,
   type WebhookCallView,
   type WebhookInvoker,
-} from '../../lib/admin/webhook-calls';
+} from '../../lib/settings/webhook-calls';
 import type { WebhookCall } from '../../lib/domain/model';
 import { timeOrderedId } from '../../lib/ids';
 import { productionDeps, type Deps } from '../../lib/deps';

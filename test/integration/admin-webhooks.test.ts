@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AdminInputError } from '../../lib/admin/errors';
+import { AdminInputError } from '../../lib/settings/errors';
 import { NotFoundError } from '../../lib/domain/errors';
-import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/admin/webhooks';
+import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/settings/webhooks';
 import { productionDeps } from '../../lib/deps';
 import { fingerprint, getEndpoint, checkTokenAndStampLastCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';

@@ -1,10 +1,10 @@
 import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { addTag } from '../../lib/admin/config-edits';
+import { addTag } from '../../lib/settings/config-edits';
 import { seedWorkspace } from '../../tools/seed/seed';
-import { generateWebhook } from '../../lib/admin/webhooks';
-import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/admin/workspaces';
+import { generateWebhook } from '../../lib/settings/webhooks';
+import { inRegion, listWorkspaces, setWorkspace, showWorkspace } from '../../lib/settings/workspaces';
 import { productionDeps } from '../../lib/deps';
 import { newAuditEntry } from '../../lib/domain/audit';
 import { createEndpoint } from '../../lib/storage/credential-creation';

@@ -6,7 +6,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type * as DeliverEvent from '../../functions/deliver-event';
-import { createSubscription, moveLegacySecrets, rotateSubscriptionSecret } from '../../lib/admin/subscriptions';
+import { createSubscription, moveLegacySecrets, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { handleDeliveryMessage } from '../../lib/domain/events/deliver';
 import type { DeliveryDeps, DeliveryMessage } from '../../lib/domain/events/ports';

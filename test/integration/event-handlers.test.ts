@@ -15,7 +15,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
 import { seedWorkspace } from '../../tools/seed/seed';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { createSubscription } from '../../lib/settings/subscriptions';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { createSubscription } from '../../lib/settings/subscriptions';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';

@@ -1,7 +1,7 @@
 import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inRegion } from '../../lib/admin/workspaces';
+import { inRegion } from '../../lib/settings/workspaces';
 import { productionDeps } from '../../lib/deps';
 import { keys, items } from '../../lib/storage/table-items';
 import { indexPhones, listProspectPhones, removeOldRegionMarkers } from '../../lib/storage/phone-index';

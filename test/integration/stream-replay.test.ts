@@ -7,7 +7,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
 import { replayKeptBatches } from '../../tools/admin/use-cases/stream-replay';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { createSubscription } from '../../lib/settings/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps } from '../../lib/deps';
 import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';

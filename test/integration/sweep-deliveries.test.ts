@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type * as DeliverEvent from '../../functions/deliver-event';
 import type * as StreamHandler from '../../functions/stream-handler';
 import type * as SweepDeliveries from '../../functions/sweep-deliveries';
-import { createSubscription } from '../../lib/admin/subscriptions';
+import { createSubscription } from '../../lib/settings/subscriptions';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';

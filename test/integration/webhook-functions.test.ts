@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { webhookCallEvent } from '../../lib/admin/webhook-calls';
-import { deployedWebhooks, invokedWebhooks } from '../../lib/admin/webhook-functions';
+import { webhookCallEvent } from '../../lib/settings/webhook-calls';
+import { deployedWebhooks, invokedWebhooks } from '../../lib/settings/webhook-functions';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { createLambdaClient, lambdaFunctionInvoker } from '../../lib/lambda/function-invoker';
 import { routeById } from '../../lib/routes';
@@ -13,7 +13,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 
 /**
- * The replay's way to the webhooks (lib/admin/webhook-functions.ts): each webhook's own function, invoked through
+ * The replay's way to the webhooks (lib/settings/webhook-functions.ts): each webhook's own function, invoked through
  * the Lambda API (lib/lambda/function-invoker.ts), here the local server's, which runs its functions as the local
  * runtime does, timeouts included (tools/local/lambda-runtime.ts `lambdaApiReply`).
  */

@@ -1,5 +1,5 @@
 import type { SeedOutput } from '../../tools/seed/seed';
-import type { WebhookCallView } from '../../lib/admin/webhook-calls';
+import type { WebhookCallView } from '../../lib/settings/webhook-calls';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { revokeApiKey } from '../../lib/admin/api-keys';
-import { undoChangeLogEntry } from '../../lib/admin/changelog-undo';
+import { revokeApiKey } from '../../lib/settings/api-keys';
+import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
 import type { Deps } from '../../lib/deps';
 import { DomainError } from '../../lib/domain/errors';
 import type { TestApi } from '../support/local-api';

@@ -1,4 +1,4 @@
-import { showProspect, type ProspectDetails } from '../../lib/admin/prospects';
+import { showProspect, type ProspectDetails } from '../../lib/settings/prospects';
 import type { Deps } from '../../lib/deps';
 import type { Entry, Model } from './crm-model';
 

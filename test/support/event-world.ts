@@ -5,7 +5,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type { createHandler as createStreamHandler } from '../../functions/stream-handler';
 import { readTableStream, startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
-import type { CreatedSubscription } from '../../lib/admin/subscriptions';
+import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';

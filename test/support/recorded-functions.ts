@@ -4,7 +4,7 @@ import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { webhookFunctionVariables } from '../../lib/admin/webhook-functions';
+import { webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { createCognitoClient, createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';

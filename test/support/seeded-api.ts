@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedDescription, SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { startTestApi, type ApiResponse, type TestApi } from './local-api';

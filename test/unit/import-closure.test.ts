@@ -53,7 +53,7 @@ const budgets: Record<string, number> = {
   'functions/remove-member.ts': 33,
   'functions/list-audit.ts': 27,
   // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
-  // (lib/admin/webhook-calls.ts, lib/admin/subscriptions.ts); the replay invokes the webhooks' own functions.
+  // (lib/settings/webhook-calls.ts, lib/settings/subscriptions.ts); the replay invokes the webhooks' own functions.
   'functions/list-webhook-calls.ts': 33,
   'functions/get-webhook-call.ts': 33,
   'functions/replay-webhook-call.ts': 35,

@@ -7,7 +7,7 @@ import {
   memberView,
   readRole,
   temporaryPassword,
-} from '../../lib/admin/members';
+} from '../../lib/settings/members';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/domain/errors';
 import type { Member } from '../../lib/domain/model';
 

@@ -1,5 +1,5 @@
-import { checkedId, type IdKind } from '../../lib/admin/ids';
-import { AdminInputError } from '../../lib/admin/errors';
+import { checkedId, type IdKind } from '../../lib/settings/ids';
+import { AdminInputError } from '../../lib/settings/errors';
 import type { CommandLine } from './args';
 import type { Target } from './target';
 

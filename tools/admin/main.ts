@@ -1,4 +1,4 @@
-import { AdminInputError } from '../../lib/admin/errors';
+import { AdminInputError } from '../../lib/settings/errors';
 import type { Deps, SecretsDeps } from '../../lib/deps';
 import { DomainError } from '../../lib/domain/errors';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';

@@ -1,4 +1,4 @@
-import { AdminInputError } from '../../lib/admin/errors';
+import { AdminInputError } from '../../lib/settings/errors';
 import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
 import type { NetworkPolicy } from '../../lib/domain/events/ports';

@@ -76,7 +76,7 @@ export function handOut(ids: readonly string[], what: string): (count: number) =
 }
 
 /**
- * A workspace as `lib/admin` plans a seed (section 4), its configuration of a sales team's size (read whole on most
+ * A workspace as `lib/settings` plans a seed (section 4), its configuration of a sales team's size (read whole on most
  * routes); written by unconditional BatchWriteItems (the table is the bench's own), four at a time (DynamoDB Local,
  * one JVM, goes no faster on two cores).
  */

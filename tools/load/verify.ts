@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { showProspect } from '../../lib/admin/prospects';
+import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../seed/seed';
 import type { Deps } from '../../lib/deps';
 import { keys } from '../../lib/storage/table-items';

@@ -13,7 +13,7 @@ export type Demo = { seed: SeedOutput; admin: { email: string; password: string 
  */
 export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
   const { seedWorkspace } = await import('../seed/seed');
-  const { addMember, temporaryPassword } = await import('../../lib/admin/members');
+  const { addMember, temporaryPassword } = await import('../../lib/settings/members');
   const { commandLine } = await import('../../lib/domain/audit');
   const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
   const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));

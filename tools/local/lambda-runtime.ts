@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { deployedWebhooks, webhookFunctionVariables } from '../../lib/admin/webhook-functions';
+import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';

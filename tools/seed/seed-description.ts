@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isEmailAddress } from '../../lib/domain/email';
 import { messages } from '../../lib/messages';
 import { allScopes } from '../../lib/routes';
-import { AdminInputError } from '../../lib/admin/errors';
+import { AdminInputError } from '../../lib/settings/errors';
 
 /**
  * The input of `seed` (docs/api.md#seed-description). Every list is optional; `key` is a label local to the file

@@ -21,9 +21,9 @@ import {
   type ConfigParts,
 } from '../../lib/storage/workspace-config';
 import { contactMarkers, type SeedItem } from './workspace-seed';
-import { newApiKey } from '../../lib/admin/api-keys';
+import { newApiKey } from '../../lib/settings/api-keys';
 import { invalidSeed, type ParsedSeedDescription, type SeedProblem } from './seed-description';
-import { newEndpoint } from '../../lib/admin/webhooks';
+import { newEndpoint } from '../../lib/settings/webhooks';
 
 /** Every id and secret of the new workspace, by the file's labels (docs/api.md#seed-output). */
 export type SeedOutput = {

@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../lib/admin/api-keys';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../lib/settings/api-keys';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
 

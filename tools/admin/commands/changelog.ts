@@ -1,5 +1,5 @@
 import { changeLogEntries } from '../use-cases/changelog';
-import { undoChangeLogEntry } from '../../../lib/admin/changelog-undo';
+import { undoChangeLogEntry } from '../../../lib/settings/changelog-undo';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields } from '../render';

@@ -1,6 +1,6 @@
-import { addColumn, addSalesPipeline, addStage, addTag } from '../../../lib/admin/config-edits';
-import { addMember, readRole } from '../../../lib/admin/members';
-import { AdminInputError } from '../../../lib/admin/errors';
+import { addColumn, addSalesPipeline, addStage, addTag } from '../../../lib/settings/config-edits';
+import { addMember, readRole } from '../../../lib/settings/members';
+import { AdminInputError } from '../../../lib/settings/errors';
 import { commandLine } from '../../../lib/domain/audit';
 import { messages } from '../../../lib/messages';
 import { defineCommand, idOption, workspaceOption } from '../command';

@@ -1,4 +1,4 @@
-import { showProspect, type ProspectDetails } from '../../../lib/admin/prospects';
+import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, shown } from '../render';

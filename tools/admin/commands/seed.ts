@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { AdminInputError } from '../../../lib/admin/errors';
+import { AdminInputError } from '../../../lib/settings/errors';
 import { seedWorkspace, type SeedOutput } from '../../seed/seed';
-import { webhookUrl } from '../../../lib/admin/webhooks';
+import { webhookUrl } from '../../../lib/settings/webhooks';
 import { defineCommand } from '../command';
 import { table, type Shown } from '../render';
 

@@ -7,7 +7,7 @@ import {
   redeliverDelivery,
   rotateSubscriptionSecret,
   setSubscriptionActive,
-} from '../../../lib/admin/subscriptions';
+} from '../../../lib/settings/subscriptions';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import { createHttpSender } from '../../../lib/outbound/http-sender';

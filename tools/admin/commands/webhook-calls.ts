@@ -5,7 +5,7 @@ import {
   showCall,
   type WebhookCallView,
   type WebhookInvoker,
-} from '../../../lib/admin/webhook-calls';
+} from '../../../lib/settings/webhook-calls';
 import type { Deps } from '../../../lib/deps';
 import type { Route } from '../../../lib/routes';
 import { lambdaContext } from '../../local/lambda-runtime';

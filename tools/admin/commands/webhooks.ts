@@ -5,7 +5,7 @@ import {
   webhookStatus,
   type WebhookStatusView,
   type WebhookTokenView,
-} from '../../../lib/admin/webhooks';
+} from '../../../lib/settings/webhooks';
 import { defineCommand, workspaceOption, type CommandResult } from '../command';
 import { fields } from '../render';
 import { requirePublicBaseUrl } from '../target';

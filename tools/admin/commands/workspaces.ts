@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import { listWorkspaces, setWorkspace, showWorkspace, type WorkspaceView } from '../../../lib/admin/workspaces';
+import { listWorkspaces, setWorkspace, showWorkspace, type WorkspaceView } from '../../../lib/settings/workspaces';
 import type { IndexProgress } from '../../../lib/storage/phone-index';
 import { defineCommand, workspaceOption } from '../command';
 import { fields, table } from '../render';

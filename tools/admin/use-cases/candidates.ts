@@ -7,8 +7,8 @@ import {
 } from '../../../lib/domain/recruitment/candidate-view';
 import { readCandidateCollection } from '../../../lib/storage/item-collections';
 import type { CandidateItem, NoteItem } from '../../../lib/storage/table-items';
-import { checkedId, unknownId } from '../../../lib/admin/ids';
-import { requireWorkspace } from '../../../lib/admin/workspace';
+import { checkedId, unknownId } from '../../../lib/settings/ids';
+import { requireWorkspace } from '../../../lib/settings/workspace';
 
 export type CandidateDetails = { candidate: CandidateView; notes: CandidateNoteView[] };
 

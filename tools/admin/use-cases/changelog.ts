@@ -1,12 +1,12 @@
 import type { Deps } from '../../../lib/deps';
 import { messages } from '../../../lib/messages';
 import { listChangeLog } from '../../../lib/storage/changelog';
-import { requireApiKey } from '../../../lib/admin/api-keys';
+import { requireApiKey } from '../../../lib/settings/api-keys';
 import { changeLogEntryView, type ChangeLogEntryView } from '../../../lib/domain/prospect/read-views';
-import { AdminInputError } from '../../../lib/admin/errors';
-import { checkedId } from '../../../lib/admin/ids';
-import { requireProspect } from '../../../lib/admin/prospects';
-import { requireWorkspace } from '../../../lib/admin/workspace';
+import { AdminInputError } from '../../../lib/settings/errors';
+import { checkedId } from '../../../lib/settings/ids';
+import { requireProspect } from '../../../lib/settings/prospects';
+import { requireWorkspace } from '../../../lib/settings/workspace';
 
 /**
  * `changelog list`: a prospect's or a key's entries, newest first ("Modifications par l'API").

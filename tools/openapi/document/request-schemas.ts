@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { maxEmailLength } from '../../../lib/domain/email';
 import { leadFieldDefinitions, maxTagIds } from '../../../lib/domain/lead/lead';
 import { maxNoteLength } from '../../../lib/domain/notes';
-import { newMemberSchema, roleChangeSchema } from '../../../lib/admin/members';
+import { newMemberSchema, roleChangeSchema } from '../../../lib/settings/members';
 import { addNoteSchema } from '../../../lib/domain/prospect/add-note';
 import { addTagSchema } from '../../../lib/domain/prospect/add-tag-input';
 import { patchProspectSchema } from '../../../lib/domain/prospect/update-prospect';
@@ -21,7 +21,7 @@ import {
   refreshSchema,
   signInSchema,
 } from '../../../lib/domain/session/session';
-import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/admin/subscriptions';
+import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/settings/subscriptions';
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';

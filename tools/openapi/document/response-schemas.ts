@@ -4,14 +4,14 @@ import type { PipelineListing } from '../../../lib/domain/pipelines';
 import type { NoteResult } from '../../../lib/domain/prospect/add-note';
 import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
-import type { ProspectView } from '../../../lib/admin/prospects';
+import type { ProspectView } from '../../../lib/settings/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../lib/domain/prospect/read-views';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
 import type { MemberRole } from '../../../lib/domain/model';
-import type { ApiKeyView, CreatedApiKey } from '../../../lib/admin/api-keys';
-import type { TagView } from '../../../lib/admin/config-edits';
-import type { WebhookStatusView, WebhookTokenView } from '../../../lib/admin/webhooks';
-import type { WorkspaceView } from '../../../lib/admin/workspaces';
+import type { ApiKeyView, CreatedApiKey } from '../../../lib/settings/api-keys';
+import type { TagView } from '../../../lib/settings/config-edits';
+import type { WebhookStatusView, WebhookTokenView } from '../../../lib/settings/webhooks';
+import type { WorkspaceView } from '../../../lib/settings/workspaces';
 import type {
   refreshSession,
   signIn,
@@ -19,10 +19,10 @@ import type {
   WorkspaceOfPerson,
 } from '../../../lib/domain/session/session';
 
-import type { AuditEntryView } from '../../../lib/admin/audit';
-import type { InvitedMemberView, MemberView } from '../../../lib/admin/members';
+import type { AuditEntryView } from '../../../lib/settings/audit';
+import type { InvitedMemberView, MemberView } from '../../../lib/settings/members';
 
-import type { pageOfCalls, replayCall, showCall } from '../../../lib/admin/webhook-calls';
+import type { pageOfCalls, replayCall, showCall } from '../../../lib/settings/webhook-calls';
 import type {
   createSubscription,
   deleteSubscription,
@@ -30,7 +30,7 @@ import type {
   pageOfDeliveries,
   rotateSubscriptionSecret,
   setSubscriptionActive,
-} from '../../../lib/admin/subscriptions';
+} from '../../../lib/settings/subscriptions';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -49,7 +49,7 @@ export async function editConfig(
 }
 
 /**
- * An edit that acts outside the table between its read and its write (an invitation: lib/admin/members.ts).
+ * An edit that acts outside the table between its read and its write (an invitation: lib/settings/members.ts).
  * `prepare` gets the configuration read: it refuses by throwing (nothing done, nothing written), or acts, once,
  * and returns what it did (`acted`, returned with the edited configuration) and the edit, applied then to that
  * same read, and to fresh ones after a lost race, as any edit is. The same two calls to DynamoDB as `editConfig`.
