@@ -5,6 +5,13 @@
  */
 export type Tokens = { accessToken: string; refreshToken: string; expiresIn: number };
 
+/**
+ * Who is asking, for the provider's threat protection: the address API Gateway saw the request come from
+ * (`requestContext.identity.sourceIp`). Sent with the calls a person makes before they hold a token: sign-in and
+ * the password reset.
+ */
+export type Caller = { ipAddress: string | undefined };
+
 export type SignInResult =
   | { kind: 'signed_in'; tokens: Tokens }
   /** A temporary password (first sign-in after an invitation): `new_password` is needed. */
@@ -15,12 +22,12 @@ export type SignInResult =
 
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
-  signIn(email: string, password: string, newPassword?: string): Promise<SignInResult>;
+  signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;
   refresh(email: string, refreshToken: string): Promise<{ accessToken: string; expiresIn: number } | undefined>;
   changePassword(accessToken: string, password: string, newPassword: string): Promise<'changed' | 'refused'>;
   /** Sends a reset code; the local run gets it back (decisions 7.1), AWS never. Unknown e-mail: nothing sent. */
-  startPasswordReset(email: string): Promise<{ code?: string }>;
-  confirmPasswordReset(email: string, code: string, newPassword: string): Promise<'reset' | 'bad_code'>;
+  startPasswordReset(email: string, caller: Caller): Promise<{ code?: string }>;
+  confirmPasswordReset(email: string, code: string, newPassword: string, caller: Caller): Promise<'reset' | 'bad_code'>;
   /**
    * Creates the person's user with this temporary password, or sets a new temporary password on an existing
    * user (an invitation sent again); on AWS Cognito e-mails it.

@@ -78,6 +78,15 @@ export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): str
 }
 
 /**
+ * The caller's address for the identity provider's threat protection: the proxy event's
+ * `requestContext.identity.sourceIp`, the address API Gateway received the request from ("Lambda proxy integrations
+ * in API Gateway", input format, https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html).
+ */
+export function callerOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>): { ipAddress: string | undefined } {
+  return { ipAddress: event.requestContext?.identity?.sourceIp || undefined };
+}
+
+/**
  * The API's own base URL, as the caller reached it, for the webhook URLs a settings answer shows. On AWS the
  * default endpoint is `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}/` ("Invoke REST APIs in API
  * Gateway", https://docs.aws.amazon.com/apigateway/latest/developerguide/how-to-call-api.html), built from the

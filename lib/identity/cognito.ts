@@ -13,7 +13,7 @@ import {
   RespondToAuthChallengeCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
+import type { Caller, IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
@@ -47,6 +47,18 @@ const wrongPassword = (error: Error): boolean => refusals.has(error.name) || err
 function named(error: unknown, accepts: (error: Error) => boolean): Error | undefined {
   return error instanceof Error && accepts(error) ? error : undefined;
 }
+
+/**
+ * The caller's address for Cognito's threat protection, on the calls made for a person without a token:
+ * `UserContextData.IpAddress` ("UserContextDataType",
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UserContextDataType.html). Cognito
+ * takes it from an app client with a secret that has `EnablePropagateAdditionalUserContextData` ("Collecting data for
+ * threat protection in applications",
+ * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-viewing-threat-protection-app.html);
+ * there is no `EncodedData`, which only Cognito's browser library collects.
+ */
+const userContextData = (caller: Caller) =>
+  caller.ipAddress === undefined ? undefined : { IpAddress: caller.ipAddress };
 
 /**
  * "Computing secret hash values": Base64(HMAC-SHA256(client secret, user name + client id))
@@ -101,18 +113,24 @@ export function createCognitoIdentityProvider(
   const secretHash = async (userName: string): Promise<string> =>
     secretHashOf(await clientSecret(), clientId, userName);
 
-  const passwordSignIn = async (email: string, password: string) =>
+  const passwordSignIn = async (email: string, password: string, caller: Caller) =>
     client.send(
       new InitiateAuthCommand({
         ClientId: clientId,
         AuthFlow: 'USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: email, PASSWORD: password, SECRET_HASH: await secretHash(email) },
+        UserContextData: userContextData(caller),
       }),
     );
 
-  const signIn = async (email: string, password: string, newPassword?: string): Promise<SignInResult> => {
+  const signIn = async (
+    email: string,
+    password: string,
+    newPassword: string | undefined,
+    caller: Caller,
+  ): Promise<SignInResult> => {
     try {
-      const first = await passwordSignIn(email, password);
+      const first = await passwordSignIn(email, password, caller);
       if (first.AuthenticationResult) return { kind: 'signed_in', tokens: tokensOf(first.AuthenticationResult) };
       if (first.ChallengeName !== 'NEW_PASSWORD_REQUIRED')
         throw new Error(`Unexpected challenge ${first.ChallengeName}`);
@@ -123,11 +141,12 @@ export function createCognitoIdentityProvider(
           ChallengeName: 'NEW_PASSWORD_REQUIRED',
           Session: first.Session,
           ChallengeResponses: { USERNAME: email, NEW_PASSWORD: newPassword, SECRET_HASH: await secretHash(email) },
+          UserContextData: userContextData(caller),
         }),
       );
       // The session's tokens come from a sign-in with the new password: cognito-local keeps no refresh token
       // issued by a challenge's answer, and one more call on AWS keeps one path for both places.
-      const session = await passwordSignIn(email, newPassword);
+      const session = await passwordSignIn(email, newPassword, caller);
       if (!session.AuthenticationResult) throw new Error(`Unexpected challenge ${session.ChallengeName}`);
       return { kind: 'signed_in', tokens: tokensOf(session.AuthenticationResult) };
     } catch (error) {
@@ -170,10 +189,15 @@ export function createCognitoIdentityProvider(
         throw error;
       }
     },
-    startPasswordReset: async (email) => {
+    startPasswordReset: async (email, caller) => {
       try {
         await client.send(
-          new ForgotPasswordCommand({ ClientId: clientId, Username: email, SecretHash: await secretHash(email) }),
+          new ForgotPasswordCommand({
+            ClientId: clientId,
+            Username: email,
+            SecretHash: await secretHash(email),
+            UserContextData: userContextData(caller),
+          }),
         );
       } catch (error) {
         // An unknown e-mail: nothing sent, and the caller answers as for a known one.
@@ -183,7 +207,7 @@ export function createCognitoIdentityProvider(
       const code = config.localPoolFile === undefined ? undefined : await storedResetCode(config.localPoolFile, email);
       return code === undefined ? {} : { code };
     },
-    confirmPasswordReset: async (email, code, newPassword) => {
+    confirmPasswordReset: async (email, code, newPassword, caller) => {
       try {
         await client.send(
           new ConfirmForgotPasswordCommand({
@@ -192,6 +216,7 @@ export function createCognitoIdentityProvider(
             ConfirmationCode: code,
             Password: newPassword,
             SecretHash: await secretHash(email),
+            UserContextData: userContextData(caller),
           }),
         );
         return 'reset';

@@ -64,7 +64,7 @@ beforeAll(async () => {
   await identity.setPermanentPassword(person.email, person.password);
   await identity.invite(member.email, 'Provisoire-Passw0rd!');
   await identity.setPermanentPassword(member.email, member.password);
-  const signedIn = await identity.signIn(member.email, member.password);
+  const signedIn = await identity.signIn(member.email, member.password, undefined, { ipAddress: undefined });
   if (signedIn.kind !== 'signed_in') throw new Error(`the member could not sign in: ${signedIn.kind}`);
   member.accessToken = signedIn.tokens.accessToken;
   ws = await seedWorkspace(productionDeps(), {
@@ -112,7 +112,7 @@ async function aSignedInAdmin(): Promise<{ workspaceId: string; accessToken: str
   const identity = poolIdentityProvider();
   await identity.invite(email, 'Provisoire-Passw0rd!');
   await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
-  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!', undefined, { ipAddress: undefined });
   if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
   return { workspaceId: seeded.workspace_id, accessToken: signedIn.tokens.accessToken };
 }
@@ -384,7 +384,7 @@ describe('settings: the workspace, its tags, API keys and webhook, by a signed-i
     const identity = poolIdentityProvider();
     await identity.invite(email, 'Provisoire-Passw0rd!');
     await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
-    const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+    const signedIn = await identity.signIn(email, 'Mot-de-passe-1!', undefined, { ipAddress: undefined });
     if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
     accessToken = signedIn.tokens.accessToken;
   });

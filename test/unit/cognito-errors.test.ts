@@ -28,6 +28,8 @@ const config = {
   localPoolFile: undefined,
 };
 
+const caller = { ipAddress: '203.0.113.7' };
+
 const fault = (name: string, message: string) =>
   new CognitoIdentityProviderServiceException({ name, message, $fault: 'client', $metadata: {} });
 
@@ -51,14 +53,14 @@ describe('the Cognito adapter, on what only Cognito answers', () => {
   ])('reads %s (%s) as the port says', async (_case, name, message, kind) => {
     const { mock, provider } = aProvider();
     mock.on(InitiateAuthCommand).rejects(fault(name, message));
-    await expect(provider.signIn('a@acme.test', 'x')).resolves.toEqual({ kind });
+    await expect(provider.signIn('a@acme.test', 'x', undefined, caller)).resolves.toEqual({ kind });
   });
 
   it('signs every call with the secret hash of the documented formula, the secret read once', async () => {
     const { mock, provider } = aProvider();
     mock.on(InitiateAuthCommand).rejects(fault('NotAuthorizedException', 'Incorrect username or password.'));
-    await provider.signIn('a@acme.test', 'x');
-    await provider.signIn('a@acme.test', 'y');
+    await provider.signIn('a@acme.test', 'x', undefined, caller);
+    await provider.signIn('a@acme.test', 'y', undefined, caller);
     const expected = createHmac('sha256', 'the-secret').update('a@acme.testclient').digest('base64');
     const sent = mock.commandCalls(InitiateAuthCommand).map((call) => call.args[0].input.AuthParameters?.SECRET_HASH);
     expect(sent).toEqual([expected, expected]);
@@ -68,13 +70,15 @@ describe('the Cognito adapter, on what only Cognito answers', () => {
   it.each(['CodeMismatchException', 'ExpiredCodeException'])('reads %s as a bad code', async (name) => {
     const { mock, provider } = aProvider();
     mock.on(ConfirmForgotPasswordCommand).rejects(fault(name, 'code'));
-    await expect(provider.confirmPasswordReset('a@acme.test', '123456', 'Nouveau-Passw0rd!')).resolves.toBe('bad_code');
+    await expect(provider.confirmPasswordReset('a@acme.test', '123456', 'Nouveau-Passw0rd!', caller)).resolves.toBe(
+      'bad_code',
+    );
   });
 
   it('lets any other error through, for the route to answer 500', async () => {
     const { mock, provider } = aProvider();
     mock.on(InitiateAuthCommand).rejects(fault('InternalErrorException', 'boom'));
-    await expect(provider.signIn('a@acme.test', 'x')).rejects.toThrow('boom');
+    await expect(provider.signIn('a@acme.test', 'x', undefined, caller)).rejects.toThrow('boom');
   });
 
   it('answers no delivered code on AWS', async () => {
@@ -97,6 +101,6 @@ describe("the local provider's reset code, read from the pool file cognito-local
       return {};
     });
     const provider = createCognitoIdentityProvider({ ...config, localPoolFile: poolFile }, client);
-    await expect(provider.startPasswordReset('a@acme.test')).resolves.toEqual({ code: '123456' });
+    await expect(provider.startPasswordReset('a@acme.test', caller)).resolves.toEqual({ code: '123456' });
   });
 });

@@ -15,7 +15,7 @@ import {
 import { emailKey, keys } from '../../storage/table-items';
 import { configOf } from '../../storage/workspace-config';
 import { ConflictError, InvalidInputError, RateLimitedError, UnauthorizedError } from '../errors';
-import type { IdentityProvider } from '../identity-provider';
+import type { Caller, IdentityProvider } from '../identity-provider';
 import type { MemberPrincipal } from '../model';
 
 /*
@@ -68,7 +68,7 @@ const sessionSeconds = 30 * 24 * 3600;
 
 export type WorkspaceOfPerson = { id: string; name: string; role: MembershipItem['role']; member_id: string };
 
-export async function signIn(deps: SessionDeps, input: z.output<typeof signInSchema>) {
+export async function signIn(deps: SessionDeps, input: z.output<typeof signInSchema>, caller: Caller) {
   const person = emailKey(input.email);
   const now = deps.clock().getTime();
   const windowStart = Math.floor(now / failureWindowMs) * failureWindowMs;
@@ -77,7 +77,7 @@ export async function signIn(deps: SessionDeps, input: z.output<typeof signInSch
   if ((await readSignInFailures(deps, person, window.start)) >= signInFailureLimit) {
     throw new RateLimitedError(messages.tooManySignIns, retryAfter);
   }
-  const result = await deps.identity.signIn(person, input.password, input.new_password);
+  const result = await deps.identity.signIn(person, input.password, input.new_password, caller);
   switch (result.kind) {
     case 'refused':
       await countSignInFailure(deps, person, window);
@@ -152,16 +152,23 @@ export async function changePassword(
 export async function startPasswordReset(
   deps: SessionDeps,
   input: z.output<typeof passwordResetSchema>,
+  caller: Caller,
 ): Promise<{ code?: string }> {
-  const { code } = await deps.identity.startPasswordReset(emailKey(input.email));
+  const { code } = await deps.identity.startPasswordReset(emailKey(input.email), caller);
   return deps.identity.answersDeliveredSecrets && code !== undefined ? { code } : {};
 }
 
 export async function confirmPasswordReset(
   deps: SessionDeps,
   input: z.output<typeof confirmPasswordResetSchema>,
+  caller: Caller,
 ): Promise<void> {
-  const outcome = await deps.identity.confirmPasswordReset(emailKey(input.email), input.code, input.new_password);
+  const outcome = await deps.identity.confirmPasswordReset(
+    emailKey(input.email),
+    input.code,
+    input.new_password,
+    caller,
+  );
   if (outcome === 'bad_code') {
     throw new InvalidInputError(messages.badResetCode, { field: 'code', message: messages.badResetCode });
   }
