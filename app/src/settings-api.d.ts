@@ -79,7 +79,7 @@ export interface paths {
     put?: never;
     /**
      * Forgotten password: send a code
-     * @description The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same either way, so that it tells nobody whether an address is known.
+     * @description The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same either way, even when the provider will not send one for now (its limits), so that it tells nobody whether an address is known.
      */
     post: operations['startPasswordReset'];
     delete?: never;
@@ -2002,7 +2002,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A wrong or expired code, or a new password not following the policy (`details.field` names it). */
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A wrong or expired code, or one tried too often (the same answer), or a new password not following the policy (`details.field` names it). */
       400: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

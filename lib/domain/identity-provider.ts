@@ -20,13 +20,20 @@ export type SignInResult =
   /** The provider's own lockout ("Password attempts exceeded"). */
   | { kind: 'locked_out' };
 
+/**
+ * A reset code sent (the local run gets it back, decisions 7.1; AWS never), or the provider's refusal to send one,
+ * named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
+ * cannot deliver to). The service answers both alike.
+ */
+export type PasswordResetStart = { kind: 'sent'; code?: string } | { kind: 'refused'; refusal: string };
+
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
   signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;
   refresh(email: string, refreshToken: string): Promise<{ accessToken: string; expiresIn: number } | undefined>;
   changePassword(accessToken: string, password: string, newPassword: string): Promise<'changed' | 'refused'>;
-  /** Sends a reset code; the local run gets it back (decisions 7.1), AWS never. Unknown e-mail: nothing sent. */
-  startPasswordReset(email: string, caller: Caller): Promise<{ code?: string }>;
+  startPasswordReset(email: string, caller: Caller): Promise<PasswordResetStart>;
+  /** `bad_code` also when the provider stops taking codes for this person for a while (its attempt limits). */
   confirmPasswordReset(email: string, code: string, newPassword: string, caller: Caller): Promise<'reset' | 'bad_code'>;
   /**
    * Creates the person's user with this temporary password, or sets a new temporary password on an existing

@@ -27,7 +27,42 @@ import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /** The provider's error names the service tells apart; any other error is a failure (the route's 500). */
 const refusals = new Set(['NotAuthorizedException', 'UserNotFoundException']);
-const badCodes = new Set(['CodeMismatchException', 'ExpiredCodeException']);
+/**
+ * A code that will not do: wrong, expired, or the attempts on it over their limit for now; the same 400 for all, as
+ * the API reference lists them for ConfirmForgotPassword (API_ConfirmForgotPassword.html, "Errors").
+ */
+const badCodes = new Set([
+  'CodeMismatchException',
+  'ExpiredCodeException',
+  'LimitExceededException',
+  'TooManyFailedAttemptsException',
+]);
+/**
+ * Every refusal the API reference lists for ForgotPassword (API_ForgotPassword.html, "Errors"; UserNotConfirmed from
+ * its earlier editions), all of which Cognito answers because of the person or of how much they asked: an unknown
+ * user, but also a known one past the limits (LimitExceeded, TooManyRequests), whose address cannot be delivered to
+ * or is not verified (CodeDeliveryFailure, InvalidParameter), or in a state without reset (NotAuthorized,
+ * UserNotConfirmed). Answered as a code sent, or the answer would tell whether an address has an account. What is
+ * left is the provider's own failure (InternalError, a network error): the route's 500.
+ */
+const resetRefusals = new Set([
+  'CodeDeliveryFailureException',
+  'ForbiddenException',
+  'InvalidEmailRoleAccessPolicyException',
+  'InvalidLambdaResponseException',
+  'InvalidParameterException',
+  'InvalidSmsRoleAccessPolicyException',
+  'InvalidSmsRoleTrustRelationshipException',
+  'LimitExceededException',
+  'NotAuthorizedException',
+  'OperationNotEnabledException',
+  'ResourceNotFoundException',
+  'TooManyRequestsException',
+  'UnexpectedLambdaException',
+  'UserLambdaValidationException',
+  'UserNotConfirmedException',
+  'UserNotFoundException',
+]);
 
 /**
  * The lockout that follows repeated wrong passwords is a NotAuthorizedException whose message says so
@@ -200,12 +235,12 @@ export function createCognitoIdentityProvider(
           }),
         );
       } catch (error) {
-        // An unknown e-mail: nothing sent, and the caller answers as for a known one.
-        if (named(error, (failure) => refusals.has(failure.name))) return {};
+        const refused = named(error, (failure) => resetRefusals.has(failure.name));
+        if (refused) return { kind: 'refused', refusal: refused.name };
         throw error;
       }
       const code = config.localPoolFile === undefined ? undefined : await storedResetCode(config.localPoolFile, email);
-      return code === undefined ? {} : { code };
+      return code === undefined ? { kind: 'sent' } : { kind: 'sent', code };
     },
     confirmPasswordReset: async (email, code, newPassword, caller) => {
       try {

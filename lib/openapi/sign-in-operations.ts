@@ -141,7 +141,8 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Forgotten password: send a code',
     description:
       'The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same ' +
-      'either way, so that it tells nobody whether an address is known.',
+      'either way, even when the provider will not send one for now (its limits), so that it tells nobody whether ' +
+      'an address is known.',
     requestBody: {
       schema: 'PasswordReset',
       description: 'The address.',
@@ -175,7 +176,9 @@ export const signInOperations: Record<string, OperationText> = {
     success: { 204: { description: 'Password set; no body.' } },
     errors: {
       400: {
-        description: 'A wrong or expired code, or a new password not following the policy (`details.field` names it).',
+        description:
+          'A wrong or expired code, or one tried too often (the same answer), or a new password not following the ' +
+          'policy (`details.field` names it).',
         examples: [
           {
             summary: 'Wrong code',

@@ -74,7 +74,9 @@ describe('the Cognito adapter on the local identity provider', () => {
     await provider.invite(email, temporary);
     await provider.setPermanentPassword(email, permanent);
     expect(provider.answersDeliveredSecrets).toBe(true);
-    const { code } = await provider.startPasswordReset(email, caller);
+    const started = await provider.startPasswordReset(email, caller);
+    if (started.kind !== 'sent') throw new Error(`no code sent: ${started.refusal}`);
+    const { code } = started;
     expect(code).toMatch(/^\S+$/);
     const wrong = code === '000000' ? '111111' : '000000';
     await expect(provider.confirmPasswordReset(email, wrong, 'Oublie-Passw0rd!', caller)).resolves.toBe('bad_code');
@@ -86,8 +88,11 @@ describe('the Cognito adapter on the local identity provider', () => {
     });
   });
 
-  it('answers no code for an unknown e-mail', async () => {
-    await expect(provider.startPasswordReset(anEmail(), caller)).resolves.toEqual({});
+  it('answers the refusal of an unknown e-mail, without a code', async () => {
+    await expect(provider.startPasswordReset(anEmail(), caller)).resolves.toEqual({
+      kind: 'refused',
+      refusal: 'UserNotFoundException',
+    });
   });
 
   it('invites an existing person again with a new temporary password', async () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Deps } from '../../deps';
 import { messages as catalogue } from '../../messages';
+import { logger } from '../../observability';
 import { batchGetItems } from '../../storage/client';
 import {
   countSignInFailure,
@@ -148,14 +149,22 @@ export async function changePassword(
   if (outcome === 'refused') throw new UnauthorizedError(messages.wrongPassword);
 }
 
-/** Always accepted (no e-mail is confirmed or denied); the local run answers the code it delivered, if any. */
+/**
+ * Always accepted (docs/api.md, "Settings API"): whatever the provider refused for this e-mail (unknown, or known
+ * but past its limits or undeliverable), the answer is the one of a code sent, or it would tell who has an account.
+ * The refusal is logged by its name alone, never the e-mail. The local run answers the code it delivered, if any.
+ */
 export async function startPasswordReset(
   deps: SessionDeps,
   input: z.output<typeof passwordResetSchema>,
   caller: Caller,
 ): Promise<{ code?: string }> {
-  const { code } = await deps.identity.startPasswordReset(emailKey(input.email), caller);
-  return deps.identity.answersDeliveredSecrets && code !== undefined ? { code } : {};
+  const started = await deps.identity.startPasswordReset(emailKey(input.email), caller);
+  if (started.kind === 'refused') {
+    logger.warn('password reset refused by the identity provider', { refusal: started.refusal });
+    return {};
+  }
+  return deps.identity.answersDeliveredSecrets && started.code !== undefined ? { code: started.code } : {};
 }
 
 export async function confirmPasswordReset(
