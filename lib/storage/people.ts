@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberRole } from '../domain/model';
 import { batchGetItems, sameKey, type Store } from './client';
@@ -95,28 +96,51 @@ export async function getSession(store: Store, refreshToken: string): Promise<Se
   );
 }
 
-/** Access pattern "failed sign-ins of an e-mail in its window": one GetItem. */
-export async function readSignInFailures(store: Store, email: string, windowStart: string): Promise<number> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.signInFailures(email, windowStart), ConsistentRead: true }),
-  );
-  return typeof Item?.failures === 'number' ? Item.failures : 0;
-}
-
-/** One more failed sign-in in the window: one UpdateItem (ADD, atomic across concurrent calls), kept past it (TTL). */
-export async function countSignInFailure(
+/**
+ * Access pattern "failed sign-ins of an e-mail in its window", counted before the identity provider is asked: one
+ * UpdateItem that adds the attempt only while the count is under the limit (`ADD` under a condition, atomic across
+ * concurrent calls), so that parallel guesses cannot all read a count under it and pass; at the limit nothing is
+ * counted and the attempt is refused. Kept past the window (TTL).
+ */
+export async function countSignInAttempt(
   store: Store,
   email: string,
   window: { start: string; expiresAt: number },
-): Promise<number> {
-  const { Attributes } = await store.db.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.signInFailures(email, window.start),
-      UpdateExpression: 'ADD failures :one SET expires_at = :expiresAt',
-      ExpressionAttributeValues: { ':one': 1, ':expiresAt': window.expiresAt },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.failures ?? 0);
+  limit: number,
+): Promise<'counted' | 'refused'> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.signInFailures(email, window.start),
+        UpdateExpression: 'ADD failures :one SET expires_at = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(failures) OR failures < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':expiresAt': window.expiresAt, ':limit': limit },
+      }),
+    );
+    return 'counted';
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return 'refused';
+    throw error;
+  }
+}
+
+/**
+ * A counted attempt that proved the password right, taken back: `ADD -1`, atomic like the count, and never below
+ * zero (an item already gone with its TTL stays gone).
+ */
+export async function uncountSignInAttempt(store: Store, email: string, windowStart: string): Promise<void> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.signInFailures(email, windowStart),
+        UpdateExpression: 'ADD failures :minusOne',
+        ConditionExpression: 'failures > :zero',
+        ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

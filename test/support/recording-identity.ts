@@ -1,14 +1,18 @@
-import type { IdentityProvider } from '../../lib/domain/identity-provider';
+import { randomUUID } from 'node:crypto';
+import type { Caller, IdentityProvider } from '../../lib/domain/identity-provider';
 
 /**
- * A TEST DOUBLE of the identity provider port (lib/domain/identity-provider.ts), for the member use
- * cases' tests before the Cognito adapter (lib/identity/) is merged: it records invitations and
- * permanent passwords and signs no one in. `answersDeliveredSecrets` as the local run's provider
- * (true) or AWS's (false). `failInvite` makes the next invitations throw, as a provider outage.
+ * A TEST DOUBLE of the identity provider port (lib/domain/identity-provider.ts), for the use cases' tests without
+ * the Cognito adapter (lib/identity/): it records invitations, permanent passwords and sign-ins. A sign-in with the
+ * password set in `passwords` for its e-mail opens a session (tokens of its own making), any other is refused.
+ * `answersDeliveredSecrets` as the local run's provider (true) or AWS's (false). `failInvite` makes the next
+ * invitations throw, as a provider outage.
  */
 export type RecordingIdentityProvider = IdentityProvider & {
   invitations: { email: string; temporaryPassword: string }[];
   permanentPasswords: { email: string; password: string }[];
+  signIns: { email: string; caller: Caller }[];
+  passwords: Map<string, string>;
   failInvite: boolean;
 };
 
@@ -16,6 +20,8 @@ export function recordingIdentityProvider(answersDeliveredSecrets = true): Recor
   const provider: RecordingIdentityProvider = {
     invitations: [],
     permanentPasswords: [],
+    signIns: [],
+    passwords: new Map(),
     failInvite: false,
     answersDeliveredSecrets,
     async invite(email, temporaryPassword) {
@@ -25,7 +31,16 @@ export function recordingIdentityProvider(answersDeliveredSecrets = true): Recor
     async setPermanentPassword(email, password) {
       provider.permanentPasswords.push({ email, password });
     },
-    signIn: () => Promise.reject(new Error('not recorded by this test double')),
+    async signIn(email, password, _newPassword, caller) {
+      provider.signIns.push({ email, caller });
+      if (provider.passwords.get(email) !== password) return { kind: 'refused' };
+      const tokens = {
+        accessToken: `access-${randomUUID()}`,
+        refreshToken: `refresh-${randomUUID()}`,
+        expiresIn: 3600,
+      };
+      return { kind: 'signed_in', tokens };
+    },
     refresh: () => Promise.reject(new Error('not recorded by this test double')),
     changePassword: () => Promise.reject(new Error('not recorded by this test double')),
     startPasswordReset: () => Promise.reject(new Error('not recorded by this test double')),

@@ -4,13 +4,13 @@ import { messages as catalogue } from '../../messages';
 import { logger } from '../../observability';
 import { batchGetItems } from '../../storage/client';
 import {
-  countSignInFailure,
+  countSignInAttempt,
   getSession,
   listMembershipsOfPerson,
   putSession,
-  readSignInFailures,
   readSignOut,
   recordSignOut,
+  uncountSignInAttempt,
   type MembershipItem,
 } from '../../storage/people';
 import { emailKey, keys } from '../../storage/table-items';
@@ -69,23 +69,30 @@ const sessionSeconds = 30 * 24 * 3600;
 
 export type WorkspaceOfPerson = { id: string; name: string; role: MembershipItem['role']; member_id: string };
 
+/**
+ * Sign-in (decisions 7.1). The attempt is counted before the identity provider is asked, and refused once the e-mail
+ * has 10 in its window, so that no number of parallel guesses gets more than 10 passwords checked. An attempt that
+ * proves the password right (a session, or the temporary password's 409) is taken back: the limit is on failures,
+ * and a person signing in from several devices is never held back by their own successes; one that ends in a
+ * failure, a lockout or an error stays counted.
+ */
 export async function signIn(deps: SessionDeps, input: z.output<typeof signInSchema>, caller: Caller) {
   const person = emailKey(input.email);
   const now = deps.clock().getTime();
   const windowStart = Math.floor(now / failureWindowMs) * failureWindowMs;
   const window = { start: new Date(windowStart).toISOString(), expiresAt: (windowStart + 2 * failureWindowMs) / 1000 };
   const retryAfter = Math.max(1, Math.ceil((windowStart + failureWindowMs - now) / 1000));
-  if ((await readSignInFailures(deps, person, window.start)) >= signInFailureLimit) {
+  if ((await countSignInAttempt(deps, person, window, signInFailureLimit)) === 'refused') {
     throw new RateLimitedError(messages.tooManySignIns, retryAfter);
   }
   const result = await deps.identity.signIn(person, input.password, input.new_password, caller);
   switch (result.kind) {
     case 'refused':
-      await countSignInFailure(deps, person, window);
       throw new UnauthorizedError(messages.signInRefused);
     case 'locked_out':
       throw new RateLimitedError(messages.tooManySignIns, retryAfter);
     case 'new_password_required':
+      await uncountSignInAttempt(deps, person, window.start);
       throw new ConflictError(messages.newPasswordRequired, {
         field: 'new_password',
         message: messages.newPasswordRequired,
@@ -94,12 +101,15 @@ export async function signIn(deps: SessionDeps, input: z.output<typeof signInSch
       break;
   }
   const { tokens } = result;
-  await putSession(deps, tokens.refreshToken, {
-    email: person,
-    signed_in_at: now,
-    expires_at: Math.floor(now / 1000) + sessionSeconds,
-  });
-  const { name, workspaces } = await workspacesOf(deps, person);
+  const [, , { name, workspaces }] = await Promise.all([
+    uncountSignInAttempt(deps, person, window.start),
+    putSession(deps, tokens.refreshToken, {
+      email: person,
+      signed_in_at: now,
+      expires_at: Math.floor(now / 1000) + sessionSeconds,
+    }),
+    workspacesOf(deps, person),
+  ]);
   return {
     access_token: tokens.accessToken,
     refresh_token: tokens.refreshToken,
