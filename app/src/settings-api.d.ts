@@ -16,7 +16,7 @@ export interface paths {
     post: operations['signIn'];
     /**
      * Sign out everywhere
-     * @description From the next call, the access tokens issued until now (this one included) and the refresh tokens of every session begun before are refused. Signing in again opens a new session.
+     * @description From the next call, the access tokens issued until now (this one included) and the refresh tokens of every session begun before are refused. The identity provider signs the person out too, everywhere. Signing in again opens a new session.
      *
      *     Role: any signed-in person, whatever their workspaces.
      */

@@ -32,6 +32,12 @@ export type IdentityProvider = {
   signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;
   refresh(email: string, refreshToken: string): Promise<{ accessToken: string; expiresIn: number } | undefined>;
   changePassword(accessToken: string, password: string, newPassword: string): Promise<'changed' | 'refused'>;
+  /**
+   * Ends every session of the person at the provider too (the refresh tokens, and the access tokens for the
+   * provider's own calls), from one of their access tokens. Resolves where the provider has no such call (the local
+   * one); any other failure throws.
+   */
+  signOutEverywhere(accessToken: string): Promise<void>;
   startPasswordReset(email: string, caller: Caller): Promise<PasswordResetStart>;
   /** `bad_code` also when the provider stops taking codes for this person for a while (its attempt limits). */
   confirmPasswordReset(email: string, code: string, newPassword: string, caller: Caller): Promise<'reset' | 'bad_code'>;

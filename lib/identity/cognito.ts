@@ -9,6 +9,7 @@ import {
   ConfirmForgotPasswordCommand,
   DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
   type AuthenticationResultType,
@@ -21,7 +22,7 @@ import { loadIdentityConfig, type IdentityConfig } from './config';
  * in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API reference,
  * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
  * API_RespondToAuthChallenge.html, API_ChangePassword.html, API_ForgotPassword.html,
- * API_ConfirmForgotPassword.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
+ * API_ConfirmForgotPassword.html, API_GlobalSignOut.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
  * API_DescribeUserPoolClient.html.
  */
 
@@ -222,6 +223,20 @@ export function createCognitoIdentityProvider(
       } catch (error) {
         if (named(error, wrongPassword)) return 'refused';
         throw error;
+      }
+    },
+    signOutEverywhere: async (accessToken) => {
+      try {
+        // "Invalidates the identity, access, and refresh tokens that Amazon Cognito issued to a user": its refresh
+        // tokens, and its access tokens for Cognito's own calls (GetUser, ChangePassword…); the service's authorizer
+        // checks its own sign-out record (API_GlobalSignOut.html).
+        await client.send(new GlobalSignOutCommand({ AccessToken: accessToken }));
+      } catch (error) {
+        // cognito-local 5.3.0 has no GlobalSignOut: it answers any operation it lacks with HTTP 500 and `__type`
+        // `CognitoLocal#Unsupported` (node_modules/cognito-local/lib/server/server.js), which the SDK throws as
+        // `Unsupported` (a server fault, so sent twice), a name Cognito itself never answers. Only that one means
+        // "not here".
+        if (!named(error, (failure) => failure.name === 'Unsupported')) throw error;
       }
     },
     startPasswordReset: async (email, caller) => {

@@ -114,7 +114,8 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Sign out everywhere',
     description:
       'From the next call, the access tokens issued until now (this one included) and the refresh tokens of every ' +
-      'session begun before are refused. Signing in again opens a new session.',
+      'session begun before are refused. The identity provider signs the person out too, everywhere. Signing in ' +
+      'again opens a new session.',
     success: { 204: { description: 'Signed out; no body.' } },
     errors: {},
   },

@@ -43,6 +43,7 @@ export function recordingIdentityProvider(answersDeliveredSecrets = true): Recor
     },
     refresh: () => Promise.reject(new Error('not recorded by this test double')),
     changePassword: () => Promise.reject(new Error('not recorded by this test double')),
+    signOutEverywhere: () => Promise.reject(new Error('not recorded by this test double')),
     startPasswordReset: () => Promise.reject(new Error('not recorded by this test double')),
     confirmPasswordReset: () => Promise.reject(new Error('not recorded by this test double')),
   };

@@ -8,6 +8,7 @@ import {
   ConfirmForgotPasswordCommand,
   DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -92,6 +93,29 @@ describe('the Cognito adapter, on what only Cognito answers', () => {
     const { mock, provider } = aProvider();
     mock.on(InitiateAuthCommand).rejects(fault('InternalErrorException', 'boom'));
     await expect(provider.signIn('a@acme.test', 'x', undefined, caller)).rejects.toThrow('boom');
+  });
+
+  it("takes cognito-local's answer to an operation it lacks (`Unsupported`, HTTP 500) as no global sign-out here", async () => {
+    const { mock, provider } = aProvider();
+    mock.on(GlobalSignOutCommand).rejects(
+      new CognitoIdentityProviderServiceException({
+        name: 'Unsupported',
+        message: 'Cognito Local unsupported feature: Unsupported x-amz-target header "GlobalSignOut"',
+        $fault: 'server',
+        $metadata: { httpStatusCode: 500 },
+      }),
+    );
+    await expect(provider.signOutEverywhere('token')).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['NotAuthorizedException', 'Access Token has been revoked'],
+    ['TooManyRequestsException', 'Rate exceeded'],
+    ['InternalErrorException', 'boom'],
+  ])('lets any other failure of the global sign-out through (%s)', async (name, message) => {
+    const { mock, provider } = aProvider();
+    mock.on(GlobalSignOutCommand).rejects(fault(name, message));
+    await expect(provider.signOutEverywhere('token')).rejects.toThrow(message);
   });
 
   it('answers no delivered code on AWS', async () => {

@@ -4,6 +4,7 @@ import {
   CognitoIdentityProviderServiceException,
   DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -18,7 +19,7 @@ import { recordingMetrics } from '../support/recording-metrics';
 
 /*
  * What the Cognito adapter sends, read on a mocked client: the caller's address for Cognito's threat protection
- * (`UserContextData`) on every call made for a person who holds no token yet.
+ * (`UserContextData`) on every call made for a person who holds no token yet; the access token of a sign-out.
  */
 
 const config = {
@@ -121,5 +122,17 @@ describe("the caller's address, sent to Cognito's threat protection", () => {
     const fromEvent = { IpAddress: '198.51.100.23' };
     expect(mock.commandCalls(ForgotPasswordCommand)[0]?.args[0].input.UserContextData).toEqual(fromEvent);
     expect(mock.commandCalls(ConfirmForgotPasswordCommand)[0]?.args[0].input.UserContextData).toEqual(fromEvent);
+  });
+});
+
+describe('the global sign-out', () => {
+  it('sends GlobalSignOut with the access token of the sign-out, and nothing that needs the client secret', async () => {
+    const { mock, provider } = aProvider();
+    mock.on(GlobalSignOutCommand).resolves({});
+    await provider.signOutEverywhere('the-access-token');
+    expect(mock.commandCalls(GlobalSignOutCommand).map((call) => call.args[0].input)).toEqual([
+      { AccessToken: 'the-access-token' },
+    ]);
+    expect(mock.commandCalls(DescribeUserPoolClientCommand)).toHaveLength(0);
   });
 });

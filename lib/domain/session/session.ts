@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { Deps } from '../../deps';
 import { messages as catalogue } from '../../messages';
-import { logger } from '../../observability';
+import { errorFields, logger } from '../../observability';
 import { batchGetItems } from '../../storage/client';
 import {
   countSignInAttempt,
@@ -139,15 +139,25 @@ const signedOutAtMs = (signOut: { signed_out_at: number; signed_out_at_ms?: numb
 
 /**
  * The person's sign-out (docs/adr/0013, point 5): access tokens issued before this second and the one that signed
- * out fail from the next call; so do the refresh tokens of every session begun before it.
+ * out fail from the next call; so do the refresh tokens of every session begun before it. That record is the
+ * authority for this API. The identity provider is then told too (its global sign-out), so that the access token
+ * no longer works on its own calls either; where it fails, the sign-out still stands and answers as done: the
+ * record already refuses the tokens here, only the service can use a refresh token (it needs the client secret,
+ * docs/adr/0013, point 2), and a client told of a failure could not sign out again, its token being refused from
+ * now on. The failure is logged for the operators.
  */
-export async function signOut(deps: Deps, principal: MemberPrincipal): Promise<void> {
+export async function signOut(deps: SessionDeps, principal: MemberPrincipal, accessToken: string): Promise<void> {
   const now = deps.clock().getTime();
   await recordSignOut(deps, principal.email, {
     signed_out_at: Math.floor(now / 1000),
     signed_out_at_ms: now,
     token_id: principal.tokenId,
   });
+  try {
+    await deps.identity.signOutEverywhere(accessToken);
+  } catch (error) {
+    logger.error('identity provider sign-out failed', errorFields(error));
+  }
 }
 
 export async function changePassword(
