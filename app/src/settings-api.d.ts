@@ -37,7 +37,7 @@ export interface paths {
     put?: never;
     /**
      * Renew the access token
-     * @description A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and the person has not signed out since it began.
+     * @description A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and no sign-out, password change from another session or password reset has ended it since it began.
      */
     post: operations['refreshSession'];
     delete?: never;
@@ -57,7 +57,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password
-     * @description Checks the current password and sets the new one; the sessions stay open.
+     * @description Checks the current password and sets the new one. From the next call, every other session of the person is ended (its access tokens and its refresh token are refused); this one stays, its access token and its refresh token keep working.
      *
      *     Role: any signed-in person, whatever their workspaces.
      */
@@ -99,7 +99,7 @@ export interface paths {
     put?: never;
     /**
      * Forgotten password: set a new one with the code
-     * @description The code of the e-mail and the new password; then sign in with it.
+     * @description The code of the e-mail and the new password; then sign in with it. Every session of the person is ended (from the next call, their access tokens and refresh tokens are refused).
      */
     post: operations['confirmPasswordReset'];
     delete?: never;
@@ -1845,7 +1845,7 @@ export interface operations {
           'application/json': components['schemas']['Error.bad_request'];
         };
       };
-      /** @description A refresh token unknown, expired, or of a session closed by `DELETE /session`: sign in again. */
+      /** @description A refresh token unknown, expired, or of a session ended by `DELETE /session`, a password change from another session or a password reset: sign in again. */
       401: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

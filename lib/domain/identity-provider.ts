@@ -3,7 +3,12 @@
  * local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain knows). User names are e-mails lower-cased by
  * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
  */
-export type Tokens = { accessToken: string; refreshToken: string; expiresIn: number };
+/**
+ * An access token just issued, with which token it is (`jti`) and when it was issued (`iat`, epoch seconds): what
+ * the service records of it to end the other sessions of a person (docs/adr/0013, point 5).
+ */
+export type AccessToken = { accessToken: string; expiresIn: number; tokenId: string; issuedAt: number };
+export type Tokens = AccessToken & { refreshToken: string };
 
 /**
  * Who is asking, for the provider's threat protection: the address API Gateway saw the request come from
@@ -30,7 +35,7 @@ export type PasswordResetStart = { kind: 'sent'; code?: string } | { kind: 'refu
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
   signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;
-  refresh(email: string, refreshToken: string): Promise<{ accessToken: string; expiresIn: number } | undefined>;
+  refresh(email: string, refreshToken: string): Promise<AccessToken | undefined>;
   changePassword(accessToken: string, password: string, newPassword: string): Promise<'changed' | 'refused'>;
   /**
    * Ends every session of the person at the provider too (the refresh tokens, and the access tokens for the

@@ -14,7 +14,8 @@ import {
   RespondToAuthChallengeCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { Caller, IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
+import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
+import type { AccessToken, Caller, IdentityProvider, SignInResult, Tokens } from '../domain/identity-provider';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
@@ -204,7 +205,7 @@ export function createCognitoIdentityProvider(
           }),
         );
         if (!AuthenticationResult?.AccessToken) return undefined;
-        return { accessToken: AuthenticationResult.AccessToken, expiresIn: AuthenticationResult.ExpiresIn ?? 3600 };
+        return accessTokenOf(AuthenticationResult);
       } catch (error) {
         if (named(error, (failure) => refusals.has(failure.name))) return undefined;
         throw error;
@@ -338,9 +339,21 @@ export function createCognitoIdentityProvider(
 }
 
 function tokensOf(result: AuthenticationResultType): Tokens {
-  if (!result.AccessToken || !result.RefreshToken) throw new Error('The identity provider answered no tokens');
+  if (!result.RefreshToken) throw new Error('The identity provider answered no tokens');
+  return { ...accessTokenOf(result), refreshToken: result.RefreshToken };
+}
+
+/**
+ * The access token of a sign-in or refresh, with its `jti` and `iat`, read without verifying it: it comes straight
+ * from the provider, in the answer to this call (over TLS on AWS), not from a caller, and only the authorizer's
+ * verification of it (lib/identity/member-token.ts) ever lets it in.
+ */
+function accessTokenOf(result: AuthenticationResultType): AccessToken {
+  if (!result.AccessToken) throw new Error('The identity provider answered no tokens');
+  const { jti, iat } = decomposeUnverifiedJwt(result.AccessToken).payload;
+  if (typeof jti !== 'string' || typeof iat !== 'number') throw new Error('An access token without jti or iat');
   // cognito-local states no ExpiresIn; its access tokens, like Cognito's by default, last one hour or more.
-  return { accessToken: result.AccessToken, refreshToken: result.RefreshToken, expiresIn: result.ExpiresIn ?? 3600 };
+  return { accessToken: result.AccessToken, expiresIn: result.ExpiresIn ?? 3600, tokenId: jti, issuedAt: iat };
 }
 
 /**

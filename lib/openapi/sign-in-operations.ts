@@ -90,7 +90,7 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Renew the access token',
     description:
       'A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and ' +
-      'the person has not signed out since it began.',
+      'no sign-out, password change from another session or password reset has ended it since it began.',
     requestBody: {
       schema: 'SessionRefresh',
       description: 'The refresh token.',
@@ -105,7 +105,9 @@ export const signInOperations: Record<string, OperationText> = {
     },
     errors: {
       401: {
-        description: 'A refresh token unknown, expired, or of a session closed by `DELETE /session`: sign in again.',
+        description:
+          'A refresh token unknown, expired, or of a session ended by `DELETE /session`, a password change from ' +
+          'another session or a password reset: sign in again.',
         examples: [{ summary: 'Refused', message: messages.refreshRefused }],
       },
     },
@@ -121,7 +123,10 @@ export const signInOperations: Record<string, OperationText> = {
   },
   changePassword: {
     summary: 'Change the password',
-    description: 'Checks the current password and sets the new one; the sessions stay open.',
+    description:
+      'Checks the current password and sets the new one. From the next call, every other session of the person ' +
+      'is ended (its access tokens and its refresh token are refused); this one stays, its access token and its ' +
+      'refresh token keep working.',
     requestBody: {
       schema: 'PasswordChange',
       description: 'The current password and the new one.',
@@ -163,7 +168,9 @@ export const signInOperations: Record<string, OperationText> = {
   },
   confirmPasswordReset: {
     summary: 'Forgotten password: set a new one with the code',
-    description: 'The code of the e-mail and the new password; then sign in with it.',
+    description:
+      'The code of the e-mail and the new password; then sign in with it. Every session of the person is ended ' +
+      '(from the next call, their access tokens and refresh tokens are refused).',
     requestBody: {
       schema: 'PasswordResetConfirmation',
       description: 'The address, the code and the new password.',

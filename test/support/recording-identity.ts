@@ -4,24 +4,33 @@ import type { Caller, IdentityProvider } from '../../lib/domain/identity-provide
 /**
  * A TEST DOUBLE of the identity provider port (lib/domain/identity-provider.ts), for the use cases' tests without
  * the Cognito adapter (lib/identity/): it records invitations, permanent passwords and sign-ins. A sign-in with the
- * password set in `passwords` for its e-mail opens a session (tokens of its own making), any other is refused.
- * `answersDeliveredSecrets` as the local run's provider (true) or AWS's (false). `failInvite` makes the next
- * invitations throw, as a provider outage.
+ * password set in `passwords` for its e-mail opens a session (tokens of its own making, issued at `issuedAt()`,
+ * epoch seconds), any other is refused; the refresh tokens it issued refresh. `answersDeliveredSecrets` as the local
+ * run's provider (true) or AWS's (false). `failInvite` makes the next invitations throw, as a provider outage.
  */
 export type RecordingIdentityProvider = IdentityProvider & {
   invitations: { email: string; temporaryPassword: string }[];
   permanentPasswords: { email: string; password: string }[];
   signIns: { email: string; caller: Caller }[];
   passwords: Map<string, string>;
+  issuedAt: () => number;
   failInvite: boolean;
 };
 
 export function recordingIdentityProvider(answersDeliveredSecrets = true): RecordingIdentityProvider {
+  const issuedRefreshTokens = new Set<string>();
+  const anAccessToken = () => ({
+    accessToken: `access-${randomUUID()}`,
+    expiresIn: 3600,
+    tokenId: randomUUID(),
+    issuedAt: provider.issuedAt(),
+  });
   const provider: RecordingIdentityProvider = {
     invitations: [],
     permanentPasswords: [],
     signIns: [],
     passwords: new Map(),
+    issuedAt: () => Math.floor(Date.now() / 1000),
     failInvite: false,
     answersDeliveredSecrets,
     async invite(email, temporaryPassword) {
@@ -34,14 +43,13 @@ export function recordingIdentityProvider(answersDeliveredSecrets = true): Recor
     async signIn(email, password, _newPassword, caller) {
       provider.signIns.push({ email, caller });
       if (provider.passwords.get(email) !== password) return { kind: 'refused' };
-      const tokens = {
-        accessToken: `access-${randomUUID()}`,
-        refreshToken: `refresh-${randomUUID()}`,
-        expiresIn: 3600,
-      };
-      return { kind: 'signed_in', tokens };
+      const refreshToken = `refresh-${randomUUID()}`;
+      issuedRefreshTokens.add(refreshToken);
+      return { kind: 'signed_in', tokens: { ...anAccessToken(), refreshToken } };
     },
-    refresh: () => Promise.reject(new Error('not recorded by this test double')),
+    async refresh(_email, refreshToken) {
+      return issuedRefreshTokens.has(refreshToken) ? anAccessToken() : undefined;
+    },
     changePassword: () => Promise.reject(new Error('not recorded by this test double')),
     signOutEverywhere: () => Promise.reject(new Error('not recorded by this test double')),
     startPasswordReset: () => Promise.reject(new Error('not recorded by this test double')),

@@ -14,6 +14,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { createHandler as confirmPasswordResetHandler } from '../../functions/confirm-password-reset';
 import { createHandler as startPasswordResetHandler } from '../../functions/start-password-reset';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
+import { accessClaims, aSigningKey, signedToken } from '../support/access-tokens';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
 
@@ -41,7 +42,22 @@ function aProvider() {
   return { mock, client, provider: createCognitoIdentityProvider(config, client) };
 }
 
-const tokens = { AccessToken: 'access', RefreshToken: 'refresh', ExpiresIn: 3600 };
+/** A sign-in's answer: the adapter reads its access token's `jti` and `iat`. */
+const claims = accessClaims({ issuer: config.issuer, clientId: 'client', email: 'a@acme.test' });
+const tokens = { AccessToken: signedToken(aSigningKey(), claims), RefreshToken: 'refresh', ExpiresIn: 3600 };
+
+describe('the tokens of a sign-in and of a refresh', () => {
+  it("come with their access token's jti and iat, read from it", async () => {
+    const { mock, provider } = aProvider();
+    mock.on(InitiateAuthCommand).resolves({ AuthenticationResult: tokens });
+    const expected = { accessToken: tokens.AccessToken, tokenId: claims.jti, issuedAt: claims.iat, expiresIn: 3600 };
+    await expect(provider.signIn('a@acme.test', 'Mot-de-passe-1!', undefined, caller)).resolves.toEqual({
+      kind: 'signed_in',
+      tokens: { ...expected, refreshToken: 'refresh' },
+    });
+    await expect(provider.refresh('a@acme.test', 'refresh')).resolves.toEqual(expected);
+  });
+});
 
 describe("the caller's address, sent to Cognito's threat protection", () => {
   it('goes with the sign-in (InitiateAuth)', async () => {
