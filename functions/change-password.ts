@@ -7,9 +7,9 @@ import { poolIdentityProvider } from '../lib/identity/cognito';
 import { routeById } from '../lib/routes';
 
 export const createHandler = (deps: Deps, identity: IdentityProvider = poolIdentityProvider()) =>
-  settingsRoute(routeById('changePassword'), deps, async (event) => {
+  settingsRoute(routeById('changePassword'), deps, async (event, { principal }) => {
     const input = parseJsonBody(event.body, changePasswordSchema);
-    await changePassword({ ...deps, identity }, accessTokenOf(event), input);
+    await changePassword({ ...deps, identity }, principal, accessTokenOf(event), input);
     return { statusCode: 204, headers: {}, body: '' };
   });
 

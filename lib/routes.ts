@@ -336,13 +336,13 @@ export const routes: readonly Route[] = checkedRoutes([
     credential: 'none',
     errorShape: 'standard',
     /**
-     * The e-mail's failed sign-ins (RATE#), read then counted; the session (SESSION#); the person's workspaces by
-     * one Query of their partition (PERSON#) and the names by one BatchGetItem of those workspaces (WS#).
+     * The e-mail's attempt counted first, and taken back after a right password (RATE#); the session (SESSION#); the
+     * person's workspaces and cut-off by one Query of their partition (PERSON#), a token of the cut-off's second
+     * kept in it (PERSON#), and the names by one BatchGetItem of those workspaces (WS#).
      */
-    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'Query', 'BatchGetItem'],
+    tableActions: ['UpdateItem', 'PutItem', 'Query', 'BatchGetItem'],
     tableKeys: {
-      GetItem: ['RATE#'],
-      UpdateItem: ['RATE#'],
+      UpdateItem: ['RATE#', 'PERSON#'],
       PutItem: ['SESSION#'],
       Query: ['PERSON#'],
       BatchGetItem: ['WS#'],
@@ -356,9 +356,12 @@ export const routes: readonly Route[] = checkedRoutes([
     entry: 'functions/refresh-session.ts',
     credential: 'none',
     errorShape: 'standard',
-    /** The session of the refresh token, then the person's last sign-out: two consistent GetItems. */
-    tableActions: ['GetItem'],
-    tableKeys: { GetItem: ['SESSION#', 'PERSON#'] },
+    /**
+     * The session of the refresh token, then the person's cut-off: two consistent GetItems; then the session's new
+     * access token recorded (SESSION#), and a token of the cut-off's second kept in it (PERSON#).
+     */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['SESSION#', 'PERSON#'], UpdateItem: ['SESSION#', 'PERSON#'] },
     identityActions: ['DescribeUserPoolClient'],
   },
   {
@@ -368,7 +371,7 @@ export const routes: readonly Route[] = checkedRoutes([
     entry: 'functions/sign-out.ts',
     credential: 'member-token',
     errorShape: 'standard',
-    /** The person's sign-out record (PERSON# / SIGNOUT). */
+    /** The person's cut-off (PERSON# / SIGNOUT); GlobalSignOut is authorized by the access token itself. */
     tableActions: ['PutItem'],
     tableKeys: { PutItem: ['PERSON#'] },
   },
@@ -379,8 +382,9 @@ export const routes: readonly Route[] = checkedRoutes([
     entry: 'functions/change-password.ts',
     credential: 'member-token',
     errorShape: 'standard',
-    /** ChangePassword is authorized by the access token itself: no table, no permission on the pool. */
-    tableActions: [],
+    /** ChangePassword is authorized by the access token itself; then the person's cut-off (PERSON# / SIGNOUT). */
+    tableActions: ['PutItem'],
+    tableKeys: { PutItem: ['PERSON#'] },
   },
   {
     id: 'startPasswordReset',
@@ -399,7 +403,9 @@ export const routes: readonly Route[] = checkedRoutes([
     entry: 'functions/confirm-password-reset.ts',
     credential: 'none',
     errorShape: 'standard',
-    tableActions: [],
+    /** Once the provider has set the new password, the person's cut-off (PERSON# / SIGNOUT). */
+    tableActions: ['PutItem'],
+    tableKeys: { PutItem: ['PERSON#'] },
     identityActions: ['DescribeUserPoolClient'],
   },
   {

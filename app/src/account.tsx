@@ -4,8 +4,8 @@ import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
- * « Mon compte », whatever the role: change one's password (`POST /session/password`, the sessions stay open); signing
- * out is the header's button, on every screen.
+ * « Mon compte », whatever the role: change one's password (`POST /session/password`: this session stays, the
+ * person's other sessions end); signing out is the header's button, on every screen.
  */
 export function Account() {
   const [status, setStatus] = useState<string>();

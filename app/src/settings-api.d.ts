@@ -16,7 +16,7 @@ export interface paths {
     post: operations['signIn'];
     /**
      * Sign out everywhere
-     * @description From the next call, the access tokens issued until now (this one included) and the refresh tokens of every session begun before are refused. Signing in again opens a new session.
+     * @description From the next call, the access tokens issued until now (this one included) and the refresh tokens of every session begun before are refused. The identity provider signs the person out too, everywhere. Signing in again opens a new session.
      *
      *     Role: any signed-in person, whatever their workspaces.
      */
@@ -37,7 +37,7 @@ export interface paths {
     put?: never;
     /**
      * Renew the access token
-     * @description A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and the person has not signed out since it began.
+     * @description A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and no sign-out, password change from another session or password reset has ended it since it began.
      */
     post: operations['refreshSession'];
     delete?: never;
@@ -57,7 +57,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password
-     * @description Checks the current password and sets the new one; the sessions stay open.
+     * @description Checks the current password and sets the new one. From the next call, every other session of the person is ended (its access tokens and its refresh token are refused); this one stays, its access token and its refresh token keep working.
      *
      *     Role: any signed-in person, whatever their workspaces.
      */
@@ -79,7 +79,7 @@ export interface paths {
     put?: never;
     /**
      * Forgotten password: send a code
-     * @description The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same either way, so that it tells nobody whether an address is known.
+     * @description The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same either way, even when the provider will not send one for now (its limits), so that it tells nobody whether an address is known.
      */
     post: operations['startPasswordReset'];
     delete?: never;
@@ -99,7 +99,7 @@ export interface paths {
     put?: never;
     /**
      * Forgotten password: set a new one with the code
-     * @description The code of the e-mail and the new password; then sign in with it.
+     * @description The code of the e-mail and the new password; then sign in with it. Every session of the person is ended (from the next call, their access tokens and refresh tokens are refused).
      */
     post: operations['confirmPasswordReset'];
     delete?: never;
@@ -1847,7 +1847,7 @@ export interface operations {
           'application/json': components['schemas']['Error.bad_request'];
         };
       };
-      /** @description A refresh token unknown, expired, or of a session closed by `DELETE /session`: sign in again. */
+      /** @description A refresh token unknown, expired, or of a session ended by `DELETE /session`, a password change from another session or a password reset: sign in again. */
       401: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -2004,7 +2004,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A wrong or expired code, or a new password not following the policy (`details.field` names it). */
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A wrong or expired code, or one tried too often (the same answer), or a new password not following the policy (`details.field` names it). */
       400: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

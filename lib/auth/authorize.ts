@@ -2,9 +2,9 @@ import { isUuid } from '../ids';
 import { findRoute, type Route } from '../routes';
 import { fingerprint, getApiKeyByFingerprint, checkTokenAndStampLastCall } from '../storage/credentials';
 import type { Store } from '../storage/client';
-import { readMembershipAndSignOut, readSignOut, type SignOutItem } from '../storage/people';
+import { readMembershipAndSignOut, readSignOut, tokenSignedOut } from '../storage/people';
 import type { MemberPrincipal } from '../domain/model';
-import type { AccessTokenClaims, MemberTokenVerifier } from '../identity/member-token';
+import type { MemberTokenVerifier } from '../identity/member-token';
 import { admittedWebhookCall, grants, type AuthDecision } from './context';
 
 /**
@@ -67,7 +67,7 @@ async function authorizeMember(deps: AuthorizerDeps, route: Route, request: Auth
   if (claims === undefined) return { outcome: 'unauthorized' };
   const principal: MemberPrincipal = { kind: 'member', ...claims };
   if (!route.path.includes('{workspace_id}')) {
-    return signedOut(claims, await readSignOut(deps, claims.email))
+    return tokenSignedOut(await readSignOut(deps, claims.email), claims)
       ? { outcome: 'unauthorized' }
       : { outcome: 'allowed', principal };
   }
@@ -75,7 +75,7 @@ async function authorizeMember(deps: AuthorizerDeps, route: Route, request: Auth
   // A workspace id that cannot be one is a workspace this person is not a member of.
   if (workspaceId === undefined) return { outcome: 'not_found' };
   const { membership, signOut } = await readMembershipAndSignOut(deps, claims.email, workspaceId);
-  if (signedOut(claims, signOut)) return { outcome: 'unauthorized' };
+  if (tokenSignedOut(signOut, claims)) return { outcome: 'unauthorized' };
   if (membership === undefined) return { outcome: 'not_found' };
   const member = {
     ...principal,
@@ -84,10 +84,6 @@ async function authorizeMember(deps: AuthorizerDeps, route: Route, request: Auth
   const allowed = route.role !== 'admin' || membership.role === 'admin';
   return { outcome: allowed ? 'allowed' : 'forbidden', principal: member };
 }
-
-/** Issued before the person's last sign-out, or the very token that signed out (docs/adr/0013, point 5). */
-const signedOut = (claims: AccessTokenClaims, signOut: SignOutItem | undefined): boolean =>
-  signOut !== undefined && (claims.issuedAt < signOut.signed_out_at || claims.tokenId === signOut.token_id);
 
 function workspaceIdOf(request: AuthRequest): string | undefined {
   try {

@@ -81,6 +81,15 @@ export function accessTokenOf(event: Pick<APIGatewayProxyEvent, 'headers'>): str
 const loopbackHost = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
 
 /**
+ * The caller's address for the identity provider's threat protection: the proxy event's
+ * `requestContext.identity.sourceIp`, the address API Gateway received the request from ("Lambda proxy integrations
+ * in API Gateway", input format, https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html).
+ */
+export function callerOf(event: Pick<APIGatewayProxyEvent, 'requestContext'>): { ipAddress: string | undefined } {
+  return { ipAddress: event.requestContext?.identity?.sourceIp || undefined };
+}
+
+/**
  * The API's own base URL, as the caller reached it, for the webhook URLs a settings answer shows (their
  * `?endpoint_id=`, and the `&token=` a form tool may append). Read from the proxy event's request context, never
  * from a header the caller writes (`Host`, `X-Forwarded-Proto`):

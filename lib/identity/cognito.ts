@@ -10,11 +10,20 @@ import {
   ConfirmForgotPasswordCommand,
   DescribeUserPoolClientCommand,
   ForgotPasswordCommand,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import type { IdentityProvider, Invitation, SignInResult, Tokens } from '../domain/identity-provider';
+import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
+import type {
+  AccessToken,
+  Caller,
+  IdentityProvider,
+  Invitation,
+  SignInResult,
+  Tokens,
+} from '../domain/identity-provider';
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
@@ -22,13 +31,48 @@ import { loadIdentityConfig, type IdentityConfig } from './config';
  * in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API reference,
  * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
  * API_RespondToAuthChallenge.html, API_ChangePassword.html, API_ForgotPassword.html,
- * API_ConfirmForgotPassword.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
+ * API_ConfirmForgotPassword.html, API_GlobalSignOut.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
  * API_DescribeUserPoolClient.html.
  */
 
 /** The provider's error names the service tells apart; any other error is a failure (the route's 500). */
 const refusals = new Set(['NotAuthorizedException', 'UserNotFoundException']);
-const badCodes = new Set(['CodeMismatchException', 'ExpiredCodeException']);
+/**
+ * A code that will not do: wrong, expired, or the attempts on it over their limit for now; the same 400 for all, as
+ * the API reference lists them for ConfirmForgotPassword (API_ConfirmForgotPassword.html, "Errors").
+ */
+const badCodes = new Set([
+  'CodeMismatchException',
+  'ExpiredCodeException',
+  'LimitExceededException',
+  'TooManyFailedAttemptsException',
+]);
+/**
+ * Every refusal the API reference lists for ForgotPassword (API_ForgotPassword.html, "Errors"; UserNotConfirmed from
+ * its earlier editions), all of which Cognito answers because of the person or of how much they asked: an unknown
+ * user, but also a known one past the limits (LimitExceeded, TooManyRequests), whose address cannot be delivered to
+ * or is not verified (CodeDeliveryFailure, InvalidParameter), or in a state without reset (NotAuthorized,
+ * UserNotConfirmed). Answered as a code sent, or the answer would tell whether an address has an account. What is
+ * left is the provider's own failure (InternalError, a network error): the route's 500.
+ */
+const resetRefusals = new Set([
+  'CodeDeliveryFailureException',
+  'ForbiddenException',
+  'InvalidEmailRoleAccessPolicyException',
+  'InvalidLambdaResponseException',
+  'InvalidParameterException',
+  'InvalidSmsRoleAccessPolicyException',
+  'InvalidSmsRoleTrustRelationshipException',
+  'LimitExceededException',
+  'NotAuthorizedException',
+  'OperationNotEnabledException',
+  'ResourceNotFoundException',
+  'TooManyRequestsException',
+  'UnexpectedLambdaException',
+  'UserLambdaValidationException',
+  'UserNotConfirmedException',
+  'UserNotFoundException',
+]);
 
 /**
  * The lockout that follows repeated wrong passwords is a NotAuthorizedException whose message says so
@@ -48,6 +92,18 @@ const wrongPassword = (error: Error): boolean => refusals.has(error.name) || err
 function named(error: unknown, accepts: (error: Error) => boolean): Error | undefined {
   return error instanceof Error && accepts(error) ? error : undefined;
 }
+
+/**
+ * The caller's address for Cognito's threat protection, on the calls made for a person without a token:
+ * `UserContextData.IpAddress` ("UserContextDataType",
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UserContextDataType.html). Cognito
+ * takes it from an app client with a secret that has `EnablePropagateAdditionalUserContextData` ("Collecting data for
+ * threat protection in applications",
+ * https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-viewing-threat-protection-app.html);
+ * there is no `EncodedData`, which only Cognito's browser library collects.
+ */
+const userContextData = (caller: Caller) =>
+  caller.ipAddress === undefined ? undefined : { IpAddress: caller.ipAddress };
 
 /**
  * "Computing secret hash values": Base64(HMAC-SHA256(client secret, user name + client id))
@@ -102,18 +158,24 @@ export function createCognitoIdentityProvider(
   const secretHash = async (userName: string): Promise<string> =>
     secretHashOf(await clientSecret(), clientId, userName);
 
-  const passwordSignIn = async (email: string, password: string) =>
+  const passwordSignIn = async (email: string, password: string, caller: Caller) =>
     client.send(
       new InitiateAuthCommand({
         ClientId: clientId,
         AuthFlow: 'USER_PASSWORD_AUTH',
         AuthParameters: { USERNAME: email, PASSWORD: password, SECRET_HASH: await secretHash(email) },
+        UserContextData: userContextData(caller),
       }),
     );
 
-  const signIn = async (email: string, password: string, newPassword?: string): Promise<SignInResult> => {
+  const signIn = async (
+    email: string,
+    password: string,
+    newPassword: string | undefined,
+    caller: Caller,
+  ): Promise<SignInResult> => {
     try {
-      const first = await passwordSignIn(email, password);
+      const first = await passwordSignIn(email, password, caller);
       if (first.AuthenticationResult) return { kind: 'signed_in', tokens: tokensOf(first.AuthenticationResult) };
       if (first.ChallengeName !== 'NEW_PASSWORD_REQUIRED')
         throw new Error(`Unexpected challenge ${first.ChallengeName}`);
@@ -124,11 +186,12 @@ export function createCognitoIdentityProvider(
           ChallengeName: 'NEW_PASSWORD_REQUIRED',
           Session: first.Session,
           ChallengeResponses: { USERNAME: email, NEW_PASSWORD: newPassword, SECRET_HASH: await secretHash(email) },
+          UserContextData: userContextData(caller),
         }),
       );
       // The session's tokens come from a sign-in with the new password: cognito-local keeps no refresh token
       // issued by a challenge's answer, and one more call on AWS keeps one path for both places.
-      const session = await passwordSignIn(email, newPassword);
+      const session = await passwordSignIn(email, newPassword, caller);
       if (!session.AuthenticationResult) throw new Error(`Unexpected challenge ${session.ChallengeName}`);
       return { kind: 'signed_in', tokens: tokensOf(session.AuthenticationResult) };
     } catch (error) {
@@ -150,7 +213,7 @@ export function createCognitoIdentityProvider(
           }),
         );
         if (!AuthenticationResult?.AccessToken) return undefined;
-        return { accessToken: AuthenticationResult.AccessToken, expiresIn: AuthenticationResult.ExpiresIn ?? 3600 };
+        return accessTokenOf(AuthenticationResult);
       } catch (error) {
         if (named(error, (failure) => refusals.has(failure.name))) return undefined;
         throw error;
@@ -171,20 +234,39 @@ export function createCognitoIdentityProvider(
         throw error;
       }
     },
-    startPasswordReset: async (email) => {
+    signOutEverywhere: async (accessToken) => {
+      try {
+        // "Invalidates the identity, access, and refresh tokens that Amazon Cognito issued to a user": its refresh
+        // tokens, and its access tokens for Cognito's own calls (GetUser, ChangePassword…); the service's authorizer
+        // checks its own sign-out record (API_GlobalSignOut.html).
+        await client.send(new GlobalSignOutCommand({ AccessToken: accessToken }));
+      } catch (error) {
+        // cognito-local 5.3.0 has no GlobalSignOut: it answers any operation it lacks with HTTP 500 and `__type`
+        // `CognitoLocal#Unsupported` (node_modules/cognito-local/lib/server/server.js), which the SDK throws as
+        // `Unsupported` (a server fault, so sent twice), a name Cognito itself never answers. Only that one means
+        // "not here".
+        if (!named(error, (failure) => failure.name === 'Unsupported')) throw error;
+      }
+    },
+    startPasswordReset: async (email, caller) => {
       try {
         await client.send(
-          new ForgotPasswordCommand({ ClientId: clientId, Username: email, SecretHash: await secretHash(email) }),
+          new ForgotPasswordCommand({
+            ClientId: clientId,
+            Username: email,
+            SecretHash: await secretHash(email),
+            UserContextData: userContextData(caller),
+          }),
         );
       } catch (error) {
-        // An unknown e-mail: nothing sent, and the caller answers as for a known one.
-        if (named(error, (failure) => refusals.has(failure.name))) return {};
+        const refused = named(error, (failure) => resetRefusals.has(failure.name));
+        if (refused) return { kind: 'refused', refusal: refused.name };
         throw error;
       }
       const code = config.localPoolFile === undefined ? undefined : await storedResetCode(config.localPoolFile, email);
-      return code === undefined ? {} : { code };
+      return code === undefined ? { kind: 'sent' } : { kind: 'sent', code };
     },
-    confirmPasswordReset: async (email, code, newPassword) => {
+    confirmPasswordReset: async (email, code, newPassword, caller) => {
       try {
         await client.send(
           new ConfirmForgotPasswordCommand({
@@ -193,6 +275,7 @@ export function createCognitoIdentityProvider(
             ConfirmationCode: code,
             Password: newPassword,
             SecretHash: await secretHash(email),
+            UserContextData: userContextData(caller),
           }),
         );
         return 'reset';
@@ -309,9 +392,21 @@ type InvitationRequest = {
 };
 
 function tokensOf(result: AuthenticationResultType): Tokens {
-  if (!result.AccessToken || !result.RefreshToken) throw new Error('The identity provider answered no tokens');
+  if (!result.RefreshToken) throw new Error('The identity provider answered no tokens');
+  return { ...accessTokenOf(result), refreshToken: result.RefreshToken };
+}
+
+/**
+ * The access token of a sign-in or refresh, with its `jti` and `iat`, read without verifying it: it comes straight
+ * from the provider, in the answer to this call (over TLS on AWS), not from a caller, and only the authorizer's
+ * verification of it (lib/identity/member-token.ts) ever lets it in.
+ */
+function accessTokenOf(result: AuthenticationResultType): AccessToken {
+  if (!result.AccessToken) throw new Error('The identity provider answered no tokens');
+  const { jti, iat } = decomposeUnverifiedJwt(result.AccessToken).payload;
+  if (typeof jti !== 'string' || typeof iat !== 'number') throw new Error('An access token without jti or iat');
   // cognito-local states no ExpiresIn; its access tokens, like Cognito's by default, last one hour or more.
-  return { accessToken: result.AccessToken, refreshToken: result.RefreshToken, expiresIn: result.ExpiresIn ?? 3600 };
+  return { accessToken: result.AccessToken, expiresIn: result.ExpiresIn ?? 3600, tokenId: jti, issuedAt: iat };
 }
 
 /**

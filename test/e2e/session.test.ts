@@ -171,6 +171,76 @@ describe('POST /session/password', () => {
   });
 });
 
+describe('a password change or reset ends the other sessions', () => {
+  const refresh = (refreshToken: string) =>
+    api.request('POST', '/session/refresh', { body: { refresh_token: refreshToken } });
+  const theWorkspace = (token: string) =>
+    api.request('GET', `/workspaces/${ws.workspace_id}`, { headers: bearer(token) });
+  /** The statuses of an access token on a settings route without a workspace, and on one of the workspace. */
+  const statusesOf = async (token: string) => [(await myWorkspaces(token)).status, (await theWorkspace(token)).status];
+
+  it('after a change from session 1, session 2 fails on its next call and refresh; session 1 keeps working', async () => {
+    const email = await aPerson();
+    const one = await signedIn(email);
+    const two = await signedIn(email);
+    const change = await api.request('POST', '/session/password', {
+      headers: bearer(one.access_token),
+      body: { password, new_password: 'Nouveau-Passw0rd!' },
+    });
+    expect(change.status).toBe(204);
+    expect(await statusesOf(two.access_token)).toEqual([401, 401]);
+    const refusedRefresh = await refresh(two.refresh_token);
+    expect(refusedRefresh.status).toBe(401);
+    expect(refusedRefresh.body).toEqual(errorBody('unauthorized'));
+
+    expect(await statusesOf(one.access_token)).toEqual([200, 200]);
+    const refreshed = await refresh(one.refresh_token);
+    expect(refreshed.status).toBe(200);
+    expect(await statusesOf((refreshed.body as Session).access_token)).toEqual([200, 200]);
+    // The session stays, past the change: it refreshes again, and the token it had still works.
+    const again = await refresh(one.refresh_token);
+    expect(again.status).toBe(200);
+    expect(await statusesOf((again.body as Session).access_token)).toEqual([200, 200]);
+    expect(await statusesOf(one.access_token)).toEqual([200, 200]);
+    // A sign-in right after the change, within its second as likely as not, opens a session that works.
+    const three = await signedIn(email, 'Nouveau-Passw0rd!');
+    expect(await statusesOf(three.access_token)).toEqual([200, 200]);
+    expect((await refresh(three.refresh_token)).status).toBe(200);
+  });
+
+  it('after a reset, every session fails; a sign-in with the new password works', async () => {
+    const email = await aPerson();
+    const one = await signedIn(email);
+    const two = await signedIn(email);
+    const started = await api.request('POST', '/password-reset', { body: { email } });
+    const { code } = started.body as { code: string };
+    const confirmed = await api.request('POST', '/password-reset/confirm', {
+      body: { email, code, new_password: 'Oublie-Passw0rd!' },
+    });
+    expect(confirmed.status).toBe(204);
+    for (const session of [one, two]) {
+      expect(await statusesOf(session.access_token)).toEqual([401, 401]);
+      expect((await refresh(session.refresh_token)).status).toBe(401);
+    }
+    const after = await signedIn(email, 'Oublie-Passw0rd!');
+    expect(await statusesOf(after.access_token)).toEqual([200, 200]);
+    expect((await refresh(after.refresh_token)).status).toBe(200);
+  });
+
+  it('a wrong current password ends nothing', async () => {
+    const email = await aPerson();
+    const one = await signedIn(email);
+    const two = await signedIn(email);
+    const wrong = await api.request('POST', '/session/password', {
+      headers: bearer(one.access_token),
+      body: { password: 'Pas-le-bon-1!', new_password: 'Nouveau-Passw0rd!' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(await statusesOf(two.access_token)).toEqual([200, 200]);
+    expect((await refresh(two.refresh_token)).status).toBe(200);
+  });
+});
+
 describe('POST /password-reset and /password-reset/confirm', () => {
   it('sends a code (answered locally for a known e-mail), refuses another code, and resets with it', async () => {
     const email = await aPerson();

@@ -11,6 +11,7 @@ import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import { authorizerEntry, eventFunctions, routeById, routes, type Route } from '../../lib/routes';
 import { eventItems } from '../../lib/storage/event-items';
+import { readSignOut, recordSignOut } from '../../lib/storage/people';
 import { plantFailedDelivery } from '../support/deliveries';
 import { items, keys, notePrefix } from '../../lib/storage/table-items';
 import {
@@ -75,7 +76,7 @@ beforeAll(async () => {
   await identity.setPermanentPassword(person.email, person.password);
   await identity.invite(member.email, 'Provisoire-Passw0rd!');
   await identity.setPermanentPassword(member.email, member.password);
-  const signedIn = await identity.signIn(member.email, member.password);
+  const signedIn = await identity.signIn(member.email, member.password, undefined, { ipAddress: undefined });
   if (signedIn.kind !== 'signed_in') throw new Error(`the member could not sign in: ${signedIn.kind}`);
   member.accessToken = signedIn.tokens.accessToken;
   ws = await seedWorkspace(productionDeps(), {
@@ -131,7 +132,7 @@ async function aSignedInAdmin(
   const identity = poolIdentityProvider();
   await identity.invite(email, 'Provisoire-Passw0rd!');
   await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
-  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+  const signedIn = await identity.signIn(email, 'Mot-de-passe-1!', undefined, { ipAddress: undefined });
   if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
   return { workspaceId: seeded.workspace_id, accessToken: signedIn.tokens.accessToken, members: seeded.members };
 }
@@ -389,13 +390,32 @@ describe('the end-to-end flows, recorded per function', () => {
       workspaces: [{ id: ws.workspace_id, name: 'Moindre privilège', role: 'admin', member_id: ws.members.person }],
     });
     const change = { password: person.password, new_password: 'Nouveau-Passw0rd!' };
+    // The change keeps this session, which then signs out; the reset puts the password back.
     expect((await functions.request('changePassword', { headers, body: change })).status).toBe(204);
+    expect((await functions.request('signOut', { headers })).status).toBe(204);
+    expect((await functions.request('listMyWorkspaces', { headers })).status).toBe(401);
     const started = await functions.request('startPasswordReset', { body: { email: person.email } });
     expect(started.status).toBe(202);
     const reset = { email: person.email, code: started.body.code, new_password: person.password };
     expect((await functions.request('confirmPasswordReset', { body: reset })).status).toBe(204);
-    expect((await functions.request('signOut', { headers })).status).toBe(204);
-    expect((await functions.request('listMyWorkspaces', { headers })).status).toBe(401);
+  });
+
+  test('a sign-in and a refresh within the second of a cut-off, after it: their tokens kept in it', async () => {
+    const email = `iam-cut-${randomUUID()}@acme.test`;
+    const identity = poolIdentityProvider();
+    await identity.invite(email, 'Provisoire-Passw0rd!');
+    await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
+    // A cut-off recorded just now whose second is still to come: every token issued until then falls within it.
+    const now = Date.now();
+    await recordSignOut(productionDeps(), email, {
+      signed_out_at: Math.floor(now / 1000) + 60,
+      signed_out_at_ms: now - 1,
+    });
+    const session = await functions.request('signIn', { body: { email, password: 'Mot-de-passe-1!' } });
+    expect(session.status).toBe(200);
+    const refresh = { body: { refresh_token: session.body.refresh_token } };
+    expect((await functions.request('refreshSession', refresh)).status).toBe(200);
+    expect((await readSignOut(productionDeps(), email))?.kept_token_ids).toHaveLength(2);
   });
 
   test('settings API, as a member: a look-up, a prospect, its changes, an undo', async () => {
@@ -447,7 +467,7 @@ describe('settings: the workspace, its tags, API keys and webhook, by a signed-i
     const identity = poolIdentityProvider();
     await identity.invite(email, 'Provisoire-Passw0rd!');
     await identity.setPermanentPassword(email, 'Mot-de-passe-1!');
-    const signedIn = await identity.signIn(email, 'Mot-de-passe-1!');
+    const signedIn = await identity.signIn(email, 'Mot-de-passe-1!', undefined, { ipAddress: undefined });
     if (signedIn.kind !== 'signed_in') throw new Error(`sign-in: ${signedIn.kind}`);
     accessToken = signedIn.tokens.accessToken;
   });

@@ -113,17 +113,26 @@ describe('the authorizer on a settings route under a workspace', () => {
     expect(decision.outcome).toBe('forbidden');
   });
 
-  it('refuses a token issued before the sign-out, and the token that signed out, but not a later one', async () => {
+  it('refuses a token issued up to the second of the cut-off but a kept one, and the token that signed out', async () => {
     const email = anEmail();
     await putMembershipDirectly(deps, { email, workspaceId, memberId: randomUUID(), role: 'member' });
     const now = Math.floor(Date.now() / 1000);
-    const signingOut = tokenOf(email, { iat: now, jti: 'signing-out' });
-    await recordSignOut(deps, email, { signed_out_at: now, token_id: 'signing-out' });
+    await recordSignOut(deps, email, {
+      signed_out_at: now,
+      signed_out_at_ms: now * 1000 + 500,
+      token_id: 'signing-out',
+      kept_token_ids: ['kept'],
+    });
     const route = workspaceRoute('member');
     const decide = (token: string) => decideFor(route, { headers: bearer(token), workspaceId });
     await expect(decide(tokenOf(email, { iat: now - 1 }))).resolves.toEqual({ outcome: 'unauthorized' });
-    await expect(decide(signingOut)).resolves.toEqual({ outcome: 'unauthorized' });
-    await expect(decide(tokenOf(email, { iat: now }))).resolves.toMatchObject({ outcome: 'allowed' });
+    // Issued in the second of the cut-off: before or after it, its `iat` cannot tell.
+    await expect(decide(tokenOf(email, { iat: now }))).resolves.toEqual({ outcome: 'unauthorized' });
+    await expect(decide(tokenOf(email, { iat: now + 1, jti: 'signing-out' }))).resolves.toEqual({
+      outcome: 'unauthorized',
+    });
+    await expect(decide(tokenOf(email, { iat: now, jti: 'kept' }))).resolves.toMatchObject({ outcome: 'allowed' });
+    await expect(decide(tokenOf(email, { iat: now + 1 }))).resolves.toMatchObject({ outcome: 'allowed' });
   });
 
   it.each([

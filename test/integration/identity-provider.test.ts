@@ -20,6 +20,8 @@ const verifier = createMemberTokenVerifier(config);
 const anEmail = () => `person-${randomUUID()}@acme.test`;
 const temporary = 'Temporaire-Passw0rd!';
 const permanent = 'Permanent-Passw0rd!';
+/** The caller's address, sent to the provider's threat protection (cognito-local ignores it). */
+const caller = { ipAddress: '203.0.113.7' };
 
 /** The person's status as the pool keeps it, read apart from the adapter. */
 async function userStatus(email: string): Promise<string | undefined> {
@@ -38,10 +40,12 @@ describe('the Cognito adapter on the local identity provider', () => {
   it('invites a person, asks for a new password at first sign-in, then signs in with it', async () => {
     const email = anEmail();
     await provider.invite(email, temporary);
-    await expect(provider.signIn(email, temporary)).resolves.toEqual({ kind: 'new_password_required' });
-    const first = await provider.signIn(email, temporary, permanent);
+    await expect(provider.signIn(email, temporary, undefined, caller)).resolves.toEqual({
+      kind: 'new_password_required',
+    });
+    const first = await provider.signIn(email, temporary, permanent, caller);
     expect(first).toMatchObject({ kind: 'signed_in', tokens: { expiresIn: expect.any(Number) } });
-    const again = await provider.signIn(email, permanent);
+    const again = await provider.signIn(email, permanent, undefined, caller);
     if (again.kind !== 'signed_in') throw new Error(`not signed in: ${again.kind}`);
     await expect(verifier.verify(again.tokens.accessToken)).resolves.toMatchObject({ email });
   });
@@ -50,15 +54,15 @@ describe('the Cognito adapter on the local identity provider', () => {
     const email = anEmail();
     await provider.invite(email, temporary);
     await provider.setPermanentPassword(email, permanent);
-    await expect(provider.signIn(email, 'Wrong-Passw0rd!')).resolves.toEqual({ kind: 'refused' });
-    await expect(provider.signIn(anEmail(), permanent)).resolves.toEqual({ kind: 'refused' });
+    await expect(provider.signIn(email, 'Wrong-Passw0rd!', undefined, caller)).resolves.toEqual({ kind: 'refused' });
+    await expect(provider.signIn(anEmail(), permanent, undefined, caller)).resolves.toEqual({ kind: 'refused' });
   });
 
   it('refreshes an access token, and refuses a refresh token it never issued', async () => {
     const email = anEmail();
     await provider.invite(email, temporary);
     await provider.setPermanentPassword(email, permanent);
-    const signedIn = await provider.signIn(email, permanent);
+    const signedIn = await provider.signIn(email, permanent, undefined, caller);
     if (signedIn.kind !== 'signed_in') throw new Error(`not signed in: ${signedIn.kind}`);
     const refreshed = await provider.refresh(email, signedIn.tokens.refreshToken);
     await expect(verifier.verify(refreshed?.accessToken ?? '')).resolves.toMatchObject({ email });
@@ -69,12 +73,14 @@ describe('the Cognito adapter on the local identity provider', () => {
     const email = anEmail();
     await provider.invite(email, temporary);
     await provider.setPermanentPassword(email, permanent);
-    const signedIn = await provider.signIn(email, permanent);
+    const signedIn = await provider.signIn(email, permanent, undefined, caller);
     if (signedIn.kind !== 'signed_in') throw new Error(`not signed in: ${signedIn.kind}`);
     const token = signedIn.tokens.accessToken;
     await expect(provider.changePassword(token, 'Wrong-Passw0rd!', 'Nouveau-Passw0rd!')).resolves.toBe('refused');
     await expect(provider.changePassword(token, permanent, 'Nouveau-Passw0rd!')).resolves.toBe('changed');
-    await expect(provider.signIn(email, 'Nouveau-Passw0rd!')).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(provider.signIn(email, 'Nouveau-Passw0rd!', undefined, caller)).resolves.toMatchObject({
+      kind: 'signed_in',
+    });
   });
 
   it('resets a password with the code it delivered, and refuses another code', async () => {
@@ -82,16 +88,25 @@ describe('the Cognito adapter on the local identity provider', () => {
     await provider.invite(email, temporary);
     await provider.setPermanentPassword(email, permanent);
     expect(provider.answersDeliveredSecrets).toBe(true);
-    const { code } = await provider.startPasswordReset(email);
+    const started = await provider.startPasswordReset(email, caller);
+    if (started.kind !== 'sent') throw new Error(`no code sent: ${started.refusal}`);
+    const { code } = started;
     expect(code).toMatch(/^\S+$/);
     const wrong = code === '000000' ? '111111' : '000000';
-    await expect(provider.confirmPasswordReset(email, wrong, 'Oublie-Passw0rd!')).resolves.toBe('bad_code');
-    await expect(provider.confirmPasswordReset(email, code as string, 'Oublie-Passw0rd!')).resolves.toBe('reset');
-    await expect(provider.signIn(email, 'Oublie-Passw0rd!')).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(provider.confirmPasswordReset(email, wrong, 'Oublie-Passw0rd!', caller)).resolves.toBe('bad_code');
+    await expect(provider.confirmPasswordReset(email, code as string, 'Oublie-Passw0rd!', caller)).resolves.toBe(
+      'reset',
+    );
+    await expect(provider.signIn(email, 'Oublie-Passw0rd!', undefined, caller)).resolves.toMatchObject({
+      kind: 'signed_in',
+    });
   });
 
-  it('answers no code for an unknown e-mail', async () => {
-    await expect(provider.startPasswordReset(anEmail())).resolves.toEqual({});
+  it('answers the refusal of an unknown e-mail, without a code', async () => {
+    await expect(provider.startPasswordReset(anEmail(), caller)).resolves.toEqual({
+      kind: 'refused',
+      refusal: 'UserNotFoundException',
+    });
   });
 
   it('invites again a person who never signed in: a new temporary password, asked to change at sign-in', async () => {
@@ -99,7 +114,7 @@ describe('the Cognito adapter on the local identity provider', () => {
     await expect(provider.invite(email, temporary)).resolves.toEqual({ kind: 'invited' });
     await expect(provider.invite(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'invited' });
     await expect(userStatus(email)).resolves.toBe('FORCE_CHANGE_PASSWORD');
-    await expect(provider.signIn(email, 'Encore-Temporaire-1!', permanent)).resolves.toMatchObject({
+    await expect(provider.signIn(email, 'Encore-Temporaire-1!', permanent, caller)).resolves.toMatchObject({
       kind: 'signed_in',
     });
   });
@@ -108,13 +123,15 @@ describe('the Cognito adapter on the local identity provider', () => {
     const email = anEmail();
     await provider.invite(email, temporary);
     // The first sign-in, as an invited person makes it: the temporary password, then one of their own.
-    await expect(provider.signIn(email, temporary, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(provider.signIn(email, temporary, permanent, caller)).resolves.toMatchObject({ kind: 'signed_in' });
     await expect(userStatus(email)).resolves.toBe('CONFIRMED');
 
     await expect(provider.invite(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'has_password' });
     await expect(userStatus(email)).resolves.toBe('CONFIRMED');
-    await expect(provider.signIn(email, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
-    await expect(provider.signIn(email, 'Encore-Temporaire-1!')).resolves.toEqual({ kind: 'refused' });
+    await expect(provider.signIn(email, permanent, undefined, caller)).resolves.toMatchObject({ kind: 'signed_in' });
+    await expect(provider.signIn(email, 'Encore-Temporaire-1!', undefined, caller)).resolves.toEqual({
+      kind: 'refused',
+    });
   });
 
   it('leaves a user the service did not invite (a self sign-up, UNCONFIRMED) as it is: unsupported_status', async () => {
@@ -158,7 +175,7 @@ describe('the local identity provider of npm start', () => {
           pool_file: second.env.IDENTITY_LOCAL_POOL_FILE,
         });
         const again = createCognitoIdentityProvider(loadIdentityConfig(second.env) as NonNullable<typeof config>);
-        await expect(again.signIn(email, permanent)).resolves.toMatchObject({ kind: 'signed_in' });
+        await expect(again.signIn(email, permanent, undefined, caller)).resolves.toMatchObject({ kind: 'signed_in' });
       } finally {
         await second.stop();
       }

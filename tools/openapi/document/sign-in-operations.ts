@@ -90,7 +90,7 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Renew the access token',
     description:
       'A new access token from the refresh token of `POST /session`, as long as the session lasts (30 days) and ' +
-      'the person has not signed out since it began.',
+      'no sign-out, password change from another session or password reset has ended it since it began.',
     requestBody: {
       schema: 'SessionRefresh',
       description: 'The refresh token.',
@@ -105,7 +105,9 @@ export const signInOperations: Record<string, OperationText> = {
     },
     errors: {
       401: {
-        description: 'A refresh token unknown, expired, or of a session closed by `DELETE /session`: sign in again.',
+        description:
+          'A refresh token unknown, expired, or of a session ended by `DELETE /session`, a password change from ' +
+          'another session or a password reset: sign in again.',
         examples: [{ summary: 'Refused', message: messages.refreshRefused }],
       },
     },
@@ -114,13 +116,17 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Sign out everywhere',
     description:
       'From the next call, the access tokens issued until now (this one included) and the refresh tokens of every ' +
-      'session begun before are refused. Signing in again opens a new session.',
+      'session begun before are refused. The identity provider signs the person out too, everywhere. Signing in ' +
+      'again opens a new session.',
     success: { 204: { description: 'Signed out; no body.' } },
     errors: {},
   },
   changePassword: {
     summary: 'Change the password',
-    description: 'Checks the current password and sets the new one; the sessions stay open.',
+    description:
+      'Checks the current password and sets the new one. From the next call, every other session of the person ' +
+      'is ended (its access tokens and its refresh token are refused); this one stays, its access token and its ' +
+      'refresh token keep working.',
     requestBody: {
       schema: 'PasswordChange',
       description: 'The current password and the new one.',
@@ -141,7 +147,8 @@ export const signInOperations: Record<string, OperationText> = {
     summary: 'Forgotten password: send a code',
     description:
       'The identity provider e-mails a code to the address, if it belongs to someone: the answer is the same ' +
-      'either way, so that it tells nobody whether an address is known.',
+      'either way, even when the provider will not send one for now (its limits), so that it tells nobody whether ' +
+      'an address is known.',
     requestBody: {
       schema: 'PasswordReset',
       description: 'The address.',
@@ -161,7 +168,9 @@ export const signInOperations: Record<string, OperationText> = {
   },
   confirmPasswordReset: {
     summary: 'Forgotten password: set a new one with the code',
-    description: 'The code of the e-mail and the new password; then sign in with it.',
+    description:
+      'The code of the e-mail and the new password; then sign in with it. Every session of the person is ended ' +
+      '(from the next call, their access tokens and refresh tokens are refused).',
     requestBody: {
       schema: 'PasswordResetConfirmation',
       description: 'The address, the code and the new password.',
@@ -175,7 +184,9 @@ export const signInOperations: Record<string, OperationText> = {
     success: { 204: { description: 'Password set; no body.' } },
     errors: {
       400: {
-        description: 'A wrong or expired code, or a new password not following the policy (`details.field` names it).',
+        description:
+          'A wrong or expired code, or one tried too often (the same answer), or a new password not following the ' +
+          'policy (`details.field` names it).',
         examples: [
           {
             summary: 'Wrong code',
