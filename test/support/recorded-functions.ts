@@ -114,8 +114,15 @@ export function recordedFunctions(clock?: () => Date) {
       pathParameters: call.pathParameters ?? null,
       body: call.body === undefined ? null : JSON.stringify(call.body),
     });
+    // As API Gateway hands it over on the default endpoint: the stage and the path the caller sent, the resource.
+    const sentPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => call.pathParameters?.[name] ?? name);
     event.requestContext = {
       ...event.requestContext,
+      domainName: 'api-id.execute-api.eu-west-3.amazonaws.com',
+      stage: 'test',
+      path: `/test${sentPath}`,
+      resourcePath: route.path,
+      identity: { sourceIp: '203.0.113.7' } as APIGatewayProxyEvent['requestContext']['identity'],
       authorizer: { ...decision.context, principalId: decision.principalId },
     };
     const response = await (await handlerOf(route))(event, aLambdaContext());
