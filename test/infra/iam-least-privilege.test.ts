@@ -12,6 +12,7 @@ import { eventItems } from '../../lib/storage/event-items';
 import { plantFailedDelivery } from '../support/deliveries';
 import { items, keys, notePrefix } from '../../lib/storage/table-items';
 import {
+  accountId,
   eventFunctionNames,
   functionNames,
   secretsTableArn,
@@ -47,6 +48,20 @@ const policyOf = (name: string): RolePolicy => {
   if (!policy) throw new Error(`no role for ${name}`);
   return policy;
 };
+
+/**
+ * The statements the simulations read hold no account or region: the tables' and the pool's ARNs are their
+ * `Fn::GetAtt`, which an account and a region do not change. So what is proven here holds for the stack `cdk deploy`
+ * builds with the account and region of the deployment, as for the one without (test/infra/synth.test.ts).
+ */
+describe('the same policies with the account and region of a deployment', () => {
+  test.each([
+    ['a region alone (cdk synth without credentials)', { region: 'eu-west-3' }],
+    ['an account and a region', { account: accountId, region: 'eu-west-3' }],
+  ])('%s', (_, env) => {
+    expect(synthesizedTablePolicies(routes, env)).toEqual(policies);
+  });
+});
 
 const functions = recordedFunctions();
 /** The rate-limit flow runs on a clock that stays in one window, with functions of its own. */

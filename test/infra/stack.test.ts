@@ -790,15 +790,63 @@ describe('operations', () => {
 });
 
 describe('cdk-nag', () => {
-  test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
-    '%s: no finding left unacknowledged',
-    (_, pack) => {
-      const findings = pack
-        .validateScope(stack)
-        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-      expect(findings).toEqual([]);
-    },
-  );
+  /**
+   * `cdk synth` gives the app the region (CDK_DEFAULT_REGION), and the account when it has credentials; the stack
+   * then writes them, and the partition, into its ARNs as literals, and cdk-nag's findings name them so.
+   */
+  const deployments = {
+    'no account, no region': stack,
+    'a region alone (cdk synth without credentials)': new CrmStack(testApp(), 'Crm-test', {
+      stage: 'test',
+      env: { region: 'eu-west-3' },
+    }),
+    'an account and a region (cdk deploy)': new CrmStack(testApp(), 'Crm-test', {
+      stage: 'test',
+      env: { account: '123456789012', region: 'eu-west-3' },
+    }),
+  };
+  const acknowledgedIds = (scope: Stack): string[] =>
+    scope.node
+      .findAll()
+      .flatMap((construct) => construct.node.metadata)
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.keys(entry.data as Record<string, string>))
+      // The CDK files each acknowledged rule id under `Annotation::<id>`.
+      .map((id) => id.replace(/^Annotation::/, ''));
+
+  test.each(
+    Object.entries(deployments).flatMap(([deployment, built]) =>
+      nagPacks().map((pack) => [pack.readPackName, deployment, built, pack] as const),
+    ),
+  )('%s, %s: no finding left unacknowledged', (_, __, built, pack) => {
+    const findings = pack
+      .validateScope(built)
+      .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  test('an acknowledgement names a resource or a policy as the stack resolves it: the account and region written out when known', () => {
+    const assetsBucketObjects = (built: Stack) =>
+      acknowledgedIds(built).filter((id) => id.includes(':s3:::cdk-hnb659fds-assets-'));
+    expect(assetsBucketObjects(stack)).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+    ]);
+    expect(assetsBucketObjects(deployments['a region alone (cdk synth without credentials)'])).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-eu-west-3/*]',
+    ]);
+    const deployed = deployments['an account and a region (cdk deploy)'];
+    expect(assetsBucketObjects(deployed)).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-123456789012-eu-west-3/*]',
+    ]);
+    const namingArns = acknowledgedIds(deployed).filter((id) => /\[(Resource|Policy)::/.test(id));
+    // An AWS managed policy's ARN keeps the partition's pseudo parameter, an account and a region known or not.
+    expect(namingArns.filter((id) => id.includes('Policy::')).sort()).toEqual([
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+    ]);
+    // Nothing left to the pseudo parameters a known account and region replace.
+    expect(namingArns.filter((id) => /<AWS::(Region|AccountId)>/.test(id))).toEqual([]);
+  });
 
   test('every acknowledgement carries a written reason', () => {
     const acknowledged = stack.node

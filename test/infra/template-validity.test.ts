@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import type { IPolicyValidationContext, PolicyViolation } from 'aws-cdk-lib';
+import type { Environment, IPolicyValidationContext, PolicyViolation } from 'aws-cdk-lib';
 import { CrmStack } from '../../infra/cdk/stack';
 import {
   cfnGuardValidator,
@@ -83,6 +83,31 @@ describe('CloudFormation registry schemas', () => {
 
   test('as a policy-validation plugin: no violation', () => {
     expect(described(new ResourceSchemaValidator().validate(context).violations)).toEqual([]);
+  });
+});
+
+/**
+ * The templates as `cdk synth` writes them with a region (the CLI without credentials) and with an account too (`cdk
+ * deploy`): ARNs and names then hold them as literals. The registry schemas hold; the guard rules and cdk-nag, with an
+ * account and a region, are those of the app's own synthesis (test/infra/synth.test.ts: exit 0).
+ */
+describe('with the account and region of a deployment', () => {
+  test.each<[string, Environment]>([
+    ['a region alone', { region: 'eu-west-3' }],
+    ['an account and a region', { account: '123456789012', region: 'eu-west-3' }],
+  ])('%s: the registry schemas plugin finds nothing', (_, env) => {
+    const deployedApp = testApp();
+    const deployed = new CrmStack(deployedApp, 'Crm-test', { stage: 'test', env });
+    const written = deployedApp.synth().getStackArtifact(deployed.artifactId).templateFullPath;
+    expect(readFileSync(written, 'utf8')).toContain('eu-west-3');
+    const deployedContext: IPolicyValidationContext = {
+      templatePaths: [written],
+      stackTemplates: [
+        { stackConstructPath: deployed.node.path, templatePath: written, accountId: env.account, region: env.region },
+      ],
+      appConstruct: deployedApp,
+    };
+    expect(described(new ResourceSchemaValidator().validate(deployedContext).violations)).toEqual([]);
   });
 });
 
