@@ -125,7 +125,8 @@ export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] }
 
 /**
  * IAM's answer to one request from a function whose only identity policy is `policy`, by
- * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`.
+ * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`, without
+ * `returnValues` no `dynamodb:ReturnValues`.
  */
 export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
   const secretsTarget = 'secrets-table';
@@ -147,7 +148,10 @@ export async function simulate(policy: RolePolicy, request: IamRequest): Promise
         principal: `arn:aws:iam::${accountId}:role/function-role`,
         action: request.action,
         resource: { resource, accountId },
-        contextVariables: request.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': request.leadingKeys } : {},
+        contextVariables: {
+          ...(request.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': request.leadingKeys } : {}),
+          ...(request.returnValues === undefined ? {} : { 'dynamodb:ReturnValues': request.returnValues }),
+        },
       },
     },
     {},
