@@ -45,11 +45,13 @@ function synth(environment: Record<string, string>, context: Json = {}): Promise
 const deployment = { CDK_DEFAULT_ACCOUNT: '123456789012', CDK_DEFAULT_REGION: 'eu-west-3' };
 
 describe('the CDK app, as `cdk synth` runs it', () => {
-  let deployed: Run;
+  let deployed: Run | undefined;
   beforeAll(async () => {
     deployed = await synth(deployment);
   }, 240_000);
-  afterAll(() => rmSync(deployed.outdir, { recursive: true, force: true }));
+  afterAll(() => {
+    if (deployed !== undefined) rmSync(deployed.outdir, { recursive: true, force: true });
+  });
 
   /**
    * What `cdk deploy` builds: the account and region written into the stack. Without credentials the CLI gives a
@@ -57,13 +59,13 @@ describe('the CDK app, as `cdk synth` runs it', () => {
    * three ways.
    */
   test('with an account and a region: exit 0, every policy validator and cdk-nag pack satisfied', () => {
-    expect({ code: deployed.code, stderr: deployed.stderr }).toEqual({ code: 0, stderr: '' });
-    const report = JSON.parse(readFileSync(join(deployed.outdir, 'validation-report.json'), 'utf8')) as Json;
+    expect({ code: deployed?.code, stderr: deployed?.stderr }).toEqual({ code: 0, stderr: '' });
+    const report = JSON.parse(readFileSync(join(deployed!.outdir, 'validation-report.json'), 'utf8')) as Json;
     expect(report.pluginReports).toEqual([]);
   });
 
   test('the template written holds them: the CDK’s assets bucket of that account and region, read by the page’s deployment', () => {
-    const template = JSON.parse(readFileSync(join(deployed.outdir, 'Crm-dev.template.json'), 'utf8')) as Json;
+    const template = JSON.parse(readFileSync(join(deployed!.outdir, 'Crm-dev.template.json'), 'utf8')) as Json;
     expect(JSON.stringify(template.Resources)).toContain('cdk-hnb659fds-assets-123456789012-eu-west-3');
     const [client] = Object.values(template.Resources as Record<string, Json>).filter(
       (resource) => resource.Type === 'AWS::Cognito::UserPoolClient',
