@@ -105,7 +105,7 @@ export function tableAccessStatements(
  * functions' only writes there, take no ReturnValues at all. `ReturnValuesOnConditionCheckFailure` has no condition
  * key: the functions never send it on this table (test/infra/iam-least-privilege.test.ts records their calls).
  */
-export const returnsNothing = { StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } } as const;
+const returnsNothing = { StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } } as const;
 
 const secretsTableWrites: readonly string[] = ['PutItem', 'UpdateItem', 'DeleteItem'] satisfies SecretsTableWrite[];
 

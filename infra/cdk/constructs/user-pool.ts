@@ -181,13 +181,13 @@ export class MemberUserPool extends Construct {
       idTokenValidity: memberTokenValidity.accessToken,
       refreshTokenValidity: memberTokenValidity.refreshToken,
       /**
-       * No attribute is writable with this client's access tokens: UpdateUserAttributes "authorizes this request"
-       * with the access token alone, no secret ("UpdateUserAttributes",
+       * No attribute is writable with this client's access tokens: "You authorize this API request with the user's
+       * access token", no secret ("UpdateUserAttributes",
        * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UpdateUserAttributes.html),
        * so whoever holds a member's token could otherwise set `email`, where reset codes go, to an address of theirs.
-       * The service itself never changes an attribute (it invites with AdminCreateUser, under IAM). An empty list, not none:
-       * "When you don't specify the WriteAttributes for your app client, your app can write the values of the
-       * Standard attributes of your user pool" ("UserPoolClientType", WriteAttributes,
+       * The service itself never changes an attribute (it invites with AdminCreateUser, under IAM). An empty list,
+       * not none: "When you don't specify the WriteAttributes for your app client, your app can write the values of
+       * the Standard attributes of your user pool" ("UserPoolClientType", WriteAttributes,
        * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UserPoolClientType.html).
        * Cognito's answer to an empty list is checked on the first deployment (docs/deploy.md, deploy checks).
        */
