@@ -89,6 +89,13 @@ export const messages = {
     subject: 'Votre code de vérification CRM',
     body: 'Bonjour,<br><br>Votre code de vérification : {####}<br><br>Si vous n’avez rien demandé, ignorez ce message.',
   },
+  /** What stops a synthesis of the stack (infra/cdk/stack.ts), for the person deploying it. */
+  deployment: {
+    productionWithoutSesSender: (stage: string) =>
+      `Le stage ${stage} exige un expéditeur Amazon SES : ajoutez -c sesFromEmail=<adresse vérifiée dans SES> ` +
+      '(et -c sesFromName=…). L’expéditeur par défaut de Cognito n’envoie que quelques e-mails par jour et refuse ' +
+      'le modèle d’invitation en français (docs/deploy.md, « Member sign-in »).',
+  },
 
   body: {
     notJsonObject: 'Le corps de la requête doit être un objet JSON.',

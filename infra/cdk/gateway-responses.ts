@@ -60,7 +60,7 @@ export const gatewayResponses: Record<GatewayResponseType, GatewayResponse> = {
  * "Gateway responses for REST APIs in API Gateway",
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-gatewayResponse-definition.html):
  * CDK writes each of these so on every type below (./constructs/crm-api.ts), DEFAULT_4XX and DEFAULT_5XX included,
- * which cover the types not customised. docs/deploy.md, first deployment check 18, confirms it on AWS.
+ * which cover the types not customised. docs/deploy.md, first deployment check 20, confirms it on AWS.
  */
 export const gatewayResponseHeaders = {
   'x-request-id': 'context.requestId',

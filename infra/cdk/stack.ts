@@ -5,9 +5,11 @@ import {
   RequestAuthorizer,
   type CfnAuthorizer,
 } from 'aws-cdk-lib/aws-apigateway';
+import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { webhookUrl } from '../../lib/settings/webhooks';
+import { messages } from '../../lib/messages';
 import {
   authorizerEntry,
   authorizerTableKeys,
@@ -18,6 +20,7 @@ import {
   type TableAction,
   type TableKeys,
 } from '../../lib/routes';
+import { nagPolicy } from './nag';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
@@ -50,6 +53,17 @@ export const authorizerTableActions: readonly TableAction[] = (
 
 export const authorizerDescription = 'Lambda authorizer: API keys and webhook tokens';
 
+/**
+ * The stage people use: its members' invitations and reset codes must arrive, so it sends them through SES. Cognito's
+ * own sender "limits the number of emails it sends each day for your user pool ... For typical production
+ * environments, the default email limit is below the required delivery volume" ("Email settings for Amazon Cognito
+ * user pools", https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-email.html), and with it "the
+ * following parameters aren't allowed", InviteMessageTemplate.EmailMessage and EmailSubject among them, the French
+ * invitation the pool sets ("EmailConfigurationType", EmailSendingAccount,
+ * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_EmailConfigurationType.html).
+ */
+export const productionStage = 'prod';
+
 export type CrmStackProps = StackProps & {
   stage: string;
   /** POWERTOOLS_LOG_LEVEL of every function, one of `powertoolsLogLevels`; INFO by default (`-c logLevel=DEBUG`). */
@@ -66,6 +80,9 @@ export type CrmStackProps = StackProps & {
 export class CrmStack extends Stack {
   constructor(scope: Construct, id: string, props: CrmStackProps) {
     super(scope, id, props);
+    if (props.stage === productionStage && props.sesSender === undefined) {
+      throw new Error(messages.deployment.productionWithoutSesSender(props.stage));
+    }
     /** Before anything is made: a route under a workspace without a role stops the synthesis (lib/routes.ts). */
     const routes = checkedRoutes(props.routes ?? routeList);
     const logLevel = props.logLevel ?? 'INFO';
@@ -218,7 +235,7 @@ export class CrmStack extends Stack {
           'One Lambda authorizer for every credential by design: API keys, webhook tokens, and the members’ Cognito access tokens, which it verifies with aws-jwt-verify beside the membership and sign-out records a Cognito authorizer cannot read (docs/adr/0013).',
       },
       {
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        id: `AwsSolutions-IAM4[${nagPolicy(api, ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs'))}]`,
         reason:
           'The account-level role API Gateway writes execution logs with: AWS maintains this policy for exactly that purpose, and no function uses the role.',
       },

@@ -92,19 +92,44 @@ export function tableAccessStatements(
 }
 
 /**
+ * A write to the signing-secrets table that hands nothing back: the `ReturnValues` of the request, "one of the
+ * following: ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW, or NONE" (`dynamodb:ReturnValues`, "Actions, resources, and
+ * condition keys for Amazon DynamoDB",
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazondynamodb.html#amazondynamodb-policy-keys;
+ * "Using IAM policy conditions for fine-grained access control",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html), is NONE or absent, as
+ * the SDK leaves it when the caller names none ("NONE - If ReturnValues is not specified, or if its value is NONE,
+ * then nothing is returned", "PutItem", DynamoDB API Reference,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PutItem.html). A write asking for the item
+ * overwritten or deleted (ALL_OLD) would read the secret it replaces: refused. The items of a transaction, the
+ * functions' only writes there, take no ReturnValues at all. `ReturnValuesOnConditionCheckFailure` has no condition
+ * key: the functions never send it on this table (test/infra/iam-least-privilege.test.ts records their calls).
+ */
+const returnsNothing = { StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } } as const;
+
+const secretsTableWrites: readonly string[] = ['PutItem', 'UpdateItem', 'DeleteItem'] satisfies SecretsTableWrite[];
+
+/**
  * A signing function's read of the signing-secrets table, or a settings route's write there (a secret created,
  * rotated or deleted): exactly `actions`, on that table's ARN alone (no index, no stream: it has neither). No
- * partition condition: the table holds secrets only, each of which the function may need.
+ * partition condition: the table holds secrets only, each of which the function may need. The writes in a statement
+ * of their own, which returns nothing (`returnsNothing`): write-only, by IAM.
  */
 export function secretsTableStatements(
   secretsTable: ITable,
   actions: readonly (SecretsTableAction | SecretsTableWrite)[],
 ): PolicyStatement[] {
-  if (actions.length === 0) return [];
-  return [
+  const distinct = [...new Set(actions)];
+  const reads = distinct.filter((action) => !secretsTableWrites.includes(action));
+  const writes = distinct.filter((action) => secretsTableWrites.includes(action));
+  const statement = (granted: readonly string[], conditions?: typeof returnsNothing) =>
     new PolicyStatement({
-      actions: [...new Set(actions)].map((action) => `dynamodb:${action}`),
+      actions: granted.map((action) => `dynamodb:${action}`),
       resources: [secretsTable.tableArn],
-    }),
+      ...(conditions ? { conditions } : {}),
+    });
+  return [
+    ...(reads.length > 0 ? [statement(reads)] : []),
+    ...(writes.length > 0 ? [statement(writes, returnsNothing)] : []),
   ];
 }

@@ -72,6 +72,29 @@ export const anonymousRateLimit = { limit: 10, evaluationWindowSec: 60 } as cons
 export const credentialPlaces = { headers: ['authorization', 'x-webhook-token'], queryArguments: ['token'] } as const;
 
 /**
+ * The routes that take no credential at all (`credential: 'none'`: sign-in, its refresh, the password reset and its
+ * confirmation): they read none of the places above, so a request to one of them is anonymous whatever it carries
+ * there, and always counted by the anonymous rule. Otherwise a made-up `Authorization` header would take a
+ * password-guessing client out of that rule's 10 a minute, into the settings rule's 120.
+ */
+export const credentialFreeRoutes = (routeList: readonly Route[]): Route[] =>
+  routeList.filter((route) => route.credential === 'none');
+
+/**
+ * The URI paths of `routeList`'s routes as WAF sees them, behind the stage (execute-api host) or not (custom domain),
+ * a trailing slash tolerated: each path whole, a `{parameter}` matching one segment. WAF decodes it first
+ * (URL_DECODE).
+ */
+export const exactPathsPattern = (routeList: readonly Route[]): string => {
+  const pathPattern = (path: string) =>
+    path
+      .split(/\{[^}]+\}/)
+      .map(escapeRegex)
+      .join('[^/]+');
+  return `^(?:/[^/]+)?(?:${[...new Set(routeList.map((route) => pathPattern(route.path)))].join('|')})/?$`;
+};
+
+/**
  * The settings page's URI paths as WAF sees them, behind the stage or not: `/app`, `/app/` and its files
  * (./constructs/settings-page.ts). A browser asks for them without any credential, the page holding none, and they
  * run neither the authorizer nor a function: the anonymous rule leaves them out, or people opening the page behind

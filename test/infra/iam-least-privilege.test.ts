@@ -15,6 +15,7 @@ import { readSignOut, recordSignOut } from '../../lib/storage/people';
 import { plantFailedDelivery } from '../support/deliveries';
 import { items, keys, notePrefix } from '../../lib/storage/table-items';
 import {
+  accountId,
   eventFunctionNames,
   functionNames,
   secretsTableArn,
@@ -59,6 +60,20 @@ const policyOf = (name: string): RolePolicy => {
   if (!policy) throw new Error(`no role for ${name}`);
   return policy;
 };
+
+/**
+ * The statements the simulations read hold no account or region: the tables' and the pool's ARNs are their
+ * `Fn::GetAtt`, which an account and a region do not change. So what is proven here holds for the stack `cdk deploy`
+ * builds with the account and region of the deployment, as for the one without (test/infra/synth.test.ts).
+ */
+describe('the same policies with the account and region of a deployment', () => {
+  test.each([
+    ['a region alone (cdk synth without credentials)', { region: 'eu-west-3' }],
+    ['an account and a region', { account: accountId, region: 'eu-west-3' }],
+  ])('%s', (_, env) => {
+    expect(synthesizedTablePolicies(routes, env)).toEqual(policies);
+  });
+});
 
 const functions = recordedFunctions();
 /** The rate-limit flow runs on a clock that stays in one window, with functions of its own. */
@@ -1131,6 +1146,70 @@ describe('signing secrets: a table of their own, which only the signers read', (
     }
     expect(allowed).toEqual([write]);
     for (const read of ['GetItem', 'BatchGetItem', 'Query', 'Scan']) expect(allowed).not.toContain(`dynamodb:${read}`);
+  });
+
+  /**
+   * Write-only, held by IAM (infra/cdk/table-access.ts `returnsNothing`): a write that asks for the item it
+   * overwrote, updated or deleted would read the secret, and is denied; one that asks for nothing, or for NONE, is
+   * allowed. The same write under the statement without its condition is allowed: the denial is the condition's.
+   */
+  test.each([
+    ['createSubscription', 'dynamodb:PutItem', ['ALL_OLD']],
+    ['rotateSubscriptionSecret', 'dynamodb:UpdateItem', ['ALL_OLD', 'UPDATED_OLD', 'ALL_NEW', 'UPDATED_NEW']],
+    ['deleteSubscription', 'dynamodb:DeleteItem', ['ALL_OLD']],
+  ])(
+    '%s: its %s asking for the item back (%j) is denied, asking for nothing or NONE allowed',
+    async (name, action, returning) => {
+      const write = (returnValues?: string): IamRequest => ({
+        ...onSecrets(action),
+        ...(returnValues === undefined ? {} : { returnValues }),
+      });
+      const policy = policyOf(name);
+      for (const returnValues of returning) {
+        const verdict = await simulate(policy, write(returnValues));
+        expect({ returnValues, ...verdict }).toEqual({
+          returnValues,
+          result: 'ImplicitlyDenied',
+          ignoredContextKeys: [],
+        });
+      }
+      expect(await simulate(policy, write('NONE'))).toEqual({ result: 'Allowed', ignoredContextKeys: [] });
+      expect((await simulate(policy, write())).result).toBe('Allowed');
+      const unconditioned: RolePolicy = {
+        ...policy,
+        Statement: policy.Statement.map((statement) => ({
+          ...statement,
+          Condition: Object.fromEntries(
+            Object.entries(statement.Condition ?? {}).filter(([operator]) => operator !== 'StringEqualsIfExists'),
+          ),
+        })),
+      };
+      expect((await simulate(unconditioned, write('ALL_OLD'))).result).toBe('Allowed');
+    },
+  );
+
+  /**
+   * What the condition cannot hold: `ReturnValuesOnConditionCheckFailure` (the item a failed condition found) has no
+   * IAM condition key. The functions' own writes on the table ask for nothing back, neither that nor ReturnValues.
+   */
+  test('the recorded writes on the secrets table ask for nothing back', () => {
+    const secretsTableName = loadSecretsTableName();
+    const onSecretsTable = (call: RecordedCall): Record<string, unknown>[] =>
+      call.operation === 'TransactWriteItems'
+        ? (call.input.TransactItems as Record<string, Record<string, unknown>>[])
+            .map((item) => Object.values(item)[0]!)
+            .filter((write) => write.TableName === secretsTableName)
+        : call.input.TableName === secretsTableName
+          ? [call.input]
+          : [];
+    for (const name of secretWriters) {
+      const writes = (functions.calls.get(name) ?? []).flatMap(onSecretsTable);
+      expect({ name, writes: writes.length > 0 }).toEqual({ name, writes: true });
+      for (const write of writes) {
+        expect(['NONE', undefined]).toContain(write.ReturnValues);
+        expect(['NONE', undefined]).toContain(write.ReturnValuesOnConditionCheckFailure);
+      }
+    }
   });
 
   test('the delivery function only reads it: BatchGetItem, and no other action', async () => {

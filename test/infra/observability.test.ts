@@ -89,7 +89,9 @@ describe('Powertools environment of every function', () => {
   });
 
   test('the log level is a stack prop; the namespace follows the stage', () => {
-    const other = flattenedTemplate(build('Crm-prod', { stage: 'prod', logLevel: 'DEBUG' }));
+    // The prod stage needs an SES sender (infra/cdk/stack.ts `productionStage`); without a known region, its region.
+    const sesSender = { fromEmail: 'acces@crm.example', sesRegion: 'eu-west-3' };
+    const other = flattenedTemplate(build('Crm-prod', { stage: 'prod', logLevel: 'DEBUG', sesSender }));
     const otherResources = other.Resources as Record<string, Json>;
     const functions = Object.entries(otherResources)
       .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !deploymentHandlerIds(otherResources).has(id))

@@ -17,7 +17,9 @@ import {
 import {
   anonymousRateLimit,
   contentLengthPattern,
+  credentialFreeRoutes,
   credentialPlaces,
+  exactPathsPattern,
   ipRateLimit,
   leadPathPattern,
   settingsRateLimit,
@@ -469,8 +471,53 @@ describe('web ACL', () => {
     });
   });
 
+  test('anonymous: a request without any credential but the page’s files, or any request to a route that takes none', () => {
+    const scopeDown = rule(wafRules.anonymousRateLimit.name).Statement.RateBasedStatement.ScopeDownStatement as Json;
+    const credentialFree = credentialFreeRoutes(routes);
+    expect(credentialFree.map((route) => `${route.method} ${route.path}`)).toEqual([
+      'POST /session',
+      'POST /session/refresh',
+      'POST /password-reset',
+      'POST /password-reset/confirm',
+    ]);
+    const [withoutCredential, toCredentialFreeRoute] = scopeDown.OrStatement.Statements as [Json, Json];
+    expect(scopeDown.OrStatement.Statements).toHaveLength(2);
+    expect(withoutCredential.AndStatement.Statements).toHaveLength(
+      credentialPlaces.headers.length + credentialPlaces.queryArguments.length + 1,
+    );
+    expect(toCredentialFreeRoute).toEqual({
+      AndStatement: {
+        Statements: [
+          {
+            ByteMatchStatement: {
+              FieldToMatch: { Method: {} },
+              PositionalConstraint: 'EXACTLY',
+              SearchString: 'POST',
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          },
+          {
+            RegexMatchStatement: {
+              FieldToMatch: { UriPath: {} },
+              RegexString: exactPathsPattern(credentialFree),
+              TextTransformations: [{ Priority: 0, Type: 'URL_DECODE' }],
+            },
+          },
+        ],
+      },
+    });
+    expect(exactPathsPattern(credentialFree)).toBe(
+      '^(?:/[^/]+)?(?:/session|/session/refresh|/password-reset|/password-reset/confirm)/?$',
+    );
+  });
+
   describe('which requests the anonymous rule counts, as WAF evaluates its scope-down statement', () => {
-    type WafRequest = { path?: string; headers?: Record<string, string>; query?: Record<string, string> };
+    type WafRequest = {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      query?: Record<string, string>;
+    };
     /** WAF names headers and query arguments without regard to case. */
     const field = (values: Record<string, string> | undefined, name: string) =>
       Object.entries(values ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
@@ -478,6 +525,16 @@ describe('web ACL', () => {
     function matches(statement: Json, request: WafRequest): boolean {
       if (statement.AndStatement)
         return (statement.AndStatement.Statements as Json[]).every((s) => matches(s, request));
+      if (statement.OrStatement) return (statement.OrStatement.Statements as Json[]).some((s) => matches(s, request));
+      if (statement.ByteMatchStatement) {
+        const byteMatch = statement.ByteMatchStatement as Json;
+        expect(byteMatch).toMatchObject({
+          FieldToMatch: { Method: {} },
+          PositionalConstraint: 'EXACTLY',
+          TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+        });
+        return (request.method ?? 'GET') === byteMatch.SearchString;
+      }
       if (statement.NotStatement) return !matches(statement.NotStatement.Statement as Json, request);
       if (statement.RegexMatchStatement) {
         const regex = statement.RegexMatchStatement as Json;
@@ -521,10 +578,63 @@ describe('web ACL', () => {
       ['a webhook call with endpoint_id alone', { query: { endpoint_id } }],
       ['a credential in a place the authorizer does not read', { query: { api_key: 'crm_live_abc' } }],
       ['empty credential places', { headers: { 'x-webhook-token': '' }, query: { endpoint_id, token: '' } }],
-      ['a sign-in call, which carries none yet', { path: '/prod/session' }],
+      ['a sign-in call, which carries none yet', { method: 'POST', path: '/prod/session' }],
       ['a path that only starts like the page’s', { path: '/prod/application' }],
+      [
+        'a sign-in call with a made-up Authorization header',
+        { method: 'POST', path: '/prod/session', headers: { Authorization: 'Bearer x' } },
+      ],
+      [
+        'a sign-in call on a custom domain, with a slash and every credential place filled',
+        {
+          method: 'POST',
+          path: '/session/',
+          headers: { authorization: 'Bearer x', 'x-webhook-token': 'x' },
+          query: { token: 'x' },
+        },
+      ],
+      [
+        'a password reset with a made-up Authorization header',
+        { method: 'POST', path: '/prod/password-reset', headers: { Authorization: 'Bearer x' } },
+      ],
+      [
+        'its confirmation, encoded, with a made-up x-webhook-token',
+        { method: 'POST', path: '/prod/password%2Dreset/confirm', headers: { 'x-webhook-token': 'x' } },
+      ],
+      [
+        'a refresh with a made-up Authorization header',
+        { method: 'POST', path: '/prod/session/refresh', headers: { Authorization: 'Bearer x' } },
+      ],
     ])('counted: %s', (_, request) => {
       expect(countedAsAnonymous(request)).toBe(true);
+    });
+
+    test.each<[string, WafRequest]>([
+      [
+        'a sign-out with a member’s token',
+        { method: 'DELETE', path: '/prod/session', headers: { Authorization: 'Bearer t' } },
+      ],
+      [
+        'a password change with a member’s token',
+        { method: 'POST', path: '/prod/session/password', headers: { Authorization: 'Bearer t' } },
+      ],
+      ['a settings call with a member’s token', { path: '/prod/workspaces', headers: { Authorization: 'Bearer t' } }],
+    ])('not counted: %s, a route that reads the token', (_, request) => {
+      expect(countedAsAnonymous(request)).toBe(false);
+    });
+
+    test('every route with a made-up Authorization header: counted exactly when it takes no credential, behind the stage or not', () => {
+      const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '0b7c3a52-5f7e-4c1e-9d0a-6f1f2b3c4d5e');
+      for (const route of routes) {
+        for (const path of [concrete(route.path), `/prod${concrete(route.path)}`]) {
+          const request = { method: route.method, path, headers: { Authorization: 'Bearer x' } };
+          expect({ route: route.id, path, counted: countedAsAnonymous(request) }).toEqual({
+            route: route.id,
+            path,
+            counted: route.credential === 'none',
+          });
+        }
+      }
     });
 
     test('the places are exactly where the authorizer finds a credential', () => {
@@ -636,6 +746,15 @@ describe('signing-secrets table (docs/adr/0012-signing-secrets-table.md)', () =>
     expect(writes.map(({ statement }) => statement.Action).sort()).toEqual(
       routes.flatMap((route) => (route.secretsTableActions ?? []).map((action) => `dynamodb:${action}`)).sort(),
     );
+    // Write-only by IAM: a write may ask for nothing back (test/infra/iam-least-privilege.test.ts simulates it).
+    for (const { statement } of writes) {
+      expect(statement).toEqual({
+        Action: statement.Action,
+        Effect: 'Allow',
+        Resource: secretsTableArn,
+        Condition: { StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' } },
+      });
+    }
   });
 });
 
@@ -815,15 +934,63 @@ describe('operations', () => {
 });
 
 describe('cdk-nag', () => {
-  test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
-    '%s: no finding left unacknowledged',
-    (_, pack) => {
-      const findings = pack
-        .validateScope(stack)
-        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-      expect(findings).toEqual([]);
-    },
-  );
+  /**
+   * `cdk synth` gives the app the region (CDK_DEFAULT_REGION), and the account when it has credentials; the stack
+   * then writes them, and the partition, into its ARNs as literals, and cdk-nag's findings name them so.
+   */
+  const deployments = {
+    'no account, no region': stack,
+    'a region alone (cdk synth without credentials)': new CrmStack(testApp(), 'Crm-test', {
+      stage: 'test',
+      env: { region: 'eu-west-3' },
+    }),
+    'an account and a region (cdk deploy)': new CrmStack(testApp(), 'Crm-test', {
+      stage: 'test',
+      env: { account: '123456789012', region: 'eu-west-3' },
+    }),
+  };
+  const acknowledgedIds = (scope: Stack): string[] =>
+    scope.node
+      .findAll()
+      .flatMap((construct) => construct.node.metadata)
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.keys(entry.data as Record<string, string>))
+      // The CDK files each acknowledged rule id under `Annotation::<id>`.
+      .map((id) => id.replace(/^Annotation::/, ''));
+
+  test.each(
+    Object.entries(deployments).flatMap(([deployment, built]) =>
+      nagPacks().map((pack) => [pack.readPackName, deployment, built, pack] as const),
+    ),
+  )('%s, %s: no finding left unacknowledged', (_, __, built, pack) => {
+    const findings = pack
+      .validateScope(built)
+      .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  test('an acknowledgement names a resource or a policy as the stack resolves it: the account and region written out when known', () => {
+    const assetsBucketObjects = (built: Stack) =>
+      acknowledgedIds(built).filter((id) => id.includes(':s3:::cdk-hnb659fds-assets-'));
+    expect(assetsBucketObjects(stack)).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+    ]);
+    expect(assetsBucketObjects(deployments['a region alone (cdk synth without credentials)'])).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-eu-west-3/*]',
+    ]);
+    const deployed = deployments['an account and a region (cdk deploy)'];
+    expect(assetsBucketObjects(deployed)).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-123456789012-eu-west-3/*]',
+    ]);
+    const namingArns = acknowledgedIds(deployed).filter((id) => /\[(Resource|Policy)::/.test(id));
+    // An AWS managed policy's ARN keeps the partition's pseudo parameter, an account and a region known or not.
+    expect(namingArns.filter((id) => id.includes('Policy::')).sort()).toEqual([
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+    ]);
+    // Nothing left to the pseudo parameters a known account and region replace.
+    expect(namingArns.filter((id) => /<AWS::(Region|AccountId)>/.test(id))).toEqual([]);
+  });
 
   test('every acknowledgement carries a written reason', () => {
     const acknowledged = stack.node

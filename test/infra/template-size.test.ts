@@ -1,4 +1,4 @@
-import { NestedStack, type IPolicyValidationContext } from 'aws-cdk-lib';
+import { NestedStack, type Environment, type IPolicyValidationContext } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { nagPacks } from '../../infra/cdk/nag';
 import { pageResourcePaths } from '../../infra/cdk/settings-page';
@@ -27,8 +27,8 @@ const projectedCeiling = 450;
 
 type Synthesized = { stack: CrmStack; parent: Json; nested: Json | undefined };
 
-function synthesize(routeList: readonly Route[]): Synthesized {
-  const stack = new CrmStack(testApp(), 'Crm-size', { stage: 'test', routes: routeList });
+function synthesize(routeList: readonly Route[], env?: Environment): Synthesized {
+  const stack = new CrmStack(testApp(), 'Crm-size', { stage: 'test', routes: routeList, ...(env ? { env } : {}) });
   const nestedStacks = stack.node.findAll().filter((construct) => NestedStack.isNestedStack(construct));
   expect(nestedStacks.length).toBeLessThanOrEqual(1);
   return {
@@ -218,15 +218,28 @@ describe('the settings API’s functions live in the nested stack, every method 
     expect(report.success).toBe(true);
   });
 
-  test.each(nagPacks().map((pack) => [pack.readPackName, pack] as const))(
-    '%s: no finding left unacknowledged with the nested stack and the user pool',
-    (_, pack) => {
-      const findings = pack
-        .validateScope(withTwo.stack)
-        .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-      expect(findings).toEqual([]);
-    },
-  );
+  /** As `cdk synth` builds it without credentials (a region), and as `cdk deploy` does (an account and a region). */
+  const deployments: [string, Synthesized][] = [
+    ['no account, no region', withTwo],
+    ['a region alone', synthesize(probed, { region: 'eu-west-3' })],
+    ['an account and a region', synthesize(probed, { account: '123456789012', region: 'eu-west-3' })],
+  ];
+
+  test.each(
+    deployments.flatMap(([deployment, synthesized]) =>
+      nagPacks().map((pack) => [pack.readPackName, deployment, synthesized, pack] as const),
+    ),
+  )('%s, %s: no finding left unacknowledged with the nested stack and the user pool', (_, __, synthesized, pack) => {
+    const findings = pack
+      .validateScope(synthesized.stack)
+      .violations.map((v) => `${v.ruleName} ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  test.each(deployments.slice(1))('%s: both templates hold to the registry schemas', (_, synthesized) => {
+    expect(resourceSchemaFindings(synthesized.parent)).toEqual([]);
+    expect(resourceSchemaFindings(synthesized.nested!)).toEqual([]);
+  });
 });
 
 describe('projection: about forty settings routes still fit', () => {

@@ -4,7 +4,7 @@ import {
   memberTokenValidity,
   temporaryPasswordValidityDays,
 } from '../../infra/cdk/constructs/user-pool';
-import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
+import { authorizerDescription, CrmStack, productionStage } from '../../infra/cdk/stack';
 import { messages } from '../../lib/messages';
 import { testApp } from '../support/cdk-app';
 
@@ -96,6 +96,21 @@ describe('the members’ user pool (decisions 7.1, docs/adr/0013-member-sign-in.
     expect(client.Properties).not.toHaveProperty('CallbackURLs');
   });
 
+  test('the app client may not write `email`: WriteAttributes names one attribute nothing reads (absent or empty, every standard one is writable)', () => {
+    expect(client.Properties.WriteAttributes).toEqual(['zoneinfo']);
+  });
+
+  test('a new e-mail replaces the old one only once verified; the address is auto-verified, as that needs', () => {
+    expect(pool.Properties.UserAttributeUpdateSettings).toEqual({
+      AttributesRequireVerificationBeforeUpdate: ['email'],
+    });
+    expect(pool.Properties.AutoVerifiedAttributes).toEqual(['email']);
+  });
+
+  test('the client passes the caller’s context (its address) to threat protection; it has the secret that needs', () => {
+    expect(client.Properties).toMatchObject({ EnablePropagateAdditionalUserContextData: true, GenerateSecret: true });
+  });
+
   test('an access token for an hour, a refresh token for 30 days', () => {
     expect(client.Properties).toMatchObject({
       AccessTokenValidity: 60,
@@ -125,17 +140,23 @@ describe('the members’ user pool (decisions 7.1, docs/adr/0013-member-sign-in.
 });
 
 describe('options of a stage', () => {
-  const synthesized = (props: Partial<ConstructorParameters<typeof CrmStack>[2]>) =>
-    Object.values(
+  const synthesized = (props: Partial<ConstructorParameters<typeof CrmStack>[2]>) => {
+    const built = Object.values(
       Template.fromStack(new CrmStack(testApp(), 'Crm-members-options', { stage: 'test', ...props })).toJSON()
         .Resources as Record<string, Json>,
-    ).find((resource) => resource.Type === 'AWS::Cognito::UserPool')!.Properties as Json;
+    );
+    const propertiesOf = (type: string) => built.find((resource) => resource.Type === type)!.Properties as Json;
+    return { pool: propertiesOf('AWS::Cognito::UserPool'), client: propertiesOf('AWS::Cognito::UserPoolClient') };
+  };
 
-  test('an SES identity sends the e-mails: the developer account, from the verified address', () => {
-    const properties = synthesized({
+  test('the prod stage with an SES identity, in a real account and region: the developer account sends, from the verified address; the client and the updates as without', () => {
+    const { pool: properties, client: prodClient } = synthesized({
+      stage: productionStage,
       env: { account: '123456789012', region: 'eu-west-3' },
       sesSender: { fromEmail: 'acces@crm.example', fromName: 'CRM' },
     });
+    expect(prodClient).toMatchObject({ WriteAttributes: ['zoneinfo'], EnablePropagateAdditionalUserContextData: true });
+    expect(properties.UserAttributeUpdateSettings).toEqual({ AttributesRequireVerificationBeforeUpdate: ['email'] });
     expect(properties.EmailConfiguration).toMatchObject({
       EmailSendingAccount: 'DEVELOPER',
       From: 'CRM <acces@crm.example>',
@@ -145,8 +166,20 @@ describe('options of a stage', () => {
     );
   });
 
+  test('the prod stage without an SES identity stops the synthesis, saying why in French', () => {
+    const app = testApp();
+    expect(() => new CrmStack(app, 'Crm-prod', { stage: productionStage })).toThrow(
+      messages.deployment.productionWithoutSesSender(productionStage),
+    );
+    expect(messages.deployment.productionWithoutSesSender(productionStage)).toMatch(
+      /^Le stage prod exige un expéditeur Amazon SES : ajoutez -c sesFromEmail=/,
+    );
+    // Refused before anything is built: no half-made stack is left in the app.
+    expect(app.node.findAll().filter((construct) => construct.node.path.startsWith('Crm-prod/'))).toEqual([]);
+  });
+
   test('threat protection: the Plus plan, enforced', () => {
-    const properties = synthesized({ threatProtection: true });
+    const { pool: properties } = synthesized({ threatProtection: true });
     expect(properties.UserPoolTier).toBe('PLUS');
     expect(properties.UserPoolAddOns).toEqual({ AdvancedSecurityMode: 'ENFORCED' });
   });

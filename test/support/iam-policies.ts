@@ -1,5 +1,5 @@
 import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulate';
-import { NestedStack, type CfnResource } from 'aws-cdk-lib';
+import { NestedStack, type CfnResource, type Environment } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { eventFunctions, routes, type Route } from '../../lib/routes';
@@ -48,8 +48,8 @@ type SynthesizedTemplate = { resources: Record<string, Json>; parameters: Record
  * The main template and the settings API's nested one (infra/cdk/constructs/settings-functions.ts), each nested
  * parameter with the main template's value the CDK passes it.
  */
-function synthesizedTemplates(routeList: readonly Route[]): SynthesizedTemplate[] {
-  const stack = new CrmStack(testApp(), 'Crm-iam', { stage: 'test', routes: routeList });
+function synthesizedTemplates(routeList: readonly Route[], env: Environment | undefined): SynthesizedTemplate[] {
+  const stack = new CrmStack(testApp(), 'Crm-iam', { stage: 'test', routes: routeList, ...(env ? { env } : {}) });
   const main = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
   const nested = stack.node
     .findAll()
@@ -68,12 +68,16 @@ function synthesizedTemplates(routeList: readonly Route[]): SynthesizedTemplate[
 }
 
 /**
- * The stack as `cdk synth` makes it (same feature flags, bundling skipped), built from `routeList`, and each
- * function's statements on the tables (the items, the indexes, the change stream, the signing-secrets table) and
- * on the members' user pool, its role's policies with the ARNs resolved, whichever template the function is in.
+ * The stack as `cdk synth` makes it (same feature flags, bundling skipped), built from `routeList`, for `env` (none:
+ * an account and a region unknown), and each function's statements on the tables (the items, the indexes, the change
+ * stream, the signing-secrets table) and on the members' user pool, its role's policies with the ARNs resolved,
+ * whichever template the function is in.
  */
-export function synthesizedTablePolicies(routeList: readonly Route[] = routes): Map<string, RolePolicy> {
-  const templates = synthesizedTemplates(routeList);
+export function synthesizedTablePolicies(
+  routeList: readonly Route[] = routes,
+  env?: Environment,
+): Map<string, RolePolicy> {
+  const templates = synthesizedTemplates(routeList, env);
   const mainResources = templates[0]!.resources;
   const { tableId, secretsTableId } = tablesOf(mainResources);
   const [poolId] = Object.entries(mainResources).find(([, resource]) => resource.Type === 'AWS::Cognito::UserPool')!;
@@ -121,7 +125,8 @@ export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] }
 
 /**
  * IAM's answer to one request from a function whose only identity policy is `policy`, by
- * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`.
+ * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`, without
+ * `returnValues` no `dynamodb:ReturnValues`.
  */
 export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
   const secretsTarget = 'secrets-table';
@@ -143,7 +148,10 @@ export async function simulate(policy: RolePolicy, request: IamRequest): Promise
         principal: `arn:aws:iam::${accountId}:role/function-role`,
         action: request.action,
         resource: { resource, accountId },
-        contextVariables: request.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': request.leadingKeys } : {},
+        contextVariables: {
+          ...(request.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': request.leadingKeys } : {}),
+          ...(request.returnValues === undefined ? {} : { 'dynamodb:ReturnValues': request.returnValues }),
+        },
       },
     },
     {},

@@ -37,6 +37,11 @@ export type IamRequest = {
    */
   target: string;
   leadingKeys: string[];
+  /**
+   * The `ReturnValues` a single write asked for, when it named one: IAM's `dynamodb:ReturnValues`. The items of a
+   * transaction take none ("TransactWriteItem", DynamoDB API Reference).
+   */
+  returnValues?: string;
 };
 
 /** The target of a call naming `tableName`: the signing-secrets table is told apart by its name. */
@@ -93,14 +98,17 @@ export function iamRequestsOf(call: RecordedCall, secretsTableName: string): Iam
     target,
     leadingKeys,
   });
+  const returning = (request: IamRequest): IamRequest =>
+    typeof input.ReturnValues === 'string' ? { ...request, returnValues: input.ReturnValues } : request;
   const on = (tableName: unknown) => tableTarget(tableName, secretsTableName);
   switch (operation) {
     case 'GetItem':
+      return [one(operation, [pkOf(input.Key)], on(input.TableName))];
     case 'UpdateItem':
     case 'DeleteItem':
-      return [one(operation, [pkOf(input.Key)], on(input.TableName))];
+      return [returning(one(operation, [pkOf(input.Key)], on(input.TableName)))];
     case 'PutItem':
-      return [one(operation, [pkOf(input.Item)], on(input.TableName))];
+      return [returning(one(operation, [pkOf(input.Item)], on(input.TableName)))];
     case 'Query': {
       const { target, pk } = queriedPartition(input, secretsTableName);
       return [one(operation, [pk], target)];

@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -16,13 +16,14 @@ import {
   type IFunction,
 } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../../../lib/storage/kept-stream-batches';
+import { nagResource } from '../nag';
 import type { PowertoolsSettings } from '../observability';
 import { secretsTableStatements } from '../table-access';
 import { RouteFunction } from './route-function';
@@ -123,6 +124,9 @@ const deadLetterQueueProps: QueueProps = {
  */
 const queueSecurity = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
 
+/** The objects Lambda writes a kept batch to: everything under its own prefix, the narrowest its names allow. */
+const keptBatchObjects = (bucket: IBucket): string => bucket.arnForObjects(`${keptBatchPrefix}*`);
+
 /**
  * The stream mapping's S3 on-failure destination, with the grants the AWS page names and no more
  * ("Retain discarded records for a DynamoDB event source in Lambda",
@@ -146,7 +150,7 @@ class KeptBatchesDestination implements IEventSourceDlq {
     targetHandler.addToRolePolicy(
       new PolicyStatement({
         actions: ['s3:PutObject'],
-        resources: [this.bucket.arnForObjects(`${keptBatchPrefix}*`)],
+        resources: [keptBatchObjects(this.bucket)],
         conditions: ourAccount,
       }),
     );
@@ -293,9 +297,8 @@ export class OutboundEvents extends Construct {
     });
     this.streamHandler.addEventSource(streamSource);
     this.streamMappingId = streamSource.eventSourceMappingId;
-    const bucketId = Stack.of(this).getLogicalId(this.streamFailureBucket.node.defaultChild as CfnBucket);
     Validations.of(this.streamHandler.role!).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${keptBatchPrefix}*]`,
+      id: `AwsSolutions-IAM5[${nagResource(this, keptBatchObjects(this.streamFailureBucket))}]`,
       reason:
         'Lambda names each kept batch itself (aws/lambda/<mapping UUID>/<shard>/<date>-<random UUID>): PutObject is granted under that prefix, the narrowest the names allow, and nothing else on the objects.',
     });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AuthorizationType,
   AwsIntegration,
@@ -10,9 +10,10 @@ import {
   type MethodResponse,
   type RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import {
@@ -27,6 +28,7 @@ import {
   pageResourcePaths,
 } from '../settings-page';
 import { logRetention } from '../log-retention';
+import { nagPolicy, nagResource } from '../nag';
 
 /**
  * The bundling of the page's asset: `buildSettingsPage()`'s files written where the CDK asks, `index.html` at the top
@@ -138,16 +140,19 @@ const methodResponses = (okHeaders: readonly string[]): MethodResponse[] => {
 /**
  * The CDK's own bucket-deployment function (one for the stack, shared by the three deployments): it runs only while
  * CloudFormation creates or updates them, with the grants the CDK gives it; its findings are acknowledged on it alone.
+ * The resources it is granted are named as the stack resolves them: the page's bucket, and the CDK's assets bucket
+ * the page's asset was uploaded to (`cdk-<qualifier>-assets-<account>-<region>`, the account and region written out
+ * when the stack knows them).
  */
-function acknowledgeDeploymentHandler(handler: IConstruct, bucketLogicalId: string): void {
-  const assetsBucket = 'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>';
+function acknowledgeDeploymentHandler(handler: IConstruct, buckets: { page: IBucket; assets: IBucket }): void {
+  const logsPolicy = ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole');
   const cdkRuntime =
     'The CDK’s bucket-deployment function: aws-cdk-lib sets its Python runtime and moves it forward with its own releases (package.json pins aws-cdk-lib); it runs only during deployments.';
   const onlyWhileDeploying =
     'Runs only while CloudFormation creates or updates the page’s deployments, which wait for its answer: a failure fails the deployment and rolls it back, in the stack’s events and its log group (30 days).';
   Validations.of(handler).acknowledge(
     {
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      id: `AwsSolutions-IAM4[${nagPolicy(handler, logsPolicy)}]`,
       reason:
         'The CDK’s bucket-deployment function writes its own logs with AWS’s policy for exactly that; the role is the CDK’s, used by nothing else.',
     },
@@ -157,11 +162,11 @@ function acknowledgeDeploymentHandler(handler: IConstruct, bucketLogicalId: stri
         'The CDK’s grants to its bucket-deployment function: reading the page’s asset from the CDK’s assets bucket, writing the page’s bucket. Nothing is deleted: no deployment prunes, and each keeps its files when removed.',
     })),
     {
-      id: `AwsSolutions-IAM5[Resource::${assetsBucket}/*]`,
+      id: `AwsSolutions-IAM5[${nagResource(handler, buckets.assets.arnForObjects('*'))}]`,
       reason: 'The CDK’s grant to read the page’s asset, a zip in the CDK’s own assets bucket named by its hash.',
     },
     {
-      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+      id: `AwsSolutions-IAM5[${nagResource(handler, buckets.page.arnForObjects('*'))}]`,
       reason:
         'The CDK’s grant to write the page’s files, named by their content’s hash at each release, into their own bucket.',
     },
@@ -212,7 +217,6 @@ export class SettingsPage extends Construct {
        */
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const bucketLogicalId = Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnBucket);
     Validations.of(bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
@@ -252,7 +256,9 @@ export class SettingsPage extends Construct {
     );
     const index = deployed.at(-1)!;
     for (const files of deployed.slice(0, -1)) index.node.addDependency(files);
-    acknowledgeDeploymentHandler(index.handlerRole.node.scope!, bucketLogicalId);
+    /** The page's asset, as the deployments' source made it (`Source.asset` adds it to each deployment). */
+    const [pageAsset] = index.node.findAll().filter((construct): construct is Asset => construct instanceof Asset);
+    acknowledgeDeploymentHandler(index.handlerRole.node.scope!, { page: bucket, assets: pageAsset!.bucket });
 
     const reader = new Role(this, 'ReadRole', {
       assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
@@ -264,7 +270,7 @@ export class SettingsPage extends Construct {
       },
     });
     Validations.of(reader).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+      id: `AwsSolutions-IAM5[${nagResource(reader, bucket.arnForObjects('*'))}]`,
       reason:
         'Every object of the page’s own bucket: its files are named by their content’s hash at each release, and s3:GetObject is the only action.',
     });

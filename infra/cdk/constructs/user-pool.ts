@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import {
   AccountRecovery,
+  ClientAttributes,
   FeaturePlan,
   StandardThreatProtectionMode,
   UserPool,
@@ -107,6 +108,17 @@ export class MemberUserPool extends Construct {
        */
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       autoVerify: { email: true },
+      /**
+       * A new e-mail takes effect only once its owner has typed the code sent to it: "Amazon Cognito doesn't change
+       * the value of the attribute until your user responds to the verification message and confirms the new value";
+       * until then the person signs in and receives messages at the old one ("UserAttributeUpdateSettingsType",
+       * AttributesRequireVerificationBeforeUpdate,
+       * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UserAttributeUpdateSettingsType.html;
+       * "Verifying updates to email addresses and phone numbers",
+       * https://docs.aws.amazon.com/cognito/latest/developerguide/signing-up-users-in-your-app.html#user-pool-settings-verifications-verify-attribute-updates).
+       * The setting needs the attribute among the auto-verified ones, just above.
+       */
+      keepOriginal: { email: true },
       email: props.sesSender
         ? UserPoolEmail.withSES({
             fromEmail: props.sesSender.fromEmail,
@@ -168,6 +180,31 @@ export class MemberUserPool extends Construct {
       accessTokenValidity: memberTokenValidity.accessToken,
       idTokenValidity: memberTokenValidity.accessToken,
       refreshTokenValidity: memberTokenValidity.refreshToken,
+      /**
+       * `email` is not writable with this client's access tokens: "You authorize this API request with the user's
+       * access token", no secret ("UpdateUserAttributes",
+       * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UpdateUserAttributes.html),
+       * so whoever held a member's token could otherwise set `email`, where reset codes go, to an address of theirs.
+       * The service itself never changes an attribute (it invites with AdminCreateUser, under IAM). The list is
+       * given, and not empty: "When you don't specify the WriteAttributes for your app client, your app can write
+       * the values of the Standard attributes of your user pool" ("UserPoolClientType", WriteAttributes,
+       * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/API_UserPoolClientType.html), and
+       * an empty list was seen taken as none (github.com/aws/aws-cdk/issues/30608,
+       * github.com/hashicorp/terraform-provider-aws/issues/28684). So it names one attribute that nothing reads, and
+       * `zoneinfo` is all a stolen token may change. docs/deploy.md, first deployment check 27, tries `email`.
+       */
+      writeAttributes: new ClientAttributes().withStandardAttributes({ timezone: true }),
+      /**
+       * The service signs members in from its functions, so Cognito's threat protection would see the functions'
+       * address: with this, it accepts the caller's address when the sign-in calls pass it in UserContextData ("When
+       * EnablePropagateAdditionalUserContextData is true, Amazon Cognito accepts an IpAddress value that you send in
+       * the UserContextData parameter", "UserPoolClientType";
+       * "Adding user device and session data to API requests",
+       * https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pool-settings-adaptive-authentication.html#user-pool-settings-adaptive-authentication-device-fingerprint).
+       * "You can only activate EnablePropagateAdditionalUserContextData in an app client that has a client secret":
+       * this one has (`generateSecret`).
+       */
+      enablePropagateAdditionalUserContextData: true,
     });
 
     Validations.of(this.userPool).acknowledge(

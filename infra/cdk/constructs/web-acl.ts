@@ -5,7 +5,9 @@ import { Construct } from 'constructs';
 import {
   anonymousRateLimit,
   contentLengthPattern,
+  credentialFreeRoutes,
   credentialPlaces,
+  exactPathsPattern,
   ipRateLimit,
   leadPathPattern,
   pagePathPattern,
@@ -20,6 +22,7 @@ import {
 export type ApiWebAclProps = { stage: Stage; name: string; routes: readonly Route[] };
 
 const noTransformation = [{ priority: 0, type: 'NONE' }];
+const urlDecoded = [{ priority: 0, type: 'URL_DECODE' }];
 
 /**
  * Sampled requests stay off: WAF would keep the full URI (a webhook token may travel in ?token=)
@@ -85,7 +88,7 @@ const anonymousOutsideThePage: CfnWebACL.StatementProperty = {
             regexMatchStatement: {
               regexString: pagePathPattern,
               fieldToMatch: { uriPath: {} },
-              textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+              textTransformations: urlDecoded,
             },
           },
         },
@@ -93,6 +96,47 @@ const anonymousOutsideThePage: CfnWebACL.StatementProperty = {
     ],
   },
 };
+
+/**
+ * A request to one of `routeList`'s routes: its method exactly (the "HTTP method" component, "Request components in
+ * AWS WAF", https://docs.aws.amazon.com/waf/latest/developerguide/waf-rule-statement-fields-list.html) and its whole
+ * path. `DELETE /session` (a sign-out, with a member's token) shares its path with the sign-in, not its method.
+ */
+function requestTo(routeList: readonly Route[]): CfnWebACL.StatementProperty {
+  const methods = [...new Set(routeList.map((route) => route.method))];
+  const perMethod = methods.map((method) => ({
+    andStatement: {
+      statements: [
+        {
+          byteMatchStatement: {
+            fieldToMatch: { method: {} },
+            positionalConstraint: 'EXACTLY',
+            searchString: method,
+            textTransformations: noTransformation,
+          },
+        },
+        {
+          regexMatchStatement: {
+            regexString: exactPathsPattern(routeList.filter((route) => route.method === method)),
+            fieldToMatch: { uriPath: {} },
+            textTransformations: urlDecoded,
+          },
+        },
+      ],
+    },
+  }));
+  return perMethod.length === 1 ? perMethod[0]! : { orStatement: { statements: perMethod } };
+}
+
+/**
+ * What the anonymous rule counts: a request without any credential (but the page's files), or any request to a route
+ * that takes none, whatever it carries (`credentialFreeRoutes`).
+ */
+function anonymousRequests(routeList: readonly Route[]): CfnWebACL.StatementProperty {
+  const credentialFree = credentialFreeRoutes(routeList);
+  if (credentialFree.length === 0) return anonymousOutsideThePage;
+  return { orStatement: { statements: [anonymousOutsideThePage, requestTo(credentialFree)] } };
+}
 
 /**
  * The regional web ACL of the API stage (rules in ../waf-rules.ts): a per-IP rate limit answered
@@ -174,7 +218,7 @@ export class ApiWebAcl extends Construct {
               aggregateKeyType: 'IP',
               limit: anonymousRateLimit.limit,
               evaluationWindowSec: anonymousRateLimit.evaluationWindowSec,
-              scopeDownStatement: anonymousOutsideThePage,
+              scopeDownStatement: anonymousRequests(props.routes),
             },
           },
           action: blockWith(wafRules.anonymousRateLimit.block),
