@@ -9,7 +9,7 @@ import type {
   TableKeys,
 } from '../../lib/routes';
 import { deletablePrefixes } from '../../lib/storage/table-items';
-import { tableDefinition } from '../../lib/storage/table';
+import { tableDefinition } from './table-definition';
 
 /**
  * IAM has no TransactWriteItems action: DynamoDB checks each write of a transaction against

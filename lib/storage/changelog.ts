@@ -1,6 +1,6 @@
 import { paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, keys, type ChangeLogItem } from './table-items';
+import { changeLogPrefix, indexes, keys, type ChangeLogItem } from './table-items';
 
 /** Access pattern "change-log entry by id": gsi2 (eventually consistent; the undo transaction's conditions make that safe). */
 export async function findChangeLogEntry(
@@ -11,7 +11,7 @@ export async function findChangeLogEntry(
   const { Items } = await store.db.send(
     new QueryCommand({
       TableName: store.tableName,
-      IndexName: 'gsi2',
+      IndexName: indexes.changeLogEntryById,
       KeyConditionExpression: 'gsi2pk = :ref',
       ExpressionAttributeValues: { ':ref': keys.changeLogEntryRef(workspaceId, entryId) },
     }),
@@ -32,7 +32,7 @@ export async function listChangeLog(
           ConsistentRead: true,
         }
       : {
-          IndexName: 'gsi1',
+          IndexName: indexes.listsInCreationOrder,
           KeyConditionExpression: 'gsi1pk = :key',
           ExpressionAttributeValues: { ':key': keys.changeLogOfKey(of.keyId) },
         };

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys, sha256Hex, type ItemKey } from './table-items';
+import { indexes, keys, sha256Hex, type ItemKey } from './table-items';
 import type { Store } from './client';
 import type { PhoneSettings } from '../domain/model';
 
@@ -69,7 +69,7 @@ export async function listApiKeysOfWorkspace(store: Store, workspaceId: string):
     { client: store.db },
     {
       TableName: store.tableName,
-      IndexName: 'gsi1',
+      IndexName: indexes.listsInCreationOrder,
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.apiKeysOfWorkspace(workspaceId) },
     },

@@ -37,7 +37,7 @@ export type StoredSubscriptionItem = SubscriptionItem & { secret?: string };
 
 /**
  * The signing secrets of one subscription: in the signing-secrets table, under the subscription's
- * key (lib/storage/secrets-table.ts); only the delivery function may read that table
+ * key (infra/cdk/secrets-table-definition.ts); only the delivery function may read that table
  * (`secretsTableActions` in lib/routes.ts); the admin command line and the settings routes that create, rotate or
  * delete a secret write it (`Route.secretsTableActions`, writes only).
  */

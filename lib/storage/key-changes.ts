@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import type { PageRequest } from './prospect-pages';
-import { keys, type ChangeLogItem } from './table-items';
+import { indexes, keys, type ChangeLogItem } from './table-items';
 
 /**
  * Access pattern "change log of an API key", a page at a time (`GET /api-keys/{k}/changes`): one Query of gsi1,
@@ -24,7 +24,7 @@ export async function readKeyChangePage(
     const result = await store.db.send(
       new QueryCommand({
         TableName: store.tableName,
-        IndexName: 'gsi1',
+        IndexName: indexes.listsInCreationOrder,
         KeyConditionExpression: page.after ? 'gsi1pk = :key AND gsi1sk < :after' : 'gsi1pk = :key',
         ExpressionAttributeValues: {
           ':key': keys.changeLogOfKey(keyId),

@@ -4,7 +4,7 @@ import type { Store } from './client';
 import { staleClaimMs } from './delivery-attempts';
 import type { DeliveryItem } from './event-items';
 import type { DeliveryStatus } from '../domain/model';
-import { keys } from './table-items';
+import { indexes, keys } from './table-items';
 
 /** A pending delivery as index gsi4 projects it: what a queue message names, and the time it was due. */
 export type PendingDelivery = Pick<DeliveryItem, 'workspace_id' | 'id' | 'subscription_id' | 'step'> & {
@@ -30,7 +30,7 @@ export async function listDueDeliveries(
       store.db.send(
         new QueryCommand({
           TableName: store.tableName,
-          IndexName: 'gsi4',
+          IndexName: indexes.pendingDeliveriesByTime,
           KeyConditionExpression: 'gsi4pk = :shard AND gsi4sk < :before',
           ExpressionAttributeValues: { ':shard': shard, ':before': before },
           Limit: perShard,

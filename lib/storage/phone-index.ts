@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from './client';
-import { keys, items, type MarkerItem } from './table-items';
+import { indexes, items, keys, type MarkerItem } from './table-items';
 
 /**
  * Indexing a workspace's prospects by the E.164 form of their phones (decisions 6.4, admin
@@ -44,7 +44,7 @@ export async function listProspectPhones(store: Store, workspaceId: string): Pro
     { client: store.db },
     {
       TableName: store.tableName,
-      IndexName: 'gsi3',
+      IndexName: indexes.prospectPhonesOfWorkspace,
       KeyConditionExpression: 'gsi3pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.prospectsOfWorkspace(workspaceId) },
       ProjectionExpression: 'id, phone, created_at',

@@ -21,6 +21,22 @@ export type ItemKey = { pk: string; sk: string };
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /**
+ * The table's indexes by the access patterns they serve (docs/data-model.md, "Access patterns"): the storage modules
+ * query them by these names, and the table's definition (infra/cdk/table-definition.ts) declares them from here. The
+ * physical names are the deployed table's: renaming an index would delete and rebuild it.
+ */
+export const indexes = {
+  /** Lists in creation order: a workspace's API keys, every workspace, an API key's changes. */
+  listsInCreationOrder: 'gsi1',
+  /** A change-log entry by its id. */
+  changeLogEntryById: 'gsi2',
+  /** A workspace's prospects with their phone, oldest first (phone indexing in E.164). */
+  prospectPhonesOfWorkspace: 'gsi3',
+  /** Pending deliveries by the time of their next attempt, over 16 shards. */
+  pendingDeliveriesByTime: 'gsi4',
+} as const;
+
+/**
  * Two addresses are the same contact (docs/api.md#e-mail-addresses) when equal after NFC, trimming and lower-casing
  * whatever the locale (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`, decomposed or not). The e-mail
  * markers are keyed by it, so the webhooks' matching is this comparison.

@@ -1,5 +1,5 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { keys } from './table-items';
+import { indexes, keys } from './table-items';
 import { workspacesIndexPk, type WorkspaceItem } from './workspace-config';
 import type { Store } from './client';
 
@@ -30,7 +30,7 @@ export async function listWorkspaces(store: Store): Promise<ListedWorkspace[]> {
     { client: store.db },
     {
       TableName: store.tableName,
-      IndexName: 'gsi1',
+      IndexName: indexes.listsInCreationOrder,
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': workspacesIndexPk },
       ProjectionExpression: 'id, #name, created_at',

@@ -6,7 +6,7 @@ import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
-import { tableDefinition } from '../../lib/storage/table';
+import { tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 import { pageBucketIds } from '../support/settings-page-resources';

@@ -43,8 +43,8 @@ import {
   type TableKeys,
 } from '../../lib/routes';
 import { keys } from '../../lib/storage/table-items';
-import { secretsTableDefinition } from '../../lib/storage/secrets-table';
-import { projectionOf, tableDefinition } from '../../lib/storage/table';
+import { secretsTableDefinition } from '../../infra/cdk/secrets-table-definition';
+import { projectionOf, tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';
 import { flattenedTemplate } from '../support/nested-templates';

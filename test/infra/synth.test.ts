@@ -70,7 +70,7 @@ describe('the CDK app, as `cdk synth` runs it', () => {
     const [client] = Object.values(template.Resources as Record<string, Json>).filter(
       (resource) => resource.Type === 'AWS::Cognito::UserPoolClient',
     );
-    // As CloudFormation receives it: the list present and empty, no attribute writable with an access token.
+    // As CloudFormation receives it: `email` not writable with an access token (infra/cdk/constructs/user-pool.ts).
     expect(client!.Properties.WriteAttributes).toEqual(['zoneinfo']);
   });
 

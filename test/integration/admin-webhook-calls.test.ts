@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createHandler as ingestLead } from '../../functions/ingest-lead';
+import { createHandler as ingestLead } from '../../functions/webhooks/ingest-lead';
 import { listAudit } from '../../lib/settings/audit';
 import type { SeedOutput } from '../../tools/seed/seed';
 import {

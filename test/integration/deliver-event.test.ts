@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import type * as DeliverEvent from '../../functions/deliver-event';
+import type * as DeliverEvent from '../../functions/events/deliver-event';
 import { createSubscription, moveLegacySecrets, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { productionSecretsDeps } from '../../lib/deps';
 import { handleDeliveryMessage } from '../../lib/domain/events/deliver';
@@ -58,7 +58,7 @@ let createHandler: typeof DeliverEvent.createHandler;
 
 beforeAll(async () => {
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
-  ({ createHandler } = await import('../../functions/deliver-event'));
+  ({ createHandler } = await import('../../functions/events/deliver-event'));
   server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

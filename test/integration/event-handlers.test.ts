@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type * as DeliverEvent from '../../functions/deliver-event';
-import type * as StreamHandler from '../../functions/stream-handler';
+import type * as DeliverEvent from '../../functions/events/deliver-event';
+import type * as StreamHandler from '../../functions/events/stream-handler';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { productionDeps, type SecretsDeps } from '../../lib/deps';
@@ -52,8 +52,8 @@ beforeAll(async () => {
   await ensureSecretsTable(client, deps.secretsTableName);
   // The modules build their production handlers on import, which need the queue's URL.
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
-  ({ createHandler: createStreamHandler } = await import('../../functions/stream-handler'));
-  ({ createHandler: createDeliveryHandler } = await import('../../functions/deliver-event'));
+  ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
+  ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
   receiver = createServer((request, response) => {
     request.resume().on('end', () => {
       posts.push(String(request.headers['webhook-id']));

@@ -12,7 +12,7 @@ import { eventItems, type DeliveryItem, type SubscriptionItem } from '../../lib/
 import { keys, items, type ProspectItem } from '../../lib/storage/table-items';
 import type { StoredChange } from '../../lib/storage/stream-records';
 import { configItems } from '../../lib/storage/workspace-config';
-import type * as StreamHandler from '../../functions/stream-handler';
+import type * as StreamHandler from '../../functions/events/stream-handler';
 import { aProspectItem } from '../support/prospect-items';
 
 type Sent = { message: DeliveryMessage; delaySeconds: number };
@@ -326,7 +326,7 @@ describe('stream handler', () => {
   beforeAll(async () => {
     // The module builds its production dependencies on import, which need the queue's URL.
     process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
-    ({ createHandler } = await import('../../functions/stream-handler'));
+    ({ createHandler } = await import('../../functions/events/stream-handler'));
   });
 
   const streamImage = (item: object) =>

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type * as DeliverEvent from '../../functions/deliver-event';
-import type * as StreamHandler from '../../functions/stream-handler';
+import type * as DeliverEvent from '../../functions/events/deliver-event';
+import type * as StreamHandler from '../../functions/events/stream-handler';
 import { replayKeptBatches } from '../../tools/admin/use-cases/stream-replay';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { loadSecretsTableName } from '../../lib/storage/client';
@@ -14,7 +14,7 @@ import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/
 import { changeStreamSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import type { DeliveryItem } from '../../lib/storage/event-items';
-import { keptBatchesInBucket } from '../../lib/storage/kept-stream-batches';
+import { keptBatchesInBucket } from '../../tools/admin/kept-stream-batches';
 import { keys } from '../../lib/storage/table-items';
 import { configItems } from '../../lib/storage/workspace-config';
 import { runAdminInProcess } from '../support/admin-cli';
@@ -67,8 +67,8 @@ let createDeliveryHandler: typeof DeliverEvent.createHandler;
 beforeAll(async () => {
   // The modules build their production dependencies on import, which need the queue's URL.
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
-  ({ createHandler: createStreamHandler } = await import('../../functions/stream-handler'));
-  ({ createHandler: createDeliveryHandler } = await import('../../functions/deliver-event'));
+  ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
+  ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
   receiver = await aLocalReceiver({ '/accepts': 204 });
 });
 afterAll(async () => {

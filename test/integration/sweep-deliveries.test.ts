@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type * as DeliverEvent from '../../functions/deliver-event';
-import type * as StreamHandler from '../../functions/stream-handler';
-import type * as SweepDeliveries from '../../functions/sweep-deliveries';
+import type * as DeliverEvent from '../../functions/events/deliver-event';
+import type * as StreamHandler from '../../functions/events/stream-handler';
+import type * as SweepDeliveries from '../../functions/events/sweep-deliveries';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, type Deps } from '../../lib/deps';
@@ -46,9 +46,9 @@ beforeAll(async () => {
   deps = { ...productionDeps(), tableName, metrics };
   // The modules build their production dependencies on import, which need the queue's URL.
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
-  ({ createHandler: createStreamHandler } = await import('../../functions/stream-handler'));
-  ({ createHandler: createDeliveryHandler } = await import('../../functions/deliver-event'));
-  ({ createHandler: createSweepHandler } = await import('../../functions/sweep-deliveries'));
+  ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
+  ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
+  ({ createHandler: createSweepHandler } = await import('../../functions/events/sweep-deliveries'));
   receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
 });
 afterAll(async () => {

@@ -3,8 +3,8 @@ import { createTableWithoutStream } from '../support/dynamodb';
 import { DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../tools/local/create-table';
-import { secretsTableDefinition } from '../../lib/storage/secrets-table';
-import { projectionOf, tableDefinition } from '../../lib/storage/table';
+import { secretsTableDefinition } from '../../infra/cdk/secrets-table-definition';
+import { projectionOf, tableDefinition } from '../../infra/cdk/table-definition';
 
 test('the local table is created from the one table definition', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });

@@ -4,7 +4,7 @@ import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/lo
 import { createDocumentClient, createDynamoClient } from '../../lib/storage/client';
 import { startLocalIdentityProvider, type LocalIdentityProvider } from '../../tools/local/identity-provider';
 import { ensureSecretsTable, ensureTable, indexOf } from '../../tools/local/create-table';
-import { tableDefinition } from '../../lib/storage/table';
+import { tableDefinition } from '../../infra/cdk/table-definition';
 
 export const testTableName = 'crm-test';
 /** Named explicitly, not left to the local default, so that commands run with --aws find it too. */

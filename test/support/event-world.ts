@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import type { createHandler as createStreamHandler } from '../../functions/stream-handler';
+import type { createHandler as createStreamHandler } from '../../functions/events/stream-handler';
 import { readTableStream, startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
@@ -200,7 +200,7 @@ export async function startEventWorld(): Promise<EventWorld> {
       }),
     streamHandler: async () => {
       // Imported once the pipeline has set the queue URL its module's AWS handler reads on import.
-      const { createHandler } = await import('../../functions/stream-handler');
+      const { createHandler } = await import('../../functions/events/stream-handler');
       return createHandler({
         ...deps,
         queue: pipeline.queue,

@@ -7,7 +7,7 @@ const aRoute = (overrides: Partial<Route> = {}): Route => ({
   id: 'addNote',
   method: 'POST',
   path: '/prospects/{prospect_id}/notes',
-  entry: 'functions/add-note.ts',
+  entry: 'functions/prospect-api/add-note.ts',
   credential: 'api-key',
   errorShape: 'standard',
   tableActions: [],

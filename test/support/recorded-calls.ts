@@ -1,6 +1,6 @@
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tableDefinition } from '../../lib/storage/table';
+import { tableDefinition } from '../../infra/cdk/table-definition';
 
 /** One DynamoDB call as the SDK sent it: its operation and its input. */
 export type RecordedCall = { operation: string; input: Record<string, unknown> };

@@ -159,9 +159,9 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date 
   };
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
   /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
-  const streamModule = await import('../../functions/stream-handler');
-  const deliveryModule = await import('../../functions/deliver-event');
-  const sweepModule = await import('../../functions/sweep-deliveries');
+  const streamModule = await import('../../functions/events/stream-handler');
+  const deliveryModule = await import('../../functions/events/deliver-event');
+  const sweepModule = await import('../../functions/events/sweep-deliveries');
   const sweepDeps = depsOf('sweepDeliveries');
   return {
     calls,

@@ -48,7 +48,7 @@ describe('bundling options shared by the stack and the bench', () => {
   it('bundles no credential source but the environment: Lambda gives the role there', async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), 'bundle-'));
     const result = await build({
-      ...esbuildOptionsFor(path.resolve('functions/list-pipelines.ts'), path.join(outDir, 'index.mjs')),
+      ...esbuildOptionsFor(path.resolve('functions/prospect-api/list-pipelines.ts'), path.join(outDir, 'index.mjs')),
       absWorkingDir: process.cwd(),
       metafile: true,
       write: false,

@@ -11,8 +11,8 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createHandler as confirmPasswordResetHandler } from '../../functions/confirm-password-reset';
-import { createHandler as startPasswordResetHandler } from '../../functions/start-password-reset';
+import { createHandler as confirmPasswordResetHandler } from '../../functions/settings/confirm-password-reset';
+import { createHandler as startPasswordResetHandler } from '../../functions/settings/start-password-reset';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, signedToken } from '../support/access-tokens';
 import { aLambdaContext, aProxyEvent } from '../support/events';

@@ -10,7 +10,7 @@ const roleless = (path: string): Route => ({
   id: 'probeRoleless',
   method: 'GET',
   path,
-  entry: 'functions/list-pipelines.ts',
+  entry: 'functions/prospect-api/list-pipelines.ts',
   credential: 'member-token',
   errorShape: 'standard',
   tableActions: ['GetItem', 'UpdateItem'],

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { tableDefinition } from '../../lib/storage/table';
+import { tableDefinition } from '../../infra/cdk/table-definition';
 
 /**
  * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit

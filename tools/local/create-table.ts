@@ -6,8 +6,8 @@ import {
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { secretsTableDefinition } from '../../lib/storage/secrets-table';
-import { projectionOf, tableDefinition } from '../../lib/storage/table';
+import { secretsTableDefinition } from '../../infra/cdk/secrets-table-definition';
+import { projectionOf, tableDefinition } from '../../infra/cdk/table-definition';
 
 type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
 

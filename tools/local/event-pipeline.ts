@@ -54,12 +54,12 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
   };
   const eventDeps: EventDeps = { ...deps, queue, send: createHttpSender('local'), network: 'local' };
   process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
-  const streamHandler = (await import('../../functions/stream-handler')).createHandler(eventDeps);
-  const deliverEvent = (await import('../../functions/deliver-event')).createHandler({
+  const streamHandler = (await import('../../functions/events/stream-handler')).createHandler(eventDeps);
+  const deliverEvent = (await import('../../functions/events/deliver-event')).createHandler({
     ...eventDeps,
     secretsTableName,
   });
-  const sweepDeliveries = (await import('../../functions/sweep-deliveries')).createHandler(eventDeps);
+  const sweepDeliveries = (await import('../../functions/events/sweep-deliveries')).createHandler(eventDeps);
   const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
   const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
 

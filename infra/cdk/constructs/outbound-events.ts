@@ -22,7 +22,7 @@ import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
 import { eventFunctions, type EventFunction } from '../../../lib/routes';
 import { concurrencyBudget } from '../concurrency';
-import { keptBatchPrefix } from '../../../lib/storage/kept-stream-batches';
+import { keptBatchPrefix } from '../kept-stream-batches';
 import { nagResource } from '../nag';
 import type { PowertoolsSettings } from '../observability';
 import { secretsTableStatements } from '../table-access';

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { secretsTableDefinition } from '../../../lib/storage/secrets-table';
+import { secretsTableDefinition } from '../secrets-table-definition';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 

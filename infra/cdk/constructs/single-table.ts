@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { tableDefinition } from '../../../lib/storage/table';
+import { tableDefinition } from '../table-definition';
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 

@@ -5,7 +5,7 @@ import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports'
 import { messages } from '../../../lib/messages';
 import { createHttpSender } from '../../../lib/outbound/http-sender';
 import { createSqsClient, createSqsDeliveryQueue } from '../../../lib/queue/sqs-delivery-queue';
-import { createS3Client, keptBatchesInBucket, type KeptBatchSource } from '../../../lib/storage/kept-stream-batches';
+import { createS3Client, keptBatchesInBucket, type KeptBatchSource } from '../kept-stream-batches';
 import { defineCommand } from '../command';
 import type { Target } from '../target';
 import { table } from '../render';

@@ -1,11 +1,7 @@
 import { fanOutStreamRecords } from '../../../lib/domain/events/fan-out';
 import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
 import { messages } from '../../../lib/messages';
-import {
-  parseKeptBatch,
-  UnreadableKeptBatchError,
-  type KeptBatchSource,
-} from '../../../lib/storage/kept-stream-batches';
+import { parseKeptBatch, UnreadableKeptBatchError, type KeptBatchSource } from '../kept-stream-batches';
 
 /**
  * `stream replay` (docs/operations.md, alarm StreamFailures): the stream batches the mapping gave

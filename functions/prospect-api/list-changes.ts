@@ -1,0 +1,17 @@
+import { productionDeps, type Deps } from '../../lib/deps';
+import { listProspectChanges } from '../../lib/domain/prospect/read-prospect';
+import { encodeCursor } from '../../lib/http/cursor';
+import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
+import { json } from '../../lib/http/middleware/route';
+import { prospectIdOf } from '../../lib/http/request-input';
+import { listRequestOf } from '../../lib/http/query-parameters';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  apiKeyRoute(routeById('listChanges'), deps, async (event, { principal }) => {
+    const { page, binding } = listRequestOf(event, 'changes', principal.workspaceId);
+    const { items, next } = await listProspectChanges(deps, principal, prospectIdOf(event), page);
+    return json(200, { changes: items, next_cursor: next && encodeCursor(binding, next) });
+  });
+
+export const handler = createHandler(productionDeps());

@@ -1,8 +1,0 @@
-import { productionDeps, type Deps } from '../lib/deps';
-import { receiveApplication } from '../lib/domain/recruitment/receive-application';
-import { webhookRoute } from '../lib/http/middleware/webhook';
-import { routeById } from '../lib/routes';
-
-export const createHandler = (deps: Deps) => webhookRoute(routeById('recruitment'), deps, receiveApplication);
-
-export const handler = createHandler(productionDeps());

@@ -1,0 +1,17 @@
+import { changeRole, roleChangeSchema } from '../../lib/settings/members';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { actingMemberOf } from '../../lib/http/membership';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { parseJsonBody, pathParameterText } from '../../lib/http/request-input';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('changeMemberRole'), deps, async (event, { principal }) => {
+    // The body first: a bad body is a 400 before an unknown member's 404 (decisions 7.2's check order).
+    const { role } = parseJsonBody(event.body, roleChangeSchema);
+    const memberId = pathParameterText(event, 'member_id');
+    return json(200, await changeRole(deps, { ...actingMemberOf(principal), memberId, role }));
+  });
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,14 @@
+import { productionDeps, type Deps } from '../../lib/deps';
+import { findProspects } from '../../lib/domain/prospect/find-prospects';
+import { membershipOf } from '../../lib/http/membership';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { contactLookupOf } from '../../lib/http/query-parameters';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('findWorkspaceProspects'), deps, async (event, { principal }) =>
+    json(200, await findProspects(deps, membershipOf(principal), contactLookupOf(event))),
+  );
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,16 @@
+import { recruitmentWebhookUrl, webhookStatus } from '../../lib/settings/webhooks';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { apiBaseUrlOf } from '../../lib/http/request-input';
+import { membershipOf } from '../../lib/http/membership';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('getWebhook'), deps, async (event, { principal }) => {
+    const baseUrl = apiBaseUrlOf(event);
+    const status = await webhookStatus(deps, membershipOf(principal).workspaceId, baseUrl);
+    return json(200, { ...status, recruitment_url: recruitmentWebhookUrl(baseUrl, status.endpoint_id) });
+  });
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,13 @@
+import { listMembers } from '../../lib/settings/members';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { actingMemberOf } from '../../lib/http/membership';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('listMembers'), deps, async (_event, { principal }) =>
+    json(200, await listMembers(deps, actingMemberOf(principal).workspaceId)),
+  );
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,13 @@
+import { listSubscriptions } from '../../lib/settings/subscriptions';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { membershipOf } from '../../lib/http/membership';
+import { routeById } from '../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('listSubscriptions'), deps, async (_event, { principal }) =>
+    json(200, await listSubscriptions(deps, membershipOf(principal).workspaceId)),
+  );
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,29 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { callsBinding, pageOfCalls } from '../../lib/settings/webhook-calls';
+import { productionDeps, type Deps } from '../../lib/deps';
+import { InvalidInputError } from '../../lib/domain/errors';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { pageRequestOf, queryValue } from '../../lib/http/query-parameters';
+import { membershipOf } from '../../lib/http/membership';
+import { messages } from '../../lib/messages';
+import { routeById } from '../../lib/routes';
+
+/** `failed=true` lists the failed calls only (decisions 6.3); `false` or none, every call. */
+function failedOnly(event: APIGatewayProxyEvent): boolean {
+  const value = queryValue(event, 'failed');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  const message = messages.settingsEvents.invalidFailed;
+  throw new InvalidInputError(message, { field: 'failed', message });
+}
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('listWebhookCalls'), deps, async (event, { principal }) => {
+    const { workspaceId } = membershipOf(principal);
+    const failed = failedOnly(event);
+    const page = pageRequestOf(event, callsBinding(workspaceId, failed));
+    return json(200, await pageOfCalls(deps, workspaceId, { failed, page }));
+  });
+
+export const handler = createHandler(productionDeps());

@@ -1,0 +1,28 @@
+import { queueRedelivery } from '../../lib/settings/subscriptions';
+import { productionDeps, type Deps } from '../../lib/deps';
+import type { DeliveryQueue } from '../../lib/domain/events/ports';
+import { loadDeliveryQueueUrl } from '../../lib/event-deps';
+import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { json } from '../../lib/http/middleware/route';
+import { membershipOf } from '../../lib/http/membership';
+import { pathIdOf } from '../../lib/http/request-input';
+import { messages } from '../../lib/messages';
+import { createSqsClient, createSqsDeliveryQueue } from '../../lib/queue/sqs-delivery-queue';
+import { loadConfig } from '../../lib/storage/client';
+import { routeById } from '../../lib/routes';
+
+/** The delivery queue (SQS on AWS, `npm start`'s own in-process queue locally): the delivery function signs and sends. */
+export type RedeliverDeps = Deps & { queue: DeliveryQueue };
+
+export const createHandler = (deps: RedeliverDeps) =>
+  settingsRoute(routeById('redeliverDelivery'), deps, async (event, { principal }) => {
+    const { workspaceId, memberId } = membershipOf(principal);
+    const id = pathIdOf(event, 'delivery_id', messages.settingsEvents.deliveryNotFound);
+    return json(202, await queueRedelivery(deps, workspaceId, id, memberId));
+  });
+
+const config = loadConfig();
+export const handler = createHandler({
+  ...productionDeps(config),
+  queue: createSqsDeliveryQueue(createSqsClient(config.region), loadDeliveryQueueUrl()),
+});

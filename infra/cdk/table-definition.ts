@@ -1,0 +1,60 @@
+import { indexes } from '../../lib/storage/table-items';
+
+/**
+ * The one table definition: the CDK stack and the local table creation both read it,
+ * so the deployed table and DynamoDB Local cannot drift apart.
+ *
+ * An index projects every attribute (`ALL`) unless it names the non-key attributes it copies
+ * (`INCLUDE`): besides those, an item's table keys and the index's keys are always projected.
+ */
+export const tableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  timeToLiveAttribute: 'expires_at',
+  /**
+   * The change stream outbound events are built from (docs/events.md): both images, so a change is
+   * the difference between the item before and after its write.
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
+  globalSecondaryIndexes: [
+    /** API keys of a workspace, change log of an API key. */
+    { indexName: indexes.listsInCreationOrder, partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
+    /** A change-log entry by its id (admin undo). */
+    { indexName: indexes.changeLogEntryById, partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
+    /**
+     * The prospects of a workspace, oldest first (admin `workspace set`, indexing phones in E.164):
+     * only what the indexing reads, so a stage move, a tag, a note or a follow-up never writes the index.
+     */
+    {
+      indexName: indexes.prospectPhonesOfWorkspace,
+      partitionKey: 'gsi3pk',
+      sortKey: 'gsi3sk',
+      // Only what E.164 indexing reads: a prospect's index entry is rewritten when one of these
+      // changes, never for a stage move, a tag or a follow-up (docs/data-model.md, "Phone matching in E.164").
+      projection: { type: 'INCLUDE', nonKeyAttributes: ['id', 'phone', 'created_at'] },
+    },
+    /**
+     * Pending deliveries of every workspace by the time of their next attempt (the sweep,
+     * lib/domain/events/sweep.ts; docs/data-model.md, "Pending deliveries"): sparse, a delivery is
+     * in it only while `pending`; spread over 16 partitions by its id so that no one partition
+     * takes every delivery being written. Only what a queue message needs: a claim or an attempt
+     * count changes nothing projected, so only a new schedule writes the index.
+     */
+    {
+      indexName: indexes.pendingDeliveriesByTime,
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: { type: 'INCLUDE', nonKeyAttributes: ['workspace_id', 'id', 'subscription_id', 'step'] },
+    },
+  ],
+} as const;
+
+export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
+
+/** An index's projection as DynamoDB's API and CloudFormation spell it. */
+export type IndexProjection = { ProjectionType: 'ALL' } | { ProjectionType: 'INCLUDE'; NonKeyAttributes: string[] };
+
+export const projectionOf = (index: (typeof tableDefinition.globalSecondaryIndexes)[number]): IndexProjection =>
+  index.projection.type === 'INCLUDE'
+    ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.nonKeyAttributes] }
+    : { ProjectionType: 'ALL' };
