@@ -20,7 +20,7 @@ import { allScopes, type Scope } from '../routes';
  * into the route's exact error before business code runs.
  */
 /**
- * `not_found`: a signed-in person on a workspace they are not (or no longer) a member of (decisions 7.1: 404, as
+ * `not_found`: a signed-in person on a workspace they are not (or no longer) a member of (docs/api.md#sign-in: 404, as
  * another workspace's prospect); `anonymous`: a sign-in route, which carries its own proof (nothing read).
  */
 export type AuthOutcome =

@@ -36,7 +36,7 @@ export type Invitation =
   { kind: 'invited' } | { kind: 'has_password' } | { kind: 'unsupported_status'; status: string };
 
 /**
- * A reset code sent (the local run gets it back, decisions 7.1; AWS never), or the provider's refusal to send one,
+ * A reset code sent (the local run gets it back, docs/api.md#sign-in; AWS never), or the provider's refusal to send one,
  * named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
  * cannot deliver to). The service answers both alike.
  */

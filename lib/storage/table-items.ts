@@ -66,7 +66,7 @@ export const keys = {
     pk: `RATE#SIGNIN#${sha256Hex(emailKey(email))}#${windowStart}`,
     sk: 'RATE',
   }),
-  /** The audit log of a workspace (decisions 7.4): sorted by time-ordered ids, newest first when read backwards. */
+  /** The audit log of a workspace (docs/api.md#audit-log): sorted by time-ordered ids, newest first when read backwards. */
   auditPk: (workspaceId: string): string => `AUDIT#${workspaceId}`,
   auditEntry: (workspaceId: string, entryId: string): ItemKey => ({
     pk: keys.auditPk(workspaceId),
@@ -238,7 +238,7 @@ export type WebhookCallItem = WebhookCall & {
 };
 
 /**
- * How long the journal keeps a call (decisions 6.3): 30 days, written as a literal, which bundling
+ * How long the journal keeps a call (docs/api.md#webhook-call-journal): 30 days, written as a literal, which bundling
  * drops where no call is journaled (a product of literals it keeps).
  */
 const webhookCallRetentionSeconds = 2_592_000;

@@ -38,11 +38,11 @@ export const memberPasswordPolicy = {
   requireSymbols: true,
 } as const;
 
-/** The app client's token lives (decisions 7.1: `expires_in` of the access token; a refresh token for a month). */
+/** The app client's token lives (docs/api.md#sign-in: `expires_in` of the access token; a refresh token for a month). */
 export const memberTokenValidity = { accessToken: Duration.hours(1), refreshToken: Duration.days(30) } as const;
 
 /**
- * The members' identity provider (decisions 7.1, docs/adr/0013-member-sign-in.md): one Cognito user pool per stage
+ * The members' identity provider (docs/api.md#sign-in, docs/adr/0013-member-sign-in.md): one Cognito user pool per stage
  * and one app client, the service's own, for its sign-in calls.
  */
 export class MemberUserPool extends Construct {
@@ -133,7 +133,7 @@ export class MemberUserPool extends Construct {
        * one failed attempt, up to a maximum of approximately 15 minutes" ("Authentication with Amazon Cognito
        * user pools", "Lockout behavior for failed sign-in attempts",
        * https://docs.aws.amazon.com/cognito/latest/developerguide/authentication.html#authentication-flow-lockout-behavior);
-       * the service counts failures per e-mail on top (decisions 7.1). Threat protection (compromised
+       * the service counts failures per e-mail on top (docs/api.md#sign-in). Threat protection (compromised
        * credentials, adaptive authentication) "is available in the Plus feature plan" ("Advanced security with
        * threat protection",
        * https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pool-settings-threat-protection.html),
@@ -211,7 +211,7 @@ export class MemberUserPool extends Construct {
       {
         id: 'AwsSolutions-COG2',
         reason:
-          'No MFA: decisions 7.1 sign members in with e-mail and password; Cognito locks a guessed account out and the service answers 429 past 10 failures per e-mail in 15 minutes.',
+          'No MFA: docs/api.md#sign-in sign members in with e-mail and password; Cognito locks a guessed account out and the service answers 429 past 10 failures per e-mail in 15 minutes.',
       },
       ...(props.threatProtection
         ? []

@@ -240,7 +240,7 @@ function actorOf(item: ProspectItem | CandidateItem | NoteItem): Actor | null {
   const { kind, id } = actor;
   const known = actorKinds.find((candidate) => candidate === kind);
   if (known === undefined || (id !== null && typeof id !== 'string')) return null;
-  // The member who undid through the settings API (decisions 6.2); the command line's undo names none.
+  // The member who undid through the settings API (docs/api.md#outbound-events); the command line's undo names none.
   const memberId = 'member_id' in actor ? actor.member_id : undefined;
   return known === 'undo' && typeof memberId === 'string'
     ? { kind: known, id, member_id: memberId }

@@ -11,7 +11,7 @@ import { deliveryView, type DeliveryView } from './delivery-view';
 import type { EventDeps } from './ports';
 
 /**
- * `subscription redeliver` (decisions 6.2): a new attempt of the same delivery (same `webhook-id`),
+ * `subscription redeliver` (docs/api.md#outbound-events): a new attempt of the same delivery (same `webhook-id`),
  * sent now, outside the schedule: by the command itself, or by the delivery function for a redelivery
  * queued by the settings API (lib/domain/events/deliver.ts). Success → `delivered`; a failure leaves a pending delivery
  * pending (its schedule goes on untouched) and ends any other `failed`. Unknown or expired delivery, or

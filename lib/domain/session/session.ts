@@ -25,7 +25,7 @@ import type { Caller, IdentityProvider } from '../identity-provider';
 import type { MemberPrincipal } from '../model';
 
 /*
- * The sign-in routes and the person's own routes (decisions 7.1; docs/adr/0013). The identity provider checks
+ * The sign-in routes and the person's own routes (docs/api.md#sign-in; docs/adr/0013). The identity provider checks
  * passwords and issues tokens; the service keeps who may do what, the sessions of refresh tokens, and each person's
  * last cut-off (a sign-out, a password change or a reset: `SIGNOUT`, lib/storage/people.ts), which ends the tokens
  * issued and the sessions begun before it, but those it keeps.
@@ -68,7 +68,7 @@ export const confirmPasswordResetSchema = z.strictObject({
   new_password: newPassword,
 });
 
-/** Decisions 7.1: more than 10 failed sign-ins for one e-mail within 15 minutes, 429 whatever the password. */
+/** docs/api.md#sign-in: more than 10 failed sign-ins for one e-mail within 15 minutes, 429 whatever the password. */
 export const signInFailureLimit = 10;
 const failureWindowMs = 15 * 60_000;
 /** A session lives as long as its refresh token: Cognito's default validity, 30 days. */
@@ -77,7 +77,7 @@ const sessionSeconds = 30 * 24 * 3600;
 export type WorkspaceOfPerson = { id: string; name: string; role: MembershipItem['role']; member_id: string };
 
 /**
- * Sign-in (decisions 7.1). The attempt is counted before the identity provider is asked, and refused once the e-mail
+ * Sign-in (docs/api.md#sign-in). The attempt is counted before the identity provider is asked, and refused once the e-mail
  * has 10 in its window, so that no number of parallel guesses gets more than 10 passwords checked. An attempt that
  * proves the password right (a session, or the temporary password's 409) is taken back: the limit is on failures,
  * and a person signing in from several devices is never held back by their own successes; one that ends in a
