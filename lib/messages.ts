@@ -1,8 +1,9 @@
 /**
- * Every French text a person reads, defined once: error messages, warnings, zod refusals named in
- * `details`, gateway responses, and the OpenAPI examples, which are built from these very entries
- * (a test fails when a documented example is not one the service can send). A leaf module: any
- * layer may import it.
+ * Every French text the service itself sends or prints, defined once: error messages, warnings, zod refusals named
+ * in `details`, gateway responses, audit summaries, the admin command line's output, and the OpenAPI examples, which
+ * are built from these very entries (a test fails when a documented example is not one the service can send). The
+ * settings page's own texts (labels, buttons, screen titles) are its catalogue, app/src/texts.ts; it shows these
+ * messages as the API sends them. A leaf module: any layer may import it.
  */
 
 /** A message quotes what the caller sent, never a 20 000-character copy of it, nor half an emoji. */
@@ -49,7 +50,7 @@ export const messages = {
     workspaceNotFound: "Espace introuvable, ou vous n'en êtes pas membre.",
     forbidden: "Votre rôle dans cet espace ne permet pas d'utiliser cette route.",
     rateLimited: 'Trop de requêtes pour ce membre dans cet espace : réessayez après le délai indiqué par Retry-After.',
-    /** The password policy of the user pool, checked before any call (lib/domain/session/password.ts). */
+    /** The password policy of the user pool, checked before any call (`newPassword`, lib/domain/session/session.ts). */
     weakPassword: 'au moins 12 caractères, dont une minuscule, une majuscule, un chiffre et un caractère spécial',
   },
 

@@ -1,11 +1,8 @@
 import type { MemberRole } from './domain/model';
 
 /**
- * The one route list. The CDK stack creates one function per line and the local server routes
- * with the same lines, so adding a route is one line here plus its handler in functions/.
- */
-/**
- * `member-token`: a member's Cognito access token (the settings API, docs/api.md#settings-api; docs/adr/0013);
+ * How a route's caller proves who they are. `api-key`: the Prospect API's keys; `webhook-token`: a webhook's token;
+ * `member-token`: a member's Cognito access token (the settings API, docs/api.md#settings-api; docs/adr/0013-member-sign-in.md);
  * `none`: the sign-in routes themselves (`POST /session`, refresh, password reset), which carry their own proof.
  */
 export type Credential = 'api-key' | 'webhook-token' | 'member-token' | 'none';
@@ -159,6 +156,10 @@ export function checkedRoutes(list: readonly Route[]): readonly Route[] {
   return list;
 }
 
+/**
+ * The one route list. The CDK stack creates one function per line and the local server routes
+ * with the same lines, so adding a route is one line here plus its handler in its wing of functions/.
+ */
 export const routes: readonly Route[] = checkedRoutes([
   {
     id: 'listPipelines',
@@ -325,7 +326,7 @@ export const routes: readonly Route[] = checkedRoutes([
     },
   },
   /*
-   * The settings API's sign-in routes and the person's own (docs/api.md#sign-in, #settings-api; docs/adr/0013). The calls signed
+   * The settings API's sign-in routes and the person's own (docs/api.md#sign-in, #settings-api; docs/adr/0013-member-sign-in.md). The calls signed
    * with the client secret need DescribeUserPoolClient only, to read that secret once per cold start.
    */
   {

@@ -1,11 +1,11 @@
 /**
- * The identity provider as the service uses it (docs/adr/0013): Amazon Cognito on AWS, cognito-local in the
+ * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local in the
  * local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain knows). User names are e-mails lower-cased by
  * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
  */
 /**
  * An access token just issued, with which token it is (`jti`) and when it was issued (`iat`, epoch seconds): what
- * the service records of it to end the other sessions of a person (docs/adr/0013, point 5).
+ * the service records of it to end the other sessions of a person (docs/adr/0013-member-sign-in.md, point 5).
  */
 export type AccessToken = { accessToken: string; expiresIn: number; tokenId: string; issuedAt: number };
 export type Tokens = AccessToken & { refreshToken: string };

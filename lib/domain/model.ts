@@ -19,7 +19,7 @@ export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointI
 export type MemberRole = 'admin' | 'member';
 
 /**
- * A signed-in person (docs/adr/0013): their e-mail (the user name) and token, and on a route of one workspace
+ * A signed-in person (docs/adr/0013-member-sign-in.md): their e-mail (the user name) and token, and on a route of one workspace
  * their membership of it, read strongly consistent by the authorizer.
  */
 export type MemberPrincipal = {

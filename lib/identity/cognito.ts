@@ -27,7 +27,7 @@ import type {
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
- * The one implementation of the identity provider port (docs/adr/0013): Amazon Cognito on AWS, cognito-local
+ * The one implementation of the identity provider port (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local
  * in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API reference,
  * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
  * API_RespondToAuthChallenge.html, API_ChangePassword.html, API_ForgotPassword.html,
@@ -84,7 +84,7 @@ const lockedOut = (error: Error): boolean =>
 
 /**
  * cognito-local answers a wrong password with InvalidPasswordException, which Cognito keeps for a new password
- * its policy refuses; the service checks the policy itself before any call (lib/domain/session/password.ts),
+ * its policy refuses; the service checks the policy itself before any call (`newPassword`, lib/domain/session/session.ts),
  * so here it can only mean a refused password.
  */
 const wrongPassword = (error: Error): boolean => refusals.has(error.name) || error.name === 'InvalidPasswordException';

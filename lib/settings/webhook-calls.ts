@@ -143,7 +143,7 @@ export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Prom
  * the token nor the webhook's active flag is checked), without Idempotency-Key, under a fresh
  * request id `admin-replay-<uuid>`. The call gets what the authorizer gives a live call of its
  * endpoint (`admittedWebhookCall`), with the workspace's phone settings as they stand, read with
- * the call in one round trip (the endpoint carries a copy of them, docs/adr/0009). A body cut at
+ * the call in one round trip (the endpoint carries a copy of them, docs/adr/0009-e164-phone-matching.md). A body cut at
  * 64 KB is not replayed, as none kept. The handler journals it like any call; that entry is looked
  * up by its request id among the calls since, while the audit entry of the replay is written. The
  * webhook's answer is returned whatever it is. `actingMemberId`: the member acting through the

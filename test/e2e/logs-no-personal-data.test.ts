@@ -349,7 +349,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'DELETE', path: '/session', headers: bearer(session.signingOut) },
       ];
     case 'changePassword': {
-      // Signed in again: the sign-out before ended the sessions begun until then (docs/adr/0013).
+      // Signed in again: the sign-out before ended the sessions begun until then (docs/adr/0013-member-sign-in.md).
       const accessToken = await freshAccessToken();
       return [
         {

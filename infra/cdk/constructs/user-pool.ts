@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { messages } from '../../../lib/messages';
 
 /**
- * The Amazon SES identity the pool sends its e-mails from (docs/deploy.md#member-sign-in-e-mails): an address
+ * The Amazon SES identity the pool sends its e-mails from (docs/deploy.md#member-sign-in): an address
  * (or an address of a domain) verified in SES, in `sesRegion` when that is not the stack's region.
  */
 export type SesSender = { fromEmail: string; fromName?: string; replyTo?: string; sesRegion?: string };
@@ -29,7 +29,7 @@ export type MemberUserPoolProps = {
 /** A temporary password's life: the invitation e-mail says it, and Cognito refuses the password after it. */
 export const temporaryPasswordValidityDays = 7;
 
-/** What a password must hold, on Cognito and in the e-mail; the local provider is told the same (docs/adr/0013). */
+/** What a password must hold, on Cognito and in the e-mail; the local provider is told the same (docs/adr/0013-member-sign-in.md). */
 export const memberPasswordPolicy = {
   minLength: 12,
   requireLowercase: true,
@@ -54,7 +54,7 @@ export class MemberUserPool extends Construct {
     this.userPool = new UserPool(this, 'Pool', {
       userPoolName: `crm-${props.stage}-members`,
       /**
-       * The user name is the e-mail itself, lower-cased by the service (docs/adr/0013 §1), and compared
+       * The user name is the e-mail itself, lower-cased by the service (docs/adr/0013-member-sign-in.md §1), and compared
        * ignoring case as well: "When you set user pool case sensitivity to false, Amazon Cognito treats
        * user names ... as the same regardless of case" ("User pool attributes", "User names and preferred
        * user names", https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-attributes.html).
@@ -150,7 +150,7 @@ export class MemberUserPool extends Construct {
       userPoolClientName: `crm-${props.stage}-service`,
       /**
        * A secret: every call carries SECRET_HASH, so only the service can sign in or refresh with this client
-       * (docs/adr/0013 §2). The functions read it with DescribeUserPoolClient; it is in no template.
+       * (docs/adr/0013-member-sign-in.md §2). The functions read it with DescribeUserPoolClient; it is in no template.
        */
       generateSecret: true,
       /**
@@ -169,7 +169,7 @@ export class MemberUserPool extends Construct {
       /**
        * RevokeToken works on this client's refresh tokens, and its tokens carry `jti` and `origin_jti` ("Ending
        * user sessions with token revocation", https://docs.aws.amazon.com/cognito/latest/developerguide/token-revocation.html);
-       * the service's own sign-out record is what holds in both places (docs/adr/0013 §5).
+       * the service's own sign-out record is what holds in both places (docs/adr/0013-member-sign-in.md §5).
        */
       enableTokenRevocation: true,
       /**

@@ -426,7 +426,7 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
  */
 const errorDetails = z.strictObject({ field: z.string(), message: z.string() });
 
-/** Prospect API and recruitment webhook (docs/api.md#error-bodies). */
+/** Every route but the lead webhook: Prospect API, recruitment webhook, settings API (docs/api.md#error-bodies). */
 export const standardErrorSchema = (code: string) =>
   z.strictObject({
     error: z.strictObject({
@@ -440,7 +440,6 @@ export const standardErrorSchema = (code: string) =>
 export const leadErrorSchema = (code: string) =>
   z.strictObject({ error: z.literal(code), message: z.string().meta({ description: 'A French sentence.' }) });
 
-/** The success bodies, by component name. */
 /** One journaled webhook call (docs/api.md#webhook-call-journal), never its body. */
 const webhookCall = z.strictObject({
   id,
@@ -549,6 +548,7 @@ export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDel
   z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
 );
 
+/** The success bodies, by component name. */
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
   ProspectChangeResult: patchResultSchema,
