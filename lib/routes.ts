@@ -2,7 +2,8 @@ import type { MemberRole } from './domain/model';
 
 /**
  * How a route's caller proves who they are. `api-key`: the Prospect API's keys; `webhook-token`: a webhook's token;
- * `member-token`: a member's Cognito access token (the settings API, docs/api.md#settings-api; docs/adr/0013-member-sign-in.md);
+ * `member-token`: a member's Cognito access token (the settings API, docs/api.md#settings-api;
+ * docs/adr/0013-member-sign-in.md);
  * `none`: the sign-in routes themselves (`POST /session`, refresh, password reset), which carry their own proof.
  */
 export type Credential = 'api-key' | 'webhook-token' | 'member-token' | 'none';
@@ -326,8 +327,9 @@ export const routes: readonly Route[] = checkedRoutes([
     },
   },
   /*
-   * The settings API's sign-in routes and the person's own (docs/api.md#sign-in, #settings-api; docs/adr/0013-member-sign-in.md). The calls signed
-   * with the client secret need DescribeUserPoolClient only, to read that secret once per cold start.
+   * The settings API's sign-in routes and the person's own (docs/api.md#sign-in, #settings-api;
+   * docs/adr/0013-member-sign-in.md). The calls signed with the client secret need DescribeUserPoolClient only, to read
+   * that secret once per cold start.
    */
   {
     id: 'signIn',
@@ -421,8 +423,8 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
-   * The workspace, its tags, its API keys and its webhook (docs/api.md#settings-api). Each settings route under a workspace
-   * counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
+   * The workspace, its tags, its API keys and its webhook (docs/api.md#settings-api). Each settings route under a
+   * workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   {
     id: 'getWorkspace',
@@ -581,8 +583,9 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   /*
-   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's use cases for a member of the
-   * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
+   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's use cases for a
+   * member of the workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute
+   * (memberGate).
    */
   {
     id: 'findWorkspaceProspects',
@@ -728,9 +731,9 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
   },
   /*
-   * Webhook call journal and replay, subscriptions and deliveries (docs/api.md#outbound-events, #webhook-call-journal, #settings-api): admin routes. Every
-   * one reads the workspace item (WS#) as its command does and counts the member's requests (RATE#); a change
-   * writes its audit entry (AUDIT#).
+   * Webhook call journal and replay, subscriptions and deliveries (docs/api.md#outbound-events, #webhook-call-journal,
+   * #settings-api): admin routes. Every one reads the workspace item (WS#) as its command does and counts the member's
+   * requests (RATE#); a change writes its audit entry (AUDIT#).
    */
   {
     id: 'listWebhookCalls',

@@ -1,7 +1,8 @@
 /**
- * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local in the
- * local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain knows). User names are e-mails lower-cased by
- * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
+ * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local
+ * in the local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain
+ * knows). User names are e-mails lower-cased by the service (`emailKey`). Every outcome a caller must tell apart is a
+ * value, never an exception.
  */
 /**
  * An access token just issued, with which token it is (`jti`) and when it was issued (`iat`, epoch seconds): what
@@ -36,8 +37,8 @@ export type Invitation =
   { kind: 'invited' } | { kind: 'has_password' } | { kind: 'unsupported_status'; status: string };
 
 /**
- * A reset code sent (the local run gets it back, docs/api.md#sign-in; AWS never), or the provider's refusal to send one,
- * named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
+ * A reset code sent (the local run gets it back, docs/api.md#sign-in; AWS never), or the provider's refusal to send
+ * one, named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
  * cannot deliver to). The service answers both alike.
  */
 export type PasswordResetStart = { kind: 'sent'; code?: string } | { kind: 'refused'; refusal: string };

@@ -19,8 +19,8 @@ export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointI
 export type MemberRole = 'admin' | 'member';
 
 /**
- * A signed-in person (docs/adr/0013-member-sign-in.md): their e-mail (the user name) and token, and on a route of one workspace
- * their membership of it, read strongly consistent by the authorizer.
+ * A signed-in person (docs/adr/0013-member-sign-in.md): their e-mail (the user name) and token, and on a route of one
+ * workspace their membership of it, read strongly consistent by the authorizer.
  */
 export type MemberPrincipal = {
   kind: 'member';

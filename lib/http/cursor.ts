@@ -19,7 +19,10 @@ export type CursorBinding =
   | { list: 'audit'; workspaceId: string }
   /** The changes made with an API key (`GET /api-keys/{k}/changes`, docs/api.md#settings-api). */
   | { list: 'key-changes'; workspaceId: string; keyId: string }
-  /** The webhook call journal of a workspace (docs/api.md#webhook-call-journal, #settings-api), all calls or the failed ones only. */
+  /**
+   * The webhook call journal of a workspace (docs/api.md#webhook-call-journal, #settings-api), all calls or the failed
+   * ones only.
+   */
   | { list: 'webhook-calls' | 'failed-webhook-calls'; workspaceId: string }
   /** The deliveries of one subscription (docs/api.md#outbound-events, #settings-api), any status or one. */
   | { list: 'deliveries'; workspaceId: string; subscriptionId: string; status: string };

@@ -70,7 +70,9 @@ export const newMemberSchema = z.strictObject({
 /** `PATCH /members/{m}` (docs/api.md#settings-api): the role alone. */
 export const roleChangeSchema = z.strictObject({ role: roleField });
 
-/** Whether this member is the workspace's last admin who can sign in (docs/api.md#sign-in: never demoted nor removed). */
+/**
+ * Whether this member is the workspace's last admin who can sign in (docs/api.md#sign-in: never demoted nor removed).
+ */
 export function isLastAdmin(members: readonly Member[], member: Member): boolean {
   const signingInAdmins = members.filter((other) => canSignIn(other) && roleOf(other) === 'admin');
   return signingInAdmins.length === 1 && signingInAdmins[0]?.id === member.id;

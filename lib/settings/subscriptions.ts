@@ -271,8 +271,8 @@ export async function listSubscriptionDeliveries(
 }
 
 /**
- * `GET /subscriptions/{s}/deliveries` (docs/api.md#settings-api): a page of the deliveries `subscription deliveries` lists,
- * newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
+ * `GET /subscriptions/{s}/deliveries` (docs/api.md#settings-api): a page of the deliveries `subscription deliveries`
+ * lists, newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
  */
 export async function pageOfDeliveries(
   deps: Deps,
@@ -348,9 +348,10 @@ export async function queueRedelivery(
 /**
  * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
  * (lib/domain/events/redeliver.ts), made by the command itself: it runs in a process of its own,
- * which shares no queue with `npm start`'s, and prints the delivery once the event is sent (docs/api.md#outbound-events). An
- * unknown delivery, a deleted or disabled subscription are the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
- * audit entry is written right after them (docs/api.md#audit-log).
+ * which shares no queue with `npm start`'s, and prints the delivery once the event is sent
+ * (docs/api.md#outbound-events). An unknown delivery, a deleted or disabled subscription are the administrator's to
+ * correct (exit 2). The attempt is a POST and the writes that record it: its audit entry is written right after them
+ * (docs/api.md#audit-log).
  */
 export async function redeliverDelivery(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,

@@ -90,8 +90,8 @@ export async function listCalls(
 }
 
 /**
- * `GET /webhook/calls` (docs/api.md#settings-api): a page of the journal, newest first, the same calls as `webhook calls`
- * lists; `next_cursor` names the last call of the page when another follows (one more is read to know it).
+ * `GET /webhook/calls` (docs/api.md#settings-api): a page of the journal, newest first, the same calls as `webhook
+ * calls` lists; `next_cursor` names the last call of the page when another follows (one more is read to know it).
  */
 export async function pageOfCalls(
   deps: Deps,

@@ -140,7 +140,8 @@ export async function webhookStatus(
 async function requireEndpointId(deps: Deps, workspaceId: string): Promise<string> {
   const workspace = await requireWorkspace(deps, workspaceId);
   if (!workspace.endpoint_id) {
-    // `GET /webhook` before any generation: 404 (docs/api.md#settings-api); the command line exits 2 as for any domain error.
+    // `GET /webhook` before any generation: 404 (docs/api.md#settings-api); the command line exits 2 as for any domain
+    // error.
     throw new NotFoundError(messages.admin.webhook.notGenerated);
   }
   return workspace.endpoint_id;

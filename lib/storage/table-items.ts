@@ -66,13 +66,18 @@ export const keys = {
     pk: `RATE#SIGNIN#${sha256Hex(emailKey(email))}#${windowStart}`,
     sk: 'RATE',
   }),
-  /** The audit log of a workspace (docs/api.md#audit-log): sorted by time-ordered ids, newest first when read backwards. */
+  /**
+   * The audit log of a workspace (docs/api.md#audit-log): sorted by time-ordered ids, newest first when read backwards.
+   */
   auditPk: (workspaceId: string): string => `AUDIT#${workspaceId}`,
   auditEntry: (workspaceId: string, entryId: string): ItemKey => ({
     pk: keys.auditPk(workspaceId),
     sk: `AUDIT#${entryId.toLowerCase()}`,
   }),
-  /** Where the local run's identity provider is (docs/adr/0013-member-sign-in.md): written by `npm start`, read by the command line. */
+  /**
+   * Where the local run's identity provider is (docs/adr/0013-member-sign-in.md): written by `npm start`, read by the
+   * command line.
+   */
   localIdentityProvider: (): ItemKey => ({ pk: 'IDP#LOCAL', sk: 'IDP' }),
 
   workspace: (workspaceId: string): ItemKey => ({ pk: workspaceConfigPk(workspaceId), sk: 'CFG#WORKSPACE' }),

@@ -615,7 +615,9 @@ async function aSubscription(headers: Record<string, string>): Promise<string> {
 /** A delivery of the subscription, as the stream handler writes one. */
 const aDelivery = (subscriptionId: string): Promise<string> => plantFailedDelivery(ws.workspace_id, subscriptionId);
 
-/** The settings API's journal, subscriptions and deliveries (docs/api.md#settings-api), by the planted person, an admin. */
+/**
+ * The settings API's journal, subscriptions and deliveries (docs/api.md#settings-api), by the planted person, an admin.
+ */
 let eventsAccessToken: string | undefined;
 
 async function eventCallsOf(routeId: string): Promise<Call[]> {

@@ -20,8 +20,8 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * The audit log (docs/api.md#audit-log) on DynamoDB Local: every change of keys, the webhook, members, tags, subscriptions and
- * undos writes one audit entry naming the acting member (null from the command line), in the change's
+ * The audit log (docs/api.md#audit-log) on DynamoDB Local: every change of keys, the webhook, members, tags,
+ * subscriptions and undos writes one audit entry naming the acting member (null from the command line), in the change's
  * own transaction, and no stored entry ever holds a secret (key values, webhook tokens, signing
  * secrets, passwords). Replays and redeliveries are covered with their flows
  * (admin-webhook-calls, admin-subscriptions).

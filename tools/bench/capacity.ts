@@ -69,9 +69,9 @@ export function updatedAttributes(input: { UpdateExpression?: unknown; Expressio
 
 /**
  * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
- * consumption"), not DynamoDB Local's figures (docs/performance.md, section 2). A write refused by its condition is billed like
- * the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by the item it
- * left, within a few bytes of the larger of before and after.
+ * consumption"), not DynamoDB Local's figures (docs/performance.md, section 2). A write refused by its condition is
+ * billed like the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by
+ * the item it left, within a few bytes of the larger of before and after.
  */
 export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
   const { input, output } = call;

@@ -26,7 +26,10 @@ export function operationOf(id: string) {
   return operation;
 }
 
-/** The "before" of ADR 0007 (fewer round trips): what the bench measured at the last commit before it, copied into `baseline.json`. */
+/**
+ * The "before" of ADR 0007 (fewer round trips): what the bench measured at the last commit before it, copied into
+ * `baseline.json`.
+ */
 const units = z.object({ read: z.number(), write: z.number() });
 const measured = z.object({ calls: z.array(z.string()), billed: units, latencyMs: z.number() });
 const baselineSchema = z.object({

@@ -162,8 +162,9 @@ function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags:
 }
 
 /**
- * `seed` names the event within the write (docs/adr/0010-outbound-events-from-the-change-stream.md): a record's key, version and type (and
- * tag), a note's key, a candidate's key; so two events never share an id, and one event keeps its own.
+ * `seed` names the event within the write (docs/adr/0010-outbound-events-from-the-change-stream.md): a record's key,
+ * version and type (and tag), a note's key, a candidate's key; so two events never share an id, and one event keeps its
+ * own.
  */
 function event(
   type: EventType,
@@ -231,8 +232,8 @@ function hasTime(item: Record<string, unknown>): boolean {
 const actorKinds: readonly ActorKind[] = ['api_key', 'webhook', 'undo', 'admin'];
 
 /**
- * The writer's stamp (docs/adr/0010-outbound-events-from-the-change-stream.md), checked as read from the stream; null on an item written
- * before writers stamped one.
+ * The writer's stamp (docs/adr/0010-outbound-events-from-the-change-stream.md), checked as read from the stream; null
+ * on an item written before writers stamped one.
  */
 function actorOf(item: ProspectItem | CandidateItem | NoteItem): Actor | null {
   const actor: unknown = item.actor;

@@ -340,8 +340,8 @@ const internalError: ErrorCase = {
 };
 
 /**
- * What every route of the settings API answers whatever its use case, in the check order of docs/api.md#settings-api: the token
- * (401), the workspace (404), the role (403), the member's limit (429), the body (400); and 500.
+ * What every route of the settings API answers whatever its use case, in the check order of docs/api.md#settings-api:
+ * the token (401), the workspace (404), the role (403), the member's limit (429), the body (400); and 500.
  */
 function credentialErrors(route: Route, text: OperationText): Record<number, ErrorCase> {
   const errors: Record<number, ErrorCase> = { 500: internalError };

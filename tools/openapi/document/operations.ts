@@ -618,9 +618,9 @@ export const operations: Record<string, OperationText> = {
   },
 
   /*
-   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's answers for a member of the
-   * workspace, and the change log's undo. What every settings route answers (401, the workspace's 404, 403, 429, 500)
-   * the document adds by credential; these list what their use cases add.
+   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's answers for a member
+   * of the workspace, and the change log's undo. What every settings route answers (401, the workspace's 404, 403, 429,
+   * 500) the document adds by credential; these list what their use cases add.
    */
   findWorkspaceProspects: {
     summary: 'Find a prospect of the workspace by e-mail, phone or social profile',

@@ -189,7 +189,10 @@ export const changeListSchema = describing<{ changes: ChangeLogEntryView[]; next
   z.strictObject({ changes: z.array(changeLogEntrySchema), next_cursor: nextCursor }),
 );
 
-/** POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document (docs/api.md#admin-command-line, #settings-api). */
+/**
+ * POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document
+ * (docs/api.md#admin-command-line, #settings-api).
+ */
 export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospect: ProspectView }>()(
   z.strictObject({
     entry: changeLogEntrySchema,
