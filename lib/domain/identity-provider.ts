@@ -1,10 +1,4 @@
 /**
- * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local
- * in the local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain
- * knows). User names are e-mails lower-cased by the service (`emailKey`). Every outcome a caller must tell apart is a
- * value, never an exception.
- */
-/**
  * An access token just issued, with which token it is (`jti`) and when it was issued (`iat`, epoch seconds): what
  * the service records of it to end the other sessions of a person (docs/adr/0013-member-sign-in.md, point 5).
  */
@@ -43,6 +37,12 @@ export type Invitation =
  */
 export type PasswordResetStart = { kind: 'sent'; code?: string } | { kind: 'refused'; refusal: string };
 
+/**
+ * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local
+ * in the local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain
+ * knows). User names are e-mails lower-cased by the service (`emailKey`). Every outcome a caller must tell apart is a
+ * value, never an exception.
+ */
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
   signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;

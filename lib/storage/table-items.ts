@@ -218,9 +218,8 @@ export type ChangeLogItem = ChangeLogEntry & {
   gsi2sk: string;
 };
 
-/** Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. */
 /**
- * A contact marker names the prospect owning the value. A prospect's marker also carries where the
+ * Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. A contact marker names the prospect owning the value. A prospect's marker also carries where the
  * prospect stood when the marker was last written (`pipeline_id`, `stage_id`): a hint, never
  * trusted, which the known-contact write checks by its condition (lib/storage/leads.ts).
  */
