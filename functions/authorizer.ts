@@ -7,12 +7,6 @@ import { createDocumentClient, loadConfig, withDynamoDeadline } from '../lib/sto
 import { errorFields, logger, observeInvocation } from '../lib/observability';
 import { findRoute } from '../lib/routes';
 
-/**
- * Always answers Allow, with the decision in the context: the route's
- * handler turns any decision other than `allowed` into the route's exact error (docs/api.md#error-bodies;
- * docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
- * for it with a status of its own.
- */
 /** The authorizer counts no business metric: it has none to publish. */
 const nothingCounted = { publish: () => undefined };
 
@@ -23,6 +17,12 @@ const nothingCounted = { publish: () => undefined };
 const identity = loadIdentityConfig();
 const poolVerifier = identity && createMemberTokenVerifier(identity);
 
+/**
+ * Always answers Allow, with the decision in the context: the route's
+ * handler turns any decision other than `allowed` into the route's exact error (docs/api.md#error-bodies;
+ * docs/architecture.md, "Authorizer contract"). It never throws, so API Gateway never answers
+ * for it with a status of its own.
+ */
 export function createAuthorizer(given: AuthorizerDeps) {
   const deps = { ...given, memberTokens: given.memberTokens ?? poolVerifier };
   // The context is optional: tests and the local stand-in may call the authorizer with the event alone.

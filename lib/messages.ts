@@ -1,8 +1,9 @@
 /**
- * Every French text a person reads, defined once: error messages, warnings, zod refusals named in
- * `details`, gateway responses, and the OpenAPI examples, which are built from these very entries
- * (a test fails when a documented example is not one the service can send). A leaf module: any
- * layer may import it.
+ * Every French text the service itself sends or prints, defined once: error messages, warnings, zod refusals named
+ * in `details`, gateway responses, audit summaries, the admin command line's output, and the OpenAPI examples, which
+ * are built from these very entries (a test fails when a documented example is not one the service can send). The
+ * settings page's own texts (labels, buttons, screen titles) are its catalogue, app/src/texts.ts; it shows these
+ * messages as the API sends them. A leaf module: any layer may import it.
  */
 
 /** A message quotes what the caller sent, never a 20 000-character copy of it, nor half an emoji. */
@@ -19,7 +20,7 @@ const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(
 const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
 
 export const messages = {
-  /** The settings API's webhook call journal, subscriptions and deliveries (decisions 7.2). */
+  /** The settings API's webhook call journal, subscriptions and deliveries (docs/api.md#settings-api). */
   settingsEvents: {
     invalidFailed: 'Le paramètre failed vaut true ou false.',
     callNotFound: "Cet appel du webhook n'existe pas dans cet espace (ou n'est plus conservé).",
@@ -36,7 +37,7 @@ export const messages = {
     webhookUnauthorized: 'Jeton du webhook manquant ou invalide, ou webhook désactivé.',
   },
 
-  /** The settings API's sign-in and member checks (decisions 7.1, 7.2). */
+  /** The settings API's sign-in and member checks (docs/api.md#sign-in, #settings-api). */
   session: {
     unauthorized: 'Session absente, expirée ou fermée : reconnectez-vous.',
     signInRefused: 'Adresse e-mail ou mot de passe incorrect.',
@@ -49,7 +50,7 @@ export const messages = {
     workspaceNotFound: "Espace introuvable, ou vous n'en êtes pas membre.",
     forbidden: "Votre rôle dans cet espace ne permet pas d'utiliser cette route.",
     rateLimited: 'Trop de requêtes pour ce membre dans cet espace : réessayez après le délai indiqué par Retry-After.',
-    /** The password policy of the user pool, checked before any call (lib/domain/session/password.ts). */
+    /** The password policy of the user pool, checked before any call (`newPassword`, lib/domain/session/session.ts). */
     weakPassword: 'au moins 12 caractères, dont une minuscule, une majuscule, un chiffre et un caractère spécial',
   },
 
@@ -216,12 +217,12 @@ export const messages = {
     prospectMissing: 'Le prospect de cette entrée est introuvable.',
   },
 
-  /** The settings API's prospect routes (decisions 7.2): `POST /workspaces/{w}/changes/{entry}/undo`. */
+  /** The settings API's prospect routes (docs/api.md#settings-api): `POST /workspaces/{w}/changes/{entry}/undo`. */
   settingsProspects: {
     unknownEntry: 'Entrée du journal introuvable dans cet espace.',
   },
 
-  /** The members of a workspace (decisions 7.1): refusals of the settings API and of `member add`. */
+  /** The members of a workspace (docs/api.md#sign-in): refusals of the settings API and of `member add`. */
   members: {
     roles: { admin: 'administrateur', member: 'membre' },
     invalidRole: (value: string) => `Rôle invalide : ${q(value)} (admin ou member attendu).`,
@@ -255,7 +256,7 @@ export const messages = {
       "Aucun fournisseur d'identité local n'est inscrit dans cette table : lancez npm start sur ces tables, puis recommencez.",
   },
 
-  /** The audit log's summaries (decisions 7.4): what happened, naming records, never a secret. */
+  /** The audit log's summaries (docs/api.md#audit-log): what happened, naming records, never a secret. */
   audit: {
     apiKeyCreated: (name: string) => `Clé d'API ${q(name)} créée.`,
     apiKeyRevoked: (name: string) => `Clé d'API ${q(name)} révoquée.`,
@@ -290,7 +291,7 @@ export const messages = {
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
   },
 
-  /** Outbound events (decisions 6.2): why an attempt failed, kept as a delivery's `last_error`. */
+  /** Outbound events (docs/api.md#outbound-events): why an attempt failed, kept as a delivery's `last_error`. */
   delivery: {
     invalidUrl: 'adresse invalide',
     httpsRequired: (protocol: string) =>
@@ -345,7 +346,7 @@ export const messages = {
       },
     },
 
-    /** `subscription …` (decisions 6.2): the URL and event types of a subscription, its deliveries. */
+    /** `subscription …` (docs/api.md#outbound-events): the URL and event types of a subscription, its deliveries. */
     subscription: {
       invalidUrl: (value: string) =>
         `URL invalide : ${q(value)} (une adresse complète est attendue, par exemple https://exemple.fr/crm/evenements).`,
@@ -396,7 +397,7 @@ export const messages = {
       prospectOrKey: 'Donnez soit --prospect, soit --key.',
     },
 
-    /** `workspace set` (decisions 6.4). */
+    /** `workspace set` (docs/api.md#workspaces). */
     workspaceSettings: {
       nothingToSet: 'Indiquez au moins une option à changer : --phone-matching ou --phone-region.',
       invalidMatching: (value: string) => `Valeur de --phone-matching invalide : ${q(value)} (exact ou e164 attendu).`,

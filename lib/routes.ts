@@ -1,11 +1,9 @@
 import type { MemberRole } from './domain/model';
 
 /**
- * The one route list. The CDK stack creates one function per line and the local server routes
- * with the same lines, so adding a route is one line here plus its handler in functions/.
- */
-/**
- * `member-token`: a member's Cognito access token (the settings API, decisions 7.2; docs/adr/0013);
+ * How a route's caller proves who they are. `api-key`: the Prospect API's keys; `webhook-token`: a webhook's token;
+ * `member-token`: a member's Cognito access token (the settings API, docs/api.md#settings-api;
+ * docs/adr/0013-member-sign-in.md);
  * `none`: the sign-in routes themselves (`POST /session`, refresh, password reset), which carry their own proof.
  */
 export type Credential = 'api-key' | 'webhook-token' | 'member-token' | 'none';
@@ -84,7 +82,7 @@ export type Route = {
   tableActions: readonly TableAction[];
   /** The partitions of those actions (required by the stack for any route with table actions). */
   tableKeys?: TableKeys;
-  /** Settings routes under /workspaces/{workspace_id}: the least role that may call it (decisions 7.2). */
+  /** Settings routes under /workspaces/{workspace_id}: the least role that may call it (docs/api.md#settings-api). */
   role?: MemberRole;
   /** The user-pool actions of the function (none: no permission on the pool). */
   identityActions?: readonly IdentityAction[];
@@ -138,7 +136,7 @@ export const allScopes: readonly Scope[] = [
   'tags:write',
 ];
 
-/** Where the settings routes of one workspace live (decisions 7.2). */
+/** Where the settings routes of one workspace live (docs/api.md#settings-api). */
 export const workspaceRoutePrefix = '/workspaces/{workspace_id}';
 
 export const isWorkspaceRoute = (route: Pick<Route, 'path'>): boolean =>
@@ -159,6 +157,10 @@ export function checkedRoutes(list: readonly Route[]): readonly Route[] {
   return list;
 }
 
+/**
+ * The one route list. The CDK stack creates one function per line and the local server routes
+ * with the same lines, so adding a route is one line here plus its handler in its wing of functions/.
+ */
 export const routes: readonly Route[] = checkedRoutes([
   {
     id: 'listPipelines',
@@ -325,8 +327,9 @@ export const routes: readonly Route[] = checkedRoutes([
     },
   },
   /*
-   * The settings API's sign-in routes and the person's own (decisions 7.1, 7.2; docs/adr/0013). The calls signed
-   * with the client secret need DescribeUserPoolClient only, to read that secret once per cold start.
+   * The settings API's sign-in routes and the person's own (docs/api.md#sign-in, #settings-api;
+   * docs/adr/0013-member-sign-in.md). The calls signed with the client secret need DescribeUserPoolClient only, to read
+   * that secret once per cold start.
    */
   {
     id: 'signIn',
@@ -420,8 +423,8 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
-   * The workspace, its tags, its API keys and its webhook (decisions 7.2). Each settings route under a workspace
-   * counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
+   * The workspace, its tags, its API keys and its webhook (docs/api.md#settings-api). Each settings route under a
+   * workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   {
     id: 'getWorkspace',
@@ -445,7 +448,7 @@ export const routes: readonly Route[] = checkedRoutes([
     errorShape: 'standard',
     /**
      * As listPipelines, for the settings page, which names stages with it (a prospect and its change log carry stage
-     * ids): the configuration item, one GetItem. Beyond decisions 7.2's list, which gives a member no other way to
+     * ids): the configuration item, one GetItem. A member has no other way (docs/api.md#settings-api) to
      * read the stage names the Prospect API's keys move prospects between.
      */
     tableActions: ['GetItem', 'UpdateItem'],
@@ -580,8 +583,9 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   /*
-   * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's use cases for a member of the
-   * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
+   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's use cases for a
+   * member of the workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute
+   * (memberGate).
    */
   {
     id: 'findWorkspaceProspects',
@@ -727,9 +731,9 @@ export const routes: readonly Route[] = checkedRoutes([
     tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
   },
   /*
-   * Webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2): admin routes. Every
-   * one reads the workspace item (WS#) as its command does and counts the member's requests (RATE#); a change
-   * writes its audit entry (AUDIT#).
+   * Webhook call journal and replay, subscriptions and deliveries (docs/api.md#outbound-events, #webhook-call-journal,
+   * #settings-api): admin routes. Every one reads the workspace item (WS#) as its command does and counts the member's
+   * requests (RATE#); a change writes its audit entry (AUDIT#).
    */
   {
     id: 'listWebhookCalls',

@@ -14,7 +14,7 @@ export function App() {
 
   if (session === undefined) return <SignIn onSignedIn={setSession} />;
   const signOut = async () => {
-    // Every token of the person stops working (decisions 7.1), whatever this tab does next.
+    // Every token of the person stops working (docs/api.md#sign-in), whatever this tab does next.
     await api.DELETE('/session');
     setTabSession(undefined);
     setWorkspace(undefined);

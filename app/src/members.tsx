@@ -16,9 +16,9 @@ const roleNames: Record<Role, string> = texts.workspaces.role;
 const listed = ({ id, email, name, role, can_sign_in }: Invited): Member => ({ id, email, name, role, can_sign_in });
 
 /**
- * The workspace's members (admin only, decisions 7.3), removed ones included as the API lists them: an admin adds
- * one (invited), invites one again, changes a role and removes one after confirming. The API's refusals (the last
- * admin demoted or removed: 409) are shown as it words them.
+ * The workspace's members (admin only, docs/api.md#settings-page), removed ones included as the API lists them: an
+ * admin adds one (invited), invites one again, changes a role and removes one after confirming. The API's refusals (the
+ * last admin demoted or removed: 409) are shown as it words them.
  */
 export function Members({ workspace }: { workspace: Workspace }) {
   const [members, setMembers] = useState<Member[]>();

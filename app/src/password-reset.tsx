@@ -4,7 +4,7 @@ import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
- * « Mot de passe oublié » (decisions 7.1): the e-mail to `POST /password-reset`, which has the identity provider
+ * « Mot de passe oublié » (docs/api.md#sign-in): the e-mail to `POST /password-reset`, which has the identity provider
  * e-mail a code; then the code and a new password to `POST /password-reset/confirm`. The API answers alike whether
  * the address is known or not; its refusals (a wrong or expired code, a weak password) are shown as sent.
  */

@@ -10,8 +10,8 @@ type Prospect = components['schemas']['Prospect'];
 type Marker = 'email' | 'phone';
 
 /**
- * « Fiche prospect » (decisions 7.3): a prospect found by e-mail or phone, as the lead webhook would match it, with
- * its « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
+ * « Fiche prospect » (docs/api.md#settings-page): a prospect found by e-mail or phone, as the lead webhook would match
+ * it, with its « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
  */
 export function ProspectRecord({ workspace }: { workspace: Workspace }) {
   const [prospect, setProspect] = useState<Prospect | null>();

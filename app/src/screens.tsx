@@ -11,7 +11,10 @@ import { texts } from './texts';
 import { Webhook } from './webhook';
 import { WebhookCalls } from './webhook-calls';
 
-/** A screen of a workspace (decisions 7.3): its title in the menu, whether only an admin sees it, what it shows. */
+/**
+ * A screen of a workspace (docs/api.md#settings-page): its title in the menu, whether only an admin sees it, what it
+ * shows.
+ */
 export type Screen = { id: string; title: string; adminOnly: boolean; show: (workspace: Workspace) => JSX.Element };
 
 /** The screens, in the menu's order; a member is shown only those the member role allows. */

@@ -3,7 +3,7 @@ import type { components } from './settings-api';
 type Opened = components['schemas']['Session'];
 export type Workspace = Opened['workspaces'][number];
 
-/** What the page keeps of a sign-in: for this tab only (sessionStorage), never past it (decisions 7.3). */
+/** What the page keeps of a sign-in: for this tab only (sessionStorage), never past it (docs/api.md#settings-page). */
 export type TabSession = {
   accessToken: string;
   refreshToken: string;

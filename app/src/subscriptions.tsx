@@ -30,8 +30,9 @@ const eventChoices: readonly ([Unlisted] extends [never] ? EventType : never)[] 
 const eventNames: Record<EventType, string> = texts.subscriptions.event;
 
 /**
- * The workspace's subscriptions to outbound events (admin only, decisions 7.3): create one (its signing secret shown
- * once), turn it off and on, rotate its secret and delete it after confirming, read its deliveries and send one again.
+ * The workspace's subscriptions to outbound events (admin only, docs/api.md#settings-page): create one (its signing
+ * secret shown once), turn it off and on, rotate its secret and delete it after confirming, read its deliveries and
+ * send one again.
  */
 export function Subscriptions({ workspace }: { workspace: Workspace }) {
   const [subscriptions, setSubscriptions] = useState<Subscription[]>();

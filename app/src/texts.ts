@@ -1,6 +1,6 @@
 import type { components } from './settings-api';
 
-/** An audit entry's `action`, as the API enumerates it (decisions 7.4). */
+/** An audit entry's `action`, as the API enumerates it (docs/api.md#audit-log). */
 type AuditAction = components['schemas']['AuditPage']['entries'][number]['action'];
 
 /** Every text of the settings page a person reads, in French, in one place; the API's own messages are shown as sent. */
@@ -204,7 +204,7 @@ export const texts = {
     roleChanged: (name: string, role: string) => `Rôle de ${name} : ${role}.`,
     invite: (name: string) => `Inviter à nouveau ${name}`,
     invitedByEmail: (email: string) => `Invitation envoyée : ${email} reçoit par e-mail un mot de passe provisoire.`,
-    /** The local API answers the temporary password instead of e-mailing it (decisions 7.2). */
+    /** The local API answers the temporary password instead of e-mailing it (docs/api.md#settings-api). */
     invitedHere: (email: string) =>
       `Invitation faite : transmettez à ${email} le mot de passe provisoire ci-dessous ; il en choisira un autre à sa première connexion.`,
     /** A person who already chose a password (a member of another workspace): the API sent nothing (docs/api.md, « Members »). */

@@ -8,7 +8,7 @@ import { routeById } from '../../lib/routes';
 
 export const createHandler = (deps: Deps) =>
   settingsRoute(routeById('changeMemberRole'), deps, async (event, { principal }) => {
-    // The body first: a bad body is a 400 before an unknown member's 404 (decisions 7.2's check order).
+    // The body first: a bad body is a 400 before an unknown member's 404 (the check order of docs/api.md#settings-api).
     const { role } = parseJsonBody(event.body, roleChangeSchema);
     const memberId = pathParameterText(event, 'member_id');
     return json(200, await changeRole(deps, { ...actingMemberOf(principal), memberId, role }));

@@ -11,7 +11,7 @@ export const createHandler = (deps: Deps) =>
   settingsRoute(routeById('createApiKey'), deps, async (event, { principal }) => {
     const { name, scopes } = parseJsonBody(event.body, newApiKeySchema);
     const { workspaceId, memberId } = membershipOf(principal);
-    // The value is in this answer only: stored as its fingerprint, never logged (decisions 7.2).
+    // The value is in this answer only: stored as its fingerprint, never logged (docs/api.md#settings-api).
     return json(201, await createApiKey(deps, { workspaceId, name, scopes, actingMemberId: memberId }));
   });
 

@@ -17,7 +17,7 @@ export const createHandler = (deps: Deps) =>
       workspaceId,
       keyId: pathParameterText(event, 'key_id').toLowerCase(),
     };
-    // `limit` and `cursor` checked before the key is looked for: 400 before 404 (decisions 7.2).
+    // `limit` and `cursor` checked before the key is looked for: 400 before 404 (docs/api.md#settings-api).
     const page = pageRequestOf(event, binding);
     const keyId = pathIdOf(event, 'key_id', messages.admin.ids.unknown.apiKey(pathParameterText(event, 'key_id')));
     const { entries, next } = await apiKeyChangesPage(deps, { workspaceId, keyId, page });

@@ -9,7 +9,7 @@ import { membershipOf } from '../../lib/http/membership';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';
 
-/** `failed=true` lists the failed calls only (decisions 6.3); `false` or none, every call. */
+/** `failed=true` lists the failed calls only (docs/api.md#webhook-call-journal); `false` or none, every call. */
 function failedOnly(event: APIGatewayProxyEvent): boolean {
   const value = queryValue(event, 'failed');
   if (value === undefined || value === 'false') return false;

@@ -11,7 +11,8 @@ import { routeById } from '../../lib/routes';
 export const createHandler = (deps: Deps) =>
   settingsRoute(routeById('undoChange'), deps, async (event, { principal }) => {
     const { workspaceId, memberId } = membershipOf(principal);
-    // No body, or an empty JSON object: anything else is a 400 before the entry is looked for (decisions 7.2).
+    // No body, or an empty JSON object: anything else is a 400 before the entry is looked for
+    // (docs/api.md#settings-api).
     if (event.body) parseJsonBody(event.body, undoRequestSchema);
     const entryId = pathIdOf(event, 'entry_id', messages.settingsProspects.unknownEntry);
     return json(200, await undoChangeLogEntry(deps, { workspaceId, entryId, actingMemberId: memberId }));

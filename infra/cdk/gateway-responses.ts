@@ -3,7 +3,7 @@ import { messages } from '../../lib/messages';
 
 /**
  * What API Gateway answers by itself (before or instead of a handler), rewritten into the
- * specification's standard error shape `{ "error": { "code", "message" } }`. The CDK stack turns
+ * standard error shape `{ "error": { "code", "message" } }` (docs/api.md#error-bodies). The CDK stack turns
  * these into gateway responses and the local server renders the very same templates, so both
  * answer alike. `statusCode` replaces API Gateway's status; without it the original one stays.
  *

@@ -37,7 +37,7 @@ export type RouteFunctionSettings = {
 /**
  * Where a function that signs members in or verifies their tokens finds the pool: the pool id (the issuer of
  * its access tokens) and the service's app client id (their `client_id`); the client secret is read at cold
- * start with DescribeUserPoolClient, never passed here (docs/adr/0013 §2, §7).
+ * start with DescribeUserPoolClient, never passed here (docs/adr/0013-member-sign-in.md §2, §7).
  */
 export const identityEnvironment = (identity: MemberIdentity): Record<string, string> => ({
   USER_POOL_ID: identity.userPool.userPoolId,

@@ -22,7 +22,7 @@ export const pageResourcePaths = { page: pagePath.slice(0, -1), files: `${pagePa
 export const indexFile = 'index.html';
 
 /**
- * What every answer of the page carries (decisions 7.3, issue 27): no inline script or style and nothing from another
+ * What every answer of the page carries (docs/api.md#settings-page): no inline script or style and nothing from another
  * origin (the API is the page's own), never framed, no type sniffing, no referrer sent anywhere.
  */
 export const pageHeaders: Readonly<Record<string, string>> = {

@@ -232,7 +232,7 @@ export class CrmStack extends Stack {
       {
         id: 'AwsSolutions-COG4',
         reason:
-          'One Lambda authorizer for every credential by design: API keys, webhook tokens, and the members’ Cognito access tokens, which it verifies with aws-jwt-verify beside the membership and sign-out records a Cognito authorizer cannot read (docs/adr/0013).',
+          'One Lambda authorizer for every credential by design: API keys, webhook tokens, and the members’ Cognito access tokens, which it verifies with aws-jwt-verify beside the membership and sign-out records a Cognito authorizer cannot read (docs/adr/0013-member-sign-in.md).',
       },
       {
         id: `AwsSolutions-IAM4[${nagPolicy(api, ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs'))}]`,

@@ -143,9 +143,9 @@ export const ipRateLimit = { limit: 600, evaluationWindowSec: 60 } as const;
 
 /**
  * Per client IP, over a sliding 60-second window: 120 calls of the settings API and its sign-in routes, the limit
- * of one member in one workspace (decisions 7.1). People at a screen make a call or two per action; one address
- * at this limit holds a tenth of one settings method's throttle (./constructs/crm-api.ts), where the per-IP rule
- * alone would let it hold half. A sign-in call without any credential counts toward the anonymous rule too.
+ * of one member in one workspace (docs/api.md#settings-api). People at a screen make a call or two per action; one
+ * address at this limit holds a tenth of one settings method's throttle (./constructs/crm-api.ts), where the per-IP
+ * rule alone would let it hold half. A sign-in call without any credential counts toward the anonymous rule too.
  */
 export const settingsRateLimit = { limit: 120, evaluationWindowSec: 60 } as const;
 

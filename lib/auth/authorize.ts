@@ -55,9 +55,10 @@ async function authorizeApiKey(deps: Store, route: Route, request: AuthRequest):
 }
 
 /**
- * A settings call (decisions 7.1, 7.2; docs/adr/0013): a member's access token, verified offline, then the
- * person's rights read strongly consistent in one round trip, never cached: under /workspaces/{workspace_id},
- * one BatchGetItem of their membership and their last sign-out; elsewhere, one GetItem of the sign-out.
+ * A settings call (docs/api.md#sign-in, #settings-api; docs/adr/0013-member-sign-in.md): a member's access token,
+ * verified offline, then the person's rights read strongly consistent in one round trip, never cached: under
+ * /workspaces/{workspace_id}, one BatchGetItem of their membership and their last sign-out; elsewhere, one GetItem of
+ * the sign-out.
  */
 async function authorizeMember(deps: AuthorizerDeps, route: Route, request: AuthRequest): Promise<AuthDecision> {
   if (credentialInQuery(request)) return { outcome: 'unauthorized' };

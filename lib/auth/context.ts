@@ -16,11 +16,11 @@ import { allScopes, type Scope } from '../routes';
  * "Unauthorized": API Gateway would then answer with one status per gateway-response type,
  * while the API answers 400, 401, 403 or 404 depending on the case, with two different error
  * bodies (docs/api.md#webhook-endpoint-checks, docs/api.md#error-bodies). Every handler goes
- * through a gate (lib/http/middleware/api-key-gate.ts, webhook.ts), which turns any outcome other than `allowed`
- * into the route's exact error before business code runs.
- */
-/**
- * `not_found`: a signed-in person on a workspace they are not (or no longer) a member of (decisions 7.1: 404, as
+ * through the gate of its credential (in lib/http/middleware/: api-key-gate.ts for the Prospect API, webhook.ts for
+ * the webhooks, member-gate.ts for the settings API), which turns any outcome other than `allowed` (or `anonymous`,
+ * on a sign-in route) into the route's exact error before business code runs.
+ *
+ * `not_found`: a signed-in person on a workspace they are not (or no longer) a member of (docs/api.md#sign-in: 404, as
  * another workspace's prospect); `anonymous`: a sign-in route, which carries its own proof (nothing read).
  */
 export type AuthOutcome =

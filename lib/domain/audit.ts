@@ -2,7 +2,7 @@ import { timeOrderedId } from '../ids';
 import type { AuditAction, AuditEntry } from '../storage/audit-log';
 
 /**
- * Who made a change the audit log records (decisions 7.4): the member signed in to the settings
+ * Who made a change the audit log records (docs/api.md#audit-log): the member signed in to the settings
  * API, or the platform team's admin command line (`null`).
  */
 export type ActingMemberId = string | null;

@@ -1,11 +1,6 @@
 /**
- * The identity provider as the service uses it (docs/adr/0013): Amazon Cognito on AWS, cognito-local in the
- * local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain knows). User names are e-mails lower-cased by
- * the service (`emailKey`). Every outcome a caller must tell apart is a value, never an exception.
- */
-/**
  * An access token just issued, with which token it is (`jti`) and when it was issued (`iat`, epoch seconds): what
- * the service records of it to end the other sessions of a person (docs/adr/0013, point 5).
+ * the service records of it to end the other sessions of a person (docs/adr/0013-member-sign-in.md, point 5).
  */
 export type AccessToken = { accessToken: string; expiresIn: number; tokenId: string; issuedAt: number };
 export type Tokens = AccessToken & { refreshToken: string };
@@ -36,12 +31,18 @@ export type Invitation =
   { kind: 'invited' } | { kind: 'has_password' } | { kind: 'unsupported_status'; status: string };
 
 /**
- * A reset code sent (the local run gets it back, decisions 7.1; AWS never), or the provider's refusal to send one,
- * named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
+ * A reset code sent (the local run gets it back, docs/api.md#sign-in; AWS never), or the provider's refusal to send
+ * one, named by its error: an unknown e-mail, but also a known one it will not send to now (its limits, an address it
  * cannot deliver to). The service answers both alike.
  */
 export type PasswordResetStart = { kind: 'sent'; code?: string } | { kind: 'refused'; refusal: string };
 
+/**
+ * The identity provider as the service uses it (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS, cognito-local
+ * in the local run, both through the Cognito SDK (`lib/identity/cognito.ts`, the adapter; this port is what the domain
+ * knows). User names are e-mails lower-cased by the service (`emailKey`). Every outcome a caller must tell apart is a
+ * value, never an exception.
+ */
 export type IdentityProvider = {
   /** `newPassword` answers the temporary-password challenge in the same call. */
   signIn(email: string, password: string, newPassword: string | undefined, caller: Caller): Promise<SignInResult>;

@@ -15,12 +15,12 @@ export type ApiKeyPrincipal = { kind: 'api-key'; workspaceId: string; keyId: str
  * first read (docs/api.md#phone-matching); absent, the defaults (exact matching, region FR).
  */
 export type WebhookPrincipal = { kind: 'webhook'; workspaceId: string; endpointId: string; phone?: PhoneSettings };
-/** Decisions 7.1: what a member of a workspace may do; `admin` may do everything a `member` may. */
+/** docs/api.md#settings-api: what a member of a workspace may do; `admin` may do everything a `member` may. */
 export type MemberRole = 'admin' | 'member';
 
 /**
- * A signed-in person (docs/adr/0013): their e-mail (the user name) and token, and on a route of one workspace
- * their membership of it, read strongly consistent by the authorizer.
+ * A signed-in person (docs/adr/0013-member-sign-in.md): their e-mail (the user name) and token, and on a route of one
+ * workspace their membership of it, read strongly consistent by the authorizer.
  */
 export type MemberPrincipal = {
   kind: 'member';
@@ -34,7 +34,7 @@ export type Principal = ApiKeyPrincipal | WebhookPrincipal | MemberPrincipal;
 
 /**
  * What a read of one workspace needs of its caller, an API key or a member: the workspace alone, so the Prospect
- * API's use cases serve the settings API too (decisions 7.2).
+ * API's use cases serve the settings API too (docs/api.md#settings-api).
  */
 export type WorkspaceCaller = { workspaceId: string };
 
@@ -48,7 +48,7 @@ export type ContactLookup = { field: 'email' | 'phone' | 'social_url'; value: st
  * Who made a write, stamped on what it writes so that the event built from the change stream can
  * name it: the API key id, the webhook's endpoint id, the undone change-log entry id, or null
  * (admin command line). An undo made by a member through the settings API also names that member
- * (decisions 6.2): `member_id`, absent for the admin command line's undo.
+ * (docs/api.md#outbound-events): `member_id`, absent for the admin command line's undo.
  */
 export type ActorKind = 'api_key' | 'webhook' | 'undo' | 'admin';
 export type Actor = { kind: ActorKind; id: string | null; member_id?: string };
@@ -230,7 +230,7 @@ export type Delivery = {
 export type Stage = { id: string; name: string; type: string; order: number };
 export type Column = { id: string; name: string; order: number };
 /**
- * A member of a workspace (decisions 7.1): a setter or closer, and with an e-mail a person who may sign in.
+ * A member of a workspace (docs/api.md#sign-in): a setter or closer, and with an e-mail a person who may sign in.
  * `role` absent on members stored before roles: `member`. `removed_at` set: the person lost access, the id
  * stays valid as a setter or closer.
  */
@@ -271,7 +271,7 @@ export type WorkspaceConfig = {
 };
 
 /**
- * How the lead webhook compares phones in a workspace (decisions 6.4): `exact`, the phone as sent, or
+ * How the lead webhook compares phones in a workspace (docs/api.md#workspaces): `exact`, the phone as sent, or
  * `e164`, its E.164 form read in `phone_region` (ISO 3166 country code) when it has no `+`.
  */
 export type PhoneMatchingMode = 'exact' | 'e164';

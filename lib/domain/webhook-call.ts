@@ -88,7 +88,7 @@ export function replayReport(route: WebhookRoute, status: number, kept: CallOutc
 
 /**
  * Calls refused for their token (wrong or missing token, disabled webhook) cannot flood the
- * journal (decisions 6.3): per endpoint, route and minute, the first ones get an entry each, every
+ * journal (docs/api.md#webhook-call-journal): per endpoint, route and minute, the first ones get an entry each, every
  * later one is counted into one entry of that minute.
  */
 export const refusalsJournaledOneByOne = 10;
@@ -120,7 +120,7 @@ export function countingEntryOf(call: WebhookCall): Omit<WebhookCall, 'count'> {
   };
 }
 
-/** A kept body is cut at 64 KB (decisions 6.3). */
+/** A kept body is cut at 64 KB (docs/api.md#webhook-call-journal). */
 export const keptBodyMaxBytes = 64 * 1024;
 
 /**

@@ -15,13 +15,16 @@ import { messages } from '../messages';
  */
 export type CursorBinding =
   | { list: 'notes' | 'changes'; workspaceId: string; prospectId: string }
-  /** The audit log of a workspace (decisions 7.4): a position is an entry's time and id. */
+  /** The audit log of a workspace (docs/api.md#audit-log): a position is an entry's time and id. */
   | { list: 'audit'; workspaceId: string }
-  /** The changes made with an API key (`GET /api-keys/{k}/changes`, decisions 7.2). */
+  /** The changes made with an API key (`GET /api-keys/{k}/changes`, docs/api.md#settings-api). */
   | { list: 'key-changes'; workspaceId: string; keyId: string }
-  /** The webhook call journal of a workspace (decisions 6.3, 7.2), all calls or the failed ones only. */
+  /**
+   * The webhook call journal of a workspace (docs/api.md#webhook-call-journal, #settings-api), all calls or the failed
+   * ones only.
+   */
   | { list: 'webhook-calls' | 'failed-webhook-calls'; workspaceId: string }
-  /** The deliveries of one subscription (decisions 6.2, 7.2), any status or one. */
+  /** The deliveries of one subscription (docs/api.md#outbound-events, #settings-api), any status or one. */
   | { list: 'deliveries'; workspaceId: string; subscriptionId: string; status: string };
 
 /** Far above any cursor issued (about 130 characters), far below the gateway's URL limit. */

@@ -125,7 +125,9 @@ function basePathOf(requestPath: string, resourcePath: string): string {
   return sent.slice(0, Math.max(1, sent.length - routeSegments)).join('/');
 }
 
-/** An id in a settings route's path (decisions 7.2): one that is not a UUID is not found, before any read. */
+/**
+ * An id in a settings route's path (docs/api.md#settings-api): one that is not a UUID is not found, before any read.
+ */
 export function pathIdOf(event: PathEvent, name: string, notFound: string): string {
   const parameter = pathParameterOf(event, name);
   if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);

@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { allScopes } from '../routes';
 
 /*
- * The JSON bodies of a workspace's tags, keys and webhook settings routes as schemas (decisions 7.2). Unknown fields
- * and wrong types are the route's 400 naming the field (parseJsonBody); what the use case checks itself (a blank
- * name, an unknown scope) it refuses in the same words on the command line.
+ * The JSON bodies of a workspace's tags, keys and webhook settings routes as schemas (docs/api.md#settings-api).
+ * Unknown fields and wrong types are the route's 400 naming the field (parseJsonBody); what the use case checks itself
+ * (a blank name, an unknown scope) it refuses in the same words on the command line.
  */
 
 /**

@@ -27,9 +27,9 @@ import type {
 import { loadIdentityConfig, type IdentityConfig } from './config';
 
 /*
- * The one implementation of the identity provider port (docs/adr/0013): Amazon Cognito on AWS, cognito-local
- * in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API reference,
- * https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
+ * The one implementation of the identity provider port (docs/adr/0013-member-sign-in.md): Amazon Cognito on AWS,
+ * cognito-local in the local run, the same calls to both. Calls and their errors: Amazon Cognito user pools API
+ * reference, https://docs.aws.amazon.com/cognito-user-identity-pools/latest/APIReference/ — API_InitiateAuth.html,
  * API_RespondToAuthChallenge.html, API_ChangePassword.html, API_ForgotPassword.html,
  * API_ConfirmForgotPassword.html, API_GlobalSignOut.html, API_AdminCreateUser.html, API_AdminSetUserPassword.html,
  * API_DescribeUserPoolClient.html.
@@ -84,8 +84,8 @@ const lockedOut = (error: Error): boolean =>
 
 /**
  * cognito-local answers a wrong password with InvalidPasswordException, which Cognito keeps for a new password
- * its policy refuses; the service checks the policy itself before any call (lib/domain/session/password.ts),
- * so here it can only mean a refused password.
+ * its policy refuses; the service checks the policy itself before any call (`newPassword`,
+ * lib/domain/session/session.ts), so here it can only mean a refused password.
  */
 const wrongPassword = (error: Error): boolean => refusals.has(error.name) || error.name === 'InvalidPasswordException';
 

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 
 /**
- * Where the user pool is (docs/adr/0013), read once per cold start. On AWS the stack sets USER_POOL_ID and
- * USER_POOL_CLIENT_ID (the region is the function's); the local run sets the same two, plus what only it has:
- * the local provider's endpoint and issuer, the key set it fetched (served over http, which aws-jwt-verify does
- * not fetch), and the file where it keeps its pool, with the codes it delivers (decisions 7.1: answered locally only).
+ * Where the user pool is (docs/adr/0013-member-sign-in.md), read once per cold start. On AWS the stack sets
+ * USER_POOL_ID and USER_POOL_CLIENT_ID (the region is the function's); the local run sets the same two, plus what only
+ * it has: the local provider's endpoint and issuer, the key set it fetched (served over http, which aws-jwt-verify does
+ * not fetch), and the file where it keeps its pool, with the codes it delivers (docs/api.md#sign-in: answered locally
+ * only).
  */
 export type IdentityConfig = {
   userPoolId: string;

@@ -16,9 +16,9 @@ export type MemberTokenVerifier = {
 };
 
 /**
- * One verifier per cold start (docs/adr/0013): `aws-jwt-verify` checks the signature against the pool's key set,
- * the issuer and the expiry; Cognito access tokens carry no `aud`, so the check of `token_use` and `client_id` is
- * ours, as "Verifying a JSON Web Token" asks
+ * One verifier per cold start (docs/adr/0013-member-sign-in.md): `aws-jwt-verify` checks the signature against the
+ * pool's key set, the issuer and the expiry; Cognito access tokens carry no `aud`, so the check of `token_use` and
+ * `client_id` is ours, as "Verifying a JSON Web Token" asks
  * (https://docs.aws.amazon.com/cognito/latest/developerguide/amazon-cognito-user-pools-using-tokens-verifying-a-jwt.html).
  * `JwtVerifier` is what `JwtRsaVerifier` became in aws-jwt-verify 5 (the old name is its deprecated alias):
  * `CognitoJwtVerifier` refuses the local pool ids (`local_…`). On AWS the key set is fetched over https on first

@@ -3,7 +3,7 @@ import type { NetworkPolicy } from '../domain/events/ports';
 import { messages } from '../messages';
 
 /*
- * Where a delivery may go (decisions 6.2). On AWS a subscriber's URL must not reach the service's
+ * Where a delivery may go (docs/api.md#outbound-events). On AWS a subscriber's URL must not reach the service's
  * own network, nor any address that is not a public host. Node's `BlockList` does the matching: it
  * parses every textual form of an address and matches an IPv4-mapped IPv6 address
  * (`::ffff:10.0.0.1`) against the IPv4 subnets.
@@ -90,7 +90,7 @@ export type Target = {
   ipLiteral: boolean;
 };
 
-/** Hosts plain http may name, and only in the local run (decisions 6.2: "127.0.0.1 or localhost"). */
+/** Hosts plain http may name, and only in the local run (docs/api.md#outbound-events). */
 const localHttpHosts = new Set(['127.0.0.1', 'localhost']);
 
 /** The one rule on plain http, for subscription URLs (admin) and for every delivery attempt. */

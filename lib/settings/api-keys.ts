@@ -120,7 +120,7 @@ export async function requireApiKey(
   keyId: string,
 ): Promise<credentials.ApiKeyItem> {
   const key = (await credentials.listApiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
-  // Another workspace's key, or none: 404 on the settings API (decisions 7.2), exit 2 on the command line.
+  // Another workspace's key, or none: 404 on the settings API (docs/api.md#settings-api), exit 2 on the command line.
   if (!key) throw new NotFoundError(messages.admin.ids.unknown.apiKey(keyId));
   return key;
 }

@@ -7,7 +7,7 @@ import { messages } from '../messages';
 import { readAuditPage, writeAuditEntry, type AuditAction, type AuditEntry } from '../storage/audit-log';
 import { checkedId } from './ids';
 
-/** One entry as `GET /audit` answers it (decisions 7.2). */
+/** One entry as `GET /audit` answers it (docs/api.md#settings-api). */
 export type AuditEntryView = Pick<AuditEntry, 'id' | 'at' | 'member_id' | 'action' | 'target_id' | 'summary'>;
 
 const entryView = (entry: AuditEntry): AuditEntryView => ({
@@ -44,7 +44,7 @@ export async function listAudit(
 }
 
 /**
- * The entry of a change that is not one transaction, written right after it (decisions 7.4): a
+ * The entry of a change that is not one transaction, written right after it (docs/api.md#audit-log): a
  * change the entry could not join, or a call of the webhook's own handler (a replay).
  */
 export async function recordAudit(

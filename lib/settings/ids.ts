@@ -26,8 +26,8 @@ export const unknownId = (kind: keyof typeof unknown, id: string): AdminInputErr
   new AdminInputError(unknown[kind](id));
 
 /**
- * The same, as the domain error the settings API answers 404 (decisions 7.2); the command line exits 2 for it
- * as for an AdminInputError (tools/admin/main.ts).
+ * The same, as the domain error the settings API answers 404 (docs/api.md#settings-api); the command line exits 2 for
+ * it as for an AdminInputError (tools/admin/main.ts).
  */
 export const notFoundId = (kind: keyof typeof unknown, id: string): NotFoundError =>
   new NotFoundError(unknown[kind](id));

@@ -16,7 +16,7 @@ import { editConfig, editConfigAfter } from './config-edits';
 import { requireWorkspace } from './workspace';
 
 /**
- * The members of a workspace (decisions 7.1, 7.2): list, add (an invitation), invite again, change
+ * The members of a workspace (docs/api.md#sign-in, #settings-api): list, add (an invitation), invite again, change
  * a role, remove. Each change is one optimistic edit of the configuration item (lib/storage/
  * config-edits.ts) whose transaction also writes or deletes the person's membership item and the
  * audit entry: the decisions below run on the configuration read, and again on the fresh one after
@@ -34,7 +34,7 @@ export type InvitedMemberView = MemberView & { invited: boolean; temporary_passw
 const texts = messages.members;
 const summaries = messages.audit;
 
-/** A member stored before roles is a `member` (decisions 7.1). */
+/** A member stored before roles is a `member` (docs/api.md#sign-in). */
 export const roleOf = (member: Member): MemberRole => member.role ?? 'member';
 
 /** A person may sign in as this member: an e-mail, and not removed. */
@@ -60,17 +60,19 @@ export function readRole(value: string): MemberRole {
 /** A role in a body of the settings API: `admin` or `member`, exactly. */
 const roleField = z.enum(['admin', 'member'] as const satisfies readonly MemberRole[], texts.roleExpected);
 
-/** `POST /members` (decisions 7.2): the e-mail is checked by `addMember`, as for `member add`. */
+/** `POST /members` (docs/api.md#settings-api): the e-mail is checked by `addMember`, as for `member add`. */
 export const newMemberSchema = z.strictObject({
   email: z.string().check(z.maxLength(254, messages.rules.atMostCharacters(254))),
   name: z.optional(z.string().check(z.maxLength(200, messages.rules.atMostCharacters(200)))),
   role: roleField,
 });
 
-/** `PATCH /members/{m}` (decisions 7.2): the role alone. */
+/** `PATCH /members/{m}` (docs/api.md#settings-api): the role alone. */
 export const roleChangeSchema = z.strictObject({ role: roleField });
 
-/** Whether this member is the workspace's last admin who can sign in (decisions 7.1: never demoted nor removed). */
+/**
+ * Whether this member is the workspace's last admin who can sign in (docs/api.md#sign-in: never demoted nor removed).
+ */
 export function isLastAdmin(members: readonly Member[], member: Member): boolean {
   const signingInAdmins = members.filter((other) => canSignIn(other) && roleOf(other) === 'admin');
   return signingInAdmins.length === 1 && signingInAdmins[0]?.id === member.id;

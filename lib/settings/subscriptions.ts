@@ -24,7 +24,7 @@ import { checkedId, notFoundId } from './ids';
 import { requireWorkspace } from './workspace';
 
 /**
- * The admin side of outbound events (decisions 6.2): a workspace's subscriptions and the
+ * The admin side of outbound events (docs/api.md#outbound-events): a workspace's subscriptions and the
  * deliveries made for them. Every use case first checks the workspace exists; a subscription or
  * delivery of another workspace is unknown, as is one that never existed.
  */
@@ -41,7 +41,7 @@ const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'delivered', 'fa
 /** The Standard Webhooks form: `whsec_` and the base64 of 32 random bytes, the HMAC key. */
 const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** The audit entry of a change of a subscription (decisions 7.4), written in the change's own transaction. */
+/** The audit entry of a change of a subscription (docs/api.md#audit-log), written in the change's own transaction. */
 const subscriptionAudit = (
   deps: Pick<Deps, 'clock'>,
   change: { workspaceId: string; subscriptionId: string; actingMemberId: ActingMemberId },
@@ -108,7 +108,7 @@ export async function createSubscription(
 }
 
 /**
- * `POST /subscriptions` (decisions 7.2): `{ url, events? }`, the event types a list (the command line's
+ * `POST /subscriptions` (docs/api.md#settings-api): `{ url, events? }`, the event types a list (the command line's
  * `--events a,b`, so no type holds a comma); the URL and the types are checked by `createSubscription`.
  */
 export const newSubscriptionSchema = z.strictObject({
@@ -173,7 +173,7 @@ export async function deleteSubscription(
 }
 
 /**
- * `subscription rotate-secret` (decisions 6.2): a new secret, returned here only. For 24 hours every
+ * `subscription rotate-secret` (docs/api.md#outbound-events): a new secret, returned here only. For 24 hours every
  * delivery carries two signatures, the replaced secret's and the new one's, then the new one's only;
  * a rotation within those 24 hours drops the oldest (lib/storage/subscriptions.ts, one conditional
  * update, no read). A subscription whose secret an earlier version left in `WS#` is refused until
@@ -271,8 +271,8 @@ export async function listSubscriptionDeliveries(
 }
 
 /**
- * `GET /subscriptions/{s}/deliveries` (decisions 7.2): a page of the deliveries `subscription deliveries` lists,
- * newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
+ * `GET /subscriptions/{s}/deliveries` (docs/api.md#settings-api): a page of the deliveries `subscription deliveries`
+ * lists, newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
  */
 export async function pageOfDeliveries(
   deps: Deps,
@@ -306,7 +306,7 @@ export const deliveriesBinding = (
 ): CursorBinding => ({ list: 'deliveries', workspaceId, subscriptionId, status: status ?? '' });
 
 /**
- * `POST /deliveries/{d}/redeliver` (decisions 7.2): the same checks as `subscription redeliver`
+ * `POST /deliveries/{d}/redeliver` (docs/api.md#settings-api): the same checks as `subscription redeliver`
  * (lib/domain/events/redeliver.ts), then the new attempt queued at once for the delivery function, which
  * signs and sends it (lib/domain/events/deliver.ts): the caller reads no signing secret and POSTs
  * nothing itself. The delivery as it stands when queued, after the audit entry.
@@ -348,9 +348,10 @@ export async function queueRedelivery(
 /**
  * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
  * (lib/domain/events/redeliver.ts), made by the command itself: it runs in a process of its own,
- * which shares no queue with `npm start`'s, and prints the delivery once the event is sent (decisions 6.2). An
- * unknown delivery, a deleted or disabled subscription are the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
- * audit entry is written right after them (decisions 7.4).
+ * which shares no queue with `npm start`'s, and prints the delivery once the event is sent
+ * (docs/api.md#outbound-events). An unknown delivery, a deleted or disabled subscription are the administrator's to
+ * correct (exit 2). The attempt is a POST and the writes that record it: its audit entry is written right after them
+ * (docs/api.md#audit-log).
  */
 export async function redeliverDelivery(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,

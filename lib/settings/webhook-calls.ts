@@ -18,7 +18,7 @@ import { checkedId, notFoundId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
 /**
- * One journaled call as the admin commands print it (decisions 6.3): never its body; `count`, how
+ * One journaled call as the admin commands print it (docs/api.md#webhook-call-journal): never its body; `count`, how
  * many calls the entry stands for (more than 1 only for the entry counting a minute's refusals
  * past the 10th); `body_truncated`, whether the kept body was cut at 64 KB.
  */
@@ -90,8 +90,8 @@ export async function listCalls(
 }
 
 /**
- * `GET /webhook/calls` (decisions 7.2): a page of the journal, newest first, the same calls as `webhook calls`
- * lists; `next_cursor` names the last call of the page when another follows (one more is read to know it).
+ * `GET /webhook/calls` (docs/api.md#settings-api): a page of the journal, newest first, the same calls as `webhook
+ * calls` lists; `next_cursor` names the last call of the page when another follows (one more is read to know it).
  */
 export async function pageOfCalls(
   deps: Deps,
@@ -143,7 +143,7 @@ export type WebhookInvoker = (route: Route, event: APIGatewayProxyEvent) => Prom
  * the token nor the webhook's active flag is checked), without Idempotency-Key, under a fresh
  * request id `admin-replay-<uuid>`. The call gets what the authorizer gives a live call of its
  * endpoint (`admittedWebhookCall`), with the workspace's phone settings as they stand, read with
- * the call in one round trip (the endpoint carries a copy of them, docs/adr/0009). A body cut at
+ * the call in one round trip (the endpoint carries a copy of them, docs/adr/0009-e164-phone-matching.md). A body cut at
  * 64 KB is not replayed, as none kept. The handler journals it like any call; that entry is looked
  * up by its request id among the calls since, while the audit entry of the replay is written. The
  * webhook's answer is returned whatever it is. `actingMemberId`: the member acting through the
@@ -157,7 +157,7 @@ export async function replayCall(
   actingMemberId: ActingMemberId = commandLine,
 ): Promise<WebhookReplayView> {
   const { workspace, call } = await requireCall(deps, workspaceId, callId);
-  // 422 through the settings API (decisions 7.2), exit 2 on the command line, as every domain error.
+  // 422 through the settings API (docs/api.md#settings-api), exit 2 on the command line, as every domain error.
   if (call.body === undefined) throw new UnknownReferenceError(messages.admin.webhook.noBodyKept(call.id));
   if (call.body_truncated === true) throw new UnknownReferenceError(messages.admin.webhook.bodyTruncated(call.id));
   // A workspace has one endpoint for good (`webhook generate` keeps it): a call names another only if damaged.
@@ -171,7 +171,7 @@ export async function replayCall(
     since: new Date(deps.clock().getTime() - clockStepMargin),
   };
   const response = await invoke(route, webhookCallEvent(route, endpoint, call, replayed.requestId));
-  // The replay is the webhook handler's own writes: its audit entry follows them (decisions 7.4).
+  // The replay is the webhook handler's own writes: its audit entry follows them (docs/api.md#audit-log).
   const [, entry] = await Promise.all([
     recordAudit(deps, {
       workspaceId: call.workspace_id,

@@ -21,8 +21,8 @@ const proxyResult = z.object({
 });
 
 /**
- * The replay's way to run a webhook (decisions 6.3, a new call of the same webhook): that webhook's own function,
- * invoked with the call's event, which journals the call like any other; its answer checked to be one.
+ * The replay's way to run a webhook (docs/api.md#webhook-call-journal, a new call of the same webhook): that webhook's
+ * own function, invoked with the call's event, which journals the call like any other; its answer checked to be one.
  */
 export function invokedWebhooks(invoke: FunctionInvoker, names: WebhookFunctionNames): WebhookInvoker {
   return async (route, event) => {

@@ -39,7 +39,7 @@ export function newEndpoint(
   };
 }
 
-/** The audit entry of a change of the webhook (decisions 7.4), written in the change's own transaction. */
+/** The audit entry of a change of the webhook (docs/api.md#audit-log), written in the change's own transaction. */
 const webhookAudit = (
   deps: Pick<Deps, 'clock'>,
   change: { workspaceId: string; endpointId: string; actingMemberId: ActingMemberId },
@@ -69,7 +69,7 @@ export async function generateWebhook(
   if (workspace.endpoint_id) {
     return rotateToken(deps, { workspaceId: id, endpointId: workspace.endpoint_id, actingMemberId }, publicBaseUrl);
   }
-  // The lead webhook reads the workspace's phone settings on its endpoint (decisions 6.4): the new
+  // The lead webhook reads the workspace's phone settings on its endpoint (docs/api.md#workspaces): the new
   // endpoint carries the ones just read, and is created only if the configuration version is still
   // the one read (a `workspace set` meanwhile raises it).
   const { settings, configVersion } = phoneSettingsStateOf(workspace as unknown as Record<string, unknown>);
@@ -140,7 +140,8 @@ export async function webhookStatus(
 async function requireEndpointId(deps: Deps, workspaceId: string): Promise<string> {
   const workspace = await requireWorkspace(deps, workspaceId);
   if (!workspace.endpoint_id) {
-    // `GET /webhook` before any generation: 404 (decisions 7.2); the command line exits 2 as for any domain error.
+    // `GET /webhook` before any generation: 404 (docs/api.md#settings-api); the command line exits 2 as for any domain
+    // error.
     throw new NotFoundError(messages.admin.webhook.notGenerated);
   }
   return workspace.endpoint_id;

@@ -20,14 +20,14 @@ import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 import { phoneSettingsOf, type PhoneMatchingMode as PhoneMatching, type PhoneSettings } from '../domain/model';
 
-/** `workspace list` (decisions 6.4): a workspace as listed. */
+/** `workspace list` (docs/api.md#workspaces): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };
 
-/** `workspace show` (decisions 6.4): the workspace and how the lead webhook compares its phones. */
+/** `workspace show` (docs/api.md#workspaces): the workspace and how the lead webhook compares its phones. */
 export type WorkspaceView = { id: string; name: string } & PhoneSettings & { created_at: string };
 
 /**
- * `workspace set` (decisions 6.4): the workspace after the change; `shared_numbers` only when the
+ * `workspace set` (docs/api.md#workspaces): the workspace after the change; `shared_numbers` only when the
  * change indexed the prospects (E.164 turned on, or its region changed while on).
  */
 export type WorkspaceSetView = WorkspaceView & { shared_numbers?: SharedNumber[] };
@@ -76,7 +76,7 @@ export function checkedSettingsInput(input: WorkspaceSettingsInput): Partial<Pho
 }
 
 /**
- * `workspace set` (decisions 6.4; docs/data-model.md, "Phone matching in E.164"). In this order:
+ * `workspace set` (docs/api.md#workspaces; docs/data-model.md, "Phone matching in E.164"). In this order:
  *
  * 1. the settings and `config_version` read (strongly consistent), the new ones decided from them;
  * 2. when the change asks for E.164 (again or not) or changes its region while on, the workspace's prospects

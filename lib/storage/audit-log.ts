@@ -5,12 +5,12 @@ import { epochSeconds, stillKeptFilter } from './expiring-items';
 import { keys, type ItemKey } from './table-items';
 
 /**
- * The audit log of a workspace (decisions 7.4; docs/data-model.md, "Members, sessions and the audit
+ * The audit log of a workspace (docs/api.md#audit-log; docs/data-model.md, "Members, sessions and the audit
  * log"): one partition `AUDIT#<ws>` sorted by the entries' time-ordered ids (UUID v7), read
  * backwards for newest first, kept one year by the table's TTL.
  */
 
-/** What an entry records: the actions decisions 7.4 lists, no other. */
+/** What an entry records: the actions docs/api.md#audit-log lists, no other. */
 export type AuditAction =
   | 'api_key.created'
   | 'api_key.revoked'
@@ -46,7 +46,7 @@ export type AuditEntry = {
 export type AuditItem = AuditEntry & ItemKey & { type: 'audit'; expires_at: number };
 
 /**
- * Kept one year (decisions 7.4): 365 days, in the table's TTL attribute `expires_at` (epoch seconds).
+ * Kept one year (docs/api.md#audit-log): 365 days, in the table's TTL attribute `expires_at` (epoch seconds).
  * TTL deletes an expired item in the background, not at once: the listing filters on it, as
  * lib/storage/expiring-items.ts explains with AWS's pages.
  */
@@ -63,8 +63,8 @@ export const auditItem = (entry: AuditEntry): AuditItem => ({
 export const auditPut = (store: Store, entry: AuditEntry) => putIfAbsent(store, auditItem(entry));
 
 /**
- * An entry written on its own, right after a change that is not one transaction (decisions 7.4: "else
- * right after it"). Ids are fresh UUID v7: the condition only guards against overwriting.
+ * An entry written on its own, right after a change that is not one transaction (docs/api.md#audit-log:
+ * the entry follows the change it records). Ids are fresh UUID v7: the condition only guards against overwriting.
  */
 export async function writeAuditEntry(store: Store, entry: AuditEntry): Promise<void> {
   const { Put } = auditPut(store, entry);

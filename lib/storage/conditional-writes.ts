@@ -119,7 +119,7 @@ export const defaultRoundPolicy: RetryPolicy = {
  * (`ReturnValuesOnConditionCheckFailure`, "UpdateItem", DynamoDB API Reference:
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html); and so is the
  * workspace configuration alone, which the routes that read it alone read eventually consistently
- * (docs/adr/0007: it changes only through the admin tool).
+ * (docs/adr/0007-fewer-round-trips.md: it changes only through the admin tool).
  */
 export type RoundRead<Snapshot> = { snapshot: Snapshot; consistent: boolean };
 

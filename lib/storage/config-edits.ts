@@ -30,8 +30,8 @@ import type { PhoneSettings, WorkspaceConfig } from '../domain/model';
 export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };
 
 /**
- * What lands in the same transaction as an edit of the configuration item (docs/adr/0013, decisions
- * 7.4): a person's membership written or deleted with the member it mirrors, the audit entry of the
+ * What lands in the same transaction as an edit of the configuration item (docs/adr/0013-member-sign-in.md,
+ * docs/api.md#audit-log): a person's membership written or deleted with the member it mirrors, the audit entry of the
  * change. Either all of them and the edit are written, or none.
  */
 export type ConfigCompanion =

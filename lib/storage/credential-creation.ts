@@ -8,7 +8,7 @@ import type { PhoneSettings } from '../domain/model';
 
 /**
  * The administrator's creations and changes of credentials, each one transaction that also writes
- * the change's audit entry (decisions 7.4: in the same write as the change); the authorizer, which
+ * the change's audit entry (docs/api.md#audit-log: in the same write as the change); the authorizer, which
  * only reads and records calls, does without them and without the audit log (lib/storage/credentials.ts).
  */
 

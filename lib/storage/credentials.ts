@@ -28,7 +28,7 @@ export type EndpointItem = {
   created_at: string;
   last_call_at: string | null;
   /**
-   * The workspace's phone settings (decisions 6.4), copied here so that the lead webhook reads them
+   * The workspace's phone settings (docs/api.md#workspaces), copied here so that the lead webhook reads them
    * with the endpoint, in the authorizer's one call: written at creation and by every `workspace
    * set`. Absent on an endpoint created before: the defaults.
    */

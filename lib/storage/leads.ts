@@ -132,7 +132,7 @@ const guessedPhoneSettings: PhoneSettings = { phone_matching: 'e164', phone_regi
 /**
  * Access patterns "workspace configuration" and "contact by e-mail, phone, social_url" at once:
  * the configuration item and the contact's markers in one strongly consistent BatchGetItem
- * (a marker written a second ago must be found: docs/adr/0007).
+ * (a marker written a second ago must be found: docs/adr/0007-fewer-round-trips.md).
  *
  * `phone`: the workspace's phone settings when the caller knows them (the lead webhook, from its
  * endpoint). Unknown (the look-up route), the configuration item says them: the same BatchGetItem
@@ -228,7 +228,7 @@ export type KnownContactWrite =
  * proves it. A prospect placed elsewhere fails the condition and comes back with the refusal
  * (`ReturnValuesOnConditionCheckFailure`): the caller writes again expecting that placement and
  * `refresh`es the marker's hint in the same transaction. So a known contact stays one write
- * (docs/adr/0008), and a hint can never make an answer wrong.
+ * (docs/adr/0008-webhook-call-journal.md), and a hint can never make an answer wrong.
  */
 export async function updateKnownProspect(
   store: Store,

@@ -3,7 +3,7 @@ import { keys, type ItemKey } from './table-items';
 import type { MemberRole } from '../domain/model';
 
 /**
- * A person's membership of one workspace (docs/adr/0013; docs/data-model.md, "Members, sessions and
+ * A person's membership of one workspace (docs/adr/0013-member-sign-in.md; docs/data-model.md, "Members, sessions and
  * the audit log"): `PERSON#<sha256(e-mail)>` / `WS#<ws>`, what the authorizer reads strongly
  * consistent on every settings call. It mirrors a member of the workspace's configuration item who
  * may sign in (an e-mail, not removed), and is only ever written or deleted in the same transaction

@@ -5,19 +5,20 @@ import { batchGetItems, sameKey, type Store } from './client';
 import { keys } from './table-items';
 
 /*
- * A person across workspaces, and their sessions (docs/adr/0013; docs/data-model.md, "Members, sessions and the
- * audit log"). Memberships are written with the member, in the configuration edits' transactions; here they are read.
+ * A person across workspaces, and their sessions (docs/adr/0013-member-sign-in.md; docs/data-model.md, "Members,
+ * sessions and the audit log"). Memberships are written with the member, in the configuration edits' transactions; here
+ * they are read.
  */
 
 /** PERSON#<h> / WS#<ws>: this person is this member of this workspace, with this role. */
 export type MembershipItem = { workspace_id: string; member_id: string; role: MemberRole };
 /**
- * PERSON#<h> / SIGNOUT, the person's last cut-off: a sign-out, a password change or a password reset (docs/adr/0013,
- * point 5). An access token issued up to `signed_out_at` (epoch seconds, as a token's `iat`: that second included)
- * fails unless its `jti` is one of `kept_token_ids`: the token that changed the password, and the tokens issued
- * within that second after the cut-off. `token_id`, the token that signed out, fails whatever its `iat`. A session
- * begun up to `signed_out_at_ms` (epoch milliseconds; on items from before it, the second) no longer refreshes,
- * unless its last access token is kept.
+ * PERSON#<h> / SIGNOUT, the person's last cut-off: a sign-out, a password change or a password reset
+ * (docs/adr/0013-member-sign-in.md, point 5). An access token issued up to `signed_out_at` (epoch seconds, as a token's
+ * `iat`: that second included) fails unless its `jti` is one of `kept_token_ids`: the token that changed the password,
+ * and the tokens issued within that second after the cut-off. `token_id`, the token that signed out, fails whatever its
+ * `iat`. A session begun up to `signed_out_at_ms` (epoch milliseconds; on items from before it, the second) no longer
+ * refreshes, unless its last access token is kept.
  */
 export type SignOutItem = {
   signed_out_at: number;

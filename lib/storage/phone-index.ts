@@ -5,7 +5,7 @@ import type { Store } from './client';
 import { indexes, items, keys, type MarkerItem } from './table-items';
 
 /**
- * Indexing a workspace's prospects by the E.164 form of their phones (decisions 6.4, admin
+ * Indexing a workspace's prospects by the E.164 form of their phones (docs/api.md#workspaces, admin
  * `workspace set`; docs/data-model.md, "Phone matching in E.164"). The exact `PHONE` markers are
  * never touched: the `PHONE164` markers written here are only read while the workspace matches in
  * E.164, so turning it off goes back to the exact ones.

@@ -24,7 +24,7 @@ export type ConfigAndProspect = { config: WorkspaceConfig; prospect: Prospect | 
 /**
  * The read of an optimistic change of a prospect (PATCH, tags), a round of `readDecideWrite`.
  * First round: the configuration item and the prospect in one eventually consistent BatchGetItem,
- * half the read units of a strongly consistent one (docs/adr/0007); the loop takes a decision that
+ * half the read units of a strongly consistent one (docs/adr/0007-fewer-round-trips.md); the loop takes a decision that
  * writes nothing only on a strongly consistent read. Every later round (after a lost race, or to
  * confirm such a decision) reads the prospect alone, strongly consistently, by the BatchGetItem
  * action of the first read (the Prospect API routes need no GetItem grant: lib/routes.ts; same

@@ -26,7 +26,7 @@ import { auditPut, type AuditEntry } from './audit-log';
  * "TransactWriteItems", DynamoDB API Reference:
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html), so
  * neither exists without the other; each put refuses to overwrite an item of the same id. The audit
- * entry (never the secret) is one more item of it, as it is of every change below (decisions 7.4).
+ * entry (never the secret) is one more item of it, as it is of every change below (docs/api.md#audit-log).
  */
 export async function createSubscription(
   store: SecretsStore,

@@ -9,7 +9,7 @@ import type { Candidate, ChangeLogEntry, Note, Prospect, Stamped, WebhookCall } 
  * Partition-key prefixes carry the write policy the stack enforces with dynamodb:LeadingKeys
  * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
  * lib/routes.ts, and only UNIQ#, RATE#, IDEM# and PERSON# items may ever be deleted (a membership goes
- * with its member's removal: docs/adr/0013). Prospects, candidates,
+ * with its member's removal: docs/adr/0013-member-sign-in.md). Prospects, candidates,
  * their notes and change logs live under prefixes no role may delete; within such a partition,
  * IAM cannot tell a note from its record, so every put there is conditional on absence.
  * User-supplied strings enter a key only as a SHA-256, so their length never reaches a key limit.
@@ -50,7 +50,7 @@ export const workspaceConfigPk = (workspaceId: string): string => `WS#${workspac
 
 export const keys = {
   /**
-   * A person (one e-mail, `emailKey`) across workspaces (docs/adr/0013): sk `WS#<ws>` per membership,
+   * A person (one e-mail, `emailKey`) across workspaces (docs/adr/0013-member-sign-in.md): sk `WS#<ws>` per membership,
    * `SIGNOUT` for the last sign-out. Read strongly consistent by the authorizer on every settings call.
    */
   personPk: (email: string): string => `PERSON#${sha256Hex(emailKey(email))}`,
@@ -66,20 +66,25 @@ export const keys = {
     pk: `RATE#SIGNIN#${sha256Hex(emailKey(email))}#${windowStart}`,
     sk: 'RATE',
   }),
-  /** The audit log of a workspace (decisions 7.4): sorted by time-ordered ids, newest first when read backwards. */
+  /**
+   * The audit log of a workspace (docs/api.md#audit-log): sorted by time-ordered ids, newest first when read backwards.
+   */
   auditPk: (workspaceId: string): string => `AUDIT#${workspaceId}`,
   auditEntry: (workspaceId: string, entryId: string): ItemKey => ({
     pk: keys.auditPk(workspaceId),
     sk: `AUDIT#${entryId.toLowerCase()}`,
   }),
-  /** Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line. */
+  /**
+   * Where the local run's identity provider is (docs/adr/0013-member-sign-in.md): written by `npm start`, read by the
+   * command line.
+   */
   localIdentityProvider: (): ItemKey => ({ pk: 'IDP#LOCAL', sk: 'IDP' }),
 
   workspace: (workspaceId: string): ItemKey => ({ pk: workspaceConfigPk(workspaceId), sk: 'CFG#WORKSPACE' }),
 
   apiKey: (fingerprint: string): ItemKey => ({ pk: `APIKEY#${fingerprint}`, sk: 'APIKEY' }),
   apiKeysOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#APIKEYS`,
-  /** Index gsi3, "prospects of a workspace": `WS#<ws>#PROSPECTS`, `<created_at>#<id>` (oldest first). */
+  /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>` (oldest first). */
   prospectsOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#PROSPECTS`,
   prospectInWorkspace: (createdAt: string, prospectId: string): string => `${createdAt}#${prospectId}`,
 
@@ -188,7 +193,7 @@ export type ProspectItem = Prospect & {
   pk: string;
   sk: 'PROSPECT';
   type: 'prospect';
-  /** Index gsi3, "prospects of a workspace": `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
+  /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
   gsi3pk: string;
   gsi3sk: string;
 };
@@ -199,8 +204,9 @@ export type CandidateItem = Candidate & { pk: string; sk: 'CANDIDATE'; type: 'ca
 export type NoteItem = Note & { pk: string; sk: string; type: 'note' };
 
 /**
- * In the prospect's partition, sort key PROSPECT#LOG#<at>#<id>; gsi1 lists a key's entries, gsi2 finds
- * one entry by id (admin undo).
+ * In the prospect's partition, sort key PROSPECT#LOG#<at>#<id>. `gsi1pk`/`gsi1sk` put the entry in its API key's
+ * list (`indexes.listsInCreationOrder`, `APIKEYLOG#<key>`); `gsi2pk`/`gsi2sk` let an undo find it by its id alone
+ * (`indexes.changeLogEntryById`, `LOGENTRY#<ws>#<id>`).
  */
 export type ChangeLogItem = ChangeLogEntry & {
   pk: string;
@@ -212,9 +218,8 @@ export type ChangeLogItem = ChangeLogEntry & {
   gsi2sk: string;
 };
 
-/** Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. */
 /**
- * A contact marker names the prospect owning the value. A prospect's marker also carries where the
+ * Uniqueness marker (UNIQ# partition): points at the record that owns the contact value. A contact marker names the prospect owning the value. A prospect's marker also carries where the
  * prospect stood when the marker was last written (`pipeline_id`, `stage_id`): a hint, never
  * trusted, which the known-contact write checks by its condition (lib/storage/leads.ts).
  */
@@ -238,7 +243,7 @@ export type WebhookCallItem = WebhookCall & {
 };
 
 /**
- * How long the journal keeps a call (decisions 6.3): 30 days, written as a literal, which bundling
+ * How long the journal keeps a call (docs/api.md#webhook-call-journal): 30 days, written as a literal, which bundling
  * drops where no call is journaled (a product of literals it keeps).
  */
 const webhookCallRetentionSeconds = 2_592_000;

@@ -132,7 +132,7 @@ export function configOf(item: Record<string, unknown> | undefined): WorkspaceCo
 /**
  * Access pattern "workspace configuration": the workspace item embeds members, tags and
  * pipelines (stages and columns embedded), so one GetItem reads them all. Eventually consistent,
- * as the configuration changes only through the admin tool: half the read units (docs/adr/0007).
+ * as the configuration changes only through the admin tool: half the read units (docs/adr/0007-fewer-round-trips.md).
  */
 export async function loadWorkspaceConfig(store: Store, workspaceId: string): Promise<WorkspaceConfig> {
   const { Item } = await store.db.send(

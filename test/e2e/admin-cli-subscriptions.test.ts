@@ -14,7 +14,7 @@ import { aWorkspace, seedTestWorkspace } from '../support/seed';
 jest.setTimeout(timeoutForProcesses(1));
 
 /**
- * `subscription …` as a user runs it (decisions 6.2): each `--json` run prints exactly one JSON
+ * `subscription …` as a user runs it (docs/api.md#outbound-events): each `--json` run prints exactly one JSON
  * document, each readable run its French text or table. One run of each test through the real
  * process (the document alone on stdout, the exit code), the others through the same `main` in
  * process: a process start takes seconds on a loaded machine (test/support/process-starts.ts).

@@ -8,7 +8,7 @@ import { seedTestWorkspace } from '../support/seed';
 jest.setTimeout(timeoutForProcesses(4));
 
 /**
- * The webhook call journal as a user reads it (decisions 6.3), through the real process: a call
+ * The webhook call journal as a user reads it (docs/api.md#webhook-call-journal), through the real process: a call
  * refused by the lead webhook, then `webhook calls --failed --json`, `webhook call --json` and
  * `webhook replay --json`, each exactly one JSON document on stdout.
  */

@@ -12,7 +12,7 @@ import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { seededRandom } from '../../tools/load/seeded-random';
 
 /**
- * Issue 12, point 9: faults on the wire between the real SDK and DynamoDB Local, under an
+ * Faults on the wire between the real SDK and DynamoDB Local, under an
  * Idempotency-Key. The SDK retries a conditional claim whose answer was lost and meets its own
  * item; a request that fails after claiming must give its key back; a client that retries under
  * the same key always ends with the decided answer, and nothing is written twice.
@@ -219,7 +219,7 @@ describe('24 clients retrying under their keys, each through faults of its own',
     heldBefore: boolean[];
   };
   const decidedStatus: Record<Kind, number> = { lead: 200, note: 201 };
-  /** The answers a client retries (decisions 5): a 5xx, and the Prospect API's "still running". */
+  /** The answers a client retries (docs/api.md#idempotency-keys): a 5xx, and the Prospect API's "still running". */
   const retried = (client: Client, response: ApiResponse) =>
     response.status >= 500 || (client.kind === 'note' && response.status === 409);
   const retrying = (client: Client) => {

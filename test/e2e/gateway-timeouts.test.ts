@@ -8,7 +8,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 24, point 9, over HTTP through the local server: a function past its timeout ends as
+ * Over HTTP through the local server: a function past its timeout ends as
  * Lambda ends it (API Gateway then answers 502), a route past API Gateway's integration timeout
  * gets the gateway's 504, and an authorizer past its timeout the gateway's 500; each body is the
  * stack's own gateway response (DEFAULT_5XX, infra/cdk/gateway-responses.ts). The timeouts are

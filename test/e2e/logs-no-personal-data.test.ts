@@ -12,7 +12,7 @@ import { putMembershipDirectly } from '../support/memberships';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 19, point 1: at DEBUG, over every route and the authorizer, successes and failures and
+ * At DEBUG, over every route and the authorizer, successes and failures and
  * 5xx, no log line carries a secret or a person's data, wherever the caller put them; and every
  * line of a request names it by the `x-request-id` its answer carries.
  */
@@ -32,7 +32,7 @@ const planted = {
   tag: `Étiquette ${marker}`,
   idempotencyKey: `idem-${marker}`,
   answer: `Réponse ${marker} 🙂`,
-  /** A member who signs in (decisions 7.1): their address and passwords. */
+  /** A member who signs in (docs/api.md#sign-in): their address and passwords. */
   person: `Membre.${marker}@Exemple-Secret.test`,
   password: `Mot-de-passe-${marker}!1`,
   newPassword: `Nouveau-${marker}!2`,
@@ -349,7 +349,7 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'DELETE', path: '/session', headers: bearer(session.signingOut) },
       ];
     case 'changePassword': {
-      // Signed in again: the sign-out before ended the sessions begun until then (docs/adr/0013).
+      // Signed in again: the sign-out before ended the sessions begun until then (docs/adr/0013-member-sign-in.md).
       const accessToken = await freshAccessToken();
       return [
         {
@@ -615,7 +615,9 @@ async function aSubscription(headers: Record<string, string>): Promise<string> {
 /** A delivery of the subscription, as the stream handler writes one. */
 const aDelivery = (subscriptionId: string): Promise<string> => plantFailedDelivery(ws.workspace_id, subscriptionId);
 
-/** The settings API's journal, subscriptions and deliveries (decisions 7.2), by the planted person, an admin. */
+/**
+ * The settings API's journal, subscriptions and deliveries (docs/api.md#settings-api), by the planted person, an admin.
+ */
 let eventsAccessToken: string | undefined;
 
 async function eventCallsOf(routeId: string): Promise<Call[]> {

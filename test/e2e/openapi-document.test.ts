@@ -60,7 +60,7 @@ const schemesOf = (route: Route) =>
     none: [],
   })[route.credential];
 
-/** What a settings route's description ends with: the role it needs (decisions 7.2). */
+/** What a settings route's description ends with: the role it needs (docs/api.md#settings-api). */
 const roleSentence = (route: Route) =>
   route.role === undefined ? 'Role: any signed-in person' : `Role: \`${route.role}\``;
 

@@ -431,7 +431,7 @@ describe('the sign-in routes and the settings API answer as documented', () => {
     }
   });
 
-  test('the members routes and GET /audit, each answer of decisions 7.2', async () => {
+  test('the members routes and GET /audit, each answer of docs/api.md#settings-api', async () => {
     const mine = await workspaceWithPeople(
       api,
       aWorkspace({ members: [...(aWorkspace().members ?? []), { key: 'noEmail', name: 'Sans Adresse', email: null }] }),

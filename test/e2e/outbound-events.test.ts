@@ -18,7 +18,7 @@ import { captureLogs } from '../support/captured-logs';
 import { aWorkspace } from '../support/seed';
 
 /**
- * Outbound events over the real HTTP API (docs/events.md, decisions 6.2): each call of the API, the
+ * Outbound events over the real HTTP API (docs/events.md, docs/api.md#outbound-events): each call of the API, the
  * webhooks and the admin command line, then what the subscribed receivers got, on a table of this
  * file's own read through DynamoDB Local's stream by the same functions as on AWS. Tests that need
  * real signatures run first, at the real time: Standard Webhooks' verify compares the timestamp with

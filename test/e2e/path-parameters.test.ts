@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 24, point 3, over HTTP through the local server: path parameters reach the functions still
+ * Over HTTP through the local server: path parameters reach the functions still
  * percent-encoded, as API Gateway REST hands them over, and each is decoded exactly once. Tag names
  * with spaces, accents, `+`, `/` and `%` are added, then removed by their name in the path.
  */

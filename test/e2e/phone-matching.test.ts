@@ -6,7 +6,7 @@ import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { useSeededApi, type SeededApi } from '../support/seeded-api';
 
 /**
- * Decisions 4 "Phone matching" and 6.4 end to end (docs/api.md#phone-matching): by default a phone
+ * Phone matching end to end (docs/api.md#phone-matching, #workspaces): by default a phone
  * matches only the same string; a workspace that opted in to `e164` matches valid numbers by their
  * E.164 form in its region, others as sent, and keeps the phone as first sent.
  */

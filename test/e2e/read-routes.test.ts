@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
 
-/** Decisions 6.1 end to end: the four read routes of the Prospect API (docs/api.md#read-routes). */
+/** End to end: the four read routes of the Prospect API (docs/api.md#read-routes). */
 const world = useSeededApi({
   ...aWorkspace(),
   api_keys: [

@@ -9,7 +9,7 @@ import { seedTestWorkspace } from '../support/seed';
 
 /*
  * Sign-in and the person's own routes over HTTP through the local server, against the run's cognito-local
- * (decisions 7.1; issue 26, points 1, 2 and 8). Every request the service accepts is checked against the OpenAPI
+ * (docs/api.md#sign-in). Every request the service accepts is checked against the OpenAPI
  * document (test/support/local-api.ts).
  */
 
@@ -271,7 +271,7 @@ describe('POST /password-reset and /password-reset/confirm', () => {
   });
 });
 
-describe('the access token and nothing else, only on the settings routes (issue 26, point 8)', () => {
+describe('the access token and nothing else, only on the settings routes', () => {
   const poolKey = localPoolSigningKey();
   const claimsOf = (email: string, extra: Record<string, unknown> = {}) => ({
     ...accessClaims({ issuer, clientId, email }),

@@ -4,7 +4,7 @@ import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/pe
 import { runAdmin } from '../support/admin-cli';
 
 /*
- * GET /workspaces/{w}/audit over HTTP with real sign-in (decisions 7.2, 7.4; issue 26, point 4): the entries of the
+ * GET /workspaces/{w}/audit over HTTP with real sign-in (docs/api.md#settings-api, #audit-log): the entries of the
  * settings API's changes and of the command line's, newest first, in pages; admins only. Every request the service
  * accepts is checked against the OpenAPI document (startTestApi).
  */

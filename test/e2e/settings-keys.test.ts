@@ -7,7 +7,7 @@ import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /*
- * The workspace and its API keys over the settings API (decisions 7.2), through the local server with real
+ * The workspace and its API keys over the settings API (docs/api.md#settings-api), through the local server with real
  * sign-in: GET /workspaces/{w}, GET and POST /api-keys, DELETE /api-keys/{k}, GET /api-keys/{k}/changes. A key
  * made here works on the Prospect API and fails once revoked; its value is in the creating answer only.
  */

@@ -7,7 +7,7 @@ import { bearer, signIn, workspaceWithPeople, type PeopleWorkspace, type Person 
 import { aWorkspace } from '../support/seed';
 
 /*
- * The members routes of the settings API over HTTP (decisions 7.1, 7.2; issue 26, points 2, 3 and 7), with real
+ * The members routes of the settings API over HTTP (docs/api.md#sign-in, #settings-api, #members), with real
  * sign-in against the run's cognito-local: every rule, the invited person's first sign-in, removal and demotion on
  * that person's next call, and `member add` through the real command line. Every request the service accepts is
  * checked against the OpenAPI document (startTestApi).

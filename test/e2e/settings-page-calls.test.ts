@@ -2,10 +2,10 @@ import { messages } from '../../lib/messages';
 import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 
 /**
- * « Appels du webhook » and « Journal d'audit » (decisions 7.3) in Debian's Chromium against the local server: a
- * lead refused by the webhook and one accepted are both in the journal; the failed-only filter keeps the refused
- * one; opened, it shows its kept body; replayed, the webhook's answer is shown and the journal lists the new call;
- * the audit log then lists the replay in words, by the admin's name. A member has neither screen. axe-core checks
+ * « Appels du webhook » and « Journal d'audit » (docs/api.md#settings-page) in Debian's Chromium against the local
+ * server: a lead refused by the webhook and one accepted are both in the journal; the failed-only filter keeps the
+ * refused one; opened, it shows its kept body; replayed, the webhook's answer is shown and the journal lists the new
+ * call; the audit log then lists the replay in words, by the admin's name. A member has neither screen. axe-core checks
  * each state reached.
  */
 browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du webhook » and « Journal d’audit »', () => {

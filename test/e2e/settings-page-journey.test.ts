@@ -5,10 +5,10 @@ import { browserTests, expectAccessible, openPage, picture, signInOnPage, startB
 import { startTestApi, type TestApi } from '../support/local-api';
 
 /**
- * Issue 27's journey through the settings page, in Debian's Chromium, as `npm start`'s demo admin (the workspace and
- * the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with the copied URL
- * and token → the call in « Appels du webhook » → an API key with scopes → a stage changed with it → the change in
- * « Fiche prospect » and in the key's changes → undone → `GET /prospects/{id}` shows the old stage. `npm run
+ * An administrator's whole journey through the settings page, in Debian's Chromium, as `npm start`'s demo admin (the
+ * workspace and the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with
+ * the copied URL and token → the call in « Appels du webhook » → an API key with scopes → a stage changed with it → the
+ * change in « Fiche prospect » and in the key's changes → undone → `GET /prospects/{id}` shows the old stage. `npm run
  * screenshots` runs this same journey to make the README's pictures (`picture`); `npm test` makes none.
  */
 browserTests('settings-page-journey.test.ts')('the settings page, as the demo admin', () => {

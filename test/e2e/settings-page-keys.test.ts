@@ -3,11 +3,11 @@ import { messages } from '../../lib/messages';
 import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 
 /**
- * The « Clés d'API » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server: an
- * admin creates a key with scopes (its value shown once), the key changes a prospect through the Prospect API, the
- * change is undone from the page, the key is revoked after confirmation; a member reads without the admin's controls.
- * axe-core checks the states that between them hold every element the screen shows. Skipped, with a warning, where
- * Chromium is absent (CI installs it).
+ * The « Clés d'API » screen of the settings page (docs/api.md#settings-page) in Debian's Chromium against the local
+ * server: an admin creates a key with scopes (its value shown once), the key changes a prospect through the Prospect
+ * API, the change is undone from the page, the key is revoked after confirmation; a member reads without the admin's
+ * controls. axe-core checks the states that between them hold every element the screen shows. Skipped, with a warning,
+ * where Chromium is absent (CI installs it).
  */
 browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’API » screen', () => {
   const world = pageWorld();

@@ -6,9 +6,9 @@ import { bearer, peoplePassword } from '../support/people';
 type Member = { id: string; email: string | null; name: string; role: string; can_sign_in: boolean };
 
 /**
- * The « Membres » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server: an admin
- * adds a member (invited: the local API's temporary password shown once), invites them again, invites again a member
- * who chose a password (nothing sent, no password shown), changes the seeded
+ * The « Membres » screen of the settings page (docs/api.md#settings-page) in Debian's Chromium against the local
+ * server: an admin adds a member (invited: the local API's temporary password shown once), invites them again, invites
+ * again a member who chose a password (nothing sent, no password shown), changes the seeded
  * member's role and back, is refused demoting themselves as the last admin (the API's message shown), and removes the
  * added member after confirming; a member has no « Membres » in the menu. Each result is read back from the API.
  */

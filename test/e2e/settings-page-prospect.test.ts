@@ -1,9 +1,9 @@
 import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 
 /**
- * « Fiche prospect » (decisions 7.3) in Debian's Chromium against the local server: a member finds a prospect by
- * e-mail, sees the change an integration's key made to it under « Modifications par l'API », and undoes it in one
- * action; the Prospect API then shows the old stage.
+ * « Fiche prospect » (docs/api.md#settings-page) in Debian's Chromium against the local server: a member finds a
+ * prospect by e-mail, sees the change an integration's key made to it under « Modifications par l'API », and undoes it
+ * in one action; the Prospect API then shows the old stage.
  */
 browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche prospect » screen', () => {
   const world = pageWorld();

@@ -3,9 +3,9 @@ import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../supp
 import { bearer } from '../support/people';
 
 /**
- * The sign-in screen's two other ways in (decisions 7.1, 7.3), in Debian's Chromium against the local server: a
- * person invited with a temporary password chooses their own at the first sign-in, and a person who forgot theirs
- * resets it with the code the identity provider e-mails (the local API answers it in the 202, for tests only).
+ * The sign-in screen's two other ways in (docs/api.md#sign-in, #settings-page), in Debian's Chromium against the local
+ * server: a person invited with a temporary password chooses their own at the first sign-in, and a person who forgot
+ * theirs resets it with the code the identity provider e-mails (the local API answers it in the 202, for tests only).
  */
 browserTests('settings-page-sign-in.test.ts')('the settings page’s sign-in: first password, forgotten password', () => {
   const world = pageWorld();

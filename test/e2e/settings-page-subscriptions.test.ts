@@ -10,10 +10,10 @@ import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } f
 import { bearer } from '../support/people';
 
 /**
- * The « Abonnements » screen of the settings page (decisions 7.3) in Debian's Chromium against the local server and
- * its outbound events as `npm start` runs them (the table's stream, the delivery function, the in-process queue the
- * redeliver route queues on): an admin subscribes a URL (its secret shown once), turns it off and on, rotates its
- * secret and deletes it after confirming, reads a lead's delivery and sends it again; a member has no such screen.
+ * The « Abonnements » screen of the settings page (docs/api.md#settings-page) in Debian's Chromium against the local
+ * server and its outbound events as `npm start` runs them (the table's stream, the delivery function, the in-process
+ * queue the redeliver route queues on): an admin subscribes a URL (its secret shown once), turns it off and on, rotates
+ * its secret and deletes it after confirming, reads a lead's delivery and sends it again; a member has no such screen.
  * Nothing listens on 127.0.0.1:9, so every attempt fails at once and stays pending. Skipped, with a warning, where
  * Chromium is absent (CI installs it).
  */

@@ -6,9 +6,10 @@ import { bearer, peoplePassword } from '../support/people';
 import { aWorkspace } from '../support/seed';
 
 /**
- * The settings page's « Tags & Webhook » (its webhook half and the renaming of a tag) and « Mon compte » (decisions
- * 7.3) in Debian's Chromium against the local server: what the page does is checked where it lands (the webhook
- * itself, the API, a new sign-in), and axe-core checks every state reached. Skipped, saying so, without Chromium.
+ * The settings page's « Tags & Webhook » (its webhook half and the renaming of a tag) and « Mon compte »
+ * (docs/api.md#settings-page) in Debian's Chromium against the local server: what the page does is checked where it
+ * lands (the webhook itself, the API, a new sign-in), and axe-core checks every state reached. Skipped, saying so,
+ * without Chromium.
  */
 browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag renaming, my account', () => {
   const world = pageWorld({ ...aWorkspace(), webhook: undefined });

@@ -3,9 +3,9 @@ import { pageHeaders } from '../../infra/cdk/settings-page';
 import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../support/browser';
 
 /**
- * The settings page (decisions 7.3) in a real browser: Debian's Chromium, headless, driven by playwright-core,
- * against the local server, with axe-core checking every screen it reaches. On a developer's machine without
- * Chromium it says so and skips; in CI (.ci/run installs Chromium) it always runs.
+ * The settings page (docs/api.md#settings-page) in a real browser: Debian's Chromium, headless, driven by
+ * playwright-core, against the local server, with axe-core checking every screen it reaches. On a developer's machine
+ * without Chromium it says so and skips; in CI (.ci/run installs Chromium) it always runs.
  */
 browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
   const world = pageWorld();

@@ -6,7 +6,7 @@ import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 
 /*
- * The settings API's prospect routes over HTTP through the local server, with real sign-in (decisions 7.2; issue 26):
+ * The settings API's prospect routes over HTTP through the local server, with real sign-in (docs/api.md#settings-api):
  * a member reads what the Prospect API answers (the same use cases, the same bodies) and undoes a change-log entry.
  */
 
@@ -179,7 +179,7 @@ describe('POST /workspaces/{w}/changes/{entry}/undo', () => {
       stage_id: people.seed.pipelines.sales?.stages.new,
     });
 
-    // What the change stream's event names as its actor (decisions 6.2).
+    // What the change stream's event names as its actor (docs/api.md#outbound-events).
     expect((await getProspect(deps, ws(), prospect))?.actor).toEqual({
       kind: 'undo',
       id: entry,

@@ -8,9 +8,9 @@ import { startLocalApi, type ApiResponse, type TestApi } from '../support/local-
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 
 /*
- * The settings API's credentials, route by route (decisions 7.1, 7.2; issue 26, point 8), over HTTP with real
- * sign-in. Driven by the route list: every route whose credential is a member's token is checked, those added later
- * included, with fresh UUIDs for the path's ids (the refusals come before any id is looked for).
+ * The settings API's credentials, route by route (docs/api.md#sign-in, #settings-api, #credential-in-the-url), over
+ * HTTP with real sign-in. Driven by the route list: every route whose credential is a member's token is checked, those
+ * added later included, with fresh UUIDs for the path's ids (the refusals come before any id is looked for).
  */
 
 const deps = productionDeps();

@@ -11,9 +11,9 @@ import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/pe
 import { aWorkspace } from '../support/seed';
 
 /**
- * The settings API's subscriptions and deliveries over HTTP (decisions 6.2, 7.2), signed in for real, with the
- * local runtime's outbound events: the table's stream read by the stream handler, deliveries sent by the delivery
- * function from the in-process queue that the redeliver route queues on, as `npm start` runs them.
+ * The settings API's subscriptions and deliveries over HTTP (docs/api.md#outbound-events, #settings-api), signed in for
+ * real, with the local runtime's outbound events: the table's stream read by the stream handler, deliveries sent by the
+ * delivery function from the in-process queue that the redeliver route queues on, as `npm start` runs them.
  */
 
 const deps = productionSecretsDeps();

@@ -6,7 +6,7 @@ import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 
 /*
- * The workspace's tags over the settings API (decisions 7.2), through the local server with real sign-in:
+ * The workspace's tags over the settings API (docs/api.md#settings-api), through the local server with real sign-in:
  * GET /tags (member), POST /tags and PATCH /tags/{t} (admin), names compared as docs/api.md#names-as-references
  * says (409), each change an audit entry with the acting member.
  */

@@ -10,8 +10,8 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace } from '../support/seed';
 
 /**
- * The settings API's webhook call journal and replay over HTTP (decisions 6.3, 7.2): admin routes on the admin
- * command line's use cases (lib/settings/webhook-calls.ts), signed in for real.
+ * The settings API's webhook call journal and replay over HTTP (docs/api.md#webhook-call-journal, #settings-api): admin
+ * routes on the admin command line's use cases (lib/settings/webhook-calls.ts), signed in for real.
  */
 
 const deps = productionDeps();

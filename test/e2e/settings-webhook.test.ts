@@ -8,7 +8,7 @@ import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '
 import { aWorkspace } from '../support/seed';
 
 /*
- * The workspace's webhook over the settings API (decisions 7.2), through the local server with real sign-in:
+ * The workspace's webhook over the settings API (docs/api.md#settings-api), through the local server with real sign-in:
  * GET /webhook, POST /webhook/token, PATCH /webhook (admin only). A token generated here works on the lead
  * webhook, and the one it replaces fails on its next call; the token is in the generating answer only.
  */

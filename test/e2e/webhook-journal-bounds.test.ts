@@ -10,7 +10,7 @@ import { startTestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Decisions 6.3: a kept body is cut at 64 KB, and what is past its 30 days (journal entries,
+ * docs/api.md#webhook-call-journal: a kept body is cut at 64 KB, and what is past its 30 days (journal entries,
  * deliveries) is never listed, shown or replayed, even while DynamoDB's TTL has not removed it yet.
  * Calls over HTTP through the local API; the journal read as the administrator reads it, on a
  * clock the test sets.

@@ -5,7 +5,10 @@ import type { WebhookCallItem } from '../../lib/storage/table-items';
 import { aWorkspace } from '../support/seed';
 import { useSeededApi } from '../support/seeded-api';
 
-/** Decisions 6.3: every call of either webhook naming a known endpoint is journaled, failed ones included. */
+/**
+ * docs/api.md#webhook-call-journal: every call of either webhook naming a known endpoint is journaled, failed ones
+ * included.
+ */
 const world = useSeededApi();
 
 const endpoint = () => world.ws.webhook?.endpoint_id as string;

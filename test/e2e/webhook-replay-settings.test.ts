@@ -8,9 +8,9 @@ import { startTestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 24, point 4: `webhook replay` runs a call as a live call of its endpoint would run, with
+ * `webhook replay` runs a call as a live call of its endpoint would run, with
  * the workspace's settings the endpoint carries. In a workspace matching phones in E.164
- * (decisions 6.4), a lead lost to an outage and replayed finds the prospect that has its number in
+ * (docs/api.md#workspaces), a lead lost to an outage and replayed finds the prospect that has its number in
  * another format, as the live call would have: `existing`, no duplicate.
  */
 

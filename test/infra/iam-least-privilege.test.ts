@@ -80,7 +80,9 @@ const functions = recordedFunctions();
 const burstNow = new Date();
 const burst = recordedFunctions(() => burstNow);
 let ws: SeedOutput;
-/** A member who signs in (decisions 7.1): their membership seeded, their account in the run's identity provider. */
+/**
+ * A member who signs in (docs/api.md#sign-in): their membership seeded, their account in the run's identity provider.
+ */
 const person = { email: `iam-${randomUUID()}@acme.test`, password: 'Mot-de-passe-1!' };
 /** A member of role `member` with a session of their own, for the settings routes of the workspace. */
 const member = { email: `iam-member-${randomUUID()}@acme.test`, password: 'Mot-de-passe-2!', accessToken: '' };
@@ -313,8 +315,8 @@ describe('the end-to-end flows, recorded per function', () => {
   });
 
   /**
-   * The settings API's journal, subscriptions and deliveries (decisions 7.2), as an admin signed in: replays of
-   * calls the journal kept (written as the webhook writes an entry it failed to answer), a new lead, a known one
+   * The settings API's journal, subscriptions and deliveries (docs/api.md#settings-api), as an admin signed in: replays
+   * of calls the journal kept (written as the webhook writes an entry it failed to answer), a new lead, a known one
    * taking a new phone, one moved since its marker was written, an application; every subscription change; a
    * delivery listed and queued again.
    */
@@ -466,8 +468,9 @@ describe('the end-to-end flows, recorded per function', () => {
 });
 
 /**
- * The settings routes of the workspace, its tags, API keys and webhook (decisions 7.2), called by an admin signed in
- * to the run's identity provider: every grant of theirs used, the webhook generated first and then given a new token.
+ * The settings routes of the workspace, its tags, API keys and webhook (docs/api.md#settings-api), called by an admin
+ * signed in to the run's identity provider: every grant of theirs used, the webhook generated first and then given a
+ * new token.
  */
 describe('settings: the workspace, its tags, API keys and webhook, by a signed-in admin', () => {
   let settings: SeedOutput;
@@ -1130,7 +1133,8 @@ describe('signing secrets: a table of their own, which only the signers read', (
   /**
    * The settings routes that make, rotate or delete a subscription's secret write it and can read none: each is
    * allowed its one write (PutItem, UpdateItem or DeleteItem), and every read of the table or its stream, and every
-   * other action IAM knows on a table, is denied (issue 26: only the functions that sign read a secret).
+   * other action IAM knows on a table, is denied: only the functions that sign read a secret
+   * (docs/adr/0012-signing-secrets-table.md).
    */
   test.each([
     ['createSubscription', 'dynamodb:PutItem'],

@@ -21,7 +21,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  */
 const quota = { resources: 500, outputs: 200, parameters: 200 } as const;
 const resourceBudget = 400;
-/** Decisions 7.2 and issue 26: about forty settings routes in all; the nested stack must still hold them. */
+/** docs/api.md#settings-api: about forty settings routes in all; the nested stack must still hold them. */
 const expectedSettingsRoutes = 40;
 const projectedCeiling = 450;
 

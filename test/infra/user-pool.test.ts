@@ -17,7 +17,7 @@ const ofType = (type: string): [string, Json][] => Object.entries(resources).fil
 const [[poolId, pool]] = ofType('AWS::Cognito::UserPool') as [[string, Json]];
 const [[clientId, client]] = ofType('AWS::Cognito::UserPoolClient') as [[string, Json]];
 
-describe('the members’ user pool (decisions 7.1, docs/adr/0013-member-sign-in.md)', () => {
+describe('the members’ user pool (docs/api.md#sign-in, docs/adr/0013-member-sign-in.md)', () => {
   test('one pool and one app client, the service’s', () => {
     expect(ofType('AWS::Cognito::UserPool')).toHaveLength(1);
     expect(ofType('AWS::Cognito::UserPoolClient')).toHaveLength(1);

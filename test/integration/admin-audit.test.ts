@@ -20,8 +20,8 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Decisions 7.4 on DynamoDB Local: every change of keys, the webhook, members, tags, subscriptions and
- * undos writes one audit entry naming the acting member (null from the command line), in the change's
+ * The audit log (docs/api.md#audit-log) on DynamoDB Local: every change of keys, the webhook, members, tags,
+ * subscriptions and undos writes one audit entry naming the acting member (null from the command line), in the change's
  * own transaction, and no stored entry ever holds a secret (key values, webhook tokens, signing
  * secrets, passwords). Replays and redeliveries are covered with their flows
  * (admin-webhook-calls, admin-subscriptions).
@@ -42,7 +42,7 @@ const auditItems = async (workspaceId: string) =>
     )
   ).Items ?? [];
 
-/** The secrets' forms (decisions 7.2) and every secret a test saw: none may be in the audit log. */
+/** The secrets' forms (docs/api.md#settings-api) and every secret a test saw: none may be in the audit log. */
 const secretForms = ['crm_key_', 'crm_whk_', 'whsec_'];
 
 it('writes one entry per change, with the acting member, and never a secret', async () => {

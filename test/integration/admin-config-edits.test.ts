@@ -17,7 +17,7 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 15: admin edits of tags, members, pipelines, stages and columns are one optimistic write of
+ * Admin edits of tags, members, pipelines, stages and columns are one optimistic write of
  * the configuration item each, conditional on `config_version`, checked on the configuration they
  * are applied to, and retried on it after a lost race (DynamoDB Local).
  */
@@ -195,7 +195,8 @@ describe('configuration edits: names equal ignoring case', () => {
     const before = await storedItem(workspaceId);
     const sales = seed.pipelines.sales?.id as string;
 
-    // A tag's name taken is the settings API's 409 (decisions 7.2): a ConflictError, exit 2 on the command line.
+    // A tag's name taken is the settings API's 409 (docs/api.md#settings-api): a ConflictError, exit 2 on the command
+    // line.
     const refusals: [Promise<unknown>, RegExp, typeof ConflictError | typeof AdminInputError][] = [
       [addTag(deps, { workspaceId, name: 'vip' }), /Une étiquette nommée « vip » existe déjà/, ConflictError],
       [addTag(deps, { workspaceId, name: ' CHAUD ' }), /étiquette nommée « CHAUD »/, ConflictError],

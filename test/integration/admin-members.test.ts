@@ -24,8 +24,8 @@ import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * Issue 26, members and roles (decisions 7.1, docs/adr/0013) on DynamoDB Local: seed roles and the
- * people's membership items, and the member use cases of the settings API and `member add`, each one
+ * Members and roles (docs/api.md#sign-in, #members, docs/adr/0013-member-sign-in.md) on DynamoDB Local: seed roles and
+ * the people's membership items, and the member use cases of the settings API and `member add`, each one
  * transaction of the configuration item, the membership and the audit entry.
  */
 

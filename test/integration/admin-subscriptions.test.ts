@@ -18,7 +18,7 @@ import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * `subscription …` (decisions 6.2) through the same `main` as the command line, on DynamoDB
+ * `subscription …` (docs/api.md#outbound-events) through the same `main` as the command line, on DynamoDB
  * Local: create, list, disable, enable, delete, rotate-secret, migrate-secrets (from subscriptions
  * put as an earlier version wrote them), deliveries (from delivery items put directly) and
  * redeliver (to an HTTP receiver on this machine, signature verified with `standardwebhooks`).
@@ -645,7 +645,7 @@ describe('subscription redeliver', () => {
     expect(text.stdout).toMatch(/Tentatives\s+: 10/);
     expect(text.stdout).toMatch(/Dernier code HTTP\s+: 500/);
     expect(received).toHaveLength(2);
-    // Decisions 7.4: each redelivery's audit entry, written right after the attempt; never the secret.
+    // docs/api.md#audit-log: each redelivery's audit entry, written right after the attempt; never the secret.
     const audit = await listAudit(deps, { workspaceId: workspace });
     expect(audit.entries.map((entry) => [entry.action, entry.target_id, entry.summary])).toEqual([
       ['delivery.redelivered', item.id, 'Livraison renvoyée (état : failed).'],

@@ -25,7 +25,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 
 /**
- * The admin side of the webhook call journal (decisions 6.3): `webhook calls`, `webhook call` and
+ * The admin side of the webhook call journal (docs/api.md#webhook-call-journal): `webhook calls`, `webhook call` and
  * `webhook replay`, on calls sent through the local API (authorizer included), and one lead lost
  * to a storage fault (500) sent to the handler directly.
  */
@@ -260,7 +260,7 @@ describe('webhook replay', () => {
     const [newest] = await listWebhookCalls(deps, seed.workspace_id, { failed: false, limit: 1, now: new Date() });
     expect(newest?.id).toBe(replayed.call?.id);
     expect(newest?.body).toBe(JSON.stringify({ first_name: 'Sans contact' }));
-    // Decisions 7.4: the replay's audit entry, written right after the handler's own writes.
+    // docs/api.md#audit-log: the replay's audit entry, written right after the handler's own writes.
     const [audited] = (await listAudit(deps, { workspaceId: seed.workspace_id, limit: 1 })).entries;
     expect(audited).toMatchObject({
       member_id: null,

@@ -25,7 +25,7 @@ import { recordingMetrics } from '../support/recording-metrics';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
 /**
- * The delivery function (decisions 6.2) against DynamoDB Local and real HTTP receivers on
+ * The delivery function (docs/api.md#outbound-events) against DynamoDB Local and real HTTP receivers on
  * 127.0.0.1: signed POSTs, the retry schedule with its chained queue delays, claims against
  * duplicate messages, subscriptions gone or disabled, redeliveries.
  */
@@ -503,7 +503,7 @@ describe('redeliver', () => {
     expect(received).toEqual([]);
   });
 
-  test('a delivery past its 30 days is not redelivered, even before DynamoDB removes it (decisions 6.3)', async () => {
+  test('a delivery past its 30 days is not redelivered, even before DynamoDB removes it (docs/api.md#webhook-call-journal)', async () => {
     const subscription = await aSubscription('/ok');
     const expired = await aDelivery(subscription, {
       status: 'delivered',

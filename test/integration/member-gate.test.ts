@@ -39,7 +39,7 @@ const call = (decision: AuthDecision) => handler(aProxyEvent({ decision }), aLam
 const codeOf = (response: APIGatewayProxyResult) =>
   (JSON.parse(response.body) as { error: { code: string } }).error.code;
 
-describe('the member gate (decisions 7.2: 401, 404, 403, then 429)', () => {
+describe('the member gate (docs/api.md#settings-api: 401, 404, 403, then 429)', () => {
   it('lets a member in with the rate-limit headers', async () => {
     const response = await call({ outcome: 'allowed', principal: aMember() });
     expect(response.statusCode).toBe(200);

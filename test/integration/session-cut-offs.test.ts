@@ -8,9 +8,9 @@ import { recordingIdentityProvider } from '../support/recording-identity';
 import { countRoundTrips } from '../support/round-trips';
 
 /*
- * A person's cut-off (a sign-out, a password change, a reset: docs/adr/0013, point 5) and the tokens issued within
- * its very second, which a token's `iat` (seconds) cannot place before or after it: on DynamoDB Local, with a clock
- * and an identity provider whose times the tests choose.
+ * A person's cut-off (a sign-out, a password change, a reset: docs/adr/0013-member-sign-in.md, point 5) and the tokens
+ * issued within its very second, which a token's `iat` (seconds) cannot place before or after it: on DynamoDB Local,
+ * with a clock and an identity provider whose times the tests choose.
  */
 
 const production = productionDeps();

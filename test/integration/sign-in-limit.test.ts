@@ -7,7 +7,7 @@ import { recordingIdentityProvider } from '../support/recording-identity';
 import { countRoundTrips } from '../support/round-trips';
 
 /*
- * The per-e-mail sign-in limit (decisions 7.1: more than 10 failed sign-ins within 15 minutes, 429) on DynamoDB
+ * The per-e-mail sign-in limit (docs/api.md#sign-in: more than 10 failed sign-ins within 15 minutes, 429) on DynamoDB
  * Local, with an identity provider that counts the passwords it is asked to check.
  */
 

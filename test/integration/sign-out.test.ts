@@ -13,9 +13,9 @@ import { captureLogs } from '../support/captured-logs';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 
 /*
- * DELETE /session on AWS (docs/adr/0013, point 5): the service's sign-out record, then Cognito's global sign-out,
- * here on a mocked Cognito client over DynamoDB Local. The record is the authority: whatever Cognito answers, the
- * person is signed out and the answer is 204.
+ * DELETE /session on AWS (docs/adr/0013-member-sign-in.md, point 5): the service's sign-out record, then Cognito's
+ * global sign-out, here on a mocked Cognito client over DynamoDB Local. The record is the authority: whatever Cognito
+ * answers, the person is signed out and the answer is 204.
  */
 
 const deps = productionDeps();

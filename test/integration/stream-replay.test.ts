@@ -25,7 +25,7 @@ import { aProspectItem } from '../support/prospect-items';
 import { aLocalReceiver, anSqsEvent, aStreamEvent, aStreamRecord } from '../support/recorded-events';
 
 /**
- * No event silently lost (issue 24, point 5): a stream batch the mapping gives up is kept whole in
+ * No event silently lost: a stream batch the mapping gives up is kept whole in
  * its S3 on-failure destination, as Lambda writes it (the fixture follows the AWS page), and
  * `stream replay` fans it out again through the stream handler's own code: delivered once, and a
  * second replay puts nothing.

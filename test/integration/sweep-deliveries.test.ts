@@ -21,7 +21,7 @@ import { aLocalReceiver, anSqsEvent, aStreamEvent, aStreamRecord } from '../supp
 import { recordingMetrics } from '../support/recording-metrics';
 
 /**
- * The sweep of pending deliveries (issue 24, point 5): a delivery whose queue message was never
+ * The sweep of pending deliveries, so that no event is silently lost: a delivery whose queue message was never
  * sent stays pending; once its next attempt is `overdueAfterSeconds` past, the sweep queues it
  * again, and the delivery function delivers it once. On a table of its own: the sweep reads every
  * workspace's pending deliveries (index gsi4), and must see only this file's.

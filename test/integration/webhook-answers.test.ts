@@ -11,7 +11,7 @@ import { recordingMetrics } from '../support/recording-metrics';
 /**
  * The webhook route (`webhookRoute`, the composition of both webhooks and of the replay), around a use case of the
  * test's: the route answers, journals and counts from the value the use case returns, and from the
- * error mapping when it throws (issue 25, point 4). On DynamoDB Local, where the entry is read back.
+ * error mapping when it throws. On DynamoDB Local, where the entry is read back.
  */
 const route = routeById('ingestLead');
 const metrics = recordingMetrics();

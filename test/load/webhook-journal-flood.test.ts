@@ -6,7 +6,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { seedTestWorkspace } from '../support/seed';
 
 /**
- * Decisions 6.3: calls refused for their token cannot flood the journal. Per endpoint, route and
+ * docs/api.md#webhook-call-journal: calls refused for their token cannot flood the journal. Per endpoint, route and
  * minute, the first 10 are journaled one by one and the others make one entry whose `count` says
  * how many they were. Over HTTP through the local API, on a clock the test sets, so that "a
  * minute" is the test's to say; the journal is read as the administrator reads it.

@@ -5,7 +5,8 @@ import { emailKey, keys } from '../../lib/storage/table-items';
 
 /**
  * A membership put straight into the table (PERSON#<h> / WS#<ws>), as the members' configuration edits write it
- * with the member (decisions 7.1): for the sign-in tests until `member add` and `POST /members` write it themselves.
+ * with the member (docs/api.md#sign-in): for the sign-in tests until `member add` and `POST /members` write it
+ * themselves.
  */
 export async function putMembershipDirectly(
   store: Store,

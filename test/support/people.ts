@@ -7,7 +7,7 @@ import type { TestApi } from './local-api';
 import { aWorkspace } from './seed';
 
 /**
- * People who sign in, for the settings API's tests over HTTP (decisions 7.1): a seeded workspace whose members
+ * People who sign in, for the settings API's tests over HTTP (docs/api.md#sign-in): a seeded workspace whose members
  * `admin` (role admin) and `member` (role member) have e-mails of their own (the run's cognito-local pool is shared
  * by every test file), a permanent password set through the identity provider, and a session opened by
  * `POST /session` on the API under test: the same calls a person makes.

@@ -36,12 +36,12 @@ export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
 
 export const routeIds = Object.keys(handlerFactories);
 
-/** A body each route accepts and acts on against the fake table's fixture (a write, for write routes). */
 /** A query each read route acts on against the fake table's fixture. */
 const acceptedQueries: Record<string, Record<string, string>> = {
   findProspects: { email: 'lea@exemple.test' },
 };
 
+/** A body each route accepts and acts on against the fake table's fixture (a write, for write routes). */
 const acceptedBodies: Record<string, unknown> = {
   updateProspect: { stage: 'Relance' },
   addNote: { content: 'Rappeler mardi' },

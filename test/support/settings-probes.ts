@@ -2,9 +2,9 @@ import type { Route } from '../../lib/routes';
 
 /**
  * Settings routes for the infrastructure tests only, never in lib/routes.ts: copies of the shape of two routes of
- * decisions 7.1 and 7.2 (a sign-in route and a workspace's settings route), each on a path of its own. Their handler
- * is an existing one (the tests skip bundling); what the tests read is where the stack puts them and what it
- * grants them.
+ * docs/api.md#sign-in, #settings-api (a sign-in route and a workspace's settings route), each on a path of its own.
+ * Their handler is an existing one (the tests skip bundling); what the tests read is where the stack puts them and what
+ * it grants them.
  */
 export const signInProbe: Route = {
   id: 'probeSignIn',

@@ -4,7 +4,7 @@ import { checkUrl, isRefusedAddress } from '../../lib/outbound/address-policy';
 import { messages } from '../../lib/messages';
 
 /**
- * Where a delivery may go (decisions 6.2): on AWS, never to the service's own network nor to any
+ * Where a delivery may go (docs/api.md#outbound-events): on AWS, never to the service's own network nor to any
  * address that is no public host. The ranges below are written from IANA's registries (IPv4 and
  * IPv6 Special-Purpose Address Registries, IPv6 Address Space), not from the guard's own lists.
  *

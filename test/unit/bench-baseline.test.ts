@@ -16,8 +16,8 @@ const sample: Baseline = {
   },
 };
 
-describe('the baseline of issue 15', () => {
-  it('reads the committed file: commit 83e4d2f, the "before" round trips of the issue', async () => {
+describe('the baseline before fewer round trips (docs/adr/0007-fewer-round-trips.md)', () => {
+  it('reads the committed file: commit 83e4d2f, the "before" round trips', async () => {
     const baseline = await readBaseline();
     expect(baseline.commit).toBe('83e4d2f');
     const roundTrips = Object.fromEntries(

@@ -41,7 +41,7 @@ describe('budgets', () => {
     expect(okOf(over)[2]).toBe(false);
     expect(checkBudgets(over)[2]?.measured).toBe('POST /prospects/{id}/notes (bulk): 4 round trips, target 3');
     expect(checkBudgets(within)[2]).toMatchObject({
-      budget: "DynamoDB round trips within the issue's targets",
+      budget: 'DynamoDB round trips within their targets',
       measured: '2 of 2 operations within their target',
     });
   });
@@ -51,7 +51,7 @@ describe('budgets', () => {
     expect(okOf(varies)[2]).toBe(false);
   });
 
-  it('holds every operation of the bench to the targets of issues 15 and 16', () => {
+  it('holds every operation of the bench to its round-trip target (docs/adr/0007-fewer-round-trips.md)', () => {
     expect(Object.fromEntries(operations.map((operation) => [operation.id, operation.target]))).toEqual({
       newLead: 3,
       knownLead: 3,

@@ -2,7 +2,7 @@ import { fakeTable, fixture, storedProspect, transactionCancelled } from '../sup
 import { callRoute } from '../support/route-calls';
 
 /**
- * PATCH and tags read the prospect with the configuration eventually consistently (docs/adr/0007):
+ * PATCH and tags read the prospect with the configuration eventually consistently (docs/adr/0007-fewer-round-trips.md):
  * a stale read can only lose a conditional write's race, but an answer that writes nothing has no
  * condition behind it, so it is taken only from a strongly consistent read of the prospect.
  * The fake table answers the eventually consistent read with what a replica that missed the last

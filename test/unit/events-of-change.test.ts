@@ -484,7 +484,7 @@ describe('the actor of an undo', () => {
     return event?.body.data.actor;
   };
 
-  it('names the member who undid through the settings API (decisions 6.2)', () => {
+  it('names the member who undid through the settings API (docs/api.md#outbound-events)', () => {
     expect(actorOfUndo({ kind: 'undo', id: undoneEntry, member_id: memberId })).toEqual({
       kind: 'undo',
       id: undoneEntry,

@@ -7,9 +7,9 @@ import { closureOf } from '../support/import-closure';
 const root = new URL('../..', import.meta.url).pathname;
 
 /**
- * Files per function, at most. Issue 25 asks: list-pipelines ≤ 15, ingest-lead ≤ 25, update-prospect
- * ≤ 25, authorizer ≤ 12 (issue 26: ≤ 16, with the member token verifier); each function is held where it
- * now stands: a new import that grows one fails here, on purpose.
+ * Files per function, at most, to keep bundles and cold starts small (docs/performance.md): list-pipelines ≤ 15,
+ * ingest-lead ≤ 25, update-prospect ≤ 25, authorizer ≤ 16 (with the member token verifier); each function is held
+ * where it now stands: a new import that grows one fails here, on purpose.
  */
 const budgets: Record<string, number> = {
   'functions/prospect-api/list-pipelines.ts': 15,
@@ -53,7 +53,7 @@ const budgets: Record<string, number> = {
   'functions/settings/change-member-role.ts': 33,
   'functions/settings/remove-member.ts': 33,
   'functions/settings/list-audit.ts': 27,
-  // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
+  // The settings API's journal, subscriptions and deliveries, on the admin command line's use cases
   // (lib/settings/webhook-calls.ts, lib/settings/subscriptions.ts); the replay invokes the webhooks' own functions.
   'functions/settings/list-webhook-calls.ts': 33,
   'functions/settings/get-webhook-call.ts': 33,
@@ -66,7 +66,7 @@ const budgets: Record<string, number> = {
   'functions/settings/list-deliveries.ts': 44,
   'functions/settings/redeliver-delivery.ts': 47,
   'functions/events/stream-handler.ts': 23,
-  // Issue 26: the settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
+  // The settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
   // redeliver` (lib/domain/events/redeliver.ts).
   'functions/events/deliver-event.ts': 23,
   'functions/events/sweep-deliveries.ts': 17,
@@ -138,7 +138,7 @@ describe('what each function imports', () => {
   });
 
   test.each(routes.filter((route) => !keyOrToken(route)).map((route) => [route.entry] as const))(
-    'the settings route %s keeps no answer for replay (issue 26)',
+    'the settings route %s keeps no answer for replay',
     (entry) => {
       for (const file of idempotencyFiles) expect(closureOf(entry)).not.toContain(file);
     },

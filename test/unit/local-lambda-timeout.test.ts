@@ -5,7 +5,7 @@ import type { Deps } from '../../lib/deps';
 import { functionTimeoutSeconds, routeById } from '../../lib/routes';
 import { instances } from '../support/sleepy-function';
 
-/** Issue 24, point 9: the local Lambda runtime ends an invocation at the function's timeout, as Lambda does. */
+/** The local Lambda runtime ends an invocation at the function's timeout, as Lambda does. */
 const sleepyRoute = { ...routeById('listPipelines'), entry: 'test/support/sleepy-function.ts' };
 const sleeping = (sleepMs: number) => ({ sleepMs }) as unknown as APIGatewayProxyEvent;
 

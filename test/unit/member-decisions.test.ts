@@ -11,7 +11,7 @@ import {
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/domain/errors';
 import type { Member } from '../../lib/domain/model';
 
-/** Decisions 7.1: the rules of members and roles, as pure decisions on the configuration's members. */
+/** docs/api.md#sign-in, #members: the rules of members and roles, as pure decisions on the configuration's members. */
 
 const admin: Member = {
   id: '00000000-0000-4000-8000-000000000001',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { messages } from '../../lib/messages';
 
 /**
- * Issue 13, one message catalogue: every message the OpenAPI document shows as an example (error
+ * One message catalogue: every message the OpenAPI document shows as an example (error
  * `message`, `details.message`, `warnings`) must be one the service can send, that is an entry of
  * lib/messages.ts, literally or with its blanks filled.
  */

@@ -5,7 +5,7 @@ import { pathParameterText, prospectIdOf, tagOf } from '../../lib/http/request-i
 import { messages } from '../../lib/messages';
 
 /**
- * Issue 24, point 3: API Gateway REST hands path parameters over still percent-encoded; one
+ * API Gateway REST hands path parameters over still percent-encoded; one
  * function decodes them, exactly once, and a malformed escape is a typed failure, never a throw.
  */
 const malformed = [

@@ -5,7 +5,7 @@ import {
   maxSubscriptionUrlLength,
 } from '../../lib/domain/events/subscription-url';
 
-/** The rules of a subscription's URL and event list (decisions 6.2), on both networks. */
+/** The rules of a subscription's URL and event list (docs/api.md#outbound-events), on both networks. */
 
 const accepted = <T>(value: T) => ({ ok: true, value });
 const refusal = (pattern: RegExp) => ({ ok: false, reason: expect.stringMatching(pattern) });

@@ -11,7 +11,7 @@ import { answeredWith, journalEntryOf } from '../../lib/http/middleware/webhook'
 import { routeById } from '../../lib/routes';
 
 /**
- * Issue 25, point 4: a webhook's answer is a value, and its journal entry and counts are read from
+ * A webhook's answer is a value, and its journal entry and counts are read from
  * that value (or from the error mapping), never from the serialized body. No HTTP, no DynamoDB.
  */
 

@@ -10,7 +10,10 @@ import { timeOrderedId, timeOrderedIdPrefix } from '../../lib/ids';
 import { stillKept } from '../../lib/storage/expiring-items';
 import type { WebhookCall } from '../../lib/domain/model';
 
-/** The pure rules of decisions 6.3 that keep the journal bounded (docs/data-model.md, "Webhook call journal"). */
+/**
+ * The pure rules of docs/api.md#webhook-call-journal that keep the journal bounded (docs/data-model.md, "Webhook call
+ * journal").
+ */
 
 const aRefusal = (at: string, overrides: Partial<WebhookCall> = {}): WebhookCall => ({
   id: timeOrderedId(new Date(at)),

@@ -32,7 +32,10 @@ export type AdminIo = {
   deps?: Deps & Partial<Pick<SecretsDeps, 'secretsTableName'>>;
   /** stderr is a terminal a person watches (progress bars). */
   stderrIsTerminal?: boolean;
-  /** The identity provider `member add` invites with (docs/adr/0013); without one, the target's (tools/admin/target.ts). */
+  /**
+   * The identity provider `member add` invites with (docs/adr/0013-member-sign-in.md); without one, the target's
+   * (tools/admin/target.ts).
+   */
   identity?: IdentityProvider;
 };
 

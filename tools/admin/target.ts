@@ -80,9 +80,9 @@ export function requirePublicBaseUrl(target: Pick<Target, 'publicBaseUrl'>): str
 }
 
 /**
- * The identity provider `member add` invites with (decisions 7.1): the one the caller gave (tests), else, like the
- * table, the deployed one with --aws (USER_POOL_ID and USER_POOL_CLIENT_ID, the stack's outputs), else the local run's,
- * found through the table (`npm start` writes where it is: tools/local/local-identity-provider.ts).
+ * The identity provider `member add` invites with (docs/api.md#sign-in): the one the caller gave (tests), else, like
+ * the table, the deployed one with --aws (USER_POOL_ID and USER_POOL_CLIENT_ID, the stack's outputs), else the local
+ * run's, found through the table (`npm start` writes where it is: tools/local/local-identity-provider.ts).
  */
 export async function identityProviderOf(
   target: Pick<Target, 'identity' | 'network' | 'env' | 'deps'>,

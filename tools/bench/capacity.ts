@@ -2,12 +2,6 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { tableDefinition } from '../../infra/cdk/table-definition';
 
-/**
- * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
- * consumption"), not DynamoDB Local's figures (report.md, section 2). A write refused by its condition is billed like
- * the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by the item it
- * left, within a few bytes of the larger of before and after.
- */
 /** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
 export type Units = { read: number; write: number };
@@ -73,6 +67,12 @@ export function updatedAttributes(input: { UpdateExpression?: unknown; Expressio
   return new Set(targets.filter(Boolean).map((name) => names[name] ?? name));
 }
 
+/**
+ * What DynamoDB on demand bills for one call by its documented rules ("Item sizes and formats", "Capacity unit
+ * consumption"), not DynamoDB Local's figures (docs/performance.md, section 2). A write refused by its condition is
+ * billed like the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by
+ * the item it left, within a few bytes of the larger of before and after.
+ */
 export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
   const { input, output } = call;
   switch (call.operation) {

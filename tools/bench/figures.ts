@@ -26,7 +26,10 @@ export function operationOf(id: string) {
   return operation;
 }
 
-/** The "before" of issue 15: what the bench measured at the last commit before it, copied into `baseline.json`. */
+/**
+ * The "before" of ADR 0007 (fewer round trips): what the bench measured at the last commit before it, copied into
+ * `baseline.json`.
+ */
 const units = z.object({ read: z.number(), write: z.number() });
 const measured = z.object({ calls: z.array(z.string()), billed: units, latencyMs: z.number() });
 const baselineSchema = z.object({
@@ -113,7 +116,7 @@ export function costBefore(baseline: Baseline, { id, routeId }: { id: string; ro
   return measure && operationCost(measure, routeId, (name) => baseline.functions[name]?.coldStartMs).total;
 }
 
-/** The budgets of issues 7 and 15, kept by `npm run bench -- --check`. */
+/** The bundle and cold-start budgets, kept by `npm run bench -- --check`. */
 export const [maxColdStartRatio, maxBundleBytes] = [1.5, 1_000_000];
 
 /** Decimal units: 1 MB is 1,000,000 bytes, 1 KB 1,000. */
@@ -145,7 +148,7 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
       ok: top.bytes <= maxBundleBytes,
     },
     {
-      budget: "DynamoDB round trips within the issue's targets",
+      budget: 'DynamoDB round trips within their targets',
       measured:
         overTarget
           .map((over) => `${over.label} (${over.phase}): ${over.roundTrips} round trips, target ${over.target}`)

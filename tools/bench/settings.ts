@@ -6,11 +6,12 @@ import { productionDeps } from '../../lib/deps';
 import type { Call, Send } from './workspace';
 
 /*
- * The settings API's first calls (decisions 7.1, 7.2), from ./settings-calls.json: its people (accounts in the bench's
- * identity provider), the workspace seeded for them (`signsIn` its admin), each route's call, whose `{name}`
- * placeholders take the run's values, made `as` a person (none for the sign-in routes: they carry their own proof) once
- * what it `needs` exists (a placeholder filled by the id a prerequisite's calls answer): once or, where the call uses
- * it up (`fresh`: a removal, an undo, a reset code), once per cold start; `answers`: a status other than a 2xx, `why`.
+ * The settings API's first calls (docs/api.md#sign-in, #settings-api), from ./settings-calls.json: its people (accounts
+ * in the bench's identity provider), the workspace seeded for them (`signsIn` its admin), each route's call, whose
+ * `{name}` placeholders take the run's values, made `as` a person (none for the sign-in routes: they carry their own
+ * proof) once what it `needs` exists (a placeholder filled by the id a prerequisite's calls answer): once or, where the
+ * call uses it up (`fresh`: a removal, an undo, a reset code), once per cold start; `answers`: a status other than a
+ * 2xx, `why`.
  */
 
 /** A call of the table: `as` a person, the workspace's API `key` or its `webhook`; `id`, where its answer's id is. */

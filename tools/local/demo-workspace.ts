@@ -6,10 +6,10 @@ import type { Deps } from '../../lib/deps';
 export type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
 
 /**
- * The demo workspace (./demo-workspace.json) and its admin (decisions 7.1), added and invited as `member add` does,
- * then given a permanent password drawn like an invitation's: `npm start` prints it once with the other secrets, and
- * the settings page's journey test (test/e2e/settings-page-journey.test.ts) signs in with it. The modules are imported
- * only when called: the functions read their configuration from the environment `npm start` sets first.
+ * The demo workspace (./demo-workspace.json) and its admin (docs/api.md#sign-in), added and invited as `member add`
+ * does, then given a permanent password drawn like an invitation's: `npm start` prints it once with the other secrets,
+ * and the settings page's journey test (test/e2e/settings-page-journey.test.ts) signs in with it. The modules are
+ * imported only when called: the functions read their configuration from the environment `npm start` sets first.
  */
 export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
   const { seedWorkspace } = await import('../seed/seed');

@@ -9,7 +9,10 @@ import type { Store } from '../../lib/storage/client';
 import { getLocalIdentityProvider, putLocalIdentityProvider } from './local-identity-provider';
 import { freePort, isAlive, stopChild, untilAnswering } from './dynamodb-local';
 
-/** The local run's identity provider (docs/adr/0013) and the functions' configuration that points at it. */
+/**
+ * The local run's identity provider (docs/adr/0013-member-sign-in.md) and the functions' configuration that points at
+ * it.
+ */
 export type LocalIdentityProvider = { endpoint: string; env: Record<string, string>; stop: () => Promise<void> };
 
 const startScript = createRequire(import.meta.url).resolve('cognito-local/lib/bin/start.js');

@@ -3,7 +3,8 @@ import type { Store } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 
 /**
- * Where the local run's identity provider is (docs/adr/0013): written by `npm start`, read by the command line.
+ * Where the local run's identity provider is (docs/adr/0013-member-sign-in.md): written by `npm start`, read by the
+ * command line.
  * `pool_file`: the file where it keeps its pool and the secrets it delivers (lib/identity/config.ts), absent from an
  * item written before it was kept.
  */

@@ -17,7 +17,9 @@ const label = text;
 /** The webhooks' rule for an address (docs/api.md#e-mail-addresses), so a seeded contact is one a lead can match. */
 const email = z.string().trim().refine(isEmailAddress, messages.admin.seed.invalidEmail);
 
-/** `role` (decisions 7.1): `admin` or `member`, by default `member`; one with an e-mail may sign in once invited. */
+/**
+ * `role` (docs/api.md#sign-in): `admin` or `member`, by default `member`; one with an e-mail may sign in once invited.
+ */
 const member = z.strictObject({
   key: label.optional(),
   name: text,

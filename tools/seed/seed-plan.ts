@@ -129,7 +129,7 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
 
 /**
  * Members with their roles; each one with an e-mail also gets the person's membership item
- * (docs/adr/0013), planned here and written just before the workspace item, last. One person, one
+ * (docs/adr/0013-member-sign-in.md), planned here and written just before the workspace item, last. One person, one
  * e-mail ignoring case, is one member of a workspace at most: a second is a problem.
  */
 function planMembers(planning: Planning, members: Seed['members']): Map<string, string> {

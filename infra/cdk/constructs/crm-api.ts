@@ -73,7 +73,7 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
   /**
    * The settings API and its sign-in routes: people at a screen, not machines. A settings method serves
    * `expectedActiveWorkspaces` people each acting on the same screen once every 5 seconds at once: 20 a
-   * second, two seconds of it as burst; each member is held to 120 a minute by the service (decisions 7.1),
+   * second, two seconds of it as burst; each member is held to 120 a minute by the service (docs/api.md#settings-api),
    * each address to as many by the web ACL (../waf-rules.ts `settingsRateLimit`), a tenth of this throttle.
    * Sign-in and reset, the same: a person signs in about once a month (a refresh token lasts 30 days) and
    * refreshes once an hour; guessing is answered 429 per e-mail by the service (10 failures in 15 minutes),

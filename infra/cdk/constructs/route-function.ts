@@ -75,7 +75,10 @@ export class RouteFunction extends NodejsFunction {
        * DynamoDB whatever the size, costs half of what it would at 1024 MB.
        */
       memorySize: 512,
-      /** A stuck call ends as the gateway's 5xx in the specification's shape (see functionTimeoutSeconds). */
+      /**
+       * A stuck call ends as the gateway's 5xx in the standard error shape (docs/api.md#error-bodies; see
+       * functionTimeoutSeconds).
+       */
       timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       tracing: Tracing.ACTIVE,
       /** Its line of the one concurrency budget (../concurrency.ts); synthesis fails for an entry without one. */

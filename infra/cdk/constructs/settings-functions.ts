@@ -32,7 +32,7 @@ export class SettingsFunctions extends NestedStack {
   readonly functions: ReadonlyMap<string, RouteFunction>;
 
   constructor(scope: Construct, id: string, props: SettingsFunctionsProps) {
-    super(scope, id, { description: 'CRM settings API: one function per route (decisions 7.2)' });
+    super(scope, id, { description: 'CRM settings API: one function per route (docs/api.md#settings-api)' });
     const outside = props.routes.filter((route) => !isSettingsRoute(route));
     if (outside.length > 0)
       throw new Error(`Routes outside the settings API: ${outside.map((route) => route.id).join(', ')}`);

@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { messages } from '../../../lib/messages';
 
 /**
- * The Amazon SES identity the pool sends its e-mails from (docs/deploy.md#member-sign-in-e-mails): an address
+ * The Amazon SES identity the pool sends its e-mails from (docs/deploy.md#member-sign-in): an address
  * (or an address of a domain) verified in SES, in `sesRegion` when that is not the stack's region.
  */
 export type SesSender = { fromEmail: string; fromName?: string; replyTo?: string; sesRegion?: string };
@@ -29,7 +29,10 @@ export type MemberUserPoolProps = {
 /** A temporary password's life: the invitation e-mail says it, and Cognito refuses the password after it. */
 export const temporaryPasswordValidityDays = 7;
 
-/** What a password must hold, on Cognito and in the e-mail; the local provider is told the same (docs/adr/0013). */
+/**
+ * What a password must hold, on Cognito and in the e-mail; the local provider is told the same
+ * (docs/adr/0013-member-sign-in.md).
+ */
 export const memberPasswordPolicy = {
   minLength: 12,
   requireLowercase: true,
@@ -38,12 +41,14 @@ export const memberPasswordPolicy = {
   requireSymbols: true,
 } as const;
 
-/** The app client's token lives (decisions 7.1: `expires_in` of the access token; a refresh token for a month). */
+/**
+ * The app client's token lives (docs/api.md#sign-in: `expires_in` of the access token; a refresh token for a month).
+ */
 export const memberTokenValidity = { accessToken: Duration.hours(1), refreshToken: Duration.days(30) } as const;
 
 /**
- * The members' identity provider (decisions 7.1, docs/adr/0013-member-sign-in.md): one Cognito user pool per stage
- * and one app client, the service's own, for its sign-in calls.
+ * The members' identity provider (docs/api.md#sign-in, docs/adr/0013-member-sign-in.md): one Cognito user pool per
+ * stage and one app client, the service's own, for its sign-in calls.
  */
 export class MemberUserPool extends Construct {
   readonly userPool: UserPool;
@@ -54,8 +59,8 @@ export class MemberUserPool extends Construct {
     this.userPool = new UserPool(this, 'Pool', {
       userPoolName: `crm-${props.stage}-members`,
       /**
-       * The user name is the e-mail itself, lower-cased by the service (docs/adr/0013 §1), and compared
-       * ignoring case as well: "When you set user pool case sensitivity to false, Amazon Cognito treats
+       * The user name is the e-mail itself, lower-cased by the service (docs/adr/0013-member-sign-in.md §1), and
+       * compared ignoring case as well: "When you set user pool case sensitivity to false, Amazon Cognito treats
        * user names ... as the same regardless of case" ("User pool attributes", "User names and preferred
        * user names", https://docs.aws.amazon.com/cognito/latest/developerguide/user-pool-settings-attributes.html).
        * The e-mail is not made a sign-in alias: the user name would then be a generated id, a second name
@@ -133,7 +138,7 @@ export class MemberUserPool extends Construct {
        * one failed attempt, up to a maximum of approximately 15 minutes" ("Authentication with Amazon Cognito
        * user pools", "Lockout behavior for failed sign-in attempts",
        * https://docs.aws.amazon.com/cognito/latest/developerguide/authentication.html#authentication-flow-lockout-behavior);
-       * the service counts failures per e-mail on top (decisions 7.1). Threat protection (compromised
+       * the service counts failures per e-mail on top (docs/api.md#sign-in). Threat protection (compromised
        * credentials, adaptive authentication) "is available in the Plus feature plan" ("Advanced security with
        * threat protection",
        * https://docs.aws.amazon.com/cognito/latest/developerguide/cognito-user-pool-settings-threat-protection.html),
@@ -150,7 +155,7 @@ export class MemberUserPool extends Construct {
       userPoolClientName: `crm-${props.stage}-service`,
       /**
        * A secret: every call carries SECRET_HASH, so only the service can sign in or refresh with this client
-       * (docs/adr/0013 §2). The functions read it with DescribeUserPoolClient; it is in no template.
+       * (docs/adr/0013-member-sign-in.md §2). The functions read it with DescribeUserPoolClient; it is in no template.
        */
       generateSecret: true,
       /**
@@ -169,7 +174,7 @@ export class MemberUserPool extends Construct {
       /**
        * RevokeToken works on this client's refresh tokens, and its tokens carry `jti` and `origin_jti` ("Ending
        * user sessions with token revocation", https://docs.aws.amazon.com/cognito/latest/developerguide/token-revocation.html);
-       * the service's own sign-out record is what holds in both places (docs/adr/0013 §5).
+       * the service's own sign-out record is what holds in both places (docs/adr/0013-member-sign-in.md §5).
        */
       enableTokenRevocation: true,
       /**
@@ -211,7 +216,7 @@ export class MemberUserPool extends Construct {
       {
         id: 'AwsSolutions-COG2',
         reason:
-          'No MFA: decisions 7.1 sign members in with e-mail and password; Cognito locks a guessed account out and the service answers 429 past 10 failures per e-mail in 15 minutes.',
+          'No MFA: members sign in with e-mail and password (docs/api.md#sign-in); Cognito locks a guessed account out and the service answers 429 past 10 failures per e-mail in 15 minutes.',
       },
       ...(props.threatProtection
         ? []

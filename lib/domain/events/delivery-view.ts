@@ -1,6 +1,6 @@
 import type { Delivery, DeliveryStatus } from '../model';
 
-/** A delivery as the admin command line shows it (decisions 6.2, `subscription deliveries`). */
+/** A delivery as the admin command line shows it (docs/api.md#outbound-events, `subscription deliveries`). */
 export type DeliveryView = {
   id: string;
   event_id: string;

@@ -1,5 +1,5 @@
 /**
- * Outbound events (decisions 6.2, docs/events.md): the shapes a subscriber receives. One event
+ * Outbound events (docs/api.md#outbound-events, docs/events.md): the shapes a subscriber receives. One event
  * is built from one stored write, read from the table's change stream, never from a handler.
  */
 export const eventTypes = [

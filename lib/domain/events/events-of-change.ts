@@ -162,8 +162,9 @@ function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags:
 }
 
 /**
- * `seed` names the event within the write (docs/adr/0010): a record's key, version and type (and
- * tag), a note's key, a candidate's key; so two events never share an id, and one event keeps its own.
+ * `seed` names the event within the write (docs/adr/0010-outbound-events-from-the-change-stream.md): a record's key,
+ * version and type (and tag), a note's key, a candidate's key; so two events never share an id, and one event keeps its
+ * own.
  */
 function event(
   type: EventType,
@@ -231,8 +232,8 @@ function hasTime(item: Record<string, unknown>): boolean {
 const actorKinds: readonly ActorKind[] = ['api_key', 'webhook', 'undo', 'admin'];
 
 /**
- * The writer's stamp (docs/adr/0010), checked as read from the stream; null on an item written
- * before writers stamped one.
+ * The writer's stamp (docs/adr/0010-outbound-events-from-the-change-stream.md), checked as read from the stream; null
+ * on an item written before writers stamped one.
  */
 function actorOf(item: ProspectItem | CandidateItem | NoteItem): Actor | null {
   const actor: unknown = item.actor;
@@ -240,7 +241,7 @@ function actorOf(item: ProspectItem | CandidateItem | NoteItem): Actor | null {
   const { kind, id } = actor;
   const known = actorKinds.find((candidate) => candidate === kind);
   if (known === undefined || (id !== null && typeof id !== 'string')) return null;
-  // The member who undid through the settings API (decisions 6.2); the command line's undo names none.
+  // The member who undid through the settings API (docs/api.md#outbound-events); the command line's undo names none.
   const memberId = 'member_id' in actor ? actor.member_id : undefined;
   return known === 'undo' && typeof memberId === 'string'
     ? { kind: known, id, member_id: memberId }

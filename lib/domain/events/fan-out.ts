@@ -46,7 +46,8 @@ export async function fanOutStreamRecords(
 }
 
 /**
- * The fan-out of one batch of the change stream (docs/events.md, docs/adr/0010).
+ * The fan-out of one batch of the change stream (docs/events.md,
+ * docs/adr/0010-outbound-events-from-the-change-stream.md).
  *
  * Input: the batch's changes, in stream order. Output: the sequence number of the earliest change
  * whose processing failed, if any: with ReportBatchItemFailures Lambda takes the batch as done up

@@ -15,7 +15,7 @@ export type DeliveryMessage = {
   /** ISO 8601: not to be attempted before this time. */
   not_before: string;
   /**
-   * A redelivery asked for through the settings API (decisions 7.2): one attempt now, outside the schedule,
+   * A redelivery asked for through the settings API (docs/api.md#settings-api): one attempt now, outside the schedule,
    * whatever the delivery's status (lib/domain/events/redeliver.ts), instead of scheduled step `step`.
    */
   redelivery?: true;

@@ -11,13 +11,6 @@ import { deliveryView, type DeliveryView } from './delivery-view';
 import type { EventDeps } from './ports';
 
 /**
- * `subscription redeliver` (decisions 6.2): a new attempt of the same delivery (same `webhook-id`),
- * sent now, outside the schedule: by the command itself, or by the delivery function for a redelivery
- * queued by the settings API (lib/domain/events/deliver.ts). Success → `delivered`; a failure leaves a pending delivery
- * pending (its schedule goes on untouched) and ends any other `failed`. Unknown or expired delivery, or
- * deleted subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
- */
-/**
  * The checks before a redelivery, shared by `subscription redeliver` and `POST /deliveries/{d}/redeliver`:
  * unknown or expired delivery (past its 30 days it is gone for the workspace, whether or not TTL has removed
  * it yet) or deleted subscription → NotFoundError; disabled subscription → ConflictError.
@@ -34,6 +27,13 @@ export function checkRedeliverable(
   return { delivery, subscription };
 }
 
+/**
+ * `subscription redeliver` (docs/api.md#outbound-events): a new attempt of the same delivery (same `webhook-id`),
+ * sent now, outside the schedule: by the command itself, or by the delivery function for a redelivery
+ * queued by the settings API (lib/domain/events/deliver.ts). Success → `delivered`; a failure leaves a pending delivery
+ * pending (its schedule goes on untouched) and ends any other `failed`. Unknown or expired delivery, or
+ * deleted subscription → NotFoundError; disabled subscription → ConflictError (nothing sent).
+ */
 export async function redeliver(
   deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
   workspaceId: string,

@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (decisions 6.2): about 5 s, 5 min, 30 min, 2 h, 5 h,
+ * When a failed delivery is tried again (docs/api.md#outbound-events): about 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h and 10 h after the attempt before. Step 0 is the first attempt; a failure at step k waits
  * `retryDelaysSeconds[k]`; a failure at the last step (7, the eighth attempt) ends `failed`.
  */
@@ -13,5 +13,5 @@ export const delayAfterStep = (step: number): number | undefined => retryDelaysS
 /** An attempt answered 2xx within this time is a success; a slower receiver is a failure. */
 export const deliveryTimeoutMs = 10_000;
 
-/** Deliveries (and their events) are kept this long (decisions 6.2), as DynamoDB TTL. */
+/** Deliveries (and their events) are kept this long (docs/api.md#outbound-events), as DynamoDB TTL. */
 export const deliveryRetentionSeconds = 30 * 24 * 3600;

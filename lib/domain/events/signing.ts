@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { SigningSecrets } from '../model';
 
-/** How long the secret a rotation replaces goes on signing beside the new one (decisions 6.2). */
+/** How long the secret a rotation replaces goes on signing beside the new one (docs/api.md#outbound-events). */
 export const rotationOverlapMs = 24 * 60 * 60 * 1000;
 
 /**

@@ -39,7 +39,7 @@ function parsed(text: string): URL | undefined {
 }
 
 /**
- * A subscription URL as typed (decisions 6.2): a complete URL of at most 2048 characters,
+ * A subscription URL as typed (docs/api.md#outbound-events): a complete URL of at most 2048 characters,
  * `https`, without user or password; plain `http` only to 127.0.0.1 or localhost in the local run;
  * on AWS no IP-literal private, loopback or link-local host. Kept as the parser writes it (`href`).
  */

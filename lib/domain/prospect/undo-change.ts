@@ -62,12 +62,12 @@ export async function undoChange(
   const clock = deps.clock();
   const now = clock.toISOString();
   // The undone entry names the write (the change stream's event says which change was reverted), and the
-  // member who undid through the settings API too (decisions 6.2); the command line acts as no member.
+  // member who undid through the settings API too (docs/api.md#outbound-events); the command line acts as no member.
   const actor: Actor =
     actingMemberId === null
       ? { kind: 'undo', id: entry.id }
       : { kind: 'undo', id: entry.id, member_id: actingMemberId };
-  // The audit log's entry (decisions 7.4) lands with the undo, in its transaction.
+  // The audit log's entry (docs/api.md#audit-log) lands with the undo, in its transaction.
   const audit = newAuditEntry(clock, {
     workspaceId,
     memberId: actingMemberId,

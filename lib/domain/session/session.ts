@@ -25,10 +25,10 @@ import type { Caller, IdentityProvider } from '../identity-provider';
 import type { MemberPrincipal } from '../model';
 
 /*
- * The sign-in routes and the person's own routes (decisions 7.1; docs/adr/0013). The identity provider checks
- * passwords and issues tokens; the service keeps who may do what, the sessions of refresh tokens, and each person's
- * last cut-off (a sign-out, a password change or a reset: `SIGNOUT`, lib/storage/people.ts), which ends the tokens
- * issued and the sessions begun before it, but those it keeps.
+ * The sign-in routes and the person's own routes (docs/api.md#sign-in; docs/adr/0013-member-sign-in.md). The identity
+ * provider checks passwords and issues tokens; the service keeps who may do what, the sessions of refresh tokens, and
+ * each person's last cut-off (a sign-out, a password change or a reset: `SIGNOUT`, lib/storage/people.ts), which ends
+ * the tokens issued and the sessions begun before it, but those it keeps.
  */
 
 const messages = catalogue.session;
@@ -68,7 +68,7 @@ export const confirmPasswordResetSchema = z.strictObject({
   new_password: newPassword,
 });
 
-/** Decisions 7.1: more than 10 failed sign-ins for one e-mail within 15 minutes, 429 whatever the password. */
+/** docs/api.md#sign-in: more than 10 failed sign-ins for one e-mail within 15 minutes, 429 whatever the password. */
 export const signInFailureLimit = 10;
 const failureWindowMs = 15 * 60_000;
 /** A session lives as long as its refresh token: Cognito's default validity, 30 days. */
@@ -77,9 +77,9 @@ const sessionSeconds = 30 * 24 * 3600;
 export type WorkspaceOfPerson = { id: string; name: string; role: MembershipItem['role']; member_id: string };
 
 /**
- * Sign-in (decisions 7.1). The attempt is counted before the identity provider is asked, and refused once the e-mail
- * has 10 in its window, so that no number of parallel guesses gets more than 10 passwords checked. An attempt that
- * proves the password right (a session, or the temporary password's 409) is taken back: the limit is on failures,
+ * Sign-in (docs/api.md#sign-in). The attempt is counted before the identity provider is asked, and refused once the
+ * e-mail has 10 in its window, so that no number of parallel guesses gets more than 10 passwords checked. An attempt
+ * that proves the password right (a session, or the temporary password's 409) is taken back: the limit is on failures,
  * and a person signing in from several devices is never held back by their own successes; one that ends in a
  * failure, a lockout or an error stays counted.
  */
@@ -176,13 +176,13 @@ export async function refreshSession(deps: SessionDeps, input: z.output<typeof r
 }
 
 /**
- * The person's sign-out (docs/adr/0013, point 5): access tokens issued up to this second and the one that signed
- * out fail from the next call; so do the refresh tokens of every session begun before it. That record is the
- * authority for this API. The identity provider is then told too (its global sign-out), so that the access token
+ * The person's sign-out (docs/adr/0013-member-sign-in.md, point 5): access tokens issued up to this second and the one
+ * that signed out fail from the next call; so do the refresh tokens of every session begun before it. That record is
+ * the authority for this API. The identity provider is then told too (its global sign-out), so that the access token
  * no longer works on its own calls either; where it fails, the sign-out still stands and answers as done: the
  * record already refuses the tokens here, only the service can use a refresh token (it needs the client secret,
- * docs/adr/0013, point 2), and a client told of a failure could not sign out again, its token being refused from
- * now on. The failure is logged for the operators.
+ * docs/adr/0013-member-sign-in.md, point 2), and a client told of a failure could not sign out again, its token being
+ * refused from now on. The failure is logged for the operators.
  */
 export async function signOut(deps: SessionDeps, principal: MemberPrincipal, accessToken: string): Promise<void> {
   const now = deps.clock().getTime();
@@ -200,8 +200,8 @@ export async function signOut(deps: SessionDeps, principal: MemberPrincipal, acc
 
 /**
  * A password change ends the person's other sessions: once the provider has changed it, a cut-off that keeps only
- * the access token of the call (and so its session, docs/adr/0013, point 5). Taken after the change, so that a token
- * issued while the provider changed it is ended too.
+ * the access token of the call (and so its session, docs/adr/0013-member-sign-in.md, point 5). Taken after the change,
+ * so that a token issued while the provider changed it is ended too.
  */
 export async function changePassword(
   deps: SessionDeps,

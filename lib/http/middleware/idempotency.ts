@@ -1,7 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ApiKeyPrincipal, WebhookPrincipal } from '../../domain/model';
 
-/** Who may write with an Idempotency-Key: the Prospect API and the webhooks; no settings answer is ever kept (decisions 7). */
+/**
+ * Who may write with an Idempotency-Key: the Prospect API and the webhooks; no settings answer is ever kept
+ * (docs/api.md#settings-api).
+ */
 type Principal = ApiKeyPrincipal | WebhookPrincipal;
 import type { Deps } from '../../deps';
 import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';

@@ -20,8 +20,8 @@ export type SettingsHandler = (event: APIGatewayProxyEvent, context: MemberConte
 
 /**
  * A settings route, the one composition of every member-gated function: `errorAnswers → memberGate → handler`,
- * observed. Nothing of the Idempotency-Key or of the webhook journal: no settings answer is kept for replay
- * (issue 26, point 3).
+ * observed. Nothing of the Idempotency-Key or of the webhook journal: no settings answer is kept for replay, since
+ * several carry a secret shown once (docs/api.md#settings-api).
  */
 export const settingsRoute = (route: Route, deps: Deps, handler: SettingsHandler) =>
   observed(
@@ -34,9 +34,9 @@ export const settingsRoute = (route: Route, deps: Deps, handler: SettingsHandler
   );
 
 /**
- * The gate of every settings route, before any business code (decisions 7.2): check order 401, 404 (a workspace
- * the person is not a member of), 403 (a role below the route's), then 429, 120 requests a minute per member and
- * workspace, with the Prospect API's headers; a 403 still counts, as there. Routes without a workspace (the
+ * The gate of every settings route, before any business code (docs/api.md#settings-api): check order 401, 404 (a
+ * workspace the person is not a member of), 403 (a role below the route's), then 429, 120 requests a minute per member
+ * and workspace, with the Prospect API's headers; a 403 still counts, as there. Routes without a workspace (the
  * person's own session and workspaces) are limited by the identity provider and the sign-in count.
  */
 function memberGate(deps: Deps): RouteMiddleware<MemberContext> {

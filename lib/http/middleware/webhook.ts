@@ -45,7 +45,7 @@ import {
  * answeredWebhook(use case)`. The gate opens the call; the handler answers it from the use case's value and
  * journals it; the journal middleware journals the calls an error answered around the handler, the gate's
  * refusals among them. Built by the webhooks' functions, and by the replay route, which runs a kept call again
- * through the same composition (decisions 6.3).
+ * through the same composition (docs/api.md#webhook-call-journal).
  */
 export const webhookRoute = (route: Route, deps: Deps, useCase: WebhookUseCase) =>
   observed(

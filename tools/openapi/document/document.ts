@@ -256,7 +256,7 @@ const rateLimitHeaders: Record<string, JsonSchema> = {
   'RateLimit-Reset': integerHeader('Seconds until the current one-minute window ends.', true),
 };
 
-/** A settings route under a workspace, limited per member there (decisions 7.2). */
+/** A settings route under a workspace, limited per member there (docs/api.md#settings-api). */
 const underWorkspace = (route: Route) =>
   route.credential === 'member-token' && route.path.startsWith('/workspaces/{workspace_id}');
 
@@ -340,8 +340,8 @@ const internalError: ErrorCase = {
 };
 
 /**
- * What every route of the settings API answers whatever its use case, in decisions 7.2's check order: the token
- * (401), the workspace (404), the role (403), the member's limit (429), the body (400); and 500.
+ * What every route of the settings API answers whatever its use case, in the check order of docs/api.md#settings-api:
+ * the token (401), the workspace (404), the role (403), the member's limit (429), the body (400); and 500.
  */
 function credentialErrors(route: Route, text: OperationText): Record<number, ErrorCase> {
   const errors: Record<number, ErrorCase> = { 500: internalError };

@@ -4,9 +4,10 @@ import { exampleCursor, exampleIds as ids } from './examples';
 import type { ErrorCase, ErrorExample, Example, OperationText } from './operations';
 
 /*
- * The settings API's webhook call journal and replay, subscriptions and deliveries (decisions 6.2, 6.3, 7.2), all
- * for admins. What every settings route answers (401, the workspace's 404, 403, 429, a body's 400, 500) the document
- * adds by credential (tools/openapi/document/document.ts): these list what their use cases add.
+ * The settings API's webhook call journal and replay, subscriptions and deliveries (docs/api.md#outbound-events,
+ * #webhook-call-journal, #settings-api), all for admins. What every settings route answers (401, the workspace's 404,
+ * 403, 429, a body's 400, 500) the document adds by credential (tools/openapi/document/document.ts): these list what
+ * their use cases add.
  */
 
 const example = (summary: string, value: unknown): Record<string, Example> => ({ answer: { summary, value } });

@@ -2,9 +2,10 @@ import { exampleIds as ids, exampleMessages as messages } from './examples';
 import type { Example, OperationText } from './operations';
 
 /*
- * The members of a workspace and its audit log (decisions 7.1, 7.2, 7.4): the admin command line's use cases
- * (lib/settings/members.ts, lib/settings/audit.ts). What every settings route answers (401, 404, 403, 429, a body's 400,
- * 500) the document adds by credential (tools/openapi/document/document.ts): these list only what their use cases add.
+ * The members of a workspace and its audit log (docs/api.md#sign-in, #settings-api, #audit-log): the admin command
+ * line's use cases (lib/settings/members.ts, lib/settings/audit.ts). What every settings route answers (401, 404, 403,
+ * 429, a body's 400, 500) the document adds by credential (tools/openapi/document/document.ts): these list only what
+ * their use cases add.
  */
 
 const example = (summary: string, value: unknown): Record<string, Example> => ({ answer: { summary, value } });

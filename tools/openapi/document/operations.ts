@@ -196,7 +196,7 @@ const lead = {
 };
 
 /*
- * The settings API's workspace, tags, API keys and webhook (decisions 7.2): signed-in members, by role.
+ * The settings API's workspace, tags, API keys and webhook (docs/api.md#settings-api): signed-in members, by role.
  */
 
 /** A 400 of a settings body beyond the common ones (tools/openapi/document/document.ts): what the use case refuses itself. */
@@ -618,9 +618,9 @@ export const operations: Record<string, OperationText> = {
   },
 
   /*
-   * The settings API's prospect routes (decisions 7.2, role member): the Prospect API's answers for a member of the
-   * workspace, and the change log's undo. What every settings route answers (401, the workspace's 404, 403, 429, 500)
-   * the document adds by credential; these list what their use cases add.
+   * The settings API's prospect routes (docs/api.md#settings-api, role member): the Prospect API's answers for a member
+   * of the workspace, and the change log's undo. What every settings route answers (401, the workspace's 404, 403, 429,
+   * 500) the document adds by credential; these list what their use cases add.
    */
   findWorkspaceProspects: {
     summary: 'Find a prospect of the workspace by e-mail, phone or social profile',

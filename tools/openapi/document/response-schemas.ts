@@ -189,7 +189,10 @@ export const changeListSchema = describing<{ changes: ChangeLogEntryView[]; next
   z.strictObject({ changes: z.array(changeLogEntrySchema), next_cursor: nextCursor }),
 );
 
-/** POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document (decisions 2, 7.2). */
+/**
+ * POST /workspaces/{workspace_id}/changes/{entry_id}/undo: the `changelog undo` document
+ * (docs/api.md#admin-command-line, #settings-api).
+ */
 export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospect: ProspectView }>()(
   z.strictObject({
     entry: changeLogEntrySchema,
@@ -219,7 +222,7 @@ export const applicationResultSchema = describing<ApplicationResult>()(
   z.strictObject({ ok: z.literal(true), talent_id: id, action: z.enum(['created', 'existing']) }),
 );
 
-/** GET /workspaces/{workspace_id} (decisions 7.2): `workspace show`'s document and the caller's role. */
+/** GET /workspaces/{workspace_id} (docs/api.md#settings-api): `workspace show`'s document and the caller's role. */
 export const workspaceDetailSchema = describing<WorkspaceView & { role: MemberRole }>()(
   z.strictObject({
     id,
@@ -305,7 +308,7 @@ const accessToken = z.string().meta({
 });
 const expiresIn = z.int().min(1).meta({ description: 'Seconds the access token stays valid (an hour).' });
 
-/** POST /session (decisions 7.1). */
+/** POST /session (docs/api.md#sign-in). */
 export const sessionSchema = describing<Awaited<ReturnType<typeof signIn>>>()(
   z.strictObject({
     access_token: accessToken,
@@ -340,7 +343,7 @@ export const myWorkspacesSchema = describing<{ workspaces: WorkspaceOfPerson[] }
   z.strictObject({ workspaces: z.array(workspaceOfPerson) }),
 );
 
-/** A member of a workspace (decisions 7.2), as `GET …/members` lists it. */
+/** A member of a workspace (docs/api.md#settings-api), as `GET …/members` lists it. */
 const memberFields = {
   id,
   email: z.string().nullable().meta({ description: 'The address the member signs in with; null: none, no sign-in.' }),
@@ -384,7 +387,7 @@ export const removedMemberSchema = describing<{ id: string; can_sign_in: false }
   z.strictObject({ id, can_sign_in: z.literal(false) }),
 );
 
-/** GET /workspaces/{w}/audit (decisions 7.4). */
+/** GET /workspaces/{w}/audit (docs/api.md#audit-log). */
 export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_cursor: string | null }>()(
   z.strictObject({
     entries: z.array(
@@ -426,7 +429,7 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
  */
 const errorDetails = z.strictObject({ field: z.string(), message: z.string() });
 
-/** Prospect API and recruitment webhook (docs/api.md#error-bodies). */
+/** Every route but the lead webhook: Prospect API, recruitment webhook, settings API (docs/api.md#error-bodies). */
 export const standardErrorSchema = (code: string) =>
   z.strictObject({
     error: z.strictObject({
@@ -440,8 +443,7 @@ export const standardErrorSchema = (code: string) =>
 export const leadErrorSchema = (code: string) =>
   z.strictObject({ error: z.literal(code), message: z.string().meta({ description: 'A French sentence.' }) });
 
-/** The success bodies, by component name. */
-/** One journaled webhook call (decisions 6.3), never its body. */
+/** One journaled webhook call (docs/api.md#webhook-call-journal), never its body. */
 const webhookCall = z.strictObject({
   id,
   at: timestamp.meta({ description: 'When the call was received (the first one, for an entry that counts several).' }),
@@ -459,7 +461,7 @@ const webhookCall = z.strictObject({
   body_truncated: z.boolean().meta({ description: 'The kept body was cut at 64 KB: it is not replayed.' }),
 });
 
-/** GET /webhook/calls (decisions 6.3, 7.2). */
+/** GET /webhook/calls (docs/api.md#webhook-call-journal, #settings-api). */
 export const webhookCallPageSchema = describing<Awaited<ReturnType<typeof pageOfCalls>>>()(
   z.strictObject({ calls: z.array(webhookCall), next_cursor: nextCursor }),
 );
@@ -549,6 +551,7 @@ export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDel
   z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
 );
 
+/** The success bodies, by component name. */
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
   ProspectChangeResult: patchResultSchema,

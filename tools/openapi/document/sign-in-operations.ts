@@ -3,9 +3,9 @@ import { exampleIds as ids, exampleMessages as messages } from './examples';
 import type { ErrorCase, ErrorExample, Example, OperationText } from './operations';
 
 /*
- * The sign-in routes and the person's own routes (decisions 7.1; docs/adr/0013). What every settings route answers
- * (401, 404, 403, 429, a body's 400, 500) the document adds by credential (tools/openapi/document/document.ts): these list
- * only what their use cases add.
+ * The sign-in routes and the person's own routes (docs/api.md#sign-in; docs/adr/0013-member-sign-in.md). What every
+ * settings route answers (401, 404, 403, 429, a body's 400, 500) the document adds by credential
+ * (tools/openapi/document/document.ts): these list only what their use cases add.
  */
 
 const weakPassword: ErrorExample = {
