@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type Store } from './client';
 import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from './table-items';
 import { prospectUpdate, type ProspectChange } from './prospect-writes';
@@ -91,22 +91,6 @@ export async function findContactOwners(
   const owners: ContactOwners = {};
   ownersAmong(wanted, found, owners);
   return owners;
-}
-
-/**
- * Access pattern "prospect by id in a workspace": the prospect a contact's marker names (the lead
- * webhook, the look-up by contact; the admin's reads by id too). Another workspace's id is simply
- * not found.
- */
-export async function getProspect(
-  store: Store,
-  workspaceId: string,
-  prospectId: string,
-): Promise<ProspectItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.prospect(workspaceId, prospectId), ConsistentRead: true }),
-  );
-  return Item as ProspectItem | undefined;
 }
 
 function ownersAmong(
