@@ -119,38 +119,36 @@ export async function revokeApiKey(
  * workspace, with its audit entry. The old token stops working with this write (the authorizer
  * reads consistently).
  */
-export async function replaceEndpointToken(
+export const replaceEndpointToken = (
   store: Store,
   endpoint: { id: string; workspaceId: string; tokenFingerprint: string },
   audit: AuditEntry,
-): Promise<void> {
-  const outcome = await transactWrite(store, [
-    {
-      Update: {
-        TableName: store.tableName,
-        Key: keys.endpoint(endpoint.id),
-        UpdateExpression: 'SET token_fingerprint = :fingerprint',
-        ConditionExpression: 'workspace_id = :workspace',
-        ExpressionAttributeValues: {
-          ':fingerprint': endpoint.tokenFingerprint,
-          ':workspace': endpoint.workspaceId,
-        },
-      },
-    },
-    auditPut(store, audit),
-  ]);
-  // The endpoint is the caller's workspace's: a refused condition is an error, thrown as DynamoDB gave it.
-  if (!outcome.written) throw outcome.cancellation;
-}
+): Promise<void> =>
+  updateEndpoint(
+    store,
+    endpoint,
+    'SET token_fingerprint = :fingerprint',
+    { ':fingerprint': endpoint.tokenFingerprint },
+    audit,
+  );
 
 /**
  * Access pattern "enable or disable an endpoint": UpdateItem on ENDPOINT#<id>, conditional on its
  * workspace, with its audit entry. A transaction returns no item: the caller reads the endpoint
  * after it (getEndpoint, strongly consistent).
  */
-export async function setEndpointActive(
+export const setEndpointActive = (
   store: Store,
   endpoint: { id: string; workspaceId: string; active: boolean },
+  audit: AuditEntry,
+): Promise<void> => updateEndpoint(store, endpoint, 'SET active = :active', { ':active': endpoint.active }, audit);
+
+/** An endpoint's change and its audit entry, in one transaction conditional on the endpoint's workspace. */
+async function updateEndpoint(
+  store: Store,
+  endpoint: { id: string; workspaceId: string },
+  updateExpression: string,
+  values: Record<string, unknown>,
   audit: AuditEntry,
 ): Promise<void> {
   const outcome = await transactWrite(store, [
@@ -158,9 +156,9 @@ export async function setEndpointActive(
       Update: {
         TableName: store.tableName,
         Key: keys.endpoint(endpoint.id),
-        UpdateExpression: 'SET active = :active',
+        UpdateExpression: updateExpression,
         ConditionExpression: 'workspace_id = :workspace',
-        ExpressionAttributeValues: { ':active': endpoint.active, ':workspace': endpoint.workspaceId },
+        ExpressionAttributeValues: { ...values, ':workspace': endpoint.workspaceId },
       },
     },
     auditPut(store, audit),
