@@ -1,7 +1,7 @@
 import { productionDeps, type Deps } from '../../lib/deps';
 import { addNote, addNoteSchema } from '../../lib/domain/prospect/add-note';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
-import { answeredOnce } from '../../lib/http/middleware/idempotency';
+import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody, prospectIdOf } from '../../lib/http/request-input';
 import { routeById } from '../../lib/routes';
@@ -12,7 +12,7 @@ export const createHandler = (deps: Deps) =>
   apiKeyRoute(
     route,
     deps,
-    answeredOnce(route, deps, async (event, { principal }, deps) => {
+    withIdempotencyKey(route, deps, async (event, { principal }, deps) => {
       const input = parseJsonBody(event.body, addNoteSchema);
       return json(201, await addNote(deps, principal, prospectIdOf(event), input));
     }),

@@ -2,7 +2,7 @@ import { productionDeps, type Deps } from '../../lib/deps';
 import { addTagSchema } from '../../lib/domain/prospect/add-tag-input';
 import { changeTag } from '../../lib/domain/prospect/change-tag';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
-import { answeredOnce } from '../../lib/http/middleware/idempotency';
+import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody, prospectIdOf } from '../../lib/http/request-input';
 import { routeById } from '../../lib/routes';
@@ -13,7 +13,7 @@ export const createHandler = (deps: Deps) =>
   apiKeyRoute(
     route,
     deps,
-    answeredOnce(route, deps, async (event, { principal }, deps) => {
+    withIdempotencyKey(route, deps, async (event, { principal }, deps) => {
       const { tag } = parseJsonBody(event.body, addTagSchema);
       const result = await changeTag(deps, principal, prospectIdOf(event), { action: 'add', tag });
       return json(result.outcome === 'added' ? 201 : 200, result);

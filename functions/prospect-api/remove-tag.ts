@@ -1,7 +1,7 @@
 import { productionDeps, type Deps } from '../../lib/deps';
 import { changeTag } from '../../lib/domain/prospect/change-tag';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
-import { answeredOnce } from '../../lib/http/middleware/idempotency';
+import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';
 import { json } from '../../lib/http/middleware/route';
 import { prospectIdOf, tagOf } from '../../lib/http/request-input';
 import { routeById } from '../../lib/routes';
@@ -12,7 +12,7 @@ export const createHandler = (deps: Deps) =>
   apiKeyRoute(
     route,
     deps,
-    answeredOnce(route, deps, async (event, { principal }, deps) => {
+    withIdempotencyKey(route, deps, async (event, { principal }, deps) => {
       // An unreadable tag is a 400, answered before the prospect's 404 (docs/api.md#check-order).
       const tag = tagOf(event);
       const prospectId = prospectIdOf(event);

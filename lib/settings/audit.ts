@@ -1,10 +1,10 @@
 import type { Deps } from '../deps';
-import { newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { newAuditEntry, type AuditRecord } from '../domain/audit';
 import { InvalidInputError } from '../domain/errors';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../http/cursor';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { messages } from '../messages';
-import { readAuditPage, writeAuditEntry, type AuditAction, type AuditEntry } from '../storage/audit-log';
+import { readAuditPage, writeAuditEntry, type AuditEntry } from '../storage/audit-log';
 import { checkedId } from './ids';
 
 /** One entry as `GET /audit` answers it (docs/api.md#settings-api). */
@@ -47,15 +47,6 @@ export async function listAudit(
  * The entry of a change that is not one transaction, written right after it (docs/api.md#audit-log): a
  * change the entry could not join, or a call of the webhook's own handler (a replay).
  */
-export async function recordAudit(
-  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  entry: {
-    workspaceId: string;
-    memberId: ActingMemberId;
-    action: AuditAction;
-    targetId: string | null;
-    summary: string;
-  },
-): Promise<void> {
+export async function recordAudit(deps: Pick<Deps, 'db' | 'tableName' | 'clock'>, entry: AuditRecord): Promise<void> {
   await writeAuditEntry(deps, newAuditEntry(deps.clock(), entry));
 }

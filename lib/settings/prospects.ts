@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { getProspect } from '../storage/leads';
+import { getProspect } from '../storage/prospects';
 import { readProspectCollection } from '../storage/item-collections';
 import type { Prospect } from '../domain/model';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/table-items';

@@ -17,7 +17,6 @@ import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-
 import * as store from '../storage/subscriptions';
 import { listWorkspaces } from '../storage/workspaces';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import type { AuditAction } from '../storage/audit-log';
 import { recordAudit } from './audit';
 import { AdminInputError } from './errors';
 import { checkedId, notFoundId } from './ids';
@@ -40,21 +39,6 @@ const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'delivered', 'fa
 
 /** The Standard Webhooks form: `whsec_` and the base64 of 32 random bytes, the HMAC key. */
 const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
-/** The audit entry of a change of a subscription (docs/api.md#audit-log), written in the change's own transaction. */
-const subscriptionAudit = (
-  deps: Pick<Deps, 'clock'>,
-  change: { workspaceId: string; subscriptionId: string; actingMemberId: ActingMemberId },
-  action: AuditAction,
-  summary: string,
-) =>
-  newAuditEntry(deps.clock(), {
-    workspaceId: change.workspaceId,
-    memberId: change.actingMemberId,
-    action,
-    targetId: change.subscriptionId,
-    summary,
-  });
 
 /** A refused URL or event type: 400 naming the field through the settings API, exit 2 on the command line. */
 const accepted = <T>(checked: Checked<T>, field: 'url' | 'events'): T => {
@@ -97,12 +81,13 @@ export async function createSubscription(
     created_at: deps.clock().toISOString(),
   };
   const secret = newSigningSecret();
-  const audit = subscriptionAudit(
-    deps,
-    { workspaceId: workspace.id, subscriptionId: subscription.id, actingMemberId: input.actingMemberId ?? commandLine },
-    'subscription.created',
-    messages.audit.subscriptionCreated(new URL(url).host),
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: workspace.id,
+    memberId: input.actingMemberId ?? commandLine,
+    action: 'subscription.created',
+    targetId: subscription.id,
+    summary: messages.audit.subscriptionCreated(new URL(url).host),
+  });
   await store.createSubscription(deps, subscription, secret, audit);
   return { id: subscription.id, url, events, secret };
 }
@@ -140,12 +125,13 @@ export async function setSubscriptionActive(
 ): Promise<{ id: string; active: boolean }> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
-  const audit = subscriptionAudit(
-    deps,
-    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
-    active ? 'subscription.enabled' : 'subscription.disabled',
-    active ? messages.audit.subscriptionEnabled : messages.audit.subscriptionDisabled,
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: workspace.id,
+    memberId: actingMemberId,
+    action: active ? 'subscription.enabled' : 'subscription.disabled',
+    targetId: id,
+    summary: active ? messages.audit.subscriptionEnabled : messages.audit.subscriptionDisabled,
+  });
   if (!(await store.setSubscriptionActive(deps, { workspaceId: workspace.id, id, active }, audit))) {
     throw notFoundId('subscription', subscriptionId);
   }
@@ -161,12 +147,13 @@ export async function deleteSubscription(
 ): Promise<{ id: string; deleted: true }> {
   const workspace = await requireWorkspace(deps, workspaceId);
   const id = checkedId('subscription', subscriptionId);
-  const audit = subscriptionAudit(
-    deps,
-    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
-    'subscription.deleted',
-    messages.audit.subscriptionDeleted,
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: workspace.id,
+    memberId: actingMemberId,
+    action: 'subscription.deleted',
+    targetId: id,
+    summary: messages.audit.subscriptionDeleted,
+  });
   if (!(await store.deleteSubscription(deps, workspace.id, id, audit, deps.clock())))
     throw notFoundId('subscription', subscriptionId);
   return { id, deleted: true };
@@ -190,12 +177,13 @@ export async function rotateSubscriptionSecret(
   const secret = newSigningSecret();
   const at = deps.clock();
   const rotation = { secret, at, previousUntil: new Date(at.getTime() + rotationOverlapMs) };
-  const audit = subscriptionAudit(
-    deps,
-    { workspaceId: workspace.id, subscriptionId: id, actingMemberId },
-    'subscription.secret_rotated',
-    messages.audit.subscriptionSecretRotated,
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: workspace.id,
+    memberId: actingMemberId,
+    action: 'subscription.secret_rotated',
+    targetId: id,
+    summary: messages.audit.subscriptionSecretRotated,
+  });
   if (await store.rotateSigningSecret(deps, workspace.id, id, rotation, audit)) return { id, secret };
   if (!(await store.getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
   throw new ConflictError(messages.admin.subscription.secretNotMoved(id));

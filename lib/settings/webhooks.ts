@@ -2,7 +2,6 @@ import { newWebhookToken } from '../auth/secrets';
 import type { Deps } from '../deps';
 import { messages } from '../messages';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import type { AuditAction } from '../storage/audit-log';
 import { fingerprint, getEndpoint, type EndpointItem } from '../storage/credentials';
 import { createEndpoint, replaceEndpointToken, setEndpointActive } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
@@ -39,21 +38,6 @@ export function newEndpoint(
   };
 }
 
-/** The audit entry of a change of the webhook (docs/api.md#audit-log), written in the change's own transaction. */
-const webhookAudit = (
-  deps: Pick<Deps, 'clock'>,
-  change: { workspaceId: string; endpointId: string; actingMemberId: ActingMemberId },
-  action: AuditAction,
-  summary: string,
-) =>
-  newAuditEntry(deps.clock(), {
-    workspaceId: change.workspaceId,
-    memberId: change.actingMemberId,
-    action,
-    targetId: change.endpointId,
-    summary,
-  });
-
 /**
  * "Générer le webhook": creates the workspace's endpoint, or gives the existing one a new token.
  * `actingMemberId`: the member acting through the settings API (absent: the command line).
@@ -80,12 +64,13 @@ export async function generateWebhook(
   });
   // One endpoint per workspace: when the workspace changed since the read (another generation won
   // the race, a `workspace set`, or it is gone), start over from a fresh read.
-  const audit = webhookAudit(
-    deps,
-    { workspaceId: id, endpointId: endpoint.id, actingMemberId },
-    'webhook.token_generated',
-    messages.audit.webhookGenerated,
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: id,
+    memberId: actingMemberId,
+    action: 'webhook.token_generated',
+    targetId: endpoint.id,
+    summary: messages.audit.webhookGenerated,
+  });
   if ((await createEndpoint(deps, { ...endpoint, ...settings }, configVersion, audit)) === 'workspace_changed') {
     return generateWebhook(deps, id, publicBaseUrl, actingMemberId);
   }
@@ -114,12 +99,13 @@ export async function setWebhookActive(
 ): Promise<WebhookStatusView> {
   const id = checkedId('workspace', workspaceId);
   const endpointId = await requireEndpointId(deps, id);
-  const audit = webhookAudit(
-    deps,
-    { workspaceId: id, endpointId, actingMemberId },
-    active ? 'webhook.enabled' : 'webhook.disabled',
-    active ? messages.audit.webhookEnabled : messages.audit.webhookDisabled,
-  );
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: id,
+    memberId: actingMemberId,
+    action: active ? 'webhook.enabled' : 'webhook.disabled',
+    targetId: endpointId,
+    summary: active ? messages.audit.webhookEnabled : messages.audit.webhookDisabled,
+  });
   await setEndpointActive(deps, { id: endpointId, workspaceId: id, active }, audit);
   const endpoint = await getEndpoint(deps, endpointId);
   if (!endpoint) throw new Error(messages.admin.webhook.endpointMissing(endpointId, id));
@@ -154,7 +140,13 @@ async function rotateToken(
   publicBaseUrl: string,
 ): Promise<WebhookTokenView> {
   const token = newWebhookToken();
-  const audit = webhookAudit(deps, change, 'webhook.token_generated', messages.audit.webhookTokenRegenerated);
+  const audit = newAuditEntry(deps.clock(), {
+    workspaceId: change.workspaceId,
+    memberId: change.actingMemberId,
+    action: 'webhook.token_generated',
+    targetId: change.endpointId,
+    summary: messages.audit.webhookTokenRegenerated,
+  });
   await replaceEndpointToken(
     deps,
     { id: change.endpointId, workspaceId: change.workspaceId, tokenFingerprint: fingerprint(token) },

@@ -39,23 +39,52 @@ export function failedConditionIndexes(error: unknown): number[] {
   return codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : []));
 }
 
+export type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+
 /**
- * One transaction, all or nothing ("TransactWriteItems", DynamoDB API Reference,
- * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html): true when written,
- * false when the condition of its item at `refusedBy` failed and nothing was written; any other failure is thrown.
+ * What a transaction did: written, or refused by the conditions of its items at `failed` (their indexes), and then
+ * nothing was written. `found(index)` is what a refused item found, when it asked for it (`ALL_OLD`); `cancellation`
+ * the error itself, for a caller to throw when the refusal is not one it expects.
+ */
+export type TransactOutcome =
+  | { written: true }
+  | {
+      written: false;
+      failed: number[];
+      found: (index: number) => Record<string, unknown> | undefined;
+      cancellation: unknown;
+    };
+
+/**
+ * The one way a transaction is sent, all or nothing ("TransactWriteItems", DynamoDB API Reference,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html): a cancellation for
+ * failed conditions (`TransactionCanceledException` whose reasons say `ConditionalCheckFailed`) is a value; any other
+ * failure (a conflict with another transaction, throttling) is thrown.
+ */
+export async function transactWrite(store: Pick<Store, 'db'>, items: TransactItems): Promise<TransactOutcome> {
+  try {
+    await store.db.send(new TransactWriteCommand({ TransactItems: items }));
+    return { written: true };
+  } catch (error) {
+    const failed = failedConditionIndexes(error);
+    if (failed.length === 0) throw error;
+    return { written: false, failed, found: (index) => refusedItem(error, index), cancellation: error };
+  }
+}
+
+/**
+ * One transaction: true when written, false when the condition of its item at `refusedBy` failed and nothing was
+ * written; any other failure is thrown.
  */
 export async function transactUnlessRefused(
   store: Pick<Store, 'db'>,
-  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
+  items: TransactItems,
   refusedBy: number,
 ): Promise<boolean> {
-  try {
-    await store.db.send(new TransactWriteCommand({ TransactItems: items }));
-    return true;
-  } catch (error) {
-    if (failedConditionIndexes(error).includes(refusedBy)) return false;
-    throw error;
-  }
+  const outcome = await transactWrite(store, items);
+  if (outcome.written) return true;
+  if (outcome.failed.includes(refusedBy)) return false;
+  throw outcome.cancellation;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   failedConditionIndexes,
   isTransactionConflict,
   readDecideWrite,
-  refusedItem,
+  transactWrite,
 } from './conditional-writes';
 import {
   configItemMaxBytes,
@@ -272,20 +272,13 @@ async function writeEdit(
       return { refusedBecause: error.Item ? (unmarshall(error.Item) as StoredConfigItem) : undefined };
     }
   }
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: configUpdate(store, edit) },
-          ...edit.companions.map((companion) => companionWrite(store, companion)),
-        ],
-      }),
-    );
-    return editedConfig(edit.edited, nextVersion);
-  } catch (error) {
-    if (!failedConditionIndexes(error).includes(0)) throw error;
-    return { refusedBecause: refusedItem(error, 0) as StoredConfigItem | undefined };
-  }
+  const outcome = await transactWrite(store, [
+    { Update: configUpdate(store, edit) },
+    ...edit.companions.map((companion) => companionWrite(store, companion)),
+  ]);
+  if (outcome.written) return editedConfig(edit.edited, nextVersion);
+  if (!outcome.failed.includes(0)) throw outcome.cancellation;
+  return { refusedBecause: outcome.found(0) as StoredConfigItem | undefined };
 }
 
 /**

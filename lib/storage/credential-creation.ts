@@ -1,9 +1,8 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPut, type AuditEntry } from './audit-log';
 import type { Store } from './client';
 import { credentialItems, getApiKeyByFingerprint, type ApiKeyItem, type EndpointItem } from './credentials';
 import { keys } from './table-items';
-import { failedConditionIndexes, putIfAbsent, transactUnlessRefused } from './conditional-writes';
+import { putIfAbsent, transactUnlessRefused, transactWrite } from './conditional-writes';
 import type { PhoneSettings } from '../domain/model';
 
 /**
@@ -91,35 +90,28 @@ export async function revokeApiKey(
   revokedAt: string,
   audit: AuditEntry,
 ): Promise<string> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.apiKey(key.fingerprint),
-              UpdateExpression: 'SET revoked_at = :now',
-              ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
-              ExpressionAttributeValues: {
-                ':now': revokedAt,
-                ':workspace': key.workspace_id,
-                ':id': key.id,
-                ':none': null,
-              },
-            },
-          },
-          auditPut(store, audit),
-        ],
-      }),
-    );
-    return revokedAt;
-  } catch (error) {
-    if (!failedConditionIndexes(error).includes(0)) throw error;
-    const current = await getApiKeyByFingerprint(store, key.fingerprint);
-    if (current?.revoked_at) return current.revoked_at;
-    throw error;
-  }
+  const outcome = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: keys.apiKey(key.fingerprint),
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'workspace_id = :workspace AND id = :id AND revoked_at = :none',
+        ExpressionAttributeValues: {
+          ':now': revokedAt,
+          ':workspace': key.workspace_id,
+          ':id': key.id,
+          ':none': null,
+        },
+      },
+    },
+    auditPut(store, audit),
+  ]);
+  if (outcome.written) return revokedAt;
+  if (!outcome.failed.includes(0)) throw outcome.cancellation;
+  const current = await getApiKeyByFingerprint(store, key.fingerprint);
+  if (current?.revoked_at) return current.revoked_at;
+  throw outcome.cancellation;
 }
 
 /**
@@ -127,56 +119,50 @@ export async function revokeApiKey(
  * workspace, with its audit entry. The old token stops working with this write (the authorizer
  * reads consistently).
  */
-export async function replaceEndpointToken(
+export const replaceEndpointToken = (
   store: Store,
   endpoint: { id: string; workspaceId: string; tokenFingerprint: string },
   audit: AuditEntry,
-): Promise<void> {
-  await store.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: store.tableName,
-            Key: keys.endpoint(endpoint.id),
-            UpdateExpression: 'SET token_fingerprint = :fingerprint',
-            ConditionExpression: 'workspace_id = :workspace',
-            ExpressionAttributeValues: {
-              ':fingerprint': endpoint.tokenFingerprint,
-              ':workspace': endpoint.workspaceId,
-            },
-          },
-        },
-        auditPut(store, audit),
-      ],
-    }),
+): Promise<void> =>
+  updateEndpoint(
+    store,
+    endpoint,
+    'SET token_fingerprint = :fingerprint',
+    { ':fingerprint': endpoint.tokenFingerprint },
+    audit,
   );
-}
 
 /**
  * Access pattern "enable or disable an endpoint": UpdateItem on ENDPOINT#<id>, conditional on its
  * workspace, with its audit entry. A transaction returns no item: the caller reads the endpoint
  * after it (getEndpoint, strongly consistent).
  */
-export async function setEndpointActive(
+export const setEndpointActive = (
   store: Store,
   endpoint: { id: string; workspaceId: string; active: boolean },
   audit: AuditEntry,
+): Promise<void> => updateEndpoint(store, endpoint, 'SET active = :active', { ':active': endpoint.active }, audit);
+
+/** An endpoint's change and its audit entry, in one transaction conditional on the endpoint's workspace. */
+async function updateEndpoint(
+  store: Store,
+  endpoint: { id: string; workspaceId: string },
+  updateExpression: string,
+  values: Record<string, unknown>,
+  audit: AuditEntry,
 ): Promise<void> {
-  await store.db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: store.tableName,
-            Key: keys.endpoint(endpoint.id),
-            UpdateExpression: 'SET active = :active',
-            ConditionExpression: 'workspace_id = :workspace',
-            ExpressionAttributeValues: { ':active': endpoint.active, ':workspace': endpoint.workspaceId },
-          },
-        },
-        auditPut(store, audit),
-      ],
-    }),
-  );
+  const outcome = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: keys.endpoint(endpoint.id),
+        UpdateExpression: updateExpression,
+        ConditionExpression: 'workspace_id = :workspace',
+        ExpressionAttributeValues: { ...values, ':workspace': endpoint.workspaceId },
+      },
+    },
+    auditPut(store, audit),
+  ]);
+  // The endpoint is the caller's workspace's: a refused condition is an error, thrown as DynamoDB gave it.
+  if (!outcome.written) throw outcome.cancellation;
 }

@@ -1,8 +1,7 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type Store } from './client';
 import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from './table-items';
 import { prospectUpdate, type ProspectChange } from './prospect-writes';
-import { failedConditionIndexes, putIfAbsent, refusedItem } from './conditional-writes';
+import { putIfAbsent, transactWrite, type TransactItems } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
 import { configOf } from './workspace-config';
 import {
@@ -26,7 +25,7 @@ export type E164Key = (phone: string, settings: PhoneSettings) => string | undef
 /** How a workspace matches phones: its settings, and the reader of E.164 forms. */
 export type PhoneMatching = { settings: PhoneSettings; e164Key: E164Key };
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type TransactItem = TransactItems[number];
 
 export type ContactValues = {
   email?: string | null | undefined;
@@ -91,22 +90,6 @@ export async function findContactOwners(
   const owners: ContactOwners = {};
   ownersAmong(wanted, found, owners);
   return owners;
-}
-
-/**
- * Access pattern "prospect by id in a workspace": the prospect a contact's marker names (the lead
- * webhook, the look-up by contact; the admin's reads by id too). Another workspace's id is simply
- * not found.
- */
-export async function getProspect(
-  store: Store,
-  workspaceId: string,
-  prospectId: string,
-): Promise<ProspectItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.prospect(workspaceId, prospectId), ConsistentRead: true }),
-  );
-  return Item as ProspectItem | undefined;
 }
 
 function ownersAmong(
@@ -182,21 +165,12 @@ export async function createProspectWithMarkers(
   const markers = markerKeys(prospect.workspace_id, prospect, phone).map((entry) =>
     items.marker(entry.key, prospect.workspace_id, prospect.id, prospect),
   );
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putIfAbsent(store, items.prospect(prospect)),
-          ...markers.map((item) => putIfAbsent(store, item)),
-          journalEntryPut(store, journal),
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (failedConditionIndexes(error).length > 0) return 'contact_taken';
-    throw error;
-  }
+  const outcome = await transactWrite(store, [
+    putIfAbsent(store, items.prospect(prospect)),
+    ...markers.map((item) => putIfAbsent(store, item)),
+    journalEntryPut(store, journal),
+  ]);
+  return outcome.written ? 'created' : 'contact_taken';
 }
 
 export type KnownContactUpdate = {
@@ -255,40 +229,31 @@ export async function updateKnownProspect(
       },
     },
   };
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.prospect(target.workspaceId, target.prospectId),
-              ...change,
-              ExpressionAttributeNames: {
-                ...change.ExpressionAttributeNames,
-                '#pipeline': 'pipeline_id',
-                '#stage': 'stage_id',
-              },
-              ConditionExpression: 'attribute_exists(pk) AND #pipeline = :pipeline AND #stage = :stage',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          journalEntryPut(store, journal),
-          ...(placement.refresh ? [markerRefresh] : []),
-        ],
-      }),
-    );
-    return { kind: 'updated' };
-  } catch (error) {
-    const [failed] = failedConditionIndexes(error);
-    if (failed === undefined) throw error;
-    const stored = failed === 0 ? (refusedItem(error, 0) as ProspectItem | undefined) : undefined;
-    if (!stored) return { kind: 'changed_meanwhile' };
-    return {
-      kind: 'placed_elsewhere',
-      placement: { pipeline_id: stored.pipeline_id ?? null, stage_id: stored.stage_id ?? null },
-    };
-  }
+  const outcome = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: keys.prospect(target.workspaceId, target.prospectId),
+        ...change,
+        ExpressionAttributeNames: {
+          ...change.ExpressionAttributeNames,
+          '#pipeline': 'pipeline_id',
+          '#stage': 'stage_id',
+        },
+        ConditionExpression: 'attribute_exists(pk) AND #pipeline = :pipeline AND #stage = :stage',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    journalEntryPut(store, journal),
+    ...(placement.refresh ? [markerRefresh] : []),
+  ]);
+  if (outcome.written) return { kind: 'updated' };
+  const stored = outcome.failed[0] === 0 ? (outcome.found(0) as ProspectItem | undefined) : undefined;
+  if (!stored) return { kind: 'changed_meanwhile' };
+  return {
+    kind: 'placed_elsewhere',
+    placement: { pipeline_id: stored.pipeline_id ?? null, stage_id: stored.stage_id ?? null },
+  };
 }
 
 /**
@@ -345,54 +310,40 @@ export async function updateKnownProspectContacts(
       e164Writes.push({ item: release(key, 'attribute_not_exists(pk) OR record_id = :owner'), optional: true });
     }
   }
-  const send = async (withOptional: boolean) => {
+  const send = (withOptional: boolean) => {
     const extra = e164Writes.filter((write) => withOptional || !write.optional).map((write) => write.item);
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.prospect(prospect.workspace_id, prospect.id),
-              ...prospectUpdate(knownContactChange(written), { ':version': prospect.version }),
-              ConditionExpression: 'version = :version',
-            },
-          },
-          ...markerWrites,
-          ...extra,
-          journalEntryPut(store, journal),
-        ],
-      }),
-    );
+    return transactWrite(store, [
+      {
+        Update: {
+          TableName: store.tableName,
+          Key: keys.prospect(prospect.workspace_id, prospect.id),
+          ...prospectUpdate(knownContactChange(written), { ':version': prospect.version }),
+          ConditionExpression: 'version = :version',
+        },
+      },
+      ...markerWrites,
+      ...extra,
+      journalEntryPut(store, journal),
+    ]);
   };
-  try {
-    await send(true);
-    return 'updated';
-  } catch (error) {
-    const failed = failedConditionIndexes(error);
-    if (failed.length === 0) throw error;
-    // Only the release of an old PHONE164 marker another prospect holds (a shared number): write
-    // again without it, the marker stays that prospect's.
-    const optional = e164Writes.findIndex((write) => write.optional);
-    const optionalIndex = 1 + markerWrites.length + optional;
-    const heldByAnother = (refusedItem(error, optionalIndex) as MarkerItem | undefined)?.record_id;
-    if (
-      optional < 0 ||
-      failed.length !== 1 ||
-      failed[0] !== optionalIndex ||
-      heldByAnother === undefined ||
-      heldByAnother === owner
-    ) {
-      return 'changed_meanwhile';
-    }
+  const first = await send(true);
+  if (first.written) return 'updated';
+  const { failed } = first;
+  // Only the release of an old PHONE164 marker another prospect holds (a shared number): write
+  // again without it, the marker stays that prospect's.
+  const optional = e164Writes.findIndex((write) => write.optional);
+  const optionalIndex = 1 + markerWrites.length + optional;
+  const heldByAnother = (first.found(optionalIndex) as MarkerItem | undefined)?.record_id;
+  if (
+    optional < 0 ||
+    failed.length !== 1 ||
+    failed[0] !== optionalIndex ||
+    heldByAnother === undefined ||
+    heldByAnother === owner
+  ) {
+    return 'changed_meanwhile';
   }
-  try {
-    await send(false);
-    return 'updated';
-  } catch (error) {
-    if (failedConditionIndexes(error).length > 0) return 'changed_meanwhile';
-    throw error;
-  }
+  return (await send(false)).written ? 'updated' : 'changed_meanwhile';
 }
 
 function markerOf(prospect: Prospect, field: 'email' | 'phone', value: string | null | undefined): ItemKey {

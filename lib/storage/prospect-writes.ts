@@ -1,7 +1,5 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { putIfAbsent } from './conditional-writes';
+import { putIfAbsent, transactWrite } from './conditional-writes';
 import { keys, items, type ItemKey } from './table-items';
 import type { Actor, ChangeLogEntry, Note, Stamped } from '../domain/model';
 
@@ -81,28 +79,20 @@ export async function writeProspectChange(
   update: ProspectUpdate,
   companions: readonly CompanionWrite[],
 ): Promise<'written' | 'changed_meanwhile' | 'companion_refused'> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.prospect(target.workspaceId, target.prospectId),
-              ...prospectUpdate(update, { ':version': update.expectedVersion }),
-              ConditionExpression: 'version = :version',
-            },
-          },
-          ...companions.map((companion) => companionWrite(store, companion)),
-        ],
-      }),
-    );
-    return 'written';
-  } catch (error) {
-    if (failedOnItem(error, 0)) return 'changed_meanwhile';
-    if (companions.some((_, index) => failedOnItem(error, index + 1))) return 'companion_refused';
-    throw error;
-  }
+  const outcome = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: keys.prospect(target.workspaceId, target.prospectId),
+        ...prospectUpdate(update, { ':version': update.expectedVersion }),
+        ConditionExpression: 'version = :version',
+      },
+    },
+    ...companions.map((companion) => companionWrite(store, companion)),
+  ]);
+  if (outcome.written) return 'written';
+  // Every item past the first is a companion: a refusal not of the prospect is one of theirs.
+  return outcome.failed.includes(0) ? 'changed_meanwhile' : 'companion_refused';
 }
 
 /** Where a change-log entry is stored: the key its item was written under (`items.changeLogEntry`). */
@@ -137,36 +127,22 @@ export async function writeNote(
   entry: ChangeLogEntry,
   now: string,
 ): Promise<'written' | 'already_written' | 'prospect_not_found'> {
-  try {
-    await store.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: store.tableName,
-              Key: keys.prospect(target.workspaceId, target.prospectId),
-              ...prospectUpdate({ set: {}, actor: note.actor, now }),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          putIfAbsent(store, items.note('prospect', note)),
-          companionWrite(store, { kind: 'create-entry', entry }),
-        ],
-      }),
-    );
-    return 'written';
-  } catch (error) {
-    if (failedOnItem(error, 0)) return 'prospect_not_found';
-    // Ids are random, or, for a request retried under its Idempotency-Key, those of its first
-    // attempt: an existing note with this very key is that attempt's, which did land.
-    if (failedOnItem(error, 1)) return 'already_written';
-    throw error;
-  }
-}
-
-export function failedOnItem(error: unknown, index: number): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
-  );
+  const outcome = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: keys.prospect(target.workspaceId, target.prospectId),
+        ...prospectUpdate({ set: {}, actor: note.actor, now }),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    putIfAbsent(store, items.note('prospect', note)),
+    companionWrite(store, { kind: 'create-entry', entry }),
+  ]);
+  if (outcome.written) return 'written';
+  if (outcome.failed.includes(0)) return 'prospect_not_found';
+  // Ids are random, or, for a request retried under its Idempotency-Key, those of its first
+  // attempt: an existing note with this very key is that attempt's, which did land.
+  if (outcome.failed.includes(1)) return 'already_written';
+  throw outcome.cancellation;
 }

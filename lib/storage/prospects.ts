@@ -1,7 +1,24 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type StoredItem, type Store } from './client';
 import { keys, type ItemKey, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
 import type { Prospect, WorkspaceConfig } from '../domain/model';
+
+/**
+ * Access pattern "prospect by id in a workspace": the prospect a contact's marker names (the lead
+ * webhook, the look-up by contact; the admin's reads by id too). Another workspace's id is simply
+ * not found.
+ */
+export async function getProspect(
+  store: Store,
+  workspaceId: string,
+  prospectId: string,
+): Promise<ProspectItem | undefined> {
+  const { Item } = await store.db.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.prospect(workspaceId, prospectId), ConsistentRead: true }),
+  );
+  return Item as ProspectItem | undefined;
+}
 
 /**
  * Access patterns "workspace configuration" and "prospect by id" for a read route: one strongly

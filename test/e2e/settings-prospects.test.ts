@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
 import { productionDeps } from '../../lib/deps';
-import { getProspect } from '../../lib/storage/leads';
+import { getProspect } from '../../lib/storage/prospects';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 

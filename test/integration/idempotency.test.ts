@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/deps';
 import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
-import { answerOnce, type Replayable } from '../../lib/http/middleware/idempotency';
+import { oncePerIdempotencyKey, type Replayable } from '../../lib/http/middleware/idempotency';
 import { errorResponse, json, type HttpResponse } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
@@ -15,13 +15,13 @@ const principal = { kind: 'api-key', workspaceId: randomUUID(), keyId: randomUUI
 const route = routeById('addNote');
 const event = (key: string, body = '{"content":"x"}') => ({ headers: { 'Idempotency-Key': key }, body });
 
-/** `answerOnce` as a Prospect API handler uses it: a plain HTTP answer, replayed as kept. */
-const answerOnceWith = (
-  store: Parameters<typeof answerOnce>[0],
+/** `oncePerIdempotencyKey` as a Prospect API handler uses it: a plain HTTP answer, replayed as kept. */
+const oncePerKeyAsProspectApi = (
+  store: Parameters<typeof oncePerIdempotencyKey>[0],
   key: string,
   answer: () => Promise<HttpResponse>,
 ): Promise<HttpResponse> =>
-  answerOnce(
+  oncePerIdempotencyKey(
     store,
     route,
     event(key),
@@ -30,24 +30,24 @@ const answerOnceWith = (
     (kept) => kept,
   ).then(({ response }) => response);
 
-describe('answerOnce on DynamoDB Local', () => {
+describe('oncePerIdempotencyKey on DynamoDB Local', () => {
   it('refuses a second call while the first is still running, then replays its answer', async () => {
     const key = randomUUID();
     let finish: () => void = () => undefined;
     let started: () => void = () => undefined;
     const claimed = new Promise<void>((resolve) => (started = resolve));
-    const running = answerOnceWith(deps, key, async () => {
+    const running = oncePerKeyAsProspectApi(deps, key, async () => {
       started();
       await new Promise<void>((resolve) => (finish = resolve));
       return json(201, { id: 'n1' });
     });
     await claimed;
-    await expect(answerOnceWith(deps, key, async () => json(201, { id: 'n2' }))).rejects.toBeInstanceOf(
+    await expect(oncePerKeyAsProspectApi(deps, key, async () => json(201, { id: 'n2' }))).rejects.toBeInstanceOf(
       IdempotencyKeyInFlightError,
     );
     finish();
     expect((await running).body).toBe('{"id":"n1"}');
-    const replay = await answerOnceWith(deps, key, async () => json(201, { id: 'n3' }));
+    const replay = await oncePerKeyAsProspectApi(deps, key, async () => json(201, { id: 'n3' }));
     expect(replay).toEqual({
       statusCode: 201,
       body: '{"id":"n1"}',
@@ -57,8 +57,8 @@ describe('answerOnce on DynamoDB Local', () => {
 
   it('lets the retry of a 5xx run again', async () => {
     const key = randomUUID();
-    await answerOnceWith(deps, key, async () => json(500, { error: 'x' }));
-    const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'ok' }));
+    await oncePerKeyAsProspectApi(deps, key, async () => json(500, { error: 'x' }));
+    const retry = await oncePerKeyAsProspectApi(deps, key, async () => json(201, { id: 'ok' }));
     expect(retry.body).toBe('{"id":"ok"}');
   });
 
@@ -68,13 +68,13 @@ describe('answerOnce on DynamoDB Local', () => {
     const stalled = { ...deps, clock: () => start };
     let started: () => void = () => undefined;
     const claimed = new Promise<void>((resolve) => (started = resolve));
-    void answerOnceWith(stalled, key, () => {
+    void oncePerKeyAsProspectApi(stalled, key, () => {
       started();
       return new Promise(() => undefined);
     });
     await claimed;
     const later = { ...deps, clock: () => new Date(start.getTime() + 61_000) };
-    const retry = await answerOnceWith(later, key, async () => json(201, { id: 'after' }));
+    const retry = await oncePerKeyAsProspectApi(later, key, async () => json(201, { id: 'after' }));
     expect(retry.body).toBe('{"id":"after"}');
   });
 
@@ -86,7 +86,7 @@ describe('answerOnce on DynamoDB Local', () => {
       const key = randomUUID();
       const first = withDynamoDeadline(
         () =>
-          answerOnceWith(deps, key, async () => {
+          oncePerKeyAsProspectApi(deps, key, async () => {
             await pastTheDeadline();
             await deps.db.send(
               new GetCommand({ TableName: deps.tableName, Key: keys.workspace(principal.workspaceId) }),
@@ -96,7 +96,7 @@ describe('answerOnce on DynamoDB Local', () => {
         budgetMs,
       );
       await expect(first).rejects.toBeInstanceOf(DynamoDeadlineExceeded);
-      const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'retry' }));
+      const retry = await oncePerKeyAsProspectApi(deps, key, async () => json(201, { id: 'retry' }));
       expect(retry.body).toBe('{"id":"retry"}');
     });
 
@@ -104,14 +104,14 @@ describe('answerOnce on DynamoDB Local', () => {
       const key = randomUUID();
       const first = await withDynamoDeadline(
         () =>
-          answerOnceWith(deps, key, async () => {
+          oncePerKeyAsProspectApi(deps, key, async () => {
             await pastTheDeadline();
             return json(201, { id: 'late' });
           }),
         budgetMs,
       );
       expect(first.body).toBe('{"id":"late"}');
-      const retry = await answerOnceWith(deps, key, async () => json(201, { id: 'again' }));
+      const retry = await oncePerKeyAsProspectApi(deps, key, async () => json(201, { id: 'again' }));
       expect(retry.body).toBe('{"id":"late"}');
     });
   });
@@ -121,10 +121,17 @@ describe('answerOnce on DynamoDB Local', () => {
     const webhook = { kind: 'webhook', workspaceId: randomUUID(), endpointId: randomUUID() } as const;
     const journal = { outcome: 'created', record_id: 'p1', placement: 'defaut', warnings: ['w'] };
     const once = (answer: () => Promise<Replayable>) =>
-      answerOnce(deps, routeById('ingestLead'), event(key, '{"email":"a@b.fr"}'), webhook, answer, (kept) => ({
-        ...kept,
-        replayed: true,
-      }));
+      oncePerIdempotencyKey(
+        deps,
+        routeById('ingestLead'),
+        event(key, '{"email":"a@b.fr"}'),
+        webhook,
+        answer,
+        (kept) => ({
+          ...kept,
+          replayed: true,
+        }),
+      );
     const first = await once(async () => ({ response: json(200, { status: 'created' }), journal }));
     expect(first).toEqual({ response: json(200, { status: 'created' }), journal });
     const replay = await once(async () => ({ response: json(200, { status: 'other' }) }));

@@ -6,7 +6,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Deps } from '../../lib/deps';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
-import { errorAnswers, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
+import { responseHeadersAndErrors, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
 import { webhookGate, webhookJournal } from '../../lib/http/middleware/webhook';
 import type { Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from '../support/events';
@@ -37,7 +37,7 @@ const webhookChain = (route: Route, deps: Deps, handle: Handle) =>
     deps,
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(webhookJournal(route, deps))
-      .use(errorAnswers(route))
+      .use(responseHeadersAndErrors(route))
       .use(webhookGate(route, deps))
       .handler(handle),
   );

@@ -6,8 +6,8 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../../lib/domain/webhook-call';
-import { errorAnswerOf } from '../../lib/http/middleware/route';
-import { answeredWith, journalEntryOf } from '../../lib/http/middleware/webhook';
+import { mappedErrorOf } from '../../lib/http/middleware/route';
+import { successOutcome, journalEntryOf } from '../../lib/http/middleware/webhook';
 import { routeById } from '../../lib/routes';
 
 /**
@@ -61,7 +61,7 @@ describe('a lead answer as a value', () => {
       journaledWithChange: true,
       counts: leadCounts(created),
     };
-    const answered = answeredWith(call, value);
+    const answered = successOutcome(call, value);
     expect(answered.response.statusCode).toBe(200);
     expect(JSON.parse(answered.response.body)).toEqual(created);
     expect(answered).toMatchObject({ journaledWithChange: true, counts: value.counts });
@@ -83,19 +83,19 @@ describe('a lead answer as a value', () => {
 
 describe('an error answer, reported from the error mapping', () => {
   it('takes the status and code the route answers with, per webhook', () => {
-    expect(errorAnswerOf(routeById('ingestLead'), new InvalidInputError('x'))).toMatchObject({
+    expect(mappedErrorOf(routeById('ingestLead'), new InvalidInputError('x'))).toMatchObject({
       status: 400,
       code: 'invalid_payload',
     });
-    expect(errorAnswerOf(routeById('recruitment'), new InvalidInputError('x'))).toMatchObject({
+    expect(mappedErrorOf(routeById('recruitment'), new InvalidInputError('x'))).toMatchObject({
       status: 400,
       code: 'bad_request',
     });
-    expect(errorAnswerOf(routeById('ingestLead'), new Error('boom'))).toMatchObject({
+    expect(mappedErrorOf(routeById('ingestLead'), new Error('boom'))).toMatchObject({
       status: 500,
       code: 'ingest_failed',
     });
-    expect(errorAnswerOf(routeById('recruitment'), new UnauthorizedError('x'))).toMatchObject({
+    expect(mappedErrorOf(routeById('recruitment'), new UnauthorizedError('x'))).toMatchObject({
       status: 401,
       code: 'unauthorized',
     });

@@ -2,7 +2,6 @@ import type { Deps } from '../../deps';
 import { StorageUnavailableError } from '../errors';
 import {
   createProspectWithMarkers,
-  getProspect,
   updateKnownProspect,
   updateKnownProspectContacts,
   type FoundMarker,
@@ -10,6 +9,7 @@ import {
   type PhoneMatching,
   type Placement,
 } from '../../storage/leads';
+import { getProspect } from '../../storage/prospects';
 import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
 import {
   successEntry,

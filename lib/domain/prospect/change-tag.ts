@@ -1,10 +1,10 @@
 import { type ApiKeyPrincipal, type ChangeLogEntry, findByIdOrName } from '../model';
 import type { Deps } from '../../deps';
-import { NotFoundError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
-import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
-import { apiKeyActor, changeLogEntry, type ChangeStamp } from './changelog';
+import { NotFoundError, UnknownReferenceError } from '../errors';
+import type { ConfigAndProspect } from '../../storage/prospects';
+import type { Decision } from '../../storage/conditional-writes';
+import { changeLogEntry, type ChangeStamp } from './changelog';
+import { changeProspectOnVersion } from './versioned-change';
 import { messages } from '../../messages';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };
@@ -39,33 +39,16 @@ export async function changeTag(
   prospectId: string,
   request: TagRequest,
 ): Promise<TagOutcome> {
-  const { workspaceId } = principal;
-  return readDecideWrite<ConfigAndProspect, TagChange, TagOutcome>({
-    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
-    decide: (snapshot) =>
-      decideTagChange(snapshot, request, {
-        keyId: principal.keyId,
-        now: deps.clock().toISOString(),
-        newId: deps.newId,
-      }),
-    write: async (change) => {
-      const outcome = await writeProspectChange(
-        deps,
-        { workspaceId, prospectId },
-        {
-          set: {},
-          ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
-          actor: apiKeyActor(principal),
-          expectedVersion: change.expectedVersion,
-          now: change.entry.at,
-        },
-        [{ kind: 'create-entry', entry: change.entry }],
-      );
-      if (outcome !== 'written') return { kind: 'lost-race' };
-      deps.metrics.count('ProspectChanges', { field: 'tags' });
-      return { kind: 'written', answer: change.answer };
-    },
-    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  return changeProspectOnVersion(deps, principal, prospectId, {
+    decide: (snapshot, stamp) => decideTagChange(snapshot, request, stamp),
+    versionedWrite: (change: TagChange) => ({
+      set: {},
+      ...(change.action === 'add' ? { addTags: [change.tagId] } : { removeTags: [change.tagId] }),
+      now: change.entry.at,
+      entries: [change.entry],
+      expectedVersion: change.expectedVersion,
+      answer: change.answer,
+    }),
   });
 }
 

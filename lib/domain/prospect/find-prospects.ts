@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps';
 import { messages } from '../../messages';
-import { getProspect } from '../../storage/leads';
+import { getProspect } from '../../storage/prospects';
 import { InvalidInputError } from '../errors';
 import { findLeadMatch, interpretLead } from '../lead/lead';
 import type { WorkspaceCaller, ContactLookup } from '../model';

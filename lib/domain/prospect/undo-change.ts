@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Deps } from '../../deps';
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
 import { findChangeLogEntry } from '../../storage/changelog';
-import { getProspect } from '../../storage/leads';
+import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
 import { messages as catalogue } from '../../messages';
 import type { Actor, ChangeLogEntry, Prospect } from '../model';

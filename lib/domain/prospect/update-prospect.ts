@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import {
   type ApiKeyPrincipal,
-  type ChangeLogEntry,
   type Member,
   type Prospect,
   type SalesPipeline,
@@ -10,11 +9,11 @@ import {
   sameName,
 } from '../model';
 import type { Deps } from '../../deps';
-import { NotFoundError, ProtectedStageError, StorageUnavailableError, UnknownReferenceError } from '../errors';
-import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
-import { writeProspectChange } from '../../storage/prospect-writes';
-import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
-import { apiKeyActor, changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
+import { NotFoundError, ProtectedStageError, UnknownReferenceError } from '../errors';
+import type { ConfigAndProspect } from '../../storage/prospects';
+import type { Decision } from '../../storage/conditional-writes';
+import { changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
+import { changeProspectOnVersion, type VersionedWrite } from './versioned-change';
 import { prospectPatchView, type ProspectPatchView } from './read-views';
 import { messages } from '../../messages';
 import { readIsoTimestamp } from '../timestamps';
@@ -57,13 +56,7 @@ export type PatchProspectInput = z.output<typeof patchProspectSchema>;
 export type PatchResult = ProspectPatchView & { changed: string[] };
 
 /** The change a PATCH writes: the attributes set and one log entry per field, on the version read. */
-export type ProspectPatch = {
-  set: Record<string, string | null>;
-  entries: ChangeLogEntry[];
-  expectedVersion: number;
-  now: string;
-  answer: PatchResult;
-};
+export type ProspectPatch = VersionedWrite<PatchResult>;
 
 /**
  * Update a prospect (docs/api.md#update-a-prospect). Input: the validated body. Output: the
@@ -73,7 +66,7 @@ export type ProspectPatch = {
  * 2. Decide (`decideProspectPatch`): 404, 409 protected stage, 422 unknown stage or member, nothing
  *    to change, or the change; an answer that writes nothing comes from a strongly consistent read.
  * 3. Write the change and one log entry per field in one transaction conditional on the version;
- *    a lost race reads again (`readDecideWrite`).
+ *    a lost race reads again (`changeProspectOnVersion`).
  */
 export async function updateProspect(
   deps: Deps,
@@ -81,28 +74,9 @@ export async function updateProspect(
   prospectId: string,
   input: PatchProspectInput,
 ): Promise<PatchResult> {
-  const { workspaceId } = principal;
-  return readDecideWrite<ConfigAndProspect, ProspectPatch, PatchResult>({
-    read: (previous) => readConfigAndProspect(deps, workspaceId, prospectId, previous?.snapshot.config),
-    decide: (snapshot) =>
-      decideProspectPatch(snapshot, input, {
-        keyId: principal.keyId,
-        now: deps.clock().toISOString(),
-        newId: deps.newId,
-      }),
-    write: async (patch) => {
-      const outcome = await writeProspectChange(
-        deps,
-        { workspaceId, prospectId },
-        { set: patch.set, actor: apiKeyActor(principal), expectedVersion: patch.expectedVersion, now: patch.now },
-        patch.entries.map((entry) => ({ kind: 'create-entry', entry }) as const),
-      );
-      // Changed meanwhile, or a log entry's key already taken: the transaction wrote nothing.
-      if (outcome !== 'written') return { kind: 'lost-race' };
-      for (const entry of patch.entries) deps.metrics.count('ProspectChanges', { field: entry.field });
-      return { kind: 'written', answer: patch.answer };
-    },
-    contended: () => new StorageUnavailableError(messages.failure.prospectContended),
+  return changeProspectOnVersion(deps, principal, prospectId, {
+    decide: (snapshot, stamp) => decideProspectPatch(snapshot, input, stamp),
+    versionedWrite: (patch: ProspectPatch) => patch,
   });
 }
 

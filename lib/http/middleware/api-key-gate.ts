@@ -7,7 +7,13 @@ import type { ApiKeyPrincipal } from '../../domain/model';
 import { admitRequest, type RateLimitState } from '../../storage/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
-import { errorAnswers, observed, type HttpResponse, type RouteContext, type RouteMiddleware } from './route';
+import {
+  responseHeadersAndErrors,
+  observed,
+  type HttpResponse,
+  type RouteContext,
+  type RouteMiddleware,
+} from './route';
 
 const { access: messages } = catalogue;
 
@@ -16,17 +22,17 @@ export type ApiKeyContext = RouteContext & { principal: ApiKeyPrincipal };
 
 /**
  * What a Prospect API route does once its gate let the key in: its answer, from the request and the key. A write
- * route's handler is `answeredOnce(...)`, its answer kept per Idempotency-Key; a read route's is the handler alone.
+ * route's handler is `withIdempotencyKey(...)`, its answer kept per Idempotency-Key; a read route's is the handler alone.
  */
 export type ApiKeyHandler = (event: APIGatewayProxyEvent, context: ApiKeyContext) => Promise<HttpResponse>;
 
-/** A Prospect API route, the one composition of every key-gated function: `errorAnswers → apiKeyGate → handler`, observed. */
+/** A Prospect API route, the one composition of every key-gated function: `responseHeadersAndErrors → apiKeyGate → handler`, observed. */
 export const apiKeyRoute = (route: Route, deps: Deps, handler: ApiKeyHandler) =>
   observed(
     route,
     deps,
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
+      .use(responseHeadersAndErrors(route))
       .use(apiKeyGate(route, deps))
       .handler(handler),
   );

@@ -91,7 +91,7 @@ export type Replayable = { response: HttpResponse; journal?: StoredAnswer['journ
  * items (conditional puts make that a no-op) instead of adding new ones. Without the header
  * nothing is read or written. `replayed` makes a kept answer the caller's value again.
  */
-export async function answerOnce<Answer extends Replayable>(
+export async function oncePerIdempotencyKey<Answer extends Replayable>(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock' | 'newId' | 'metrics'>,
   route: Route,
   event: KeyedEvent,
@@ -163,12 +163,16 @@ type WriteHandle<C> = (event: APIGatewayProxyEvent, context: C, deps: Deps) => P
 
 /**
  * The handler of a write route, behind its Idempotency-Key: its answer, success or error, goes
- * through the idempotency record (`answerOnce`), which replays a first answer or refuses a reused
+ * through the idempotency record (`oncePerIdempotencyKey`), which replays a first answer or refuses a reused
  * key before the handler runs. A read route has nothing to replay, and no right to write the record.
  */
-export function answeredOnce<C extends { principal: Principal }>(route: Route, deps: Deps, handle: WriteHandle<C>) {
+export function withIdempotencyKey<C extends { principal: Principal }>(
+  route: Route,
+  deps: Deps,
+  handle: WriteHandle<C>,
+) {
   return async (event: APIGatewayProxyEvent, context: C): Promise<HttpResponse> => {
-    const { response } = await answerOnce(
+    const { response } = await oncePerIdempotencyKey(
       deps,
       route,
       event,

@@ -8,7 +8,13 @@ import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import { admitRequest } from '../../storage/rate-limit';
 import { rateLimitHeaders } from './api-key-gate';
-import { errorAnswers, observed, type HttpResponse, type RouteContext, type RouteMiddleware } from './route';
+import {
+  responseHeadersAndErrors,
+  observed,
+  type HttpResponse,
+  type RouteContext,
+  type RouteMiddleware,
+} from './route';
 
 const { session: messages } = catalogue;
 
@@ -19,7 +25,7 @@ export type MemberContext = RouteContext & { principal: MemberPrincipal };
 export type SettingsHandler = (event: APIGatewayProxyEvent, context: MemberContext) => Promise<HttpResponse>;
 
 /**
- * A settings route, the one composition of every member-gated function: `errorAnswers → memberGate → handler`,
+ * A settings route, the one composition of every member-gated function: `responseHeadersAndErrors → memberGate → handler`,
  * observed. Nothing of the Idempotency-Key or of the webhook journal: no settings answer is kept for replay, since
  * several carry a secret shown once (docs/api.md#settings-api).
  */
@@ -28,7 +34,7 @@ export const settingsRoute = (route: Route, deps: Deps, handler: SettingsHandler
     route,
     deps,
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(errorAnswers(route))
+      .use(responseHeadersAndErrors(route))
       .use(memberGate(deps))
       .handler(handler),
   );

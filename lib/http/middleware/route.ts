@@ -116,14 +116,18 @@ export function respondWithError(route: Route, error: unknown, headers: Record<s
 
 /**
  * A route without credential (sign-in, refresh, password reset: the person's proof is in the body, checked by the
- * identity provider), the one composition of those functions: `errorAnswers → handler`, observed.
+ * identity provider), the one composition of those functions: `responseHeadersAndErrors → handler`, observed.
  */
 export const anonymousRoute = (
   route: Route,
   deps: Pick<Deps, 'metrics'>,
   handler: (event: APIGatewayProxyEvent) => Promise<HttpResponse>,
 ) =>
-  observed(route, deps, middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(errorAnswers(route)).handler(handler));
+  observed(
+    route,
+    deps,
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(responseHeadersAndErrors(route)).handler(handler),
+  );
 
 /**
  * The first middleware of every route, so its hooks run last: every answer, success or error,
@@ -131,7 +135,7 @@ export const anonymousRoute = (
  * (an answer replayed under an Idempotency-Key included); an error becomes the route's error answer
  * (`errorResponse` below).
  */
-export function errorAnswers(route: Route): RouteMiddleware<RouteContext> {
+export function responseHeadersAndErrors(route: Route): RouteMiddleware<RouteContext> {
   return {
     after: async (request) => {
       const response = request.response;
@@ -183,8 +187,12 @@ const apiKeyRules: readonly Rule[] = [
   ...standardRules,
 ];
 
-/** Idempotency keys on the recruitment webhook: form tools retry a 500, not a 409 (docs/api.md#idempotency-keys). */
-const recruitmentRules: readonly Rule[] = [
+/**
+ * Every other route of the standard shape: the recruitment webhook, the settings routes and the anonymous ones
+ * (sign-in, password reset). Of them only the recruitment webhook takes an Idempotency-Key: form tools retry a 500,
+ * not a 409 (docs/api.md#idempotency-keys).
+ */
+const webhookAndSettingsRules: readonly Rule[] = [
   { error: IdempotencyKeyReusedError, status: 400, code: 'bad_request' },
   { error: IdempotencyKeyInFlightError, status: 500, code: 'internal' },
   ...standardRules,
@@ -208,7 +216,7 @@ const internal = {
 
 function rulesOf(route: Pick<Route, 'errorShape' | 'credential'>): readonly Rule[] {
   if (route.errorShape === 'lead') return leadRules;
-  return route.credential === 'api-key' ? apiKeyRules : recruitmentRules;
+  return route.credential === 'api-key' ? apiKeyRules : webhookAndSettingsRules;
 }
 
 /** DynamoDB's own "slow down" answers, already retried by the SDK: the caller may try again shortly. */
@@ -230,7 +238,7 @@ function retryAfter(error: unknown): Record<string, string> {
  * webhook journal and the refusal counts take), its message and details, and the headers it adds.
  * Only errors the rules name are exposed; anything else is a generic 500 that leaks nothing.
  */
-export type ErrorAnswer = {
+export type MappedError = {
   status: number;
   code: string;
   message: string;
@@ -238,7 +246,7 @@ export type ErrorAnswer = {
   headers: Record<string, string>;
 };
 
-export function errorAnswerOf(route: Pick<Route, 'errorShape' | 'credential'>, error: unknown): ErrorAnswer {
+export function mappedErrorOf(route: Pick<Route, 'errorShape' | 'credential'>, error: unknown): MappedError {
   const shape = route.errorShape;
   const rule = rulesOf(route).find((candidate) => error instanceof candidate.error);
   const headers = retryAfter(error);
@@ -261,7 +269,7 @@ export function errorResponse(
   error: unknown,
   headers: Record<string, string> = {},
 ): HttpResponse {
-  const answer = errorAnswerOf(route, error);
+  const answer = mappedErrorOf(route, error);
   return render(route.errorShape, answer.status, answer.code, answer.message, answer.details, {
     ...headers,
     ...answer.headers,

@@ -28,10 +28,10 @@ import { errorFields, logger } from '../../observability';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
 import type { WebhookCall, WebhookFields, WebhookRoute } from '../../domain/model';
-import { answerOnce } from './idempotency';
+import { oncePerIdempotencyKey } from './idempotency';
 import {
-  errorAnswerOf,
-  errorAnswers,
+  mappedErrorOf,
+  responseHeadersAndErrors,
   json,
   observed,
   respondWithError,
@@ -41,8 +41,8 @@ import {
 } from './route';
 
 /**
- * A webhook route, the one composition of both webhooks: `webhookJournal → errorAnswers → webhookGate →
- * answeredWebhook(use case)`. The gate opens the call; the handler answers it from the use case's value and
+ * A webhook route, the one composition of both webhooks: `webhookJournal → responseHeadersAndErrors → webhookGate →
+ * journaledWebhookHandler(use case)`. The gate opens the call; the handler answers it from the use case's value and
  * journals it; the journal middleware journals the calls an error answered around the handler, the gate's
  * refusals among them. Built by the webhooks' functions, and by the replay route, which runs a kept call again
  * through the same composition (docs/api.md#webhook-call-journal).
@@ -53,9 +53,9 @@ export const webhookRoute = (route: Route, deps: Deps, useCase: WebhookUseCase) 
     deps,
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(webhookJournal(route, deps))
-      .use(errorAnswers(route))
+      .use(responseHeadersAndErrors(route))
       .use(webhookGate(route, deps))
-      .handler(answeredWebhook(route, deps, useCase)),
+      .handler(journaledWebhookHandler(route, deps, useCase)),
   );
 
 /** What the webhook gate leaves for the journal: the call being answered, once the gate admitted it. */
@@ -122,7 +122,7 @@ export function webhookGate(route: Route, deps: Deps): RouteMiddleware<WebhookCo
 }
 
 /** A webhook call answered, as values: the HTTP answer, and what it reports to the journal and the metrics. */
-export type AnsweredCall = CallReport & { response: HttpResponse };
+export type WebhookCallOutcome = CallReport & { response: HttpResponse };
 
 /** A webhook's use case (`ingestLead`, `receiveApplication`): the deps its request writes with, the call, its fields. */
 export type WebhookUseCase = (
@@ -132,7 +132,7 @@ export type WebhookUseCase = (
 ) => Promise<WebhookAnswer<unknown>>;
 
 /** A use case's answer made the HTTP answer: its body, with the status of a success. */
-export const answeredWith = (call: WebhookCallContext, value: WebhookAnswer<unknown>): AnsweredCall => ({
+export const successOutcome = (call: WebhookCallContext, value: WebhookAnswer<unknown>): WebhookCallOutcome => ({
   response: json(call.successStatus, value.answer),
   journal: value.journal,
   journaledWithChange: value.journaledWithChange,
@@ -141,26 +141,26 @@ export const answeredWith = (call: WebhookCallContext, value: WebhookAnswer<unkn
 
 /**
  * The handler of both webhooks, behind their gate: the use case's answer, a value, goes through the
- * Idempotency-Key (`answerOnce`, which keeps the journal's outcome next to the answer it records,
+ * Idempotency-Key (`oncePerIdempotencyKey`, which keeps the journal's outcome next to the answer it records,
  * and replays both); the route turns it into the HTTP answer, journals the call unless its entry
  * was written with its change, and counts what it reports. An error of the use case is answered
- * in the route's shape and reported with its code, as the error mapping gives it (`errorAnswerOf`).
+ * in the route's shape and reported with its code, as the error mapping gives it (`mappedErrorOf`).
  * An error thrown before the use case runs (a key refused or not claimed) is the journal
  * middleware's (`webhookJournal`).
  */
-export function answeredWebhook(route: Route, deps: Deps, useCase: WebhookUseCase) {
+export function journaledWebhookHandler(route: Route, deps: Deps, useCase: WebhookUseCase) {
   return async (event: APIGatewayProxyEvent, context: WebhookContext): Promise<HttpResponse> => {
     const call = context.webhookCall;
-    const answered = await answerOnce<AnsweredCall>(
+    const answered = await oncePerIdempotencyKey<WebhookCallOutcome>(
       deps,
       route,
       event,
       context.principal,
       async (identity) => {
         try {
-          return answeredWith(call, await useCase({ ...deps, ...identity }, call, readWebhookBody(event)));
+          return successOutcome(call, await useCase({ ...deps, ...identity }, call, readWebhookBody(event)));
         } catch (error) {
-          const { code } = errorAnswerOf(route, error);
+          const { code } = mappedErrorOf(route, error);
           return { response: respondWithError(route, error), ...refusalReport(call.route, code) };
         }
       },
@@ -174,7 +174,7 @@ export function answeredWebhook(route: Route, deps: Deps, useCase: WebhookUseCas
 /**
  * The journal of both webhooks (docs/api.md#webhook-call-journal) for an answer that is an error
  * thrown around the handler: a refusal of the gate, or of the Idempotency-Key before the use case
- * runs. Its status and code are the error mapping's (`errorAnswerOf`). An authenticated call is
+ * runs. Its status and code are the error mapping's (`mappedErrorOf`). An authenticated call is
  * journaled with its body (to show and replay it); a refusal of a known endpoint (wrong token,
  * disabled webhook), without any of the request's values, is counted in its minute first
  * (`journalRefusedCall`); every refusal is counted by its code.
@@ -185,7 +185,7 @@ export function webhookJournal(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, JournalContext> {
   return {
     onError: async ({ event, context, error }) => {
-      const { status, code } = errorAnswerOf(route, error);
+      const { status, code } = mappedErrorOf(route, error);
       const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
       const call =
         context.webhookCall ??
