@@ -9,7 +9,13 @@ import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
-import { authorizerEntry, eventFunctions, routeById, routes, type Route } from '../../lib/routes';
+import {
+  authorizerEntry,
+  eventFunctions,
+  deployedRouteById as routeById,
+  deployedRoutes as routes,
+  type DeployedRoute as Route,
+} from '../../infra/cdk/route-grants';
 import { eventItems } from '../../lib/storage/event-items';
 import { readSignOut, recordSignOut } from '../../lib/storage/people';
 import { plantFailedDelivery } from '../support/deliveries';

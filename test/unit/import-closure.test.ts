@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { credentialProviderAlias } from '../../infra/cdk/bundling';
-import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+import { authorizerEntry, eventFunctions, deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { closureOf } from '../support/import-closure';
 
 const root = new URL('../..', import.meta.url).pathname;

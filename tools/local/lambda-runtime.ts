@@ -4,7 +4,8 @@ import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/w
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';
-import { authorizerEntry, functionTimeoutSeconds, type Route } from '../../lib/routes';
+import { functionTimeoutSeconds } from '../../lib/routes';
+import { authorizerEntry, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import { localStage, within, type GatewayReply, type Invocations } from './api-gateway';
 
 type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;

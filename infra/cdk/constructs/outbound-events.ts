@@ -20,7 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBuc
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
-import { eventFunctions, type EventFunction } from '../../../lib/routes';
+import { eventFunctions, type EventFunction } from '../route-grants';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../kept-stream-batches';
 import { nagResource } from '../nag';
