@@ -5,7 +5,7 @@ import { methodThrottling } from './constructs/crm-api';
 /**
  * The concurrency budget of every function of the stack, in one place: RouteFunction reads each
  * function's reservation here (by its entry), the event source mappings their own limits. A function
- * added to `eventFunctions` (lib/routes.ts) fails the type check until it has its line below; a route
+ * added to `eventFunctions` (infra/cdk/route-grants.ts) fails the type check until it has its line below; a route
  * takes its family's. Table and reasons: docs/deploy.md#concurrency-budget.
  *
  * Reserved concurrency is both a floor and a ceiling: "it reserves the specified capacity exclusively

@@ -76,7 +76,7 @@ export function routeFunction(scope: Construct, route: DeployedRoute, settings: 
     powertools: settings.powertools,
     noDeadLetterQueueReason: invokedByApiGateway,
   });
-  // Writes only on the signing-secrets table (lib/routes.ts `SecretsTableWrite`): no route function reads a secret.
+  // Writes only on the signing-secrets table (route-grants.ts `SecretsTableWrite`): no route function reads a secret.
   for (const statement of secretsTableStatements(settings.secretsTable, route.secretsTableActions ?? []))
     fn.addToRolePolicy(statement);
   if (route.queuesDeliveries) settings.deliveryQueue.grant(fn, 'sqs:SendMessage');

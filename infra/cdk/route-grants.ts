@@ -538,7 +538,7 @@ export type EventFunction = {
   /**
    * The functions that sign read the signing-secrets table (docs/adr/0012-signing-secrets-table.md):
    * these actions on its ARN, and its name in SECRETS_TABLE_NAME. Reads only, by type: the admin
-   * command line and the settings routes that create, rotate or delete a secret (`Route.secretsTableActions`,
+   * command line and the settings routes that create, rotate or delete a secret (`RouteGrants.secretsTableActions`,
    * writes only) write them. A function without it has no action on that table at all.
    */
   secretsTableActions?: readonly SecretsTableAction[];

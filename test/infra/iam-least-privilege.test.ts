@@ -850,7 +850,7 @@ describe('every recorded Cognito call that IAM authorizes is allowed by its own 
 
   /**
    * cognito-local lacks AdminCreateUser's RESEND: only there, the adapter sets the temporary password with
-   * AdminSetUserPassword instead, which the deployed functions are not granted (lib/routes.ts, addMember). Both
+   * AdminSetUserPassword instead, which the deployed functions are not granted (infra/cdk/route-grants.ts, addMember). Both
    * invitation routes made it, each time right after a RESEND answered `Unsupported`, and made no other
    * AdminSetUserPassword; their roles refuse it.
    */
@@ -1079,7 +1079,7 @@ describe('signing secrets: a table of their own, which only the signers read', (
   const signers: string[] = eventFunctions
     .filter((spec) => spec.secretsTableActions !== undefined)
     .map((spec) => spec.id);
-  /** The settings routes that create, rotate or delete a secret: writes only (lib/routes.ts `secretsTableActions`). */
+  /** The settings routes that create, rotate or delete a secret: writes only (infra/cdk/route-grants.ts `secretsTableActions`). */
   const secretWriters = routes.filter((route) => route.secretsTableActions !== undefined).map((route) => route.id);
   const nonSigners = [...functionNames, ...eventFunctionNames].filter(
     (name) => !signers.includes(name) && !secretWriters.includes(name),

@@ -33,7 +33,7 @@ export type FunctionCall = {
 export function recordedFunctions(clock?: () => Date) {
   const calls = new Map<string, RecordedCall[]>();
   const cognitoCalls = new Map<string, RecordedCognitoCall[]>();
-  /** What the routes that queue deliveries sent (lib/routes.ts `queuesDeliveries`). */
+  /** What the routes that queue deliveries sent (infra/cdk/route-grants.ts `queuesDeliveries`). */
   const queued: QueuedMessage[] = [];
   const depsOf = (name: string): Deps => {
     const deps = productionDeps();

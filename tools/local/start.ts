@@ -39,7 +39,7 @@ async function start(): Promise<void> {
   const { startLocalServer } = await import('./server');
   const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
   // The routes get the main table; the signing-secrets table goes to the delivery function, and its name to
-  // the routes that write secrets (lib/routes.ts `secretsTableActions`), as on AWS.
+  // the routes that write secrets (infra/cdk/route-grants.ts `secretsTableActions`), as on AWS.
   const secretsDeps = productionSecretsDeps();
   const { secretsTableName, ...deps } = secretsDeps;
   const client = createDynamoClient({ endpoint });

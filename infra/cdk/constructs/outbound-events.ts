@@ -170,7 +170,7 @@ class KeptBatchesDestination implements IEventSourceDlq {
 
 const eventFunction = (id: EventFunction['id']): EventFunction => {
   const found = eventFunctions.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`No event function ${id} in lib/routes.ts`);
+  if (!found) throw new Error(`No event function ${id} in infra/cdk/route-grants.ts`);
   return found;
 };
 
