@@ -7,8 +7,14 @@ import type { MemberPrincipal } from '../../domain/model';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import { admitRequest } from '../../storage/rate-limit';
-import { rateLimitHeaders } from './api-key-gate';
-import { errorAnswers, observed, type HttpResponse, type RouteContext, type RouteMiddleware } from './route';
+import {
+  errorAnswers,
+  observed,
+  rateLimitHeaders,
+  type HttpResponse,
+  type RouteContext,
+  type RouteMiddleware,
+} from './route';
 
 const { session: messages } = catalogue;
 

@@ -26,11 +26,11 @@ import type { pageOfCalls, replayCall, showCall } from '../../../lib/settings/we
 import type {
   createSubscription,
   deleteSubscription,
-  listSubscriptions,
-  pageOfDeliveries,
   rotateSubscriptionSecret,
   setSubscriptionActive,
 } from '../../../lib/settings/subscriptions';
+import type { listSubscriptions } from '../../../lib/settings/subscription-list';
+import type { pageOfDeliveries } from '../../../lib/settings/subscription-deliveries';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
