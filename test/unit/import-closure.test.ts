@@ -33,7 +33,7 @@ const budgets: Record<string, number> = {
   'functions/settings/list-my-workspaces.ts': 17,
   'functions/settings/get-workspace.ts': 29,
   'functions/settings/list-workspace-pipelines.ts': 16,
-  'functions/settings/list-tags.ts': 28,
+  'functions/settings/list-tags.ts': 20,
   'functions/settings/create-tag.ts': 30,
   'functions/settings/rename-tag.ts': 30,
   'functions/settings/list-api-keys.ts': 28,

@@ -9,7 +9,7 @@ import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../li
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
 import type { MemberRole } from '../../../lib/domain/model';
 import type { ApiKeyView, CreatedApiKey } from '../../../lib/settings/api-keys';
-import type { TagView } from '../../../lib/settings/config-edits';
+import type { TagView } from '../../../lib/settings/workspace';
 import type { WebhookStatusView, WebhookTokenView } from '../../../lib/settings/webhooks';
 import type { WorkspaceView } from '../../../lib/settings/workspaces';
 import type {
