@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { listApiKeys } from '../../lib/settings/api-keys';
+import { listApiKeys } from '../../lib/settings/api-key-list';
 import { listMembers } from '../../lib/settings/members';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
