@@ -8,7 +8,7 @@ import {
 import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { webhookUrl } from '../../lib/settings/webhooks';
+import { webhookUrl } from '../../lib/settings/webhook-status';
 import { messages } from '../../lib/messages';
 import { checkedRoutes } from '../../lib/routes';
 import {

@@ -5,7 +5,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from './create-table';
-import { webhookUrl } from '../../lib/settings/webhooks';
+import { webhookUrl } from '../../lib/settings/webhook-status';
 import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';

@@ -11,7 +11,8 @@ import type { MemberRole } from '../../../lib/domain/model';
 import type { ApiKeyView } from '../../../lib/settings/api-key-list';
 import type { CreatedApiKey } from '../../../lib/settings/api-keys';
 import type { TagView } from '../../../lib/settings/workspace';
-import type { WebhookStatusView, WebhookTokenView } from '../../../lib/settings/webhooks';
+import type { WebhookStatusView } from '../../../lib/settings/webhook-status';
+import type { WebhookTokenView } from '../../../lib/settings/webhooks';
 import type { WorkspaceView } from '../../../lib/settings/workspaces';
 import type {
   refreshSession,
