@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { listApiKeys } from '../../lib/settings/api-key-list';
-import { listMembers } from '../../lib/settings/members';
+import { listMembers } from '../../lib/settings/member-list';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';

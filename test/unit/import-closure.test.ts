@@ -47,11 +47,11 @@ const budgets: Record<string, number> = {
   'functions/settings/get-workspace-prospect.ts': 21,
   'functions/settings/list-workspace-prospect-changes.ts': 23,
   'functions/settings/undo-change.ts': 34,
-  'functions/settings/list-members.ts': 31,
-  'functions/settings/add-member.ts': 34,
-  'functions/settings/invite-member.ts': 34,
-  'functions/settings/change-member-role.ts': 32,
-  'functions/settings/remove-member.ts': 32,
+  'functions/settings/list-members.ts': 21,
+  'functions/settings/add-member.ts': 35,
+  'functions/settings/invite-member.ts': 35,
+  'functions/settings/change-member-role.ts': 33,
+  'functions/settings/remove-member.ts': 33,
   'functions/settings/list-audit.ts': 25,
   // Issue 26: the settings API's journal, subscriptions and deliveries, on the admin command line's use cases
   // (lib/settings/webhook-calls.ts, lib/settings/subscriptions.ts and its siblings by use case); the replay invokes the webhooks' own functions.

@@ -22,7 +22,8 @@ import type {
 } from '../../../lib/domain/session/session';
 
 import type { AuditEntryView } from '../../../lib/settings/audit';
-import type { InvitedMemberView, MemberView } from '../../../lib/settings/members';
+import type { MemberView } from '../../../lib/settings/member-list';
+import type { InvitedMemberView } from '../../../lib/settings/members';
 
 import type { pageOfCalls, replayCall, showCall } from '../../../lib/settings/webhook-calls';
 import type {
