@@ -7,7 +7,7 @@ import { encodeCursor, type CursorBinding } from '../http/cursor';
 import type { PageRequest } from '../storage/prospect-pages';
 import type { DeliveryStatus } from '../domain/model';
 import type { SubscriptionItem } from '../storage/event-items';
-import * as store from '../storage/subscriptions';
+import * as store from '../storage/subscription-reads';
 import { AdminInputError } from './errors';
 import { checkedId, notFoundId } from './ids';
 import { requireWorkspace } from './workspace';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
-import * as store from '../storage/subscriptions';
+import * as store from '../storage/subscription-reads';
 import { requireWorkspace } from './workspace';
 
 /** `subscription list` and `GET /subscriptions`: what a listing shows of a subscription, never its secret nor its deliveries. */

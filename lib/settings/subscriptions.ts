@@ -7,6 +7,7 @@ import { rotationOverlapMs } from '../domain/events/signing';
 import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
 import { messages } from '../messages';
 import * as store from '../storage/subscriptions';
+import { getSubscription, listSubscriptions } from '../storage/subscription-reads';
 import { listWorkspaces } from '../storage/workspaces';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
 import type { AuditAction } from '../storage/audit-log';
@@ -158,7 +159,7 @@ export async function rotateSubscriptionSecret(
     messages.audit.subscriptionSecretRotated,
   );
   if (await store.rotateSigningSecret(deps, workspace.id, id, rotation, audit)) return { id, secret };
-  if (!(await store.getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
+  if (!(await getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
   throw new ConflictError(messages.admin.subscription.secretNotMoved(id));
 }
 
@@ -180,7 +181,7 @@ export async function moveLegacySecrets(
       : [(await requireWorkspace(deps, workspaceId)).id];
   const migrated: MovedSecret[] = [];
   for (const id of workspaceIds) {
-    for (const item of await store.listSubscriptions(deps, id)) {
+    for (const item of await listSubscriptions(deps, id)) {
       if (item.secret === undefined) continue;
       if (await store.moveLegacySecret(deps, { ...item, secret: item.secret })) {
         migrated.push({ workspace_id: item.workspace_id, id: item.id });
