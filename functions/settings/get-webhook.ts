@@ -1,4 +1,4 @@
-import { recruitmentWebhookUrl, webhookStatus } from '../../lib/settings/webhooks';
+import { recruitmentWebhookUrl, webhookStatus } from '../../lib/settings/webhook-status';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { apiBaseUrlOf } from '../../lib/http/request-input';
 import { membershipOf } from '../../lib/http/membership';

@@ -1,4 +1,4 @@
-import { listApiKeys } from '../../lib/settings/api-keys';
+import { listApiKeys } from '../../lib/settings/api-key-list';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { membershipOf } from '../../lib/http/membership';
 import { settingsRoute } from '../../lib/http/middleware/member-gate';

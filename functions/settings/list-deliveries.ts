@@ -1,4 +1,4 @@
-import { deliveriesBinding, pageOfDeliveries, readDeliveryStatus } from '../../lib/settings/subscriptions';
+import { deliveriesBinding, pageOfDeliveries, readDeliveryStatus } from '../../lib/settings/subscription-deliveries';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';

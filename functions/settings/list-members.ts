@@ -1,4 +1,4 @@
-import { listMembers } from '../../lib/settings/members';
+import { listMembers } from '../../lib/settings/member-list';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { actingMemberOf } from '../../lib/http/membership';
 import { settingsRoute } from '../../lib/http/middleware/member-gate';

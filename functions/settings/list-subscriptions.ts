@@ -1,4 +1,4 @@
-import { listSubscriptions } from '../../lib/settings/subscriptions';
+import { listSubscriptions } from '../../lib/settings/subscription-list';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';

@@ -1,4 +1,4 @@
-import { listTags } from '../../lib/settings/config-edits';
+import { listTags } from '../../lib/settings/workspace';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { membershipOf } from '../../lib/http/membership';
 import { settingsRoute } from '../../lib/http/middleware/member-gate';

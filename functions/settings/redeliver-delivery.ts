@@ -1,4 +1,4 @@
-import { queueRedelivery } from '../../lib/settings/subscriptions';
+import { queueRedelivery } from '../../lib/settings/redeliveries';
 import { productionDeps, type Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { loadDeliveryQueueUrl } from '../../lib/event-deps';

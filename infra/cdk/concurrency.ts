@@ -1,10 +1,11 @@
-import { authorizerEntry, eventFunctions, routes, type Credential, type EventFunction } from '../../lib/routes';
+import type { Credential } from '../../lib/routes';
+import { authorizerEntry, deployedRoutes, eventFunctions, type EventFunction } from './route-grants';
 import { methodThrottling } from './constructs/crm-api';
 
 /**
  * The concurrency budget of every function of the stack, in one place: RouteFunction reads each
  * function's reservation here (by its entry), the event source mappings their own limits. A function
- * added to `eventFunctions` (lib/routes.ts) fails the type check until it has its line below; a route
+ * added to `eventFunctions` (infra/cdk/route-grants.ts) fails the type check until it has its line below; a route
  * takes its family's. Table and reasons: docs/deploy.md#concurrency-budget.
  *
  * Reserved concurrency is both a floor and a ceiling: "it reserves the specified capacity exclusively
@@ -47,7 +48,7 @@ export const budgetedCallSeconds = { authorizer: 0.05, handler: 0.1 } as const;
  * Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 2 × 250 for the
  * Prospect API and the webhooks, 20 for each method of the settings API.
  */
-export const apiPeakRequestsPerSecond = routes.reduce(
+export const apiPeakRequestsPerSecond = deployedRoutes.reduce(
   (sum, route) => sum + methodThrottling[route.credential].rateLimit,
   0,
 );
@@ -102,7 +103,7 @@ export function concurrencyOfEntry(entry: string): FunctionConcurrency {
   if (entry === authorizerEntry) return concurrencyBudget.authorizer;
   const eventFunction = eventFunctions.find((candidate) => candidate.entry === entry);
   if (eventFunction) return concurrencyBudget[eventFunction.id];
-  const route = routes.find((candidate) => candidate.entry === entry);
+  const route = deployedRoutes.find((candidate) => candidate.entry === entry);
   if (route) return concurrencyBudget[route.credential];
   throw new Error(`No concurrency budget for ${entry}: add its line to infra/cdk/concurrency.ts`);
 }

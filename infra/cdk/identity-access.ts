@@ -1,6 +1,6 @@
 import type { IUserPool } from 'aws-cdk-lib/aws-cognito';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IdentityAction } from '../../lib/routes';
+import type { IdentityAction } from './route-grants';
 
 /**
  * Exactly the user-pool actions of one function (the route list's `identityActions`), on the members' pool alone:

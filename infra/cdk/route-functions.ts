@@ -5,7 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { webhookFunctionVariables, type WebhookFunctionNames } from '../../lib/settings/webhook-functions';
-import type { Route } from '../../lib/routes';
+import type { DeployedRoute } from './route-grants';
 import { concurrencyBudget } from './concurrency';
 import { RouteFunction } from './constructs/route-function';
 import type { PowertoolsSettings } from './observability';
@@ -50,7 +50,7 @@ export const constructId = (routeId: string): string => routeId.charAt(0).toUppe
  * The function of one route: its table actions on its partitions, its user-pool actions on the pool, its
  * credential's concurrency, and for the settings API the pool's ids.
  */
-export function routeFunction(scope: Construct, route: Route, settings: RouteFunctionSettings): RouteFunction {
+export function routeFunction(scope: Construct, route: DeployedRoute, settings: RouteFunctionSettings): RouteFunction {
   const webhooks = route.invokesWebhooks ? settings.webhookFunctions : undefined;
   if (route.invokesWebhooks && webhooks === undefined)
     throw new Error(`${route.id}: the webhooks' functions come first`);
@@ -76,7 +76,7 @@ export function routeFunction(scope: Construct, route: Route, settings: RouteFun
     powertools: settings.powertools,
     noDeadLetterQueueReason: invokedByApiGateway,
   });
-  // Writes only on the signing-secrets table (lib/routes.ts `SecretsTableWrite`): no route function reads a secret.
+  // Writes only on the signing-secrets table (route-grants.ts `SecretsTableWrite`): no route function reads a secret.
   for (const statement of secretsTableStatements(settings.secretsTable, route.secretsTableActions ?? []))
     fn.addToRolePolicy(statement);
   if (route.queuesDeliveries) settings.deliveryQueue.grant(fn, 'sqs:SendMessage');

@@ -8,18 +8,18 @@ import {
 import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { webhookUrl } from '../../lib/settings/webhooks';
+import { webhookUrl } from '../../lib/settings/webhook-status';
 import { messages } from '../../lib/messages';
+import { checkedRoutes } from '../../lib/routes';
 import {
   authorizerEntry,
   authorizerTableKeys,
-  checkedRoutes,
-  routes as routeList,
+  deployedRoutes,
+  type DeployedRoute,
   type ItemAction,
-  type Route,
   type TableAction,
   type TableKeys,
-} from '../../lib/routes';
+} from './route-grants';
 import { nagPolicy } from './nag';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
@@ -73,7 +73,7 @@ export type CrmStackProps = StackProps & {
   /** Cognito threat protection on the members' pool, with the Plus feature plan (`-c threatProtection=on`). */
   threatProtection?: boolean;
   /** The route list the stack is built from, checked (`checkedRoutes`): lib/routes.ts's; a test may add routes. */
-  routes?: readonly Route[];
+  routes?: readonly DeployedRoute[];
 };
 
 /** Everything the API needs, generated from the one route list and the one table definition. */
@@ -84,7 +84,7 @@ export class CrmStack extends Stack {
       throw new Error(messages.deployment.productionWithoutSesSender(props.stage));
     }
     /** Before anything is made: a route under a workspace without a role stops the synthesis (lib/routes.ts). */
-    const routes = checkedRoutes(props.routes ?? routeList);
+    const routes = checkedRoutes(props.routes ?? deployedRoutes);
     const logLevel = props.logLevel ?? 'INFO';
     if (!isPowertoolsLogLevel(logLevel)) {
       throw new Error(`Niveau de journalisation invalide : ${logLevel} (${powertoolsLogLevels.join(', ')})`);

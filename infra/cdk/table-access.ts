@@ -7,7 +7,7 @@ import type {
   SecretsTableWrite,
   TableAction,
   TableKeys,
-} from '../../lib/routes';
+} from './route-grants';
 import { deletablePrefixes } from '../../lib/storage/table-items';
 import { tableDefinition } from './table-definition';
 

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
 import { readKeyChangePage } from '../storage/key-changes';
 import type { PagePosition, PageRequest } from '../storage/prospect-pages';
-import { requireApiKey } from './api-keys';
+import { requireApiKey } from './api-key-list';
 import { checkedId } from './ids';
 
 /**

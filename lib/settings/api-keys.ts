@@ -6,12 +6,12 @@ import { allScopes } from '../routes';
 import * as credentials from '../storage/credentials';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
 import { createApiKey as createStoredApiKey, revokeApiKey as revokeStoredApiKey } from '../storage/credential-creation';
-import { InvalidInputError, NotFoundError } from '../domain/errors';
+import { InvalidInputError } from '../domain/errors';
+import { requireApiKey } from './api-key-list';
 import { checkedId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';
 
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
-export type ApiKeyView = { id: string; name: string; scopes: string[]; created_at: string; revoked_at: string | null };
 
 /** A refused input of `apikey create` / `POST /api-keys`: the command line's exit 2, the API's 400 naming the field. */
 const refused = (field: 'name' | 'scopes', message: string) => new InvalidInputError(message, { field, message });
@@ -82,12 +82,6 @@ export async function createApiKey(
   return { id: key.id, name, scopes, secret };
 }
 
-export async function listApiKeys(deps: Deps, workspaceId: string): Promise<ApiKeyView[]> {
-  const id = checkedId('workspace', workspaceId);
-  await requireWorkspace(deps, id);
-  return (await credentials.listApiKeysOfWorkspace(deps, id)).map(apiKeyView);
-}
-
 /** Revoking twice keeps the first revocation date; the revocation and its audit entry are one transaction. */
 export async function revokeApiKey(
   deps: Deps,
@@ -109,26 +103,3 @@ export async function revokeApiKey(
   const revokedAt = await revokeStoredApiKey(deps, key, now.toISOString(), audit);
   return { id: key.id, revoked_at: revokedAt };
 }
-
-/**
- * A key named by id, found among its workspace's keys (a key is stored under its fingerprint):
- * another workspace's key is unknown here. Takes ids already through checkedId.
- */
-export async function requireApiKey(
-  deps: Pick<Deps, 'db' | 'tableName'>,
-  workspaceId: string,
-  keyId: string,
-): Promise<credentials.ApiKeyItem> {
-  const key = (await credentials.listApiKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
-  // Another workspace's key, or none: 404 on the settings API (docs/api.md#settings-api), exit 2 on the command line.
-  if (!key) throw new NotFoundError(messages.admin.ids.unknown.apiKey(keyId));
-  return key;
-}
-
-const apiKeyView = (key: credentials.ApiKeyItem): ApiKeyView => ({
-  id: key.id,
-  name: key.name,
-  scopes: key.scopes,
-  created_at: key.created_at,
-  revoked_at: key.revoked_at,
-});

@@ -1,10 +1,9 @@
 import type { Deps } from '../deps';
-import { newAuditEntry, type AuditRecord } from '../domain/audit';
 import { InvalidInputError } from '../domain/errors';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../http/cursor';
 import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
 import { messages } from '../messages';
-import { readAuditPage, writeAuditEntry, type AuditEntry } from '../storage/audit-log';
+import { readAuditPage, type AuditEntry } from '../storage/audit-log';
 import { checkedId } from './ids';
 
 /** One entry as `GET /audit` answers it (docs/api.md#settings-api). */
@@ -41,12 +40,4 @@ export async function listAudit(
     entries: page.entries.map(entryView),
     next_cursor: page.more && last ? encodeCursor(binding, { at: last.at, id: last.id }) : null,
   };
-}
-
-/**
- * The entry of a change that is not one transaction, written right after it (docs/api.md#audit-log): a
- * change the entry could not join, or a call of the webhook's own handler (a replay).
- */
-export async function recordAudit(deps: Pick<Deps, 'db' | 'tableName' | 'clock'>, entry: AuditRecord): Promise<void> {
-  await writeAuditEntry(deps, newAuditEntry(deps.clock(), entry));
 }

@@ -15,14 +15,12 @@ import {
   type EditedConfig,
   type ExistingWorkspaceConfig,
 } from '../storage/config-edits';
-import { configOf } from '../storage/workspace-config';
 import { AdminInputError } from './errors';
 import { checkedId, unknownId } from './ids';
-import { requireWorkspace } from './workspace';
+import type { TagView } from './workspace';
 
 const refusals = messages.admin.config;
 
-export type TagView = { id: string; name: string };
 export type SalesPipelineView = { id: string; name: string; is_default: boolean; active: boolean; stages: [] };
 export type StageView = { id: string; name: string; type: string; pipeline_id: string };
 export type ColumnView = { id: string; name: string; pipeline_id: string };
@@ -86,12 +84,6 @@ function refuseTakenTagName(tags: readonly Tag[], name: string, except?: string)
   if (tags.some((other) => other.id !== except && sameName(other.name, name))) {
     throw new ConflictError(refusals.tagNameTaken(name));
   }
-}
-
-/** `GET /tags`: the workspace's tags in their order, read from its configuration item (one strongly consistent GetItem). */
-export async function listTags(deps: Pick<Deps, 'db' | 'tableName'>, workspaceId: string): Promise<TagView[]> {
-  const workspace = await requireWorkspace(deps, checkedId('workspace', workspaceId));
-  return configOf(workspace as unknown as Record<string, unknown>).tags.map(({ id, name }) => ({ id, name }));
 }
 
 /** `tag add`, `POST /tags`: a new tag, last of the list, and its audit entry in the same transaction. */

@@ -11,9 +11,8 @@ import { messages } from '../messages';
 import type { AuditEntry } from '../storage/audit-log';
 import { partsOf, type ConfigCompanion, type ConfigEdit } from '../storage/config-edits';
 import { emailKey } from '../storage/table-items';
-import { configOf } from '../storage/workspace-config';
 import { editConfig, editConfigAfter } from './config-edits';
-import { requireWorkspace } from './workspace';
+import { canSignIn, memberView, roleOf, type MemberView } from './member-list';
 
 /**
  * The members of a workspace (docs/api.md#sign-in, #settings-api): list, add (an invitation), invite again, change
@@ -24,7 +23,6 @@ import { requireWorkspace } from './workspace';
  * domain errors (the settings API's 404, 409 and 422; exit 2 on the command line).
  */
 
-export type MemberView = { id: string; email: string | null; name: string; role: MemberRole; can_sign_in: boolean };
 /**
  * An invitation's answer (docs/api.md, « Members »): whether the person was invited, that is given a new temporary
  * password, and that password only where the identity provider lets it be answered (the local run).
@@ -33,20 +31,6 @@ export type InvitedMemberView = MemberView & { invited: boolean; temporary_passw
 
 const texts = messages.members;
 const summaries = messages.audit;
-
-/** A member stored before roles is a `member` (docs/api.md#sign-in). */
-export const roleOf = (member: Member): MemberRole => member.role ?? 'member';
-
-/** A person may sign in as this member: an e-mail, and not removed. */
-export const canSignIn = (member: Member): boolean => member.email !== null && !member.removed_at;
-
-export const memberView = (member: Member): MemberView => ({
-  id: member.id,
-  email: member.email,
-  name: member.name,
-  role: roleOf(member),
-  can_sign_in: canSignIn(member),
-});
 
 const roles: readonly MemberRole[] = ['admin', 'member'];
 
@@ -140,12 +124,6 @@ export function temporaryPassword(): string {
 }
 
 type Acting = { workspaceId: string; actingMemberId: ActingMemberId };
-
-/** `GET /members`: every member, removed ones included (their ids stay setters and closers); one strongly consistent read. */
-export async function listMembers(deps: Deps, workspaceId: string): Promise<{ members: MemberView[] }> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  return { members: configOf(workspace as unknown as Record<string, unknown>).members.map(memberView) };
-}
 
 /** The membership written with a member who may sign in. */
 const membershipOf = (workspaceId: string, member: Member & { email: string }): ConfigCompanion => ({

@@ -2,26 +2,16 @@ import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { Deps, SecretsDeps } from '../deps';
 import { ConflictError, InvalidInputError } from '../domain/errors';
-import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
-import type { DeliveryQueue, EventDeps, NetworkPolicy } from '../domain/events/ports';
-import { checkRedeliverable, redeliver } from '../domain/events/redeliver';
+import type { NetworkPolicy } from '../domain/events/ports';
 import { rotationOverlapMs } from '../domain/events/signing';
 import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
 import { messages } from '../messages';
-import { listDeliveries } from '../storage/delivery-list';
-import { readDeliveryWithSubscription } from '../storage/delivery-attempts';
-import { encodeCursor, type CursorBinding } from '../http/cursor';
-import type { PageRequest } from '../storage/prospect-pages';
-import type { DeliveryStatus } from '../domain/model';
-import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscriptions';
+import { getSubscription, listSubscriptions } from '../storage/subscription-reads';
 import { listWorkspaces } from '../storage/workspaces';
 import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import { recordAudit } from './audit';
-import { AdminInputError } from './errors';
 import { checkedId, notFoundId } from './ids';
 import { requireWorkspace } from './workspace';
-
 /**
  * The admin side of outbound events (docs/api.md#outbound-events): a workspace's subscriptions and the
  * deliveries made for them. Every use case first checks the workspace exists; a subscription or
@@ -29,14 +19,6 @@ import { requireWorkspace } from './workspace';
  */
 
 export type CreatedSubscription = { id: string; url: string; events: string[]; secret: string };
-export type SubscriptionView = Pick<SubscriptionItem, 'id' | 'url' | 'events' | 'active' | 'created_at'>;
-
-/** `subscription deliveries --limit`: 1 to this many, 100 when absent. */
-export const maxDeliveriesListed = 1000;
-export const defaultDeliveriesListed = 100;
-
-const deliveryStatuses: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
 /** The Standard Webhooks form: `whsec_` and the base64 of 32 random bytes, the HMAC key. */
 const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -45,15 +27,6 @@ const accepted = <T>(checked: Checked<T>, field: 'url' | 'events'): T => {
   if (!checked.ok) throw new InvalidInputError(checked.reason, { field, message: checked.reason });
   return checked.value;
 };
-
-/** Never a secret: one is printed once, by `subscription create` or `rotate-secret`. */
-const subscriptionView = (item: StoredSubscriptionItem): SubscriptionView => ({
-  id: item.id,
-  url: item.url,
-  events: item.events,
-  active: item.active,
-  created_at: item.created_at,
-});
 
 /**
  * `subscription create`: an active subscription; its secret is returned here only. `actingMemberId`,
@@ -103,17 +76,6 @@ export const newSubscriptionSchema = z.strictObject({
 
 /** `PATCH /subscriptions/{s}`: `{ active }`. */
 export const subscriptionActivationSchema = z.strictObject({ active: z.boolean() });
-
-/** `subscription list`: oldest first. */
-export async function listSubscriptions(
-  deps: Deps,
-  workspaceId: string,
-): Promise<{ subscriptions: SubscriptionView[] }> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const items = await store.listSubscriptions(deps, workspace.id);
-  items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  return { subscriptions: items.map(subscriptionView) };
-}
 
 /** `subscription enable` / `disable`: events written while it is off are never sent. */
 export async function setSubscriptionActive(
@@ -185,7 +147,7 @@ export async function rotateSubscriptionSecret(
     summary: messages.audit.subscriptionSecretRotated,
   });
   if (await store.rotateSigningSecret(deps, workspace.id, id, rotation, audit)) return { id, secret };
-  if (!(await store.getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
+  if (!(await getSubscription(deps, workspace.id, id))) throw notFoundId('subscription', subscriptionId);
   throw new ConflictError(messages.admin.subscription.secretNotMoved(id));
 }
 
@@ -207,7 +169,7 @@ export async function moveLegacySecrets(
       : [(await requireWorkspace(deps, workspaceId)).id];
   const migrated: MovedSecret[] = [];
   for (const id of workspaceIds) {
-    for (const item of await store.listSubscriptions(deps, id)) {
+    for (const item of await listSubscriptions(deps, id)) {
       if (item.secret === undefined) continue;
       if (await store.moveLegacySecret(deps, { ...item, secret: item.secret })) {
         migrated.push({ workspace_id: item.workspace_id, id: item.id });
@@ -215,155 +177,4 @@ export async function moveLegacySecrets(
     }
   }
   return { migrated };
-}
-
-/** `--limit` as typed: a whole number from 1 to 1000; absent, 100. */
-export function readDeliveriesLimit(value: string | undefined): number {
-  if (value === undefined) return defaultDeliveriesListed;
-  const text = value.trim();
-  const limit = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
-  if (!(limit >= 1 && limit <= maxDeliveriesListed)) {
-    throw new AdminInputError(messages.admin.webhook.invalidLimit(value, maxDeliveriesListed));
-  }
-  return limit;
-}
-
-/** `--status` as typed: pending, delivered or failed. */
-export function readDeliveryStatus(value: string | undefined): DeliveryStatus | undefined {
-  if (value === undefined) return undefined;
-  const status = deliveryStatuses.find((known) => known === value.trim());
-  if (status === undefined) {
-    const message = messages.admin.subscription.invalidStatus(value);
-    throw new InvalidInputError(message, { field: 'status', message });
-  }
-  return status;
-}
-
-/** `subscription deliveries`: the subscription's deliveries (30 days), newest first. */
-export async function listSubscriptionDeliveries(
-  deps: Deps,
-  workspaceId: string,
-  subscriptionId: string,
-  options: { status?: string | undefined; limit?: string | undefined },
-): Promise<{ deliveries: DeliveryView[] }> {
-  const status = readDeliveryStatus(options.status);
-  const limit = readDeliveriesLimit(options.limit);
-  const subscription = await requireSubscription(deps, workspaceId, subscriptionId);
-  const deliveries = await listDeliveries(deps, subscription.workspace_id, {
-    subscriptionId: subscription.id,
-    status,
-    limit,
-    now: deps.clock(),
-  });
-  return { deliveries: deliveries.map(deliveryView) };
-}
-
-/**
- * `GET /subscriptions/{s}/deliveries` (docs/api.md#settings-api): a page of the deliveries `subscription deliveries`
- * lists, newest first; `next_cursor` names the last of the page when another follows (one more is read to know it).
- */
-export async function pageOfDeliveries(
-  deps: Deps,
-  workspaceId: string,
-  subscriptionId: string,
-  options: { status?: DeliveryStatus | undefined; page: PageRequest },
-): Promise<{ deliveries: DeliveryView[]; next_cursor: string | null }> {
-  const subscription = await requireSubscription(deps, workspaceId, subscriptionId);
-  const { limit, after } = options.page;
-  const found = await listDeliveries(deps, subscription.workspace_id, {
-    subscriptionId: subscription.id,
-    status: options.status,
-    limit: limit + 1,
-    now: deps.clock(),
-    afterId: after?.id,
-  });
-  const deliveries = found.slice(0, limit).map(deliveryView);
-  const last = deliveries.at(-1);
-  const binding = deliveriesBinding(subscription.workspace_id, subscription.id, options.status);
-  return {
-    deliveries,
-    next_cursor: found.length > limit && last ? encodeCursor(binding, { at: last.created_at, id: last.id }) : null,
-  };
-}
-
-/** A cursor is bound to the subscription and the status filter it was issued for. */
-export const deliveriesBinding = (
-  workspaceId: string,
-  subscriptionId: string,
-  status: DeliveryStatus | undefined,
-): CursorBinding => ({ list: 'deliveries', workspaceId, subscriptionId, status: status ?? '' });
-
-/**
- * `POST /deliveries/{d}/redeliver` (docs/api.md#settings-api): the same checks as `subscription redeliver`
- * (lib/domain/events/redeliver.ts), then the new attempt queued at once for the delivery function, which
- * signs and sends it (lib/domain/events/deliver.ts): the caller reads no signing secret and POSTs
- * nothing itself. The delivery as it stands when queued, after the audit entry.
- */
-export async function queueRedelivery(
-  deps: Deps & { queue: DeliveryQueue },
-  workspaceId: string,
-  deliveryId: string,
-  actingMemberId: ActingMemberId,
-): Promise<DeliveryView> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('delivery', deliveryId);
-  const now = deps.clock();
-  const { delivery, subscription } = await readDeliveryWithSubscription(deps, workspace.id, id);
-  const redeliverable = checkRedeliverable({ delivery, subscription }, id, now);
-  await deps.queue.send([
-    {
-      message: {
-        workspace_id: workspace.id,
-        delivery_id: redeliverable.delivery.id,
-        subscription_id: redeliverable.subscription.id,
-        step: redeliverable.delivery.step,
-        not_before: now.toISOString(),
-        redelivery: true,
-      },
-      delaySeconds: 0,
-    },
-  ]);
-  await recordAudit(deps, {
-    workspaceId: workspace.id,
-    memberId: actingMemberId,
-    action: 'delivery.redelivered',
-    targetId: id,
-    summary: messages.audit.deliveryRedeliveryQueued,
-  });
-  return deliveryView(redeliverable.delivery);
-}
-
-/**
- * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
- * (lib/domain/events/redeliver.ts), made by the command itself: it runs in a process of its own,
- * which shares no queue with `npm start`'s, and prints the delivery once the event is sent
- * (docs/api.md#outbound-events). An unknown delivery, a deleted or disabled subscription are the administrator's to
- * correct (exit 2). The attempt is a POST and the writes that record it: its audit entry is written right after them
- * (docs/api.md#audit-log).
- */
-export async function redeliverDelivery(
-  deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
-  workspaceId: string,
-  deliveryId: string,
-  actingMemberId: ActingMemberId = commandLine,
-): Promise<DeliveryView> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('delivery', deliveryId);
-  const delivery = await redeliver(deps, workspace.id, id);
-  await recordAudit(deps, {
-    workspaceId: workspace.id,
-    memberId: actingMemberId,
-    action: 'delivery.redelivered',
-    targetId: id,
-    summary: messages.audit.deliveryRedelivered(delivery.status),
-  });
-  return delivery;
-}
-
-async function requireSubscription(deps: Deps, workspaceId: string, subscriptionId: string): Promise<SubscriptionItem> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('subscription', subscriptionId);
-  const subscription = await store.getSubscription(deps, workspace.id, id);
-  if (!subscription) throw notFoundId('subscription', subscriptionId);
-  return subscription;
 }

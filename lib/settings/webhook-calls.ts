@@ -12,7 +12,7 @@ import type { WebhookCallItem } from '../storage/table-items';
 import { findCallByRequestId, getWorkspaceAndCall, listWebhookCalls } from '../storage/webhook-call-list';
 import type { WorkspaceItem } from '../storage/workspace-config';
 import { commandLine, type ActingMemberId } from '../domain/audit';
-import { recordAudit } from './audit';
+import { recordAudit } from './record-audit';
 import { AdminInputError } from './errors';
 import { checkedId, notFoundId, unknownId } from './ids';
 import { requireWorkspace } from './workspace';

@@ -5,19 +5,11 @@ import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit
 import { fingerprint, getEndpoint, type EndpointItem } from '../storage/credentials';
 import { createEndpoint, replaceEndpointToken, setEndpointActive } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
-import { NotFoundError } from '../domain/errors';
 import { checkedId } from './ids';
+import { requireEndpointId, statusView, webhookUrl, type WebhookStatusView } from './webhook-status';
 import { requireWorkspace } from './workspace';
 
 export type WebhookTokenView = { endpoint_id: string; url: string; token: string };
-export type WebhookStatusView = { endpoint_id: string; url: string; active: boolean; last_call_at: string | null };
-
-export const webhookUrl = (publicBaseUrl: string, endpointId: string): string =>
-  `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/ingest-lead?endpoint_id=${endpointId}`;
-
-/** The recruitment webhook's URL: the same endpoint and token as the lead webhook's (docs/api.md). */
-export const recruitmentWebhookUrl = (publicBaseUrl: string, endpointId: string): string =>
-  `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
 
 /** Only the token's fingerprint is stored: the token returned here is shown once and then lost. */
 export function newEndpoint(
@@ -112,27 +104,6 @@ export async function setWebhookActive(
   return statusView(endpoint, publicBaseUrl);
 }
 
-export async function webhookStatus(
-  deps: Deps,
-  workspaceId: string,
-  publicBaseUrl: string,
-): Promise<WebhookStatusView> {
-  const endpointId = await requireEndpointId(deps, checkedId('workspace', workspaceId));
-  const endpoint = await getEndpoint(deps, endpointId);
-  if (!endpoint) throw new Error(messages.admin.webhook.endpointMissing(endpointId, workspaceId));
-  return statusView(endpoint, publicBaseUrl);
-}
-
-async function requireEndpointId(deps: Deps, workspaceId: string): Promise<string> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  if (!workspace.endpoint_id) {
-    // `GET /webhook` before any generation: 404 (docs/api.md#settings-api); the command line exits 2 as for any domain
-    // error.
-    throw new NotFoundError(messages.admin.webhook.notGenerated);
-  }
-  return workspace.endpoint_id;
-}
-
 /** A new token and its audit entry (never the token) in one transaction. */
 async function rotateToken(
   deps: Deps,
@@ -154,10 +125,3 @@ async function rotateToken(
   );
   return { endpoint_id: change.endpointId, url: webhookUrl(publicBaseUrl, change.endpointId), token };
 }
-
-const statusView = (endpoint: EndpointItem, publicBaseUrl: string): WebhookStatusView => ({
-  endpoint_id: endpoint.id,
-  url: webhookUrl(publicBaseUrl, endpoint.id),
-  active: endpoint.active,
-  last_call_at: endpoint.last_call_at,
-});

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import type { WorkspaceItem } from '../storage/workspace-config';
+import { configOf, type WorkspaceItem } from '../storage/workspace-config';
 import { getWorkspace } from '../storage/workspaces';
 import { checkedId, unknownId } from './ids';
 
@@ -15,4 +15,12 @@ export async function requireWorkspace(
   const workspace = await getWorkspace(store, id);
   if (!workspace) throw unknownId('workspace', workspaceId);
   return workspace;
+}
+
+export type TagView = { id: string; name: string };
+
+/** `GET /tags`: the workspace's tags in their order, read from its configuration item (one strongly consistent GetItem). */
+export async function listTags(deps: Pick<Deps, 'db' | 'tableName'>, workspaceId: string): Promise<TagView[]> {
+  const workspace = await requireWorkspace(deps, checkedId('workspace', workspaceId));
+  return configOf(workspace as unknown as Record<string, unknown>).tags.map(({ id, name }) => ({ id, name }));
 }

@@ -38,8 +38,8 @@ export type StoredSubscriptionItem = SubscriptionItem & { secret?: string };
 /**
  * The signing secrets of one subscription: in the signing-secrets table, under the subscription's
  * key (infra/cdk/secrets-table-definition.ts); only the delivery function may read that table
- * (`secretsTableActions` in lib/routes.ts); the admin command line and the settings routes that create, rotate or
- * delete a secret write it (`Route.secretsTableActions`, writes only).
+ * (`secretsTableActions` in infra/cdk/route-grants.ts); the admin command line and the settings routes that create, rotate or
+ * delete a secret write it (`RouteGrants.secretsTableActions`, writes only).
  */
 export type SigningSecretsItem = SigningSecrets & { pk: string; sk: string; type: 'signing_secrets' };
 

@@ -44,7 +44,7 @@ export type ConfigAndProspect = { config: WorkspaceConfig; prospect: Prospect | 
  * half the read units of a strongly consistent one (docs/adr/0007-fewer-round-trips.md); the loop takes a decision that
  * writes nothing only on a strongly consistent read. Every later round (after a lost race, or to
  * confirm such a decision) reads the prospect alone, strongly consistently, by the BatchGetItem
- * action of the first read (the Prospect API routes need no GetItem grant: lib/routes.ts; same
+ * action of the first read (the Prospect API routes need no GetItem grant: infra/cdk/route-grants.ts; same
  * round trip and cost as a GetItem); the configuration read first is passed back (`known`): it
  * does not change under a request. (The answer is the loop's `RoundRead`, spelt out: the read
  * routes that read prospects here do not open the loop's module.)

@@ -1,15 +1,9 @@
-import { GetCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
-import {
-  eventItems,
-  liveSubscription,
-  type SigningSecretsItem,
-  type StoredSubscriptionItem,
-  type SubscriptionItem,
-} from './event-items';
+import { eventItems, type SigningSecretsItem, type SubscriptionItem } from './event-items';
 import { epochSeconds } from './expiring-items';
 import type { Subscription } from '../domain/model';
-import { keys, workspaceConfigPk } from './table-items';
+import { keys } from './table-items';
 import { putIfAbsent, transactUnlessRefused } from './conditional-writes';
 import { auditPut, type AuditEntry } from './audit-log';
 
@@ -72,42 +66,6 @@ function createdByUpdate(store: Store, item: SubscriptionItem) {
       ),
     },
   };
-}
-
-/**
- * Access pattern "subscriptions of a workspace": a Query of its configuration partition on the
- * `SUB#` sort-key prefix, strongly consistent, every page (Query pages at 1 MB:
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html).
- */
-export async function listSubscriptions(store: Store, workspaceId: string): Promise<StoredSubscriptionItem[]> {
-  const found: StoredSubscriptionItem[] = [];
-  const pages = paginateQuery(
-    { client: store.db },
-    {
-      TableName: store.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
-      ExpressionAttributeValues: { ':pk': workspaceConfigPk(workspaceId), ':sub': keys.subscriptionSkPrefix },
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) found.push(...((page.Items ?? []) as StoredSubscriptionItem[]));
-  return found.filter((item) => liveSubscription(item) !== undefined);
-}
-
-/** Access pattern "one subscription by id": GetItem, strongly consistent; another workspace's is not found. */
-export async function getSubscription(
-  store: Store,
-  workspaceId: string,
-  subscriptionId: string,
-): Promise<SubscriptionItem | undefined> {
-  const { Item } = await store.db.send(
-    new GetCommand({
-      TableName: store.tableName,
-      Key: keys.subscription(workspaceId, subscriptionId),
-      ConsistentRead: true,
-    }),
-  );
-  return liveSubscription(Item as SubscriptionItem | undefined);
 }
 
 /**

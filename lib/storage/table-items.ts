@@ -8,7 +8,7 @@ import type { Candidate, ChangeLogEntry, Note, Prospect, Stamped, WebhookCall } 
  *
  * Partition-key prefixes carry the write policy the stack enforces with dynamodb:LeadingKeys
  * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
- * lib/routes.ts, and only UNIQ#, RATE#, IDEM# and PERSON# items may ever be deleted (a membership goes
+ * infra/cdk/route-grants.ts, and only UNIQ#, RATE#, IDEM# and PERSON# items may ever be deleted (a membership goes
  * with its member's removal: docs/adr/0013-member-sign-in.md). Prospects, candidates,
  * their notes and change logs live under prefixes no role may delete; within such a partition,
  * IAM cannot tell a note from its record, so every put there is conditional on absence.

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import { productionSecretsDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
-import { routeById, routes } from '../../lib/routes';
+import { deployedRouteById as routeById, deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { benchDeliveryQueueUrl, settingsFirstEvents } from '../../tools/bench/functions';
 import { createBenchPeople, expectedAnswers } from '../../tools/bench/settings';
 import { sender } from '../../tools/bench/workspace';

@@ -1,5 +1,6 @@
 import { productionDeps } from '../../lib/deps';
-import { regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/settings/webhooks';
+import { webhookStatus } from '../../lib/settings/webhook-status';
+import { regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { showProspect } from '../../lib/settings/prospects';
 import { startTestApi, type TestApi } from '../support/local-api';

@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { listApiKeys } from '../../lib/settings/api-keys';
-import { listMembers } from '../../lib/settings/members';
+import { listApiKeys } from '../../lib/settings/api-key-list';
+import { listMembers } from '../../lib/settings/member-list';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { productionDeps, type Deps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
-import { routes } from '../../lib/routes';
+import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { plantFailedDelivery } from '../support/deliveries';
 import { startTestApi, type TestApi } from '../support/local-api';

@@ -9,7 +9,7 @@ import { eventItems } from '../../lib/storage/event-items';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { admitRequest, requestLimit } from '../../lib/storage/rate-limit';
-import { routes } from '../../lib/routes';
+import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { matchRoute } from '../../tools/local/api-gateway';
 import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } from '../support/local-api';
 import { bearer, peoplePassword, signIn, workspaceWithPeople, type PeopleWorkspace } from '../support/people';

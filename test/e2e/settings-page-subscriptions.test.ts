@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { listAudit } from '../../lib/settings/audit';
 import { messages } from '../../lib/messages';
-import type { SubscriptionView } from '../../lib/settings/subscriptions';
+import type { SubscriptionView } from '../../lib/settings/subscription-list';
 import { productionSecretsDeps } from '../../lib/deps';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';

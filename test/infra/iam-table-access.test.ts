@@ -4,11 +4,11 @@ import { deletableLeadingKeys, secretsTableStatements, tableAccessStatements } f
 import {
   authorizerTableKeys,
   eventFunctions,
-  routes,
   tableKeysOfEntry,
   type TableAction,
   type TableKeys,
-} from '../../lib/routes';
+  deployedRoutes as routes,
+} from '../../infra/cdk/route-grants';
 import { deletablePrefixes } from '../../lib/storage/table-items';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

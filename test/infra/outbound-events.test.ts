@@ -5,7 +5,7 @@ import { metricNamespace, metricsService } from '../../infra/cdk/observability';
 import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
-import { eventFunctions, type EventFunction, type ItemAction } from '../../lib/routes';
+import { eventFunctions, type EventFunction, type ItemAction } from '../../infra/cdk/route-grants';
 import { tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
 import { tablesOf } from '../support/iam-policies';

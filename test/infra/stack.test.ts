@@ -32,16 +32,15 @@ import { nagPacks } from '../../infra/cdk/nag';
 import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
+import { functionTimeoutSeconds, type Credential } from '../../lib/routes';
 import {
   eventFunctions,
-  functionTimeoutSeconds,
-  routeById,
-  routes,
-  type Credential,
-  type Route,
   type TableAction,
   type TableKeys,
-} from '../../lib/routes';
+  deployedRouteById as routeById,
+  deployedRoutes as routes,
+  type DeployedRoute as Route,
+} from '../../infra/cdk/route-grants';
 import { keys } from '../../lib/storage/table-items';
 import { secretsTableDefinition } from '../../infra/cdk/secrets-table-definition';
 import { projectionOf, tableDefinition } from '../../infra/cdk/table-definition';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { cfnGuardValidator, resourceSchemaFindings } from '../../infra/cdk/validators';
 import { settingsPathPattern, settingsPathSegments, settingsRateLimit, wafRules } from '../../infra/cdk/waf-rules';
-import { routes, type Route } from '../../lib/routes';
+import { deployedRoutes as routes, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import { testApp } from '../support/cdk-app';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../lib/settings/api-keys';
+import { listApiKeys } from '../../lib/settings/api-key-list';
+import { createApiKey, revokeApiKey } from '../../lib/settings/api-keys';
 import { AdminInputError } from '../../lib/settings/errors';
 import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
 import { authorize } from '../../lib/auth/authorize';

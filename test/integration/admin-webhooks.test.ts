@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AdminInputError } from '../../lib/settings/errors';
 import { NotFoundError } from '../../lib/domain/errors';
-import { generateWebhook, regenerateWebhook, setWebhookActive, webhookStatus } from '../../lib/settings/webhooks';
+import { webhookStatus } from '../../lib/settings/webhook-status';
+import { generateWebhook, regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
 import { productionDeps } from '../../lib/deps';
 import { fingerprint, getEndpoint, checkTokenAndStampLastCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';

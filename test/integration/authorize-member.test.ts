@@ -37,10 +37,8 @@ const workspaceRoute = (role: 'admin' | 'member'): Route => ({
   id: `test-${role}`,
   method: 'GET',
   path: '/workspaces/{workspace_id}/test',
-  entry: 'functions/none.ts',
   credential: 'member-token',
   errorShape: 'standard',
-  tableActions: [],
   role,
 });
 

@@ -16,10 +16,8 @@ const route: Route = {
   id: 'test',
   method: 'GET',
   path: '/workspaces/{workspace_id}/test',
-  entry: 'functions/none.ts',
   credential: 'member-token',
   errorShape: 'standard',
-  tableActions: [],
   role: 'admin',
 };
 

@@ -15,11 +15,9 @@ const apiRoute: Route = {
   id: 'test',
   method: 'PATCH',
   path: '/prospects/{prospect_id}',
-  entry: 'functions/none.ts',
   credential: 'api-key',
   scope: 'prospects:write',
   errorShape: 'standard',
-  tableActions: [],
   countsStageChanges: true,
 };
 const leadRoute: Route = {

@@ -1,6 +1,6 @@
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { matchRoute, proxyEvent, type IncomingRequest } from '../../tools/local/api-gateway';
-import type { Route } from '../../lib/routes';
+import { type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 
 /** A route of the list, by default POST notes: the local gateway's tests route with a few of these. */
 const aRoute = (overrides: Partial<Route> = {}): Route => ({

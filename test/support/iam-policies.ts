@@ -2,7 +2,7 @@ import { runSimulation, type EvaluationResult } from '@cloud-copilot/iam-simulat
 import { NestedStack, type CfnResource, type Environment } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
-import { eventFunctions, routes, type Route } from '../../lib/routes';
+import { eventFunctions, deployedRoutes as routes, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import { testApp } from './cdk-app';
 import type { IamRequest } from './recorded-calls';
 

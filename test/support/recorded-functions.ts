@@ -8,7 +8,7 @@ import { webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { createCognitoClient, createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
-import { routeById, type Route } from '../../lib/routes';
+import { deployedRouteById as routeById, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import { aLambdaContext, aProxyEvent } from './events';
 import { recordCalls, recordCognitoCalls, type RecordedCall, type RecordedCognitoCall } from './recorded-calls';
 
@@ -33,7 +33,7 @@ export type FunctionCall = {
 export function recordedFunctions(clock?: () => Date) {
   const calls = new Map<string, RecordedCall[]>();
   const cognitoCalls = new Map<string, RecordedCognitoCall[]>();
-  /** What the routes that queue deliveries sent (lib/routes.ts `queuesDeliveries`). */
+  /** What the routes that queue deliveries sent (infra/cdk/route-grants.ts `queuesDeliveries`). */
   const queued: QueuedMessage[] = [];
   const depsOf = (name: string): Deps => {
     const deps = productionDeps();

@@ -1,4 +1,4 @@
-import type { Route } from '../../lib/routes';
+import { type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 
 /**
  * Settings routes for the infrastructure tests only, never in lib/routes.ts: copies of the shape of two routes of

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { apiBaseUrlOf } from '../../lib/http/request-input';
-import { routeById } from '../../lib/routes';
+import { deployedRouteById as routeById } from '../../infra/cdk/route-grants';
 import { matchRoute, proxyEvent } from '../../tools/local/api-gateway';
 import { aProxyEvent } from '../support/events';
 

@@ -9,7 +9,7 @@ import {
   refusals,
 } from '../../tools/local/api-gateway';
 import { allowStagePolicy, stageWideResource } from '../../lib/auth/context';
-import { routes } from '../../lib/routes';
+import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { fakeTable } from '../support/fake-table';
 import { callAuthorizer } from '../support/route-calls';
 import { aCountingFunction, anAuthorizerEvent, anIncomingRequest, gatewayIds } from '../support/gateway-fixtures';

@@ -14,7 +14,8 @@ import { handOut, type Send } from '../../tools/bench/workspace';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { parseDeliveryMessage } from '../../lib/domain/events/deliver';
 import { subjectOfChange } from '../../lib/domain/events/events-of-change';
-import { eventFunctions, routes } from '../../lib/routes';
+import { routes } from '../../lib/routes';
+import { eventFunctions } from '../../infra/cdk/route-grants';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 
 const seed: SeedOutput = {

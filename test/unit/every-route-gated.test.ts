@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { mockClient } from 'aws-sdk-client-mock';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { Deps } from '../../lib/deps';
-import { routes } from '../../lib/routes';
+import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
 

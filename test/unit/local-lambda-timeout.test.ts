@@ -2,7 +2,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext, lambdaInvocations } from '../../tools/local/lambda-runtime';
 import { deployedTimeouts } from '../../tools/local/server';
 import type { Deps } from '../../lib/deps';
-import { functionTimeoutSeconds, routeById } from '../../lib/routes';
+import { functionTimeoutSeconds } from '../../lib/routes';
+import { deployedRouteById as routeById } from '../../infra/cdk/route-grants';
 import { instances } from '../support/sleepy-function';
 
 /** The local Lambda runtime ends an invocation at the function's timeout, as Lambda does. */

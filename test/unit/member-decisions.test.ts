@@ -1,10 +1,9 @@
+import { canSignIn, memberView } from '../../lib/settings/member-list';
 import {
-  canSignIn,
   decideAddition,
   decideRemoval,
   decideRoleChange,
   isLastAdmin,
-  memberView,
   readRole,
   temporaryPassword,
 } from '../../lib/settings/members';

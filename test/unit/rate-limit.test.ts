@@ -1,5 +1,5 @@
 import { rateLimitState, windowOf } from '../../lib/storage/rate-limit';
-import { rateLimitHeaders } from '../../lib/http/middleware/api-key-gate';
+import { rateLimitHeaders } from '../../lib/http/middleware/route';
 
 describe('rate-limit windows and headers', () => {
   const now = new Date('2026-11-22T10:15:42.250Z');

@@ -10,11 +10,8 @@ const roleless = (path: string): Route => ({
   id: 'probeRoleless',
   method: 'GET',
   path,
-  entry: 'functions/prospect-api/list-pipelines.ts',
   credential: 'member-token',
   errorShape: 'standard',
-  tableActions: ['GetItem', 'UpdateItem'],
-  tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
 });
 
 test('every workspace route of the list names its role, so the list is accepted as built', () => {

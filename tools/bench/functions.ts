@@ -13,7 +13,7 @@ import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import { newProspect } from '../../lib/domain/lead/ingest-lead';
 import { derivedTimeOrderedId } from '../../lib/ids';
-import { authorizerEntry, eventFunctions, routes } from '../../lib/routes';
+import { authorizerEntry, deployedRoutes as routes, eventFunctions } from '../../infra/cdk/route-grants';
 import { items } from '../../lib/storage/table-items';
 import { authorizedEvent, localStage, matchRoute, proxyEvent, requestAuthorizerEvent } from '../local/api-gateway';
 import { lambdaRecord, sqsRecord } from '../local/event-pipeline';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { decodePathParameter } from '../../lib/http/middleware/route';
-import type { Route } from '../../lib/routes';
+import type { DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import * as stack from '../../infra/cdk/gateway-responses';
 
 /**

@@ -4,7 +4,8 @@ import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/w
 import type { Deps } from '../../lib/deps';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';
-import { authorizerEntry, functionTimeoutSeconds, type Route } from '../../lib/routes';
+import { functionTimeoutSeconds } from '../../lib/routes';
+import { authorizerEntry, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
 import { localStage, within, type GatewayReply, type Invocations } from './api-gateway';
 
 type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
@@ -47,7 +48,7 @@ export const localDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws
 /** The webhooks' functions named by their route ids: the same wiring as deployed, on this server's Lambda API. */
 const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables).map(([id, name]) => [name, id]));
 
-/** A route's deps as the stack configures its function: only what its line of lib/routes.ts asks for. */
+/** A route's deps as the stack configures its function: only what its grants (infra/cdk/route-grants.ts) ask for. */
 function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined): Deps {
   if (route.queuesDeliveries) process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
   if (route.invokesWebhooks) for (const [name, id] of Object.entries(webhookNames)) process.env[name] ||= id;

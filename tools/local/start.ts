@@ -5,7 +5,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from './create-table';
-import { webhookUrl } from '../../lib/settings/webhooks';
+import { webhookUrl } from '../../lib/settings/webhook-status';
 import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
@@ -39,7 +39,7 @@ async function start(): Promise<void> {
   const { startLocalServer } = await import('./server');
   const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
   // The routes get the main table; the signing-secrets table goes to the delivery function, and its name to
-  // the routes that write secrets (lib/routes.ts `secretsTableActions`), as on AWS.
+  // the routes that write secrets (infra/cdk/route-grants.ts `secretsTableActions`), as on AWS.
   const secretsDeps = productionSecretsDeps();
   const { secretsTableName, ...deps } = secretsDeps;
   const client = createDynamoClient({ endpoint });

@@ -20,7 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBuc
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
-import { eventFunctions, type EventFunction } from '../../../lib/routes';
+import { eventFunctions, type EventFunction } from '../route-grants';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../kept-stream-batches';
 import { nagResource } from '../nag';
@@ -170,7 +170,7 @@ class KeptBatchesDestination implements IEventSourceDlq {
 
 const eventFunction = (id: EventFunction['id']): EventFunction => {
   const found = eventFunctions.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`No event function ${id} in lib/routes.ts`);
+  if (!found) throw new Error(`No event function ${id} in infra/cdk/route-grants.ts`);
   return found;
 };
 

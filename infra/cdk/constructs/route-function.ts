@@ -8,13 +8,8 @@ import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import {
-  functionTimeoutSeconds,
-  tableKeysOfEntry,
-  type IdentityAction,
-  type TableAction,
-  type TableKeys,
-} from '../../../lib/routes';
+import { functionTimeoutSeconds } from '../../../lib/routes';
+import { tableKeysOfEntry, type IdentityAction, type TableAction, type TableKeys } from '../route-grants';
 import { functionBundling, functionRuntime } from '../bundling';
 import { concurrencyOfEntry, type FunctionConcurrency } from '../concurrency';
 import { identityAccessStatements } from '../identity-access';

@@ -1,13 +1,13 @@
 import { NestedStack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { Route } from '../../../lib/routes';
+import type { DeployedRoute } from '../route-grants';
 import { routeFunction, type RouteFunctionSettings } from '../route-functions';
 import { isSettingsRoute } from '../settings-routes';
 import type { RouteFunction } from './route-function';
 
 export type SettingsFunctionsProps = RouteFunctionSettings & {
   /** The routes of the settings API, in route-list order (`isSettingsRoute`). */
-  routes: readonly Route[];
+  routes: readonly DeployedRoute[];
 };
 
 /**

@@ -4,12 +4,13 @@ import { decodeDecision } from '../../auth/context';
 import type { Deps } from '../../deps';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import type { ApiKeyPrincipal } from '../../domain/model';
-import { admitRequest, type RateLimitState } from '../../storage/rate-limit';
+import { admitRequest } from '../../storage/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import {
   responseHeadersAndErrors,
   observed,
+  rateLimitHeaders,
   type HttpResponse,
   type RouteContext,
   type RouteMiddleware,
@@ -76,13 +77,4 @@ function carriesStage(body: string | null): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every answer past the authorizer on the Prospect API states the tighter limit that applies (docs/api.md#rate-limits). */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(state.remaining),
-    'RateLimit-Reset': String(state.resetSeconds),
-  };
 }

@@ -7,10 +7,10 @@ import type { MemberPrincipal } from '../../domain/model';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import { admitRequest } from '../../storage/rate-limit';
-import { rateLimitHeaders } from './api-key-gate';
 import {
   responseHeadersAndErrors,
   observed,
+  rateLimitHeaders,
   type HttpResponse,
   type RouteContext,
   type RouteMiddleware,

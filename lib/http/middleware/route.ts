@@ -287,3 +287,16 @@ export function render(
   if (shape === 'lead') return json(status, { error: code, message }, headers);
   return json(status, { error: details === undefined ? { code, message } : { code, message, details } }, headers);
 }
+
+/** Every answer past the authorizer on the Prospect API states the tighter limit that applies (docs/api.md#rate-limits). */
+export function rateLimitHeaders(state: {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+  };
+}

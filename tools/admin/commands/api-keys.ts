@@ -1,4 +1,5 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../lib/settings/api-keys';
+import { listApiKeys } from '../../../lib/settings/api-key-list';
+import { createApiKey, revokeApiKey } from '../../../lib/settings/api-keys';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
 

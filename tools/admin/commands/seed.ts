@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { AdminInputError } from '../../../lib/settings/errors';
 import { seedWorkspace, type SeedOutput } from '../../seed/seed';
-import { webhookUrl } from '../../../lib/settings/webhooks';
+import { webhookUrl } from '../../../lib/settings/webhook-status';
 import { defineCommand } from '../command';
 import { table, type Shown } from '../render';
 

@@ -8,6 +8,7 @@ import {
 } from '../../../lib/settings/webhook-calls';
 import type { Deps } from '../../../lib/deps';
 import type { Route } from '../../../lib/routes';
+import { deployedRouteById } from '../../../infra/cdk/route-grants';
 import { lambdaContext } from '../../local/lambda-runtime';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, table } from '../render';
@@ -15,14 +16,16 @@ import { fields, table } from '../render';
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /**
- * The replay's handler: the webhook's own function module (its entry in lib/routes.ts), built with
+ * The replay's handler: the webhook's own function module (its entry in infra/cdk/route-grants.ts), built with
  * the command's deps, imported only by `webhook replay` (every function module builds its handler
  * for production when loaded).
  */
 const invokerOf =
   (deps: Deps): WebhookInvoker =>
   async (route: Route, event) => {
-    const module = (await import(`../../../${route.entry}`)) as { createHandler: (deps: Deps) => Handler };
+    const module = (await import(`../../../${deployedRouteById(route.id).entry}`)) as {
+      createHandler: (deps: Deps) => Handler;
+    };
     return module.createHandler(deps)(event, lambdaContext(`crm-admin-replay-${route.id}`));
   };
 

@@ -2,10 +2,9 @@ import {
   generateWebhook,
   regenerateWebhook,
   setWebhookActive,
-  webhookStatus,
-  type WebhookStatusView,
   type WebhookTokenView,
 } from '../../../lib/settings/webhooks';
+import { webhookStatus, type WebhookStatusView } from '../../../lib/settings/webhook-status';
 import { defineCommand, workspaceOption, type CommandResult } from '../command';
 import { fields } from '../render';
 import { requirePublicBaseUrl } from '../target';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../lib/deps';
 import { messages } from '../../../lib/messages';
 import { listChangeLog } from '../../../lib/storage/changelog';
-import { requireApiKey } from '../../../lib/settings/api-keys';
+import { requireApiKey } from '../../../lib/settings/api-key-list';
 import { changeLogEntryView, type ChangeLogEntryView } from '../../../lib/domain/prospect/read-views';
 import { AdminInputError } from '../../../lib/settings/errors';
 import { checkedId } from '../../../lib/settings/ids';

@@ -8,9 +8,11 @@ import type { ProspectView } from '../../../lib/settings/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../lib/domain/prospect/read-views';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
 import type { MemberRole } from '../../../lib/domain/model';
-import type { ApiKeyView, CreatedApiKey } from '../../../lib/settings/api-keys';
-import type { TagView } from '../../../lib/settings/config-edits';
-import type { WebhookStatusView, WebhookTokenView } from '../../../lib/settings/webhooks';
+import type { ApiKeyView } from '../../../lib/settings/api-key-list';
+import type { CreatedApiKey } from '../../../lib/settings/api-keys';
+import type { TagView } from '../../../lib/settings/workspace';
+import type { WebhookStatusView } from '../../../lib/settings/webhook-status';
+import type { WebhookTokenView } from '../../../lib/settings/webhooks';
 import type { WorkspaceView } from '../../../lib/settings/workspaces';
 import type {
   refreshSession,
@@ -20,17 +22,18 @@ import type {
 } from '../../../lib/domain/session/session';
 
 import type { AuditEntryView } from '../../../lib/settings/audit';
-import type { InvitedMemberView, MemberView } from '../../../lib/settings/members';
+import type { MemberView } from '../../../lib/settings/member-list';
+import type { InvitedMemberView } from '../../../lib/settings/members';
 
 import type { pageOfCalls, replayCall, showCall } from '../../../lib/settings/webhook-calls';
 import type {
   createSubscription,
   deleteSubscription,
-  listSubscriptions,
-  pageOfDeliveries,
   rotateSubscriptionSecret,
   setSubscriptionActive,
 } from '../../../lib/settings/subscriptions';
+import type { listSubscriptions } from '../../../lib/settings/subscription-list';
+import type { pageOfDeliveries } from '../../../lib/settings/subscription-deliveries';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
