@@ -43,7 +43,7 @@ const budgets: Record<string, number> = {
   'functions/settings/get-webhook.ts': 23,
   'functions/settings/generate-webhook-token.ts': 31,
   'functions/settings/set-webhook-active.ts': 31,
-  'functions/settings/find-workspace-prospects.ts': 29,
+  'functions/settings/find-workspace-prospects.ts': 30,
   'functions/settings/get-workspace-prospect.ts': 21,
   'functions/settings/list-workspace-prospect-changes.ts': 23,
   'functions/settings/undo-change.ts': 34,
