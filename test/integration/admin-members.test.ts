@@ -3,11 +3,9 @@ import {
   AdminCreateUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
-  CognitoIdentityProviderClient,
   CognitoIdentityProviderServiceException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { listAudit } from '../../lib/settings/audit';
 import { renameTag, addTag } from '../../lib/settings/config-edits';
 import { AdminInputError } from '../../lib/settings/errors';
@@ -16,13 +14,13 @@ import { addMember, changeRole, inviteAgain, removeMember } from '../../lib/sett
 import { productionDeps, type Deps } from '../../lib/deps';
 import { commandLine } from '../../lib/domain/audit';
 import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
-import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
 import { keys } from '../../lib/storage/table-items';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { recordingIdentityProvider } from '../support/recording-identity';
 import { countRoundTrips } from '../support/round-trips';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+import { mockedAwsPool } from '../support/aws-user-pool';
 
 /**
  * Members and roles (docs/api.md#sign-in, #members, docs/adr/0013-member-sign-in.md) on DynamoDB Local: seed roles and
@@ -333,20 +331,7 @@ describe('member add', () => {
 
 /** The AWS adapter (lib/identity/cognito.ts) on a client whose answers the test gives: what only Cognito answers. */
 function cognitoOnAws() {
-  const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
-  const mock = mockClient(client);
-  const identity = createCognitoIdentityProvider(
-    {
-      userPoolId: 'eu-west-3_pool',
-      clientId: 'client',
-      region: 'eu-west-3',
-      issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
-      endpoint: undefined,
-      jwks: undefined,
-      localPoolFile: undefined,
-    },
-    client,
-  );
+  const { mock, identity } = mockedAwsPool();
   return { mock, deps: { ...deps, identity } };
 }
 

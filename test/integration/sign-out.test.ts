@@ -11,6 +11,7 @@ import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { readSignOut } from '../../lib/storage/people';
 import { captureLogs } from '../support/captured-logs';
 import { aLambdaContext, aProxyEvent } from '../support/events';
+import { awsPoolConfig } from '../support/aws-user-pool';
 
 /*
  * DELETE /session on AWS (docs/adr/0013-member-sign-in.md, point 5): the service's sign-out record, then Cognito's
@@ -21,15 +22,7 @@ import { aLambdaContext, aProxyEvent } from '../support/events';
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());
 
-const config = {
-  userPoolId: 'eu-west-3_pool',
-  clientId: 'client',
-  region: 'eu-west-3',
-  issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
-  endpoint: undefined,
-  jwks: undefined,
-  localPoolFile: undefined,
-};
+const config = awsPoolConfig;
 
 async function signOutWith(globalSignOut: (mock: ReturnType<typeof mockClient>) => void) {
   const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });

@@ -21,21 +21,14 @@ import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { captureLogs } from '../support/captured-logs';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
+import { awsPoolConfig } from '../support/aws-user-pool';
 
 /*
  * What Cognito answers and cognito-local cannot be made to (its lockout, an expired code, its own failure), injected
  * as faults: each must reach the service as the port's value, or as a failure.
  */
 
-const config = {
-  userPoolId: 'eu-west-3_pool',
-  clientId: 'client',
-  region: 'eu-west-3',
-  issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
-  endpoint: undefined,
-  jwks: undefined,
-  localPoolFile: undefined,
-};
+const config = awsPoolConfig;
 
 const caller = { ipAddress: '203.0.113.7' };
 

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
+import { awsPoolConfig } from '../support/aws-user-pool';
 
 /*
  * Invitations by the person's status in the pool (docs/api.md, « Members »), on what Cognito answers and
@@ -15,15 +16,7 @@ import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
  * status, a person who chose a password is never given another: no AdminSetUserPassword, no AdminCreateUser.
  */
 
-const config = {
-  userPoolId: 'eu-west-3_pool',
-  clientId: 'client',
-  region: 'eu-west-3',
-  issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
-  endpoint: undefined,
-  jwks: undefined,
-  localPoolFile: undefined,
-};
+const config = awsPoolConfig;
 const email = 'p@acme.test';
 const temporary = 'Provisoire-Passw0rd!';
 

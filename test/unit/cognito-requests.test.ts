@@ -17,21 +17,14 @@ import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, signedToken } from '../support/access-tokens';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
+import { awsPoolConfig } from '../support/aws-user-pool';
 
 /*
  * What the Cognito adapter sends, read on a mocked client: the caller's address for Cognito's threat protection
  * (`UserContextData`) on every call made for a person who holds no token yet; the access token of a sign-out.
  */
 
-const config = {
-  userPoolId: 'eu-west-3_pool',
-  clientId: 'client',
-  region: 'eu-west-3',
-  issuer: 'https://cognito-idp.eu-west-3.amazonaws.com/eu-west-3_pool',
-  endpoint: undefined,
-  jwks: undefined,
-  localPoolFile: undefined,
-};
+const config = awsPoolConfig;
 const caller = { ipAddress: '203.0.113.7' };
 const sentContext = { IpAddress: '203.0.113.7' };
 
