@@ -1,4 +1,7 @@
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  DescribeUserPoolClientCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { IdentityConfig } from '../../lib/identity/config';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
@@ -16,10 +19,12 @@ export const awsPoolConfig: IdentityConfig = {
 
 /**
  * The Cognito adapter on a client whose answers the test sets (aws-sdk-client-mock): what Cognito answers and
- * cognito-local cannot be made to, injected as faults.
+ * cognito-local cannot be made to, injected as faults. The app client's secret is answered, as the adapter reads it
+ * before its first signed call.
  */
 export function mockedAwsPool() {
   const client = new CognitoIdentityProviderClient({ region: awsPoolConfig.region });
   const mock = mockClient(client);
+  mock.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: { ClientSecret: 'the-secret' } });
   return { client, mock, identity: createCognitoIdentityProvider(awsPoolConfig, client) };
 }

@@ -21,7 +21,7 @@ import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { captureLogs } from '../support/captured-logs';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
-import { awsPoolConfig } from '../support/aws-user-pool';
+import { awsPoolConfig, mockedAwsPool } from '../support/aws-user-pool';
 
 /*
  * What Cognito answers and cognito-local cannot be made to (its lockout, an expired code, its own failure), injected
@@ -36,10 +36,8 @@ const fault = (name: string, message: string) =>
   new CognitoIdentityProviderServiceException({ name, message, $fault: 'client', $metadata: {} });
 
 function aProvider() {
-  const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
-  const mock = mockClient(client);
-  mock.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: { ClientSecret: 'the-secret' } });
-  return { mock, provider: createCognitoIdentityProvider(config, client) };
+  const { mock, identity } = mockedAwsPool();
+  return { mock, provider: identity };
 }
 
 describe('the Cognito adapter, on what only Cognito answers', () => {

@@ -1,5 +1,4 @@
 import {
-  CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   CognitoIdentityProviderServiceException,
   DescribeUserPoolClientCommand,
@@ -10,14 +9,12 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { createHandler as confirmPasswordResetHandler } from '../../functions/settings/confirm-password-reset';
 import { createHandler as startPasswordResetHandler } from '../../functions/settings/start-password-reset';
-import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, signedToken } from '../support/access-tokens';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
-import { awsPoolConfig } from '../support/aws-user-pool';
+import { awsPoolConfig, mockedAwsPool } from '../support/aws-user-pool';
 
 /*
  * What the Cognito adapter sends, read on a mocked client: the caller's address for Cognito's threat protection
@@ -29,10 +26,8 @@ const caller = { ipAddress: '203.0.113.7' };
 const sentContext = { IpAddress: '203.0.113.7' };
 
 function aProvider() {
-  const client = new CognitoIdentityProviderClient({ region: 'eu-west-3' });
-  const mock = mockClient(client);
-  mock.on(DescribeUserPoolClientCommand).resolves({ UserPoolClient: { ClientSecret: 'the-secret' } });
-  return { mock, client, provider: createCognitoIdentityProvider(config, client) };
+  const { mock, client, identity } = mockedAwsPool();
+  return { mock, client, provider: identity };
 }
 
 /** A sign-in's answer: the adapter reads its access token's `jti` and `iat`. */
