@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { addNote, addNoteSchema } from '../../lib/domain/prospect/add-note';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';

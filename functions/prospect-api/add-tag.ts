@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { addTagSchema } from '../../lib/domain/prospect/add-tag-input';
 import { changeTag } from '../../lib/domain/prospect/change-tag';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';

@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { findProspects } from '../../lib/domain/prospect/find-prospects';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { json } from '../../lib/http/middleware/route';

@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { readProspect } from '../../lib/domain/prospect/read-prospect';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { json } from '../../lib/http/middleware/route';

@@ -1,10 +1,9 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { listProspectNotes } from '../../lib/domain/prospect/read-prospect';
-import { encodeCursor } from '../../lib/http/cursor';
+import { encodeCursor, listRequestOf } from '../../lib/http/query-parameters';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { json } from '../../lib/http/middleware/route';
 import { prospectIdOf } from '../../lib/http/request-input';
-import { listRequestOf } from '../../lib/http/query-parameters';
 import { routeById } from '../../lib/routes';
 
 export const createHandler = (deps: Deps) =>

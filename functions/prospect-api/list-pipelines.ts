@@ -1,5 +1,5 @@
-import { productionDeps, type Deps } from '../../lib/deps';
-import { listActivePipelines } from '../../lib/domain/pipelines';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { listActivePipelines } from '../../lib/domain/model';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';

@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { changeTag } from '../../lib/domain/prospect/change-tag';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';

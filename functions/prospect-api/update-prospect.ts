@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { patchProspectSchema, updateProspect } from '../../lib/domain/prospect/update-prospect';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { withIdempotencyKey } from '../../lib/http/middleware/idempotency';

@@ -1,8 +1,7 @@
 import { addMember, newMemberSchema } from '../../lib/settings/members';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
-import { actingMemberOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { actingMemberOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody } from '../../lib/http/request-input';
 import { poolIdentityProvider } from '../../lib/identity/cognito';

@@ -1,9 +1,8 @@
 import { createApiKey } from '../../lib/settings/api-keys';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { membershipOf } from '../../lib/http/membership';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { newApiKeySchema } from '../../lib/http/settings-input';
 import { parseJsonBody } from '../../lib/http/request-input';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

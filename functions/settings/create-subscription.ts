@@ -1,10 +1,9 @@
 import { createSubscription, newSubscriptionSchema } from '../../lib/settings/subscriptions';
-import { productionSecretsDeps, type SecretsDeps } from '../../lib/deps';
-import type { NetworkPolicy } from '../../lib/domain/events/ports';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionSecretsDeps, type SecretsDeps } from '../../lib/storage/client';
+import type { NetworkPolicy } from '../../lib/outbound/address-policy';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody } from '../../lib/http/request-input';
-import { membershipOf } from '../../lib/http/membership';
 import { routeById } from '../../lib/routes';
 
 /**

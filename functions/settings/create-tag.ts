@@ -1,9 +1,8 @@
 import { addTag } from '../../lib/settings/config-edits';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { membershipOf } from '../../lib/http/membership';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { tagNameSchema } from '../../lib/http/settings-input';
 import { parseJsonBody } from '../../lib/http/request-input';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

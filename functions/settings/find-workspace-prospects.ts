@@ -1,7 +1,6 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { findProspects } from '../../lib/domain/prospect/find-prospects';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { contactLookupOf } from '../../lib/http/query-parameters';
 import { routeById } from '../../lib/routes';

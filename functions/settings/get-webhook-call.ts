@@ -1,8 +1,7 @@
-import { showCall } from '../../lib/settings/webhook-calls';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { showCall } from '../../lib/settings/webhook-call-reads';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
-import { membershipOf } from '../../lib/http/membership';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';

@@ -1,8 +1,7 @@
 import { recruitmentWebhookUrl, webhookStatus } from '../../lib/settings/webhook-status';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { apiBaseUrlOf } from '../../lib/http/request-input';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

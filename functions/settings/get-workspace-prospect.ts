@@ -1,7 +1,6 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { readProspect } from '../../lib/domain/prospect/read-prospect';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { prospectIdOf } from '../../lib/http/request-input';
 import { routeById } from '../../lib/routes';

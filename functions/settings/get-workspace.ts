@@ -1,7 +1,6 @@
-import { showWorkspace } from '../../lib/settings/workspaces';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { showWorkspace } from '../../lib/settings/workspace-view';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

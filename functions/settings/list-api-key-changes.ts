@@ -1,11 +1,9 @@
 import { apiKeyChangesPage } from '../../lib/settings/api-key-changes';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { encodeCursor } from '../../lib/http/cursor';
-import { pageRequestOf } from '../../lib/http/query-parameters';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { encodeCursor, pageRequestOf } from '../../lib/http/query-parameters';
 import { pathIdOf, pathParameterText } from '../../lib/http/request-input';
-import { membershipOf } from '../../lib/http/membership';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { messages } from '../../lib/messages';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

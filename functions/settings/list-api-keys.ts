@@ -1,7 +1,6 @@
 import { listApiKeys } from '../../lib/settings/api-key-list';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

@@ -1,9 +1,8 @@
 import { deliveriesBinding, pageOfDeliveries, readDeliveryStatus } from '../../lib/settings/subscription-deliveries';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { pageRequestOf, queryValue } from '../../lib/http/query-parameters';
-import { membershipOf } from '../../lib/http/membership';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';

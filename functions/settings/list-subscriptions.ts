@@ -1,8 +1,7 @@
 import { listSubscriptions } from '../../lib/settings/subscription-list';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
-import { membershipOf } from '../../lib/http/membership';
 import { routeById } from '../../lib/routes';
 
 export const createHandler = (deps: Deps) =>

@@ -1,11 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { callsBinding, pageOfCalls } from '../../lib/settings/webhook-calls';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { InvalidInputError } from '../../lib/domain/errors';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { callsBinding, pageOfCalls } from '../../lib/settings/webhook-call-reads';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { InvalidInputError } from '../../lib/domain/model';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { pageRequestOf, queryValue } from '../../lib/http/query-parameters';
-import { membershipOf } from '../../lib/http/membership';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';
 

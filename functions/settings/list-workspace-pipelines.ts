@@ -1,7 +1,6 @@
-import { productionDeps, type Deps } from '../../lib/deps';
-import { listActivePipelines } from '../../lib/domain/pipelines';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { listActivePipelines } from '../../lib/domain/model';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';

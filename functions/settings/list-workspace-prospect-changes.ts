@@ -1,11 +1,9 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { listProspectChanges } from '../../lib/domain/prospect/read-prospect';
-import { encodeCursor } from '../../lib/http/cursor';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { encodeCursor, listRequestOf } from '../../lib/http/query-parameters';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { prospectIdOf } from '../../lib/http/request-input';
-import { listRequestOf } from '../../lib/http/query-parameters';
 import { routeById } from '../../lib/routes';
 
 export const createHandler = (deps: Deps) =>

@@ -1,14 +1,11 @@
 import { queueRedelivery } from '../../lib/settings/redeliveries';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps, loadConfig } from '../../lib/storage/client';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
-import { loadDeliveryQueueUrl } from '../../lib/event-deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
-import { membershipOf } from '../../lib/http/membership';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
-import { createSqsClient, createSqsDeliveryQueue } from '../../lib/queue/sqs-delivery-queue';
-import { loadConfig } from '../../lib/storage/client';
+import { createSqsClient, createSqsDeliveryQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-delivery-queue';
 import { routeById } from '../../lib/routes';
 
 /** The delivery queue (SQS on AWS, `npm start`'s own in-process queue locally): the delivery function signs and sends. */

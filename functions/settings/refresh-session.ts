@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { refreshSchema, refreshSession } from '../../lib/domain/session/session';
 import { anonymousRoute, json } from '../../lib/http/middleware/route';

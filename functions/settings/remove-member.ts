@@ -1,7 +1,6 @@
 import { removeMember } from '../../lib/settings/members';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { actingMemberOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { actingMemberOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { pathParameterText } from '../../lib/http/request-input';
 import { routeById } from '../../lib/routes';

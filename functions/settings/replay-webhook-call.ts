@@ -1,12 +1,10 @@
-import { replayCall, type WebhookInvoker } from '../../lib/settings/webhook-calls';
+import { replayCall, type WebhookInvoker } from '../../lib/settings/webhook-call-replay';
 import { deployedWebhooks } from '../../lib/settings/webhook-functions';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps, loadConfig } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
-import { membershipOf } from '../../lib/http/membership';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
-import { loadConfig } from '../../lib/storage/client';
 import { routeById } from '../../lib/routes';
 
 /** The webhooks' own functions, invoked (Lambda on AWS, the local runtime's Lambda API locally). */

@@ -1,8 +1,7 @@
 import { rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
-import { productionSecretsDeps, type SecretsDeps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionSecretsDeps, type SecretsDeps } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
-import { membershipOf } from '../../lib/http/membership';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';

@@ -1,9 +1,8 @@
 import { setWebhookActive } from '../../lib/settings/webhooks';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { apiBaseUrlOf, parseJsonBody } from '../../lib/http/request-input';
-import { membershipOf } from '../../lib/http/membership';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { webhookActiveSchema } from '../../lib/http/settings-input';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
 

@@ -1,8 +1,7 @@
 import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { undoRequestSchema } from '../../lib/domain/prospect/undo-change';
-import { membershipOf } from '../../lib/http/membership';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody, pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';

@@ -1,9 +1,8 @@
 import { setSubscriptionActive, subscriptionActivationSchema } from '../../lib/settings/subscriptions';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { settingsRoute } from '../../lib/http/middleware/member-gate';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { parseJsonBody, pathIdOf } from '../../lib/http/request-input';
-import { membershipOf } from '../../lib/http/membership';
 import { messages } from '../../lib/messages';
 import { routeById } from '../../lib/routes';
 

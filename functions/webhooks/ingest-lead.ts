@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { ingestLead } from '../../lib/domain/lead/ingest-lead';
 import { webhookRoute } from '../../lib/http/middleware/webhook';
 import { routeById } from '../../lib/routes';

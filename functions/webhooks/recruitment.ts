@@ -1,4 +1,4 @@
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { receiveApplication } from '../../lib/domain/recruitment/receive-application';
 import { webhookRoute } from '../../lib/http/middleware/webhook';
 import { routeById } from '../../lib/routes';

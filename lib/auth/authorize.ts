@@ -1,9 +1,8 @@
-import { isUuid } from '../ids';
+import { isUuid, type MemberPrincipal } from '../domain/model';
 import { findRoute, type Route } from '../routes';
 import { fingerprint, getApiKeyByFingerprint, checkTokenAndStampLastCall } from '../storage/credentials';
 import type { Store } from '../storage/client';
 import { readMembershipAndSignOut, readSignOut, tokenSignedOut } from '../storage/people';
-import type { MemberPrincipal } from '../domain/model';
 import type { MemberTokenVerifier } from '../identity/member-token';
 import { admittedWebhookCall, grants, type AuthDecision } from './context';
 

@@ -52,7 +52,7 @@ export type AdmittedEndpoint = { id: string; workspace_id: string } & Partial<Ph
  * What a webhook handler is given for a call of `endpoint` that is let in: its workspace, the
  * endpoint, and the workspace's settings the endpoint carries (phone matching, ADR 0009). The one
  * builder, for the calls the authorizer admits (lib/auth/authorize.ts) and for the admin's replays
- * (lib/settings/webhook-calls.ts), so that a replay runs as a live call of that endpoint would.
+ * (lib/settings/webhook-call-replay.ts), so that a replay runs as a live call of that endpoint would.
  */
 export function admittedWebhookCall(endpoint: AdmittedEndpoint): AuthDecision {
   return {

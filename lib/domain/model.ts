@@ -3,8 +3,10 @@
  * subscription and its deliveries, and a workspace's configuration are, whatever stores them. Storage maps its items to these types
  * (lib/storage/table-items.ts, lib/storage/workspace-config.ts add keys, item types and index
  * attributes); use cases and views read and build them. Types, the defaults a workspace has when
- * it says nothing (and how a stored value falls back to them), and how a name refers to a pipeline,
- * a stage or a tag (the protected stages among them): nothing here imports another module.
+ * it says nothing (and how a stored value falls back to them), how a name refers to a pipeline,
+ * a stage or a tag (the protected stages among them), what an id and an e-mail address are, the pipelines
+ * `GET /pipelines` lists, and the errors by which a use case refuses (the domain's errors, mapped to HTTP by
+ * lib/http/middleware/route.ts): nothing here imports another module, so every layer may import it.
  */
 
 /** Who is calling, as the authorizer established it: the workspace and the credential used. */
@@ -201,7 +203,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
  * One event for one subscription. Its id is derived from the event id and the subscription id
- * (lib/ids.ts `derivedTimeOrderedId`), so it is created once however often the stream delivers the
+ * (lib/storage/table-items.ts `derivedTimeOrderedId`), so it is created once however often the stream delivers the
  * write. Kept 30 days (`expires_at`, in seconds).
  */
 export type Delivery = {
@@ -299,6 +301,11 @@ export function phoneSettingsOf(stored: object | undefined): PhoneSettings {
  * result never depends on a locale (Turkish `I`), and `ß` stays apart from `ss` (lower-casing, not
  * full case folding). NFC again after lower-casing, which can decompose (`İ` → `i` + U+0307).
  */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every record's id is a UUID, stored in lower case; anything else names nothing and never enters a key. */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuidPattern.test(value);
+
 export const nameKey = (name: string): string => name.normalize('NFC').trim().toLowerCase().normalize('NFC');
 
 export const sameName = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
@@ -321,3 +328,120 @@ export function findByIdOrName<T extends { id: string; name: string }>(
 export const protectedStageKeys: readonly string[] = ['closé', 'acompte'];
 
 export const isProtectedStage = (stage: { name: string }): boolean => protectedStageKeys.includes(nameKey(stage.name));
+
+/**
+ * Domain errors. lib/http/middleware/route.ts is the one place that turns them into HTTP
+ * answers, per route error shape. Messages come from the catalogue (lib/messages.ts): they reach people.
+ */
+export abstract class DomainError extends Error {
+  readonly details: unknown;
+  constructor(message: string, details?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** Body or parameter that cannot be accepted as sent. */
+export class InvalidInputError extends DomainError {}
+
+/** Missing, invalid or revoked credential, disabled webhook, credential in the URL. */
+export class UnauthorizedError extends DomainError {}
+
+/** The API key lacks the scope of the route. */
+export class ForbiddenError extends DomainError {}
+
+/** Prospect (or candidate, or pipeline) that does not exist in the caller's workspace. */
+export class NotFoundError extends DomainError {}
+
+/** A move from or to a protected stage (Closé, Acompte). */
+export class ProtectedStageError extends DomainError {}
+
+/** Several records answer to one name, or a concurrent request holds the resource. */
+export class ConflictError extends DomainError {}
+
+/** A stage, tag or member that the workspace does not have; a workspace lacking what the call needs. */
+export class UnknownReferenceError extends DomainError {}
+
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Webhook URL without endpoint_id. */
+export class EndpointIdMissingError extends DomainError {}
+
+/** endpoint_id that is not a UUID. */
+export class EndpointIdMalformedError extends DomainError {}
+
+/** A well-formed endpoint_id that designates no webhook. */
+export class UnknownEndpointError extends DomainError {}
+
+/** DynamoDB still failing after the bounded retries: the caller should retry later. */
+export class StorageUnavailableError extends DomainError {}
+
+/** An Idempotency-Key already used with another body (docs/api.md#idempotency-keys). */
+export class IdempotencyKeyReusedError extends DomainError {}
+
+/** An Idempotency-Key whose first call is still running (docs/api.md#idempotency-keys): retry in a second. */
+export class IdempotencyKeyInFlightError extends DomainError {}
+
+/**
+ * The one rule for what an address is (docs/api.md#e-mail-addresses), on both webhooks and in
+ * the seed. When two are the same contact is the markers' rule (`emailKey`, lib/storage/table-items.ts).
+ *
+ * The shape is the "practical" one zod applies to ASCII (dot-atoms of letters, digits and `_'+-`,
+ * a dotted domain, a top-level label of two letters or more), with letters, marks and digits taken
+ * from all of Unicode as RFC 6531 allows (`hélène@exemple.fr`, `用户@例子.广告`), and punycode
+ * top-level labels (`xn--…`). Quoted local parts and IP-literal domains stay refused: no form sends them.
+ */
+const atom = String.raw`[\p{L}\p{M}\p{N}_'+\-]`;
+const label = String.raw`[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}\-]*`;
+const emailPattern = new RegExp(
+  String.raw`^(?:${atom}+\.)*${atom}*[\p{L}\p{M}\p{N}_+\-]@(?:${label}\.)+(?:[\p{L}\p{M}]{2,}|[xX][nN]--[a-zA-Z0-9\-]+)$`,
+  'u',
+);
+
+/** Longest address read (RFC 5321's path limit less the angle brackets). */
+export const maxEmailLength = 254;
+
+/** Whether `text` (already trimmed) is an address; NFC first, so a decomposed `é` is an `é`. */
+export const isEmailAddress = (text: string): boolean =>
+  text.length <= maxEmailLength && emailPattern.test(text.normalize('NFC'));
+
+/** The pattern as JSON Schema and OpenAPI validators read it (ECMA-262 with the `u` flag). */
+export const emailPatternSource = emailPattern.source;
+
+export type PipelineListing = {
+  pipelines: {
+    id: string;
+    name: string;
+    is_default: boolean;
+    stages: { id: string; name: string; type: string; order: number }[];
+  }[];
+  tags: { id: string; name: string }[];
+};
+
+/** GET /pipelines (docs/api.md#list-pipelines): the active sales pipelines, stages in board order, and the tags. */
+export function listActivePipelines(config: WorkspaceConfig): PipelineListing {
+  return {
+    pipelines: config.salesPipelines
+      .filter((pipeline) => pipeline.active)
+      .sort((a, b) => a.position - b.position)
+      .map((pipeline) => ({
+        id: pipeline.id,
+        name: pipeline.name,
+        is_default: pipeline.is_default,
+        stages: [...pipeline.stages]
+          .sort((a, b) => a.order - b.order)
+          .map((stage) => ({ id: stage.id, name: stage.name, type: stage.type, order: stage.order })),
+      })),
+    tags: [...config.tags]
+      .sort((a, b) => a.name.localeCompare(b.name, 'fr'))
+      .map((tag) => ({ id: tag.id, name: tag.name })),
+  };
+}

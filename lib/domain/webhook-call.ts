@@ -1,9 +1,14 @@
-import { derivedTimeOrderedId } from '../ids';
+import { derivedTimeOrderedId } from '../storage/table-items';
 import { messages as catalogue } from '../messages';
 import type { BusinessMetric, MetricDimension } from '../observability';
 import { maxWebhookBodyBytes } from '../routes';
-import { InvalidInputError } from './errors';
-import type { PhoneSettings, WebhookCall, WebhookFields, WebhookRoute } from './model';
+import {
+  InvalidInputError,
+  type PhoneSettings,
+  type WebhookCall,
+  type WebhookFields,
+  type WebhookRoute,
+} from './model';
 
 /** The webhook call being answered, as its journal entry will name it (docs/api.md#webhook-call-journal). */
 export type WebhookCallContext = {
@@ -143,7 +148,7 @@ export function keptBodyOf(body: string, base64: boolean): { body: string; trunc
  * whatever the header says, except a form-encoded body ("Webhooks by Zapier" sends those by
  * default), read as a flat object. A repeated key becomes a list (`tag_ids`), and
  * `answers[Question]=Réponse` fills the `answers` object. Here, beside the call it belongs to: the webhook
- * handlers read their body with it, and the journal's view of a kept body (lib/settings/webhook-calls.ts) too.
+ * handlers read their body with it, and the journal's view of a kept body (lib/settings/webhook-call-reads.ts) too.
  */
 export function readWebhookBody(event: {
   body: string | null;

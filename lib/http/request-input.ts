@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { InvalidInputError, NotFoundError } from '../domain/errors';
-import { isUuid } from '../ids';
+import { InvalidInputError, NotFoundError, isUuid } from '../domain/model';
 import { messages } from '../messages';
 import { decodePathParameter, type DecodedPathParameter } from './middleware/route';
 

@@ -1,6 +1,8 @@
 import { BlockList, isIP } from 'node:net';
-import type { NetworkPolicy } from '../domain/events/ports';
 import { messages } from '../messages';
+
+/** Where the service runs: on AWS, https only and no private, loopback or link-local address. */
+export type NetworkPolicy = 'aws' | 'local';
 
 /*
  * Where a delivery may go (docs/api.md#outbound-events). On AWS a subscriber's URL must not reach the service's

@@ -2,9 +2,9 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { HttpSender, NetworkPolicy, OutboundRequest, OutboundResult } from '../domain/events/ports';
+import type { HttpSender, OutboundRequest, OutboundResult } from '../domain/events/ports';
+import { type NetworkPolicy, checkUrl, isRefusedAddress, type Target } from './address-policy';
 import { messages } from '../messages';
-import { checkUrl, isRefusedAddress, type Target } from './address-policy';
 
 /** What is read of a subscriber's answer before the connection is dropped: only its status matters. */
 const maxDrainedBytes = 16 * 1024;

@@ -1,8 +1,20 @@
 import { SendMessageBatchCommand, SQSClient, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import * as z from 'zod/mini';
 import type { DeliveryMessage, DeliveryQueue } from '../domain/events/ports';
 
 /** SendMessageBatch takes at most 10 entries ("SendMessageBatch", Amazon SQS API Reference). */
 const maxBatchEntries = 10;
+
+const eventConfigSchema = z.object({ DELIVERY_QUEUE_URL: z.url() });
+
+/** The queue's URL, read once per cold start: a missing or malformed one fails at start-up. */
+export function loadDeliveryQueueUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const parsed = eventConfigSchema.safeParse({ DELIVERY_QUEUE_URL: env.DELIVERY_QUEUE_URL || undefined });
+  if (!parsed.success) {
+    throw new Error(`Configuration invalide : ${parsed.error.issues.map((issue) => issue.path.join('.')).join(', ')}`);
+  }
+  return parsed.data.DELIVERY_QUEUE_URL;
+}
 
 /**
  * One client per cold start, with explicit timeouts like the DynamoDB one (lib/storage/client.ts):

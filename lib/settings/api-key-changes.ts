@@ -1,9 +1,9 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
 import { readKeyChangePage } from '../storage/key-changes';
-import type { PagePosition, PageRequest } from '../storage/prospect-pages';
+import type { PagePosition, PageRequest } from '../storage/table-items';
 import { requireApiKey } from './api-key-list';
-import { checkedId } from './ids';
+import { checkedId } from './admin-input';
 
 /**
  * `GET /api-keys/{k}/changes`: a page of the entries `changelog list --key` lists (tools/admin/use-cases/changelog.ts), newest

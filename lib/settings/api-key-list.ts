@@ -1,9 +1,8 @@
-import type { Deps } from '../deps';
-import { NotFoundError } from '../domain/errors';
+import type { Deps } from '../storage/client';
+import { NotFoundError } from '../domain/model';
 import { messages } from '../messages';
 import * as credentials from '../storage/credentials';
-import { checkedId } from './ids';
-import { requireWorkspace } from './workspace';
+import { checkedId, requireWorkspace } from './admin-input';
 
 /** The API keys of a workspace as `apikey list` and `GET /api-keys` show them: never a secret. */
 export type ApiKeyView = { id: string; name: string; scopes: string[]; created_at: string; revoked_at: string | null };

@@ -1,15 +1,14 @@
 import { isScope } from '../auth/context';
 import { newApiKeySecret } from '../auth/secrets';
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import { messages } from '../messages';
 import { allScopes } from '../routes';
 import * as credentials from '../storage/credentials';
-import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../storage/audit-log';
 import { createApiKey as createStoredApiKey, revokeApiKey as revokeStoredApiKey } from '../storage/credential-creation';
-import { InvalidInputError } from '../domain/errors';
+import { InvalidInputError } from '../domain/model';
 import { requireApiKey } from './api-key-list';
-import { checkedId, unknownId } from './ids';
-import { requireWorkspace } from './workspace';
+import { checkedId, unknownId, requireWorkspace } from './admin-input';
 
 export type CreatedApiKey = { id: string; name: string; scopes: string[]; secret: string };
 

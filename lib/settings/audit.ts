@@ -1,10 +1,15 @@
-import type { Deps } from '../deps';
-import { InvalidInputError } from '../domain/errors';
-import { decodeCursor, encodeCursor, type CursorBinding } from '../http/cursor';
-import { defaultPageLimit, maxPageLimit } from '../http/query-parameters';
+import type { Deps } from '../storage/client';
+import { InvalidInputError } from '../domain/model';
+import {
+  decodeCursor,
+  encodeCursor,
+  type CursorBinding,
+  defaultPageLimit,
+  maxPageLimit,
+} from '../http/query-parameters';
 import { messages } from '../messages';
 import { readAuditPage, type AuditEntry } from '../storage/audit-log';
-import { checkedId } from './ids';
+import { checkedId } from './admin-input';
 
 /** One entry as `GET /audit` answers it (docs/api.md#settings-api). */
 export type AuditEntryView = Pick<AuditEntry, 'id' | 'at' | 'member_id' | 'action' | 'target_id' | 'summary'>;

@@ -1,10 +1,9 @@
-import type { Deps } from '../deps';
-import { commandLine, type ActingMemberId } from '../domain/audit';
+import type { Deps } from '../storage/client';
+import { commandLine, type ActingMemberId } from '../storage/audit-log';
 import { undoChange } from '../domain/prospect/undo-change';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
-import { checkedId } from './ids';
+import { checkedId, requireWorkspace } from './admin-input';
 import { prospectView, type ProspectView } from './prospects';
-import { requireWorkspace } from './workspace';
 
 /*
  * A file apart from `changelog list` (tools/admin/use-cases/changelog.ts): the settings API's undo function reaches the undo

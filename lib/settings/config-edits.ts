@@ -1,8 +1,6 @@
-import type { Deps } from '../deps';
-import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
-import { sameName, type Tag } from '../domain/model';
-import { isUuid } from '../ids';
+import type { Deps } from '../storage/client';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../storage/audit-log';
+import { ConflictError, InvalidInputError, NotFoundError, sameName, type Tag, isUuid } from '../domain/model';
 import { messages } from '../messages';
 import {
   ConfigTooLargeError,
@@ -15,9 +13,7 @@ import {
   type EditedConfig,
   type ExistingWorkspaceConfig,
 } from '../storage/config-edits';
-import { AdminInputError } from './errors';
-import { checkedId, unknownId } from './ids';
-import type { TagView } from './workspace';
+import { AdminInputError, checkedId, unknownId } from './admin-input';
 
 const refusals = messages.admin.config;
 
@@ -90,7 +86,7 @@ function refuseTakenTagName(tags: readonly Tag[], name: string, except?: string)
 export async function addTag(
   deps: Deps,
   input: { workspaceId: string; name: string; actingMemberId?: ActingMemberId },
-): Promise<TagView> {
+): Promise<Tag> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const tag = { id: deps.newId(), name: nameOf(input.name) };
   const entry = newAuditEntry(deps.clock(), {
@@ -114,10 +110,10 @@ export async function addTag(
 export async function renameTag(
   deps: Deps,
   input: { workspaceId: string; tagId: string; name: string; actingMemberId: ActingMemberId },
-): Promise<TagView> {
+): Promise<Tag> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const name = nameOf(input.name);
-  let renamed: TagView | undefined;
+  let renamed: Tag | undefined;
   await editConfig(deps, workspaceId, (config) => {
     const tag = findTag(config.tags, input.tagId);
     renamed = { id: tag.id, name };
@@ -135,7 +131,7 @@ export async function renameTag(
       companions: [{ kind: 'audit', entry }],
     };
   });
-  return renamed as TagView;
+  return renamed as Tag;
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import type { Member, MemberRole } from '../domain/model';
 import { configOf } from '../storage/workspace-config';
-import { requireWorkspace } from './workspace';
+import { requireWorkspace } from './admin-input';
 
 /** A workspace's members as `GET /members` lists them (docs/api.md, « Members »). */
 export type MemberView = { id: string; email: string | null; name: string; role: MemberRole; can_sign_in: boolean };

@@ -1,14 +1,19 @@
 import { randomInt } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { Deps } from '../deps';
-import { newAuditEntry, type ActingMemberId } from '../domain/audit';
-import { isEmailAddress } from '../domain/email';
-import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../domain/errors';
+import type { Deps } from '../storage/client';
+import { newAuditEntry, type ActingMemberId, type AuditEntry } from '../storage/audit-log';
+import {
+  isEmailAddress,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  UnknownReferenceError,
+  type Member,
+  type MemberRole,
+  isUuid,
+} from '../domain/model';
 import type { IdentityProvider } from '../domain/identity-provider';
-import type { Member, MemberRole } from '../domain/model';
-import { isUuid } from '../ids';
 import { messages } from '../messages';
-import type { AuditEntry } from '../storage/audit-log';
 import { partsOf, type ConfigCompanion, type ConfigEdit } from '../storage/config-edits';
 import { emailKey } from '../storage/table-items';
 import { editConfig, editConfigAfter } from './config-edits';

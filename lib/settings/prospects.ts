@@ -1,4 +1,4 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import { getProspect } from '../storage/prospects';
 import { readProspectCollection } from '../storage/item-collections';
 import type { Prospect } from '../domain/model';
@@ -12,8 +12,7 @@ import {
   type NoteView,
   type ProspectTagView,
 } from '../domain/prospect/read-views';
-import { checkedId, unknownId } from './ids';
-import { requireWorkspace } from './workspace';
+import { checkedId, unknownId, requireWorkspace } from './admin-input';
 
 export type ProspectView = Pick<
   ProspectItem,

@@ -1,18 +1,15 @@
-import type { Deps, SecretsDeps } from '../deps';
+import type { Deps } from '../storage/client';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
-import type { DeliveryQueue, EventDeps } from '../domain/events/ports';
-import { checkRedeliverable, redeliver } from '../domain/events/redeliver';
+import type { DeliveryQueue } from '../domain/events/ports';
+import { checkRedeliverable } from '../domain/events/redeliverable';
 import { messages } from '../messages';
 import { readDeliveryWithSubscription } from '../storage/delivery-attempts';
-import { commandLine, type ActingMemberId } from '../domain/audit';
-import { recordAudit } from './record-audit';
-import { checkedId } from './ids';
-import { requireWorkspace } from './workspace';
+import { type ActingMemberId, recordAudit } from '../storage/audit-log';
+import { checkedId, requireWorkspace } from './admin-input';
 
-/** A delivery attempted again: queued by the settings API, sent by the command line itself. */
 /**
  * `POST /deliveries/{d}/redeliver` (docs/api.md#settings-api): the same checks as `subscription redeliver`
- * (lib/domain/events/redeliver.ts), then the new attempt queued at once for the delivery function, which
+ * (lib/domain/events/redeliverable.ts), then the new attempt queued at once for the delivery function, which
  * signs and sends it (lib/domain/events/deliver.ts): the caller reads no signing secret and POSTs
  * nothing itself. The delivery as it stands when queued, after the audit entry.
  */
@@ -48,30 +45,4 @@ export async function queueRedelivery(
     summary: messages.audit.deliveryRedeliveryQueued,
   });
   return deliveryView(redeliverable.delivery);
-}
-
-/**
- * `subscription redeliver`: a new attempt of the delivery now, outside its schedule
- * (lib/domain/events/redeliver.ts), made by the command itself: it runs in a process of its own,
- * which shares no queue with `npm start`'s, and prints the delivery once the event is sent (docs/api.md#outbound-events). An
- * unknown delivery, a deleted or disabled subscription are the administrator's to correct (exit 2). The attempt is a POST and the writes that record it: its
- * audit entry is written right after them (docs/api.md#audit-log).
- */
-export async function redeliverDelivery(
-  deps: SecretsDeps & Pick<EventDeps, 'send' | 'network'>,
-  workspaceId: string,
-  deliveryId: string,
-  actingMemberId: ActingMemberId = commandLine,
-): Promise<DeliveryView> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('delivery', deliveryId);
-  const delivery = await redeliver(deps, workspace.id, id);
-  await recordAudit(deps, {
-    workspaceId: workspace.id,
-    memberId: actingMemberId,
-    action: 'delivery.redelivered',
-    targetId: id,
-    summary: messages.audit.deliveryRedelivered(delivery.status),
-  });
-  return delivery;
 }

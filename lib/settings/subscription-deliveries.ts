@@ -1,16 +1,13 @@
-import type { Deps } from '../deps';
-import { InvalidInputError } from '../domain/errors';
+import type { Deps } from '../storage/client';
+import { InvalidInputError, type DeliveryStatus } from '../domain/model';
 import { deliveryView, type DeliveryView } from '../domain/events/delivery-view';
 import { messages } from '../messages';
 import { listDeliveries } from '../storage/delivery-list';
-import { encodeCursor, type CursorBinding } from '../http/cursor';
-import type { PageRequest } from '../storage/prospect-pages';
-import type { DeliveryStatus } from '../domain/model';
+import { encodeCursor, type CursorBinding } from '../http/query-parameters';
+import type { PageRequest } from '../storage/table-items';
 import type { SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscription-reads';
-import { AdminInputError } from './errors';
-import { checkedId, notFoundId } from './ids';
-import { requireWorkspace } from './workspace';
+import { AdminInputError, checkedId, notFoundId, requireWorkspace } from './admin-input';
 
 /** A subscription's deliveries as `subscription deliveries` and `GET /subscriptions/{s}/deliveries` list them. */
 /** `subscription deliveries --limit`: 1 to this many, 100 when absent. */

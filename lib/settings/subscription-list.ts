@@ -1,7 +1,7 @@
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import type { StoredSubscriptionItem, SubscriptionItem } from '../storage/event-items';
 import * as store from '../storage/subscription-reads';
-import { requireWorkspace } from './workspace';
+import { requireWorkspace } from './admin-input';
 
 /** `subscription list` and `GET /subscriptions`: what a listing shows of a subscription, never its secret nor its deliveries. */
 export type SubscriptionView = Pick<SubscriptionItem, 'id' | 'url' | 'events' | 'active' | 'created_at'>;

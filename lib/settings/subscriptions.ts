@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { Deps, SecretsDeps } from '../deps';
-import { ConflictError, InvalidInputError } from '../domain/errors';
-import type { NetworkPolicy } from '../domain/events/ports';
+import type { Deps, SecretsDeps } from '../storage/client';
+import { ConflictError, InvalidInputError } from '../domain/model';
+import type { NetworkPolicy } from '../outbound/address-policy';
 import { rotationOverlapMs } from '../domain/events/signing';
 import { checkEventTypes, checkSubscriptionUrl, type Checked } from '../domain/events/subscription-url';
 import { messages } from '../messages';
 import * as store from '../storage/subscriptions';
 import { getSubscription, listSubscriptions } from '../storage/subscription-reads';
-import { listWorkspaces } from '../storage/workspaces';
-import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
-import { checkedId, notFoundId } from './ids';
-import { requireWorkspace } from './workspace';
+import { listWorkspaces } from '../storage/workspace-config';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../storage/audit-log';
+import { checkedId, notFoundId, requireWorkspace } from './admin-input';
 /**
  * The admin side of outbound events (docs/api.md#outbound-events): a workspace's subscriptions and the
  * deliveries made for them. Every use case first checks the workspace exists; a subscription or

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { createLambdaClient, lambdaFunctionInvoker, type FunctionInvoker } from '../lambda/function-invoker';
 import { functionTimeoutSeconds } from '../routes';
-import type { WebhookInvoker } from './webhook-calls';
+import type { WebhookInvoker } from './webhook-call-replay';
 
 /**
  * Where the stack names the webhooks' functions to the replay route (infra/cdk/route-functions.ts); the local

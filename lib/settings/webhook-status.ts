@@ -1,9 +1,8 @@
-import type { Deps } from '../deps';
-import { NotFoundError } from '../domain/errors';
+import type { Deps } from '../storage/client';
+import { NotFoundError } from '../domain/model';
 import { messages } from '../messages';
 import { getEndpoint, type EndpointItem } from '../storage/credentials';
-import { checkedId } from './ids';
-import { requireWorkspace } from './workspace';
+import { checkedId, requireWorkspace } from './admin-input';
 
 /** The workspace's webhook as `webhook show` and `GET /webhook` read it: its URLs and state, never its token. */
 export type WebhookStatusView = { endpoint_id: string; url: string; active: boolean; last_call_at: string | null };

@@ -1,13 +1,12 @@
 import { newWebhookToken } from '../auth/secrets';
-import type { Deps } from '../deps';
+import type { Deps } from '../storage/client';
 import { messages } from '../messages';
-import { commandLine, newAuditEntry, type ActingMemberId } from '../domain/audit';
+import { commandLine, newAuditEntry, type ActingMemberId } from '../storage/audit-log';
 import { fingerprint, getEndpoint, type EndpointItem } from '../storage/credentials';
 import { createEndpoint, replaceEndpointToken, setEndpointActive } from '../storage/credential-creation';
 import { phoneSettingsStateOf } from '../storage/workspace-config';
-import { checkedId } from './ids';
+import { checkedId, requireWorkspace } from './admin-input';
 import { requireEndpointId, statusView, webhookUrl, type WebhookStatusView } from './webhook-status';
-import { requireWorkspace } from './workspace';
 
 export type WebhookTokenView = { endpoint_id: string; url: string; token: string };
 

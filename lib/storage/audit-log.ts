@@ -1,8 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from './client';
+import type { Store, Deps } from './client';
 import { putIfAbsent } from './conditional-writes';
-import { epochSeconds, stillKeptFilter } from './expiring-items';
-import { keys, type ItemKey } from './table-items';
+import { epochSeconds, stillKeptFilter, keys, type ItemKey, timeOrderedId } from './table-items';
 
 /**
  * The audit log of a workspace (docs/api.md#audit-log; docs/data-model.md, "Members, sessions and the audit
@@ -48,7 +47,7 @@ export type AuditItem = AuditEntry & ItemKey & { type: 'audit'; expires_at: numb
 /**
  * Kept one year (docs/api.md#audit-log): 365 days, in the table's TTL attribute `expires_at` (epoch seconds).
  * TTL deletes an expired item in the background, not at once: the listing filters on it, as
- * lib/storage/expiring-items.ts explains with AWS's pages.
+ * lib/storage/table-items.ts explains with AWS's pages.
  */
 const auditRetentionSeconds = 31_536_000;
 
@@ -123,3 +122,46 @@ const entryOf = (item: AuditItem): AuditEntry => ({
   target_id: item.target_id,
   summary: item.summary,
 });
+
+/**
+ * Who made a change the audit log records (docs/api.md#audit-log): the member signed in to the settings
+ * API, or the platform team's admin command line (`null`).
+ */
+export type ActingMemberId = string | null;
+
+/** The command line acts as no member. */
+export const commandLine: ActingMemberId = null;
+
+/** What an audit entry records: in which workspace, who did what to which record, said how. */
+export type AuditRecord = {
+  workspaceId: string;
+  memberId: ActingMemberId;
+  action: AuditAction;
+  targetId: string | null;
+  summary: string;
+};
+
+/**
+ * A new audit entry, its id a UUID v7 of its time (lib/storage/table-items.ts), so the log sorts newest first by
+ * sort key as the webhook call journal does. `summary` comes from the catalogue's `audit` texts,
+ * which name records and never a secret.
+ */
+export function newAuditEntry(now: Date, entry: AuditRecord): AuditEntry {
+  return {
+    id: timeOrderedId(now),
+    workspace_id: entry.workspaceId,
+    at: now.toISOString(),
+    member_id: entry.memberId,
+    action: entry.action,
+    target_id: entry.targetId,
+    summary: entry.summary,
+  };
+}
+
+/**
+ * The entry of a change that is not one transaction, written right after it (docs/api.md#audit-log): a
+ * change the entry could not join, or a call of the webhook's own handler (a replay).
+ */
+export async function recordAudit(deps: Pick<Deps, 'db' | 'tableName' | 'clock'>, entry: AuditRecord): Promise<void> {
+  await writeAuditEntry(deps, newAuditEntry(deps.clock(), entry));
+}

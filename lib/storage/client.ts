@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createMetrics, type PublishedMetrics } from '../observability';
 /** Types only (erased): the SDK's own middleware types, a dependency of @aws-sdk/client-dynamodb. */
 import type { FinalizeRequestMiddleware } from '@smithy/types';
 import * as z from 'zod/mini';
@@ -8,7 +10,8 @@ import type { ItemKey } from './table-items';
 
 /*
  * How storage reaches DynamoDB: the one client of a cold start, its timeouts and the request's
- * deadline, the table's configuration, and the one BatchGetItem with its retry of unprocessed keys.
+ * deadline, the table's configuration, and the one BatchGetItem with its retry of unprocessed keys;
+ * then what every use case is given (`Deps`): that client with the cold start's clock, ids and metrics.
  */
 
 /** The SDK's wall-clock limits of one DynamoDB call. */
@@ -300,4 +303,32 @@ export async function untilProcessed<T>(
     if (tried > 1) await policy.sleep(policy.baseDelayMs * 2 ** tried);
     left = await round(left);
   }
+}
+
+/** What every use case depends on; tests pass their own clock, ids and metrics. */
+export type Deps = Store & {
+  clock: () => Date;
+  newId: () => string;
+  /** Business metrics (lib/observability.ts), published by the function's wrapper at the end of each invocation. */
+  metrics: PublishedMetrics;
+};
+
+export function productionDeps(config: Config = loadConfig()): Deps {
+  return {
+    db: createDocumentClient({ endpoint: config.endpoint, region: config.region }),
+    tableName: config.tableName,
+    clock: () => new Date(),
+    newId: randomUUID,
+    metrics: createMetrics(),
+  };
+}
+
+/** Those who read or write signing secrets: the delivery function and the admin command line. */
+export type SecretsDeps = Deps & SecretsStore;
+
+export function productionSecretsDeps(
+  env: NodeJS.ProcessEnv = process.env,
+  config: Config = loadConfig(env),
+): SecretsDeps {
+  return { ...productionDeps(config), secretsTableName: loadSecretsTableName(env, config) };
 }

@@ -1,14 +1,14 @@
 import type { Store } from './client';
 import type { DeliveryItem } from './event-items';
 import type { DeliveryStatus } from '../domain/model';
-import { stillKeptFilter, queryNewestFirst } from './expiring-items';
-import { keys } from './table-items';
+import { stillKeptFilter, keys } from './table-items';
+import { queryNewestFirst } from './newest-first';
 
 /**
  * Access pattern "deliveries of a subscription, newest first": a Query of the workspace's
  * delivery partition read backwards (ids are time-ordered), strongly consistent, filtered on the
  * subscription, on being still kept at `now` (past their 30 days, TTL may not have removed them
- * yet: lib/storage/expiring-items.ts) and, when given, the status, read on until `limit` are found
+ * yet: lib/storage/table-items.ts) and, when given, the status, read on until `limit` are found
  * (`queryNewestFirst`); `afterId`, from the delivery after that one (a page of the settings API).
  */
 export function listDeliveries(

@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import type { PageRequest } from './prospect-pages';
-import { indexes, keys, type ChangeLogItem } from './table-items';
+import { type PageRequest, indexes, keys, type ChangeLogItem } from './table-items';
 
 /**
  * Access pattern "change log of an API key", a page at a time (`GET /api-keys/{k}/changes`): one Query of gsi1,

@@ -1,12 +1,14 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, keys, notePrefix, type ChangeLogItem, type NoteItem, type ProspectItem } from './table-items';
-
-/** Where a page starts: after the item of this reception time and id (the previous page's last). */
-export type PagePosition = { at: string; id: string };
-
-/** A page asked for: at most `limit` items, after the position the previous page ended on. */
-export type PageRequest = { limit: number; after?: PagePosition };
+import {
+  changeLogPrefix,
+  keys,
+  notePrefix,
+  type ChangeLogItem,
+  type NoteItem,
+  type PageRequest,
+  type ProspectItem,
+} from './table-items';
 
 /**
  * A page of a prospect's notes or change log, newest first. `prospectFound` is false only when

@@ -1,8 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems, sameKey, type StoredItem, type Store } from './client';
-import { keys, type ItemKey, type ProspectItem } from './table-items';
+import { keys, type ItemKey, type MarkerItem, type ProspectItem } from './table-items';
 import { configOf } from './workspace-config';
-import type { Prospect, WorkspaceConfig } from '../domain/model';
+import {
+  defaultPhoneSettings,
+  phoneSettingsOf,
+  type PhoneSettings,
+  type Prospect,
+  type WorkspaceConfig,
+} from '../domain/model';
 
 /**
  * Access pattern "prospect by id in a workspace": the prospect a contact's marker names (the lead
@@ -79,4 +85,136 @@ async function loadConfigWith(
   const items = await batchGetItems(store, [configKey, ...otherKeys], consistency);
   const configItem = items.find((item) => sameKey(item, configKey));
   return { config: configOf(configItem), found: items.filter((item) => item !== configItem) };
+}
+
+/**
+ * The E.164 form a phone is matched by under `settings` (docs/api.md#phone-matching): undefined
+ * when the workspace matches phones as sent or the phone does not parse as a valid number. The
+ * domain's to say (lib/domain/phone.ts): storage only stores and finds the markers.
+ */
+export type E164Key = (phone: string, settings: PhoneSettings) => string | undefined;
+
+/** How a workspace matches phones: its settings, and the reader of E.164 forms. */
+export type PhoneMatching = { settings: PhoneSettings; e164Key: E164Key };
+
+export type ContactValues = {
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  social_url?: string | null | undefined;
+};
+/** Where a prospect stands: a known contact's answer names it. */
+export type Placement = { pipeline_id: string | null; stage_id: string | null };
+
+/** A marker found: its key, and the placement it was last written with, when it has one (a hint). */
+export type FoundMarker = { key: ItemKey; placement: Placement | undefined };
+
+/**
+ * `phone` is the marker a phone is matched by: its PHONE164 marker when the workspace matches in
+ * E.164 and the phone parses valid, else its exact PHONE marker. In that E.164 case `phone_exact`
+ * is the exact marker too, always written: read in the same BatchGetItem, it names the owner of
+ * the very string sent when no prospect holds the E.164 form yet (a workspace being indexed).
+ */
+type ContactKind = 'email' | 'phone' | 'phone_exact' | 'social';
+
+/** The prospect owning each contact value sent, and the marker that says so. */
+export type ContactOwners = Partial<Record<ContactKind, string>> & {
+  markers?: Partial<Record<ContactKind, FoundMarker>>;
+};
+
+type WantedMarker = { kind: ContactKind; key: ItemKey };
+
+export function markerKeys(workspaceId: string, contact: ContactValues, phone: PhoneMatching): WantedMarker[] {
+  const found: WantedMarker[] = [];
+  if (contact.email != null) found.push({ kind: 'email', key: keys.emailMarker(workspaceId, contact.email) });
+  if (contact.phone != null) {
+    const exact = keys.phoneMarker(workspaceId, contact.phone);
+    const e164 = phone.e164Key(contact.phone, phone.settings);
+    if (e164 !== undefined) {
+      found.push({ kind: 'phone', key: keys.phoneE164Marker(workspaceId, e164) });
+      found.push({ kind: 'phone_exact', key: exact });
+    } else {
+      found.push({ kind: 'phone', key: exact });
+    }
+  }
+  if (contact.social_url != null) {
+    found.push({ kind: 'social', key: keys.socialMarker(workspaceId, contact.social_url) });
+  }
+  return found;
+}
+
+/** Items by key, strongly consistent (a marker written a second ago must be found). */
+const readItems = (store: Store, wanted: readonly ItemKey[]) => batchGetItems(store, wanted, { consistentRead: true });
+
+/** Access pattern "contact by e-mail, phone, social_url": the contact's markers in one BatchGetItem. */
+export async function findContactOwners(
+  store: Store,
+  workspaceId: string,
+  contact: ContactValues,
+  phone: PhoneMatching,
+): Promise<ContactOwners> {
+  const wanted = markerKeys(workspaceId, contact, phone);
+  const found = await readItems(
+    store,
+    wanted.map((entry) => entry.key),
+  );
+  const owners: ContactOwners = {};
+  ownersAmong(wanted, found, owners);
+  return owners;
+}
+
+function ownersAmong(
+  wanted: readonly WantedMarker[],
+  found: readonly (ItemKey & Record<string, unknown>)[],
+  owners: ContactOwners,
+): void {
+  for (const item of found as (MarkerItem & ItemKey)[]) {
+    for (const entry of wanted.filter((candidate) => sameKey(candidate.key, item))) {
+      owners[entry.kind] = item.record_id;
+      const placement =
+        item.pipeline_id !== undefined && item.stage_id !== undefined
+          ? { pipeline_id: item.pipeline_id, stage_id: item.stage_id }
+          : undefined;
+      owners.markers = { ...owners.markers, [entry.kind]: { key: entry.key, placement } };
+    }
+  }
+}
+
+/** What the look-up reads when the caller does not know the phone settings: the common E.164 case. */
+const guessedPhoneSettings: PhoneSettings = { phone_matching: 'e164', phone_region: defaultPhoneSettings.phone_region };
+
+/**
+ * Access patterns "workspace configuration" and "contact by e-mail, phone, social_url" at once:
+ * the configuration item and the contact's markers in one strongly consistent BatchGetItem
+ * (a marker written a second ago must be found: docs/adr/0007-fewer-round-trips.md).
+ *
+ * `phone`: the workspace's phone settings when the caller knows them (the lead webhook, from its
+ * endpoint). Unknown (the look-up route), the configuration item says them: the same BatchGetItem
+ * reads both the exact and the E.164 marker read in the default region, which serves either mode
+ * in that region; a workspace matching in E.164 in another region costs one more BatchGetItem,
+ * for the marker of the phone read in that region.
+ */
+export async function loadConfigAndContactOwners(
+  store: Store,
+  workspaceId: string,
+  contact: ContactValues,
+  phone: { settings: PhoneSettings | undefined; e164Key: E164Key },
+): Promise<{ config: WorkspaceConfig; phone: PhoneMatching; owners: ContactOwners }> {
+  const configKey = keys.workspace(workspaceId);
+  const { e164Key } = phone;
+  const read = markerKeys(workspaceId, contact, { settings: phone.settings ?? guessedPhoneSettings, e164Key });
+  const items = await readItems(store, [configKey, ...read.map((entry) => entry.key)]);
+  const configItem = items.find((item) => sameKey(item, configKey));
+  const settings = { settings: phone.settings ?? phoneSettingsOf(configItem), e164Key };
+  const wanted = markerKeys(workspaceId, contact, settings);
+  const unread = wanted.filter((entry) => !read.some((known) => sameKey(known.key, entry.key)));
+  const found = [
+    ...items.filter((item) => item !== configItem),
+    ...(await readItems(
+      store,
+      unread.map((e) => e.key),
+    )),
+  ];
+  const owners: ContactOwners = {};
+  ownersAmong(wanted, found, owners);
+  return { config: configOf(configItem), phone: settings, owners };
 }

@@ -1,9 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { secretsTableOf, type SecretsStore, type Store } from './client';
 import { eventItems, type SigningSecretsItem, type SubscriptionItem } from './event-items';
-import { epochSeconds } from './expiring-items';
+import { epochSeconds, keys } from './table-items';
 import type { Subscription } from '../domain/model';
-import { keys } from './table-items';
 import { putIfAbsent, transactUnlessRefused } from './conditional-writes';
 import { auditPut, type AuditEntry } from './audit-log';
 

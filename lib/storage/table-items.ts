@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Candidate, ChangeLogEntry, Note, Prospect, Stamped, WebhookCall } from '../domain/model';
 
 /**
  * The table's items (docs/data-model.md): every key of the single table, and of the signing-secrets
  * table, is built here; below the keys, the items of the records that live in their own partitions,
- * their types and builders.
+ * their types and builders; then what sort keys are made of: time-ordered ids, the position a page
+ * starts after, and the expiry (`expires_at`) of the items kept for a time.
  *
  * Partition-key prefixes carry the write policy the stack enforces with dynamodb:LeadingKeys
  * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
@@ -304,3 +305,62 @@ export const items = {
     expires_at: Math.floor(Date.parse(call.at) / 1000) + webhookCallRetentionSeconds,
   }),
 };
+
+/**
+ * A UUID version 7 (RFC 9562, section 5.7): 48 bits of Unix milliseconds, then random bits, so
+ * ids sort by creation time as text. Webhook calls take such ids: the journal lists them newest
+ * first by sort key, and one is read back by its id alone.
+ */
+export function timeOrderedId(now: Date): string {
+  return timeOrderedIdOf(now, randomBytes(10).toString('hex'));
+}
+
+/** The part of a time-ordered id that says its millisecond: every id of `at` or later sorts after it as text. */
+export const timeOrderedIdPrefix = (at: Date): string => {
+  const time = at.getTime().toString(16).padStart(12, '0').slice(-12);
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}`;
+};
+
+const timeOrderedIdOf = (at: Date, hex: string): string => {
+  const variant = ((parseInt(hex[3] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${timeOrderedIdPrefix(at)}-7${hex.slice(0, 3)}-${variant}${hex.slice(4, 7)}-${hex.slice(8, 20)}`;
+};
+
+/**
+ * A UUID version 7 layout whose random part is derived from `seed`: the same write seen twice in
+ * the change stream gives the same event id, and the same event and subscription the same delivery
+ * id, so a record delivered twice by the stream is de-duplicated by a conditional put.
+ */
+export function derivedTimeOrderedId(at: Date, seed: string): string {
+  return timeOrderedIdOf(at, createHash('sha256').update(seed, 'utf8').digest('hex'));
+}
+
+/**
+ * Items kept for a time (the webhook call journal, the deliveries): their expiry, and their
+ * partitions read newest first. They carry `expires_at`, the table's TTL attribute in epoch
+ * seconds. TTL deletes an expired item in the background, typically within two days, and until
+ * then reads, queries and scans still return it
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateTimeToLive.html,
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/howitworks-ttl.html): whoever
+ * lists or shows them filters on it against the clock, as AWS shows in "Working with expired items"
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ttl-expired-items.html).
+ */
+
+/** `now` in the TTL attribute's unit. */
+export const epochSeconds = (now: Date): number => Math.floor(now.getTime() / 1000);
+
+/** An item is kept while its `expires_at` is still ahead of `now`; at that second or later it is gone. */
+export const stillKept = (item: { expires_at: number }, now: Date): boolean => item.expires_at > epochSeconds(now);
+
+/** The same rule as a Query filter (names `#expires_at`, value `:now`), with its placeholders. */
+export const stillKeptFilter = (now: Date) => ({
+  expression: '#expires_at > :now',
+  names: { '#expires_at': 'expires_at' },
+  values: { ':now': epochSeconds(now) },
+});
+
+/** Where a page starts: after the item of this reception time and id (the previous page's last). */
+export type PagePosition = { at: string; id: string };
+
+/** A page asked for: at most `limit` items, after the position the previous page ended on. */
+export type PageRequest = { limit: number; after?: PagePosition };

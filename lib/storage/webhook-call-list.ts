@@ -1,15 +1,12 @@
 import { batchGetItems, sameKey, type Store } from './client';
-import { stillKept, stillKeptFilter } from './expiring-items';
-import { timeOrderedIdPrefix } from '../ids';
-import { keys } from './table-items';
-import { queryNewestFirst } from './expiring-items';
-import type { WebhookCallItem } from './table-items';
+import { stillKept, stillKeptFilter, timeOrderedIdPrefix, keys, type WebhookCallItem } from './table-items';
+import { queryNewestFirst } from './newest-first';
 import type { WorkspaceItem } from './workspace-config';
 
 /**
  * Access pattern "calls of a workspace, newest first": a Query of the workspace's journal
  * partition read backwards (ids are time-ordered), strongly consistent, without the entries past
- * their `expires_at` that TTL has not removed yet (lib/storage/expiring-items.ts); `failed` keeps the calls
+ * their `expires_at` that TTL has not removed yet (lib/storage/table-items.ts); `failed` keeps the calls
  * answered with an error (status 400 or more), read on until `limit` are found; `afterId`, from the
  * call after that one (a page of the settings API). Expired entries
  * sit at the partition's old end, so without `failed` each page asks for just what is missing.
@@ -41,7 +38,7 @@ export function listWebhookCalls(
 /**
  * Access pattern "one call by id, with its workspace": the workspace's configuration item and the call in one
  * BatchGetItem, both strongly consistent; each absent when not found, another workspace's call, or one past its `expires_at`
- * (lib/storage/expiring-items.ts), is not found.
+ * (lib/storage/table-items.ts), is not found.
  */
 export async function getWorkspaceAndCall(
   store: Store,
@@ -60,7 +57,7 @@ export async function getWorkspaceAndCall(
 
 /**
  * Access pattern "a call by its request id, journaled since a time": a Query of the workspace's journal partition
- * from the first id of that millisecond (ids are time-ordered, lib/ids.ts), newest first, filtered on `request_id`,
+ * from the first id of that millisecond (ids are time-ordered, lib/storage/table-items.ts), newest first, filtered on `request_id`,
  * strongly consistent. It reads the calls journaled since then only: the replay's own, and any landing meanwhile.
  */
 export async function findCallByRequestId(

@@ -1,8 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { keys } from './table-items';
-import { items } from './table-items';
+import { keys, items } from './table-items';
 import { putIfAbsent } from './conditional-writes';
 import type { WebhookCall, WebhookRoute } from '../domain/model';
 

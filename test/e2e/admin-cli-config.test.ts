@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
-import { createDynamoClient } from '../../lib/storage/client';
+import { createDynamoClient, productionDeps } from '../../lib/storage/client';
 import { main } from '../../tools/admin/main';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
-import { productionDeps } from '../../lib/deps';
 import { listAudit } from '../../lib/settings/audit';
 import { runAdmin, runAdminInProcess, runAdminWithIdentity } from '../support/admin-cli';
 import { recordingIdentityProvider } from '../support/recording-identity';

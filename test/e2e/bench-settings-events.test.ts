@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
-import { productionSecretsDeps, type Deps } from '../../lib/deps';
+import { productionSecretsDeps, type Deps } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { deployedRouteById as routeById, deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { benchDeliveryQueueUrl, settingsFirstEvents } from '../../tools/bench/functions';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
 import { showProspect } from '../../lib/settings/prospects';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { recordingMetrics } from '../support/recording-metrics';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
 import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
-import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
+import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/model';
 import { runAdmin } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 import { useSeededApi } from '../support/seeded-api';

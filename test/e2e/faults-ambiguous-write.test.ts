@@ -3,7 +3,7 @@ import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey } from '../../lib/settings/api-keys';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 

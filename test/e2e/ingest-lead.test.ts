@@ -1,4 +1,4 @@
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { webhookStatus } from '../../lib/settings/webhook-status';
 import { regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { listApiKeys } from '../../lib/settings/api-key-list';
 import { listMembers } from '../../lib/settings/member-list';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { eventItems } from '../../lib/storage/event-items';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { poolIdentityProvider } from '../../lib/identity/cognito';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { revokeApiKey } from '../../lib/settings/api-keys';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { startTestApi, type TestApi } from '../support/local-api';
 

@@ -1,6 +1,6 @@
 import { captureLogs } from '../support/captured-logs';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 

@@ -1,5 +1,5 @@
 import { seedWorkspace } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
 

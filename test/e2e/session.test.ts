@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { accessClaims, aSigningKey, localPoolSigningKey, signedToken } from '../support/access-tokens';
 import { startTestApi, type TestApi } from '../support/local-api';

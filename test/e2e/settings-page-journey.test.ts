@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { seedDemoWorkspace, type Demo } from '../../tools/local/demo-workspace';
 import { browserTests, expectAccessible, openPage, picture, signInOnPage, startBrowser } from '../support/browser';
 import { startTestApi, type TestApi } from '../support/local-api';

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { listAudit } from '../../lib/settings/audit';
 import { messages } from '../../lib/messages';
 import type { SubscriptionView } from '../../lib/settings/subscription-list';
-import { productionSecretsDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/storage/client';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { getProspect } from '../../lib/storage/prospects';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';

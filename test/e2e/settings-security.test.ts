@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { removeMember } from '../../lib/settings/members';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { routes, type Route } from '../../lib/routes';
 import { keys } from '../../lib/storage/table-items';
 import { startLocalApi, type ApiResponse, type TestApi } from '../support/local-api';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
 import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import type { SubscriptionView } from '../../lib/settings/subscription-list';
-import { productionSecretsDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/storage/client';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';

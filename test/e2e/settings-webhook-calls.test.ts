@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { listAudit } from '../../lib/settings/audit';
-import type { WebhookCallView } from '../../lib/settings/webhook-calls';
-import { productionDeps } from '../../lib/deps';
+import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import { productionDeps } from '../../lib/storage/client';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { countRoundTrips } from '../support/round-trips';
@@ -11,7 +11,7 @@ import { aWorkspace } from '../support/seed';
 
 /**
  * The settings API's webhook call journal and replay over HTTP (docs/api.md#webhook-call-journal, #settings-api): admin
- * routes on the admin command line's use cases (lib/settings/webhook-calls.ts), signed in for real.
+ * routes on the admin command line's use cases (lib/settings/webhook-call-replay.ts), signed in for real.
  */
 
 const deps = productionDeps();

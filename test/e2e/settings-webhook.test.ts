@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';

@@ -5,8 +5,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../../tools/local/dynamodb-local';
-import { createDynamoClient, loadConfig } from '../../lib/storage/client';
-import { productionDeps } from '../../lib/deps';
+import { createDynamoClient, loadConfig, productionDeps } from '../../lib/storage/client';
 import { runAdminInProcess } from '../support/admin-cli';
 import { timeoutForProcesses } from '../support/process-starts';
 

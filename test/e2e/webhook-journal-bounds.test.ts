@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/settings/webhook-calls';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { derivedTimeOrderedId } from '../../lib/ids';
+import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { derivedTimeOrderedId, keys } from '../../lib/storage/table-items';
 import { eventItems } from '../../lib/storage/event-items';
-import { keys } from '../../lib/storage/table-items';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

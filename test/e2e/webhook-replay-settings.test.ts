@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/settings/webhook-calls';
-import { productionDeps } from '../../lib/deps';
-import { listProspectPhones } from '../../lib/storage/phone-index';
+import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import { productionDeps } from '../../lib/storage/client';
+import { listProspectPhones } from '../../tools/admin/storage/phone-index';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -6,8 +6,7 @@ import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { listSubscriptions } from '../../lib/settings/subscription-list';
-import { loadSecretsTableName } from '../../lib/storage/client';
-import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { loadSecretsTableName, productionDeps, productionSecretsDeps } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import {

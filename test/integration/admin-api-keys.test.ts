@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { listApiKeys } from '../../lib/settings/api-key-list';
 import { createApiKey, revokeApiKey } from '../../lib/settings/api-keys';
-import { AdminInputError } from '../../lib/settings/errors';
-import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
+import { InvalidInputError, NotFoundError } from '../../lib/domain/model';
 import { authorize } from '../../lib/auth/authorize';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { allScopes } from '../../lib/routes';
 import { fingerprint, getApiKeyByFingerprint } from '../../lib/storage/credentials';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

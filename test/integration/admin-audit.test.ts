@@ -12,7 +12,7 @@ import {
   setSubscriptionActive,
 } from '../../lib/settings/subscriptions';
 import { generateWebhook, regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
-import { productionSecretsDeps } from '../../lib/deps';
+import { productionSecretsDeps } from '../../lib/storage/client';
 import { updateProspect } from '../../lib/domain/prospect/update-prospect';
 import { keys } from '../../lib/storage/table-items';
 import { recordingIdentityProvider } from '../support/recording-identity';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { addColumn, addSalesPipeline, addStage, addTag } from '../../lib/settings/config-edits';
-import { AdminInputError } from '../../lib/settings/errors';
-import { ConflictError } from '../../lib/domain/errors';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { AdminInputError } from '../../lib/settings/admin-input';
+import { ConflictError } from '../../lib/domain/model';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import {
   ConfigEditContendedError,
   ConfigTooLargeError,

@@ -8,12 +8,12 @@ import {
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { listAudit } from '../../lib/settings/audit';
 import { renameTag, addTag } from '../../lib/settings/config-edits';
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 import { listMembers } from '../../lib/settings/member-list';
 import { addMember, changeRole, inviteAgain, removeMember } from '../../lib/settings/members';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { commandLine } from '../../lib/domain/audit';
-import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
+import { productionDeps, type Deps } from '../../lib/storage/client';
+import { commandLine } from '../../lib/storage/audit-log';
+import { ConflictError, InvalidInputError, NotFoundError, UnknownReferenceError } from '../../lib/domain/model';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
 import { keys } from '../../lib/storage/table-items';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';

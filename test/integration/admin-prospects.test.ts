@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 import { showProspect } from '../../lib/settings/prospects';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { keys, type ChangeLogItem, type NoteItem } from '../../lib/storage/table-items';
 import { seedTestWorkspace } from '../support/seed';
 

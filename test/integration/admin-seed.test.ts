@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 import { seedWorkspace } from '../../tools/seed/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { allScopes } from '../../lib/routes';
 import { fingerprint, getApiKeyByFingerprint, getEndpoint } from '../../lib/storage/credentials';
 import { keys, type ItemKey, type MarkerItem, type ProspectItem } from '../../lib/storage/table-items';

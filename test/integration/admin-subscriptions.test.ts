@@ -6,14 +6,13 @@ import { Webhook } from 'standardwebhooks';
 import { listAudit } from '../../lib/settings/audit';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { main } from '../../tools/admin/main';
-import { productionDeps, productionSecretsDeps } from '../../lib/deps';
+import { productionDeps, productionSecretsDeps } from '../../lib/storage/client';
 import { messages } from '../../lib/messages';
 import { eventTypes } from '../../lib/domain/events/event-types';
-import { derivedTimeOrderedId } from '../../lib/ids';
+import { derivedTimeOrderedId, keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { rotationOverlapMs } from '../../lib/domain/events/signing';
 import type { DeliveryStatus } from '../../lib/domain/model';
 import { eventItems, type DeliveryItem, type SigningSecretsItem } from '../../lib/storage/event-items';
-import { keys, workspaceConfigPk } from '../../lib/storage/table-items';
 import { runAdminInProcess, type AdminRun } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 

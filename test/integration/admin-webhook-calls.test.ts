@@ -4,17 +4,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHandler as ingestLead } from '../../functions/webhooks/ingest-lead';
 import { listAudit } from '../../lib/settings/audit';
 import type { SeedOutput } from '../../tools/seed/seed';
-import {
-  listCalls,
-  replayCall,
-  showCall,
-  webhookCallEvent,
-  type WebhookCallView,
-  type WebhookInvoker,
-} from '../../lib/settings/webhook-calls';
+import { listCalls, showCall, type WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import { replayCall, webhookCallEvent, type WebhookInvoker } from '../../lib/settings/webhook-call-replay';
 import type { WebhookCall } from '../../lib/domain/model';
-import { timeOrderedId } from '../../lib/ids';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { timeOrderedId } from '../../lib/storage/table-items';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { routeById } from '../../lib/routes';
 import { getEndpoint, type EndpointItem } from '../../lib/storage/credentials';
 import { listWebhookCalls } from '../../lib/storage/webhook-call-list';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AdminInputError } from '../../lib/settings/errors';
-import { NotFoundError } from '../../lib/domain/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
+import { NotFoundError } from '../../lib/domain/model';
 import { webhookStatus } from '../../lib/settings/webhook-status';
 import { generateWebhook, regenerateWebhook, setWebhookActive } from '../../lib/settings/webhooks';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { fingerprint, getEndpoint, checkTokenAndStampLastCall } from '../../lib/storage/credentials';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

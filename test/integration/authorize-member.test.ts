@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createAuthorizer } from '../../functions/authorizer';
 import { authorize, type AuthorizerDeps } from '../../lib/auth/authorize';
 import { decodeDecision } from '../../lib/auth/context';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { createMemberTokenVerifier } from '../../lib/identity/member-token';
 import { routes, type Route } from '../../lib/routes';
 import { recordSignOut } from '../../lib/storage/people';

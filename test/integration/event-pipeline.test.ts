@@ -6,9 +6,8 @@ import { startLocalApi, type TestApi } from '../support/local-api';
 import { startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
-import { productionDeps, type SecretsDeps } from '../../lib/deps';
+import { productionDeps, type SecretsDeps, createDynamoClient } from '../../lib/storage/client';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
-import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../tools/local/create-table';
 import { aWorkspace } from '../support/seed';
 

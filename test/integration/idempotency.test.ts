@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { productionDeps } from '../../lib/deps';
-import { IdempotencyKeyInFlightError } from '../../lib/domain/errors';
+import { productionDeps, DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
+import { IdempotencyKeyInFlightError } from '../../lib/domain/model';
 import { oncePerIdempotencyKey, type Replayable } from '../../lib/http/middleware/idempotency';
 import { errorResponse, json, type HttpResponse } from '../../lib/http/middleware/route';
 import { routeById } from '../../lib/routes';
-import { DynamoDeadlineExceeded, withDynamoDeadline } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 
 const deps = productionDeps();

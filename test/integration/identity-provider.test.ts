@@ -6,8 +6,7 @@ import { AdminGetUserCommand, SignUpCommand } from '@aws-sdk/client-cognito-iden
 import { createCognitoClient, createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import { createMemberTokenVerifier } from '../../lib/identity/member-token';
-import { productionDeps } from '../../lib/deps';
-import { createDynamoClient } from '../../lib/storage/client';
+import { productionDeps, createDynamoClient } from '../../lib/storage/client';
 import { ensureTable } from '../../tools/local/create-table';
 import { getLocalIdentityProvider } from '../../tools/local/local-identity-provider';
 import { startLocalIdentityProvider } from '../../tools/local/identity-provider';

@@ -1,10 +1,10 @@
 import { aProspectItem } from '../support/prospect-items';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { inRegion } from '../../lib/settings/workspaces';
-import { productionDeps } from '../../lib/deps';
+import { inRegion } from '../../tools/admin/use-cases/workspaces';
+import { productionDeps } from '../../lib/storage/client';
 import { keys, items } from '../../lib/storage/table-items';
-import { indexPhones, listProspectPhones, removeOldRegionMarkers } from '../../lib/storage/phone-index';
+import { indexPhones, listProspectPhones, removeOldRegionMarkers } from '../../tools/admin/storage/phone-index';
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { AuthDecision } from '../../lib/auth/context';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { Deps } from '../../lib/deps';
 import { apiKeyRoute } from '../../lib/http/middleware/api-key-gate';
 import { responseHeadersAndErrors, json, observed, type HttpResponse } from '../../lib/http/middleware/route';
 import { webhookGate, webhookJournal } from '../../lib/http/middleware/webhook';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { productionDeps } from '../../lib/deps';
-import { UnauthorizedError } from '../../lib/domain/errors';
+import { productionDeps } from '../../lib/storage/client';
+import { UnauthorizedError } from '../../lib/domain/model';
 import { refreshSession, sessionAfterCutOff, signIn } from '../../lib/domain/session/session';
 import { emailKey } from '../../lib/storage/table-items';
 import { getSession, readSignOut, recordSignOut, tokenSignedOut } from '../../lib/storage/people';

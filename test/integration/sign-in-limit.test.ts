@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { productionDeps } from '../../lib/deps';
-import { RateLimitedError, UnauthorizedError } from '../../lib/domain/errors';
+import { productionDeps } from '../../lib/storage/client';
+import { RateLimitedError, UnauthorizedError } from '../../lib/domain/model';
 import { signIn, signInFailureLimit } from '../../lib/domain/session/session';
 import { putMembershipDirectly } from '../support/memberships';
 import { recordingIdentityProvider } from '../support/recording-identity';

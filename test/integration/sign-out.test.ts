@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHandler } from '../../functions/settings/sign-out';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { readSignOut } from '../../lib/storage/people';
 import { captureLogs } from '../support/captured-logs';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { productionDeps } from '../../lib/deps';
-import { InvalidInputError } from '../../lib/domain/errors';
+import { productionDeps } from '../../lib/storage/client';
+import { InvalidInputError } from '../../lib/domain/model';
 import type { WebhookAnswer, WebhookCallContext } from '../../lib/domain/webhook-call';
 import { webhookRoute, type WebhookUseCase } from '../../lib/http/middleware/webhook';
 import { routeById } from '../../lib/routes';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { webhookCallEvent } from '../../lib/settings/webhook-calls';
+import { webhookCallEvent } from '../../lib/settings/webhook-call-replay';
 import { deployedWebhooks, invokedWebhooks } from '../../lib/settings/webhook-functions';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { createLambdaClient, lambdaFunctionInvoker } from '../../lib/lambda/function-invoker';

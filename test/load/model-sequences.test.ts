@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { initialModel } from '../model/crm-model';
 import { modelCommands, type Real, type RunModel } from '../model/commands';
 import { expectStoredAsModelled } from '../model/stored-state';

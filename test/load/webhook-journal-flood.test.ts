@@ -1,6 +1,6 @@
 import type { SeedOutput } from '../../tools/seed/seed';
-import type { WebhookCallView } from '../../lib/settings/webhook-calls';
-import { productionDeps, type Deps } from '../../lib/deps';
+import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';

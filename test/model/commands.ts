@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { revokeApiKey } from '../../lib/settings/api-keys';
 import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
-import type { Deps } from '../../lib/deps';
-import { DomainError } from '../../lib/domain/errors';
+import type { Deps } from '../../lib/storage/client';
+import { DomainError } from '../../lib/domain/model';
 import type { TestApi } from '../support/local-api';
 import {
   expectLead,

@@ -1,5 +1,5 @@
 import { showProspect, type ProspectDetails } from '../../lib/settings/prospects';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import type { Entry, Model } from './crm-model';
 
 const byId = <T extends { id?: string | undefined }>(items: T[]) =>

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { main } from '../../tools/admin/main';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { recordingIdentityProvider, type RecordingIdentityProvider } from './recording-identity';
 
 export type AdminRun = { code: number; stdout: string; stderr: string };

@@ -7,10 +7,9 @@ import type { createHandler as createStreamHandler } from '../../functions/event
 import { readTableStream, startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
-import { productionDeps, type SecretsDeps } from '../../lib/deps';
+import { productionDeps, type SecretsDeps, createDynamoClient } from '../../lib/storage/client';
 import type { DeliveryView } from '../../lib/domain/events/delivery-view';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../../tools/local/create-table';
 import { runAdminInProcess } from './admin-cli';
 import { startTestApi, type ApiResponse, type TestApi } from './local-api';

@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { fingerprint } from '../../lib/storage/credentials';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { recordingMetrics } from './recording-metrics';
 

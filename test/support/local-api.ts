@@ -1,6 +1,6 @@
 import { startLocalServer, type LocalTimeouts } from '../../tools/local/server';
 import type { LocalOutbound } from '../../tools/local/lambda-runtime';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { requestProblems } from './openapi-requests';
 
 export type RequestOptions = {

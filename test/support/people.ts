@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import type { MemberRole } from '../../lib/domain/model';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import type { TestApi } from './local-api';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
 import type { ItemKey } from '../../lib/storage/table-items';
 

@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createAuthorizer } from '../../functions/authorizer';
-import { loadSecretsTableName } from '../../lib/storage/client';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { loadSecretsTableName, productionDeps, type Deps } from '../../lib/storage/client';
 import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { webhookFunctionVariables } from '../../lib/settings/webhook-functions';

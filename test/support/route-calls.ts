@@ -12,7 +12,7 @@ import { createHandler as recruitment } from '../../functions/webhooks/recruitme
 import { createHandler as removeTag } from '../../functions/prospect-api/remove-tag';
 import { createHandler as updateProspect } from '../../functions/prospect-api/update-prospect';
 import type { AuthDecision } from '../../lib/auth/context';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { routeById, type Route } from '../../lib/routes';
 import { aLambdaContext, aProxyEvent } from './events';
 import { fixture } from './fake-table';

@@ -1,5 +1,5 @@
 import { seedWorkspace, type SeedDescription, type SeedOutput } from '../../tools/seed/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 
 type SalesPipelineDescription = NonNullable<SeedDescription['pipelines']>[number];
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedDescription, SeedOutput } from '../../tools/seed/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
+import { productionDeps, type Deps } from '../../lib/storage/client';
 import { startTestApi, type ApiResponse, type TestApi } from './local-api';
 import { aWorkspace, seedTestWorkspace } from './seed';
 

@@ -1,4 +1,4 @@
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 import { parseCommandLine } from '../../tools/admin/args';
 import { resolveCommand, defineCommand, flagNamesOf, usageOf } from '../../tools/admin/command';
 import { commands } from '../../tools/admin/commands';

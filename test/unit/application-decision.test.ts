@@ -1,6 +1,5 @@
 import { decideApplication, type ApplicationCall } from '../../lib/domain/recruitment/receive-application';
-import type { WorkspaceConfig } from '../../lib/domain/model';
-import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/errors';
+import { type WorkspaceConfig, ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/model';
 import { messages } from '../../lib/messages';
 
 /** The recruitment webhook's decision: the configuration and a known candidate in, the write out; no DynamoDB. */

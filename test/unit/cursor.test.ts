@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { InvalidInputError } from '../../lib/domain/errors';
-import { decodeCursor, encodeCursor, type CursorBinding } from '../../lib/http/cursor';
-import { pageRequestOf } from '../../lib/http/query-parameters';
+import { InvalidInputError } from '../../lib/domain/model';
+import { decodeCursor, encodeCursor, type CursorBinding, pageRequestOf } from '../../lib/http/query-parameters';
 
 const binding: CursorBinding = {
   list: 'notes',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import { isEmailAddress, maxEmailLength } from '../../lib/domain/email';
+import { isEmailAddress, maxEmailLength } from '../../lib/domain/model';
 import { emailKey } from '../../lib/storage/table-items';
 
 describe('e-mail addresses (RFC 6531)', () => {

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { AuthDecision } from '../../lib/auth/context';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';

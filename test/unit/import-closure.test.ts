@@ -7,69 +7,80 @@ import { closureOf } from '../support/import-closure';
 const root = new URL('../..', import.meta.url).pathname;
 
 /**
- * Files per function, at most, to keep bundles and cold starts small (docs/performance.md): list-pipelines ≤ 15,
- * ingest-lead ≤ 25, update-prospect ≤ 25, authorizer ≤ 16 (with the member token verifier); each function is held
- * where it now stands: a new import that grows one fails here, on purpose.
+ * Files per function, at most, to keep bundles and cold starts small and each function readable from its entry
+ * (docs/performance.md). Each function is held where it now stands: a new import that grows one fails here, on
+ * purpose, and whoever raises a budget says why beside it. Above these, the ceilings of the layout (`ceilings`).
  */
 const budgets: Record<string, number> = {
-  'functions/prospect-api/list-pipelines.ts': 15,
-  'functions/prospect-api/get-prospect.ts': 20,
-  'functions/prospect-api/find-prospects.ts': 29,
-  'functions/prospect-api/list-notes.ts': 22,
-  'functions/prospect-api/list-changes.ts': 22,
-  'functions/prospect-api/update-prospect.ts': 26,
-  'functions/prospect-api/add-note.ts': 23,
-  'functions/prospect-api/add-tag.ts': 25,
-  'functions/prospect-api/remove-tag.ts': 24,
-  'functions/webhooks/ingest-lead.ts': 26,
-  'functions/webhooks/recruitment.ts': 26,
-  'functions/authorizer.ts': 13,
-  'functions/settings/sign-in.ts': 18,
-  'functions/settings/refresh-session.ts': 18,
-  'functions/settings/sign-out.ts': 21,
-  'functions/settings/change-password.ts': 21,
-  'functions/settings/start-password-reset.ts': 18,
-  'functions/settings/confirm-password-reset.ts': 18,
-  'functions/settings/list-my-workspaces.ts': 17,
-  'functions/settings/get-workspace.ts': 29,
-  'functions/settings/list-workspace-pipelines.ts': 16,
-  'functions/settings/list-tags.ts': 20,
-  'functions/settings/create-tag.ts': 30,
-  'functions/settings/rename-tag.ts': 30,
-  'functions/settings/list-api-keys.ts': 22,
-  'functions/settings/create-api-key.ts': 31,
-  'functions/settings/revoke-api-key.ts': 30,
-  'functions/settings/list-api-key-changes.ts': 29,
-  'functions/settings/get-webhook.ts': 23,
-  'functions/settings/generate-webhook-token.ts': 31,
-  'functions/settings/set-webhook-active.ts': 31,
-  'functions/settings/find-workspace-prospects.ts': 30,
-  'functions/settings/get-workspace-prospect.ts': 21,
-  'functions/settings/list-workspace-prospect-changes.ts': 23,
-  'functions/settings/undo-change.ts': 34,
-  'functions/settings/list-members.ts': 21,
-  'functions/settings/add-member.ts': 35,
-  'functions/settings/invite-member.ts': 35,
-  'functions/settings/change-member-role.ts': 33,
-  'functions/settings/remove-member.ts': 33,
-  'functions/settings/list-audit.ts': 25,
-  // The settings API's journal, subscriptions and deliveries, on the admin command line's use cases
-  // (lib/settings/webhook-calls.ts, lib/settings/subscriptions.ts and its siblings by use case); the replay invokes the webhooks' own functions.
-  'functions/settings/list-webhook-calls.ts': 32,
-  'functions/settings/get-webhook-call.ts': 31,
-  'functions/settings/replay-webhook-call.ts': 33,
-  'functions/settings/list-subscriptions.ts': 23,
-  'functions/settings/create-subscription.ts': 34,
-  'functions/settings/update-subscription.ts': 34,
-  'functions/settings/delete-subscription.ts': 34,
-  'functions/settings/rotate-subscription-secret.ts': 34,
-  'functions/settings/list-deliveries.ts': 30,
-  'functions/settings/redeliver-delivery.ts': 39,
-  'functions/events/stream-handler.ts': 23,
+  'functions/prospect-api/list-pipelines.ts': 12,
+  'functions/prospect-api/get-prospect.ts': 17,
+  'functions/prospect-api/find-prospects.ts': 19,
+  'functions/prospect-api/list-notes.ts': 18,
+  'functions/prospect-api/list-changes.ts': 18,
+  'functions/prospect-api/update-prospect.ts': 22,
+  'functions/prospect-api/add-note.ts': 22,
+  'functions/prospect-api/add-tag.ts': 21,
+  'functions/prospect-api/remove-tag.ts': 20,
+  'functions/webhooks/ingest-lead.ts': 22,
+  'functions/webhooks/recruitment.ts': 22,
+  'functions/authorizer.ts': 12,
+  'functions/settings/sign-in.ts': 15,
+  'functions/settings/refresh-session.ts': 15,
+  'functions/settings/sign-out.ts': 18,
+  'functions/settings/change-password.ts': 18,
+  'functions/settings/start-password-reset.ts': 15,
+  'functions/settings/confirm-password-reset.ts': 15,
+  'functions/settings/list-my-workspaces.ts': 15,
+  'functions/settings/get-workspace.ts': 14,
+  'functions/settings/list-workspace-pipelines.ts': 12,
+  'functions/settings/list-tags.ts': 14,
+  'functions/settings/create-tag.ts': 20,
+  'functions/settings/rename-tag.ts': 20,
+  'functions/settings/list-api-keys.ts': 15,
+  'functions/settings/create-api-key.ts': 22,
+  'functions/settings/revoke-api-key.ts': 21,
+  'functions/settings/list-api-key-changes.ts': 20,
+  'functions/settings/get-webhook.ts': 16,
+  'functions/settings/generate-webhook-token.ts': 22,
+  'functions/settings/set-webhook-active.ts': 22,
+  'functions/settings/find-workspace-prospects.ts': 19,
+  'functions/settings/get-workspace-prospect.ts': 17,
+  'functions/settings/list-workspace-prospect-changes.ts': 18,
+  'functions/settings/undo-change.ts': 24,
+  'functions/settings/list-members.ts': 14,
+  'functions/settings/add-member.ts': 24,
+  'functions/settings/invite-member.ts': 24,
+  'functions/settings/change-member-role.ts': 22,
+  'functions/settings/remove-member.ts': 22,
+  'functions/settings/list-audit.ts': 18,
+  // The replay invokes the webhooks' own functions (lib/settings/webhook-functions.ts) and records its audit entry.
+  'functions/settings/list-webhook-calls.ts': 19,
+  'functions/settings/get-webhook-call.ts': 19,
+  'functions/settings/replay-webhook-call.ts': 24,
+  'functions/settings/list-subscriptions.ts': 16,
+  'functions/settings/create-subscription.ts': 24,
+  'functions/settings/update-subscription.ts': 24,
+  'functions/settings/delete-subscription.ts': 24,
+  'functions/settings/rotate-subscription-secret.ts': 24,
+  'functions/settings/list-deliveries.ts': 21,
+  'functions/settings/redeliver-delivery.ts': 24,
+  'functions/events/stream-handler.ts': 21,
   // The settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
   // redeliver` (lib/domain/events/redeliver.ts).
-  'functions/events/deliver-event.ts': 23,
-  'functions/events/sweep-deliveries.ts': 17,
+  'functions/events/deliver-event.ts': 21,
+  'functions/events/sweep-deliveries.ts': 16,
+};
+
+/** The layout's ceilings (docs/architecture.md#files-per-function): no budget above them. */
+const ceilings = {
+  anyFunction: 25,
+  settingsMedian: 20,
+  named: {
+    'functions/prospect-api/list-pipelines.ts': 12,
+    'functions/webhooks/ingest-lead.ts': 22,
+    'functions/prospect-api/update-prospect.ts': 22,
+    'functions/authorizer.ts': 12,
+  } as Record<string, number>,
 };
 
 const idempotencyFiles = ['lib/http/middleware/idempotency.ts', 'lib/storage/idempotency.ts'];
@@ -88,6 +99,18 @@ describe('what each function imports', () => {
     const files = closureOf(entry);
     if (files.length > budget)
       throw new Error(`${entry}: ${files.length} files, budget ${budget}:\n${files.join('\n')}`);
+  });
+
+  test('no budget exceeds the ceilings of the layout', () => {
+    for (const [entry, budget] of Object.entries(budgets)) {
+      expect([entry, budget]).toEqual([entry, Math.min(budget, ceilings.anyFunction, ceilings.named[entry] ?? budget)]);
+    }
+    const settings = Object.entries(budgets)
+      .filter(([entry]) => entry.startsWith('functions/settings/'))
+      .map(([, budget]) => budget)
+      .sort((a, b) => a - b);
+    expect(settings.length).toBeGreaterThan(30);
+    expect(settings[Math.floor((settings.length - 1) / 2)]).toBeLessThanOrEqual(ceilings.settingsMedian);
   });
 
   test('GET /pipelines carries no idempotency and no journal code', () => {
@@ -157,7 +180,9 @@ describe('what each function imports', () => {
   });
 
   test('the counting agrees with a closure worked out by hand', () => {
-    expect(closureOf('lib/domain/pipelines.ts')).toEqual(['lib/domain/pipelines.ts', 'lib/domain/model.ts'].sort());
+    expect(closureOf('lib/domain/events/signing.ts')).toEqual(
+      ['lib/domain/events/signing.ts', 'lib/domain/model.ts'].sort(),
+    );
   });
 });
 

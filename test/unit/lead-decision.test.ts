@@ -1,7 +1,6 @@
 import { decideLead, type LeadCall, type LeadSnapshot } from '../../lib/domain/lead/ingest-lead';
 import { phoneMatching, type ContactMatch } from '../../lib/domain/lead/lead';
-import type { Prospect, WorkspaceConfig } from '../../lib/domain/model';
-import { defaultPhoneSettings } from '../../lib/domain/model';
+import { type Prospect, type WorkspaceConfig, defaultPhoneSettings } from '../../lib/domain/model';
 import { messages } from '../../lib/messages';
 
 /** The lead webhook's decision: what was read in, the write to make (or the answer) out; no DynamoDB. */

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../lib/domain/errors';
+import { InvalidInputError } from '../../lib/domain/model';
 import { interpretLead, maxNamedIgnoredFields } from '../../lib/domain/lead/lead';
 import { shorten } from '../../lib/messages';
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { lambdaContext, lambdaInvocations } from '../../tools/local/lambda-runtime';
 import { deployedTimeouts } from '../../tools/local/server';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { functionTimeoutSeconds } from '../../lib/routes';
 import { deployedRouteById as routeById } from '../../infra/cdk/route-grants';
 import { instances } from '../support/sleepy-function';

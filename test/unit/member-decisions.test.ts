@@ -7,8 +7,7 @@ import {
   readRole,
   temporaryPassword,
 } from '../../lib/settings/members';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/domain/errors';
-import type { Member } from '../../lib/domain/model';
+import { ConflictError, InvalidInputError, NotFoundError, type Member } from '../../lib/domain/model';
 
 /** docs/api.md#sign-in, #members: the rules of members and roles, as pure decisions on the configuration's members. */
 

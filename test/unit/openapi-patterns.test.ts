@@ -1,8 +1,7 @@
 import fc from 'fast-check';
-import { isEmailAddress } from '../../lib/domain/email';
+import { isEmailAddress, isUuid } from '../../lib/domain/model';
 import { readIsoTimestamp } from '../../lib/domain/timestamps';
 import { pageRequestOf } from '../../lib/http/query-parameters';
-import { isUuid } from '../../lib/ids';
 import {
   blank,
   emailPattern,

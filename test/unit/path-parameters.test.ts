@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { InvalidInputError, NotFoundError } from '../../lib/domain/errors';
+import { InvalidInputError, NotFoundError } from '../../lib/domain/model';
 import { decodePathParameter } from '../../lib/http/middleware/route';
 import { pathParameterText, prospectIdOf, tagOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';

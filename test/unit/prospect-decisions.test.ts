@@ -1,7 +1,12 @@
 import { decideTagChange } from '../../lib/domain/prospect/change-tag';
 import { decideProspectPatch } from '../../lib/domain/prospect/update-prospect';
-import type { Prospect, WorkspaceConfig } from '../../lib/domain/model';
-import { NotFoundError, ProtectedStageError, UnknownReferenceError } from '../../lib/domain/errors';
+import {
+  type Prospect,
+  type WorkspaceConfig,
+  NotFoundError,
+  ProtectedStageError,
+  UnknownReferenceError,
+} from '../../lib/domain/model';
 
 /** The decisions of PATCH and of the tag routes: snapshot in, decision out, no DynamoDB. */
 

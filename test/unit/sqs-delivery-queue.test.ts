@@ -1,8 +1,7 @@
 import { SendMessageBatchCommand, SQSClient, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
-import { loadDeliveryQueueUrl } from '../../lib/event-deps';
-import { createSqsDeliveryQueue } from '../../lib/queue/sqs-delivery-queue';
+import { createSqsDeliveryQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-delivery-queue';
 
 /** The SQS adapter of the delivery queue: batches of 10, a partial failure sent once more, then an error. */
 const client = new SQSClient({ region: 'eu-west-3', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });

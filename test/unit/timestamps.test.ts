@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 import { parseSeedDescription } from '../../tools/seed/seed-description';
 import { planSeed } from '../../tools/seed/seed-plan';
 import { noteDate } from '../../lib/domain/prospect/add-note';

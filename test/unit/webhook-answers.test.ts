@@ -1,4 +1,4 @@
-import { InvalidInputError, UnauthorizedError } from '../../lib/domain/errors';
+import { InvalidInputError, UnauthorizedError } from '../../lib/domain/model';
 import { leadCounts, type LeadResult } from '../../lib/domain/lead/ingest-lead';
 import {
   refusalReport,

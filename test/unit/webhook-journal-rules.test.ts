@@ -6,8 +6,7 @@ import {
   keptBodyOf,
   refusalMinuteOf,
 } from '../../lib/domain/webhook-call';
-import { timeOrderedId, timeOrderedIdPrefix } from '../../lib/ids';
-import { stillKept } from '../../lib/storage/expiring-items';
+import { timeOrderedId, timeOrderedIdPrefix, stillKept } from '../../lib/storage/table-items';
 import type { WebhookCall } from '../../lib/domain/model';
 
 /**

@@ -1,4 +1,4 @@
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 
 /** Flags every command accepts; every other option carries a value, unless its command declares it a flag. */
 export const globalFlags = ['json', 'aws', 'help'] as const;

@@ -1,5 +1,4 @@
-import { checkedId, type IdKind } from '../../lib/settings/ids';
-import { AdminInputError } from '../../lib/settings/errors';
+import { checkedId, type IdKind, AdminInputError } from '../../lib/settings/admin-input';
 import type { CommandLine } from './args';
 import type { Target } from './target';
 

@@ -1,6 +1,6 @@
-import { AdminInputError } from '../../lib/settings/errors';
-import type { Deps, SecretsDeps } from '../../lib/deps';
-import { DomainError } from '../../lib/domain/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
+import type { Deps, SecretsDeps } from '../../lib/storage/client';
+import { DomainError } from '../../lib/domain/model';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { parseCommandLine } from './args';
 import { flagNamesOf, resolveCommand, usageLines } from './command';

@@ -1,7 +1,12 @@
-import { AdminInputError } from '../../lib/settings/errors';
-import { loadConfig, loadSecretsTableName } from '../../lib/storage/client';
-import { productionDeps, type Deps, type SecretsDeps } from '../../lib/deps';
-import type { NetworkPolicy } from '../../lib/domain/events/ports';
+import { AdminInputError } from '../../lib/settings/admin-input';
+import {
+  loadConfig,
+  loadSecretsTableName,
+  productionDeps,
+  type Deps,
+  type SecretsDeps,
+} from '../../lib/storage/client';
+import type { NetworkPolicy } from '../../lib/outbound/address-policy';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
 import { createCognitoIdentityProvider, poolIdentityProvider } from '../../lib/identity/cognito';
 import { getLocalIdentityProvider } from '../local/local-identity-provider';

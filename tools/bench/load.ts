@@ -2,11 +2,23 @@ import { fork, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { requestLimit } from '../../lib/storage/rate-limit';
 import { startLocalServer } from '../local/server';
-import { apiCall, fresh, newLeadBody, noteBody, phases, request, sender, webhookCall } from './workspace';
-import type { Call, Phase, Workspace, Workspaces } from './workspace';
+import {
+  apiCall,
+  fresh,
+  newLeadBody,
+  noteBody,
+  phases,
+  request,
+  sender,
+  webhookCall,
+  type Call,
+  type Phase,
+  type Workspace,
+  type Workspaces,
+} from './workspace';
 
 /** Each key stays well under its limit a minute; note runs spread over 200 prospects, so concurrent notes rarely meet. */
 export const [requestsPerKey, noteProspectCount] = [Math.floor(requestLimit * (5 / 6)), 200];

@@ -1,10 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
 import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
-import { apiCall, applicationBody, fresh, newLeadBody, noteBody, phases, sender, webhookCall } from './workspace';
-import type { Call, Phase, Send, Workspace, Workspaces } from './workspace';
+import {
+  apiCall,
+  applicationBody,
+  fresh,
+  newLeadBody,
+  noteBody,
+  phases,
+  sender,
+  webhookCall,
+  type Call,
+  type Phase,
+  type Send,
+  type Workspace,
+  type Workspaces,
+} from './workspace';
 
 /** What an operation's calls use: a key and a seeded prospect of its own, a fresh contact number, more prospects on demand, and what `setup` returned. */
 export type Fixture = Workspace & { key: string; prospect: string; n: number; nextProspect: () => string } & {

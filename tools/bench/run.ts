@@ -2,15 +2,20 @@ import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps, createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
-import { createDynamoClient, loadSecretsTableName } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from '../local/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { startLocalIdentityProvider } from '../local/identity-provider';
 import { checkBudgets, describeEnvironment, readBaseline } from './figures';
-import { benchDeliveryQueueUrl, buildBundles, coldStartEvents, coldStartRuns } from './functions';
-import { measureColdStarts, referenceName } from './functions';
+import {
+  benchDeliveryQueueUrl,
+  buildBundles,
+  coldStartEvents,
+  coldStartRuns,
+  measureColdStarts,
+  referenceName,
+} from './functions';
 import { measureLoad, startLoadServer, warmUpDynamoDb } from './load';
 import { measureOperations, operations, repetitions } from './operations';
 import { writeReport } from './report';

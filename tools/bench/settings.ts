@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { seedWorkspace } from '../seed/seed';
 import type { AuthDecision } from '../../lib/auth/context';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
-import { productionDeps } from '../../lib/deps';
+import { productionDeps } from '../../lib/storage/client';
 import type { Call, Send } from './workspace';
 
 /*

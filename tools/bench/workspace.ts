@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../seed/seed-description';
 import { planSeed, type SeedOutput } from '../seed/seed-plan';
-import type { Deps } from '../../lib/deps';
-import { untilProcessed } from '../../lib/storage/client';
+import { type Deps, untilProcessed } from '../../lib/storage/client';
 
 /** The workspace as measured: with only the bench's own prospects, then with 100 000 more. */
 export type Phase = 'empty' | 'bulk';

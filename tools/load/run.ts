@@ -1,7 +1,6 @@
 import '../../node-major.js'; // first: on another Node major, nothing else runs
 import { seedWorkspace, type SeedOutput } from '../seed/seed';
-import { productionDeps, type Deps } from '../../lib/deps';
-import { createDynamoClient } from '../../lib/storage/client';
+import { productionDeps, type Deps, createDynamoClient } from '../../lib/storage/client';
 import { ensureTable } from '../local/create-table';
 import { freePort, startDynamoDbLocal } from '../local/dynamodb-local';
 import { startLocalServer } from '../local/server';

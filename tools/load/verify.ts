@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { showProspect } from '../../lib/settings/prospects';
 import type { SeedOutput } from '../seed/seed';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import type { PlannedRequest } from './workload';
 

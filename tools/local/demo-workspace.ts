@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { SeedOutput } from '../seed/seed';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 
 /** `npm start`'s demo workspace, as seeded, and its admin's sign-in. */
 export type Demo = { seed: SeedOutput; admin: { email: string; password: string } };
@@ -14,7 +14,7 @@ export type Demo = { seed: SeedOutput; admin: { email: string; password: string 
 export async function seedDemoWorkspace(deps: Deps): Promise<Demo> {
   const { seedWorkspace } = await import('../seed/seed');
   const { addMember, temporaryPassword } = await import('../../lib/settings/members');
-  const { commandLine } = await import('../../lib/domain/audit');
+  const { commandLine } = await import('../../lib/storage/audit-log');
   const identity = (await import('../../lib/identity/cognito')).poolIdentityProvider();
   const description: unknown = JSON.parse(await readFile(new URL('./demo-workspace.json', import.meta.url), 'utf8'));
   const seed = await seedWorkspace(deps, description);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import * as streams from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
-import type { SecretsDeps } from '../../lib/deps';
+import { type SecretsDeps, createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import type { DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
-import { createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import { localStage } from './api-gateway';
 import { localDeliveryQueueUrl } from './lambda-runtime';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds } from '../../lib/routes';

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Deps } from '../../lib/deps';
+import { type Deps, loadSecretsTableName } from '../../lib/storage/client';
 import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds } from '../../lib/routes';
 import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
-import { loadSecretsTableName } from '../../lib/storage/client';
 import { localSettingsPage } from '../app/page';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';

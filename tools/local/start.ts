@@ -35,7 +35,7 @@ async function start(): Promise<void> {
   process.env.TABLE_NAME ||= 'crm-local';
 
   // Imported only now: the functions read their configuration from the environment set above.
-  const { productionSecretsDeps } = await import('../../lib/deps');
+  const { productionSecretsDeps } = await import('../../lib/storage/client');
   const { startLocalServer } = await import('./server');
   const { startEventPipeline, StreamDisabledError } = await import('./event-pipeline');
   // The routes get the main table; the signing-secrets table goes to the delivery function, and its name to

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isEmailAddress } from '../../lib/domain/email';
+import { isEmailAddress } from '../../lib/domain/model';
 import { messages } from '../../lib/messages';
 import { allScopes } from '../../lib/routes';
-import { AdminInputError } from '../../lib/settings/errors';
+import { AdminInputError } from '../../lib/settings/admin-input';
 
 /**
  * The input of `seed` (docs/api.md#seed-description). Every list is optional; `key` is a label local to the file

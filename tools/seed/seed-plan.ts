@@ -1,4 +1,4 @@
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import {
   nameKey,
   type Member,

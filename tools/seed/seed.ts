@@ -1,4 +1,4 @@
-import type { Deps } from '../../lib/deps';
+import type { Deps } from '../../lib/storage/client';
 import { writeSeedItems } from './workspace-seed';
 import { parseSeedDescription } from './seed-description';
 import { planSeed, type SeedOutput } from './seed-plan';

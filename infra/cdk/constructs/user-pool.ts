@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import {
+  type UserPoolClient,
   AccountRecovery,
   ClientAttributes,
   FeaturePlan,

@@ -6,8 +6,7 @@ import {
   readDeliveryAndSubscription,
   recordScheduledOutcome,
 } from '../../storage/delivery-attempts';
-import type { Delivery } from '../model';
-import { ConflictError, NotFoundError } from '../errors';
+import { type Delivery, ConflictError, NotFoundError } from '../model';
 import { logger } from '../../observability';
 import { redeliver } from './redeliver';
 import { attemptDelivery, logDeliveryFailed } from './delivery-attempt';

@@ -1,5 +1,5 @@
-import { derivedTimeOrderedId } from '../../ids';
 import {
+  derivedTimeOrderedId,
   keys,
   notePrefix,
   type ItemKey,

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { derivedTimeOrderedId } from '../../ids';
+import { derivedTimeOrderedId, type ItemKey } from '../../storage/table-items';
 import { sameKey, type StoredItem } from '../../storage/client';
 import { eventItems, type DeliveryItem, type SubscriptionItem } from '../../storage/event-items';
 import {
@@ -8,7 +8,6 @@ import {
   readWorkspaceEventContext,
   type WorkspaceEventContext,
 } from '../../storage/fan-out';
-import type { ItemKey } from '../../storage/table-items';
 import { errorFields, logger } from '../../observability';
 import { storedChangeOf, type StoredChange } from '../../storage/stream-records';
 import type { EventType, OutboundEvent } from './event-types';

@@ -1,4 +1,5 @@
-import type { Deps, SecretsDeps } from '../../deps';
+import type { Deps, SecretsDeps } from '../../storage/client';
+import type { NetworkPolicy } from '../../outbound/address-policy';
 
 /**
  * A queue message asks for one scheduled attempt of one delivery. SQS delays a message at most
@@ -36,9 +37,6 @@ export type OutboundResult = { status: number } | { error: string };
 
 /** The HTTP client of deliveries (lib/outbound): address checks, a timeout, no redirects followed. */
 export type HttpSender = (request: OutboundRequest) => Promise<OutboundResult>;
-
-/** Where the service runs: on AWS, https only and no private, loopback or link-local address. */
-export type NetworkPolicy = 'aws' | 'local';
 
 export type EventDeps = Deps & { queue: DeliveryQueue; send: HttpSender; network: NetworkPolicy };
 

@@ -1,31 +1,12 @@
-import type { SecretsDeps } from '../../deps';
+import type { SecretsDeps } from '../../storage/client';
 import { messages } from '../../messages';
 import { readDeliveryAndSubscription, recordRedelivery } from '../../storage/delivery-attempts';
-import type { Delivery } from '../model';
-import type { DeliveryItem, SubscriptionItem } from '../../storage/event-items';
-import { stillKept } from '../../storage/expiring-items';
+import { type Delivery, ConflictError, NotFoundError } from '../model';
 import { readDecideWrite } from '../../storage/conditional-writes';
-import { ConflictError, NotFoundError } from '../errors';
 import { attemptDelivery } from './delivery-attempt';
+import { checkRedeliverable } from './redeliverable';
 import { deliveryView, type DeliveryView } from './delivery-view';
 import type { EventDeps } from './ports';
-
-/**
- * The checks before a redelivery, shared by `subscription redeliver` and `POST /deliveries/{d}/redeliver`:
- * unknown or expired delivery (past its 30 days it is gone for the workspace, whether or not TTL has removed
- * it yet) or deleted subscription → NotFoundError; disabled subscription → ConflictError.
- */
-export function checkRedeliverable(
-  found: { delivery: DeliveryItem | undefined; subscription: SubscriptionItem | undefined },
-  deliveryId: string,
-  now: Date,
-): { delivery: DeliveryItem; subscription: SubscriptionItem } {
-  const { delivery, subscription } = found;
-  if (!delivery || !stillKept(delivery, now)) throw new NotFoundError(messages.admin.ids.unknown.delivery(deliveryId));
-  if (!subscription) throw new NotFoundError(messages.delivery.redeliverSubscriptionDeleted(delivery.subscription_id));
-  if (!subscription.active) throw new ConflictError(messages.delivery.redeliverDisabled(subscription.id));
-  return { delivery, subscription };
-}
 
 /**
  * `subscription redeliver` (docs/api.md#outbound-events): a new attempt of the same delivery (same `webhook-id`),

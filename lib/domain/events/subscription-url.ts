@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
 import { messages, shorten } from '../../messages';
 import { eventTypes, isEventType, type EventType } from './event-types';
-import type { NetworkPolicy } from './ports';
-import { isRefusedAddress, plainHttpAllowed } from '../../outbound/address-policy';
+import { type NetworkPolicy, isRefusedAddress, plainHttpAllowed } from '../../outbound/address-policy';
 
 /** What a subscription's URL or event list became, or why it is refused (French, for the administrator). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };

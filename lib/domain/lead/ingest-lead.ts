@@ -1,26 +1,6 @@
-import type { Deps } from '../../deps';
-import { StorageUnavailableError } from '../errors';
+import type { Deps } from '../../storage/client';
 import {
-  createProspectWithMarkers,
-  updateKnownProspect,
-  updateKnownProspectContacts,
-  type FoundMarker,
-  type KnownContactUpdate,
-  type PhoneMatching,
-  type Placement,
-} from '../../storage/leads';
-import { getProspect } from '../../storage/prospects';
-import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
-import {
-  successEntry,
-  type CallOutcome,
-  type MetricCount,
-  type WebhookAnswer,
-  type WebhookCallContext,
-} from '../webhook-call';
-import { findLeadMatch, interpretLead, phoneMatching, resolveTagIds, type ContactMatch, type LeadInput } from './lead';
-import { messages } from '../../messages';
-import {
+  StorageUnavailableError,
   defaultPhoneSettings,
   findByIdOrName,
   isProtectedStage,
@@ -32,6 +12,23 @@ import {
   type WebhookFields,
   type WorkspaceConfig,
 } from '../model';
+import {
+  createProspectWithMarkers,
+  updateKnownProspect,
+  updateKnownProspectContacts,
+  type KnownContactUpdate,
+} from '../../storage/leads';
+import { type FoundMarker, type PhoneMatching, type Placement, getProspect } from '../../storage/prospects';
+import { readDecideWrite, type Decision, type RoundRead } from '../../storage/conditional-writes';
+import {
+  successEntry,
+  type CallOutcome,
+  type MetricCount,
+  type WebhookAnswer,
+  type WebhookCallContext,
+} from '../webhook-call';
+import { findLeadMatch, interpretLead, phoneMatching, resolveTagIds, type ContactMatch, type LeadInput } from './lead';
+import { messages } from '../../messages';
 
 export type LeadResult = {
   status: 'created' | 'existing';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../storage/client';
 import { messages } from '../../messages';
 import {
   findContactOwners,
@@ -7,10 +7,16 @@ import {
   type ContactOwners,
   type FoundMarker,
   type PhoneMatching,
-} from '../../storage/leads';
-import { isEmailAddress, maxEmailLength } from '../email';
-import { InvalidInputError } from '../errors';
-import type { PhoneSettings, Tag, WebhookFields, WorkspaceConfig } from '../model';
+} from '../../storage/prospects';
+import {
+  isEmailAddress,
+  maxEmailLength,
+  InvalidInputError,
+  type PhoneSettings,
+  type Tag,
+  type WebhookFields,
+  type WorkspaceConfig,
+} from '../model';
 import type * as PhoneModule from '../phone';
 
 /*

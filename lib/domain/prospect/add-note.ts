@@ -1,13 +1,11 @@
 import * as z from 'zod/mini';
-import type { ApiKeyPrincipal, Note, Stamped } from '../model';
-import type { Deps } from '../../deps';
-import { NotFoundError } from '../errors';
+import { type ApiKeyPrincipal, type Note, type Stamped, NotFoundError } from '../model';
+import type { Deps, RetryPolicy } from '../../storage/client';
 import { writeNote } from '../../storage/prospect-writes';
-import type { RetryPolicy } from '../../storage/client';
 import { defaultRetryPolicy, retryOnTransactionConflict } from '../../storage/conditional-writes';
 import { codePointLength, maxNoteLength } from '../notes';
 import { readIsoTimestamp } from '../timestamps';
-import { apiKeyActor, changeLogEntry } from './changelog';
+import { apiKeyActor, changeLogEntry } from './logged-change';
 import { messages } from '../../messages';
 
 /**

@@ -1,10 +1,14 @@
-import { type ApiKeyPrincipal, type ChangeLogEntry, findByIdOrName } from '../model';
-import type { Deps } from '../../deps';
-import { NotFoundError, UnknownReferenceError } from '../errors';
+import {
+  type ApiKeyPrincipal,
+  type ChangeLogEntry,
+  findByIdOrName,
+  NotFoundError,
+  UnknownReferenceError,
+} from '../model';
+import type { Deps } from '../../storage/client';
 import type { ConfigAndProspect } from '../../storage/prospects';
 import type { Decision } from '../../storage/conditional-writes';
-import { changeLogEntry, type ChangeStamp } from './changelog';
-import { changeProspectOnVersion } from './versioned-change';
+import { changeLogEntry, type ChangeStamp, changeProspectOnVersion } from './logged-change';
 import { messages } from '../../messages';
 
 export type TagRequest = { action: 'add' | 'remove'; tag: string };

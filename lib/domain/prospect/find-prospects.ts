@@ -1,9 +1,8 @@
-import type { Deps } from '../../deps';
+import type { Deps } from '../../storage/client';
 import { messages } from '../../messages';
 import { getProspect } from '../../storage/prospects';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError, type WorkspaceCaller, type ContactLookup } from '../model';
 import { findLeadMatch, interpretLead } from '../lead/lead';
-import type { WorkspaceCaller, ContactLookup } from '../model';
 import { prospectReadView, type ProspectReadView } from './read-views';
 
 /**

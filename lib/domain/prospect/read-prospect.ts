@@ -1,9 +1,9 @@
-import type { Deps } from '../../deps';
+import type { Deps } from '../../storage/client';
 import { messages } from '../../messages';
-import { readProspectPage, type PagePosition, type PageRequest } from '../../storage/prospect-pages';
+import { readProspectPage } from '../../storage/prospect-pages';
+import type { PagePosition, PageRequest } from '../../storage/table-items';
 import { readProspectWithConfig } from '../../storage/prospects';
-import { NotFoundError } from '../errors';
-import type { WorkspaceCaller, ChangeLogEntry, Note } from '../model';
+import { NotFoundError, type WorkspaceCaller, type ChangeLogEntry, type Note } from '../model';
 import { changeLogEntryView, noteView, prospectReadView, type ProspectReadView } from './read-views';
 
 /** A page answered, and where the next one starts (null: no item follows). */

@@ -1,13 +1,18 @@
 import * as z from 'zod/mini';
-import type { Deps } from '../../deps';
-import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
+import type { Deps } from '../../storage/client';
+import {
+  ConflictError,
+  NotFoundError,
+  UnknownReferenceError,
+  type Actor,
+  type ChangeLogEntry,
+  type Prospect,
+} from '../model';
 import { findChangeLogEntry } from '../../storage/changelog';
 import { getProspect } from '../../storage/prospects';
 import { writeProspectChange, type ProspectUpdate } from '../../storage/prospect-writes';
 import { messages as catalogue } from '../../messages';
-import type { Actor, ChangeLogEntry, Prospect } from '../model';
-import { newAuditEntry, type ActingMemberId } from '../audit';
-import { auditItem } from '../../storage/audit-log';
+import { newAuditEntry, type ActingMemberId, auditItem } from '../../storage/audit-log';
 
 const messages = {
   unknownEntry: catalogue.changeLog.unknownEntry,

@@ -7,13 +7,20 @@ import {
   type Stage,
   isProtectedStage,
   sameName,
+  NotFoundError,
+  ProtectedStageError,
+  UnknownReferenceError,
 } from '../model';
-import type { Deps } from '../../deps';
-import { NotFoundError, ProtectedStageError, UnknownReferenceError } from '../errors';
+import type { Deps } from '../../storage/client';
 import type { ConfigAndProspect } from '../../storage/prospects';
 import type { Decision } from '../../storage/conditional-writes';
-import { changeLogEntry, type ChangeStamp, type FieldChange } from './changelog';
-import { changeProspectOnVersion, type VersionedWrite } from './versioned-change';
+import {
+  changeLogEntry,
+  type ChangeStamp,
+  type FieldChange,
+  changeProspectOnVersion,
+  type VersionedWrite,
+} from './logged-change';
 import { prospectPatchView, type ProspectPatchView } from './read-views';
 import { messages } from '../../messages';
 import { readIsoTimestamp } from '../timestamps';

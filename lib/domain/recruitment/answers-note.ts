@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors';
+import { InvalidInputError } from '../model';
 import { codePointLength, maxNoteLength } from '../notes';
 import { messages } from '../../messages';
 

@@ -1,8 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidInputError } from '../errors';
-import type { WebhookFields } from '../model';
-import { isUuid } from '../../ids';
-import { isEmailAddress } from '../email';
+import { InvalidInputError, type WebhookFields, isUuid, isEmailAddress } from '../model';
 import { messages } from '../../messages';
 
 export type ApplicationInput = {

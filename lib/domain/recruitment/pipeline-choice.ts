@@ -1,5 +1,4 @@
-import { ConflictError, NotFoundError, UnknownReferenceError } from '../errors';
-import { sameName, type RecruitmentPipeline } from '../model';
+import { ConflictError, NotFoundError, UnknownReferenceError, sameName, type RecruitmentPipeline } from '../model';
 import { messages as catalogue } from '../../messages';
 
 const messages = {

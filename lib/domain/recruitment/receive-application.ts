@@ -1,14 +1,21 @@
-import type { Deps } from '../../deps';
+import type { Deps } from '../../storage/client';
 import { addCandidateNote, createCandidate } from '../../storage/candidates';
 import { readDecideWrite, type Decision } from '../../storage/conditional-writes';
 import { loadWorkspaceConfig } from '../../storage/workspace-config';
-import { StorageUnavailableError } from '../errors';
+import {
+  StorageUnavailableError,
+  type Actor,
+  type Candidate,
+  type Note,
+  type Stamped,
+  type WebhookFields,
+  type WorkspaceConfig,
+} from '../model';
 import { answersNote } from './answers-note';
 import { interpretApplication, type ApplicationInput } from './application-input';
 import { chooseRecruitmentPipeline } from './pipeline-choice';
 import { messages } from '../../messages';
 import { successEntry, type CallOutcome, type WebhookAnswer, type WebhookCallContext } from '../webhook-call';
-import type { Actor, Candidate, Note, Stamped, WebhookFields, WorkspaceConfig } from '../model';
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import type { Deps } from '../../deps';
+import { type Deps, batchGetItems } from '../../storage/client';
 import { messages as catalogue } from '../../messages';
 import { errorFields, logger } from '../../observability';
-import { batchGetItems } from '../../storage/client';
 import {
   countSignInAttempt,
   getSession,
@@ -20,9 +19,8 @@ import {
 } from '../../storage/people';
 import { emailKey, keys } from '../../storage/table-items';
 import { configOf } from '../../storage/workspace-config';
-import { ConflictError, InvalidInputError, RateLimitedError, UnauthorizedError } from '../errors';
+import { ConflictError, InvalidInputError, RateLimitedError, UnauthorizedError, type MemberPrincipal } from '../model';
 import type { Caller, IdentityProvider } from '../identity-provider';
-import type { MemberPrincipal } from '../model';
 
 /*
  * The sign-in routes and the person's own routes (docs/api.md#sign-in; docs/adr/0013-member-sign-in.md). The identity

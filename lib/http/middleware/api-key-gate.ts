@@ -1,9 +1,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
-import type { Deps } from '../../deps';
-import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
-import type { ApiKeyPrincipal } from '../../domain/model';
+import type { Deps } from '../../storage/client';
+import { ForbiddenError, RateLimitedError, UnauthorizedError, type ApiKeyPrincipal } from '../../domain/model';
 import { admitRequest } from '../../storage/rate-limit';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';

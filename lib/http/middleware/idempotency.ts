@@ -1,17 +1,21 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ApiKeyPrincipal, WebhookPrincipal } from '../../domain/model';
+import {
+  type ApiKeyPrincipal,
+  type WebhookPrincipal,
+  IdempotencyKeyInFlightError,
+  IdempotencyKeyReusedError,
+  InvalidInputError,
+} from '../../domain/model';
 
 /**
  * Who may write with an Idempotency-Key: the Prospect API and the webhooks; no settings answer is ever kept
  * (docs/api.md#settings-api).
  */
 type Principal = ApiKeyPrincipal | WebhookPrincipal;
-import type { Deps } from '../../deps';
-import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError, InvalidInputError } from '../../domain/errors';
+import { type Deps, withDynamoGrace } from '../../storage/client';
 import { errorFields, logger } from '../../observability';
 import { functionTimeoutSeconds, type Route } from '../../routes';
-import { seededIds } from '../../ids';
-import { withDynamoGrace } from '../../storage/client';
+import { createHash } from 'node:crypto';
 import {
   claimIdempotencyKey,
   recordAnswer,
@@ -185,5 +189,20 @@ export function withIdempotencyKey<C extends { principal: Principal }>(
       (kept) => kept,
     );
     return response;
+  };
+}
+
+/**
+ * Ids derived from a seed, in order: the same seed gives the same ids, so a request replayed under
+ * its Idempotency-Key writes the same items as its first attempt (UUID v4 layout, variant 10).
+ */
+function seededIds(seed: string): () => string {
+  let counter = 0;
+  return () => {
+    const hex = createHash('sha256')
+      .update(`${seed}:${(counter += 1)}`)
+      .digest('hex');
+    const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   };
 }

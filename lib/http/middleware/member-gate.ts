@@ -1,9 +1,14 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
-import type { Deps } from '../../deps';
-import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
-import type { MemberPrincipal } from '../../domain/model';
+import type { Deps } from '../../storage/client';
+import {
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  type MemberPrincipal,
+} from '../../domain/model';
 import { messages as catalogue } from '../../messages';
 import type { Route } from '../../routes';
 import { admitRequest } from '../../storage/rate-limit';
@@ -73,4 +78,21 @@ function memberGate(deps: Deps): RouteMiddleware<MemberContext> {
       request.context.principal = principal;
     },
   };
+}
+
+type Membership = NonNullable<MemberPrincipal['membership']>;
+
+/**
+ * The membership a settings route under /workspaces/{workspace_id} acts with: the authorizer read it for every such
+ * route (lib/auth/authorize.ts) and memberGate let the call through only with it, so its absence is a fault (500).
+ */
+export function membershipOf(principal: MemberPrincipal): Membership {
+  if (principal.membership === undefined) throw new Error('a workspace route reached without its membership');
+  return principal.membership;
+}
+
+/** The acting member as the admin use cases take it (`Acting`, lib/storage/audit-log.ts): the workspace and who acts in it. */
+export function actingMemberOf(principal: MemberPrincipal): { workspaceId: string; actingMemberId: string } {
+  const { workspaceId, memberId } = membershipOf(principal);
+  return { workspaceId, actingMemberId: memberId };
 }

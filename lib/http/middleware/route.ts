@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Deps } from '../../deps';
+import { type Deps, withDynamoDeadline } from '../../storage/client';
 import { noStoreHeaders, type ErrorShape, type Route } from '../../routes';
 import {
   ConflictError,
@@ -16,9 +16,8 @@ import {
   UnauthorizedError,
   UnknownEndpointError,
   UnknownReferenceError,
-} from '../../domain/errors';
+} from '../../domain/model';
 import { messages } from '../../messages';
-import { withDynamoDeadline } from '../../storage/client';
 import { errorFields, logger, observeInvocation } from '../../observability';
 
 /** A route's answer: always a JSON body, with its headers. */

@@ -1,14 +1,17 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeDecision } from '../../auth/context';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../storage/client';
 import {
   EndpointIdMalformedError,
   EndpointIdMissingError,
   UnauthorizedError,
   UnknownEndpointError,
-} from '../../domain/errors';
-import type { WebhookPrincipal } from '../../domain/model';
+  type WebhookPrincipal,
+  type WebhookCall,
+  type WebhookFields,
+  type WebhookRoute,
+} from '../../domain/model';
 import {
   callEntry,
   countingEntryOf,
@@ -22,12 +25,11 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../../domain/webhook-call';
-import { timeOrderedId } from '../../ids';
+import { timeOrderedId } from '../../storage/table-items';
 import { messages as catalogue } from '../../messages';
 import { errorFields, logger } from '../../observability';
 import type { Route } from '../../routes';
 import { countIntoEntry, countRefusedCall, journalWebhookCall } from '../../storage/webhook-calls';
-import type { WebhookCall, WebhookFields, WebhookRoute } from '../../domain/model';
 import { oncePerIdempotencyKey } from './idempotency';
 import {
   mappedErrorOf,

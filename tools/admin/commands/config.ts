@@ -1,7 +1,7 @@
 import { addColumn, addSalesPipeline, addStage, addTag } from '../../../lib/settings/config-edits';
 import { addMember, readRole } from '../../../lib/settings/members';
-import { AdminInputError } from '../../../lib/settings/errors';
-import { commandLine } from '../../../lib/domain/audit';
+import { AdminInputError } from '../../../lib/settings/admin-input';
+import { commandLine } from '../../../lib/storage/audit-log';
 import { messages } from '../../../lib/messages';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields } from '../render';

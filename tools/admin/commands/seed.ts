@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AdminInputError } from '../../../lib/settings/errors';
+import { AdminInputError } from '../../../lib/settings/admin-input';
 import { seedWorkspace, type SeedOutput } from '../../seed/seed';
 import { webhookUrl } from '../../../lib/settings/webhook-status';
 import { defineCommand } from '../command';

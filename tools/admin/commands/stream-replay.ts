@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AdminInputError } from '../../../lib/settings/errors';
+import { AdminInputError } from '../../../lib/settings/admin-input';
 import { replayKeptBatches, type ReplayedBatch } from '../use-cases/stream-replay';
 import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
 import { messages } from '../../../lib/messages';

@@ -7,7 +7,7 @@ import {
 } from '../../../lib/settings/subscriptions';
 import { listSubscriptionDeliveries } from '../../../lib/settings/subscription-deliveries';
 import { listSubscriptions } from '../../../lib/settings/subscription-list';
-import { redeliverDelivery } from '../../../lib/settings/redeliveries';
+import { redeliverDelivery } from '../use-cases/redeliveries';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import { createHttpSender } from '../../../lib/outbound/http-sender';

@@ -1,12 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import {
-  listCalls,
-  replayCall,
-  showCall,
-  type WebhookCallView,
-  type WebhookInvoker,
-} from '../../../lib/settings/webhook-calls';
-import type { Deps } from '../../../lib/deps';
+import { listCalls, showCall, type WebhookCallView } from '../../../lib/settings/webhook-call-reads';
+import { replayCall, type WebhookInvoker } from '../../../lib/settings/webhook-call-replay';
+import type { Deps } from '../../../lib/storage/client';
 import type { Route } from '../../../lib/routes';
 import { deployedRouteById } from '../../../infra/cdk/route-grants';
 import { lambdaContext } from '../../local/lambda-runtime';

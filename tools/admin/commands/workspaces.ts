@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
-import { listWorkspaces, setWorkspace, showWorkspace, type WorkspaceView } from '../../../lib/settings/workspaces';
-import type { IndexProgress } from '../../../lib/storage/phone-index';
+import { listWorkspaces, setWorkspace } from '../use-cases/workspaces';
+import { showWorkspace, type WorkspaceView } from '../../../lib/settings/workspace-view';
+import type { IndexProgress } from '../storage/phone-index';
 import { defineCommand, workspaceOption } from '../command';
 import { fields, table } from '../render';
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../../../lib/deps';
+import type { Deps } from '../../../lib/storage/client';
 import {
   candidateNoteView,
   candidateView,
@@ -7,8 +7,7 @@ import {
 } from '../../../lib/domain/recruitment/candidate-view';
 import { readCandidateCollection } from '../../../lib/storage/item-collections';
 import type { CandidateItem, NoteItem } from '../../../lib/storage/table-items';
-import { checkedId, unknownId } from '../../../lib/settings/ids';
-import { requireWorkspace } from '../../../lib/settings/workspace';
+import { checkedId, unknownId, requireWorkspace } from '../../../lib/settings/admin-input';
 
 export type CandidateDetails = { candidate: CandidateView; notes: CandidateNoteView[] };
 

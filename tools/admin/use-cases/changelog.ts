@@ -1,12 +1,10 @@
-import type { Deps } from '../../../lib/deps';
+import type { Deps } from '../../../lib/storage/client';
 import { messages } from '../../../lib/messages';
 import { listChangeLog } from '../../../lib/storage/changelog';
 import { requireApiKey } from '../../../lib/settings/api-key-list';
 import { changeLogEntryView, type ChangeLogEntryView } from '../../../lib/domain/prospect/read-views';
-import { AdminInputError } from '../../../lib/settings/errors';
-import { checkedId } from '../../../lib/settings/ids';
+import { AdminInputError, checkedId, requireWorkspace } from '../../../lib/settings/admin-input';
 import { requireProspect } from '../../../lib/settings/prospects';
-import { requireWorkspace } from '../../../lib/settings/workspace';
 
 /**
  * `changelog list`: a prospect's or a key's entries, newest first ("Modifications par l'API").

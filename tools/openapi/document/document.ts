@@ -1,7 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../../../lib/http/query-parameters';
-import { maxEmailLength } from '../../../lib/domain/email';
+import { maxEmailLength } from '../../../lib/domain/model';
 import { leadFieldDefinitions } from '../../../lib/domain/lead/lead';
 import { requestLimit, stageChangeLimit } from '../../../lib/storage/rate-limit';
 import { allScopes, routes, type Route } from '../../../lib/routes';

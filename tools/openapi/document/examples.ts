@@ -27,7 +27,7 @@ export const exampleIds = {
 } as const;
 
 /**
- * A `next_cursor` as the notes list issues it (lib/http/cursor.ts): opaque to clients, who pass it back
+ * A `next_cursor` as the notes list issues it (lib/http/query-parameters.ts): opaque to clients, who pass it back
  * unchanged; this one points after the older example note.
  */
 export const exampleCursor =

@@ -1,4 +1,4 @@
-import { emailPatternSource } from '../../../lib/domain/email';
+import { emailPatternSource } from '../../../lib/domain/model';
 
 /**
  * Rules the handlers check in code, as JSON Schema patterns (ECMA-262, compiled with the `u` flag
@@ -21,10 +21,10 @@ function inner(anchored: string): string {
 /** What `anchored` (`^…$`) matches, with white space around it. */
 export const trimmed = (anchored: string): string => String.raw`^\s*(?:${inner(anchored)})\s*$`;
 
-/** An address as lib/domain/email.ts reads it, trimmed first. */
+/** An address as lib/domain/model.ts reads it, trimmed first. */
 export const emailPattern = trimmed(emailPatternSource);
 
-/** lib/ids.ts `isUuid`: the 8-4-4-4-12 hexadecimal layout, any version, either case. */
+/** lib/storage/table-items.ts `isUuid`: the 8-4-4-4-12 hexadecimal layout, any version, either case. */
 export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 const year = String.raw`(?:\d{3}[1-9]|\d{2}[1-9]\d|\d[1-9]\d{2}|[1-9]\d{3})`;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { maxEmailLength } from '../../../lib/domain/email';
+import { maxEmailLength } from '../../../lib/domain/model';
 import { leadFieldDefinitions, maxTagIds } from '../../../lib/domain/lead/lead';
 import { maxNoteLength } from '../../../lib/domain/notes';
 import { newMemberSchema, roleChangeSchema } from '../../../lib/settings/members';

@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { LeadResult } from '../../../lib/domain/lead/ingest-lead';
-import type { PipelineListing } from '../../../lib/domain/pipelines';
+import type { PipelineListing, MemberRole } from '../../../lib/domain/model';
 import type { NoteResult } from '../../../lib/domain/prospect/add-note';
 import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
 import type { ProspectView } from '../../../lib/settings/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../lib/domain/prospect/read-views';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
-import type { MemberRole } from '../../../lib/domain/model';
 import type { ApiKeyView } from '../../../lib/settings/api-key-list';
 import type { CreatedApiKey } from '../../../lib/settings/api-keys';
-import type { TagView } from '../../../lib/settings/workspace';
+import type { TagView } from '../../../lib/settings/tag-list';
 import type { WebhookStatusView } from '../../../lib/settings/webhook-status';
 import type { WebhookTokenView } from '../../../lib/settings/webhooks';
-import type { WorkspaceView } from '../../../lib/settings/workspaces';
+import type { WorkspaceView } from '../../../lib/settings/workspace-view';
 import type {
   refreshSession,
   signIn,
@@ -25,7 +24,8 @@ import type { AuditEntryView } from '../../../lib/settings/audit';
 import type { MemberView } from '../../../lib/settings/member-list';
 import type { InvitedMemberView } from '../../../lib/settings/members';
 
-import type { pageOfCalls, replayCall, showCall } from '../../../lib/settings/webhook-calls';
+import type { pageOfCalls, showCall } from '../../../lib/settings/webhook-call-reads';
+import type { replayCall } from '../../../lib/settings/webhook-call-replay';
 import type {
   createSubscription,
   deleteSubscription,

@@ -1,7 +1,24 @@
-import { NotFoundError } from '../domain/errors';
-import { isUuid } from '../ids';
+import { NotFoundError, isUuid } from '../domain/model';
 import { messages } from '../messages';
-import { AdminInputError } from './errors';
+import type { Deps } from '../storage/client';
+import { getWorkspace, type WorkspaceItem } from '../storage/workspace-config';
+
+/*
+ * What a settings use case checks first of what it is given, the same for the settings API and the command line:
+ * the ids it is named, before any of them enters a DynamoDB key, and the workspace they belong to.
+ */
+
+/**
+ * A request the administrator can correct (bad option value, unknown workspace, key or prospect,
+ * invalid seed description). The command line prints its French message and exits with 2;
+ * any other error is an internal failure (exit 1).
+ */
+export class AdminInputError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AdminInputError';
+  }
+}
 
 /** The records an admin command names by id; a pasted 500-character value is quoted by its start only. */
 const malformed = messages.admin.ids.malformed;
@@ -31,3 +48,17 @@ export const unknownId = (kind: keyof typeof unknown, id: string): AdminInputErr
  */
 export const notFoundId = (kind: keyof typeof unknown, id: string): NotFoundError =>
   new NotFoundError(unknown[kind](id));
+
+/**
+ * Every admin command names its workspace; an unknown one is the administrator's mistake. The
+ * existence check is one strongly consistent GetItem on the workspace item.
+ */
+export async function requireWorkspace(
+  store: Pick<Deps, 'db' | 'tableName'>,
+  workspaceId: string,
+): Promise<WorkspaceItem> {
+  const id = checkedId('workspace', workspaceId);
+  const workspace = await getWorkspace(store, id);
+  if (!workspace) throw unknownId('workspace', workspaceId);
+  return workspace;
+}

@@ -1,7 +1,8 @@
-import type { Deps } from '../deps';
-import { e164Of, isPhoneRegion } from '../domain/phone';
-import { messages } from '../messages';
-import { configEditPolicy, readPhoneSettingsState, writePhoneSettings } from '../storage/config-edits';
+import type { Deps, RetryPolicy } from '../../../lib/storage/client';
+import { e164Of, isPhoneRegion } from '../../../lib/domain/phone';
+import { messages } from '../../../lib/messages';
+import { configEditPolicy } from '../../../lib/storage/config-edits';
+import { readPhoneSettingsState, writePhoneSettings } from '../storage/phone-settings';
 import {
   indexPhones,
   listProspectPhones,
@@ -11,20 +12,14 @@ import {
   type ProspectPhone,
   type SharedNumber,
 } from '../storage/phone-index';
-import type { RetryPolicy } from '../storage/client';
-import { defaultRetryPolicy, readDecideWrite } from '../storage/conditional-writes';
-import type { PhoneSettingsState } from '../storage/workspace-config';
-import { listWorkspaces as listStoredWorkspaces } from '../storage/workspaces';
-import { AdminInputError } from './errors';
-import { checkedId, unknownId } from './ids';
-import { requireWorkspace } from './workspace';
-import { phoneSettingsOf, type PhoneMatchingMode as PhoneMatching, type PhoneSettings } from '../domain/model';
+import { defaultRetryPolicy, readDecideWrite } from '../../../lib/storage/conditional-writes';
+import { type PhoneSettingsState, listWorkspaces as listStoredWorkspaces } from '../../../lib/storage/workspace-config';
+import { AdminInputError, checkedId, unknownId, requireWorkspace } from '../../../lib/settings/admin-input';
+import type { PhoneMatchingMode as PhoneMatching, PhoneSettings } from '../../../lib/domain/model';
+import type { WorkspaceView } from '../../../lib/settings/workspace-view';
 
 /** `workspace list` (docs/api.md#workspaces): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };
-
-/** `workspace show` (docs/api.md#workspaces): the workspace and how the lead webhook compares its phones. */
-export type WorkspaceView = { id: string; name: string } & PhoneSettings & { created_at: string };
 
 /**
  * `workspace set` (docs/api.md#workspaces): the workspace after the change; `shared_numbers` only when the
@@ -38,13 +33,6 @@ export type WorkspaceSettingsInput = { phoneMatching?: string | undefined; phone
 /** Every workspace of the table, oldest first (creation date, then id). */
 export async function listWorkspaces(deps: Pick<Deps, 'db' | 'tableName'>): Promise<WorkspaceSummaryView[]> {
   return (await listStoredWorkspaces(deps)).map(({ id, name, created_at }) => ({ id, name, created_at }));
-}
-
-/** One workspace; an absent `phone_matching` or `phone_region` reads as its default (`exact`, `FR`). */
-export async function showWorkspace(deps: Pick<Deps, 'db' | 'tableName'>, workspaceId: string): Promise<WorkspaceView> {
-  const workspace = await requireWorkspace(deps, checkedId('workspace', workspaceId));
-  const { phone_matching, phone_region } = phoneSettingsOf(workspace);
-  return { id: workspace.id, name: workspace.name, phone_matching, phone_region, created_at: workspace.created_at };
 }
 
 /** A phone's E.164 form read in a region (lib/domain/phone.ts), as the indexing takes it. */
@@ -80,7 +68,7 @@ export function checkedSettingsInput(input: WorkspaceSettingsInput): Partial<Pho
  *
  * 1. the settings and `config_version` read (strongly consistent), the new ones decided from them;
  * 2. when the change asks for E.164 (again or not) or changes its region while on, the workspace's prospects
- *    indexed in the new region (lib/storage/phone-index.ts) BEFORE anything is switched, so the
+ *    indexed in the new region (tools/admin/storage/phone-index.ts) BEFORE anything is switched, so the
  *    lead webhook never matches on a half-built index; an interrupted run leaves markers only, which
  *    the next run finds in place;
  * 3. one transaction switching the settings on the configuration item (conditional on the version

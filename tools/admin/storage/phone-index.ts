@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Store } from './client';
-import { indexes, items, keys, type MarkerItem } from './table-items';
+import type { Store } from '../../../lib/storage/client';
+import { indexes, items, keys, type MarkerItem } from '../../../lib/storage/table-items';
 
 /**
  * Indexing a workspace's prospects by the E.164 form of their phones (docs/api.md#workspaces, admin
