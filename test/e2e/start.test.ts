@@ -1,12 +1,11 @@
 import { jest } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../../tools/local/dynamodb-local';
-import { createDynamoClient, loadConfig, productionDeps } from '../../lib/storage/client';
-import { runAdminInProcess } from '../support/admin-cli';
+import { createDynamoClient } from '../../lib/storage/client';
 import { timeoutForProcesses } from '../support/process-starts';
 
 // npm start through tsx, then DynamoDB Local's JVM and the table it creates (four indexes, each
@@ -17,6 +16,19 @@ jest.setTimeout(timeoutForProcesses(3));
 type Started = { child: ChildProcess; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> };
 
 const running = new Set<ChildProcess>();
+
+/** A command line run by a shell whose environment has none of what npm start was started with. */
+function pasted(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  for (const name of ['DYNAMODB_ENDPOINT', 'DYNAMODB_LOCAL_PORT', 'TABLE_NAME', 'SECRETS_TABLE_NAME', 'PORT']) {
+    delete env[name];
+  }
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], { env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
 
 function startCommand(env: Record<string, string | undefined>): Started {
   // As `npm start` runs it: node with tsx as a loader, so a signal reaches start.ts itself (the tsx
@@ -110,14 +122,14 @@ test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and 
   const { workspaces } = (await session.json()) as { workspaces: Array<{ name: string; role: string }> };
   expect(workspaces).toEqual([expect.objectContaining({ name: 'Démo', role: 'admin' })]);
 
-  // The printed workspace id works with the admin commands, on the table npm start serves.
+  // The printed admin command works as printed, pasted in another terminal that has none of npm start's variables:
+  // it names the ports npm start was given, and reaches the table npm start serves.
   const workspaceId = (await waitForOutput(started, printedWorkspace))[1] as string;
-  expect(started.output()).toContain(`npm run --silent admin -- workspace show --workspace ${workspaceId}`);
-  const deps = productionDeps(
-    loadConfig({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`, TABLE_NAME: 'crm-local' }),
+  const printed = started.output().match(/^\s*(.*npm run --silent admin -- workspace show --workspace \S+)$/m)?.[1];
+  expect(printed).toBe(
+    `DYNAMODB_LOCAL_PORT=${dynamoPort} PORT=${port} npm run --silent admin -- workspace show --workspace ${workspaceId}`,
   );
-  const shown = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId, '--json');
-  deps.db.destroy();
+  const shown = await pasted(`${printed} --json`);
   expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
   expect(JSON.parse(shown.stdout)).toEqual({
     id: workspaceId,

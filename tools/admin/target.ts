@@ -30,7 +30,8 @@ export type Target = {
   identity?: IdentityProvider | undefined;
 };
 
-const localEndpoint = 'http://127.0.0.1:8000';
+/** `npm start`'s DynamoDB Local, on the port it was started with (docs/api.md#running-locally). */
+const localEndpoint = (env: NodeJS.ProcessEnv) => `http://127.0.0.1:${env.DYNAMODB_LOCAL_PORT || 8000}`;
 
 /**
  * The admin command line (docs/api.md#admin-command-line): the local tables by default (DYNAMODB_ENDPOINT, TABLE_NAME,
@@ -61,7 +62,7 @@ export function resolveTarget(
       env,
     };
   }
-  const local = { ...config, endpoint: config.endpoint ?? localEndpoint };
+  const local = { ...config, endpoint: config.endpoint ?? localEndpoint(env) };
   return {
     deps: deps ?? productionDeps(local),
     secretsTableName: deps?.secretsTableName ?? loadSecretsTableName(env, local),

@@ -6,6 +6,7 @@ import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from './create-table';
 import { webhookUrl } from '../../lib/settings/webhook-status';
+import { adminCommand } from './admin-command';
 import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
@@ -74,8 +75,8 @@ async function start(): Promise<void> {
 
   const alreadyFilled =
     'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
-    'son identifiant : npm run --silent admin -- workspace list ; ' +
-    'pour une nouvelle clé : npm run --silent admin -- apikey create --workspace <id> --name <nom>.';
+    `son identifiant : ${adminCommand('workspace list')} ; ` +
+    `pour une nouvelle clé : ${adminCommand('apikey create --workspace ID_DE_L_ESPACE --name NOM')}.`;
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
   console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
@@ -110,7 +111,7 @@ function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo
   examples.push(
     `  curl -s -X POST ${apiUrl}/session -H 'Content-Type: application/json' -d '${JSON.stringify(admin)}'`,
   );
-  examples.push(`  npm run --silent admin -- workspace show --workspace ${seed.workspace_id}`);
+  examples.push(`  ${adminCommand(`workspace show --workspace ${seed.workspace_id}`)}`);
   lines.push('', 'Exemples :', ...examples);
   return lines.join('\n');
 }
