@@ -12,7 +12,7 @@ const sharedWithAdmin = [
 ];
 
 /** An admin command as a person pastes it: the variables this process was started with, then the command. */
-export function adminCommand(args: string, env: NodeJS.ProcessEnv = process.env): string {
+export function adminCommand(args: string, env: NodeJS.ProcessEnv): string {
   const quoted = (value: string) => (/^[\w./:@-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
   const prefix = sharedWithAdmin.filter((name) => env[name]).map((name) => `${name}=${quoted(env[name] as string)} `);
   return `${prefix.join('')}npm run --silent admin -- ${args}`;

@@ -19,6 +19,9 @@ import { startLocalIdentityProvider } from './identity-provider';
 
 const cleanups: Array<() => Promise<void>> = [];
 
+/** The environment as the person gave it, before this process sets DYNAMODB_ENDPOINT and the tables' names itself. */
+const givenEnv = { ...process.env };
+
 async function start(): Promise<void> {
   // Readable log lines in a terminal, JSON when piped (lib/observability.ts reads it once, on import).
   if (process.stdout.isTTY && !process.env.CRM_LOG_FORMAT) process.env.CRM_LOG_FORMAT = 'readable';
@@ -75,8 +78,8 @@ async function start(): Promise<void> {
 
   const alreadyFilled =
     'Base déjà remplie : pas de nouvel espace de démonstration. Ses secrets ne sont affichés qu’à sa création ; ' +
-    `son identifiant : ${adminCommand('workspace list')} ; ` +
-    `pour une nouvelle clé : ${adminCommand('apikey create --workspace ID_DE_L_ESPACE --name NOM')}.`;
+    `son identifiant : ${adminCommand('workspace list', givenEnv)} ; ` +
+    `pour une nouvelle clé : ${adminCommand('apikey create --workspace ID_DE_L_ESPACE --name NOM', givenEnv)}.`;
   const publicBaseUrl = process.env.PUBLIC_BASE_URL || server.url;
   console.log(demo === undefined ? alreadyFilled : demoBanner(server.url, publicBaseUrl, demo));
   console.log(`\nAPI locale prête sur ${server.url} (Ctrl-C pour arrêter)`);
@@ -111,7 +114,7 @@ function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo
   examples.push(
     `  curl -s -X POST ${apiUrl}/session -H 'Content-Type: application/json' -d '${JSON.stringify(admin)}'`,
   );
-  examples.push(`  ${adminCommand(`workspace show --workspace ${seed.workspace_id}`)}`);
+  examples.push(`  ${adminCommand(`workspace show --workspace ${seed.workspace_id}`, givenEnv)}`);
   lines.push('', 'Exemples :', ...examples);
   return lines.join('\n');
 }
