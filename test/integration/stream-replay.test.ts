@@ -8,7 +8,8 @@ import type * as DeliverEvent from '../../functions/events/deliver-event';
 import type * as StreamHandler from '../../functions/events/stream-handler';
 import { replayKeptBatches } from '../../tools/admin/use-cases/stream-replay';
 import { createSubscription } from '../../lib/settings/subscriptions';
-import { loadSecretsTableName, productionDeps } from '../../lib/storage/client';
+import { createDynamoClient, loadSecretsTableName, productionDeps } from '../../lib/storage/client';
+import { ensureTable } from '../../tools/local/create-table';
 import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
@@ -32,7 +33,11 @@ import { aLocalReceiver, anSqsEvent, aStreamEvent, aStreamRecord } from '../supp
 
 type Queued = { message: DeliveryMessage; delaySeconds: number };
 
-const base = productionDeps();
+/**
+ * A table of its own: the tests that run `npm start`'s event pipeline read the shared table's stream, and would
+ * deliver this test's event behind its back (its fan-out must find the delivery never sent).
+ */
+const base = { ...productionDeps(), tableName: `crm-test-replay-${randomUUID()}` };
 const put = (item: object) =>
   base.db.send(new PutCommand({ TableName: base.tableName, Item: item as Record<string, unknown> }));
 
@@ -64,6 +69,9 @@ let createStreamHandler: typeof StreamHandler.createHandler;
 let createDeliveryHandler: typeof DeliverEvent.createHandler;
 
 beforeAll(async () => {
+  const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  await ensureTable(client, base.tableName);
+  client.destroy();
   // The modules build their production dependencies on import, which need the queue's URL.
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
   ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
