@@ -44,14 +44,14 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
     await expectAccessible(page);
     // The person belongs to this one workspace, as an admin.
-    await expect(page.getByRole('button', { name: /^Ouvrir l'espace/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('link', { name: /^Ouvrir l'espace/ }).count()).resolves.toBe(1);
     await expect(page.getByText('administrateur').count()).resolves.toBe(1);
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
     await expectAccessible(page);
     await page.getByLabel('Nom du nouveau tag').fill('Salon 2026');
     await page.getByRole('button', { name: 'Ajouter le tag' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Salon 2026' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Salon 2026' }).waitFor();
     await page
       .getByRole('region', { name: 'Tags' })
       .getByRole('status')
@@ -64,7 +64,7 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     const { page } = await world.openPage();
     await signInOnPage(page, world.ws.member.email);
     await page
-      .getByRole('button', { name: /^Ouvrir l'espace/ })
+      .getByRole('link', { name: /^Ouvrir l'espace/ })
       .first()
       .click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
