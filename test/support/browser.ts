@@ -78,6 +78,8 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 const screenshotsDirectory = process.env.SCREENSHOTS_DIR;
+/** The screen's first 800 pixels, as a person sees it on opening it: the pictures stay a few tens of kilobytes each. */
+const pictureHeight = 800;
 
 /**
  * The screen as it stands, at a desktop's width and at a phone's (`screenshotWidths`): axe-core finds no serious or
@@ -88,11 +90,11 @@ const screenshotsDirectory = process.env.SCREENSHOTS_DIR;
 export async function picture(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const [widthName, width] of Object.entries(screenshotWidths)) {
-    await page.setViewportSize({ width, height: 800 });
+    await page.setViewportSize({ width, height: pictureHeight });
     await expectAccessible(page);
     await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
     if (screenshotsDirectory !== undefined)
-      await page.screenshot({ path: join(screenshotsDirectory, `${name}-${widthName}.png`), fullPage: true });
+      await page.screenshot({ path: join(screenshotsDirectory, `${name}-${widthName}.png`) });
   }
   if (before) await page.setViewportSize(before);
 }
