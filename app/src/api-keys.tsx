@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { KeyChanges } from './key-changes';
+import { hrefOf } from './routes';
 import { useWorkspaceNames } from './workspace-names';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 
 type ApiKey = components['schemas']['ApiKeyList']['api_keys'][number];
@@ -32,10 +34,11 @@ const scopeNames: Record<Scope, string> = texts.apiKeys.scope;
 const checkedAtFirst = (scope: Scope) => scope !== '*';
 
 /**
- * The workspace's API keys, revoked ones included, each with the changes it made (a member may read them and undo
- * one, as the API allows); an admin also creates a key (its value shown once) and revokes one after confirming.
+ * The workspace's API keys, revoked ones included, one a row; a key's own address (`…/cles/<key id>`) shows it with
+ * the changes it made (a member may read them and undo one, as the API allows); an admin also creates a key (its
+ * value shown once) and revokes one after confirming.
  */
-export function ApiKeys({ workspace }: { workspace: Workspace }) {
+export function ApiKeys({ workspace, keyId }: { workspace: Workspace; keyId: string | undefined }) {
   const [keys, setKeys] = useState<ApiKey[]>();
   const [created, setCreated] = useState<{ name: string; secret: string }>();
   const [status, setStatus] = useState<string>();
@@ -80,6 +83,46 @@ export function ApiKeys({ workspace }: { workspace: Workspace }) {
     setStatus(texts.apiKeys.revoked(key.name));
   };
 
+  const opened = keyId === undefined ? undefined : keys?.find((key) => key.id === keyId);
+  const revokeButton = (key: ApiKey) =>
+    isAdmin &&
+    !key.revoked_at && (
+      <button type="button" class="danger" aria-label={texts.apiKeys.revoke(key.name)} onClick={() => void revoke(key)}>
+        {texts.apiKeys.revokeShort}
+      </button>
+    );
+  const stateOf = (key: ApiKey) =>
+    key.revoked_at ? texts.apiKeys.revokedOn(texts.date(key.revoked_at)) : texts.apiKeys.active;
+
+  if (keyId !== undefined)
+    return (
+      <section aria-labelledby="api-key-heading">
+        <p>
+          <a href={hrefOf({ workspaceId: workspace.id, screen: 'cles' })}>{texts.apiKeys.all}</a>
+        </p>
+        {keys === undefined && !failure && <p>{texts.loading}</p>}
+        {keys && !opened && <p role="alert">{texts.apiKeys.unknown}</p>}
+        {opened && (
+          <>
+            <h2 id="api-key-heading">{texts.apiKeys.named(opened.name)}</h2>
+            <dl class="summary">
+              <dt>{texts.apiKeys.scopes}</dt>
+              <dd>{opened.scopes.map((scope) => texts.wordsFor(scopeNames, scope)).join(' ; ')}</dd>
+              <dt>{texts.apiKeys.createdOn}</dt>
+              <dd>{texts.date(opened.created_at)}</dd>
+              <dt>{texts.apiKeys.state}</dt>
+              <dd>{stateOf(opened)}</dd>
+            </dl>
+            <div class="actions">{revokeButton(opened)}</div>
+            <h3>{texts.apiKeys.changesHeading}</h3>
+            <KeyChanges workspace={workspace} apiKey={opened} names={names} />
+          </>
+        )}
+        <p role="status">{status}</p>
+        {failure && <p role="alert">{failure}</p>}
+      </section>
+    );
+
   return (
     <section aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">{texts.apiKeys.heading}</h2>
@@ -93,27 +136,31 @@ export function ApiKeys({ workspace }: { workspace: Workspace }) {
       {keys === undefined && !failure && <p>{texts.loading}</p>}
       {keys?.length === 0 && <p>{texts.apiKeys.none}</p>}
       {keys && keys.length > 0 && (
-        <ul class="cards">
-          {keys.map((key) => (
-            <li key={key.id}>
-              <h3>{key.name}</h3>
-              <dl>
-                <dt>{texts.apiKeys.scopes}</dt>
-                <dd>{key.scopes.map((scope) => texts.wordsFor(scopeNames, scope)).join(' ; ')}</dd>
-                <dt>{texts.apiKeys.createdOn}</dt>
-                <dd>{texts.date(key.created_at)}</dd>
-                <dt>{texts.apiKeys.state}</dt>
-                <dd>{key.revoked_at ? texts.apiKeys.revokedOn(texts.date(key.revoked_at)) : texts.apiKeys.active}</dd>
-              </dl>
-              {isAdmin && !key.revoked_at && (
-                <button type="button" onClick={() => void revoke(key)}>
-                  {texts.apiKeys.revoke(key.name)}
-                </button>
-              )}
-              <KeyChanges workspace={workspace} apiKey={key} names={names} />
-            </li>
-          ))}
-        </ul>
+        <Table
+          caption={texts.apiKeys.heading}
+          columns={[texts.apiKeys.name, texts.apiKeys.scopes, texts.apiKeys.createdOn, texts.apiKeys.state]}
+          rows={keys.map((key) => ({
+            key: key.id,
+            cells: [
+              <strong>{key.name}</strong>,
+              key.scopes.map((scope) => texts.wordsFor(scopeNames, scope)).join(' ; '),
+              texts.date(key.created_at),
+              stateOf(key),
+            ],
+            actions: (
+              <>
+                <a
+                  class="button secondary"
+                  href={hrefOf({ workspaceId: workspace.id, screen: 'cles', item: key.id })}
+                  aria-label={texts.apiKeys.showChanges(key.name)}
+                >
+                  {texts.apiKeys.changesShort}
+                </a>
+                {revokeButton(key)}
+              </>
+            ),
+          }))}
+        />
       )}
       {isAdmin && (
         <form onSubmit={(event) => void create(event)}>

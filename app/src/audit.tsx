@@ -2,6 +2,7 @@ import { api } from './api';
 import { usePages } from './pages';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 import { useWorkspaceNames } from './workspace-names';
 
@@ -33,25 +34,22 @@ export function Audit({ workspace }: { workspace: Workspace }) {
       {entries === undefined && !failure && <p>{texts.loading}</p>}
       {entries?.length === 0 && <p>{texts.audit.none}</p>}
       {entries && entries.length > 0 && (
-        <ul class="cards">
-          {entries.map((entry) => (
-            <li key={entry.id}>
-              <dl>
-                <dt>{texts.audit.at}</dt>
-                <dd>{texts.date(entry.at)}</dd>
-                <dt>{texts.audit.member}</dt>
-                <dd>{entry.member_id === null ? texts.audit.commandLine : names.member(entry.member_id)}</dd>
-                <dt>{texts.audit.action}</dt>
-                <dd>{actionNames[entry.action]}</dd>
-                <dt>{texts.audit.summary}</dt>
-                <dd>{entry.summary}</dd>
-              </dl>
-            </li>
-          ))}
-        </ul>
+        <Table
+          caption={texts.audit.heading}
+          columns={[texts.audit.at, texts.audit.member, texts.audit.action, texts.audit.summary]}
+          rows={entries.map((entry) => ({
+            key: entry.id,
+            cells: [
+              texts.date(entry.at),
+              entry.member_id === null ? texts.audit.commandLine : names.member(entry.member_id),
+              actionNames[entry.action],
+              entry.summary,
+            ],
+          }))}
+        />
       )}
       {hasMore && (
-        <button type="button" onClick={more}>
+        <button type="button" class="secondary" onClick={more}>
           {texts.audit.more}
         </button>
       )}

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { usePages } from './pages';
+import { hrefOf } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 import type { WorkspaceNames } from './workspace-names';
 
@@ -28,6 +30,8 @@ export function ChangeEntries(props: {
   names: WorkspaceNames;
   readPage: (cursor: string | null) => Promise<ChangePage>;
   none: string;
+  /** The table's name for assistive technology. */
+  caption: string;
   onUndone?: (undone: Undone) => void;
 }) {
   const [status, setStatus] = useState<string>();
@@ -54,29 +58,29 @@ export function ChangeEntries(props: {
       {changes.items === undefined && !changes.failure && <p>{texts.loading}</p>}
       {changes.items?.length === 0 && <p>{props.none}</p>}
       {changes.items && changes.items.length > 0 && (
-        <ul class="cards">
-          {changes.items.map((change) => (
-            <li key={change.id}>
-              <dl>
-                <dt>{texts.changes.at}</dt>
-                <dd>{texts.date(change.at)}</dd>
-                <dt>{texts.changes.prospect}</dt>
-                <dd>{change.prospect_id}</dd>
-                <dt>{fieldNames[change.field]}</dt>
-                <dd>
-                  {texts.changes.before} : {props.names.value(change.field, change.before)} — {texts.changes.after} :{' '}
-                  {props.names.value(change.field, change.after)}
-                </dd>
-              </dl>
-              {change.undone_at !== null && <p>{texts.changes.undone(texts.date(change.undone_at))}</p>}
-              {canUndo(change) && (
-                <button type="button" onClick={() => void undo(change)}>
+        <Table
+          caption={props.caption}
+          columns={[texts.changes.at, texts.changes.prospect, texts.changes.fieldLabel, texts.changes.change]}
+          rows={changes.items.map((change) => ({
+            key: change.id,
+            cells: [
+              texts.date(change.at),
+              <a href={hrefOf({ workspaceId: props.workspace.id, screen: 'prospects', item: change.prospect_id })}>
+                {change.prospect_id}
+              </a>,
+              fieldNames[change.field],
+              `${texts.changes.before} : ${props.names.value(change.field, change.before)} — ${texts.changes.after} : ${props.names.value(change.field, change.after)}`,
+            ],
+            actions:
+              change.undone_at !== null ? (
+                texts.changes.undone(texts.date(change.undone_at))
+              ) : canUndo(change) ? (
+                <button type="button" class="secondary" onClick={() => void undo(change)}>
                   {texts.changes.undo}
                 </button>
-              )}
-            </li>
-          ))}
-        </ul>
+              ) : undefined,
+          }))}
+        />
       )}
       {changes.hasMore && (
         <button type="button" onClick={changes.more}>

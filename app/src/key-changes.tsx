@@ -1,4 +1,3 @@
-import { useId, useState } from 'preact/hooks';
 import { api } from './api';
 import { ChangeEntries } from './change-entries';
 import type { components } from './settings-api';
@@ -9,28 +8,23 @@ import type { WorkspaceNames } from './workspace-names';
 type ApiKey = components['schemas']['ApiKeyList']['api_keys'][number];
 
 /**
- * The changes a key made, shown on demand and read again on each opening (the API lists them from an index a moment
- * behind), each with its undo.
+ * The changes a key made, read each time its page is shown (the API lists them from an index a moment behind), each
+ * with its undo.
  */
 export function KeyChanges(props: { workspace: Workspace; apiKey: ApiKey; names: WorkspaceNames }) {
   const { workspace, apiKey } = props;
-  const [opened, setOpened] = useState(false);
-  const panelId = useId();
   const readPage = (cursor: string | null) =>
     api.GET('/workspaces/{workspace_id}/api-keys/{key_id}/changes', {
       params: { path: { workspace_id: workspace.id, key_id: apiKey.id }, query: cursor === null ? {} : { cursor } },
     });
-
   return (
-    <div class="changes">
-      <button type="button" aria-expanded={opened} aria-controls={panelId} onClick={() => setOpened(!opened)}>
-        {texts.apiKeys.showChanges(apiKey.name)}
-      </button>
-      <div id={panelId}>
-        {opened && (
-          <ChangeEntries workspace={workspace} names={props.names} readPage={readPage} none={texts.changes.none} />
-        )}
-      </div>
-    </div>
+    <ChangeEntries
+      key={apiKey.id}
+      workspace={workspace}
+      names={props.names}
+      readPage={readPage}
+      none={texts.changes.none}
+      caption={texts.apiKeys.showChanges(apiKey.name)}
+    />
   );
 }

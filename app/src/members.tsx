@@ -3,6 +3,7 @@ import { api, messageOf } from './api';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 
 type Member = components['schemas']['Member'];
@@ -112,17 +113,46 @@ export function Members({ workspace }: { workspace: Workspace }) {
       {members === undefined && !failure && <p>{texts.loading}</p>}
       {members?.length === 0 && <p>{texts.members.none}</p>}
       {members && members.length > 0 && (
-        <ul class="cards">
-          {members.map((member) => (
-            <MemberItem
-              key={member.id}
-              member={member}
-              onInvite={inviteAgain}
-              onRoleChange={changeRole}
-              onRemove={remove}
-            />
-          ))}
-        </ul>
+        <Table
+          caption={texts.members.heading}
+          columns={[texts.members.name, texts.members.email, texts.members.role, texts.members.access]}
+          rows={members.map((member) => {
+            const who = texts.members.who(member.name, member.email);
+            return {
+              key: member.id,
+              cells: [
+                <strong>{member.name}</strong>,
+                member.email ?? texts.members.noEmail,
+                <RoleField key={`${member.id} ${member.role}`} member={member} onRoleChange={changeRole} />,
+                member.can_sign_in ? texts.members.canSignIn : texts.members.cannotSignIn,
+              ],
+              actions: (
+                <>
+                  {member.email !== null && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={texts.members.invite(who)}
+                      onClick={() => void inviteAgain(member)}
+                    >
+                      {texts.members.inviteShort}
+                    </button>
+                  )}
+                  {member.can_sign_in && (
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={texts.members.remove(who)}
+                      onClick={() => void remove(member)}
+                    >
+                      {texts.members.removeShort}
+                    </button>
+                  )}
+                </>
+              ),
+            };
+          })}
+        />
       )}
       <form onSubmit={(event) => void add(event)}>
         <h3>{texts.members.add.heading}</h3>
@@ -147,67 +177,39 @@ export function Members({ workspace }: { workspace: Workspace }) {
 }
 
 /**
- * A member's card. Its role is changed with a field and a button (a select that saved on every change would save
- * each option the keyboard's arrows pass through); a member without e-mail cannot be invited (the API answers 422),
- * and one who already cannot sign in has nothing left to remove.
+ * A member's role, changed with a field and a button (a select that saved on every change would save each option the
+ * keyboard's arrows pass through); both named with the member for assistive technology, the column naming them on
+ * screen. Refused (the last admin demoted: 409), the field shows again the role the member still has.
  */
-function MemberItem({
+function RoleField({
   member,
-  onInvite,
   onRoleChange,
-  onRemove,
 }: {
   member: Member;
-  onInvite: (member: Member) => Promise<void>;
   onRoleChange: (member: Member, role: Role) => Promise<boolean>;
-  onRemove: (member: Member) => Promise<void>;
 }) {
-  const field = `member-role-${member.id}`;
   const who = texts.members.who(member.name, member.email);
   const [role, setRole] = useState(member.role);
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
-    // Refused (the last admin demoted: 409), the field shows again the role the member still has.
     if (!(await onRoleChange(member, role))) setRole(member.role);
   };
   return (
-    <li>
-      <h3>{member.name}</h3>
-      <dl>
-        <dt>{texts.members.email}</dt>
-        <dd>{member.email ?? texts.members.noEmail}</dd>
-        <dt>{texts.members.role}</dt>
-        <dd>{roleNames[member.role]}</dd>
-        <dt>{texts.members.access}</dt>
-        <dd>{member.can_sign_in ? texts.members.canSignIn : texts.members.cannotSignIn}</dd>
-      </dl>
-      <form class="inline" onSubmit={(event) => void save(event)}>
-        <label for={field}>{texts.members.roleOf(who)}</label>
-        <select
-          id={field}
-          value={role}
-          onChange={(event) => setRole((event.currentTarget as HTMLSelectElement).value as Role)}
-        >
-          {roles.map((choice) => (
-            <option key={choice} value={choice}>
-              {roleNames[choice]}
-            </option>
-          ))}
-        </select>
-        <button type="submit">{texts.members.saveRole(who)}</button>
-      </form>
-      <div class="actions">
-        {member.email !== null && (
-          <button type="button" onClick={() => void onInvite(member)}>
-            {texts.members.invite(who)}
-          </button>
-        )}
-        {member.can_sign_in && (
-          <button type="button" onClick={() => void onRemove(member)}>
-            {texts.members.remove(who)}
-          </button>
-        )}
-      </div>
-    </li>
+    <form class="inline compact" onSubmit={(event) => void save(event)}>
+      <select
+        aria-label={texts.members.roleOf(who)}
+        value={role}
+        onChange={(event) => setRole((event.currentTarget as HTMLSelectElement).value as Role)}
+      >
+        {roles.map((choice) => (
+          <option key={choice} value={choice}>
+            {roleNames[choice]}
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="secondary" aria-label={texts.members.saveRole(who)}>
+        {texts.members.saveRoleShort}
+      </button>
+    </form>
   );
 }

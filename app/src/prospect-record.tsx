@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { ChangeEntries } from './change-entries';
+import { goTo } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
@@ -11,12 +12,27 @@ type Marker = 'email' | 'phone';
 
 /**
  * « Fiche prospect » (docs/api.md#settings-page): a prospect found by e-mail or phone, as the lead webhook would match
- * it, with its « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
+ * it, is shown at its own address (`…/prospects/<prospect id>`, a link a colleague of the workspace can open), with its
+ * « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
  */
-export function ProspectRecord({ workspace }: { workspace: Workspace }) {
+export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace; prospectId: string | undefined }) {
   const [prospect, setProspect] = useState<Prospect | null>();
   const [failure, setFailure] = useState<string>();
   const names = useWorkspaceNames(workspace);
+
+  useEffect(() => {
+    setProspect(undefined);
+    if (prospectId === undefined) return;
+    void api
+      .GET('/workspaces/{workspace_id}/prospects/{prospect_id}', {
+        params: { path: { workspace_id: workspace.id, prospect_id: prospectId } },
+      })
+      .then(({ data, error }) => {
+        if (!data) return setFailure(messageOf(error));
+        setFailure(undefined);
+        setProspect(data);
+      });
+  }, [workspace.id, prospectId]);
 
   const find = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -28,7 +44,9 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
     });
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
-    setProspect(data.prospects[0] ?? null);
+    const [found] = data.prospects;
+    if (found) goTo({ workspaceId: workspace.id, screen: 'prospects', item: found.id });
+    else setProspect(null);
   };
 
   const readPage = (id: string) => (cursor: string | null) =>
@@ -39,7 +57,7 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
   return (
     <section aria-labelledby="prospect-heading">
       <h2 id="prospect-heading">{texts.prospect.heading}</h2>
-      <form onSubmit={(event) => void find(event)}>
+      <form class="search" onSubmit={(event) => void find(event)}>
         <fieldset>
           <legend>{texts.prospect.by}</legend>
           <label class="choice">
@@ -60,7 +78,7 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
           <h3 id="prospect-name">
             {[prospect.first_name, prospect.last_name].filter(Boolean).join(' ') || prospect.id}
           </h3>
-          <dl>
+          <dl class="summary">
             <dt>{texts.prospect.email}</dt>
             <dd>{prospect.email ?? texts.changes.empty}</dd>
             <dt>{texts.prospect.phone}</dt>
@@ -83,6 +101,7 @@ export function ProspectRecord({ workspace }: { workspace: Workspace }) {
             names={names}
             readPage={readPage(prospect.id)}
             none={texts.prospect.noChanges}
+            caption={texts.prospect.changes}
             onUndone={({ prospect: after }) => {
               const { pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at } = after;
               setProspect({ ...prospect, pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at });

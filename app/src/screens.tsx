@@ -12,15 +12,21 @@ import { Webhook } from './webhook';
 import { WebhookCalls } from './webhook-calls';
 
 /**
- * A screen of a workspace (docs/api.md#settings-page): its title in the menu, whether only an admin sees it, what it
- * shows.
+ * A screen of a workspace (docs/api.md#settings-page): its address's segment (`#/espaces/<id>/<slug>`), its title in
+ * the menu, whether only an admin sees it, what it shows, given the item its address names if any
+ * (`…/<slug>/<item id>`).
  */
-export type Screen = { id: string; title: string; adminOnly: boolean; show: (workspace: Workspace) => JSX.Element };
+export type Screen = {
+  slug: string;
+  title: string;
+  adminOnly: boolean;
+  show: (workspace: Workspace, item: string | undefined) => JSX.Element;
+};
 
 /** The screens, in the menu's order; a member is shown only those the member role allows. */
 export const screens: readonly Screen[] = [
   {
-    id: 'tags',
+    slug: 'etiquettes',
     title: texts.screens.tags,
     adminOnly: false,
     // A member sees the tags only: every webhook route answers a member 403, so the page does not ask.
@@ -32,37 +38,42 @@ export const screens: readonly Screen[] = [
     ),
   },
   {
-    id: 'api-keys',
+    slug: 'cles',
     title: texts.screens.apiKeys,
     adminOnly: false,
-    show: (workspace) => <ApiKeys workspace={workspace} />,
+    show: (workspace, item) => <ApiKeys workspace={workspace} keyId={item} />,
   },
   {
-    id: 'webhook-calls',
+    slug: 'appels',
     title: texts.screens.webhookCalls,
     adminOnly: true,
-    show: (workspace) => <WebhookCalls workspace={workspace} />,
+    show: (workspace, item) => <WebhookCalls workspace={workspace} callId={item} />,
   },
   {
-    id: 'subscriptions',
+    slug: 'abonnements',
     title: texts.screens.subscriptions,
     adminOnly: true,
-    show: (workspace) => <Subscriptions workspace={workspace} />,
+    show: (workspace, item) => <Subscriptions workspace={workspace} subscriptionId={item} />,
   },
   {
-    id: 'prospect',
+    slug: 'prospects',
     title: texts.screens.prospect,
     adminOnly: false,
-    show: (workspace) => <ProspectRecord workspace={workspace} />,
+    show: (workspace, item) => <ProspectRecord workspace={workspace} prospectId={item} />,
   },
   {
-    id: 'members',
+    slug: 'membres',
     title: texts.screens.members,
     adminOnly: true,
     show: (workspace) => <Members workspace={workspace} />,
   },
-  { id: 'audit', title: texts.screens.audit, adminOnly: true, show: (workspace) => <Audit workspace={workspace} /> },
-  { id: 'account', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
+  {
+    slug: 'journal',
+    title: texts.screens.audit,
+    adminOnly: true,
+    show: (workspace) => <Audit workspace={workspace} />,
+  },
+  { slug: 'compte', title: texts.screens.account, adminOnly: false, show: () => <Account /> },
 ];
 
 export const screensOf = (workspace: Workspace): Screen[] =>

@@ -1,7 +1,8 @@
 import type { components } from './settings-api';
 
 type Opened = components['schemas']['Session'];
-export type Workspace = Opened['workspaces'][number];
+/** A workspace as the screens need it: the sign-in's list, or `GET /workspaces/{id}` for one joined since. */
+export type Workspace = Pick<Opened['workspaces'][number], 'id' | 'name' | 'role'>;
 
 /** What the page keeps of a sign-in: for this tab only (sessionStorage), never past it (docs/api.md#settings-page). */
 export type TabSession = {

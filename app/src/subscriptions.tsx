@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { usePages } from './pages';
+import { goTo, hrefOf } from './routes';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 
 type Subscription = components['schemas']['SubscriptionList']['subscriptions'][number];
@@ -30,11 +32,17 @@ const eventChoices: readonly ([Unlisted] extends [never] ? EventType : never)[] 
 const eventNames: Record<EventType, string> = texts.subscriptions.event;
 
 /**
- * The workspace's subscriptions to outbound events (admin only, docs/api.md#settings-page): create one (its signing
- * secret shown once), turn it off and on, rotate its secret and delete it after confirming, read its deliveries and
- * send one again.
+ * The workspace's subscriptions to outbound events (admin only, docs/api.md#settings-page), one a row: create one (its
+ * signing secret shown once), turn it off and on; at its own address (`…/abonnements/<subscription id>`), rotate its
+ * secret and delete it after confirming, read its deliveries and send one again.
  */
-export function Subscriptions({ workspace }: { workspace: Workspace }) {
+export function Subscriptions({
+  workspace,
+  subscriptionId,
+}: {
+  workspace: Workspace;
+  subscriptionId: string | undefined;
+}) {
   const [subscriptions, setSubscriptions] = useState<Subscription[]>();
   const [secret, setSecret] = useState<{ url: string; value: string }>();
   const [status, setStatus] = useState<string>();
@@ -99,46 +107,119 @@ export function Subscriptions({ workspace }: { workspace: Workspace }) {
     if (!data) return setFailure(messageOf(error));
     setSubscriptions((known) => known?.filter((each) => each.id !== data.id));
     done(texts.subscriptions.removed(subscription.url));
+    goTo({ workspaceId: workspace.id, screen: 'abonnements' });
   };
+
+  const shownSecret = secret && (
+    <SecretOnce
+      label={texts.subscriptions.secretLabel(secret.url)}
+      value={secret.value}
+      onDismiss={() => setSecret(undefined)}
+    />
+  );
+  const toggle = (subscription: Subscription) => (
+    <button
+      type="button"
+      class="secondary"
+      aria-label={(subscription.active ? texts.subscriptions.disable : texts.subscriptions.enable)(subscription.url)}
+      onClick={() => void setActive(subscription, !subscription.active)}
+    >
+      {subscription.active ? texts.subscriptions.disableShort : texts.subscriptions.enableShort}
+    </button>
+  );
+  const eventsOf = (subscription: Subscription) =>
+    subscription.events.map((type) => texts.wordsFor(eventNames, type)).join(' ; ');
+  const stateOf = (subscription: Subscription) =>
+    subscription.active ? texts.subscriptions.active : texts.subscriptions.inactive;
+  const listHref = hrefOf({ workspaceId: workspace.id, screen: 'abonnements' });
+
+  if (subscriptionId !== undefined) {
+    const opened = subscriptions?.find((each) => each.id === subscriptionId);
+    return (
+      <section aria-labelledby="subscription-heading">
+        <p>
+          <a href={listHref}>{texts.subscriptions.all}</a>
+        </p>
+        {shownSecret}
+        {subscriptions === undefined && !failure && <p>{texts.loading}</p>}
+        {subscriptions && !opened && <p role="alert">{texts.subscriptions.unknown}</p>}
+        {opened && (
+          <>
+            <h2 id="subscription-heading">{texts.subscriptions.named(opened.url)}</h2>
+            <dl class="summary">
+              <dt>{texts.subscriptions.events}</dt>
+              <dd>{eventsOf(opened)}</dd>
+              <dt>{texts.subscriptions.createdOn}</dt>
+              <dd>{texts.date(opened.created_at)}</dd>
+              <dt>{texts.subscriptions.state}</dt>
+              <dd>{stateOf(opened)}</dd>
+            </dl>
+            <div class="actions">
+              {toggle(opened)}
+              <button
+                type="button"
+                class="secondary"
+                aria-label={texts.subscriptions.rotate(opened.url)}
+                onClick={() => void rotate(opened)}
+              >
+                {texts.subscriptions.rotateShort}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                aria-label={texts.subscriptions.remove(opened.url)}
+                onClick={() => void remove(opened)}
+              >
+                {texts.subscriptions.removeShort}
+              </button>
+            </div>
+            <h3>{texts.subscriptions.showDeliveries(opened.url)}</h3>
+            <DeliveryList workspace={workspace} subscription={opened} />
+          </>
+        )}
+        <p role="status">{status}</p>
+        {failure && <p role="alert">{failure}</p>}
+      </section>
+    );
+  }
 
   return (
     <section aria-labelledby="subscriptions-heading">
       <h2 id="subscriptions-heading">{texts.subscriptions.heading}</h2>
-      {secret && (
-        <SecretOnce
-          label={texts.subscriptions.secretLabel(secret.url)}
-          value={secret.value}
-          onDismiss={() => setSecret(undefined)}
-        />
-      )}
+      {shownSecret}
       {subscriptions === undefined && !failure && <p>{texts.loading}</p>}
       {subscriptions?.length === 0 && <p>{texts.subscriptions.none}</p>}
       {subscriptions && subscriptions.length > 0 && (
-        <ul class="cards">
-          {subscriptions.map((subscription) => (
-            <li key={subscription.id}>
-              <h3>{subscription.url}</h3>
-              <dl>
-                <dt>{texts.subscriptions.events}</dt>
-                <dd>{subscription.events.map((type) => texts.wordsFor(eventNames, type)).join(' ; ')}</dd>
-                <dt>{texts.subscriptions.createdOn}</dt>
-                <dd>{texts.date(subscription.created_at)}</dd>
-                <dt>{texts.subscriptions.state}</dt>
-                <dd>{subscription.active ? texts.subscriptions.active : texts.subscriptions.inactive}</dd>
-              </dl>
-              <button type="button" onClick={() => void setActive(subscription, !subscription.active)}>
-                {(subscription.active ? texts.subscriptions.disable : texts.subscriptions.enable)(subscription.url)}
-              </button>
-              <button type="button" onClick={() => void rotate(subscription)}>
-                {texts.subscriptions.rotate(subscription.url)}
-              </button>
-              <button type="button" onClick={() => void remove(subscription)}>
-                {texts.subscriptions.remove(subscription.url)}
-              </button>
-              <Deliveries workspace={workspace} subscription={subscription} />
-            </li>
-          ))}
-        </ul>
+        <Table
+          caption={texts.subscriptions.heading}
+          columns={[
+            texts.subscriptions.url,
+            texts.subscriptions.events,
+            texts.subscriptions.createdOn,
+            texts.subscriptions.state,
+          ]}
+          rows={subscriptions.map((subscription) => ({
+            key: subscription.id,
+            cells: [
+              <strong class="url">{subscription.url}</strong>,
+              eventsOf(subscription),
+              texts.date(subscription.created_at),
+              stateOf(subscription),
+            ],
+            actions: (
+              <>
+                <a
+                  class="button secondary"
+                  href={hrefOf({ workspaceId: workspace.id, screen: 'abonnements', item: subscription.id })}
+                  aria-label={texts.subscriptions.open(subscription.url)}
+                >
+                  {texts.subscriptions.openShort}
+                </a>
+                {toggle(subscription)}
+              </>
+            ),
+          }))}
+        />
       )}
       <form onSubmit={(event) => void create(event)}>
         <h3>{texts.subscriptions.create.heading}</h3>
@@ -167,27 +248,6 @@ export function Subscriptions({ workspace }: { workspace: Workspace }) {
       <p role="status">{status}</p>
       {failure && <p role="alert">{failure}</p>}
     </section>
-  );
-}
-
-/**
- * A subscription's deliveries (the API keeps 30 days), shown on demand; closing them forgets what was read, so each
- * opening reads them afresh.
- */
-function Deliveries({ workspace, subscription }: { workspace: Workspace; subscription: Subscription }) {
-  const [open, setOpen] = useState(false);
-  const regionId = `deliveries-${subscription.id}`;
-  return (
-    <div>
-      <button type="button" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen(!open)}>
-        {texts.subscriptions.showDeliveries(subscription.url)}
-      </button>
-      {open && (
-        <div id={regionId}>
-          <DeliveryList workspace={workspace} subscription={subscription} />
-        </div>
-      )}
-    </div>
   );
 }
 
@@ -224,29 +284,23 @@ function DeliveryList({ workspace, subscription }: { workspace: Workspace; subsc
       {deliveries.items === undefined && !deliveries.failure && <p>{texts.loading}</p>}
       {deliveries.items?.length === 0 && <p>{words.none}</p>}
       {deliveries.items && deliveries.items.length > 0 && (
-        <ul>
-          {deliveries.items.map((delivery) => (
-            <li key={delivery.id}>
-              <dl>
-                <dt>{words.createdOn}</dt>
-                <dd>
-                  {texts.date(delivery.created_at)} : {texts.wordsFor(eventNames, delivery.type)}
-                </dd>
-                <dt>{words.state}</dt>
-                <dd>{words.status[delivery.status]}</dd>
-                <dt>{words.attempts}</dt>
-                <dd>{delivery.attempts}</dd>
-                <dt>{words.lastAnswer}</dt>
-                <dd>{delivery.last_status_code ?? delivery.last_error ?? words.noAnswer}</dd>
-                {delivery.next_attempt_at && (
-                  <>
-                    <dt>{words.nextAttempt}</dt>
-                    <dd>{texts.date(delivery.next_attempt_at)}</dd>
-                  </>
-                )}
-              </dl>
+        <Table
+          caption={texts.subscriptions.showDeliveries(subscription.url)}
+          columns={[words.createdOn, words.type, words.state, words.attempts, words.lastAnswer, words.nextAttempt]}
+          rows={deliveries.items.map((delivery) => ({
+            key: delivery.id,
+            cells: [
+              texts.date(delivery.created_at),
+              texts.wordsFor(eventNames, delivery.type),
+              words.status[delivery.status],
+              delivery.attempts,
+              delivery.last_status_code ?? delivery.last_error ?? words.noAnswer,
+              delivery.next_attempt_at ? texts.date(delivery.next_attempt_at) : words.noAnswer,
+            ],
+            actions: (
               <button
                 type="button"
+                class="secondary"
                 aria-label={words.redeliverOf(
                   texts.wordsFor(eventNames, delivery.type),
                   texts.date(delivery.created_at),
@@ -255,16 +309,16 @@ function DeliveryList({ workspace, subscription }: { workspace: Workspace; subsc
               >
                 {words.redeliver}
               </button>
-            </li>
-          ))}
-        </ul>
+            ),
+          }))}
+        />
       )}
       {deliveries.hasMore && (
         <button type="button" onClick={deliveries.more}>
           {texts.changes.more}
         </button>
       )}
-      <button type="button" onClick={() => void deliveries.reload()}>
+      <button type="button" class="secondary" onClick={() => void deliveries.reload()}>
         {words.reload}
       </button>
       {deliveries.failure && <p role="alert">{deliveries.failure}</p>}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 
 type Tag = components['schemas']['Tag'];
@@ -52,15 +53,9 @@ export function Tags({ workspace }: { workspace: Workspace }) {
       <h2 id="tags-heading">{texts.tags.heading}</h2>
       {tags === undefined && !failure && <p>{texts.loading}</p>}
       {tags?.length === 0 && <p>{texts.tags.none}</p>}
-      {tags && tags.length > 0 && (
-        <ul>
-          {tags.map((tag) => (
-            <TagItem key={tag.id} tag={tag} onRename={workspace.role === 'admin' ? rename : undefined} />
-          ))}
-        </ul>
-      )}
+      {tags && tags.length > 0 && <TagTable tags={tags} onRename={workspace.role === 'admin' ? rename : undefined} />}
       {workspace.role === 'admin' && (
-        <form onSubmit={(event) => void add(event)}>
+        <form class="inline" onSubmit={(event) => void add(event)}>
           <label for="tag-name">{texts.tags.name}</label>
           <input id="tag-name" name="name" required maxLength={50} />
           <button type="submit">{texts.tags.add}</button>
@@ -73,53 +68,69 @@ export function Tags({ workspace }: { workspace: Workspace }) {
 }
 
 /**
- * A tag of the list; with `onRename` (an admin), a button that turns it into a field to rename it in place: Enter
- * saves, Escape cancels, and the focus goes to the field and back to the button so the keyboard never loses its place.
+ * The tags, one a row; with `onRename` (an admin), each row's « Renommer » turns its name into a field to rename it in
+ * place: Enter saves, Escape cancels, and the focus goes to the field and back to the button so the keyboard never
+ * loses its place.
  */
-function TagItem({ tag, onRename }: { tag: Tag; onRename?: (tag: Tag, name: string) => Promise<boolean> }) {
-  const [editing, setEditing] = useState(false);
-  const toggled = useRef(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const field = useRef<HTMLInputElement>(null);
+function TagTable({ tags, onRename }: { tags: Tag[]; onRename?: (tag: Tag, name: string) => Promise<boolean> }) {
+  const [editing, setEditing] = useState<string>();
+  const left = useRef<string | undefined>(undefined);
 
   useEffect(() => {
-    if (toggled.current) (editing ? field.current : button.current)?.focus();
+    const focused = editing === undefined ? left.current && `rename-${left.current}` : `tag-${editing}`;
+    if (focused) document.getElementById(focused)?.focus();
   }, [editing]);
 
-  const edit = (next: boolean) => {
-    toggled.current = true;
-    setEditing(next);
+  const edit = (id: string | undefined) => {
+    left.current = editing;
+    setEditing(id);
   };
-  const save = async (event: SubmitEvent) => {
+  const save = async (tag: Tag, event: SubmitEvent) => {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name'));
-    if (await onRename?.(tag, name)) edit(false);
+    if (await onRename?.(tag, name)) edit(undefined);
   };
 
-  if (onRename === undefined) return <li>{tag.name}</li>;
   return (
-    <li>
-      {editing ? (
-        <form
-          class="inline"
-          onSubmit={(event) => void save(event)}
-          onKeyDown={(event) => event.key === 'Escape' && edit(false)}
-        >
-          <label for={`tag-${tag.id}`}>{texts.tags.newName(tag.name)}</label>
-          <input ref={field} id={`tag-${tag.id}`} name="name" required maxLength={50} defaultValue={tag.name} />
-          <button type="submit">{texts.tags.save}</button>
-          <button type="button" onClick={() => edit(false)}>
-            {texts.tags.cancel}
-          </button>
-        </form>
-      ) : (
-        <>
-          {tag.name}{' '}
-          <button ref={button} type="button" onClick={() => edit(true)}>
-            {texts.tags.rename(tag.name)}
-          </button>
-        </>
-      )}
-    </li>
+    <Table
+      caption={texts.tags.heading}
+      columns={[texts.tags.column]}
+      rows={tags.map((tag) => ({
+        key: tag.id,
+        cells: [
+          editing === tag.id ? (
+            <form
+              class="inline"
+              onSubmit={(event) => void save(tag, event)}
+              onKeyDown={(event) => event.key === 'Escape' && edit(undefined)}
+            >
+              <label for={`tag-${tag.id}`}>{texts.tags.newName(tag.name)}</label>
+              <input id={`tag-${tag.id}`} name="name" required maxLength={50} defaultValue={tag.name} />
+              <button type="submit">{texts.tags.save}</button>
+              <button type="button" class="secondary" onClick={() => edit(undefined)}>
+                {texts.tags.cancel}
+              </button>
+            </form>
+          ) : (
+            tag.name
+          ),
+        ],
+        ...(onRename === undefined || editing === tag.id
+          ? {}
+          : {
+              actions: (
+                <button
+                  id={`rename-${tag.id}`}
+                  type="button"
+                  class="secondary"
+                  aria-label={texts.tags.rename(tag.name)}
+                  onClick={() => edit(tag.id)}
+                >
+                  {texts.tags.renameShort}
+                </button>
+              ),
+            }),
+      }))}
+    />
   );
 }

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { usePages } from './pages';
+import { hrefOf } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
+import { Table } from './table';
 import { texts } from './texts';
 
 type Call = components['schemas']['WebhookCallPage']['calls'][number];
@@ -36,10 +38,10 @@ const canReplay = (shown: CallDocument) => shown.body !== null && !shown.call.bo
 
 /**
  * « Appels du webhook » (admin): the journal of the webhooks' calls, newest first, a page at a time, every call or
- * the failed ones only; a call opened shows its kept body, and « Rejouer » runs that body again, showing the
- * webhook's answer and the new call (the journal read again lists it).
+ * the failed ones only, one a row; a call has its own address (`…/appels/<call id>`), which shows its kept body, and
+ * « Rejouer » runs that body again, showing the webhook's answer and the new call (the journal read again lists it).
  */
-export function WebhookCalls({ workspace }: { workspace: Workspace }) {
+export function WebhookCalls({ workspace, callId }: { workspace: Workspace; callId: string | undefined }) {
   const [failedOnly, setFailedOnly] = useState(false);
   const [opened, setOpened] = useState<CallDocument>();
   const [replay, setReplay] = useState<Replay>();
@@ -54,16 +56,16 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
     return { page: data && { items: data.calls, next_cursor: data.next_cursor }, error };
   }, `${workspace.id} ${failedOnly}`);
 
-  const open = async (call: Call) => {
-    const { data, error } = await api.GET('/workspaces/{workspace_id}/webhook/calls/{call_id}', {
-      params: { path: { ...path, call_id: call.id } },
-    });
-    if (!data) return setFailure(messageOf(error));
-    setFailure(undefined);
-    setStatus(undefined);
+  useEffect(() => {
+    setOpened(undefined);
     setReplay(undefined);
-    setOpened(data);
-  };
+    setStatus(undefined);
+    setFailure(undefined);
+    if (callId === undefined) return;
+    void api
+      .GET('/workspaces/{workspace_id}/webhook/calls/{call_id}', { params: { path: { ...path, call_id: callId } } })
+      .then(({ data, error }) => (data ? setOpened(data) : setFailure(messageOf(error))));
+  }, [workspace.id, callId]);
 
   const replayOpened = async (shown: CallDocument) => {
     const { data, error } = await api.POST('/workspaces/{workspace_id}/webhook/calls/{call_id}/replay', {
@@ -72,10 +74,33 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
     setReplay(data);
-    // Said once the journal read again lists the new call, so what is announced is already on the screen.
+    // Said once the journal read again lists the new call, so that the list, back to it, already has it.
     await journal.reload();
     setStatus(texts.webhookCalls.replayed);
   };
+
+  const callHref = (id: string) => hrefOf({ workspaceId: workspace.id, screen: 'appels', item: id });
+
+  if (callId !== undefined)
+    return (
+      <section aria-labelledby="webhook-calls-heading">
+        <h2 id="webhook-calls-heading">{texts.webhookCalls.heading}</h2>
+        <p>
+          <a href={hrefOf({ workspaceId: workspace.id, screen: 'appels' })}>{texts.webhookCalls.all}</a>
+        </p>
+        {opened === undefined && !failure && <p>{texts.loading}</p>}
+        {opened && (
+          <OpenedCall
+            shown={opened}
+            replay={replay}
+            newCallHref={replay?.call ? callHref(replay.call.id) : undefined}
+            onReplay={canReplay(opened) ? replayOpened : undefined}
+          />
+        )}
+        <p role="status">{status}</p>
+        {failure && <p role="alert">{failure}</p>}
+      </section>
+    );
 
   return (
     <section aria-labelledby="webhook-calls-heading">
@@ -92,34 +117,47 @@ export function WebhookCalls({ workspace }: { workspace: Workspace }) {
       {journal.items === undefined && !journal.failure && <p>{texts.loading}</p>}
       {journal.items?.length === 0 && <p>{failedOnly ? texts.webhookCalls.noneFailed : texts.webhookCalls.none}</p>}
       {journal.items && journal.items.length > 0 && (
-        <ul class="cards">
-          {journal.items.map((call) => (
-            <li key={call.id}>
-              <CallFacts call={call} />
-              <button type="button" onClick={() => void open(call)}>
-                {texts.webhookCalls.open(texts.date(call.at))}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Table
+          caption={texts.webhookCalls.heading}
+          columns={[
+            texts.webhookCalls.at,
+            texts.webhookCalls.routeLabel,
+            texts.webhookCalls.status,
+            texts.webhookCalls.outcome,
+          ]}
+          rows={journal.items.map((call) => ({
+            key: call.id,
+            cells: [texts.date(call.at), routeNames[call.route], call.status, outcomeText(call)],
+            actions: (
+              <a
+                class="button secondary"
+                href={callHref(call.id)}
+                aria-label={texts.webhookCalls.open(texts.date(call.at))}
+              >
+                {texts.webhookCalls.openShort}
+              </a>
+            ),
+          }))}
+        />
       )}
       {journal.hasMore && (
-        <button type="button" onClick={journal.more}>
+        <button type="button" class="secondary" onClick={journal.more}>
           {texts.webhookCalls.more}
         </button>
       )}
       {journal.failure && <p role="alert">{journal.failure}</p>}
-      {opened && <OpenedCall shown={opened} replay={replay} onReplay={canReplay(opened) ? replayOpened : undefined} />}
-      <p role="status">{status}</p>
-      {failure && <p role="alert">{failure}</p>}
     </section>
   );
 }
 
-/** A call's date, route, status and outcome in words (and how many calls it stands for, past a minute's 10th refusal). */
+/** A call's outcome in words, and how many calls it stands for past a minute's 10th refusal. */
+const outcomeText = (call: Call) =>
+  call.count > 1 ? texts.webhookCalls.counted(outcomeOf(call), call.count) : outcomeOf(call);
+
+/** A call's date, route, status and outcome in words. */
 function CallFacts({ call }: { call: Call }) {
   return (
-    <dl>
+    <dl class="summary">
       <dt>{texts.webhookCalls.at}</dt>
       <dd>{texts.date(call.at)}</dd>
       <dt>{texts.webhookCalls.routeLabel}</dt>
@@ -127,7 +165,7 @@ function CallFacts({ call }: { call: Call }) {
       <dt>{texts.webhookCalls.status}</dt>
       <dd>{call.status}</dd>
       <dt>{texts.webhookCalls.outcome}</dt>
-      <dd>{call.count > 1 ? texts.webhookCalls.counted(outcomeOf(call), call.count) : outcomeOf(call)}</dd>
+      <dd>{outcomeText(call)}</dd>
     </dl>
   );
 }
@@ -138,7 +176,9 @@ function CallFacts({ call }: { call: Call }) {
  */
 function OpenedCall(props: {
   shown: CallDocument;
-  replay?: Replay;
+  replay?: Replay | undefined;
+  /** The address of the call the replay made, once it has one. */
+  newCallHref?: string | undefined;
   onReplay?: (shown: CallDocument) => Promise<void>;
 }) {
   const { shown, replay } = props;
@@ -175,6 +215,11 @@ function OpenedCall(props: {
             <>
               <h4>{texts.webhookCalls.newCall}</h4>
               <CallFacts call={replay.call} />
+              {props.newCallHref && (
+                <p>
+                  <a href={props.newCallHref}>{texts.webhookCalls.openNew}</a>
+                </p>
+              )}
             </>
           )}
         </>

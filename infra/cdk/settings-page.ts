@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,15 @@ export const pageResourcePaths = { page: pagePath.slice(0, -1), files: `${pagePa
 /** The page's own file, under `pagePath`; everything else is under `assets/`, with a hashed name. */
 export const indexFile = 'index.html';
 
+/** The page's icon (app/favicon.svg), named by `<link rel="icon">`: the browser asks for no `/favicon.ico`. */
+export const iconFile = 'favicon.svg';
+
+/** A name that changes with the content, as esbuild names the script and styles (`favicon-<hash>.svg`). */
+const hashedName = (name: string, body: Buffer) => {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 8).toUpperCase();
+  return `assets/${name.replace(/\.(\w+)$/, `-${hash}.$1`)}`;
+};
+
 /**
  * What every answer of the page carries (docs/api.md#settings-page): no inline script or style and nothing from another
  * origin (the API is the page's own), never framed, no type sniffing, no referrer sent anywhere.
@@ -43,6 +53,7 @@ export const contentTypes = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml; charset=utf-8',
 } as const;
 
 const isKnownExtension = (extension: string): extension is keyof typeof contentTypes =>
@@ -59,7 +70,7 @@ export const missingFileHeaders: Readonly<Record<string, string>> = {
 
 /**
  * The settings page built by esbuild (the project's bundler), in memory: app/src/main.tsx and its styles, minified,
- * under names that carry their content's hash (`assets/main-<hash>.js`), and app/index.html naming them relative to
+ * and the icon, under names that carry their content's hash (`assets/main-<hash>.js`), and app/index.html naming them relative to
  * itself, so that the page works under any prefix (a stage, a custom domain's base path). Synchronous, because the
  * CDK's local bundling is (`ILocalBundling.tryBundle`); the local server builds it once, at its first `GET /app/`.
  */
@@ -86,10 +97,13 @@ export function buildSettingsPage(): Map<string, PageFile> {
       throw new Error(`settings page: unexpected output ${path}`);
     files.set(path, { contentType: contentTypes[extension], body: Buffer.from(output.contents), hashedName: true });
   }
+  const icon = readFileSync(`${appDirectory}${iconFile}`);
+  files.set(hashedName(iconFile, icon), { contentType: contentTypes['.svg'], body: icon, hashedName: true });
   const named = (extension: string) => [...files.keys()].find((path) => path.endsWith(extension)) ?? '';
   const html = readFileSync(`${appDirectory}${indexFile}`, 'utf8')
     .replace('{{script}}', named('.js'))
-    .replace('{{styles}}', named('.css'));
+    .replace('{{styles}}', named('.css'))
+    .replace('{{icon}}', named('.svg'));
   files.set(indexFile, { contentType: contentTypes['.html'], body: Buffer.from(html), hashedName: false });
   return files;
 }

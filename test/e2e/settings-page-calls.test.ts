@@ -38,7 +38,7 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     const { page, outside, errors } = await world.openPage();
     await openScreen(page, world.ws.admin.email, 'Appels du webhook');
     const screen = page.getByRole('region', { name: 'Appels du webhook' });
-    const calls = screen.getByRole('list').getByRole('listitem');
+    const calls = screen.getByRole('row').filter({ has: page.getByRole('cell') });
     // Each outcome in words: the refusal's code (invalid_payload) and the lead webhook's `created`.
     const refused = 'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable';
     await calls.filter({ hasText: refused }).waitFor();
@@ -53,8 +53,10 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await expect(calls.count()).resolves.toBe(1);
     await calls
       .first()
-      .getByRole('button', { name: /^Ouvrir l’appel du / })
+      .getByRole('link', { name: /^Ouvrir l’appel du / })
       .click();
+    const callAddress = page.url();
+    expect(callAddress).toMatch(new RegExp(`#/espaces/${world.ws.seed.workspace_id}/appels/[^/]+$`));
 
     const opened = screen.getByRole('article');
     await opened.getByText('"first_name": "Sans contact"').waitFor();
@@ -66,24 +68,34 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await opened.getByRole('heading', { name: 'Réponse du webhook au rejeu : statut 400' }).waitFor();
     await opened.getByText(messages.lead.noContact).waitFor();
     await screen.getByRole('status').filter({ hasText: 'Appel rejoué.' }).waitFor();
-    // The journal read again lists the replay, a new failed call the API lists too.
-    await calls.nth(1).waitFor();
-    await expect(calls.count()).resolves.toBe(2);
     const listed = await failedCalls();
     expect(listed.map((call) => call.status)).toEqual([400, 400]);
-    // The new call the screen shows is the one the API now lists first (newest first), the journal's first too.
+    // The new call the screen shows is the one the API now lists first (newest first).
     const newestAt = await page.evaluate((at) => new Date(at).toLocaleString('fr-FR'), listed[0]?.at as string);
     await expect(opened.locator('dl').nth(1).locator('dd').first().textContent()).resolves.toBe(newestAt);
-    await expect(calls.first().locator('dd').first().textContent()).resolves.toBe(newestAt);
     // On a phone-width screen nothing is wider than the screen (the bodies included).
     await page.setViewportSize({ width: 320, height: 640 });
     await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(320);
     await expectAccessible(page);
 
-    await page.getByRole('navigation').getByRole('button', { name: 'Journal d’audit' }).click();
+    // Back: the journal, as it was read again after the replay, lists the new call first; a table fits the phone too.
+    await page.goBack();
+    await calls.nth(1).waitFor();
+    await expect(calls.count()).resolves.toBe(2);
+    await expect(calls.first().getByRole('cell').first().textContent()).resolves.toBe(newestAt);
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(320);
+    await expectAccessible(page);
+    // Forward, then a reload: the call has its own address, which shows it again.
+    await page.goForward();
+    await opened.getByText('"first_name": "Sans contact"').waitFor();
+    expect(page.url()).toBe(callAddress);
+    await page.reload();
+    await opened.getByText('"first_name": "Sans contact"').waitFor();
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Journal d’audit' }).click();
     const audit = page.getByRole('region', { name: 'Journal d’audit' });
     // The entry says what happened in words, and who did it by name and e-mail (the seeded admin), not by id.
-    const replayed = audit.getByRole('listitem').filter({ hasText: 'Appel du webhook rejoué' });
+    const replayed = audit.getByRole('row').filter({ hasText: 'Appel du webhook rejoué' });
     await replayed.waitFor();
     await replayed.getByText(`Alice Martin (${world.ws.admin.email})`, { exact: true }).waitFor();
     await expect(audit.getByText('webhook_call.replayed').count()).resolves.toBe(0);
@@ -102,7 +114,7 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     const { page, errors } = await world.openPage();
     await openScreen(page, world.ws.admin.email, 'Appels du webhook');
     const screen = page.getByRole('region', { name: 'Appels du webhook' });
-    const calls = screen.getByRole('list').getByRole('listitem');
+    const calls = screen.getByRole('row').filter({ has: page.getByRole('cell') });
     await calls.nth(49).waitFor();
     await expect(calls.count()).resolves.toBe(50);
 
@@ -116,8 +128,8 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     const { page } = await world.openPage();
     await openScreen(page, world.ws.member.email, 'Fiche prospect');
     const menu = page.getByRole('navigation');
-    await menu.getByRole('button', { name: 'Mon compte' }).waitFor();
-    await expect(menu.getByRole('button', { name: 'Appels du webhook' }).count()).resolves.toBe(0);
-    await expect(menu.getByRole('button', { name: 'Journal d’audit' }).count()).resolves.toBe(0);
+    await menu.getByRole('link', { name: 'Mon compte' }).waitFor();
+    await expect(menu.getByRole('link', { name: 'Appels du webhook' }).count()).resolves.toBe(0);
+    await expect(menu.getByRole('link', { name: 'Journal d’audit' }).count()).resolves.toBe(0);
   }, 30_000);
 });

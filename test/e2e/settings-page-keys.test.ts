@@ -15,7 +15,7 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
   /** Signed in as that person, on the workspace's « Clés d'API » screen, its list loaded. */
   async function openKeysScreen(page: Page, email: string): Promise<void> {
     await openScreen(page, email, 'Clés d’API');
-    await page.getByRole('heading', { name: 'Zapier' }).waitFor();
+    await page.getByRole('cell', { name: 'Zapier', exact: true }).waitFor();
   }
 
   /** A call of the Prospect API made with the API key, as an integration makes it. */
@@ -43,8 +43,10 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     const secretField = page.getByRole('textbox', { name: 'Valeur de la clé « Intégration page »' });
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^crm_key_/);
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Intégration page' }) });
-    await card
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'Intégration page', exact: true }) });
+    await row
       .getByText(
         'Lire les prospects, leurs notes et leurs modifications (prospects:read) ; Modifier les prospects (prospects:write)',
         { exact: true },
@@ -65,8 +67,11 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     const moved = await withKey(secret, 'PATCH', `/prospects/${lead}`, { stage: 'Relance' });
     expect(moved.status).toBe(200);
 
-    await card.getByRole('button', { name: 'Modifications faites avec la clé « Intégration page »' }).click();
-    const entry = card.getByRole('listitem').filter({ hasText: lead });
+    // The key's own page, at its own address: the key, its changes, its revocation.
+    await row.getByRole('link', { name: 'Modifications faites avec la clé « Intégration page »' }).click();
+    const card = page.getByRole('region', { name: 'Clé « Intégration page »' });
+    expect(page.url()).toMatch(new RegExp(`#/espaces/${world.ws.seed.workspace_id}/cles/[^/]+$`));
+    const entry = card.getByRole('row').filter({ hasText: lead });
     // Named as the workspace names them: the stages' ids are the API's, their names the person's.
     await entry.getByText('Avant : Ventes › Nouveau — Après : Ventes › Relance').waitFor();
     await entry.getByRole('button', { name: 'Annuler cette modification' }).click();
@@ -81,7 +86,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     expect((await withKey(secret, 'PATCH', `/prospects/${lead}`, { setter_id: world.ws.admin.memberId })).status).toBe(
       200,
     );
-    // Opened again, the first page cut to one entry (the API's own `limit`): « Plus » reads the next page.
+    // Read again on a reload, which keeps the page, the first page cut to one entry (the API's own `limit`): « Plus »
+    // reads the next page.
     await page.route(
       '**/api-keys/*/changes',
       (route) => {
@@ -91,22 +97,18 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
       },
       { times: 1 },
     );
-    const toggle = card.getByRole('button', { name: 'Modifications faites avec la clé « Intégration page »' });
-    await toggle.click();
-    await toggle.click();
-    const entries = card.getByRole('listitem');
+    await page.reload();
+    const entries = card.getByRole('row').filter({ has: page.getByRole('cell') });
+    await entries.first().waitFor();
     await card.getByRole('button', { name: 'Plus' }).click();
     await entries.nth(2).waitFor();
     await expect(entries.count()).resolves.toBe(3);
     // The setter the key set, by the member's name.
     await expect(entries.filter({ hasText: 'Après : Alice Martin' }).count()).resolves.toBe(1);
     await expect(card.getByRole('button', { name: 'Plus' }).count()).resolves.toBe(0);
-    const staleStage = card
-      .getByRole('listitem')
-      .filter({ hasText: 'Après : Ventes › Relance' })
-      .filter({
-        has: page.getByRole('button', { name: 'Annuler cette modification' }),
-      });
+    const staleStage = entries.filter({ hasText: 'Après : Ventes › Relance' }).filter({
+      has: page.getByRole('button', { name: 'Annuler cette modification' }),
+    });
     await staleStage.getByRole('button', { name: 'Annuler cette modification' }).click();
     await expect(card.getByRole('alert').textContent()).resolves.toBe(messages.changeLog.prospectMoved);
     await expectAccessible(page);
@@ -132,11 +134,11 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
   test('a member sees the keys and their changes, without the admin’s create and revoke controls', async () => {
     const { page, errors } = await world.openPage();
     await openKeysScreen(page, world.ws.member.email);
-    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+    await page.getByRole('cell', { name: 'Tableau de bord', exact: true }).waitFor();
     await expect(page.getByLabel('Nom de la clé').count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Créer la clé' }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: /^Révoquer/ }).count()).resolves.toBe(0);
-    await page.getByRole('button', { name: 'Modifications faites avec la clé « Zapier »' }).click();
+    await page.getByRole('link', { name: 'Modifications faites avec la clé « Zapier »' }).click();
     await page.getByText('Aucune modification faite avec cette clé.').waitFor();
     await expectAccessible(page);
     expect(errors).toEqual([]);

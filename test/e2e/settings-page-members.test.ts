@@ -44,7 +44,7 @@ browserTests('settings-page-members.test.ts')('the settings page’s « Membres 
     const { page, outside, errors } = await world.openPage();
     await openScreen(page, world.ws.admin.email, 'Membres');
     const bobEmail = world.ws.member.email;
-    await page.getByRole('heading', { name: 'Bob Durand' }).first().waitFor();
+    await page.getByRole('cell', { name: 'Bob Durand', exact: true }).first().waitFor();
     await expectAccessible(page);
 
     // Added and invited: the API lists them, and the password shown is the invitation's (the first sign-in asks a new one).
@@ -60,7 +60,7 @@ browserTests('settings-page-members.test.ts')('the settings page’s « Membres 
     expect((await signIn(first)).status).toBe(409);
 
     // Invited again: a new temporary password, which signs in.
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Chloé Nouvelle' }) });
+    const card = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Chloé Nouvelle', exact: true }) });
     await card.getByRole('button', { name: `Inviter à nouveau Chloé Nouvelle (${email})` }).click();
     const second = await temporaryPassword(page, email);
     expect(second).not.toBe(first);
@@ -128,10 +128,10 @@ browserTests('settings-page-members.test.ts')('the settings page’s « Membres 
   test('a member has no « Membres » in the menu', async () => {
     const { page, requests, errors } = await world.openPage();
     await signInOnPage(page, world.ws.member.email);
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
     const menu = page.getByRole('navigation');
-    await menu.getByRole('button', { name: 'Tags & Webhook' }).waitFor();
-    await expect(menu.getByRole('button', { name: 'Membres' }).count()).resolves.toBe(0);
+    await menu.getByRole('link', { name: 'Tags & Webhook' }).waitFor();
+    await expect(menu.getByRole('link', { name: 'Membres' }).count()).resolves.toBe(0);
     expect(requests.filter((request) => request.includes('/members'))).toEqual([]);
     expect(errors).toEqual([]);
   }, 30_000);

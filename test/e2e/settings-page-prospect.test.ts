@@ -1,4 +1,6 @@
-import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
+import { messages } from '../../lib/messages';
+import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';
+import { workspaceWithPeople } from '../support/people';
 
 /**
  * « Fiche prospect » (docs/api.md#settings-page) in Debian's Chromium against the local server: a member finds a
@@ -42,6 +44,52 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
 
     const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
     expect(read.stage_id).toBe(stages.new);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('the record has its own address: Back returns to the search, a reload keeps it, a colleague opens it from a link; a person of another workspace reads the API’s refusal', async () => {
+    const prospectId = world.ws.seed.prospects.lead as string;
+    const address = `${world.api.url}/app/#/espaces/${world.ws.seed.workspace_id}/prospects/${prospectId}`;
+    const { page, outside, errors } = await world.openPage();
+    await openScreen(page, world.ws.member.email, 'Fiche prospect');
+    await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('lea.petit@acme.test');
+    await page.getByRole('button', { name: 'Chercher' }).click();
+    await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
+    expect(page.url()).toBe(address);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Léa Petit' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Adresse e-mail ou numéro du prospect').waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
+
+    // The link, opened by a colleague in a tab of their own: the sign-in, then the record.
+    const colleague = await world.browser.newPage();
+    await colleague.goto(address);
+    await signInOnPage(colleague, world.ws.admin.email);
+    await colleague.getByRole('heading', { name: 'Léa Petit' }).waitFor();
+    await colleague.getByRole('navigation').getByRole('link', { name: 'Fiche prospect', exact: true }).waitFor();
+
+    // A person of another workspace: the API's 404, and the way back to their own workspaces.
+    const other = await workspaceWithPeople(world.api);
+    const stranger = await world.browser.newPage();
+    await stranger.goto(address);
+    await signInOnPage(stranger, other.member.email);
+    await expect(stranger.getByRole('alert').textContent()).resolves.toBe(messages.session.workspaceNotFound);
+    await expect(stranger.getByRole('heading', { name: 'Léa Petit' }).count()).resolves.toBe(0);
+    await expectAccessible(stranger);
+    await stranger.getByRole('link', { name: 'Revenir à vos espaces' }).click();
+    await stranger.getByRole('heading', { name: 'Vos espaces' }).waitFor();
+
+    // An address the page does not know: the workspace's first screen.
+    await page.goto(`${world.api.url}/app/#/espaces/${world.ws.seed.workspace_id}/inconnu`);
+    await page.getByRole('heading', { name: 'Tags' }).waitFor();
+    await expect(
+      page.getByRole('navigation').getByRole('link', { name: 'Tags & Webhook' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await colleague.close();
+    await stranger.close();
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 });

@@ -73,8 +73,8 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     const secretField = page.getByRole('textbox', { name: `Secret de signature de l’abonnement à ${url}` });
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^whsec_/);
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: url }) });
-    await card
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: url, exact: true }) });
+    await row
       .getByText('Prospect créé (prospect.created) ; Prospect modifié (prospect.updated)', { exact: true })
       .waitFor();
     expect(await listed()).toMatchObject([{ url, events: ['prospect.created', 'prospect.updated'], active: true }]);
@@ -86,12 +86,18 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     expect(await page.content()).not.toContain(secret);
     expect(await kept(page)).not.toContain(secret);
 
-    await card.getByRole('button', { name: `Désactiver l’abonnement à ${url}` }).click();
-    await card.getByText('désactivé (plus rien n’est envoyé)').waitFor();
+    await row.getByRole('button', { name: `Désactiver l’abonnement à ${url}` }).click();
+    await row.getByText('désactivé (plus rien n’est envoyé)').waitFor();
     expect(await listed()).toMatchObject([{ active: false }]);
-    await card.getByRole('button', { name: `Activer l’abonnement à ${url}` }).click();
-    await card.getByText('actif', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Activer l’abonnement à ${url}` }).click();
+    await row.getByText('actif', { exact: true }).waitFor();
     expect(await listed()).toMatchObject([{ active: true }]);
+
+    // The subscription's own page, at its own address: its secret, its deliveries, its deletion.
+    await row.getByRole('link', { name: `Ouvrir l’abonnement à ${url}` }).click();
+    const card = page.getByRole('region', { name: `Abonnement à ${url}` });
+    await card.getByText('Aucun envoi pour cet abonnement', { exact: false }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/espaces/${world.ws.seed.workspace_id}/abonnements/[^/]+$`));
 
     // Rotation waits for the confirmation: declined, nothing is rotated; accepted, a new secret shown once.
     const rotate = card.getByRole('button', { name: `Changer le secret de l’abonnement à ${url}` });
@@ -122,10 +128,11 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     const deliveries = async () =>
       ((await asAdmin(`/${subscriptionId}/deliveries`)).body as { deliveries: DeliveryView[] }).deliveries;
     expect(await deliveries()).toMatchObject([{ type: 'prospect.created', attempts: 1 }]);
-    await card.getByRole('button', { name: `Envois de l’abonnement à ${url}` }).click();
-    const delivery = card.getByRole('listitem').filter({ hasText: 'prospect.created' });
+    await card.getByRole('button', { name: 'Recharger les envois' }).click();
+    const delivery = card.getByRole('row').filter({ hasText: 'prospect.created' });
     await delivery.getByText('en attente', { exact: true }).waitFor();
-    await expect(delivery.getByRole('definition').nth(2).textContent()).resolves.toBe('1');
+    // The columns: created on, event, state, attempts.
+    await expect(delivery.getByRole('cell').nth(3).textContent()).resolves.toBe('1');
     await expect(page.getByRole('alert').count()).resolves.toBe(0);
     await expectAccessible(page);
     // On a phone-width screen, the subscription and its delivery fit without scrolling sideways.
@@ -143,7 +150,7 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     expect(await listed()).toHaveLength(1);
     expect(await deliveries()).toMatchObject([{ type: 'prospect.created', attempts: 2 }]);
     await card.getByRole('button', { name: 'Recharger les envois' }).click();
-    await delivery.getByRole('definition').nth(2).getByText('2', { exact: true }).waitFor();
+    await delivery.getByRole('cell').nth(3).getByText('2', { exact: true }).waitFor();
 
     page.once('dialog', (dialog) => void dialog.accept());
     await remove.click();
@@ -156,10 +163,10 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
   test('a member has no « Abonnements » in the menu', async () => {
     const { page, errors } = await world.openPage();
     await signInOnPage(page, world.ws.member.email);
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
     const menu = page.getByRole('navigation');
-    await menu.getByRole('button', { name: 'Clés d’API' }).waitFor();
-    await expect(menu.getByRole('button', { name: 'Abonnements' }).count()).resolves.toBe(0);
+    await menu.getByRole('link', { name: 'Clés d’API' }).waitFor();
+    await expect(menu.getByRole('link', { name: 'Abonnements' }).count()).resolves.toBe(0);
     await expectAccessible(page);
     expect(errors).toEqual([]);
   }, 60_000);

@@ -35,7 +35,7 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   /** Signs in on the sign-in screen and opens the person's one workspace (its first screen, « Tags & Webhook »). */
   async function signInAndOpen(page: Page, email: string): Promise<void> {
     await signIn(page, email);
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
   }
 
@@ -92,9 +92,8 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     firstToken = await copyAndDismissToken(page);
 
     expect((await sendLead(firstToken)).status).toBe(200);
-    // The tab kept its session: the reloaded page opens on the choice of a workspace.
+    // The tab kept its session and its address: the reloaded page opens on the same screen of the workspace.
     await page.reload();
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
     await webhookOf(page)
       .getByText(/^Dernier appel reçu le \d{1,2} \S+ \d{4}/)
       .waitFor();
@@ -190,7 +189,7 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     const opened = await world.openPage();
     const { page, requests } = opened;
     await signInAndOpen(page, world.ws.member.email);
-    await page.getByRole('listitem').filter({ hasText: 'Chaud' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Chaud' }).waitFor();
     await expect(webhookOf(page).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: /Générer|token|Activer|Désactiver|Renommer/ }).count()).resolves.toBe(
       0,
@@ -206,7 +205,7 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     const { page } = opened;
     const newPassword = `Nouveau-${randomUUID().slice(0, 8)}-A1!`;
     await signInAndOpen(page, world.ws.member.email);
-    await page.getByRole('button', { name: 'Mon compte' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Mon compte' }).click();
     const account = page.getByRole('region', { name: 'Mon compte' });
     await account.waitFor();
 

@@ -10,7 +10,7 @@ import { browserTests, expectAccessible, pageWorld, signInOnPage } from '../supp
 browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
   const world = pageWorld();
 
-  test('served with its security headers, hashed assets cached for good, under 150 KB of JavaScript gzipped', async () => {
+  test('served with its security headers and icon, hashed assets cached for good, under 150 KB of JavaScript and CSS gzipped', async () => {
     const index = await fetch(`${world.api.url}/app/`);
     expect(index.status).toBe(200);
     for (const [name, value] of Object.entries(pageHeaders)) expect(index.headers.get(name)).toBe(value);
@@ -19,11 +19,27 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     const html = await index.text();
     expect(html).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\sstyle=|\son\w+=/);
     // Named relative to the page, so that it works under a stage's prefix on AWS.
-    const script = /src="(assets\/main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
-    const asset = await fetch(`${world.api.url}/app/${script}`);
-    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(gzipSync(Buffer.from(await asset.arrayBuffer())).length).toBeLessThan(150_000);
+    const named = (pattern: RegExp) => pattern.exec(html)?.[1];
+    const assets = {
+      script: { path: named(/src="(assets\/main-[A-Z0-9]+\.js)"/), type: 'text/javascript; charset=utf-8' },
+      styles: { path: named(/href="(assets\/main-[A-Z0-9]+\.css)"/), type: 'text/css; charset=utf-8' },
+      icon: {
+        path: named(/rel="icon"[^>]*href="(assets\/favicon-[A-Z0-9]+\.svg)"/),
+        type: 'image/svg+xml; charset=utf-8',
+      },
+    };
+    const gzipped: Record<string, number> = {};
+    for (const [name, { path, type }] of Object.entries(assets)) {
+      const asset = await fetch(`${world.api.url}/app/${path}`);
+      expect({ name, status: asset.status, type: asset.headers.get('content-type') }).toEqual({
+        name,
+        status: 200,
+        type,
+      });
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      gzipped[name] = gzipSync(Buffer.from(await asset.arrayBuffer())).length;
+    }
+    expect((gzipped.script ?? Infinity) + (gzipped.styles ?? Infinity)).toBeLessThan(150_000);
     expect((await fetch(`${world.api.url}/app/assets/main-INCONNU.js`)).status).toBe(404);
     expect((await fetch(`${world.api.url}/app`, { redirect: 'manual' })).headers.get('location')).toBe('/app/');
   });
@@ -44,14 +60,14 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     await page.getByRole('heading', { name: 'Vos espaces' }).waitFor();
     await expectAccessible(page);
     // The person belongs to this one workspace, as an admin.
-    await expect(page.getByRole('button', { name: /^Ouvrir l'espace/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('link', { name: /^Ouvrir l'espace/ }).count()).resolves.toBe(1);
     await expect(page.getByText('administrateur').count()).resolves.toBe(1);
-    await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
+    await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
     await expectAccessible(page);
     await page.getByLabel('Nom du nouveau tag').fill('Salon 2026');
     await page.getByRole('button', { name: 'Ajouter le tag' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Salon 2026' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'Salon 2026' }).waitFor();
     await page
       .getByRole('region', { name: 'Tags' })
       .getByRole('status')
@@ -64,7 +80,7 @@ browserTests('settings-page.test.ts')('GET /app/, the settings page', () => {
     const { page } = await world.openPage();
     await signInOnPage(page, world.ws.member.email);
     await page
-      .getByRole('button', { name: /^Ouvrir l'espace/ })
+      .getByRole('link', { name: /^Ouvrir l'espace/ })
       .first()
       .click();
     await page.getByRole('heading', { name: 'Tags' }).waitFor();

@@ -271,12 +271,13 @@ describe('the bucket and its deployments', () => {
     );
   });
 
-  test('three deployments of one asset, each kind with its exact type and cache rule, nothing pruned', () => {
+  test('four deployments of one asset, each kind with its exact type and cache rule, nothing pruned', () => {
     expect(deployments).toHaveLength(pageDeployments.length);
     expect(new Set(deployments.map(([, d]) => JSON.stringify(d.Properties.SourceObjectKeys))).size).toBe(1);
     const expected = [
       { include: 'assets/*.js', type: contentTypes['.js'], cache: assetCacheControl },
       { include: 'assets/*.css', type: contentTypes['.css'], cache: assetCacheControl },
+      { include: 'assets/*.svg', type: contentTypes['.svg'], cache: assetCacheControl },
       { include: indexFile, type: contentTypes['.html'], cache: indexCacheControl },
     ];
     for (const { include, type, cache } of expected) {
@@ -318,11 +319,12 @@ describe('the asset’s bundling', () => {
     .filter((path) => statSync(join(outputDir, path)).isFile())
     .sort();
 
-  test('index.html and the hashed script and styles it names, relative to itself', () => {
-    expect(written).toHaveLength(3);
+  test('index.html and the hashed script, styles and icon it names, relative to itself', () => {
+    expect(written).toHaveLength(4);
     expect(written).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^assets\/main-[A-Z0-9]+\.css$/),
+        expect.stringMatching(/^assets\/favicon-[A-Z0-9]+\.svg$/),
         expect.stringMatching(/^assets\/main-[A-Z0-9]+\.js$/),
         indexFile,
       ]),

@@ -6,6 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { SeedDescription } from '../../tools/seed/seed-description';
 import type { LocalOutbound } from '../../tools/local/lambda-runtime';
 import { startTestApi, type TestApi } from './local-api';
+import { screenshotWidths } from './screenshot-widths';
 import { peoplePassword, workspaceWithPeople, type PeopleWorkspace } from './people';
 
 /**
@@ -77,14 +78,25 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 const screenshotsDirectory = process.env.SCREENSHOTS_DIR;
+/** The screen's first 800 pixels, as a person sees it on opening it: the pictures stay a few tens of kilobytes each. */
+const pictureHeight = 800;
 
 /**
- * The screen as it stands, into `$SCREENSHOTS_DIR/<name>.png`, when `npm run screenshots` sets it (the README's
- * pictures); nothing in `npm test`, so that no test run rewrites tracked files.
+ * The screen as it stands, at a desktop's width and at a phone's (`screenshotWidths`): axe-core finds no serious or
+ * critical violation at either, and nothing is wider than the phone's screen. When `npm run screenshots` sets
+ * `$SCREENSHOTS_DIR`, each width is also pictured into `<name>-<width's name>.png` (the README's pictures); nothing is
+ * written in `npm test`, so that no test run rewrites tracked files. The viewport is put back as it was.
  */
 export async function picture(page: Page, name: string): Promise<void> {
-  if (screenshotsDirectory !== undefined)
-    await page.screenshot({ path: join(screenshotsDirectory, `${name}.png`), fullPage: true });
+  const before = page.viewportSize();
+  for (const [widthName, width] of Object.entries(screenshotWidths)) {
+    await page.setViewportSize({ width, height: pictureHeight });
+    await expectAccessible(page);
+    await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
+    if (screenshotsDirectory !== undefined)
+      await page.screenshot({ path: join(screenshotsDirectory, `${name}-${widthName}.png`) });
+  }
+  if (before) await page.setViewportSize(before);
 }
 
 /** Signs in through the page's form. */
@@ -97,8 +109,8 @@ export async function signInOnPage(page: Page, email: string, password = peopleP
 /** Signed in, the person's one workspace opened, on the screen of that menu entry. */
 export async function openScreen(page: Page, email: string, screen: string): Promise<void> {
   await signInOnPage(page, email);
-  await page.getByRole('button', { name: /^Ouvrir l'espace/ }).click();
-  await page.getByRole('navigation').getByRole('button', { name: screen }).click();
+  await page.getByRole('link', { name: /^Ouvrir l'espace/ }).click();
+  await page.getByRole('navigation').getByRole('link', { name: screen, exact: true }).click();
 }
 
 /** What a settings-page test file works with: the local API, a browser, a workspace with an admin and a member. */

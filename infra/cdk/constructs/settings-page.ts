@@ -49,6 +49,7 @@ export function writeSettingsPage(outputDir: string): void {
 export const pageDeployments = [
   { id: 'Scripts', include: 'assets/*.js', contentType: contentTypes['.js'], cacheControl: assetCacheControl },
   { id: 'Styles', include: 'assets/*.css', contentType: contentTypes['.css'], cacheControl: assetCacheControl },
+  { id: 'Icons', include: 'assets/*.svg', contentType: contentTypes['.svg'], cacheControl: assetCacheControl },
   { id: 'Index', include: indexFile, contentType: contentTypes['.html'], cacheControl: indexCacheControl },
 ] as const;
 
