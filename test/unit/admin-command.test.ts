@@ -1,4 +1,5 @@
-import { adminCommand } from '../../tools/local/admin-command';
+import { execFileSync } from 'node:child_process';
+import { adminCommand, shellAssignment } from '../../tools/local/admin-command';
 
 describe("npm start's printed admin commands", () => {
   test('with nothing set, the bare command', () => {
@@ -15,4 +16,14 @@ describe("npm start's printed admin commands", () => {
   test('an empty variable counts as unset, as the command line reads it', () => {
     expect(adminCommand('workspace list', { PORT: '' })).toBe('npm run --silent admin -- workspace list');
   });
+});
+
+describe("npm start's export line for the README's examples", () => {
+  test.each(['crm_key_aB-9_x', "9a+!QDX?p'U#%*=@_", 'un espace et un $HOME', 'http://127.0.0.1:3000'])(
+    'a value reads back unchanged in a shell: %s',
+    (value) => {
+      const printed = execFileSync('bash', ['-c', `${shellAssignment('VALUE', value)}; printf %s "$VALUE"`]);
+      expect(printed.toString('utf8')).toBe(value);
+    },
+  );
 });

@@ -11,9 +11,18 @@ const sharedWithAdmin = [
   'PUBLIC_BASE_URL',
 ];
 
+/** `NAME=value` as a POSIX shell reads it back unchanged: single quotes unless the value is plain. */
+export function shellAssignment(name: string, value: string): string {
+  const quoted = /^[\w./:@-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  return `${name}=${quoted}`;
+}
+
+/** The variables this process was started with that the admin command line reads too, as `NAME=value` words. */
+export function sharedAssignments(env: NodeJS.ProcessEnv): string[] {
+  return sharedWithAdmin.filter((name) => env[name]).map((name) => shellAssignment(name, env[name] as string));
+}
+
 /** An admin command as a person pastes it: the variables this process was started with, then the command. */
 export function adminCommand(args: string, env: NodeJS.ProcessEnv): string {
-  const quoted = (value: string) => (/^[\w./:@-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`);
-  const prefix = sharedWithAdmin.filter((name) => env[name]).map((name) => `${name}=${quoted(env[name] as string)} `);
-  return `${prefix.join('')}npm run --silent admin -- ${args}`;
+  return [...sharedAssignments(env), `npm run --silent admin -- ${args}`].join(' ');
 }

@@ -6,7 +6,7 @@ import type { DeliveryQueue } from '../../lib/domain/events/ports';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from './create-table';
 import { webhookUrl } from '../../lib/settings/webhook-status';
-import { adminCommand } from './admin-command';
+import { adminCommand, sharedAssignments, shellAssignment } from './admin-command';
 import { seedDemoWorkspace, type Demo } from './demo-workspace';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { startLocalIdentityProvider } from './identity-provider';
@@ -92,8 +92,11 @@ function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo
   const lines = ['', 'Espace de démonstration « Démo » créé. Notez ces secrets : ils ne seront plus affichés.'];
   lines.push(`  Espace de travail     : ${seed.workspace_id}`, `  URL de l'API          : ${apiUrl}`);
   const examples: string[] = [];
+  // The variables the README's examples read (README.md#running-locally), ready to paste in another terminal.
+  const readmeVariables = [shellAssignment('API', apiUrl), shellAssignment('WORKSPACE_ID', seed.workspace_id)];
   if (apiKey !== undefined) {
     lines.push(`  Clé d'API « Démo »    : ${apiKey}`);
+    readmeVariables.push(shellAssignment('API_KEY', apiKey));
     examples.push(`  curl -s ${apiUrl}/pipelines -H 'Authorization: Bearer ${apiKey}'`);
   }
   if (seed.webhook !== null) {
@@ -104,6 +107,7 @@ function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo
     const recruitmentUrl = `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/recruitment?endpoint_id=${endpointId}`;
     lines.push(`  Webhook prospects     : ${leadUrl}`, `  Webhook recrutement   : ${recruitmentUrl}`);
     lines.push(`  Jeton du webhook      : ${token}`);
+    readmeVariables.push(shellAssignment('ENDPOINT_ID', endpointId), shellAssignment('WEBHOOK_TOKEN', token));
     examples.push(
       `  curl -s -X POST '${leadUrl}' -H 'Authorization: Bearer ${token}' ` +
         `-H 'Content-Type: application/json' -d '${JSON.stringify(lead)}'`,
@@ -111,11 +115,13 @@ function demoBanner(apiUrl: string, publicBaseUrl: string, { seed, admin }: Demo
   }
   // The admin signs in to the settings API; every admin command names its workspace.
   lines.push(`  Administrateur        : ${admin.email}`, `  Mot de passe          : ${admin.password}`);
+  readmeVariables.push(shellAssignment('ADMIN_PASSWORD', admin.password), ...sharedAssignments(givenEnv));
   examples.push(
     `  curl -s -X POST ${apiUrl}/session -H 'Content-Type: application/json' -d '${JSON.stringify(admin)}'`,
   );
   examples.push(`  ${adminCommand(`workspace show --workspace ${seed.workspace_id}`, givenEnv)}`);
   lines.push('', 'Exemples :', ...examples);
+  lines.push('', 'Pour les exemples du README, dans un autre terminal :', `  export ${readmeVariables.join(' ')}`);
   return lines.join('\n');
 }
 
