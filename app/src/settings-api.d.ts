@@ -926,6 +926,14 @@ export interface components {
       }[];
       tags: components['schemas']['Tag'][];
     };
+    AssignableMemberList: {
+      /** @description Every member, removed ones included (their ids stay valid setters and closers), sorted by name. */
+      members: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      }[];
+    };
     ProspectChangeResult: {
       /** Format: uuid */
       id: string;

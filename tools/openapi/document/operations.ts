@@ -307,6 +307,30 @@ export const operations: Record<string, OperationText> = {
     success: pipelineListing,
     errors: prospectApiErrors('pipelines:read'),
   },
+  listAssignableMembers: {
+    summary: 'List the members that may be a setter or a closer',
+    description:
+      "The workspace's members, by name, each with the id that `setter_id` and `closer_id` take. Members removed " +
+      'from the workspace are listed too: their ids stay valid. No e-mail address is shown.',
+    success: {
+      200: {
+        description: 'The members.',
+        schema: 'AssignableMemberList',
+        examples: {
+          workspace: {
+            summary: 'Two members',
+            value: {
+              members: [
+                { id: ids.member, name: 'Alice Martin' },
+                { id: ids.invitedMember, name: 'Bob Durand' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    errors: prospectApiErrors('pipelines:read'),
+  },
 
   updateProspect: {
     summary: "Change a prospect's stage, setter, closer or next follow-up",
