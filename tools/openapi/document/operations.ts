@@ -1226,7 +1226,7 @@ export const operations: Record<string, OperationText> = {
   generateWebhookToken: {
     summary: 'Generate the webhook, or a new token for it',
     description:
-      '« Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its ' +
+      '« Générer le webhook » the first time, « Régénérer le jeton » after: the `webhook generate` document, its ' +
       'token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call ' +
       'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.',
     success: {
