@@ -82,7 +82,7 @@ export const messages = {
     subject: 'Votre accès au CRM',
     body: (validityDays: number) =>
       'Bonjour,<br><br>Un administrateur vous a invité à rejoindre un espace de travail du CRM.<br><br>' +
-      'Identifiant : {username}<br>Mot de passe temporaire : {####}<br><br>' +
+      'Identifiant : {username}<br>Mot de passe provisoire : {####}<br><br>' +
       `Ce mot de passe est valable ${validityDays} jours : à la première connexion, vous choisirez le vôtre.`,
   },
   /** The e-mail of a code Cognito sends (a forgotten password, an e-mail to verify): `{####}` is the code. */
@@ -261,7 +261,7 @@ export const messages = {
     apiKeyCreated: (name: string) => `Clé d'API ${q(name)} créée.`,
     apiKeyRevoked: (name: string) => `Clé d'API ${q(name)} révoquée.`,
     webhookGenerated: 'Webhook généré.',
-    webhookTokenRegenerated: "Token du webhook régénéré : l'ancien ne fonctionne plus.",
+    webhookTokenRegenerated: "Jeton du webhook régénéré : l'ancien ne fonctionne plus.",
     webhookEnabled: 'Webhook activé.',
     webhookDisabled: 'Webhook désactivé.',
     webhookCallReplayed: (callId: string, status: number) => `Appel du webhook ${callId} rejoué (réponse ${status}).`,
@@ -276,8 +276,8 @@ export const messages = {
     memberRoleChanged: (name: string, before: string, after: string) =>
       `Rôle de ${q(name)} changé : ${before} → ${after}.`,
     memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,
-    tagCreated: (name: string) => `Étiquette ${q(name)} créée.`,
-    tagRenamed: (before: string, after: string) => `Étiquette ${q(before)} renommée ${q(after)}.`,
+    tagCreated: (name: string) => `Tag ${q(name)} créé.`,
+    tagRenamed: (before: string, after: string) => `Tag ${q(before)} renommé ${q(after)}.`,
     /** A subscription by its URL's host only: a query string may carry the receiver's own token. */
     subscriptionCreated: (host: string) => `Abonnement vers ${host} créé.`,
     subscriptionEnabled: 'Abonnement activé.',
@@ -414,16 +414,15 @@ export const messages = {
       blankStageType:
         "Le type de l'étape ne peut pas être vide (par exemple « Appointment Setting » ou « Follow up »).",
       invalidEmail: (value: string) => `Adresse e-mail invalide : ${q(value)}.`,
-      tagNameTaken: (name: string) =>
-        `Une étiquette nommée ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
-      unknownTag: (id: string) => `Étiquette inconnue dans cet espace : ${quotedStart(id)}`,
+      tagNameTaken: (name: string) => `Un tag nommé ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
+      unknownTag: (id: string) => `Tag inconnu dans cet espace : ${quotedStart(id)}`,
       pipelineNameTaken: (name: string) =>
         `Un pipeline de vente nommé ${q(name)} existe déjà (la casse ne compte pas) : rien n'a changé.`,
       stageNameTaken: (name: string, pipeline: string) =>
         `Le pipeline ${q(pipeline)} a déjà une étape nommée ${q(name)} (la casse ne compte pas) : rien n'a changé.`,
       /** DynamoDB refuses an item over 400 KB; the configuration item keeps a margin under it. */
       tooLarge: (bytes: number, max: number) =>
-        `Configuration trop volumineuse après cette modification : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, étiquettes, pipelines et étapes tiennent dans un seul élément DynamoDB) : rien n'a changé.`,
+        `Configuration trop volumineuse après cette modification : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, tags, pipelines et étapes tiennent dans un seul élément DynamoDB) : rien n'a changé.`,
       /** An internal failure (exit 1): every optimistic round lost to another edit. */
       contended: (rounds: number) =>
         `La configuration de l'espace a été modifiée par d'autres pendant ${rounds} tentatives : rien n'a changé, réessayez.`,
@@ -459,7 +458,7 @@ export const messages = {
       unlabelledProspect: 'donnez à ce prospect une clé (key), un e-mail, un téléphone ou un profil social',
       unknownMember: (reference: string) => `membre « ${reference} » inconnu`,
       invalidFollowUp: 'date ISO 8601 avec fuseau horaire invalide ou inexistante',
-      unknownTag: (reference: string) => `étiquette « ${reference} » inconnue`,
+      unknownTag: (reference: string) => `tag « ${reference} » inconnu`,
       unknownPipeline: (reference: string) => `pipeline de vente « ${reference} » inconnu`,
       stageWithoutPipeline: "étape impossible : l'espace n'a aucun pipeline de vente",
       unknownStage: (reference: string) => `étape « ${reference} » inconnue dans ce pipeline`,
@@ -470,7 +469,7 @@ export const messages = {
       secondDefault: 'un seul pipeline de ce type peut être par défaut',
       /** DynamoDB refuses an item over 400 KB; the configuration item keeps a margin under it. */
       configTooLarge: (bytes: number, max: number) =>
-        `configuration trop volumineuse : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, étiquettes, pipelines et étapes tiennent dans un seul élément DynamoDB)`,
+        `configuration trop volumineuse : environ ${Math.ceil(bytes / 1000)} Ko pour un maximum de ${Math.floor(max / 1000)} Ko (membres, tags, pipelines et étapes tiennent dans un seul élément DynamoDB)`,
     },
   },
 } as const;

@@ -94,6 +94,14 @@ const routeTable = [
     errorShape: 'standard',
   },
   {
+    id: 'listAssignableMembers',
+    method: 'GET',
+    path: '/members',
+    credential: 'api-key',
+    scope: 'pipelines:read',
+    errorShape: 'standard',
+  },
+  {
     id: 'getProspect',
     method: 'GET',
     path: '/prospects/{prospect_id}',

@@ -26,7 +26,7 @@ export type Screen = {
 /** The screens, in the menu's order; a member is shown only those the member role allows. */
 export const screens: readonly Screen[] = [
   {
-    slug: 'etiquettes',
+    slug: 'tags',
     title: texts.screens.tags,
     adminOnly: false,
     // A member sees the tags only: every webhook route answers a member 403, so the page does not ask.

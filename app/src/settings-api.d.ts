@@ -335,7 +335,7 @@ export interface paths {
     put?: never;
     /**
      * Generate the webhook, or a new token for it
-     * @description « Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.
+     * @description « Générer le webhook » the first time, « Régénérer le jeton » after: the `webhook generate` document, its token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.
      *
      *     Role: `admin` of the workspace.
      */
@@ -925,6 +925,14 @@ export interface components {
         }[];
       }[];
       tags: components['schemas']['Tag'][];
+    };
+    AssignableMemberList: {
+      /** @description Every member, removed ones included (their ids stay valid setters and closers), sorted by name. */
+      members: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      }[];
     };
     ProspectChangeResult: {
       /** Format: uuid */

@@ -1,3 +1,4 @@
+import { formatDateTime } from './dates';
 import type { components } from './settings-api';
 
 /** An audit entry's `action`, as the API enumerates it (docs/api.md#audit-log). */
@@ -72,15 +73,14 @@ export const texts = {
     active: 'État : actif.',
     inactive: 'État : désactivé (les deux URL refusent tout appel).',
     noCall: 'Aucun appel reçu pour l’instant.',
-    lastCall: (at: string) =>
-      `Dernier appel reçu le ${new Date(at).toLocaleString('fr-FR', { dateStyle: 'long', timeStyle: 'short' })}.`,
-    token: 'Token du webhook',
+    lastCall: (at: string) => `Dernier appel reçu le ${formatDateTime(at)}.`,
+    token: 'Jeton du webhook',
     generate: 'Générer le webhook',
-    regenerate: 'Régénérer le token',
+    regenerate: 'Régénérer le jeton',
     confirmRegenerate:
-      'Régénérer le token ? L’ancien token sera refusé dès son prochain appel : il faudra donner le nouveau à vos formulaires.',
+      'Régénérer le jeton ? L’ancien jeton sera refusé dès son prochain appel : il faudra donner le nouveau à vos formulaires.',
     generated: 'Webhook généré.',
-    regenerated: 'Nouveau token généré ; l’ancien ne fonctionne plus.',
+    regenerated: 'Nouveau jeton généré ; l’ancien ne fonctionne plus.',
     enable: 'Activer le webhook',
     disable: 'Désactiver le webhook',
     enabled: 'Webhook activé.',
@@ -112,7 +112,7 @@ export const texts = {
     /** What each scope lets a key do (docs/api.md#scopes), by the scope the API names. */
     scope: {
       '*': 'Toutes les routes (*)',
-      'pipelines:read': 'Lire les pipelines et les tags (pipelines:read)',
+      'pipelines:read': 'Lire les pipelines, les tags et les membres (pipelines:read)',
       'prospects:read': 'Lire les prospects, leurs notes et leurs modifications (prospects:read)',
       'prospects:write': 'Modifier les prospects (prospects:write)',
       'notes:write': 'Ajouter des notes (notes:write)',
@@ -273,7 +273,7 @@ export const texts = {
       stage: 'Étape',
       setter: 'Setter',
       closer: 'Closer',
-      follow_up: 'Relance',
+      follow_up: 'Prochain rappel',
       tags: 'Tags',
       note: 'Note',
     },
@@ -300,15 +300,15 @@ export const texts = {
         'ingest-lead': 'Prospect déjà connu, retrouvé',
         recruitment: 'Candidat déjà connu : candidature ajoutée en note',
       },
-      unauthorized: 'Refusé : token absent ou faux, ou webhook désactivé',
+      unauthorized: 'Refusé : jeton absent ou faux, ou webhook désactivé',
       invalid_payload:
-        'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable, ou Idempotency-Key refusée',
-      bad_request: 'Refusé : corps illisible, champ invalide, ou Idempotency-Key refusée',
+        'Refusé : corps illisible, sans e-mail, téléphone ni profil social utilisable, ou clé d’idempotence refusée',
+      bad_request: 'Refusé : corps illisible, champ invalide, ou clé d’idempotence refusée',
       not_found: 'Refusé : pipeline de recrutement introuvable',
       conflict: 'Refusé : plusieurs pipelines de recrutement portent ce nom',
       unprocessable: 'Refusé : aucun pipeline de recrutement actif (ou sans colonne)',
-      ingest_failed: 'Échec du service (ou appel de même Idempotency-Key encore en cours) : à réessayer',
-      internal: 'Échec du service (ou appel de même Idempotency-Key encore en cours) : à réessayer',
+      ingest_failed: 'Échec du service (ou appel de même clé d’idempotence encore en cours) : à réessayer',
+      internal: 'Échec du service (ou appel de même clé d’idempotence encore en cours) : à réessayer',
     },
     counted: (outcome: string, count: number) => `${outcome} (${count} appels)`,
     open: (date: string) => `Ouvrir l’appel du ${date}`,
@@ -336,7 +336,7 @@ export const texts = {
     actions: {
       'api_key.created': 'Clé d’API créée',
       'api_key.revoked': 'Clé d’API révoquée',
-      'webhook.token_generated': 'Token du webhook généré',
+      'webhook.token_generated': 'Jeton du webhook généré',
       'webhook.enabled': 'Webhook activé',
       'webhook.disabled': 'Webhook désactivé',
       'webhook_call.replayed': 'Appel du webhook rejoué',
@@ -371,8 +371,8 @@ export const texts = {
    */
   wordsFor: (words: Readonly<Record<string, string>>, code: string): string =>
     (Object.hasOwn(words, code) ? words[code] : undefined) ?? code,
-  /** A date and time of the API (ISO 8601, UTC) as the person reads it: in French, in the browser's time zone. */
-  date: (iso: string) => new Date(iso).toLocaleString('fr-FR'),
+  /** A date and time of the API (ISO 8601, UTC) as the person reads it: the page's one format (./dates.ts). */
+  date: formatDateTime,
   loading: 'Chargement…',
   signOut: 'Se déconnecter',
   back: 'Changer d’espace',

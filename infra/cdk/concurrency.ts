@@ -1,6 +1,6 @@
 import type { Credential } from '../../lib/routes';
 import { authorizerEntry, deployedRoutes, eventFunctions, type EventFunction } from './route-grants';
-import { methodThrottling } from './constructs/crm-api';
+import { methodThrottleOf } from './constructs/crm-api';
 
 /**
  * The concurrency budget of every function of the stack, in one place: RouteFunction reads each
@@ -45,22 +45,22 @@ export type FunctionConcurrency = {
 export const budgetedCallSeconds = { authorizer: 0.05, handler: 0.1 } as const;
 
 /**
- * Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 2 × 250 for the
- * Prospect API and the webhooks, 20 for each method of the settings API.
+ * Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 50 + 2 × 250 for the
+ * Prospect API (`GET /members` the 50) and the webhooks, 20 for each method of the settings API.
  */
 export const apiPeakRequestsPerSecond = deployedRoutes.reduce(
-  (sum, route) => sum + methodThrottling[route.credential].rateLimit,
+  (sum, route) => sum + methodThrottleOf(route).rateLimit,
   0,
 );
 
-/** The route functions' concurrency at that peak, taken from the unreserved pool: 2,300 × 0.1 s = 230 without settings routes. */
+/** The route functions' concurrency at that peak, taken from the unreserved pool: 2,350 × 0.1 s = 235 without settings routes. */
 export const routesPeakConcurrency = Math.ceil(apiPeakRequestsPerSecond * budgetedCallSeconds.handler);
 
 export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id'] | Credential, FunctionConcurrency>> =
   {
     /**
      * Every request of every route runs it first, so its reservation holds the API's peak at 50 ms a
-     * call: 2,300 × 0.05 s = 115 without settings routes. Past it, API Gateway answers the route's 500 (docs/deploy.md).
+     * call: 2,350 × 0.05 s = 118 without settings routes. Past it, API Gateway answers the route's 500 (docs/deploy.md).
      */
     authorizer: { reserved: Math.ceil(apiPeakRequestsPerSecond * budgetedCallSeconds.authorizer) },
     /**

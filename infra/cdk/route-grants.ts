@@ -95,6 +95,12 @@ export const routeGrants = {
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
+  listAssignableMembers: {
+    entry: 'functions/prospect-api/list-assignable-members.ts',
+    /** As listPipelines: the configuration item, which embeds the members, and the rate-limit counter. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
   getProspect: {
     entry: 'functions/prospect-api/get-prospect.ts',
     /** Read only, but for the rate-limit counter: the prospect with the configuration (tag names). */

@@ -426,6 +426,21 @@ export type PipelineListing = {
   tags: { id: string; name: string }[];
 };
 
+/** The members GET /members lists: what an integration needs to name a setter or a closer, no e-mail. */
+export type AssignableMemberListing = { members: { id: string; name: string }[] };
+
+/**
+ * GET /members (docs/api.md#list-members): every member, removed ones included since their ids stay valid setters
+ * and closers, by name as French readers sort them (then by id, so that two namesakes keep one order).
+ */
+export function listAssignableMembers(config: WorkspaceConfig): AssignableMemberListing {
+  return {
+    members: [...config.members]
+      .sort((a, b) => a.name.localeCompare(b.name, 'fr') || a.id.localeCompare(b.id))
+      .map((member) => ({ id: member.id, name: member.name })),
+  };
+}
+
 /** GET /pipelines (docs/api.md#list-pipelines): the active sales pipelines, stages in board order, and the tags. */
 export function listActivePipelines(config: WorkspaceConfig): PipelineListing {
   return {

@@ -33,7 +33,7 @@ describe('admin command line: configuration edits', () => {
     const again = await runAdmin('tag', 'add', '--workspace', workspaceId, '--name', 'SALON 2027', '--json');
     expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 2, stdout: '' });
     expect(again.stderr).toBe(
-      "Erreur : Une étiquette nommée « SALON 2027 » existe déjà (la casse ne compte pas) : rien n'a changé.\n",
+      "Erreur : Un tag nommé « SALON 2027 » existe déjà (la casse ne compte pas) : rien n'a changé.\n",
     );
     const tags = (await loadWorkspaceConfig(deps, workspaceId)).tags;
     expect(tags.map((entry) => entry.name)).toEqual(['VIP', 'Chaud', 'Salon 2027']);

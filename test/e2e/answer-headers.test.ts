@@ -95,6 +95,8 @@ async function acceptedCall(route: Route): Promise<Call> {
   switch (route.id) {
     case 'listPipelines':
       return { method: 'GET', path: '/pipelines', headers: apiKey() };
+    case 'listAssignableMembers':
+      return { method: 'GET', path: '/members', headers: apiKey() };
     case 'getProspect':
       return { method: 'GET', path: prospect(), headers: apiKey() };
     case 'findProspects':

@@ -29,6 +29,7 @@ const seed = Number(process.env.FUZZ_SEED ?? defaultSeed);
 /** The fields each route reads, so that generated bodies often get past the first checks. */
 const fieldsOf: Record<string, readonly string[]> = {
   listPipelines: [],
+  listAssignableMembers: [],
   updateProspect: ['stage', 'setter_id', 'closer_id', 'follow_up_at'],
   addNote: ['content', 'date'],
   addTag: ['tag'],

@@ -189,6 +189,11 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/pipelines', query: { api_key: ws.api_keys.admin?.secret as string } },
         { method: 'GET', path: '/pipelines', query: { token: ws.webhook?.token as string }, headers: key },
       ];
+    case 'listAssignableMembers':
+      return [
+        { method: 'GET', path: '/members', headers: reader },
+        { method: 'GET', path: '/members', query: { access_token: ws.api_keys.reader?.secret as string } },
+      ];
     case 'getProspect':
       return [
         { method: 'GET', path: prospect, headers: key },

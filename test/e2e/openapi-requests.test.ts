@@ -79,6 +79,7 @@ const prospect = () => `/prospects/${ws.prospects.lead}`;
 
 const operations = {
   listPipelines: { method: 'GET', path: () => '/pipelines', credential: apiKey, shape: 'standard' },
+  listAssignableMembers: { method: 'GET', path: () => '/members', credential: apiKey, shape: 'standard' },
   updateProspect: { method: 'PATCH', path: prospect, credential: apiKey, shape: 'standard' },
   addNote: { method: 'POST', path: () => `${prospect()}/notes`, credential: apiKey, shape: 'standard' },
   addTag: { method: 'POST', path: () => `${prospect()}/tags`, credential: apiKey, shape: 'standard' },

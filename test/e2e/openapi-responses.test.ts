@@ -163,6 +163,7 @@ const unknownId = '00000000-0000-4000-8000-000000000000';
 /** Every Prospect API call, with a body each route accepts. */
 const prospectApiCalls = (): [string, string, RequestOptions][] => [
   ['GET', '/pipelines', {}],
+  ['GET', '/members', {}],
   ['PATCH', prospect('lead'), { body: { follow_up_at: null } }],
   ['POST', `${prospect('lead')}/notes`, { body: { content: 'Note' } }],
   ['POST', `${prospect('lead')}/tags`, { body: { tag: 'VIP' } }],
@@ -177,6 +178,11 @@ describe('the Prospect API answers as documented', () => {
   test('GET /pipelines', async () => {
     await call(api, 'GET', '/pipelines', { headers: key('reader') });
     await call(api, 'GET', '/pipelines', { headers: key('notes') });
+  });
+
+  test('GET /members', async () => {
+    await call(api, 'GET', '/members', { headers: key('reader') });
+    await call(api, 'GET', '/members', { headers: key('notes') });
   });
 
   test('PATCH /prospects/{prospect_id}', async () => {

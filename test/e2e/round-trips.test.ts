@@ -54,6 +54,14 @@ test('GET /pipelines: key, rate counter, configuration', async () => {
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'GetItem']);
 });
 
+test('GET /members: key, rate counter, configuration (the members are in it)', async () => {
+  const response = await api.request('GET', '/members', {
+    headers: { Authorization: `Bearer ${ws.api_keys.k?.secret}` },
+  });
+  expect(response.status).toBe(200);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'GetItem']);
+});
+
 test('new lead: one conditional write for token and last call, configuration with markers, one transaction', async () => {
   expect((await lead({ email: 'count@test.fr', phone: '+100' })).body).toMatchObject({ status: 'created' });
   expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);

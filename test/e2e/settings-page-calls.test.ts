@@ -1,5 +1,6 @@
 import { messages } from '../../lib/messages';
 import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
+import { formatDateTime } from '../../app/src/dates';
 
 /**
  * « Appels du webhook » and « Journal d'audit » (docs/api.md#settings-page) in Debian's Chromium against the local
@@ -71,7 +72,7 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     const listed = await failedCalls();
     expect(listed.map((call) => call.status)).toEqual([400, 400]);
     // The new call the screen shows is the one the API now lists first (newest first).
-    const newestAt = await page.evaluate((at) => new Date(at).toLocaleString('fr-FR'), listed[0]?.at as string);
+    const newestAt = formatDateTime(listed[0]?.at as string);
     await expect(opened.locator('dl').nth(1).locator('dd').first().textContent()).resolves.toBe(newestAt);
     // On a phone-width screen nothing is wider than the screen (the bodies included).
     await page.setViewportSize({ width: 320, height: 640 });

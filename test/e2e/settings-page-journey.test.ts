@@ -54,8 +54,8 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     // The demo workspace has a webhook: a new token, after confirmation, shown once and copied with the URL.
     const webhook = page.getByRole('region', { name: 'Webhook' });
     page.once('dialog', (dialog) => void dialog.accept());
-    await webhook.getByRole('button', { name: 'Régénérer le token' }).click();
-    const token = webhook.getByRole('group', { name: 'Token du webhook' });
+    await webhook.getByRole('button', { name: 'Régénérer le jeton' }).click();
+    const token = webhook.getByRole('group', { name: 'Jeton du webhook' });
     await token.getByRole('button', { name: 'Copier' }).click();
     const copiedToken = await clipboard();
     await token.getByRole('button', { name: 'J’ai copié la valeur, la masquer' }).click();
@@ -73,7 +73,7 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     // A reload keeps the workspace's screen (its address), signed in.
     await page.reload();
     await webhook.getByText(/^Dernier appel reçu le /).waitFor();
-    await picture(page, 'etiquettes-webhook');
+    await picture(page, 'tags-webhook');
 
     await menu.getByRole('link', { name: 'Appels du webhook' }).click();
     const callsScreen = page.getByRole('region', { name: 'Appels du webhook' });

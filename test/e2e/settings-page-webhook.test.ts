@@ -40,7 +40,7 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
   }
 
   const webhookOf = (page: Page) => page.getByRole('region', { name: 'Webhook' });
-  const tokenOf = (page: Page) => webhookOf(page).getByRole('group', { name: 'Token du webhook' });
+  const tokenOf = (page: Page) => webhookOf(page).getByRole('group', { name: 'Jeton du webhook' });
   const stored = (page: Page) =>
     page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
 
@@ -97,7 +97,7 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     await webhookOf(page)
       .getByText(/^Dernier appel reçu le \d{1,2} \S+ \d{4}/)
       .waitFor();
-    await expect(webhookOf(page).getByRole('button', { name: 'Régénérer le token' }).count()).resolves.toBe(1);
+    await expect(webhookOf(page).getByRole('button', { name: 'Régénérer le jeton' }).count()).resolves.toBe(1);
     await expectAccessible(page);
     // On a phone-width screen nothing is wider than the screen (the long URLs included).
     await page.setViewportSize({ width: 320, height: 640 });
@@ -109,14 +109,14 @@ browserTests('settings-page-webhook.test.ts')('the settings page: webhook, tag r
     const opened = await world.openPage();
     const { page, requests } = opened;
     await signInAndOpen(page, world.ws.admin.email);
-    const regenerate = webhookOf(page).getByRole('button', { name: 'Régénérer le token' });
+    const regenerate = webhookOf(page).getByRole('button', { name: 'Régénérer le jeton' });
     const asked: string[] = [];
     page.once('dialog', (dialog) => {
       asked.push(dialog.message());
       void dialog.dismiss();
     });
     await regenerate.click();
-    expect(asked).toEqual([expect.stringMatching(/^Régénérer le token \?/)]);
+    expect(asked).toEqual([expect.stringMatching(/^Régénérer le jeton \?/)]);
     await expect(tokenOf(page).count()).resolves.toBe(0);
     expect(requests.filter((request) => request.endsWith('/webhook/token'))).toEqual([]);
     expect((await sendLead(firstToken)).status).toBe(200);

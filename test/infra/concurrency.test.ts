@@ -6,7 +6,7 @@ import {
   concurrencyOfEntry,
   routesPeakConcurrency,
 } from '../../infra/cdk/concurrency';
-import { methodThrottling } from '../../infra/cdk/constructs/crm-api';
+import { methodThrottleOf, methodThrottling } from '../../infra/cdk/constructs/crm-api';
 import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, CrmStack } from '../../infra/cdk/stack';
 import { authorizerEntry, eventFunctions, deployedRoutes as routes } from '../../infra/cdk/route-grants';
@@ -131,7 +131,7 @@ describe('the concurrency budget, as deployed', () => {
     const settingsRate = Math.max(methodThrottling['member-token'].rateLimit, methodThrottling.none.rateLimit);
     const otherRoutesRate = routes
       .filter((route) => route.credential === 'api-key' || route.credential === 'webhook-token')
-      .reduce((sum, route) => sum + methodThrottling[route.credential].rateLimit, 0);
+      .reduce((sum, route) => sum + methodThrottleOf(route).rateLimit, 0);
     const peak = otherRoutesRate + settingsRoutes * settingsRate;
     const authorizer = Math.ceil(peak * budgetedCallSeconds.authorizer);
     const eventReservations = eventFunctions.reduce((sum, f) => sum + (concurrencyBudget[f.id].reserved ?? 0), 0);

@@ -170,6 +170,10 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('listPipelines', apiCall())).status).toBe(200);
   });
 
+  test('GET /members', async () => {
+    expect((await functions.request('listAssignableMembers', apiCall())).status).toBe(200);
+  });
+
   test('new lead, known lead, known lead taking a new phone (marker released)', async () => {
     const created = await functions.request(
       'ingestLead',
@@ -1000,6 +1004,7 @@ describe('what no function may do is denied', () => {
     ['recruitment', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
     ['listPipelines', 'PutItem on an idempotency record', request('PutItem', [keys.idempotency('s', 'k').pk])],
     ['listPipelines', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['listAssignableMembers', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
     ['streamHandler', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
     ['streamHandler', 'UpdateItem on a delivery', request('UpdateItem', [keys.deliveriesPk(otherWs)])],
     ['streamHandler', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],

@@ -56,7 +56,8 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
   const readRoutes = routes.filter((route) => route.method === 'GET');
   expect(readRoutes.map((route) => route.id).sort()).toEqual(
     [
-      ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listMyWorkspaces'],
+      ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listAssignableMembers'],
+      ...['listMyWorkspaces'],
       ...['getWorkspace', 'listWorkspacePipelines', 'listTags', 'listApiKeys', 'listApiKeyChanges', 'getWebhook'],
       ...['findWorkspaceProspects', 'getWorkspaceProspect', 'listWorkspaceProspectChanges'],
       ...['listMembers', 'listAudit'],

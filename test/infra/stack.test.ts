@@ -4,6 +4,7 @@ import { Table, AttributeType } from 'aws-cdk-lib/aws-dynamodb';
 import {
   accessLogFields,
   expectedActiveWorkspaces,
+  methodThrottleOf,
   methodThrottling,
   pageThrottling,
   stageThrottling,
@@ -289,8 +290,8 @@ describe('throttling', () => {
         ResourcePath: encoded(route.path),
         LoggingLevel: 'ERROR',
         DataTraceEnabled: false,
-        ThrottlingRateLimit: methodThrottling[route.credential].rateLimit,
-        ThrottlingBurstLimit: methodThrottling[route.credential].burstLimit,
+        ThrottlingRateLimit: methodThrottleOf(route).rateLimit,
+        ThrottlingBurstLimit: methodThrottleOf(route).burstLimit,
       });
     }
   });
@@ -315,6 +316,8 @@ describe('throttling', () => {
       'member-token': { rateLimit: 20, burstLimit: 40 },
       none: { rateLimit: 20, burstLimit: 40 },
     });
+    const memberLookup = routes.find((route) => route.id === 'listAssignableMembers')!;
+    expect(methodThrottleOf(memberLookup)).toEqual({ rateLimit: 50, burstLimit: 100 });
     expect(routes.filter((route) => route.credential === 'api-key').length).toBeGreaterThan(0);
     expect(routes.filter((route) => route.credential === 'webhook-token').length).toBeGreaterThan(0);
   });

@@ -198,10 +198,10 @@ describe('configuration edits: names equal ignoring case', () => {
     // A tag's name taken is the settings API's 409 (docs/api.md#settings-api): a ConflictError, exit 2 on the command
     // line.
     const refusals: [Promise<unknown>, RegExp, typeof ConflictError | typeof AdminInputError][] = [
-      [addTag(deps, { workspaceId, name: 'vip' }), /Une étiquette nommée « vip » existe déjà/, ConflictError],
-      [addTag(deps, { workspaceId, name: ' CHAUD ' }), /étiquette nommée « CHAUD »/, ConflictError],
-      [addTag(deps, { workspaceId, name: nfd('été') }), /étiquette nommée/, ConflictError],
-      [addTag(deps, { workspaceId, name: nfd('ÉTÉ') }), /étiquette nommée/, ConflictError],
+      [addTag(deps, { workspaceId, name: 'vip' }), /Un tag nommé « vip » existe déjà/, ConflictError],
+      [addTag(deps, { workspaceId, name: ' CHAUD ' }), /tag nommé « CHAUD »/, ConflictError],
+      [addTag(deps, { workspaceId, name: nfd('été') }), /tag nommé/, ConflictError],
+      [addTag(deps, { workspaceId, name: nfd('ÉTÉ') }), /tag nommé/, ConflictError],
       [
         addSalesPipeline(deps, { workspaceId, name: 'ventes' }),
         /Un pipeline de vente nommé « ventes » existe déjà/,
@@ -361,7 +361,7 @@ describe('configuration edits: concurrent admins', () => {
     expect(rejected).toHaveLength(9);
     for (const reason of rejected) {
       expect(reason).toBeInstanceOf(ConflictError);
-      expect((reason as Error).message).toMatch(/^Une étiquette nommée « (WEBINAIRE|Webinaire) » existe déjà/);
+      expect((reason as Error).message).toMatch(/^Un tag nommé « (WEBINAIRE|Webinaire) » existe déjà/);
     }
     const tags = (await loadWorkspaceConfig(deps, workspaceId)).tags;
     expect(tags.filter((tag) => tag.name.toLowerCase() === 'webinaire')).toHaveLength(1);
@@ -407,7 +407,7 @@ describe('configuration edits: concurrent admins', () => {
     const raced = racedBy(() => addTag(deps, { workspaceId, name: 'salon 2027' }));
 
     await expect(addTag(raced, { workspaceId, name: 'Salon 2027' })).rejects.toThrow(
-      /Une étiquette nommée « Salon 2027 » existe déjà/,
+      /Un tag nommé « Salon 2027 » existe déjà/,
     );
     const tags = (await loadWorkspaceConfig(deps, workspaceId)).tags;
     expect(tags.map((tag) => tag.name)).toEqual(['VIP', 'Chaud', 'salon 2027']);

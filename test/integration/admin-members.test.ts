@@ -730,7 +730,7 @@ describe('tag create and rename', () => {
     const taken = renameTag(deps, { workspaceId: ws, tagId: vip, name: 'chaud', actingMemberId: null });
     await expect(taken).rejects.toBeInstanceOf(ConflictError);
     await expect(taken).rejects.toThrow(
-      "Une étiquette nommée « chaud » existe déjà (la casse ne compte pas) : rien n'a changé.",
+      "Un tag nommé « chaud » existe déjà (la casse ne compte pas) : rien n'a changé.",
     );
     await expect(
       renameTag(deps, { workspaceId: ws, tagId: randomUUID(), name: 'X', actingMemberId: null }),
@@ -738,9 +738,9 @@ describe('tag create and rename', () => {
     const tags = (await loadWorkspaceConfig(deps, ws)).tags.map((tag) => tag.name);
     expect(tags).toEqual(['Très important', 'Chaud', 'SALON']);
     expect((await auditItems(ws)).map((item) => [item.action, item.target_id, item.summary])).toEqual([
-      ['tag.created', created.id, 'Étiquette « Salon » créée.'],
-      ['tag.renamed', vip, 'Étiquette « VIP » renommée « Très important ».'],
-      ['tag.renamed', created.id, 'Étiquette « Salon » renommée « SALON ».'],
+      ['tag.created', created.id, 'Tag « Salon » créé.'],
+      ['tag.renamed', vip, 'Tag « VIP » renommé « Très important ».'],
+      ['tag.renamed', created.id, 'Tag « Salon » renommé « SALON ».'],
     ]);
   });
 });
@@ -752,19 +752,19 @@ describe('audit log pages', () => {
     for (const name of ['A', 'B', 'C', 'D', 'E']) await addTag(deps, { workspaceId: ws, name });
 
     const first = await listAudit(deps, { workspaceId: ws, limit: 2 });
-    expect(first.entries.map((entry) => entry.summary)).toEqual(['Étiquette « E » créée.', 'Étiquette « D » créée.']);
+    expect(first.entries.map((entry) => entry.summary)).toEqual(['Tag « E » créé.', 'Tag « D » créé.']);
     expect(first.entries[0]).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
       at: expect.any(String),
       member_id: null,
       action: 'tag.created',
       target_id: expect.any(String),
-      summary: 'Étiquette « E » créée.',
+      summary: 'Tag « E » créé.',
     });
     const second = await listAudit(deps, { workspaceId: ws, limit: 2, cursor: first.next_cursor as string });
-    expect(second.entries.map((entry) => entry.summary)).toEqual(['Étiquette « C » créée.', 'Étiquette « B » créée.']);
+    expect(second.entries.map((entry) => entry.summary)).toEqual(['Tag « C » créé.', 'Tag « B » créé.']);
     const last = await listAudit(deps, { workspaceId: ws, limit: 2, cursor: second.next_cursor as string });
-    expect(last.entries.map((entry) => entry.summary)).toEqual(['Étiquette « A » créée.']);
+    expect(last.entries.map((entry) => entry.summary)).toEqual(['Tag « A » créé.']);
     expect(last.next_cursor).toBeNull();
     expect((await listAudit(deps, { workspaceId: ws })).entries).toHaveLength(5);
 
@@ -783,7 +783,7 @@ describe('audit log pages', () => {
     await addTag(deps, { workspaceId: ws, name: 'Récente' });
     expect(await auditItems(ws)).toHaveLength(2);
     const page = await listAudit(deps, { workspaceId: ws, limit: 1 });
-    expect(page.entries.map((entry) => entry.summary)).toEqual(['Étiquette « Récente » créée.']);
+    expect(page.entries.map((entry) => entry.summary)).toEqual(['Tag « Récente » créé.']);
     expect(page.next_cursor).toBeNull();
   });
 });

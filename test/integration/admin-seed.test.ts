@@ -287,7 +287,7 @@ describe('seed refusals', () => {
       '- prospects.0.pipeline : pipeline de vente « nowhere » inconnu',
       '- prospects.1.stage : étape « nowhere » inconnue dans ce pipeline',
       '- prospects.1.setter : membre « nobody » inconnu',
-      '- prospects.1.tags.0 : étiquette « nothing » inconnue',
+      '- prospects.1.tags.0 : tag « nothing » inconnu',
       '- prospects.1.email : déjà utilisé par prospects.0',
     ]);
   });

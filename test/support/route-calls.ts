@@ -5,6 +5,7 @@ import { createAuthorizer } from '../../functions/authorizer';
 import { createHandler as findProspects } from '../../functions/prospect-api/find-prospects';
 import { createHandler as getProspect } from '../../functions/prospect-api/get-prospect';
 import { createHandler as ingestLead } from '../../functions/webhooks/ingest-lead';
+import { createHandler as listAssignableMembers } from '../../functions/prospect-api/list-assignable-members';
 import { createHandler as listChanges } from '../../functions/prospect-api/list-changes';
 import { createHandler as listNotes } from '../../functions/prospect-api/list-notes';
 import { createHandler as listPipelines } from '../../functions/prospect-api/list-pipelines';
@@ -22,6 +23,7 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 /** Every route's handler factory, by route id. */
 export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
   listPipelines,
+  listAssignableMembers,
   getProspect,
   findProspects,
   listNotes,

@@ -58,6 +58,7 @@ describe('budgets', () => {
       candidateCreated: 3,
       candidateExisting: 4,
       listPipelines: 3,
+      listAssignableMembers: 3,
       patchStage: 4,
       patchUnchanged: 4,
       getProspect: 3,

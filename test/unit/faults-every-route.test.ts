@@ -8,6 +8,7 @@ import { callRoute, expectCleanServerError, routeIds } from '../support/route-ca
 /** The access patterns each route goes through on its way to a successful write (or read). */
 const patternsOf: Record<string, AccessPattern[]> = {
   listPipelines: ['rate-counter', 'config'],
+  listAssignableMembers: ['rate-counter', 'config'],
   getProspect: ['rate-counter', 'config', 'prospect-read'],
   findProspects: ['rate-counter', 'config', 'markers', 'prospect-read'],
   listNotes: ['rate-counter', 'prospect-page'],

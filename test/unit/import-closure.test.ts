@@ -13,6 +13,7 @@ const root = new URL('../..', import.meta.url).pathname;
  */
 const budgets: Record<string, number> = {
   'functions/prospect-api/list-pipelines.ts': 12,
+  'functions/prospect-api/list-assignable-members.ts': 12,
   'functions/prospect-api/get-prospect.ts': 17,
   'functions/prospect-api/find-prospects.ts': 19,
   'functions/prospect-api/list-notes.ts': 18,

@@ -86,6 +86,22 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
 };
 
 /**
+ * `GET /members` (docs/api.md#list-members), a Prospect API method with a quarter of its family's rate: an integration
+ * reads the members to turn a name into a `setter_id` and keeps the ids, which change only when an administrator
+ * adds a member, so it calls this method far less than a synchronisation job calls the others. The authorizer's
+ * reservation is sized from the sum of every method's rate (../concurrency.ts): one more method at the family's 200
+ * a second would push it past what two stages in one account leave unreserved (docs/deploy.md#concurrency-budget).
+ */
+export const memberLookupThrottling = {
+  rateLimit: methodThrottling['api-key'].rateLimit / 4,
+  burstLimit: methodThrottling['api-key'].burstLimit / 4,
+} as const;
+
+/** A route's method throttle: its family's, but for the members look-up's own (`memberLookupThrottling`). */
+export const methodThrottleOf = (route: Pick<Route, 'id' | 'credential'>): { rateLimit: number; burstLimit: number } =>
+  route.id === 'listAssignableMembers' ? memberLookupThrottling : methodThrottling[route.credential];
+
+/**
  * The settings page's two methods (./settings-page.ts), outside the route list: a person's browser asks for the page
  * at each visit and for its two files once a release (cached a year). Each method holds `expectedActiveWorkspaces`
  * people opening the page within 5 seconds, as a settings method does; neither runs the authorizer or a function,
@@ -106,8 +122,8 @@ export const routeMethodOptions = (routes: readonly Route[]): Readonly<Record<st
       `${route.path}/${route.method}`,
       {
         ...methodLogging,
-        throttlingRateLimit: methodThrottling[route.credential].rateLimit,
-        throttlingBurstLimit: methodThrottling[route.credential].burstLimit,
+        throttlingRateLimit: methodThrottleOf(route).rateLimit,
+        throttlingBurstLimit: methodThrottleOf(route).burstLimit,
       },
     ]),
   );

@@ -10,7 +10,7 @@ import { identityProviderOf } from '../target';
 /** The settings screen's additions: each one edit of the configuration item, conditional on its version. */
 const tagAdd = defineCommand({
   words: ['tag', 'add'],
-  summary: "ajoute une étiquette à l'espace (deux étiquettes ne portent pas le même nom, casse ignorée)",
+  summary: "ajoute un tag à l'espace (deux tags ne portent pas le même nom, casse ignorée)",
   options: { workspace: workspaceOption, name: 'required' },
   async run(target, options) {
     const tag = await addTag(target.deps, { workspaceId: options.workspace, name: options.name });

@@ -5,7 +5,7 @@ import { fields, shown } from '../render';
 
 export const prospectShowCommand = defineCommand({
   words: ['prospect', 'show'],
-  summary: 'affiche un prospect avec ses étiquettes, ses notes et son journal des modifications',
+  summary: 'affiche un prospect avec ses tags, ses notes et son journal des modifications',
   options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
   async run(target, options) {
     const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
@@ -27,7 +27,7 @@ function prospectText({ prospect, tags, notes, changelog }: ProspectDetails): st
     ['Setter', prospect.setter_id],
     ['Closer', prospect.closer_id],
     ['Prochaine relance', prospect.next_follow_up_at],
-    ['Étiquettes', tags.map((tag) => tag.name ?? tag.id).join(', ')],
+    ['Tags', tags.map((tag) => tag.name ?? tag.id).join(', ')],
     ['Version', prospect.version],
     ['Créé le', prospect.created_at],
     ['Modifié le', prospect.updated_at],

@@ -34,7 +34,7 @@ async function readDescription(file: string): Promise<unknown> {
 function seedText(output: SeedOutput, publicBaseUrl: string | undefined): string {
   const rows: Shown[][] = [['espace de travail', '', output.workspace_id, '']];
   for (const [label, id] of Object.entries(output.members)) rows.push(['membre', label, id, '']);
-  for (const [label, id] of Object.entries(output.tags)) rows.push(['étiquette', label, id, '']);
+  for (const [label, id] of Object.entries(output.tags)) rows.push(['tag', label, id, '']);
   for (const [label, pipeline] of Object.entries(output.pipelines)) {
     rows.push(['pipeline de vente', label, pipeline.id, '']);
     for (const [stage, id] of Object.entries(pipeline.stages)) rows.push(['  étape', stage, id, '']);

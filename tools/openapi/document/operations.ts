@@ -307,6 +307,30 @@ export const operations: Record<string, OperationText> = {
     success: pipelineListing,
     errors: prospectApiErrors('pipelines:read'),
   },
+  listAssignableMembers: {
+    summary: 'List the members that may be a setter or a closer',
+    description:
+      "The workspace's members, by name, each with the id that `setter_id` and `closer_id` take. Members removed " +
+      'from the workspace are listed too: their ids stay valid. No e-mail address is shown.',
+    success: {
+      200: {
+        description: 'The members.',
+        schema: 'AssignableMemberList',
+        examples: {
+          workspace: {
+            summary: 'Two members',
+            value: {
+              members: [
+                { id: ids.member, name: 'Alice Martin' },
+                { id: ids.invitedMember, name: 'Bob Durand' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    errors: prospectApiErrors('pipelines:read'),
+  },
 
   updateProspect: {
     summary: "Change a prospect's stage, setter, closer or next follow-up",
@@ -1202,7 +1226,7 @@ export const operations: Record<string, OperationText> = {
   generateWebhookToken: {
     summary: 'Generate the webhook, or a new token for it',
     description:
-      '« Générer le webhook » the first time, « Régénérer le token » after: the `webhook generate` document, its ' +
+      '« Générer le webhook » the first time, « Régénérer le jeton » after: the `webhook generate` document, its ' +
       'token (`crm_whk_…`) in this answer only. A new token replaces the old one, which fails from its next call ' +
       'on. Written with its audit entry (`webhook.token_generated`). No body, or `{}`.',
     success: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LeadResult } from '../../../lib/domain/lead/ingest-lead';
-import type { PipelineListing, MemberRole } from '../../../lib/domain/model';
+import type { AssignableMemberListing, PipelineListing, MemberRole } from '../../../lib/domain/model';
 import type { NoteResult } from '../../../lib/domain/prospect/add-note';
 import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
@@ -69,6 +69,14 @@ export const pipelineListingSchema = describing<PipelineListing>()(
       }),
     ),
     tags: z.array(tag),
+  }),
+);
+
+export const assignableMemberListingSchema = describing<AssignableMemberListing>()(
+  z.strictObject({
+    members: z.array(z.strictObject({ id, name: z.string() })).meta({
+      description: 'Every member, removed ones included (their ids stay valid setters and closers), sorted by name.',
+    }),
   }),
 );
 
@@ -557,6 +565,7 @@ export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDel
 /** The success bodies, by component name. */
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
+  AssignableMemberList: assignableMemberListingSchema,
   ProspectChangeResult: patchResultSchema,
   NoteResult: noteResultSchema,
   TagOutcome: tagOutcomeSchema,

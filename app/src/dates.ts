@@ -1,0 +1,21 @@
+/**
+ * The one way the page writes a date and time (docs/glossary.md, « Dates »): day, abbreviated month, year, hour and
+ * minute in French, in a named time zone, and that zone said after it, so that two people in two places read the
+ * same time the same way. Workspaces have no time zone of their own yet: every date is Paris time.
+ */
+export type PageTimeZone = { id: string; label: string };
+
+export const parisTime: PageTimeZone = { id: 'Europe/Paris', label: 'heure de Paris' };
+
+/** « 7 déc. 2026, 14:05 (heure de Paris) » for `2026-12-07T13:05:00Z`. */
+export function formatDateTime(iso: string, zone: PageTimeZone = parisTime): string {
+  const format = new Intl.DateTimeFormat('fr-FR', {
+    timeZone: zone.id,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return `${format.format(new Date(iso))} (${zone.label})`;
+}
