@@ -25,7 +25,7 @@ export const messages = {
     invalidFailed: 'Le paramètre failed vaut true ou false.',
     callNotFound: "Cet appel du webhook n'existe pas dans cet espace (ou n'est plus conservé).",
     subscriptionNotFound: "Cet abonnement n'existe pas dans cet espace.",
-    deliveryNotFound: "Cette livraison n'existe pas dans cet espace (ou n'est plus conservée).",
+    deliveryNotFound: "Cet envoi n'existe pas dans cet espace (ou n'est plus conservé).",
   },
   access: {
     unauthorized: "Identifiant d'accès manquant, invalide ou révoqué.",
@@ -284,9 +284,9 @@ export const messages = {
     subscriptionDisabled: 'Abonnement désactivé.',
     subscriptionDeleted: 'Abonnement supprimé.',
     subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
-    deliveryRedelivered: (status: string) => `Livraison renvoyée (état : ${status}).`,
+    deliveryRedelivered: (status: string) => `Envoi renvoyé (état : ${status}).`,
     /** `POST /deliveries/{d}/redeliver`: the attempt is queued, the delivery function sends it. */
-    deliveryRedeliveryQueued: 'Livraison remise en file pour un nouvel envoi immédiat.',
+    deliveryRedeliveryQueued: 'Envoi remis en file pour être renvoyé aussitôt.',
     changeUndone: (field: string, prospectId: string) =>
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
   },
@@ -307,11 +307,11 @@ export const messages = {
     /** A subscription whose secret is still where an earlier version wrote it (docs/data-model.md, "Signing secrets"). */
     signingSecretsMissing: 'secret de signature introuvable : lancez « subscription migrate-secrets » (rien envoyé)',
     /** `subscription redeliver` on a disabled subscription: exit 2, nothing sent. */
-    redeliverDisabled: (id: string) => `Abonnement désactivé : ${id} (réactivez-le avant de renvoyer une livraison).`,
-    redeliverSubscriptionDeleted: (id: string) => `L'abonnement de cette livraison a été supprimé : ${id}`,
+    redeliverDisabled: (id: string) => `Abonnement désactivé : ${id} (réactivez-le avant de renvoyer un envoi).`,
+    redeliverSubscriptionDeleted: (id: string) => `L'abonnement de cet envoi a été supprimé : ${id}`,
     /** The POST was made, but the delivery kept changing under its record. */
     redeliverContended:
-      "La livraison a été renvoyée, mais modifiée en même temps par l'envoi planifié : son état n'a pas pu être enregistré.",
+      "L'envoi a été renvoyé, mais modifié en même temps par la tentative planifiée : son état n'a pas pu être enregistré.",
   },
 
   /** The admin command line (lib/settings): refusals print after « Erreur : » and exit with 2. */
@@ -331,7 +331,7 @@ export const messages = {
         recruitmentPipeline: (value: string) => uuidExpected('Identifiant de pipeline de recrutement invalide', value),
         webhookCall: (value: string) => uuidExpected("Identifiant d'appel du webhook invalide", value),
         subscription: (value: string) => uuidExpected("Identifiant d'abonnement invalide", value),
-        delivery: (value: string) => uuidExpected('Identifiant de livraison invalide', value),
+        delivery: (value: string) => uuidExpected("Identifiant d'envoi invalide", value),
       },
       unknown: {
         workspace: (id: string) => `Espace de travail inconnu : ${id}`,
@@ -342,7 +342,7 @@ export const messages = {
         recruitmentPipeline: (id: string) => `Pipeline de recrutement inconnu dans cet espace : ${id}`,
         webhookCall: (id: string) => `Appel du webhook inconnu dans cet espace : ${id}`,
         subscription: (id: string) => `Abonnement inconnu dans cet espace : ${id}`,
-        delivery: (id: string) => `Livraison inconnue dans cet espace : ${id}`,
+        delivery: (id: string) => `Envoi inconnu dans cet espace : ${id}`,
       },
     },
 
@@ -368,10 +368,10 @@ export const messages = {
     },
 
     apiKeys: {
-      noScope: 'Indiquez au moins une portée pour la clé.',
+      noScope: 'Indiquez au moins un droit pour la clé.',
       /** Both lists already joined with « , ». */
       unknownScopes: (unknown: string, possible: string) =>
-        `Portée inconnue : ${unknown} (portées possibles : *, ${possible}).`,
+        `Droit inconnu : ${unknown} (droits possibles : *, ${possible}).`,
       blankName: 'Le nom de la clé ne peut pas être vide.',
     },
 
@@ -445,7 +445,7 @@ export const messages = {
       bucketMissing:
         'Avec --aws, la variable STREAM_FAILURE_BUCKET doit donner le compartiment des lots gardés (sortie StreamFailureBucketName de la pile).',
       queueMissing:
-        'Avec --aws, la variable DELIVERY_QUEUE_URL doit donner la file des livraisons (sortie DeliveryQueueUrl de la pile).',
+        'Avec --aws, la variable DELIVERY_QUEUE_URL doit donner la file des envois (sortie DeliveryQueueUrl de la pile).',
       unreadableFile: (path: string, reason: string) => `Fichier illisible : ${q(path)} (${reason}).`,
     },
 

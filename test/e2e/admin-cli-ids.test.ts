@@ -124,7 +124,7 @@ const kindWords: Record<IdKind, string> = {
   recruitmentPipeline: 'pipeline de recrutement',
   webhookCall: 'appel du webhook',
   subscription: 'abonnement',
-  delivery: 'livraison',
+  delivery: 'envoi',
 };
 
 type Variant = { label: string; value: (kind: IdKind) => string; malformed: boolean };

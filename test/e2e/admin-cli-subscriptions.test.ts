@@ -126,7 +126,7 @@ it('create, list, disable, enable, deliveries and delete print one document each
     ],
   });
   const none = await inProcess('subscription', 'deliveries', ...byId, '--status', 'failed');
-  expect(none.stdout).toBe('Aucune livraison avec ce statut.\n');
+  expect(none.stdout).toBe('Aucun envoi avec ce statut.\n');
 
   const deleted = await inProcess('subscription', 'delete', ...byId, '--json');
   expect(JSON.parse(deleted.stdout)).toEqual({ id: subscription.id, deleted: true });

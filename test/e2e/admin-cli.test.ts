@@ -62,7 +62,7 @@ describe('admin command line', () => {
     const seed = await seedTestWorkspace();
     const run = await admin('apikey', 'list', '--workspace', seed.workspace_id);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Identifiant\s+Nom\s+Portées/);
+    expect(run.stdout).toMatch(/^Identifiant\s+Nom\s+Droits/);
     expect(run.stdout).toContain('Tableau de bord');
   });
 
@@ -80,7 +80,7 @@ describe('admin command line', () => {
     ]);
     expect(refused.map((run) => run.stderr)).toEqual([
       expect.stringContaining('Option inconnue pour « apikey list » : --colour'),
-      expect.stringContaining('Portée inconnue : everything'),
+      expect.stringContaining('Droit inconnu : everything'),
       expect.stringContaining('Prospect inconnu dans cet espace'),
     ]);
   });

@@ -84,7 +84,7 @@ describe('API keys', () => {
   });
 
   test('POST without scopes: the five; the list shows it without its value, to a member too', async () => {
-    const created = await keyRequest({ name: 'Toutes portées' });
+    const created = await keyRequest({ name: 'Tous les droits' });
     expect(created.status).toBe(201);
     const { id, secret, scopes } = created.body as { id: string; secret: string; scopes: string[] };
     expect(scopes).toHaveLength(5);
@@ -92,7 +92,7 @@ describe('API keys', () => {
     expect(listed.status).toBe(200);
     expect((listed.body as { api_keys: unknown[] }).api_keys).toContainEqual({
       id,
-      name: 'Toutes portées',
+      name: 'Tous les droits',
       scopes,
       created_at: expect.any(String),
       revoked_at: null,

@@ -54,7 +54,7 @@ describe('apikey create', () => {
     expect(await listPipelinesWith(notesOnly.secret)).toMatchObject({ outcome: 'forbidden' });
 
     await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: ['prospects:delete'] })).rejects.toThrow(
-      /Portée inconnue : prospects:delete/,
+      /Droit inconnu : prospects:delete/,
     );
     await expect(createApiKey(deps, { workspaceId, name: 'X', scopes: [''] })).rejects.toBeInstanceOf(
       InvalidInputError,

@@ -522,7 +522,7 @@ describe('subscription deliveries', () => {
   it('prints a readable table in French', async () => {
     const run = await admin('subscription', 'deliveries', '--workspace', workspace, '--id', subscription);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Livraison\s+Type\s+Statut\s+Tentatives\s+Code HTTP\s+Dernière erreur/);
+    expect(lines[0]).toMatch(/^Envoi\s+Type\s+Statut\s+Tentatives\s+Code HTTP\s+Dernière erreur/);
     expect(lines).toHaveLength(2 + own.length);
     expect(lines[2]).toMatch(new RegExp(`^${own[5]?.id}\\s+prospect\\.created\\s+livrée\\s+3\\s+204\\s+—`));
     expect(run.stdout).toContain('abandonnée');
@@ -535,7 +535,7 @@ describe('subscription deliveries', () => {
       '--id',
       (await create(theirs.workspace_id, 'https://exemple.fr/')).id,
     );
-    expect(none.stdout).toBe('Aucune livraison pour cet abonnement.\n');
+    expect(none.stdout).toBe('Aucun envoi pour cet abonnement.\n');
   });
 
   it.each([
@@ -640,15 +640,15 @@ describe('subscription redeliver', () => {
     answer = 500;
     const text = await admin('subscription', 'redeliver', '--workspace', workspace, '--delivery', item.id);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^Livraison\s+: /);
+    expect(text.stdout).toMatch(/^Envoi\s+: /);
     expect(text.stdout).toMatch(/Tentatives\s+: 10/);
     expect(text.stdout).toMatch(/Dernier code HTTP\s+: 500/);
     expect(received).toHaveLength(2);
     // docs/api.md#audit-log: each redelivery's audit entry, written right after the attempt; never the secret.
     const audit = await listAudit(deps, { workspaceId: workspace });
     expect(audit.entries.map((entry) => [entry.action, entry.target_id, entry.summary])).toEqual([
-      ['delivery.redelivered', item.id, 'Livraison renvoyée (état : failed).'],
-      ['delivery.redelivered', item.id, 'Livraison renvoyée (état : delivered).'],
+      ['delivery.redelivered', item.id, 'Envoi renvoyé (état : failed).'],
+      ['delivery.redelivered', item.id, 'Envoi renvoyé (état : delivered).'],
       ['subscription.created', expect.any(String), `Abonnement vers ${new URL(url).host} créé.`],
     ]);
     expect(JSON.stringify(audit)).not.toContain(secret);
@@ -659,13 +659,13 @@ describe('subscription redeliver', () => {
     received = [];
     const unknown = randomUUID();
     expect(await refused('subscription', 'redeliver', '--workspace', workspace, '--delivery', unknown)).toContain(
-      `Livraison inconnue dans cet espace : ${unknown}`,
+      `Envoi inconnu dans cet espace : ${unknown}`,
     );
     expect(
       await refused('subscription', 'redeliver', '--workspace', theirs.workspace_id, '--delivery', item.id),
-    ).toContain('Livraison inconnue dans cet espace');
+    ).toContain('Envoi inconnu dans cet espace');
     expect(await refused('subscription', 'redeliver', '--workspace', workspace, '--delivery', 'x')).toContain(
-      'Identifiant de livraison invalide',
+      "Identifiant d'envoi invalide",
     );
     await json('subscription', 'disable', '--workspace', workspace, '--id', subscription);
     expect(await refused('subscription', 'redeliver', '--workspace', workspace, '--delivery', item.id)).toContain(
@@ -673,7 +673,7 @@ describe('subscription redeliver', () => {
     );
     await json('subscription', 'delete', '--workspace', workspace, '--id', subscription);
     expect(await refused('subscription', 'redeliver', '--workspace', workspace, '--delivery', item.id)).toContain(
-      "L'abonnement de cette livraison a été supprimé",
+      "L'abonnement de cet envoi a été supprimé",
     );
     expect(received).toEqual([]);
   });

@@ -497,7 +497,7 @@ describe('redeliver', () => {
     await expect(redeliver(deps, delivery.workspace_id, delivery.id)).rejects.toBeInstanceOf(ConflictError);
     const orphan = await aDelivery({ ...subscription, id: randomUUID() });
     await expect(redeliver(deps, orphan.workspace_id, orphan.id)).rejects.toThrow(
-      `L'abonnement de cette livraison a été supprimé : ${orphan.subscription_id}`,
+      `L'abonnement de cet envoi a été supprimé : ${orphan.subscription_id}`,
     );
     expect(received).toEqual([]);
   });

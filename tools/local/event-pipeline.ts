@@ -70,7 +70,7 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
     const failed = await deliverEvent({ Records: batch.map(sqsRecord) }).then(
       (answer) => answer.batchItemFailures.map((failure) => failure.itemIdentifier),
       (error: unknown) => {
-        console.error(`Échec d'un lot de livraisons (repris après le délai de visibilité) : ${String(error)}`);
+        console.error(`Échec d'un lot d'envois (repris après le délai de visibilité) : ${String(error)}`);
         return batch.map((message) => message.messageId);
       },
     );

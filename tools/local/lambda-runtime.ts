@@ -39,7 +39,7 @@ export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | 
 
 /** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
 const noDeliveryQueue: DeliveryQueue = {
-  send: () => Promise.reject(new Error("pas de file des livraisons : la table n'a pas de flux, aucun envoi possible")),
+  send: () => Promise.reject(new Error("pas de file des envois : la table n'a pas de flux, aucun envoi possible")),
 };
 
 /** Where the functions' modules, which build their AWS handlers on import, find the delivery queue: any URL will do. */

@@ -68,7 +68,7 @@ async function start(): Promise<void> {
     const pipeline = await startEventPipeline({ deps: secretsDeps, endpoint, startingPosition: 'LATEST' });
     cleanups.push(pipeline.stop);
     queue = pipeline.queue;
-    console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, livraisons dans ce processus`);
+    console.log(`Événements sortants actifs : flux de la table ${deps.tableName} lu, envois dans ce processus`);
   } catch (error) {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);

@@ -5,7 +5,7 @@ import { fields, table } from '../render';
 
 const apiKeyCreate = defineCommand({
   words: ['apikey', 'create'],
-  summary: "crée une clé d'API (par défaut avec les cinq portées) ; sa valeur n'est affichée qu'une fois",
+  summary: "crée une clé d'API (par défaut avec les cinq droits) ; sa valeur n'est affichée qu'une fois",
   options: { workspace: workspaceOption, name: 'required', scopes: 'optional' },
   async run(target, options) {
     const created = await createApiKey(target.deps, {
@@ -19,7 +19,7 @@ const apiKeyCreate = defineCommand({
         fields([
           ['Identifiant', created.id],
           ['Nom', created.name],
-          ['Portées', created.scopes.join(', ')],
+          ['Droits', created.scopes.join(', ')],
           ['Secret', created.secret],
         ]),
         "Le secret n'est affiché qu'une fois : conservez-le maintenant.",
@@ -47,7 +47,7 @@ const apiKeyList = defineCommand({
     return {
       document: { api_keys: apiKeys },
       text: table(
-        ['Identifiant', 'Nom', 'Portées', 'Créée le', 'Révoquée le'],
+        ['Identifiant', 'Nom', 'Droits', 'Créée le', 'Révoquée le'],
         apiKeys.map((key) => [key.id, key.name, key.scopes.join(', '), key.created_at, key.revoked_at]),
         "Aucune clé d'API dans cet espace.",
       ),

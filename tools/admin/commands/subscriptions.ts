@@ -25,7 +25,7 @@ const eventsText = (events: readonly string[]): string =>
 
 const deliveryFields = (delivery: DeliveryView): string =>
   fields([
-    ['Livraison', delivery.id],
+    ['Envoi', delivery.id],
     ['Événement', delivery.event_id],
     ['Type', delivery.type],
     ['Statut', statusWords[delivery.status]],
@@ -89,23 +89,14 @@ export const subscriptionCommands = [
   defineCommand({
     words: ['subscription', 'deliveries'],
     summary:
-      "les livraisons d'un abonnement (30 jours), de la plus récente à la plus ancienne ; --status pending, delivered ou failed ; --limit de 1 à 1000 (100 par défaut)",
+      "les envois d'un abonnement (30 jours), de la plus récente à la plus ancienne ; --status pending, delivered ou failed ; --limit de 1 à 1000 (100 par défaut)",
     options: { ...idOptions, status: 'optional', limit: 'optional' },
     async run(target, { workspace, id, status, limit }) {
       const document = await listSubscriptionDeliveries(target.deps, workspace, id, { status, limit });
       return {
         document,
         text: table(
-          [
-            'Livraison',
-            'Type',
-            'Statut',
-            'Tentatives',
-            'Code HTTP',
-            'Dernière erreur',
-            'Prochaine tentative',
-            'Créée le',
-          ],
+          ['Envoi', 'Type', 'Statut', 'Tentatives', 'Code HTTP', 'Dernière erreur', 'Prochaine tentative', 'Créée le'],
           document.deliveries.map((delivery) => [
             delivery.id,
             delivery.type,
@@ -116,7 +107,7 @@ export const subscriptionCommands = [
             delivery.next_attempt_at,
             delivery.created_at,
           ]),
-          status === undefined ? 'Aucune livraison pour cet abonnement.' : 'Aucune livraison avec ce statut.',
+          status === undefined ? 'Aucun envoi pour cet abonnement.' : 'Aucun envoi avec ce statut.',
         ),
       };
     },
@@ -124,7 +115,7 @@ export const subscriptionCommands = [
   defineCommand({
     words: ['subscription', 'redeliver'],
     summary:
-      "renvoie maintenant l'événement d'une livraison (même webhook-id), hors calendrier, et affiche la livraison après cet envoi",
+      "renvoie maintenant l'événement d'un envoi (même webhook-id), hors calendrier, et affiche l'envoi après cette tentative",
     options: { workspace: workspaceOption, delivery: idOption('required', 'delivery') },
     async run(target, { workspace, delivery }) {
       const deps = { ...withSecretsTable(target), network: target.network, send: createHttpSender(target.network) };
@@ -188,7 +179,7 @@ export const subscriptionCommands = [
   }),
   defineCommand({
     words: ['subscription', 'delete'],
-    summary: 'supprime un abonnement (ses livraisons en attente ne sont plus tentées)',
+    summary: 'supprime un abonnement (ses envois en attente ne sont plus tentés)',
     options: idOptions,
     async run(target, { workspace, id }) {
       const document = await deleteSubscription(withSecretsTable(target), workspace, id);
