@@ -36,6 +36,25 @@ const asWord = (word: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}_])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'iu');
 
 const pageTexts = textsOf(texts, 'texts');
+
+/**
+ * The command line's own texts (help, table headings): the string literals of tools/admin that are phrases (a space
+ * in them), comments left out, and the option names they quote (`--workspace`) and the code a template interpolates
+ * read as names, not words.
+ */
+function commandLineTexts(): [string, string][] {
+  const folder = new URL('../../tools/admin/', import.meta.url);
+  const files = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  return files.flatMap((file) => {
+    const code = readFileSync(new URL(file, folder), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    return [...code.matchAll(/'([^'\n]*)'|"([^"\n]*)"|`([^`]*)`/g)]
+      .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+      .filter((text) => text.includes(' '))
+      .map((text): [string, string] => [`tools/admin/${file}`, text.replace(/\$\{[^}]*\}|--[a-z-]+/g, '')]);
+  });
+}
 const serviceTexts = textsOf(messages, 'messages');
 
 describe('docs/glossary.md', () => {
@@ -48,6 +67,7 @@ describe('docs/glossary.md', () => {
   test.each([
     ['the settings page (app/src/texts.ts)', pageTexts],
     ['the API and the command line (lib/messages.ts)', serviceTexts],
+    ["the command line's help and headings (tools/admin)", commandLineTexts()],
   ])('%s uses none of them', (_catalogue, catalogue) => {
     expect(catalogue.length).toBeGreaterThan(50);
     const found = catalogue.flatMap(([path, text]) =>

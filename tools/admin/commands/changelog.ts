@@ -36,7 +36,7 @@ export const changelogUndoCommand = defineCommand({
         ['Étape', document.prospect.stage_id],
         ['Setter', document.prospect.setter_id],
         ['Closer', document.prospect.closer_id],
-        ['Prochaine relance', document.prospect.next_follow_up_at],
+        ['Prochain rappel', document.prospect.next_follow_up_at],
         ['Version', document.prospect.version],
       ]),
     ].join('\n\n');

@@ -26,7 +26,7 @@ function prospectText({ prospect, tags, notes, changelog }: ProspectDetails): st
     ['Étape', prospect.stage_id],
     ['Setter', prospect.setter_id],
     ['Closer', prospect.closer_id],
-    ['Prochaine relance', prospect.next_follow_up_at],
+    ['Prochain rappel', prospect.next_follow_up_at],
     ['Tags', tags.map((tag) => tag.name ?? tag.id).join(', ')],
     ['Version', prospect.version],
     ['Créé le', prospect.created_at],
