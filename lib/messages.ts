@@ -97,6 +97,13 @@ export const messages = {
       '(et -c sesFromName=…). L’expéditeur par défaut de Cognito n’envoie que quelques e-mails par jour et refuse ' +
       'le modèle d’invitation en français (docs/deploy.md, « Member sign-in »).',
   },
+  /** What `npm start` prints in its terminal for what AWS would e-mail: no e-mail leaves the machine. */
+  localRun: {
+    resetCode: (email: string, code: string) =>
+      `Mot de passe oublié : code de réinitialisation de ${email} : ${code} (le serveur local n’envoie pas d’e-mail).`,
+    noResetCode: (email: string) =>
+      `Mot de passe oublié : aucun code pour ${email} (aucun compte à cette adresse, ou le fournisseur d’identité local n’en envoie pas pour l’instant).`,
+  },
 
   body: {
     notJsonObject: 'Le corps de la requête doit être un objet JSON.',

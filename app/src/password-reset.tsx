@@ -1,14 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { isLocalServer } from './local-server';
 import { NewPasswordField } from './new-password-field';
 import { texts } from './texts';
 
 /**
  * « Mot de passe oublié » (docs/api.md#sign-in): the e-mail to `POST /password-reset`, which has the identity provider
  * e-mail a code; then the code and a new password to `POST /password-reset/confirm`. The API answers alike whether
- * the address is known or not; its refusals (a wrong or expired code, a weak password) are shown as sent.
+ * the address is known or not; its refusals (a wrong or expired code, a weak password) are shown as sent. On
+ * `npm start` no e-mail leaves the machine: the screen says the code is in the server's terminal, which prints it.
  */
 export function PasswordReset({ onDone }: { onDone: (status: string) => void }) {
+  const local = isLocalServer(location);
   const [email, setEmail] = useState<string>();
   const [failure, setFailure] = useState<string>();
 
@@ -40,12 +43,22 @@ export function PasswordReset({ onDone }: { onDone: (status: string) => void }) 
       {email === undefined ? (
         <form onSubmit={(event) => void start(event)}>
           <label for="reset-email">{texts.signIn.email}</label>
-          <input id="reset-email" name="email" type="email" autocomplete="username" required />
+          <p class="hint" id="reset-email-where">
+            {local ? texts.reset.whereLocally : texts.reset.where}
+          </p>
+          <input
+            id="reset-email"
+            name="email"
+            type="email"
+            autocomplete="username"
+            aria-describedby="reset-email-where"
+            required
+          />
           <button type="submit">{texts.reset.send}</button>
         </form>
       ) : (
         <form onSubmit={(event) => void confirm(event)}>
-          <p role="status">{texts.reset.sent(email)}</p>
+          <p role="status">{local ? texts.reset.sentLocally(email) : texts.reset.sent(email)}</p>
           <label for="reset-code">{texts.reset.code}</label>
           <input id="reset-code" name="code" autocomplete="one-time-code" required />
           <NewPasswordField label={texts.signIn.newPassword} />

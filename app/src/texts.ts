@@ -4,6 +4,9 @@ import type { components } from './settings-api';
 /** An audit entry's `action`, as the API enumerates it (docs/api.md#audit-log). */
 type AuditAction = components['schemas']['AuditPage']['entries'][number]['action'];
 
+/** The shown-once box of an invitation's password, named as the status that points to it names it. */
+const temporaryPassword = (email: string) => `Mot de passe provisoire de ${email}`;
+
 /** Every text of the settings page a person reads, in French, in one place; the API's own messages are shown as sent. */
 export const texts = {
   title: 'Réglages du CRM',
@@ -19,12 +22,24 @@ export const texts = {
     newPassword: 'Nouveau mot de passe',
     passwordRules: 'Au moins 12 caractères, dont une minuscule, une majuscule, un chiffre et un autre caractère.',
     forgotten: 'Mot de passe oublié ?',
+    /** The first sign-in of an invited person: the provisional password accepted, their own to choose. */
+    choose: {
+      heading: 'Choisissez votre mot de passe',
+      intro: (email: string) =>
+        `Le mot de passe provisoire de ${email} est accepté. Choisissez maintenant le vôtre : il le remplace dès cette connexion.`,
+      submit: 'Enregistrer et se connecter',
+    },
   },
+  /** « Mot de passe oublié »: the code comes by e-mail on AWS; `npm start` sends none and prints it (./local-server.ts). */
   reset: {
     heading: 'Mot de passe oublié',
-    send: 'Recevoir un code par e-mail',
+    send: 'Recevoir un code',
+    where: 'Le code arrive par e-mail à cette adresse.',
+    whereLocally: 'Serveur local : aucun e-mail ne part ; le code s’affiche dans le terminal où tourne npm start.',
     sent: (email: string) => `Si ${email} a un compte, un code vient de lui être envoyé par e-mail.`,
-    code: 'Code reçu par e-mail',
+    sentLocally: (email: string) =>
+      `Si ${email} a un compte, son code vient de s’afficher dans le terminal où tourne npm start.`,
+    code: 'Code de réinitialisation',
     confirm: 'Changer le mot de passe',
     done: 'Mot de passe changé : connectez-vous avec le nouveau.',
     back: 'Retour à la connexion',
@@ -154,7 +169,9 @@ export const texts = {
     create: {
       heading: 'S’abonner',
       url: 'URL qui recevra les événements',
-      urlHelp: 'En https ; elle reçoit chaque événement choisi en POST, signé.',
+      /** One sentence true on AWS and on `npm start` alike (docs/api.md#outbound-events). */
+      urlHelp:
+        'En https (http n’est accepté que par le serveur local, npm start, et vers 127.0.0.1 ou localhost seulement) ; elle reçoit chaque événement choisi en POST, signé.',
       events: 'Événements à envoyer',
       submit: 'Créer l’abonnement',
     },
@@ -238,11 +255,11 @@ export const texts = {
     invitedByEmail: (email: string) => `Invitation envoyée : ${email} reçoit par e-mail un mot de passe provisoire.`,
     /** The local API answers the temporary password instead of e-mailing it (docs/api.md#settings-api). */
     invitedHere: (email: string) =>
-      `Invitation faite : transmettez à ${email} le mot de passe provisoire ci-dessous ; il en choisira un autre à sa première connexion.`,
+      `Invitation faite : transmettez à ${email} le mot de passe de l’encadré « ${temporaryPassword(email)} » ; il en choisira un autre à sa première connexion.`,
     /** A person who already chose a password (a member of another workspace): the API sent nothing (docs/api.md, « Members »). */
     notInvited: (email: string) =>
       `${email} a déjà un compte : ajouté sans invitation, il se connecte avec le mot de passe qu’il a choisi.`,
-    temporaryPassword: (email: string) => `Mot de passe provisoire de ${email}`,
+    temporaryPassword,
     remove: (name: string) => `Retirer ${name} de l’espace`,
     confirmRemove: (name: string) =>
       `Retirer ${name} de l’espace ? Cette personne perdra l’accès dès son prochain appel ; ses prospects gardent leur setter et leur closer.`,

@@ -160,6 +160,27 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 
+  test('the address’s help says where http is accepted, and the local server holds to it', async () => {
+    const { page, outside, errors } = await world.openPage();
+    await openScreen(page, world.ws.admin.email, 'Abonnements');
+    const field = page.getByLabel('URL qui recevra les événements');
+    const help = page.locator(`#${await field.getAttribute('aria-describedby')}`);
+    await expect(help.textContent()).resolves.toBe(
+      'En https (http n’est accepté que par le serveur local, npm start, et vers 127.0.0.1 ou localhost seulement) ; ' +
+        'elle reçoit chaque événement choisi en POST, signé.',
+    );
+    // Elsewhere than this machine, http is refused here too, with the API's own words.
+    const elsewhere = 'http://exemple.test/crm/evenements';
+    await field.fill(elsewhere);
+    await page.getByRole('button', { name: 'Créer l’abonnement' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      messages.admin.subscription.httpsRequired(elsewhere),
+    );
+    expect((await listed()).map((subscription) => subscription.url)).not.toContain(elsewhere);
+    await expectAccessible(page);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
   test('a member has no « Abonnements » in the menu', async () => {
     const { page, errors } = await world.openPage();
     await signInOnPage(page, world.ws.member.email);

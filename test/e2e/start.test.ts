@@ -139,6 +139,27 @@ test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and 
     created_at: expect.any(String),
   });
 
+  // « Mot de passe oublié »: no e-mail leaves the machine, so npm start prints the code the API answered, on one line;
+  // an address without an account gets a line without a code.
+  const askReset = (email: string) =>
+    fetch(`${baseUrl}/password-reset`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+  const reset = await askReset(adminEmail as string);
+  expect(reset.status).toBe(202);
+  const { code: resetCode } = (await reset.json()) as { code: string };
+  expect(resetCode).toMatch(/^\d+$/);
+  const printedCode = await waitForOutput(
+    started,
+    /^Mot de passe oublié : code de réinitialisation de (\S+) : (\S+) /m,
+  );
+  expect(printedCode.slice(1)).toEqual([adminEmail, resetCode]);
+  const nobody = `personne-${randomUUID()}@demo.test`;
+  expect((await askReset(nobody)).status).toBe(202);
+  await waitForOutput(started, new RegExp(`^Mot de passe oublié : aucun code pour ${nobody} `, 'm'));
+
   started.child.kill('SIGTERM');
   const [code] = await started.exited;
   expect(code).toBe(0);

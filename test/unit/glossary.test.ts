@@ -89,6 +89,23 @@ describe('docs/glossary.md', () => {
   });
 });
 
+describe('docs/glossary.md, « Places on the page »', () => {
+  const pointing = /(?<![\p{L}])ci-dess(?:ous|us)(?![\p{L}])/iu;
+
+  test.each([
+    ['the settings page (app/src/texts.ts)', pageTexts],
+    ['the API and the command line (lib/messages.ts)', serviceTexts],
+  ])('%s points at no place on the page (ci-dessous, ci-dessus)', (_catalogue, catalogue) => {
+    expect(['le mot de passe ci-dessous', 'Ci-dessus, le jeton'].every((text) => pointing.test(text))).toBe(true);
+    expect(catalogue.filter(([, text]) => pointing.test(text))).toEqual([]);
+  });
+
+  test("the invitation's notice names the box that shows the provisional password by that box's label", () => {
+    const email = 'nina@acme.test';
+    expect(texts.members.invitedHere(email)).toContain(`« ${texts.members.temporaryPassword(email)} »`);
+  });
+});
+
 describe('dates on the page (app/src/dates.ts)', () => {
   test('day, month, year, hour and minute, Paris time, the zone said', () => {
     expect(formatDateTime('2026-12-07T13:05:00Z')).toBe('7 déc. 2026, 14:05 (heure de Paris)');

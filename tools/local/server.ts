@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Deps, loadSecretsTableName } from '../../lib/storage/client';
 import { errorFields, logger } from '../../lib/observability';
-import { functionTimeoutSeconds } from '../../lib/routes';
+import { functionTimeoutSeconds, routeById } from '../../lib/routes';
 import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { localSettingsPage } from '../app/page';
 import { localReferencePage } from '../openapi/reference-pages';
@@ -15,6 +15,22 @@ export type LocalServer = { url: string; close: () => Promise<void> };
 /** How long a function may run, and how long API Gateway waits for a route's; tests shorten them. */
 export type LocalTimeouts = { functionMs: number; integrationMs: number };
 
+/** A reset asked through `POST /password-reset` and the code the local identity provider drew (none: unknown e-mail). */
+export type PasswordResetAsked = { email: string; code: string | undefined };
+
+const passwordReset = routeById('startPasswordReset');
+
+/**
+ * The reset a 202 of `POST /password-reset` answered: the local API answers the code it drew for a known e-mail
+ * (docs/api.md#sign-in), which `npm start` prints, since no e-mail leaves the machine.
+ */
+function passwordResetAsked(body: string, reply: GatewayReply): PasswordResetAsked | undefined {
+  if (reply.statusCode !== 202) return undefined;
+  const { email } = JSON.parse(body) as { email: string };
+  const { code } = JSON.parse(reply.body.toString('utf8')) as { code?: string };
+  return { email, code };
+}
+
 /** As deployed: every API function, the authorizer included, has `functionTimeoutSeconds` (infra/cdk/constructs/route-function.ts). */
 const functionMs = functionTimeoutSeconds * 1000;
 export const deployedTimeouts: LocalTimeouts = { functionMs, integrationMs: integrationTimeoutMs };
@@ -24,12 +40,14 @@ export const deployedTimeouts: LocalTimeouts = { functionMs, integrationMs: inte
  * run by lambda-runtime.ts. Also GET /health, the API's reference, the settings page under /app/ (tools/app/page.ts),
  * and the Lambda API's Invoke (`lambdaApiReply`).
  * `outbound`: the secrets table (by default the local one beside `deps`' table) and the delivery queue.
+ * `onPasswordReset`: told of every reset the API accepted (`npm start` prints its code).
  */
 export async function startLocalServer(options: {
   deps: Deps;
   port: number;
   timeouts?: Partial<LocalTimeouts>;
   outbound?: Partial<LocalOutbound>;
+  onPasswordReset?: (asked: PasswordResetAsked) => void;
 }): Promise<LocalServer> {
   const timeouts = { ...deployedTimeouts, ...options.timeouts };
   const running = new Set<Promise<unknown>>();
@@ -53,7 +71,17 @@ export async function startLocalServer(options: {
     const [{ rawHeaders, httpVersion }, sourceIp] = [req, req.socket.remoteAddress ?? '127.0.0.1'];
     const ids = { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() };
     const incoming = { method, target, rawHeaders, body, sourceIp, httpVersion };
-    return answer(routes, incoming, invocations, ids, timeouts.integrationMs);
+    const replied = await answer(routes, incoming, invocations, ids, timeouts.integrationMs);
+    if (
+      options.onPasswordReset &&
+      method === passwordReset.method &&
+      path === passwordReset.path &&
+      body !== undefined
+    ) {
+      const asked = passwordResetAsked(body, replied);
+      if (asked) options.onPasswordReset(asked);
+    }
+    return replied;
   };
   const server = createServer((req, res) => {
     reply(req)

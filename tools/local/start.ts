@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
+import { messages } from '../../lib/messages';
 import { createDynamoClient } from '../../lib/storage/client';
 import { ensureSecretsTable, ensureTable } from './create-table';
 import { webhookUrl } from '../../lib/settings/webhook-status';
@@ -73,7 +74,14 @@ async function start(): Promise<void> {
     if (!(error instanceof StreamDisabledError)) throw error;
     console.warn(`Événements sortants inactifs : ${error.message}.`);
   }
-  const server = await startLocalServer({ deps, port: portFrom('PORT', 3000), outbound: { secretsTableName, queue } });
+  const server = await startLocalServer({
+    deps,
+    port: portFrom('PORT', 3000),
+    outbound: { secretsTableName, queue },
+    // What AWS would e-mail, in this terminal: the settings page's reset screen sends the person here.
+    onPasswordReset: ({ email, code }) =>
+      console.log(code === undefined ? messages.localRun.noResetCode(email) : messages.localRun.resetCode(email, code)),
+  });
   cleanups.push(server.close);
 
   const alreadyFilled =
