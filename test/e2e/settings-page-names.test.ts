@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';
+import { aWorkspace } from '../support/seed';
 
 /**
  * Names, not ids (docs/api.md#settings-page), in Debian's Chromium against the local server: a prospect's change
@@ -8,7 +9,15 @@ import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } f
  * prospect as the API reads it; the tags and members screens give their ids to copy.
  */
 browserTests('settings-page-names.test.ts')('the settings page names what ids stand for', () => {
-  const world = pageWorld();
+  const seeded = aWorkspace();
+  // A prospect left on a pipeline since made inactive: the page lists active pipelines only, so its stage has no name.
+  const world = pageWorld({
+    ...seeded,
+    prospects: [
+      ...(seeded.prospects ?? []),
+      { key: 'archived', email: 'archive@names.test', pipeline: 'archive', stage: 'old' },
+    ],
+  });
   const workspaceId = () => world.ws.seed.workspace_id;
 
   const withKey = (method: string, path: string, body?: unknown) =>
@@ -148,6 +157,24 @@ browserTests('settings-page-names.test.ts')('the settings page names what ids st
     expect(text).not.toContain(world.ws.seed.tags.hot);
     await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('a stage the workspace no longer names is said in words, its id beside it to copy', async () => {
+    await world.browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.api.url });
+    const { page, errors } = await world.openPage();
+    await page.goto(`${world.api.url}/app/#/espaces/${workspaceId()}/prospects/${world.ws.seed.prospects.archived}`);
+    await signInOnPage(page, world.ws.member.email);
+    const stage = page
+      .getByRole('article')
+      .locator('dt', { hasText: 'Étape' })
+      .locator('xpath=following-sibling::dd[1]');
+    await stage.getByText('étape d’un pipeline inactif ou supprimé').waitFor();
+    await stage.getByRole('button', { name: 'Copier l’identifiant de l’étape introuvable' }).click();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(
+      world.ws.seed.pipelines.archive?.stages.old,
+    );
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
   }, 60_000);
 
   test('the tags and members screens give each id to copy, the button naming what it copies', async () => {
