@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { ShownName } from './copyable-value';
 import { usePages } from './pages';
 import { hrefOf } from './routes';
 import type { components } from './settings-api';
@@ -15,14 +16,39 @@ export type ChangePage = { data?: components['schemas']['ChangeList']; error?: u
 
 const fieldNames: Record<Change['field'], string> = texts.changes.field;
 
-/** The API never deletes a note (422), and an entry undone stays undone (409): neither is offered an undo button. */
-const canUndo = (change: Change) => change.undone_at === null && change.field !== 'note';
+/**
+ * Why an entry not yet undone cannot be, when the entries shown already say it (docs/api.md#undo): the API never
+ * deletes a note (422), and refuses an entry once its prospect was written since (409), which a later entry on the same
+ * prospect, or an undo after it, proves (the entries of one call share their time). A write the list does not show (a
+ * webhook's, another key's) is the API's refusal to say, shown as sent.
+ */
+function undoRefusal(change: Change, shown: readonly Change[]): string | undefined {
+  if (change.field === 'note') return texts.changes.noteKept;
+  const writtenSince = shown.some(
+    (other) =>
+      other.prospect_id === change.prospect_id &&
+      (other.at > change.at || (other.undone_at !== null && other.undone_at > change.at)),
+  );
+  return writtenSince ? texts.changes.changedSince : undefined;
+}
+
+/** An entry's undo: done (its date), refused in words (`undoRefusal`), or its button. */
+function undoCell(change: Change, shown: readonly Change[], undo: (change: Change) => void) {
+  if (change.undone_at !== null) return texts.changes.undone(texts.date(change.undone_at));
+  const refusal = undoRefusal(change, shown);
+  if (refusal !== undefined) return <span class="refusal">{refusal}</span>;
+  return (
+    <button type="button" class="secondary" onClick={() => undo(change)}>
+      {texts.changes.undo}
+    </button>
+  );
+}
 
 /**
  * Change-log entries, newest first, read when shown, a page at a time (`usePages`: « Plus » while the API gives a
- * `next_cursor`): a key's changes or a prospect's. Each that can be undone has its button, and an entry undone is
- * shown as the undo's answer gives it; the API's refusal (the prospect changed since) is shown as sent; `onUndone`
- * hears the prospect as the undo left it.
+ * `next_cursor`): a key's changes or a prospect's, their values and keys by name (`names`, once they are read). Each
+ * that can be undone has its button, one that cannot says why when the entries shown tell, and an entry undone is
+ * shown as the undo's answer gives it; any other refusal of the API is shown as sent; `onUndone` hears of the undo.
  */
 export function ChangeEntries(props: {
   workspace: Workspace;
@@ -32,6 +58,8 @@ export function ChangeEntries(props: {
   none: string;
   /** The table's name for assistive technology. */
   caption: string;
+  /** Whether to name each entry's key (a prospect's changes come from several; a key's, from that one). */
+  showKey?: boolean;
   onUndone?: (undone: Undone) => void;
 }) {
   const [status, setStatus] = useState<string>();
@@ -41,6 +69,16 @@ export function ChangeEntries(props: {
     const { data, error } = await props.readPage(cursor);
     return { page: data && { items: data.changes, next_cursor: data.next_cursor }, error };
   }, props.workspace.id);
+
+  const names = props.names;
+  const valueOf = (change: Change, value: string | null) => <ShownName named={names.value(change.field, value)} />;
+  const columns = [
+    texts.changes.at,
+    texts.changes.prospect,
+    ...(props.showKey ? [texts.changes.key] : []),
+    texts.changes.fieldLabel,
+    texts.changes.change,
+  ];
 
   const undo = async (change: Change) => {
     const { data, error } = await api.POST('/workspaces/{workspace_id}/changes/{entry_id}/undo', {
@@ -55,30 +93,27 @@ export function ChangeEntries(props: {
 
   return (
     <>
-      {changes.items === undefined && !changes.failure && <p>{texts.loading}</p>}
+      {(changes.items === undefined || !names.ready) && !changes.failure && <p>{texts.loading}</p>}
       {changes.items?.length === 0 && <p>{props.none}</p>}
-      {changes.items && changes.items.length > 0 && (
+      {names.ready && changes.items && changes.items.length > 0 && (
         <Table
           caption={props.caption}
-          columns={[texts.changes.at, texts.changes.prospect, texts.changes.fieldLabel, texts.changes.change]}
-          rows={changes.items.map((change) => ({
+          columns={columns}
+          rows={changes.items.map((change, _index, shown) => ({
             key: change.id,
             cells: [
               texts.date(change.at),
               <a href={hrefOf({ workspaceId: props.workspace.id, screen: 'prospects', item: change.prospect_id })}>
                 {change.prospect_id}
               </a>,
+              ...(props.showKey ? [<ShownName named={names.apiKey(change.key_id)} />] : []),
               fieldNames[change.field],
-              `${texts.changes.before} : ${props.names.value(change.field, change.before)} — ${texts.changes.after} : ${props.names.value(change.field, change.after)}`,
+              <>
+                {texts.changes.before} : {valueOf(change, change.before)} — {texts.changes.after} :{' '}
+                {valueOf(change, change.after)}
+              </>,
             ],
-            actions:
-              change.undone_at !== null ? (
-                texts.changes.undone(texts.date(change.undone_at))
-              ) : canUndo(change) ? (
-                <button type="button" class="secondary" onClick={() => void undo(change)}>
-                  {texts.changes.undo}
-                </button>
-              ) : undefined,
+            actions: undoCell(change, shown, (chosen) => void undo(chosen)),
           }))}
         />
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { CopyableId } from './copyable-value';
 import { SecretOnce } from './secret-once';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -17,7 +18,8 @@ const roleNames: Record<Role, string> = texts.workspaces.role;
 const listed = ({ id, email, name, role, can_sign_in }: Invited): Member => ({ id, email, name, role, can_sign_in });
 
 /**
- * The workspace's members (admin only, docs/api.md#settings-page), removed ones included as the API lists them: an
+ * The workspace's members (admin only, docs/api.md#settings-page), removed ones included as the API lists them, each
+ * with its id to copy (what an integration names a setter or a closer by): an
  * admin adds one (invited), invites one again, changes a role and removes one after confirming. The API's refusals (the
  * last admin demoted or removed: 409) are shown as it words them.
  */
@@ -115,7 +117,13 @@ export function Members({ workspace }: { workspace: Workspace }) {
       {members && members.length > 0 && (
         <Table
           caption={texts.members.heading}
-          columns={[texts.members.name, texts.members.email, texts.members.role, texts.members.access]}
+          columns={[
+            texts.members.name,
+            texts.members.email,
+            texts.members.role,
+            texts.members.access,
+            texts.members.idColumn,
+          ]}
           rows={members.map((member) => {
             const who = texts.members.who(member.name, member.email);
             return {
@@ -125,6 +133,7 @@ export function Members({ workspace }: { workspace: Workspace }) {
                 member.email ?? texts.members.noEmail,
                 <RoleField key={`${member.id} ${member.role}`} member={member} onRoleChange={changeRole} />,
                 member.can_sign_in ? texts.members.canSignIn : texts.members.cannotSignIn,
+                <CopyableId id={member.id} label={texts.members.copyId(who)} />,
               ],
               actions: (
                 <>

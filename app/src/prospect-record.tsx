@@ -1,6 +1,8 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { ChangeEntries } from './change-entries';
+import { ShownName } from './copyable-value';
 import { goTo } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -13,25 +15,26 @@ type Marker = 'email' | 'phone';
 /**
  * « Fiche prospect » (docs/api.md#settings-page): a prospect found by e-mail or phone, as the lead webhook would match
  * it, is shown at its own address (`…/prospects/<prospect id>`, a link a colleague of the workspace can open), with its
- * « Modifications par l'API », each undone in one action; an undo shows the prospect as it left it.
+ * « Modifications par l'API », each undone in one action; after an undo the prospect is read again, so that every
+ * field shown (its tags too, which the undo's answer does not carry) is the API's.
  */
 export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace; prospectId: string | undefined }) {
   const [prospect, setProspect] = useState<Prospect | null>();
   const [failure, setFailure] = useState<string>();
   const names = useWorkspaceNames(workspace);
 
+  const read = async (id: string) => {
+    const { data, error } = await api.GET('/workspaces/{workspace_id}/prospects/{prospect_id}', {
+      params: { path: { workspace_id: workspace.id, prospect_id: id } },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setFailure(undefined);
+    setProspect(data);
+  };
+
   useEffect(() => {
     setProspect(undefined);
-    if (prospectId === undefined) return;
-    void api
-      .GET('/workspaces/{workspace_id}/prospects/{prospect_id}', {
-        params: { path: { workspace_id: workspace.id, prospect_id: prospectId } },
-      })
-      .then(({ data, error }) => {
-        if (!data) return setFailure(messageOf(error));
-        setFailure(undefined);
-        setProspect(data);
-      });
+    if (prospectId !== undefined) void read(prospectId);
   }, [workspace.id, prospectId]);
 
   const find = async (event: SubmitEvent) => {
@@ -73,7 +76,8 @@ export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace
       </form>
       {failure && <p role="alert">{failure}</p>}
       {prospect === null && <p role="status">{texts.prospect.none}</p>}
-      {prospect && (
+      {prospect && !names.ready && <p>{texts.loading}</p>}
+      {prospect && names.ready && (
         <article aria-labelledby="prospect-name">
           <h3 id="prospect-name">
             {[prospect.first_name, prospect.last_name].filter(Boolean).join(' ') || prospect.id}
@@ -84,15 +88,32 @@ export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace
             <dt>{texts.prospect.phone}</dt>
             <dd>{prospect.phone ?? texts.changes.empty}</dd>
             <dt>{texts.changes.field.stage}</dt>
-            <dd>{names.stage(prospect.stage_id)}</dd>
+            <dd>
+              <ShownName named={names.stage(prospect.stage_id)} />
+            </dd>
             <dt>{texts.changes.field.setter}</dt>
-            <dd>{names.member(prospect.setter_id)}</dd>
+            <dd>
+              <ShownName named={names.member(prospect.setter_id)} />
+            </dd>
             <dt>{texts.changes.field.closer}</dt>
-            <dd>{names.member(prospect.closer_id)}</dd>
+            <dd>
+              <ShownName named={names.member(prospect.closer_id)} />
+            </dd>
             <dt>{texts.changes.field.follow_up}</dt>
-            <dd>{names.value('follow_up', prospect.next_follow_up_at)}</dd>
+            <dd>
+              <ShownName named={names.value('follow_up', prospect.next_follow_up_at)} />
+            </dd>
             <dt>{texts.changes.field.tags}</dt>
-            <dd>{prospect.tags.map((tag) => tag.name ?? tag.id).join(', ') || texts.changes.empty}</dd>
+            <dd>
+              {prospect.tags.length === 0
+                ? texts.changes.empty
+                : prospect.tags.map((tag, index) => (
+                    <Fragment key={tag.id}>
+                      {index > 0 && ', '}
+                      <ShownName named={tag.name === null ? names.tag(tag.id) : { text: tag.name }} />
+                    </Fragment>
+                  ))}
+            </dd>
           </dl>
           <h4>{texts.prospect.changes}</h4>
           <ChangeEntries
@@ -102,10 +123,8 @@ export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace
             readPage={readPage(prospect.id)}
             none={texts.prospect.noChanges}
             caption={texts.prospect.changes}
-            onUndone={({ prospect: after }) => {
-              const { pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at } = after;
-              setProspect({ ...prospect, pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at });
-            }}
+            showKey
+            onUndone={() => void read(prospect.id)}
           />
         </article>
       )}

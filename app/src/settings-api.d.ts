@@ -1274,7 +1274,13 @@ export interface components {
         /** @description The prospect or talent of the call; null when none. */
         record_id: string | null;
         placement: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `pipeline_id`); null for any other call. */
+        pipeline_id: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `stage_id`); null for any other call. */
+        stage_id: string | null;
         warnings: string[];
+        /** @description The French message the webhook answered a refusal with (`message`); null for a success. */
+        message: string | null;
         request_id: string | null;
         /** @description How many calls the entry stands for (refusals past the 10th of a minute). */
         count: number;
@@ -1302,7 +1308,13 @@ export interface components {
         /** @description The prospect or talent of the call; null when none. */
         record_id: string | null;
         placement: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `pipeline_id`); null for any other call. */
+        pipeline_id: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `stage_id`); null for any other call. */
+        stage_id: string | null;
         warnings: string[];
+        /** @description The French message the webhook answered a refusal with (`message`); null for a success. */
+        message: string | null;
         request_id: string | null;
         /** @description How many calls the entry stands for (refusals past the 10th of a minute). */
         count: number;
@@ -1340,7 +1352,13 @@ export interface components {
         /** @description The prospect or talent of the call; null when none. */
         record_id: string | null;
         placement: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `pipeline_id`); null for any other call. */
+        pipeline_id: string | null;
+        /** @description Where a lead call left its prospect (its answer’s `stage_id`); null for any other call. */
+        stage_id: string | null;
         warnings: string[];
+        /** @description The French message the webhook answered a refusal with (`message`); null for a success. */
+        message: string | null;
         request_id: string | null;
         /** @description How many calls the entry stands for (refusals past the 10th of a minute). */
         count: number;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { CopyableId } from './copyable-value';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { Table } from './table';
@@ -68,7 +69,7 @@ export function Tags({ workspace }: { workspace: Workspace }) {
 }
 
 /**
- * The tags, one a row; with `onRename` (an admin), each row's « Renommer » turns its name into a field to rename it in
+ * The tags, one a row, each with its id to copy (what a lead's tags name); with `onRename` (an admin), each row's « Renommer » turns its name into a field to rename it in
  * place: Enter saves, Escape cancels, and the focus goes to the field and back to the button so the keyboard never
  * loses its place.
  */
@@ -94,7 +95,7 @@ function TagTable({ tags, onRename }: { tags: Tag[]; onRename?: (tag: Tag, name:
   return (
     <Table
       caption={texts.tags.heading}
-      columns={[texts.tags.column]}
+      columns={[texts.tags.column, texts.tags.idColumn]}
       rows={tags.map((tag) => ({
         key: tag.id,
         cells: [
@@ -114,6 +115,7 @@ function TagTable({ tags, onRename }: { tags: Tag[]; onRename?: (tag: Tag, name:
           ) : (
             tag.name
           ),
+          <CopyableId id={tag.id} label={texts.tags.copyId(tag.name)} />,
         ],
         ...(onRename === undefined || editing === tag.id
           ? {}

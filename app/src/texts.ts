@@ -79,6 +79,8 @@ export const texts = {
     save: 'Enregistrer',
     cancel: 'Annuler',
     renamed: (before: string, after: string) => `Tag « ${before} » renommé en « ${after} ».`,
+    idColumn: 'Identifiant (pour les intégrations)',
+    copyId: (name: string) => `Copier l’identifiant du tag « ${name} »`,
   },
   webhook: {
     heading: 'Webhook',
@@ -264,6 +266,8 @@ export const texts = {
     confirmRemove: (name: string) =>
       `Retirer ${name} de l’espace ? Cette personne perdra l’accès dès son prochain appel ; ses prospects gardent leur setter et leur closer.`,
     removed: (name: string) => `${name} n’a plus accès à l’espace.`,
+    idColumn: 'Identifiant (setter ou closer des intégrations)',
+    copyId: (who: string) => `Copier l’identifiant de ${who}`,
     add: {
       heading: 'Ajouter un membre',
       email: 'Adresse e-mail du nouveau membre',
@@ -285,6 +289,11 @@ export const texts = {
     undo: 'Annuler cette modification',
     undone: (date: string) => `Annulée le ${date}`,
     undoneNow: 'Modification annulée : le prospect a repris sa valeur d’avant.',
+    noteAdded: 'note ajoutée',
+    key: 'Clé',
+    /** Why an entry has no undo button, when the entries shown already say it (docs/api.md#undo). */
+    noteKept: 'Une note n’est jamais supprimée : rien à annuler.',
+    changedSince: 'Le prospect a été modifié depuis : cette modification ne peut plus être annulée.',
     /** The prospect's field an entry changed, by the name the API gives it. */
     field: {
       stage: 'Étape',
@@ -328,6 +337,19 @@ export const texts = {
       internal: 'Échec du service (ou appel de même clé d’idempotence encore en cours) : à réessayer',
     },
     counted: (outcome: string, count: number) => `${outcome} (${count} appels)`,
+    /** The refusal as the webhook answered it, shown first on the call's page. */
+    refusalHeading: 'Le webhook a refusé cet appel',
+    placementLabel: 'Placement',
+    /** How a lead call placed its prospect, by the `placement` the journal keeps (docs/api.md#lead-placement). */
+    placement: {
+      demande: 'à l’étape demandée',
+      defaut: 'à l’étape par défaut',
+      existant: 'contact déjà connu, laissé où il était',
+      aucun: 'sur aucun pipeline (l’espace n’en a pas d’actif)',
+    },
+    record: 'Fiche',
+    openRecord: 'Ouvrir la fiche du prospect',
+    warnings: 'Avertissements',
     open: (date: string) => `Ouvrir l’appel du ${date}`,
     openShort: 'Ouvrir',
     openNew: 'Ouvrir le nouvel appel',
@@ -371,12 +393,27 @@ export const texts = {
       'change.undone': 'Modification par l’API annulée',
     } satisfies Record<AuditAction, string>,
     summary: 'Résumé',
+    target: 'Concerne',
+    openCall: (date: string) => `Ouvrir l’appel rejoué (entrée du ${date})`,
+    call: 'L’appel rejoué',
     more: 'Plus',
+  },
+  /** What stands for a name the workspace no longer has, beside the id it was (docs/api.md#settings-page). */
+  names: {
+    missingStage: {
+      text: 'étape d’un pipeline inactif ou supprimé',
+      copyLabel: 'Copier l’identifiant de l’étape introuvable',
+    },
+    missingMember: { text: 'membre retiré', copyLabel: 'Copier l’identifiant du membre retiré' },
+    missingTag: { text: 'tag supprimé', copyLabel: 'Copier l’identifiant du tag supprimé' },
+    missingKey: { text: 'clé d’API supprimée', copyLabel: 'Copier l’identifiant de la clé d’API supprimée' },
   },
   copy: {
     button: 'Copier',
     of: (label: string) => `Copier : ${label}`,
     done: 'Copié dans le presse-papiers.',
+    doneShort: 'Copié',
+    doneOf: (label: string) => `${label} : copié`,
   },
   secret: {
     warning: 'Copiez cette valeur maintenant : elle ne sera plus jamais affichée.',

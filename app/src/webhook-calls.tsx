@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { ShownName } from './copyable-value';
 import { usePages } from './pages';
 import { hrefOf } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { Table } from './table';
 import { texts } from './texts';
+import { useWorkspaceNames, type WorkspaceNames } from './workspace-names';
 
 type Call = components['schemas']['WebhookCallPage']['calls'][number];
 type CallDocument = components['schemas']['WebhookCallDocument'];
 type Replay = components['schemas']['WebhookReplay'];
 
 const routeNames: Record<Call['route'], string> = texts.webhookCalls.route;
+const placementWords: Readonly<Record<string, string>> = texts.webhookCalls.placement;
 
 /** The outcomes the page has words for: `created` and `existing` by the webhook that answered (typed by the API). */
 const outcomeWords: Readonly<Record<string, string | Record<Call['route'], string>>> = texts.webhookCalls.outcomes;
@@ -91,6 +94,7 @@ export function WebhookCalls({ workspace, callId }: { workspace: Workspace; call
         {opened === undefined && !failure && <p>{texts.loading}</p>}
         {opened && (
           <OpenedCall
+            workspace={workspace}
             shown={opened}
             replay={replay}
             newCallHref={replay?.call ? callHref(replay.call.id) : undefined}
@@ -154,8 +158,25 @@ export function WebhookCalls({ workspace, callId }: { workspace: Workspace; call
 const outcomeText = (call: Call) =>
   call.count > 1 ? texts.webhookCalls.counted(outcomeOf(call), call.count) : outcomeOf(call);
 
-/** A call's date, route, status and outcome in words. */
-function CallFacts({ call }: { call: Call }) {
+/**
+ * Where a lead call left its prospect: the stage by name, and how it was chosen in words; a placement the page has no
+ * words for is shown as sent.
+ */
+function placementOf(call: Call, names: WorkspaceNames) {
+  const how = call.placement === null ? undefined : texts.wordsFor(placementWords, call.placement);
+  if (call.stage_id === null) return how ?? texts.changes.empty;
+  const stage = <ShownName named={names.stage(call.stage_id)} />;
+  return how === undefined ? (
+    stage
+  ) : (
+    <>
+      {stage} ({how})
+    </>
+  );
+}
+
+/** A call's date, route, status and outcome in words; for a lead, where it left its prospect and a link to it. */
+function CallFacts({ call, names, workspace }: { call: Call; names: WorkspaceNames; workspace: Workspace }) {
   return (
     <dl class="summary">
       <dt>{texts.webhookCalls.at}</dt>
@@ -166,7 +187,50 @@ function CallFacts({ call }: { call: Call }) {
       <dd>{call.status}</dd>
       <dt>{texts.webhookCalls.outcome}</dt>
       <dd>{outcomeText(call)}</dd>
+      {(call.placement !== null || call.stage_id !== null) && (
+        <>
+          <dt>{texts.webhookCalls.placementLabel}</dt>
+          <dd>{placementOf(call, names)}</dd>
+        </>
+      )}
+      {call.route === 'ingest-lead' && call.record_id !== null && (
+        <>
+          <dt>{texts.webhookCalls.record}</dt>
+          <dd>
+            <a href={hrefOf({ workspaceId: workspace.id, screen: 'prospects', item: call.record_id })}>
+              {texts.webhookCalls.openRecord}
+            </a>
+          </dd>
+        </>
+      )}
+      {call.warnings.length > 0 && (
+        <>
+          <dt>{texts.webhookCalls.warnings}</dt>
+          <dd>
+            <ul>
+              {call.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
     </dl>
+  );
+}
+
+/**
+ * A refused call's message as the webhook answered it, first on its page: an error summary (the GOV.UK Design System's
+ * pattern), the refusal in the sender's words before the facts. A call journaled before the journal kept messages
+ * has its outcome in words instead.
+ */
+function RefusalSummary({ call }: { call: Call }) {
+  if (call.status < 400) return null;
+  return (
+    <div class="error-summary" aria-labelledby="refusal-heading">
+      <h4 id="refusal-heading">{texts.webhookCalls.refusalHeading}</h4>
+      <p>{call.message ?? outcomeOf(call)}</p>
+    </div>
   );
 }
 
@@ -175,13 +239,15 @@ function CallFacts({ call }: { call: Call }) {
  * heading takes the focus when a call is opened, so a keyboard or screen-reader user lands on what they asked for.
  */
 function OpenedCall(props: {
+  workspace: Workspace;
   shown: CallDocument;
   replay?: Replay | undefined;
   /** The address of the call the replay made, once it has one. */
   newCallHref?: string | undefined;
   onReplay?: (shown: CallDocument) => Promise<void>;
 }) {
-  const { shown, replay } = props;
+  const { shown, replay, workspace } = props;
+  const names = useWorkspaceNames(workspace);
   const heading = useRef<HTMLHeadingElement>(null);
   const [replaying, setReplaying] = useState(false);
   useEffect(() => heading.current?.focus(), [shown.call.id]);
@@ -198,7 +264,8 @@ function OpenedCall(props: {
       <h3 id="opened-call-heading" ref={heading} tabIndex={-1}>
         {texts.webhookCalls.opened(texts.date(shown.call.at))}
       </h3>
-      <CallFacts call={shown.call} />
+      <RefusalSummary call={shown.call} />
+      {names.ready ? <CallFacts call={shown.call} names={names} workspace={workspace} /> : <p>{texts.loading}</p>}
       <h4>{texts.webhookCalls.body}</h4>
       {shown.body === null ? <p>{texts.webhookCalls.noBody}</p> : <pre>{bodyText(shown.body)}</pre>}
       {shown.call.body_truncated && <p>{texts.webhookCalls.truncated}</p>}
@@ -214,7 +281,7 @@ function OpenedCall(props: {
           {replay.call && (
             <>
               <h4>{texts.webhookCalls.newCall}</h4>
-              <CallFacts call={replay.call} />
+              <CallFacts call={replay.call} names={names} workspace={workspace} />
               {props.newCallHref && (
                 <p>
                   <a href={props.newCallHref}>{texts.webhookCalls.openNew}</a>

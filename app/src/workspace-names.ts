@@ -7,60 +7,92 @@ import { texts } from './texts';
 type Change = components['schemas']['ChangeList']['changes'][number];
 
 /**
- * What the page shows for the ids a prospect, its change log and the audit log carry: the stage's name (« Ventes ›
- * Relance »), the member's (with the e-mail: two members may share a name), the tag's, a follow-up as a date. An id the workspace no longer names (an inactive pipeline, a tag since
- * gone) is shown as the id.
+ * What the page shows for an id: the name it stands for, or, for an id the workspace no longer names (a tag since
+ * deleted, a stage of an inactive pipeline), a fallback in words with the id itself to copy (`missingId`).
+ */
+export type Named = { text: string; missingId?: string; copyLabel?: string };
+
+/**
+ * The names of the ids a prospect, its change log, the audit log and the webhook's calls carry: the stage's (« Ventes ›
+ * Relance »), the member's (with the e-mail: two members may share a name), the tag's, the API key's; a follow-up as
+ * a date. `ready` is false until they are read: a screen waits for them rather than showing ids that turn into names.
  */
 export type WorkspaceNames = {
-  stage: (id: string | null) => string;
-  member: (id: string | null) => string;
+  ready: boolean;
+  stage: (id: string | null) => Named;
+  member: (id: string | null) => Named;
+  tag: (id: string | null) => Named;
+  apiKey: (id: string | null) => Named;
   /** An entry's value (`before` or `after`) as its field names it. */
-  value: (field: Change['field'], value: string | null) => string;
+  value: (field: Change['field'], value: string | null) => Named;
 };
 
-const orId = (names: ReadonlyMap<string, string>, id: string | null) =>
-  id === null ? texts.changes.empty : (names.get(id) ?? id);
+type Lists = {
+  pipelines?: components['schemas']['PipelineListing'] | undefined;
+  members?: components['schemas']['MemberList'] | undefined;
+  apiKeys?: components['schemas']['ApiKeyList'] | undefined;
+};
 
-function namesFrom(
-  listing: components['schemas']['PipelineListing'] | undefined,
-  members: components['schemas']['MemberList'] | undefined,
-): WorkspaceNames {
-  const stages = new Map(
-    (listing?.pipelines ?? []).flatMap((pipeline) =>
-      pipeline.stages.map((stage) => [stage.id, texts.prospect.stageIn(pipeline.name, stage.name)] as const),
-    ),
-  );
-  const tags = new Map((listing?.tags ?? []).map((tag) => [tag.id, tag.name] as const));
-  const people = new Map(
-    (members?.members ?? []).map((member) => [member.id, texts.members.who(member.name, member.email)] as const),
-  );
+/**
+ * The names of one kind: an id it lists is named; one it does not is its `missing` fallback, with the id to copy; while
+ * the list could not be read (the API refused it: the screen shows its own refusals), the id as it is.
+ */
+const namer =
+  (names: ReadonlyMap<string, string> | undefined, missing: { text: string; copyLabel: string }) =>
+  (id: string | null): Named => {
+    if (id === null) return { text: texts.changes.empty };
+    const name = names?.get(id);
+    if (name !== undefined) return { text: name };
+    return names === undefined ? { text: id } : { ...missing, missingId: id };
+  };
+
+function namesFrom(lists: Lists | undefined): WorkspaceNames {
+  const pipelines = lists?.pipelines?.pipelines;
+  const stages =
+    pipelines &&
+    new Map(
+      pipelines.flatMap((pipeline) =>
+        pipeline.stages.map((stage) => [stage.id, texts.prospect.stageIn(pipeline.name, stage.name)] as const),
+      ),
+    );
+  const tags = lists?.pipelines && new Map(lists.pipelines.tags.map((tag) => [tag.id, tag.name] as const));
+  const people =
+    lists?.members &&
+    new Map(lists.members.members.map((member) => [member.id, texts.members.who(member.name, member.email)] as const));
+  const keys = lists?.apiKeys && new Map(lists.apiKeys.api_keys.map((key) => [key.id, key.name] as const));
   const names: WorkspaceNames = {
-    stage: (id) => orId(stages, id),
-    member: (id) => orId(people, id),
+    ready: lists !== undefined,
+    stage: namer(stages, texts.names.missingStage),
+    member: namer(people, texts.names.missingMember),
+    tag: namer(tags, texts.names.missingTag),
+    apiKey: namer(keys, texts.names.missingKey),
     value: (field, value) => {
-      if (value === null) return texts.changes.empty;
+      if (value === null) return { text: texts.changes.empty };
       if (field === 'stage') return names.stage(value);
       if (field === 'setter' || field === 'closer') return names.member(value);
-      if (field === 'tags') return orId(tags, value);
-      if (field === 'follow_up') return texts.date(value);
-      return value;
+      if (field === 'tags') return names.tag(value);
+      if (field === 'follow_up') return { text: texts.date(value) };
+      return { text: texts.changes.noteAdded };
     },
   };
   return names;
 }
 
 /**
- * The workspace's names, read once for the screen that shows them (`GET …/pipelines` and `GET …/members`, both open
- * to a member): ids until they arrive, or if the API refuses (the screen shows its own refusals).
+ * The workspace's names, read once for the screen that shows them, however many rows name them: `GET …/pipelines`
+ * (the stages, and the tags), `GET …/members` and `GET …/api-keys`, all three open to a member.
  */
 export function useWorkspaceNames(workspace: Workspace): WorkspaceNames {
-  const [names, setNames] = useState(() => namesFrom(undefined, undefined));
+  const [names, setNames] = useState(() => namesFrom(undefined));
   useEffect(() => {
     const path = { workspace_id: workspace.id };
     void Promise.all([
       api.GET('/workspaces/{workspace_id}/pipelines', { params: { path } }),
       api.GET('/workspaces/{workspace_id}/members', { params: { path } }),
-    ]).then(([pipelines, members]) => setNames(namesFrom(pipelines.data, members.data)));
+      api.GET('/workspaces/{workspace_id}/api-keys', { params: { path } }),
+    ]).then(([pipelines, members, apiKeys]) =>
+      setNames(namesFrom({ pipelines: pipelines.data, members: members.data, apiKeys: apiKeys.data })),
+    );
   }, [workspace.id]);
   return names;
 }

@@ -160,7 +160,12 @@ export type WebhookCall = {
   outcome: string;
   record_id: string | null;
   placement: string | null;
+  /** Where a lead call left its prospect (the answer's `pipeline_id`, `stage_id`); absent for any other call. */
+  pipeline_id?: string | null;
+  stage_id?: string | null;
   warnings: string[];
+  /** The French message a refusal answered (its `error.message`); absent for a success. */
+  message?: string;
   request_id: string | null;
   /**
    * Kept only for an authenticated call that did not succeed: the body as received (its first

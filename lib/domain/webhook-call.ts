@@ -28,7 +28,10 @@ export type WebhookCallContext = {
 };
 
 /** What a call's journal entry says of its answer: what happened (or the error code answered), and what it names. */
-export type CallOutcome = Pick<WebhookCall, 'outcome' | 'record_id' | 'placement' | 'warnings'>;
+export type CallOutcome = Pick<
+  WebhookCall,
+  'outcome' | 'record_id' | 'placement' | 'warnings' | 'pipeline_id' | 'stage_id' | 'message'
+>;
 
 /** One business metric counted (lib/observability.ts), as a value. */
 export type MetricCount = {
@@ -65,13 +68,20 @@ export const successEntry = (call: WebhookCallContext, outcome: CallOutcome): We
   callEntry(call, call.successStatus, outcome);
 
 /**
- * The report of a call answered with an error `code`: its entry names nothing, and it counts in
+ * The report of a call answered with an error `code` and its French `message` (kept, so that the call's page shows
+ * the refusal as the sender read it): its entry names nothing else, and it counts in
  * LeadsRefused / CandidatesRefused by that code. Every error answer of a webhook counts, the
  * gate's refusals of an unknown or malformed endpoint (which get no journal entry) and 5xx answers
  * included.
  */
-export const refusalReport = (route: WebhookRoute, code: string): CallReport => ({
-  journal: { outcome: code, record_id: null, placement: null, warnings: [] },
+export const refusalReport = (route: WebhookRoute, code: string, message?: string): CallReport => ({
+  journal: {
+    outcome: code,
+    record_id: null,
+    placement: null,
+    warnings: [],
+    ...(message === undefined ? {} : { message }),
+  },
   journaledWithChange: false,
   counts: [{ metric: route === 'recruitment' ? 'CandidatesRefused' : 'LeadsRefused', dimensions: { code } }],
 });

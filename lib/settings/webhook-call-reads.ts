@@ -16,7 +16,13 @@ import { AdminInputError, checkedId, notFoundId, unknownId, requireWorkspace } f
 export type WebhookCallView = Pick<
   WebhookCallItem,
   'id' | 'at' | 'route' | 'status' | 'outcome' | 'record_id' | 'placement' | 'warnings' | 'request_id'
-> & { count: number; body_truncated: boolean };
+> & {
+  pipeline_id: string | null;
+  stage_id: string | null;
+  message: string | null;
+  count: number;
+  body_truncated: boolean;
+};
 
 /**
  * The kept body read as the webhook reads it, `{ raw }` when the webhook refuses to read it or it
@@ -36,7 +42,10 @@ export const callView = (call: WebhookCallItem): WebhookCallView => ({
   outcome: call.outcome,
   record_id: call.record_id ?? null,
   placement: call.placement ?? null,
+  pipeline_id: call.pipeline_id ?? null,
+  stage_id: call.stage_id ?? null,
   warnings: call.warnings ?? [],
+  message: call.message ?? null,
   request_id: call.request_id ?? null,
   count: call.count ?? 1,
   body_truncated: call.body_truncated === true,

@@ -14,7 +14,10 @@ export type StoredAnswer = {
   statusCode: number;
   body: string;
   contentType: string;
-  journal?: Pick<WebhookCall, 'outcome' | 'record_id' | 'placement' | 'warnings'>;
+  journal?: Pick<
+    WebhookCall,
+    'outcome' | 'record_id' | 'placement' | 'warnings' | 'pipeline_id' | 'stage_id' | 'message'
+  >;
 };
 
 /** What a retry replays: the first attempt's id seed and time, so it writes the very same items. */

@@ -63,11 +63,15 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await opened.getByText('"first_name": "Sans contact"').waitFor();
     // Opening a call moves the focus to it, so the keyboard goes on from what was asked for.
     await opened.locator('h3:focus').waitFor();
+    // The refusal as the webhook answered it, first under the heading, before the call's facts and its body.
+    const first = opened.locator('h3 + *');
+    await expect(first.getByRole('heading').textContent()).resolves.toBe('Le webhook a refusé cet appel');
+    await expect(first.getByRole('paragraph').textContent()).resolves.toBe(messages.lead.noContact);
     await expectAccessible(page);
 
     await opened.getByRole('button', { name: 'Rejouer' }).click();
     await opened.getByRole('heading', { name: 'Réponse du webhook au rejeu : statut 400' }).waitFor();
-    await opened.getByText(messages.lead.noContact).waitFor();
+    await opened.locator('pre').filter({ hasText: messages.lead.noContact }).waitFor();
     await screen.getByRole('status').filter({ hasText: 'Appel rejoué.' }).waitFor();
     const listed = await failedCalls();
     expect(listed.map((call) => call.status)).toEqual([400, 400]);
@@ -101,6 +105,10 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
     await replayed.getByText(`Alice Martin (${world.ws.admin.email})`, { exact: true }).waitFor();
     await expect(audit.getByText('webhook_call.replayed').count()).resolves.toBe(0);
     await expect(audit.getByText(world.ws.admin.memberId).count()).resolves.toBe(0);
+    // What it acted on: the replayed call, at its own address.
+    await expect(replayed.getByRole('link', { name: /^Ouvrir l’appel rejoué/ }).getAttribute('href')).resolves.toBe(
+      new URL(callAddress).hash,
+    );
     await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);

@@ -106,10 +106,26 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     // The setter the key set, by the member's name.
     await expect(entries.filter({ hasText: 'Après : Alice Martin' }).count()).resolves.toBe(1);
     await expect(card.getByRole('button', { name: 'Plus' }).count()).resolves.toBe(0);
-    const staleStage = entries.filter({ hasText: 'Après : Ventes › Relance' }).filter({
-      has: page.getByRole('button', { name: 'Annuler cette modification' }),
+    // The stage entry the setter's was written over cannot be undone: it says so, where its button would be.
+    const staleStage = entries.filter({ hasText: 'Après : Ventes › Relance' }).filter({ hasNotText: /^Annulée le/ });
+    await staleStage
+      .getByText('Le prospect a été modifié depuis : cette modification ne peut plus être annulée.')
+      .waitFor();
+    await expect(staleStage.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
+    // A write the key's list cannot show (another key's): the setter's undo is offered, and the API's refusal shown as sent.
+    const created = await fetch(`${world.api.url}/workspaces/${world.ws.seed.workspace_id}/api-keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${world.ws.admin.accessToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Autre intégration', scopes: ['prospects:write'] }),
     });
-    await staleStage.getByRole('button', { name: 'Annuler cette modification' }).click();
+    const otherKey = ((await created.json()) as { secret: string }).secret;
+    expect(
+      (await withKey(otherKey, 'PATCH', `/prospects/${lead}`, { closer_id: world.ws.admin.memberId })).status,
+    ).toBe(200);
+    await entries
+      .filter({ hasText: 'Après : Alice Martin' })
+      .getByRole('button', { name: 'Annuler cette modification' })
+      .click();
     await expect(card.getByRole('alert').textContent()).resolves.toBe(messages.changeLog.prospectMoved);
     await expectAccessible(page);
     // On a phone-width screen, the keys and their changes (ids of 36 characters) fit without scrolling sideways.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { messages } from '../../lib/messages';
 import { listAudit } from '../../lib/settings/audit';
 import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
 import { productionDeps } from '../../lib/storage/client';
@@ -89,7 +90,10 @@ describe('GET /webhook/calls', () => {
       outcome: 'ingest_failed',
       record_id: null,
       placement: null,
+      pipeline_id: null,
+      stage_id: null,
       warnings: [],
+      message: messages.failure.leadNotSaved,
       request_id: expect.any(String),
       count: 1,
       body_truncated: false,

@@ -29,7 +29,13 @@ describe('the webhook call journal', () => {
   it('journals a new lead with its outcome, in the transaction that creates it: no body kept', async () => {
     const response = await send('/webhooks/ingest-lead', { email: `${randomUUID()}@journal.test`, couleur: 'bleu' });
     expect(response.status).toBe(200);
-    const answer = response.body as { prospect_id: string; placement: string; warnings: string[] };
+    const answer = response.body as {
+      prospect_id: string;
+      placement: string;
+      pipeline_id: string;
+      stage_id: string;
+      warnings: string[];
+    };
     const [entry] = await latest();
     expect(entry).toMatchObject({
       route: 'ingest-lead',
@@ -37,9 +43,12 @@ describe('the webhook call journal', () => {
       outcome: 'created',
       record_id: answer.prospect_id,
       placement: answer.placement,
+      pipeline_id: answer.pipeline_id,
+      stage_id: answer.stage_id,
       warnings: answer.warnings,
       endpoint_id: endpoint(),
     });
+    expect(entry?.message).toBeUndefined();
     expect(entry?.body).toBeUndefined();
     expect(entry?.request_id).toEqual(expect.any(String));
     expect(entry?.request_id).toBe(response.headers.get('x-request-id'));
@@ -119,7 +128,10 @@ describe('the webhook call journal', () => {
       record_id: null,
       placement: null,
       warnings: [],
+      // The refusal as its sender read it, which names nothing the call sent.
+      message: (refused.body as { message: string }).message,
     });
+    expect(entry?.message).toEqual(expect.stringMatching(/\S/));
     expect(entry?.body).toBeUndefined();
     expect(JSON.stringify(entry)).not.toContain(secret);
 

@@ -264,6 +264,8 @@ const entryOf = (result: LeadResult): CallOutcome => ({
   outcome: result.status,
   record_id: result.prospect_id,
   placement: result.placement,
+  pipeline_id: result.pipeline_id,
+  stage_id: result.stage_id,
   warnings: result.warnings,
 });
 

@@ -162,8 +162,8 @@ export function journaledWebhookHandler(route: Route, deps: Deps, useCase: Webho
         try {
           return successOutcome(call, await useCase({ ...deps, ...identity }, call, readWebhookBody(event)));
         } catch (error) {
-          const { code } = mappedErrorOf(route, error);
-          return { response: respondWithError(route, error), ...refusalReport(call.route, code) };
+          const { code, message } = mappedErrorOf(route, error);
+          return { response: respondWithError(route, error), ...refusalReport(call.route, code, message) };
         }
       },
       (kept) => ({ response: kept.response, ...replayReport(call.route, kept.response.statusCode, kept.journal) }),
@@ -187,7 +187,7 @@ export function webhookJournal(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, JournalContext> {
   return {
     onError: async ({ event, context, error }) => {
-      const { status, code } = mappedErrorOf(route, error);
+      const { status, code, message } = mappedErrorOf(route, error);
       const decision = decodeDecision(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
       const call =
         context.webhookCall ??
@@ -200,7 +200,7 @@ export function webhookJournal(
         event,
         call && { call, authenticated: context.webhookCall !== undefined },
         status,
-        refusalReport(webhookRouteOf(route), code),
+        refusalReport(webhookRouteOf(route), code, message),
       );
     },
   };

@@ -28,7 +28,10 @@ const lostCall = {
   outcome: 'ingest_failed',
   record_id: null,
   placement: null,
+  pipeline_id: null,
+  stage_id: null,
   warnings: [],
+  message: messages.failure.leadNotSaved,
   request_id: 'c0f1e2d3-b4a5-4968-8776-655443322110',
   count: 1,
   body_truncated: false,
@@ -41,7 +44,10 @@ const replayedCall = {
   status: 200,
   outcome: 'created',
   record_id: ids.prospect,
-  placement: 'Ventes / Nouveau',
+  placement: 'demande',
+  pipeline_id: ids.salesPipeline,
+  stage_id: ids.newStage,
+  message: null,
   request_id: `admin-replay-${ids.workspace}`,
 };
 

@@ -463,7 +463,17 @@ const webhookCall = z.strictObject({
   outcome: z.string().meta({ description: '`created`, `existing`, or the error code answered.' }),
   record_id: id.nullable().meta({ description: 'The prospect or talent of the call; null when none.' }),
   placement: z.string().nullable(),
+  pipeline_id: id.nullable().meta({
+    description: 'Where a lead call left its prospect (its answer’s `pipeline_id`); null for any other call.',
+  }),
+  stage_id: id
+    .nullable()
+    .meta({ description: 'Where a lead call left its prospect (its answer’s `stage_id`); null for any other call.' }),
   warnings: z.array(z.string()),
+  message: z
+    .string()
+    .nullable()
+    .meta({ description: 'The French message the webhook answered a refusal with (`message`); null for a success.' }),
   request_id: z.string().nullable(),
   count: z
     .int()
