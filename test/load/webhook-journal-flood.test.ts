@@ -1,3 +1,4 @@
+import { messages } from '../../lib/messages';
 import type { SeedOutput } from '../../tools/seed/seed';
 import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
 import { productionDeps, type Deps } from '../../lib/storage/client';
@@ -130,7 +131,10 @@ it(
       outcome: 'unauthorized',
       record_id: null,
       placement: null,
+      pipeline_id: null,
+      stage_id: null,
       warnings: [],
+      message: messages.access.webhookUnauthorized,
       request_id: first[10],
       count: 590,
       body_truncated: false,
