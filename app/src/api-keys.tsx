@@ -8,6 +8,7 @@ import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { Table } from './table';
 import { texts } from './texts';
+import { RowLink } from './row-link';
 
 type ApiKey = components['schemas']['ApiKeyList']['api_keys'][number];
 type Scope = NonNullable<components['schemas']['NewApiKey']['scopes']>[number];
@@ -149,13 +150,11 @@ export function ApiKeys({ workspace, keyId }: { workspace: Workspace; keyId: str
             ],
             actions: (
               <>
-                <a
-                  class="button secondary"
+                <RowLink
                   href={hrefOf({ workspaceId: workspace.id, screen: 'cles', item: key.id })}
-                  aria-label={texts.apiKeys.showChanges(key.name)}
-                >
-                  {texts.apiKeys.changesShort}
-                </a>
+                  label={texts.apiKeys.showChanges(key.name)}
+                  short={texts.apiKeys.changesShort}
+                />
                 {revokeButton(key)}
               </>
             ),

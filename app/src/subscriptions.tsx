@@ -7,6 +7,7 @@ import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { Table } from './table';
 import { texts } from './texts';
+import { RowLink } from './row-link';
 
 type Subscription = components['schemas']['SubscriptionList']['subscriptions'][number];
 type Delivery = components['schemas']['Delivery'];
@@ -208,13 +209,11 @@ export function Subscriptions({
             ],
             actions: (
               <>
-                <a
-                  class="button secondary"
+                <RowLink
                   href={hrefOf({ workspaceId: workspace.id, screen: 'abonnements', item: subscription.id })}
-                  aria-label={texts.subscriptions.open(subscription.url)}
-                >
-                  {texts.subscriptions.openShort}
-                </a>
+                  label={texts.subscriptions.open(subscription.url)}
+                  short={texts.subscriptions.openShort}
+                />
                 {toggle(subscription)}
               </>
             ),

@@ -8,6 +8,7 @@ import type { Workspace } from './session';
 import { Table } from './table';
 import { texts } from './texts';
 import { useWorkspaceNames, type WorkspaceNames } from './workspace-names';
+import { RowLink } from './row-link';
 
 type Call = components['schemas']['WebhookCallPage']['calls'][number];
 type CallDocument = components['schemas']['WebhookCallDocument'];
@@ -133,13 +134,11 @@ export function WebhookCalls({ workspace, callId }: { workspace: Workspace; call
             key: call.id,
             cells: [texts.date(call.at), routeNames[call.route], call.status, outcomeText(call)],
             actions: (
-              <a
-                class="button secondary"
+              <RowLink
                 href={callHref(call.id)}
-                aria-label={texts.webhookCalls.open(texts.date(call.at))}
-              >
-                {texts.webhookCalls.openShort}
-              </a>
+                label={texts.webhookCalls.open(texts.date(call.at))}
+                short={texts.webhookCalls.openShort}
+              />
             ),
           }))}
         />
