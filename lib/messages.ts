@@ -157,6 +157,49 @@ export const messages = {
     futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
   },
 
+  /** Custom fields (docs/api.md#custom-fields): their definitions, and their values sent by a lead or a PATCH. */
+  fields: {
+    keyPattern:
+      'une clé de 1 à 40 caractères est attendue : lettres minuscules sans accent, chiffres et « _ », commençant par une lettre',
+    reservedName:
+      'ce nom est lu par le webhook de leads lui-même (first_name, last_name, email, phone, social_url, source, tag_ids, tags, pipeline, stage, fields, id)',
+    textLength: (field: string, max: number) =>
+      field === 'option'
+        ? `chaque option a de 1 à ${max} caractères`
+        : field === 'alias'
+          ? `chaque alias a de 1 à ${max} caractères`
+          : `de 1 à ${max} caractères`,
+    type: 'text, number, date, boolean, choice ou multi_choice attendu',
+    optionComma: 'une option ne contient pas de virgule (une réponse à choix multiples les sépare par des virgules)',
+    optionsCount: (max: number) => `de 1 à ${max} options`,
+    optionsRepeated: 'deux options portent le même nom',
+    aliasesCount: (max: number) => `${max} alias au plus`,
+    aliasesRepeated: 'deux alias portent le même nom',
+    updateRule: '« always » ou « if_empty » attendu',
+    optionsRequired: 'les types choice et multi_choice demandent leurs options',
+    optionsRefused: 'seuls les types choice et multi_choice ont des options',
+    keyFixed: 'la clé d’un champ ne change pas',
+    typeFixed: 'le type d’un champ ne change pas',
+    unknownField: (key: string) => `Champ personnalisé ${q(key)} introuvable dans cet espace.`,
+    keyTaken: (key: string) =>
+      `La clé ${q(key)} est déjà prise dans cet espace (une clé d’un champ supprimé ne resert pas).`,
+    nameTaken: (name: string) => `${q(name)} est déjà la clé ou un alias d’un autre champ de cet espace.`,
+    tooMany: (max: number) =>
+      `Cet espace a déjà ${max} champs personnalisés : supprimez-en un avant d’en créer un autre.`,
+    tooLarge: (kilobytes: number) =>
+      `Les définitions des champs dépasseraient ${kilobytes} Ko : raccourcissez des libellés, des options ou des alias.`,
+    optionDropped: (option: string) =>
+      `L’option ${q(option)} manque : des prospects peuvent l’avoir, une option ne se retire pas.`,
+    /** A lead's value that does not fit: the field is named, never the value (it may be personal data). */
+    leadValueRefused: (label: string, key: string) =>
+      `Champ « ${label} » (${key}) ignoré : la valeur envoyée ne correspond pas à son type.`,
+    leadValuesTooLarge: (label: string, key: string, kilobytes: number) =>
+      `Champ « ${label} » (${key}) ignoré : les valeurs des champs d’un prospect dépasseraient ${kilobytes} Ko.`,
+    patchValueRefused: (label: string) => `la valeur ne correspond pas au type du champ « ${label} »`,
+    patchUnknownField: (key: string) => `Champ personnalisé « ${key} » introuvable dans cet espace.`,
+    patchValuesTooLarge: (kilobytes: number) => `les valeurs des champs d’un prospect dépasseraient ${kilobytes} Ko`,
+  },
+
   /** Query parameters of the read routes (docs/api.md#read-routes). */
   query: {
     invalidLimit: 'Paramètre « limit » invalide : un nombre entier de 1 à 100 est attendu.',

@@ -80,7 +80,40 @@ export type Prospect = {
   updated_at: string;
   /** Who made the last write (every write sets it); absent on a prospect no write has touched since actors were stamped. */
   actor?: Actor;
+  /** The custom fields' values by key, each in its answered form (docs/api.md#custom-fields); absent when none is set. */
+  fields?: FieldValues;
 };
+
+/**
+ * A custom field's definition (docs/api.md#custom-fields): `key` never changes, `options` only for the two choice
+ * types (null otherwise), `aliases` the names a form may send it under, `update` what a known contact's lead does to
+ * a value already set.
+ */
+export type FieldType = 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'multi_choice';
+export type FieldUpdateRule = 'always' | 'if_empty';
+export type FieldDefinition = {
+  key: string;
+  label: string;
+  type: FieldType;
+  options: string[] | null;
+  aliases: string[];
+  update: FieldUpdateRule;
+};
+/**
+ * What a deleted field leaves in the configuration (docs/adr/0016-custom-fields-storage.md): its key, kept from reuse,
+ * and while its values are being removed from the table, `purging`.
+ */
+export type DeletedField = { key: string; deleted_at: string; purging?: boolean };
+export type FieldEntry = FieldDefinition | DeletedField;
+/** A value in its answered form: text, number, boolean, `YYYY-MM-DD` date, option or options. */
+export type FieldValue = string | number | boolean | string[];
+export type FieldValues = Record<string, FieldValue>;
+
+export const isDeletedField = (entry: FieldEntry): entry is DeletedField => 'deleted_at' in entry;
+
+/** The fields a workspace defines, in creation order, deleted ones left out. */
+export const liveFields = (config: Pick<WorkspaceConfig, 'fields'>): FieldDefinition[] =>
+  config.fields.filter((entry): entry is FieldDefinition => !isDeletedField(entry));
 
 /** A candidate of a recruitment pipeline. */
 export type Candidate = {
@@ -275,6 +308,8 @@ export type WorkspaceConfig = {
   tags: Tag[];
   salesPipelines: SalesPipeline[];
   recruitmentPipelines: RecruitmentPipeline[];
+  /** The custom fields, deleted ones as their tombstones, in creation order. */
+  fields: FieldEntry[];
 };
 
 /**

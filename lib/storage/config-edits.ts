@@ -76,7 +76,7 @@ export const configEditPolicy: RetryPolicy = {
 };
 
 /** The attributes an edit replaces; every other attribute of the workspace item is left as stored. */
-const editedAttributes = ['members', 'tags', 'sales_pipelines', 'recruitment_pipelines'] as const;
+const editedAttributes = ['members', 'tags', 'sales_pipelines', 'recruitment_pipelines', 'fields'] as const;
 
 /** The members, tags and pipelines of a configuration, as an edit returns them when it changes nothing else. */
 export const partsOf = (config: WorkspaceConfig): ConfigParts => ({
@@ -84,6 +84,7 @@ export const partsOf = (config: WorkspaceConfig): ConfigParts => ({
   tags: config.tags,
   salesPipelines: config.salesPipelines,
   recruitmentPipelines: config.recruitmentPipelines,
+  fields: config.fields,
 });
 
 type StoredConfigItem = WorkspaceConfigItem & Record<string, unknown>;
@@ -117,7 +118,7 @@ export function configOfRead(read: ConfigRead): ExistingWorkspaceConfig | undefi
 /**
  * Access pattern "edit the workspace configuration" (docs/data-model.md, "Configuration edits"):
  * optimistic concurrency on `config_version`. A strongly consistent GetItem, `edit` applied to what
- * it read, then one UpdateItem that sets the four lists and `config_version + 1`, conditional on the
+ * it read, then one UpdateItem that sets the five lists and `config_version + 1`, conditional on the
  * item existing with the version read. The update, not a PutItem, leaves every other attribute as
  * stored at the time of the write (name, `created_at`, an `endpoint_id` that `webhook generate`
  * set meanwhile without touching the version, any attribute to come).
@@ -200,7 +201,7 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'u
   return { edited, readVersion, companions };
 }
 
-/** The conditional update of the configuration item: the four lists and the next version, if the version read is still stored. */
+/** The conditional update of the configuration item: the five lists and the next version, if the version read is still stored. */
 function configUpdate(store: Store, { edited, readVersion }: EditedItem) {
   return {
     TableName: store.tableName,

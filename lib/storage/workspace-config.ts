@@ -3,6 +3,7 @@ import { keys, type ItemKey, indexes } from './table-items';
 import type { Store } from './client';
 import {
   phoneSettingsOf,
+  type FieldEntry,
   type Member,
   type PhoneSettings,
   type RecruitmentPipeline,
@@ -25,6 +26,8 @@ export type ConfigParts = {
   tags: readonly Tag[];
   salesPipelines: readonly SalesPipeline[];
   recruitmentPipelines: readonly RecruitmentPipeline[];
+  /** The custom fields and the tombstones of deleted ones, in creation order (docs/adr/0016-custom-fields-storage.md). */
+  fields: readonly FieldEntry[];
 };
 
 /**
@@ -41,6 +44,8 @@ export type WorkspaceConfigItem = WorkspaceItem &
     tags: TagItem[];
     sales_pipelines: SalesPipelineItem[];
     recruitment_pipelines: RecruitmentPipelineItem[];
+    /** Absent on an item no field edit has touched: no field. */
+    fields?: FieldEntry[];
     config_version: number;
   };
 
@@ -104,15 +109,17 @@ export const configItems = {
       type: 'recruitment_pipeline',
       ...pipeline,
     })),
+    fields: [...parts.fields],
     config_version: configVersion,
   }),
 };
 
 /** The configuration of a workspace from its item (none: no such workspace, nothing configured). */
 export function configOf(item: Record<string, unknown> | undefined): WorkspaceConfig {
-  if (!item) return { workspace: undefined, members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] };
+  if (!item)
+    return { workspace: undefined, members: [], tags: [], salesPipelines: [], recruitmentPipelines: [], fields: [] };
   const stored = item as Partial<WorkspaceConfigItem> & WorkspaceItem;
-  const { members, tags, sales_pipelines, recruitment_pipelines } = stored;
+  const { members, tags, sales_pipelines, recruitment_pipelines, fields } = stored;
   const workspace: WorkspaceItem = {
     type: 'workspace',
     id: stored.id,
@@ -126,6 +133,7 @@ export function configOf(item: Record<string, unknown> | undefined): WorkspaceCo
     tags: tags ?? [],
     salesPipelines: sales_pipelines ?? [],
     recruitmentPipelines: recruitment_pipelines ?? [],
+    fields: fields ?? [],
   };
 }
 

@@ -52,7 +52,7 @@ async function aWorkspace(): Promise<string> {
   await put(
     configItems.workspace(
       { id, name: 'Espace', created_at: new Date().toISOString() },
-      { members: [], tags: [{ id: tagId, name: 'VIP' }], salesPipelines: [], recruitmentPipelines: [] },
+      { members: [], tags: [{ id: tagId, name: 'VIP' }], salesPipelines: [], recruitmentPipelines: [], fields: [] },
     ),
   );
   return id;

@@ -88,7 +88,7 @@ async function aWorkspaceWithANewProspect(): Promise<{ workspaceId: string; even
   await put(
     configItems.workspace(
       { id: workspaceId, name: 'Espace', created_at: new Date().toISOString() },
-      { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] },
+      { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [], fields: [] },
     ),
   );
   await createSubscription(

@@ -97,7 +97,7 @@ async function aWorkspace(path = '/accepts') {
   await put(
     configItems.workspace(
       { id: workspaceId, name: 'Balayage', created_at: new Date().toISOString() },
-      { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] },
+      { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [], fields: [] },
     ),
   );
   const subscription = await createSubscription(

@@ -22,6 +22,7 @@ const config = (pipelines: WorkspaceConfig['recruitmentPipelines']): WorkspaceCo
   tags: [],
   salesPipelines: [],
   recruitmentPipelines: pipelines,
+  fields: [],
 });
 const call = (overrides: Partial<ApplicationCall['application']> = {}, content?: string): ApplicationCall => {
   let next = 0;

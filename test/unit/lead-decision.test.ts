@@ -21,6 +21,7 @@ const config: WorkspaceConfig = {
     },
   ],
   recruitmentPipelines: [],
+  fields: [],
 };
 const call: LeadCall = {
   lead: { email: 'lea@exemple.test', first_name: 'Léa', tag_ids: [ids.vip, 'unknown-tag'] },

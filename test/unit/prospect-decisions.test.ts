@@ -38,6 +38,7 @@ const config: WorkspaceConfig = {
     },
   ],
   recruitmentPipelines: [],
+  fields: [],
 };
 const aProspect = (overrides: Partial<Prospect> = {}): Prospect => ({
   id: ids.prospect,

@@ -58,6 +58,8 @@ type Planning = {
     tags: Tag[];
     salesPipelines: SalesPipeline[];
     recruitmentPipelines: RecruitmentPipeline[];
+    /** A seed defines no custom field: the settings API and the page do. */
+    fields: [];
   };
   output: SeedOutput;
   /** The people's memberships, written just before the configuration item. */
@@ -86,7 +88,7 @@ export function planSeed(deps: Pick<Deps, 'clock' | 'newId'>, seed: Seed): SeedP
     workspaceId,
     now: deps.clock().toISOString(),
     items: [],
-    config: { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [] },
+    config: { members: [], tags: [], salesPipelines: [], recruitmentPipelines: [], fields: [] },
     output: {
       workspace_id: workspaceId,
       members: {},
