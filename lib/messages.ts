@@ -328,6 +328,14 @@ export const messages = {
     memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,
     tagCreated: (name: string) => `Tag ${q(name)} créé.`,
     tagRenamed: (before: string, after: string) => `Tag ${q(before)} renommé ${q(after)}.`,
+    /** A custom field by its label and key (docs/api.md#custom-fields); `changed`: what the PATCH changed, in words. */
+    fieldCreated: (label: string, key: string) => `Champ personnalisé ${q(label)} (${key}) créé.`,
+    fieldChanged: (label: string, key: string, changed: readonly string[]) =>
+      `Champ personnalisé ${q(label)} (${key}) modifié : ${changed.join(', ')}.`,
+    fieldDeleted: (label: string, key: string) =>
+      `Champ personnalisé ${q(label)} (${key}) supprimé : ses valeurs ne sont plus montrées et seront effacées.`,
+    /** What a PATCH of a custom field may change, as `fieldChanged` names it. */
+    fieldParts: { label: 'libellé', options: 'options', aliases: 'alias', update: 'mise à jour par un lead' },
     /** A subscription by its URL's host only: a query string may carry the receiver's own token. */
     subscriptionCreated: (host: string) => `Abonnement vers ${host} créé.`,
     subscriptionEnabled: 'Abonnement activé.',

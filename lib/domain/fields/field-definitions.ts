@@ -210,14 +210,17 @@ export function withDeletedField(config: Pick<WorkspaceConfig, 'fields'>, key: s
   return config.fields.map((entry) => (entry === current ? { key, deleted_at: now, purging: true } : entry));
 }
 
+/** A definition as the routes answer it: its six attributes, in this order. */
+export const fieldView = ({ key, label, type, options, aliases, update }: FieldDefinition): FieldDefinition => ({
+  key,
+  label,
+  type,
+  options,
+  aliases,
+  update,
+});
+
 /** `GET /fields`: the live definitions in creation order. */
 export const fieldListing = (config: Pick<WorkspaceConfig, 'fields'>): { fields: FieldDefinition[] } => ({
-  fields: liveFields(config).map(({ key, label, type, options, aliases, update }) => ({
-    key,
-    label,
-    type,
-    options,
-    aliases,
-    update,
-  })),
+  fields: liveFields(config).map(fieldView),
 });
