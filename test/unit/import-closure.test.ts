@@ -14,6 +14,8 @@ const root = new URL('../..', import.meta.url).pathname;
 const budgets: Record<string, number> = {
   'functions/prospect-api/list-pipelines.ts': 12,
   'functions/prospect-api/list-assignable-members.ts': 12,
+  // The listing's one rule file of the custom fields (lib/domain/fields/field-definitions.ts).
+  'functions/prospect-api/list-custom-fields.ts': 13,
   'functions/prospect-api/get-prospect.ts': 17,
   'functions/prospect-api/find-prospects.ts': 19,
   'functions/prospect-api/list-notes.ts': 18,
@@ -37,6 +39,11 @@ const budgets: Record<string, number> = {
   'functions/settings/list-tags.ts': 14,
   'functions/settings/create-tag.ts': 20,
   'functions/settings/rename-tag.ts': 20,
+  'functions/settings/list-fields.ts': 15,
+  // As the tags' edits, with the custom fields' rules (lib/domain/fields/field-definitions.ts) and their use cases.
+  'functions/settings/create-field.ts': 21,
+  'functions/settings/change-field.ts': 21,
+  'functions/settings/delete-field.ts': 21,
   'functions/settings/list-api-keys.ts': 15,
   'functions/settings/create-api-key.ts': 22,
   'functions/settings/revoke-api-key.ts': 21,

@@ -184,8 +184,10 @@ export function withChangedField(
 ): { fields: FieldEntry[]; definition: FieldDefinition } | { unchanged: FieldDefinition } {
   const current = fieldNamed(config.fields, key);
   if (input.options !== undefined) {
-    if (!hasChoices(current.type))
-      throw new InvalidInputError(refusals.optionsRefused, { field: 'options', message: refusals.optionsRefused });
+    if (!hasChoices(current.type)) {
+      const message = messages.body.invalidField('options', refusals.optionsRefused);
+      throw new InvalidInputError(message, { field: 'options', message });
+    }
     const kept = new Set(input.options.map(nameKey));
     const dropped = (current.options ?? []).find((option) => !kept.has(nameKey(option)));
     if (dropped !== undefined) throw new ConflictError(refusals.optionDropped(dropped));
