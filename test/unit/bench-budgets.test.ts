@@ -59,6 +59,7 @@ describe('budgets', () => {
       candidateExisting: 4,
       listPipelines: 3,
       listAssignableMembers: 3,
+      listCustomFields: 3,
       patchStage: 4,
       patchUnchanged: 4,
       getProspect: 3,

@@ -60,6 +60,7 @@ const callOf: Record<string, Operation['call']> = {
   candidateExisting: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
   listPipelines: ({ key }) => apiCall(key, 'GET', '/pipelines'),
   listAssignableMembers: ({ key }) => apiCall(key, 'GET', '/members'),
+  listCustomFields: ({ key }) => apiCall(key, 'GET', '/fields'),
   patchStage: ({ key, prospect }, round) =>
     apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
   // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.
