@@ -328,10 +328,11 @@ export const messages = {
     memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,
     tagCreated: (name: string) => `Tag ${q(name)} créé.`,
     tagRenamed: (before: string, after: string) => `Tag ${q(before)} renommé ${q(after)}.`,
-    /** A custom field by its label and key (docs/api.md#custom-fields); `changed`: what the PATCH changed, in words. */
+    /** A custom field by its label and key (docs/api.md#custom-fields). */
     fieldCreated: (label: string, key: string) => `Champ personnalisé ${q(label)} (${key}) créé.`,
-    fieldChanged: (label: string, key: string, changed: readonly string[]) =>
-      `Champ personnalisé ${q(label)} (${key}) modifié : ${changed.join(', ')}.`,
+    /** `changed`: the parts changed, in words (`fieldParts`), separated by commas. */
+    fieldChanged: (label: string, key: string, changed: string) =>
+      `Champ personnalisé ${q(label)} (${key}) modifié : ${changed}.`,
     fieldDeleted: (label: string, key: string) =>
       `Champ personnalisé ${q(label)} (${key}) supprimé : ses valeurs ne sont plus montrées et seront effacées.`,
     /** What a PATCH of a custom field may change, as `fieldChanged` names it. */

@@ -1643,7 +1643,7 @@ export interface components {
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone';
-        /** @description The id of what changed (a key, a member…). */
+        /** @description The id of what changed (an API key, a member…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */
         summary: string;

@@ -43,10 +43,11 @@ export async function createField(deps: Deps, input: FieldInput<{ field: NewFiel
 }
 
 /** What a change changed, in the audit summary's words, in the order of the definition. */
-const changedParts = (before: FieldDefinition, after: FieldDefinition): string[] =>
+const changedParts = (before: FieldDefinition, after: FieldDefinition): string =>
   (['label', 'options', 'aliases', 'update'] as const)
     .filter((part) => JSON.stringify(before[part]) !== JSON.stringify(after[part]))
-    .map((part) => messages.audit.fieldParts[part]);
+    .map((part) => messages.audit.fieldParts[part])
+    .join(', ');
 
 /** `PATCH /fields/{key}`: the definition changed; a change that changes nothing writes nothing and answers it. */
 export async function changeField(

@@ -455,7 +455,10 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'delivery.redelivered',
           'change.undone',
         ]),
-        target_id: z.string().nullable().meta({ description: 'The id of what changed (a key, a member…).' }),
+        target_id: z
+          .string()
+          .nullable()
+          .meta({ description: 'The id of what changed (an API key, a member…); a custom field’s key for `field.*`.' }),
         summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
       }),
     ),
