@@ -932,26 +932,37 @@ export interface components {
       role: 'admin' | 'member';
     };
     /** @description Options for the two choice types only: required there, refused elsewhere (400 naming `options`). */
-    NewField: {
-      /** @description Lower-case letters without accents, digits and `_`, starting with a letter, at most 40 characters; none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400). Never changed; a key another field has as key or alias (409), or had before its deletion (409), is refused. */
-      key: string;
-      /** @description The name people read: trimmed, 1 to 100 characters. */
-      label: string;
-      /**
-       * @description `text` (trimmed, up to 1,000 characters), `number`, `date` (answered `YYYY-MM-DD`), `boolean`, `choice` (one option), `multi_choice` (options, in the definition’s order). Never changed.
-       * @enum {string}
-       */
-      type: 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'multi_choice';
-      /** @description `choice` and `multi_choice` only (400 for another type): 1 to 50 options, each trimmed, 1 to 100 characters, without a comma, no two the same name (compared ignoring case and surrounding spaces). */
-      options?: string[];
-      /** @description Up to 10 other names a form may send the field under (a question's title), each trimmed, 1 to 200 characters, no two the same name, none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400); none may be another field's key or alias (409, compared ignoring case and surrounding spaces). */
-      aliases?: string[];
-      /**
-       * @description What a lead of a known contact does to a value already set: `always` (the default) replaces it, `if_empty` only fills an empty field. An empty value never clears one.
-       * @enum {string}
-       */
-      update?: 'always' | 'if_empty';
-    };
+    NewField:
+      | {
+          /** @description Lower-case letters without accents, digits and `_`, starting with a letter, at most 40 characters; none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400). Never changed; a key another field has as key or alias (409), or had before its deletion (409), is refused. */
+          key: string;
+          /** @description The name people read: trimmed, 1 to 100 characters. */
+          label: string;
+          /**
+           * @description `text` (trimmed, up to 1,000 characters), `number`, `date` (answered `YYYY-MM-DD`), `boolean`, `choice` (one option), `multi_choice` (options, in the definition’s order). Never changed.
+           * @enum {string}
+           */
+          type: 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'multi_choice';
+          /** @description `choice` and `multi_choice` only (400 for another type): 1 to 50 options, each trimmed, 1 to 100 characters, without a comma, no two the same name (compared ignoring case and surrounding spaces). */
+          options?: string[];
+          /** @description Up to 10 other names a form may send the field under (a question's title), each trimmed, 1 to 200 characters, no two the same name, none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400); none may be another field's key or alias (409, compared ignoring case and surrounding spaces). */
+          aliases?: string[];
+          /**
+           * @description What a lead of a known contact does to a value already set: `always` (the default) replaces it, `if_empty` only fills an empty field. An empty value never clears one.
+           * @enum {string}
+           */
+          update?: 'always' | 'if_empty';
+        }
+      | {
+          /** @enum {unknown} */
+          type: 'choice' | 'multi_choice';
+          options: unknown;
+        }
+      | {
+          /** @enum {unknown} */
+          type?: 'text' | 'number' | 'date' | 'boolean';
+          options?: unknown;
+        };
     FieldChange: {
       /** @description Never changed: refused (400). */
       key?: unknown;

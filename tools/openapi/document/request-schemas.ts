@@ -25,6 +25,7 @@ import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../li
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import {
   fieldChangeSchema,
+  fieldTypes,
   maxAliases,
   maxOptions,
   newFieldSchema,
@@ -83,6 +84,8 @@ const nestedList = (object: string, list: string): JsonSchema => ({
   required: [object],
   properties: { [object]: { type: 'object', required: [list], properties: { [list]: { type: 'array' } } } },
 });
+
+const choiceTypes = ['choice', 'multi_choice'];
 
 /** A custom field's option: trimmed, not blank, without a comma (a multiple choice's answer separates them by commas). */
 const optionPattern = '^[^,]*[^\\s,][^,]*$';
@@ -307,9 +310,18 @@ const addedKeywords: Record<
   NewField: {
     schema: {
       description: 'Options for the two choice types only: required there, refused elsewhere (400 naming `options`).',
-      if: { properties: { type: { enum: ['choice', 'multi_choice'] } } },
-      then: { required: ['options'] },
-      else: { not: { required: ['options'] } },
+      anyOf: [
+        {
+          properties: { type: { enum: choiceTypes }, options: { minItems: 1 } },
+          required: ['type', 'options'],
+        },
+        {
+          properties: {
+            type: { enum: fieldTypes.filter((type) => !choiceTypes.includes(type)) },
+            options: { not: {} },
+          },
+        },
+      ],
     },
     properties: {
       key: {
