@@ -20,18 +20,19 @@ let ws: PeopleWorkspace;
 let other: PeopleWorkspace;
 let counter: RoundTripCounter;
 
-const keys = {
+/** Keys with and without the scope of GET /fields. */
+const keys = aWorkspace({
   api_keys: [
     { key: 'admin', name: 'Zapier', scopes: ['*'] },
     { key: 'reader', name: 'Tableau de bord', scopes: ['pipelines:read'] },
     { key: 'notes', name: 'Notes', scopes: ['notes:write'] },
   ],
-};
+});
 
 beforeAll(async () => {
   counter = countRoundTrips(deps.db);
   api = await startLocalApi({ db: deps.db });
-  [ws, other] = [await workspaceWithPeople(api, aWorkspace(keys)), await workspaceWithPeople(api)];
+  [ws, other] = [await workspaceWithPeople(api, keys), await workspaceWithPeople(api)];
 });
 afterAll(async () => {
   await api.close();
@@ -137,6 +138,7 @@ test('POST: every type, options for the choices; listed in creation order', asyn
 
 test('POST: a key taken, or a key or alias equal as names to another field’s key or alias: 409, nothing written', async () => {
   const before = await fieldsOf();
+  const fresh = { key: 'nouveau', label: 'Nouveau', type: 'text' };
   for (const [body, message] of [
     [{ key: 'societe' }, refusals.keyTaken('societe')],
     [{ key: 'entreprise' }, refusals.nameTaken('entreprise')],
@@ -144,7 +146,7 @@ test('POST: a key taken, or a key or alias equal as names to another field’s k
     [{ aliases: [' nom de votre socie\u0301te\u0301 '] }, refusals.nameTaken('nom de votre socie\u0301te\u0301')],
     [{ aliases: ['Sur quels RÉSEAUX êtes-vous ?'] }, refusals.nameTaken('Sur quels RÉSEAUX êtes-vous ?')],
   ] as const) {
-    const response = await create({ key: 'nouveau', label: 'Nouveau', type: 'text', ...body });
+    const response = await create({ ...fresh, ...body });
     expect({ body, status: response.status, answer: response.body }).toEqual({
       body,
       status: 409,
