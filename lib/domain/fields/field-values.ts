@@ -61,23 +61,24 @@ function readDate(raw: unknown): FieldReading {
   return date === undefined ? refused : valueOf(date);
 }
 
-const booleanWords: Readonly<Record<string, boolean>> = {
-  oui: true,
-  non: false,
-  true: true,
-  false: false,
-  yes: true,
-  no: false,
-  '1': true,
-  '0': false,
-};
+/** A Map, not an object literal: a word such as `constructor` or `__proto__` must find nothing, not a prototype's member. */
+const booleanWords: ReadonlyMap<string, boolean> = new Map([
+  ['oui', true],
+  ['non', false],
+  ['true', true],
+  ['false', false],
+  ['yes', true],
+  ['no', false],
+  ['1', true],
+  ['0', false],
+]);
 
 function readBoolean(raw: unknown): FieldReading {
   if (typeof raw === 'boolean') return valueOf(raw);
   if (typeof raw !== 'string') return refused;
   const text = raw.trim();
   if (text === '') return empty;
-  const value = booleanWords[text.toLowerCase()];
+  const value = booleanWords.get(text.toLowerCase());
   return value === undefined ? refused : valueOf(value);
 }
 
