@@ -53,12 +53,30 @@ describe('number', () => {
     );
   });
 
-  it('reads a JSON number as itself, -0 as 0', () => {
+  /** What DynamoDB stores as a number: 0, or a magnitude from 1E-130 to just under 1E+126. */
+  const storable = (number: number) => number === 0 || (Math.abs(number) >= 1e-130 && Math.abs(number) < 1e126);
+
+  it('reads a JSON number DynamoDB can store as itself, -0 as 0', () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (number) => {
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e125, max: 1e125 }), (number) => {
+        fc.pre(storable(number));
         expect(read('number', number)).toEqual(value(number === 0 ? 0 : number));
       }),
     );
+    expect(read('number', 9.999999999999998e125)).toEqual(value(9.999999999999998e125));
+    expect(read('number', -1e-130)).toEqual(value(-1e-130));
+  });
+
+  it('refuses a number DynamoDB cannot store (its write would fail), sent as JSON or written out', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (number) => {
+        fc.pre(!storable(number));
+        expect(read('number', number)).toEqual(refused);
+      }),
+    );
+    for (const raw of [1e126, -1e200, 1e-131, Number.MIN_VALUE, `1${'0'.repeat(130)}`, `0,${'0'.repeat(140)}1`]) {
+      expect(read('number', raw)).toEqual(refused);
+    }
   });
 
   it('reads `1,500` as 1.5 and `1 500,50` as 1500.5', () => {

@@ -20,19 +20,27 @@ export const maxTextLength = 1000;
 const thousandsSeparator = '[ \\u00a0\\u202f]';
 const numberPattern = new RegExp(`^([+-]?)(\\d+|\\d{1,3}(?:${thousandsSeparator}\\d{3})+)(?:[.,](\\d+))?$`);
 
+/**
+ * A number DynamoDB stores: 0, or a magnitude from 1E-130 to just under 1E+126 ("Data types", Number); beyond, its
+ * write would fail, not be refused, so the reading refuses it first.
+ */
+const storable = (number: number): FieldReading => {
+  const magnitude = Math.abs(number);
+  if (magnitude === 0) return valueOf(0);
+  return Number.isFinite(number) && magnitude >= 1e-130 && magnitude < 1e126 ? valueOf(number) : refused;
+};
+
 function readNumber(raw: unknown): FieldReading {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? valueOf(raw === 0 ? 0 : raw) : refused;
+  if (typeof raw === 'number') return storable(raw);
   if (typeof raw !== 'string') return refused;
   const text = raw.trim();
   if (text === '') return empty;
   const match = numberPattern.exec(text);
   if (!match) return refused;
   const [, sign, whole = '', fraction] = match;
-  const number = Number(
-    `${sign}${whole.replace(/[ \u00a0\u202f]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`,
+  return storable(
+    Number(`${sign}${whole.replace(/[ \u00a0\u202f]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`),
   );
-  if (!Number.isFinite(number)) return refused;
-  return valueOf(number === 0 ? 0 : number);
 }
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
