@@ -53,28 +53,31 @@ describe('number', () => {
     );
   });
 
-  /** What DynamoDB stores as a number: 0, or a magnitude from 1E-130 to just under 1E+126. */
-  const storable = (number: number) => number === 0 || (Math.abs(number) >= 1e-130 && Math.abs(number) < 1e126);
+  /** What the table stores and reads back as itself: 0, or a magnitude from 1E-130 to 2^53 - 1. */
+  const storable = (number: number) =>
+    number === 0 || (Math.abs(number) >= 1e-130 && Math.abs(number) <= Number.MAX_SAFE_INTEGER);
 
-  it('reads a JSON number DynamoDB can store as itself, -0 as 0', () => {
+  it('reads a JSON number the table stores as itself, -0 as 0', () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e125, max: 1e125 }), (number) => {
+      fc.property(fc.double({ noNaN: true, min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (number) => {
         fc.pre(storable(number));
         expect(read('number', number)).toEqual(value(number === 0 ? 0 : number));
       }),
     );
-    expect(read('number', 9.999999999999998e125)).toEqual(value(9.999999999999998e125));
+    expect(read('number', Number.MAX_SAFE_INTEGER)).toEqual(value(Number.MAX_SAFE_INTEGER));
+    expect(read('number', '-9 007 199 254 740 991')).toEqual(value(-Number.MAX_SAFE_INTEGER));
     expect(read('number', -1e-130)).toEqual(value(-1e-130));
   });
 
-  it('refuses a number DynamoDB cannot store (its write would fail), sent as JSON or written out', () => {
+  it('refuses a number the table cannot store as itself (its write would fail), sent as JSON or written out', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (number) => {
         fc.pre(!storable(number));
         expect(read('number', number)).toEqual(refused);
       }),
     );
-    for (const raw of [1e126, -1e200, 1e-131, Number.MIN_VALUE, `1${'0'.repeat(130)}`, `0,${'0'.repeat(140)}1`]) {
+    const tooLarge = [Number.MAX_SAFE_INTEGER + 1, -1e200, 1e126, '9 007 199 254 740 992', `1${'0'.repeat(20)}`];
+    for (const raw of [...tooLarge, 1e-131, Number.MIN_VALUE, `0,${'0'.repeat(140)}1`]) {
       expect(read('number', raw)).toEqual(refused);
     }
   });

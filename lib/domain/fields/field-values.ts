@@ -21,13 +21,14 @@ const thousandsSeparator = '[ \\u00a0\\u202f]';
 const numberPattern = new RegExp(`^([+-]?)(\\d+|\\d{1,3}(?:${thousandsSeparator}\\d{3})+)(?:[.,](\\d+))?$`);
 
 /**
- * A number DynamoDB stores: 0, or a magnitude from 1E-130 to just under 1E+126 ("Data types", Number); beyond, its
- * write would fail, not be refused, so the reading refuses it first.
+ * A number the table stores and gives back as itself: 0, or a magnitude from 1E-130 (DynamoDB's smallest) up to
+ * 2^53 - 1. Past that, the document client refuses to write it (it would lose digits) and would read one back as a
+ * BigInt, so the write would fail with a 500 instead of the value being refused.
  */
 const storable = (number: number): FieldReading => {
   const magnitude = Math.abs(number);
   if (magnitude === 0) return valueOf(0);
-  return Number.isFinite(number) && magnitude >= 1e-130 && magnitude < 1e126 ? valueOf(number) : refused;
+  return magnitude >= 1e-130 && magnitude <= Number.MAX_SAFE_INTEGER ? valueOf(number) : refused;
 };
 
 function readNumber(raw: unknown): FieldReading {
