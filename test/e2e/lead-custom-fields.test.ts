@@ -268,6 +268,37 @@ describe('a known contact', () => {
   });
 });
 
+describe('the Typeform → Zapier example of README.md and docs/integrations.md', () => {
+  it('answers as printed: the budget read from its title, the situation ignored with a warning naming the field', async () => {
+    const ws = await withFields([
+      { key: 'budget', label: 'Budget', type: 'number', aliases: ['Quel est votre budget ?'] },
+      {
+        key: 'situation',
+        label: 'Situation',
+        type: 'choice',
+        options: ['Locataire', 'Propriétaire'],
+        aliases: ['Votre situation'],
+      },
+    ]);
+    const answer = await lead(ws, {
+      email: 'lucas.bernard@exemple.test',
+      first_name: 'Lucas',
+      'Quel est votre budget ?': '250 000',
+      'Votre situation': 'Hébergé chez mes parents',
+    });
+    expect(answer).toEqual({
+      status: 'created',
+      prospect_id: expect.any(String),
+      pipeline_id: expect.any(String),
+      stage_id: expect.any(String),
+      placement: 'defaut',
+      tags_applied: [],
+      warnings: ['Champ « Situation » (situation) ignoré : la valeur envoyée ne correspond pas à son type.'],
+    });
+    expect((await stored(ws, answer)).fields).toEqual({ budget: 250000 });
+  });
+});
+
 describe('a deleted field', () => {
   it('is an unknown field again: its key and aliases are reported, nothing is written', async () => {
     const ws = await withFields();

@@ -1,6 +1,10 @@
 import { checkBudgets, formatBytes, type BenchResults } from '../../tools/bench/figures';
 import type { LoadRun } from '../../tools/bench/load';
 import { operations, type OperationMeasure } from '../../tools/bench/operations';
+import { benchFields, newLeadWithFieldsBody } from '../../tools/bench/workspace';
+import { withNewField } from '../../lib/domain/fields/field-definitions';
+import { interpretLead } from '../../lib/domain/lead/lead';
+import { liveFields, type FieldEntry } from '../../lib/domain/model';
 
 type Inputs = Parameters<typeof checkBudgets>[0];
 const fn = (name: string, bytes: number, totalMs: number) =>
@@ -102,5 +106,18 @@ describe('budgets', () => {
     expect(checkBudgets(failing)[4]?.measured).toContain('1 5xx');
     expect(checkBudgets(failing)[4]?.measured).toContain('lead × 50 (empty)');
     expect(okOf({ ...within, load: { empty: [], bulk: [run(2, 0, 0)] } })[4]).toBe(false);
+  });
+
+  it('measures a lead that really gives its five field values, without a warning', () => {
+    const fields = benchFields.reduce<FieldEntry[]>((entries, field) => withNewField({ fields: entries }, field), []);
+    const { lead, warnings } = interpretLead(newLeadWithFieldsBody(1, undefined), liveFields({ fields }));
+    expect(warnings).toEqual([]);
+    expect(lead.fields).toEqual({
+      budget: 250000,
+      situation: 'Propriétaire',
+      projet: ['Achat', 'Location'],
+      rappel: '2027-01-15',
+      newsletter: true,
+    });
   });
 });

@@ -64,6 +64,9 @@ export const newLeadBody = (n: number, tagId: string | undefined) => ({
   ...{ email: `lead-${n}@banc.test`, phone: `+336${String(n).padStart(8, '0')}` },
   tag_ids: tagId === undefined ? [] : [tagId],
 });
+/** The five custom fields of the bench's workspaces, as `POST /fields` would take them. */
+export const benchFields = data.fields.map((field) => newFieldSchema.parse(field));
+
 export const newLeadWithFieldsBody = (n: number, tagId: string | undefined) => ({
   ...newLeadBody(n, tagId),
   ...data.leadFieldValues,
@@ -113,10 +116,9 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   // The seed knows no custom fields: defined as the settings API does, in one edit of the configuration.
-  const fields = data.fields.map((field) => newFieldSchema.parse(field));
   await editWorkspaceConfig(deps, seed.workspace_id, (config) => ({
     ...partsOf(config),
-    fields: fields.reduce((entries, field) => withNewField({ fields: entries }, field), config.fields),
+    fields: benchFields.reduce((entries, field) => withNewField({ fields: entries }, field), config.fields),
   }));
   const prospectIds = targets.flatMap(({ key }) => seed.prospects[key] ?? []);
   const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
