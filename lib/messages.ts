@@ -190,6 +190,8 @@ export const messages = {
       `Les définitions des champs dépasseraient ${kilobytes} Ko : raccourcissez des libellés, des options ou des alias.`,
     optionDropped: (option: string) =>
       `L’option ${q(option)} manque : des prospects peuvent l’avoir, une option ne se retire pas.`,
+    leadFieldsNotObject:
+      'Champ « fields » ignoré : un objet est attendu, chaque clé celle d’un champ personnalisé (« fields[clé] » en formulaire).',
     /** A lead's value that does not fit: the field is named, never the value (it may be personal data). */
     leadValueRefused: (label: string, key: string) =>
       `Champ « ${label} » (${key}) ignoré : la valeur envoyée ne correspond pas à son type.`,

@@ -8,6 +8,7 @@ import {
   applicationBody,
   fresh,
   newLeadBody,
+  newLeadWithFieldsBody,
   noteBody,
   phases,
   sender,
@@ -54,6 +55,7 @@ export async function prepare(operation: Operation, workspace: Workspace, send: 
 /** Each operation's call; what some need made first. */
 const callOf: Record<string, Operation['call']> = {
   newLead: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
+  newLeadWithFields: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadWithFieldsBody(fresh(), seed.tags.vip)),
   knownLead: ({ seed, knownLeadEmail }) =>
     webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
   candidateCreated: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),

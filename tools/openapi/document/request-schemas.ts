@@ -410,9 +410,18 @@ const leadComponent: JsonSchema = {
       description: leadFieldDescriptions.tag_ids,
       anyOf: [...(inputSchema(tagIdList).anyOf as JsonSchema[]), ignored],
     },
+    fields: {
+      description:
+        'Values of the workspace’s custom fields by key (form-encoded: `fields[key]=value`), read by each field’s ' +
+        'type; a key no field has, or a value that does not fit, is ignored and named in `warnings`. Wins over a ' +
+        'member named as the key or an alias (docs/api.md#lead-custom-fields).',
+      anyOf: [{ type: 'object' }, ignored],
+    },
   },
   additionalProperties: {
-    description: 'Any other field (`tags` too: send ids in `tag_ids`): ignored, named in `warnings`.',
+    description:
+      'A member named as a custom field’s key or one of its aliases (compared as names) gives that field a value. ' +
+      'Any other field (`tags` too: send ids in `tag_ids`): ignored, named in `warnings`.',
   },
   anyOf: [usableContact('email'), usableContact('phone'), usableContact('social_url')],
 };
