@@ -1001,6 +1001,8 @@ export interface components {
           stage?: string | unknown;
           /** @description Ids of existing tags, as a list or one comma-separated string; at most 50 distinct ids are read. Unknown ids are reported in `warnings`. */
           tag_ids?: string[] | string | unknown;
+          /** @description Values of the workspace’s custom fields by key (form-encoded: `fields[key]=value`), read by each field’s type; a key no field has, or a value that does not fit, is ignored and named in `warnings`. Wins over a member named as the key or an alias (docs/api.md#lead-custom-fields). */
+          fields?: Record<string, never> | unknown;
         } & {
           [key: string]: unknown;
         })
