@@ -423,7 +423,7 @@ export interface paths {
     put?: never;
     /**
      * Undo a change-log entry
-     * @description Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back) while the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or `{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change names the member in `data.actor.member_id`.
+     * @description Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back; a custom field's value, removed when it had none) while the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or `{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change names the member in `data.actor.member_id`.
      *
      *     Role: `member` of the workspace (an `admin` too).
      */
