@@ -107,7 +107,7 @@ export function isListedChange(entry: Pick<ChangeLogEntry, 'field'>, definitions
 }
 
 /** Whether any of these entries is of a custom field: only then does listing them need the definitions. */
-export const anyFieldChange = (entries: readonly Pick<ChangeLogEntry, 'field'>[]): boolean =>
+const anyFieldChange = (entries: readonly Pick<ChangeLogEntry, 'field'>[]): boolean =>
   entries.some((entry) => fieldKeyOfChange(entry.field) !== undefined);
 
 /** One read of a change log: at most a page of entries after `after`, newest first, and the entry that follows them. */
