@@ -479,7 +479,7 @@ export interface paths {
     put?: never;
     /**
      * Undo a change-log entry
-     * @description Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back) while the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or `{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change names the member in `data.actor.member_id`.
+     * @description Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back; a custom field's value, removed when it had none) while the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or `{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change names the member in `data.actor.member_id`.
      *
      *     Role: `member` of the workspace (an `admin` too).
      */
@@ -794,6 +794,10 @@ export interface components {
        * @description Date and time with a time zone (`2026-12-01T09:30:00+01:00`; without a zone, or a date that does not exist such as `2026-02-30`: 400): reschedules or creates the next follow-up; null cancels it. The service also reads ISO 8601 times without seconds (`T09:30+01:00`): the pattern admits them, RFC 3339 `date-time` does not, so a validator that asserts `format` refuses them; send the seconds.
        */
       follow_up_at?: string | null;
+      /** @description Custom fields to set, by key (docs/api.md#custom-fields): each value read as its field reads it (a text, a number or `1 500,50`, a date `YYYY-MM-DD` or `DD/MM/YYYY`, a boolean or oui/non, an option, options as a list or a comma-separated text); null or an empty value clears it. A key no field of the workspace has (deleted included): 422 naming `fields.<key>`; a value its field does not read: 400 naming `fields.<key>`; the values of the prospect together over 16 KB: 400 naming `fields`. Nothing of the PATCH is applied then. An empty object changes nothing, and alone is a 400 like an empty body. */
+      fields?: {
+        [key: string]: (string | number | boolean | string[]) | null;
+      };
     };
     NewNote: {
       /** @description Plain text kept as sent, not blank, at most 10000 characters (Unicode code points, as `maxLength` counts them: an emoji counts as one). HTML is shown as written. */
@@ -1050,7 +1054,11 @@ export interface components {
       setter_id: string | null;
       closer_id: string | null;
       next_follow_up_at: string | null;
-      /** @description What this call changed: `stage`, `setter`, `closer`, `follow_up`. A field sent with the value it already had is not listed. */
+      /** @description Every custom field the workspace defines, by key, in creation order: its value (text, number, boolean, `YYYY-MM-DD` date, option, or options of a multiple choice in the definition's order), or null when it has none. */
+      fields: {
+        [key: string]: (string | number | boolean | string[]) | null;
+      };
+      /** @description What this call changed: `stage`, `setter`, `closer`, `follow_up`, `fields.<key>` for a custom field. A field sent with the value it already had is not listed. */
       changed: string[];
     };
     NoteResult: {
@@ -1095,6 +1103,10 @@ export interface components {
         /** @description Null for a tag the workspace no longer has. */
         name: string | null;
       }[];
+      /** @description Every custom field the workspace defines, by key, in creation order: its value (text, number, boolean, `YYYY-MM-DD` date, option, or options of a multiple choice in the definition's order), or null when it has none. */
+      fields: {
+        [key: string]: (string | number | boolean | string[]) | null;
+      };
       /**
        * Format: date-time
        * @description ISO 8601, UTC (Z).
@@ -1141,12 +1153,12 @@ export interface components {
          * @description The API key that made the change.
          */
         key_id: string;
-        /** @enum {string} */
-        field: 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
-        /** @description Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`). */
-        before: string | null;
-        /** @description Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none. */
-        after: string | null;
+        /** @description The field changed; `fields.<key>` for a custom field's value. */
+        field: ('stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note') | string;
+        /** @description Stage id, member id, follow-up timestamp, the tag id removed, or a custom field's value as answered; null when there was none (and for `note`). */
+        before: (string | number | boolean | string[]) | null;
+        /** @description Stage id, member id, follow-up timestamp, the tag id added, the note id, or a custom field's value as answered; null for none. */
+        after: (string | number | boolean | string[]) | null;
         /**
          * Format: date-time
          * @description When the change was made, ISO 8601, UTC (Z): the order of the list.
@@ -1169,12 +1181,12 @@ export interface components {
          * @description The API key that made the change.
          */
         key_id: string;
-        /** @enum {string} */
-        field: 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
-        /** @description Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`). */
-        before: string | null;
-        /** @description Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none. */
-        after: string | null;
+        /** @description The field changed; `fields.<key>` for a custom field's value. */
+        field: ('stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note') | string;
+        /** @description Stage id, member id, follow-up timestamp, the tag id removed, or a custom field's value as answered; null when there was none (and for `note`). */
+        before: (string | number | boolean | string[]) | null;
+        /** @description Stage id, member id, follow-up timestamp, the tag id added, the note id, or a custom field's value as answered; null for none. */
+        after: (string | number | boolean | string[]) | null;
         /**
          * Format: date-time
          * @description When the change was made, ISO 8601, UTC (Z): the order of the list.
@@ -1198,6 +1210,10 @@ export interface components {
         phone: string | null;
         social_url: string | null;
         source: string | null;
+        /** @description Every custom field the workspace defines, by key, in creation order: its value (text, number, boolean, `YYYY-MM-DD` date, option, or options of a multiple choice in the definition's order), or null when it has none. */
+        fields: {
+          [key: string]: (string | number | boolean | string[]) | null;
+        };
         /** @description Raised by every write, the undo included. */
         version: number;
         /**

@@ -127,9 +127,12 @@ export const routeGrants = {
   },
   listChanges: {
     entry: 'functions/prospect-api/list-changes.ts',
-    /** One Query on the prospect's partition reads the prospect and a page of its change log. */
-    tableActions: ['Query', 'UpdateItem'],
-    tableKeys: { Query: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+    /**
+     * One Query on the prospect's partition reads the prospect and a page of its change log; a page holding a custom
+     * field's entry reads the workspace's fields too (GetItem WS#).
+     */
+    tableActions: ['Query', 'GetItem', 'UpdateItem'],
+    tableKeys: { Query: ['PROSPECT#'], GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   updateProspect: {
     entry: 'functions/prospect-api/update-prospect.ts',
@@ -350,9 +353,12 @@ export const routeGrants = {
   },
   listApiKeyChanges: {
     entry: 'functions/settings/list-api-key-changes.ts',
-    /** The workspace's keys (to find this one) and a page of the key's change log, both on gsi1. */
-    tableActions: ['Query', 'UpdateItem'],
-    tableKeys: { UpdateItem: ['RATE#'], indexes: ['gsi1'] },
+    /**
+     * The workspace's keys (to find this one) and a page of the key's change log, both on gsi1; a page holding a
+     * custom field's entry reads the workspace's fields too (GetItem WS#).
+     */
+    tableActions: ['Query', 'GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], indexes: ['gsi1'] },
   },
   getWebhook: {
     entry: 'functions/settings/get-webhook.ts',
@@ -393,9 +399,12 @@ export const routeGrants = {
   },
   listWorkspaceProspectChanges: {
     entry: 'functions/settings/list-workspace-prospect-changes.ts',
-    /** As listChanges: one Query on the prospect's partition reads the prospect and a page of its change log. */
-    tableActions: ['Query', 'UpdateItem'],
-    tableKeys: { Query: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+    /**
+     * As listChanges: one Query on the prospect's partition reads the prospect and a page of its change log; a page
+     * holding a custom field's entry reads the workspace's fields too (GetItem WS#).
+     */
+    tableActions: ['Query', 'GetItem', 'UpdateItem'],
+    tableKeys: { Query: ['PROSPECT#'], GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   undoChange: {
     entry: 'functions/settings/undo-change.ts',

@@ -111,6 +111,26 @@ export type FieldValues = Record<string, FieldValue>;
 
 export const isDeletedField = (entry: FieldEntry): entry is DeletedField => 'deleted_at' in entry;
 
+/** How a change of a custom field's value is named, in the change log, `changed` and events: `fields.<key>`. */
+export const fieldChangeName = (key: string): `fields.${string}` => `fields.${key}`;
+
+/** The custom field's key a change is named by (`fields.<key>`), or none for a change of another field. */
+export const fieldKeyOfChange = (field: string): string | undefined =>
+  field.startsWith('fields.') ? field.slice('fields.'.length) : undefined;
+
+/** A prospect's stored values with some set, or cleared (null): what its item holds after a change of them. */
+export function withFieldValues(
+  stored: FieldValues | undefined,
+  values: Readonly<Record<string, FieldValue | null>>,
+): FieldValues {
+  const result: FieldValues = { ...stored };
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null) delete result[key];
+    else result[key] = value;
+  }
+  return result;
+}
+
 /** The fields a workspace defines, in creation order, deleted ones left out. */
 export const liveFields = (config: Pick<WorkspaceConfig, 'fields'>): FieldDefinition[] =>
   config.fields.filter((entry): entry is FieldDefinition => !isDeletedField(entry));
@@ -156,17 +176,21 @@ export type Note = {
   application?: NoteApplication;
 };
 
-export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note';
+/** What an entry changed: a field of the prospect, or a custom field's value (`fields.<key>`). */
+export type ChangeLogField = 'stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note' | `fields.${string}`;
 
-/** One changed field of a prospect, with the API key used and the values before and after (docs/api.md#change-log). */
+/**
+ * One changed field of a prospect, with the API key used and the values before and after (docs/api.md#change-log):
+ * ids and timestamps as strings, a custom field's values in their answered form.
+ */
 export type ChangeLogEntry = {
   id: string;
   workspace_id: string;
   prospect_id: string;
   key_id: string;
   field: ChangeLogField;
-  before: string | null;
-  after: string | null;
+  before: FieldValue | null;
+  after: FieldValue | null;
   /** For a stage entry: the pipelines before and after, so an undo restores the pipeline too. */
   pipeline_before?: string | null;
   pipeline_after?: string | null;

@@ -1,7 +1,7 @@
-import { NotFoundError, isUuid } from '../domain/model';
+import { NotFoundError, isUuid, type WorkspaceConfig } from '../domain/model';
 import { messages } from '../messages';
 import type { Deps } from '../storage/client';
-import { getWorkspace, type WorkspaceItem } from '../storage/workspace-config';
+import { configOf, getWorkspace, type WorkspaceItem } from '../storage/workspace-config';
 
 /*
  * What a settings use case checks first of what it is given, the same for the settings API and the command line:
@@ -61,4 +61,15 @@ export async function requireWorkspace(
   const workspace = await getWorkspace(store, id);
   if (!workspace) throw unknownId('workspace', workspaceId);
   return workspace;
+}
+
+/**
+ * The same check, answering the workspace's configuration, which its item holds (tag names, custom fields): the same
+ * one GetItem.
+ */
+export async function requireWorkspaceConfig(
+  store: Pick<Deps, 'db' | 'tableName'>,
+  workspaceId: string,
+): Promise<WorkspaceConfig> {
+  return configOf(await requireWorkspace(store, workspaceId));
 }

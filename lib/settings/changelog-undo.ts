@@ -2,7 +2,8 @@ import type { Deps } from '../storage/client';
 import { commandLine, type ActingMemberId } from '../storage/audit-log';
 import { undoChange } from '../domain/prospect/undo-change';
 import { changeLogEntryView, type ChangeLogEntryView } from '../domain/prospect/read-views';
-import { checkedId, requireWorkspace } from './admin-input';
+import { checkedId, requireWorkspaceConfig } from './admin-input';
+import { liveFields } from '../domain/model';
 import { prospectView, type ProspectView } from './prospects';
 
 /*
@@ -22,7 +23,10 @@ export async function undoChangeLogEntry(
 ): Promise<{ entry: ChangeLogEntryView; prospect: ProspectView }> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const entryId = checkedId('changeLogEntry', input.entryId);
-  await requireWorkspace(deps, workspaceId);
-  const { entry, prospect } = await undoChange(deps, workspaceId, entryId, input.actingMemberId ?? commandLine);
-  return { entry: changeLogEntryView(entry), prospect: prospectView(prospect) };
+  // The workspace's item says its custom fields: an entry of a deleted one is not found, and the prospect shows the
+  // live ones.
+  const definitions = liveFields(await requireWorkspaceConfig(deps, workspaceId));
+  const workspace = { id: workspaceId, definitions };
+  const { entry, prospect } = await undoChange(deps, workspace, entryId, input.actingMemberId ?? commandLine);
+  return { entry: changeLogEntryView(entry), prospect: prospectView(prospect, definitions) };
 }

@@ -1,18 +1,20 @@
 import type { Deps } from '../storage/client';
 import { getProspect } from '../storage/prospects';
 import { readProspectCollection } from '../storage/item-collections';
-import type { Prospect } from '../domain/model';
+import { liveFields, type FieldDefinition, type Prospect } from '../domain/model';
 import type { ChangeLogItem, NoteItem, ProspectItem } from '../storage/table-items';
-import { loadWorkspaceConfig } from '../storage/workspace-config';
 import {
   changeLogEntryView,
+  isListedChange,
   noteView,
   tagsView,
   type ChangeLogEntryView,
+  type FieldsView,
   type NoteView,
   type ProspectTagView,
 } from '../domain/prospect/read-views';
-import { checkedId, unknownId, requireWorkspace } from './admin-input';
+import { fieldsView } from '../domain/fields/field-values';
+import { checkedId, unknownId, requireWorkspaceConfig } from './admin-input';
 
 export type ProspectView = Pick<
   ProspectItem,
@@ -31,7 +33,7 @@ export type ProspectView = Pick<
   | 'version'
   | 'created_at'
   | 'updated_at'
->;
+> & { fields: FieldsView };
 
 export type ProspectDetails = {
   prospect: ProspectView;
@@ -41,9 +43,9 @@ export type ProspectDetails = {
 };
 
 /**
- * `prospect show`: the record, its tags by name, its notes and its change log, newest first. The
- * workspace and the prospect's partition are read together; the configuration (tag names) only
- * for a prospect that has tags.
+ * `prospect show`: the record with its custom fields, its tags by name, its notes and its change log, newest first,
+ * without the entries of a deleted custom field. The workspace's item (its configuration: tag names, custom fields)
+ * and the prospect's partition are read together.
  */
 export async function showProspect(
   deps: Deps,
@@ -51,18 +53,20 @@ export async function showProspect(
 ): Promise<ProspectDetails> {
   const workspaceId = checkedId('workspace', input.workspaceId);
   const prospectId = checkedId('prospect', input.prospectId);
-  const [, items] = await Promise.all([
-    requireWorkspace(deps, workspaceId),
+  const [config, items] = await Promise.all([
+    requireWorkspaceConfig(deps, workspaceId),
     readProspectCollection(deps, workspaceId, prospectId),
   ]);
   const record = items.find((item): item is ProspectItem => item.type === 'prospect');
   if (!record) throw unknownId('prospect', input.prospectId);
-  const tags = record.tag_ids?.size ? (await loadWorkspaceConfig(deps, workspaceId)).tags : [];
+  const definitions = liveFields(config);
   return {
-    prospect: prospectView(record),
-    tags: tagsView(record.tag_ids, tags),
+    prospect: prospectView(record, definitions),
+    tags: tagsView(record.tag_ids, config.tags),
     notes: items.filter((item): item is NoteItem => item.type === 'note').map(noteView),
-    changelog: items.filter((item): item is ChangeLogItem => item.type === 'changelog').map(changeLogEntryView),
+    changelog: items
+      .filter((item): item is ChangeLogItem => item.type === 'changelog' && isListedChange(item, definitions))
+      .map(changeLogEntryView),
   };
 }
 
@@ -77,7 +81,8 @@ export async function requireProspect(
   return prospect;
 }
 
-export const prospectView = (record: Prospect): ProspectView => ({
+/** `definitions`: the workspace's live custom fields. */
+export const prospectView = (record: Prospect, definitions: readonly FieldDefinition[]): ProspectView => ({
   id: record.id,
   pipeline_id: record.pipeline_id,
   stage_id: record.stage_id,
@@ -90,6 +95,7 @@ export const prospectView = (record: Prospect): ProspectView => ({
   phone: record.phone,
   social_url: record.social_url,
   source: record.source,
+  fields: fieldsView(record.fields, definitions),
   version: record.version,
   created_at: record.created_at,
   updated_at: record.updated_at,

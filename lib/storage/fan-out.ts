@@ -4,15 +4,18 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGetItems, type StoredItem, type Store } from './client';
 import { liveSubscription, type DeliveryItem, type SubscriptionItem } from './event-items';
 import { keys, workspaceConfigPk, type ItemKey } from './table-items';
-import type { Tag } from '../domain/model';
+import { liveFields, type FieldDefinition, type Tag } from '../domain/model';
 import { configOf } from './workspace-config';
 
-/** What the fan-out needs of a workspace: tag names for tag events and prospect views, and its subscriptions. */
-export type WorkspaceEventContext = { tags: Tag[]; subscriptions: SubscriptionItem[] };
+/**
+ * What the fan-out needs of a workspace: tag names for tag events and prospect views, the live custom fields for
+ * prospect views and their changes, and its subscriptions.
+ */
+export type WorkspaceEventContext = { tags: Tag[]; fields: FieldDefinition[]; subscriptions: SubscriptionItem[] };
 
 /**
  * Access pattern "event context of a workspace": one Query of its configuration partition `WS#<ws>`
- * reads the configuration item (`CFG#WORKSPACE`) and the subscriptions (`SUB#…`) together,
+ * reads the configuration item (`CFG#WORKSPACE`: tags and custom fields) and the subscriptions (`SUB#…`) together,
  * strongly consistent so that a subscription disabled a moment ago gets nothing more, every page
  * (Query pages at 1 MB: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html).
  */
@@ -36,7 +39,8 @@ export async function readWorkspaceEventContext(store: Store, workspaceId: strin
         subscriptions.push(item as SubscriptionItem);
     }
   }
-  return { tags: configOf(configItem).tags, subscriptions };
+  const config = configOf(configItem);
+  return { tags: config.tags, fields: liveFields(config), subscriptions };
 }
 
 /** BatchGetItem takes at most 100 keys ("BatchGetItem", DynamoDB API Reference). */

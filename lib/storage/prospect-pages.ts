@@ -12,9 +12,10 @@ import {
 
 /**
  * A page of a prospect's notes or change log, newest first. `prospectFound` is false only when
- * the prospect does not exist in the workspace; `more` says that another item follows the page.
+ * the prospect does not exist in the workspace; `more` says that another item follows the page, `following` is
+ * that item (a listing that leaves some entries out tells by it whether a listed one follows).
  */
-export type ProspectPage<T> = { prospectFound: boolean; items: T[]; more: boolean };
+export type ProspectPage<T> = { prospectFound: boolean; items: T[]; more: boolean; following: T | undefined };
 
 /**
  * The two lists of a prospect's partition (docs/data-model.md, "A prospect's partition"): each a
@@ -71,5 +72,6 @@ export async function readProspectPage<K extends keyof typeof lists>(
     prospectFound: page.after !== undefined || read.length > 0,
     items: children.slice(0, page.limit),
     more: children.length > page.limit,
+    following: children[page.limit],
   };
 }

@@ -1,22 +1,32 @@
 import type { Store } from './client';
 import { putIfAbsent, transactWrite } from './conditional-writes';
 import { keys, items, type ItemKey } from './table-items';
-import type { Actor, ChangeLogEntry, Note, Stamped } from '../domain/model';
+import type { Actor, ChangeLogEntry, FieldValue, Note, Stamped } from '../domain/model';
 
 /**
  * The one update expression of a prospect record: every write raises `version` and `updated_at`
  * (undo and the change log condition on the version), stamps the `actor` who made it (the event
- * built from the change stream names it), sets the given attributes, and adds or removes tags in
- * the `tag_ids` string set.
+ * built from the change stream names it), sets the given attributes, adds or removes tags in
+ * the `tag_ids` string set, and sets or removes custom fields' values in the map `fields`.
  */
 export type ProspectChange = {
   /** Attribute name → new value (null clears it). */
   set: Record<string, string | null>;
   addTags?: readonly string[];
   removeTags?: readonly string[];
+  fields?: CustomFieldValuesWrite;
   actor: Actor;
   now: string;
 };
+
+/**
+ * Custom fields' values by key (null removes one), and whether the item read holds the map `fields`
+ * (docs/adr/0016-custom-fields-storage.md). With the map, each key is set or removed alone, leaving the other keys
+ * as stored. Without it, the map is set whole from the values given: DynamoDB sets no key of an absent map, and the
+ * write's condition on the version read proves the map is still absent (no versioned write came between, and the
+ * purge of a deleted field's values only removes keys of a map that exists).
+ */
+export type CustomFieldValuesWrite = { values: Readonly<Record<string, FieldValue | null>>; mapExists: boolean };
 
 export type UpdateParts = {
   UpdateExpression: string;
@@ -38,7 +48,27 @@ export function prospectUpdate(change: ProspectChange, conditionValues: Record<s
     values[`:f${index}`] = value;
     sets.push(`#f${index} = :f${index}`);
   });
+  const removes: string[] = [];
+  if (change.fields) {
+    names['#fields'] = 'fields';
+    const entries = Object.entries(change.fields.values);
+    if (change.fields.mapExists) {
+      entries.forEach(([key, value], index) => {
+        names[`#k${index}`] = key;
+        if (value === null) {
+          removes.push(`#fields.#k${index}`);
+        } else {
+          values[`:k${index}`] = value;
+          sets.push(`#fields.#k${index} = :k${index}`);
+        }
+      });
+    } else {
+      values[':fields'] = Object.fromEntries(entries.filter(([, value]) => value !== null));
+      sets.push('#fields = :fields');
+    }
+  }
   let expression = `SET ${sets.join(', ')}`;
+  if (removes.length > 0) expression += ` REMOVE ${removes.join(', ')}`;
   if (change.addTags?.length) {
     expression += ' ADD tag_ids :added';
     values[':added'] = new Set(change.addTags);

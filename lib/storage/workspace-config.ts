@@ -150,6 +150,25 @@ export async function loadWorkspaceConfig(store: Store, workspaceId: string): Pr
 }
 
 /**
+ * Access pattern "custom fields of a workspace", for a listing of change-log entries that holds a custom field's
+ * (docs/adr/0016-custom-fields-storage.md): the configuration item's `fields` alone, strongly consistent so that a
+ * field deleted before the request is seen deleted. The projection saves the transfer, not read units (DynamoDB
+ * counts the whole item).
+ */
+export async function readFieldEntries(store: Store, workspaceId: string): Promise<FieldEntry[]> {
+  const { Item } = await store.db.send(
+    new GetCommand({
+      TableName: store.tableName,
+      Key: keys.workspace(workspaceId),
+      ConsistentRead: true,
+      ProjectionExpression: '#fields',
+      ExpressionAttributeNames: { '#fields': 'fields' },
+    }),
+  );
+  return (Item?.fields as FieldEntry[] | undefined) ?? [];
+}
+
+/**
  * Access pattern "workspace by id": one strongly consistent GetItem on its item. A seed writes
  * that item last, so it proves the workspace exists in full.
  */

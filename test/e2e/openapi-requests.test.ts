@@ -12,6 +12,9 @@ import {
 import { fuzzBody } from '../support/fuzz-inputs';
 import { bearer, peoplePassword, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { seedTestWorkspace } from '../support/seed';
+import { productionDeps } from '../../lib/storage/client';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withNewField } from '../../lib/domain/fields/field-definitions';
 
 /**
  * The OpenAPI document against the service, request side. Every request the end-to-end suite
@@ -48,6 +51,17 @@ let offset = 0;
 
 beforeAll(async () => {
   ws = await seedTestWorkspace();
+  // Custom fields a PATCH may set (docs/api.md#custom-fields).
+  const store = productionDeps();
+  await editWorkspaceConfig(store, ws.workspace_id, (config) => {
+    const withBudget = withNewField(config, { key: 'budget', label: 'Budget', type: 'number' });
+    const fields = withNewField(
+      { fields: withBudget },
+      { key: 'interests', label: 'Intérêts', type: 'multi_choice', options: ['Vente', 'Coaching'] },
+    );
+    return { ...partsOf(config), fields };
+  });
+  store.db.destroy();
   // Each call a minute later: the many PATCHes carrying `stage` never meet the stage-change limit.
   api = await startTestApi({ clock: () => new Date(Date.now() + (offset += 61_000)) });
   people = await workspaceWithPeople(api);
@@ -266,6 +280,11 @@ const specific: RefusedCase[] = [
     refusal: badBody('follow_up_at'),
   })),
   { title: 'updateProspect: a list as body', call: patch([] as never), refusal: badBody() },
+  ...[{ montant: 1 }, [1, 2]].map((value) => ({
+    title: `updateProspect: a custom field's value ${JSON.stringify(value)}`,
+    call: patch({ fields: { budget: value } }),
+    refusal: badBody('fields'),
+  })),
   {
     title: 'updateProspect: a form',
     call: () =>
@@ -523,6 +542,13 @@ const accepted: AcceptedCase[] = [
     call: patch({ follow_up_at: '2026-12-01T09:30:00+0100' }),
   },
   { title: 'updateProspect: stage with white space around', call: patch({ stage: ' Relance ' }) },
+  {
+    title: 'updateProspect: custom fields set and cleared, beside another field',
+    call: patch({ setter_id: null, fields: { budget: '1 500,50', interests: ['coaching', 'Vente'] } }),
+    check: (response: ApiResponse) =>
+      expect(response.body).toMatchObject({ fields: { budget: 1500.5, interests: ['Vente', 'Coaching'] } }),
+  },
+  { title: 'updateProspect: a custom field cleared alone', call: patch({ fields: { budget: null } }) },
   {
     title: 'updateProspect: JSON sent as text/plain',
     call: () => call('updateProspect', { headers: { 'Content-Type': 'text/plain' }, body: '{"follow_up_at":null}' }),

@@ -16,6 +16,8 @@ import { startTestApi, type ApiResponse, type RequestOptions, type TestApi } fro
 import { bearer, peoplePassword, signIn, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 import { plantFailedDelivery } from '../support/deliveries';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withNewField } from '../../lib/domain/fields/field-definitions';
 
 /**
  * Real answers of the local API, checked against the OpenAPI document it serves: each status must
@@ -202,6 +204,38 @@ describe('the Prospect API answers as documented', () => {
     await call(api, 'PATCH', prospect('sold'), { headers: key('admin'), body: { stage: 'Nouveau' } });
     await call(api, 'PATCH', prospect('lead'), { headers: key('admin'), body: { stage: 'Inconnue' } });
     await call(api, 'PATCH', prospect('lead'), { headers: key('reader'), body: { setter_id: null } });
+  });
+
+  test("a prospect's custom fields: PATCH, the read routes, the change log", async () => {
+    await editWorkspaceConfig(store, ws.workspace_id, (config) => {
+      const withBudget = withNewField(config, { key: 'budget', label: 'Budget', type: 'number' });
+      const fields = withNewField(
+        { fields: withBudget },
+        { key: 'interests', label: 'Intérêts', type: 'multi_choice', options: ['Vente', 'Coaching'] },
+      );
+      return { ...partsOf(config), fields: withNewField({ fields }, { key: 'vip', label: 'VIP', type: 'boolean' }) };
+    });
+    const admin = key('admin');
+    const patched = await call(api, 'PATCH', prospect('social'), {
+      headers: admin,
+      body: { fields: { budget: '1 500', interests: 'Coaching, Vente', vip: 'oui' } },
+    });
+    expect((patched.body as { fields: unknown }).fields).toEqual({
+      budget: 1500,
+      interests: ['Vente', 'Coaching'],
+      vip: true,
+    });
+    await call(api, 'PATCH', prospect('social'), { headers: admin, body: { fields: { budget: null, inconnu: 1 } } });
+    await call(api, 'PATCH', prospect('social'), { headers: admin, body: { fields: { budget: 'beaucoup' } } });
+    await call(api, 'GET', prospect('social'), { headers: admin });
+    await call(api, 'GET', '/prospects', {
+      headers: admin,
+      query: { social_url: 'https://www.linkedin.com/in/marc-social' },
+    });
+    const changes = await call(api, 'GET', `${prospect('social')}/changes`, { headers: admin });
+    expect((changes.body as { changes: { field: string }[] }).changes.map((entry) => entry.field)).toEqual(
+      expect.arrayContaining(['fields.budget', 'fields.interests', 'fields.vip']),
+    );
   });
 
   test('POST /prospects/{prospect_id}/notes', async () => {
@@ -556,6 +590,32 @@ describe("the settings API's prospect routes, and the pipelines that name their 
     const changes = await api.request('GET', `/prospects/${prospectOf('lead')}/changes`, { headers: withKey() });
     const note = (changes.body as { changes: { id: string }[] }).changes[0]?.id as string;
     expect((await call(api, 'POST', inWorkspace(`/changes/${note}/undo`), { headers })).status).toBe(422);
+  });
+
+  test("a custom field's value: the member's views, the change log, its undo", async () => {
+    await editWorkspaceConfig(store, people.seed.workspace_id, (config) => ({
+      ...partsOf(config),
+      fields: withNewField(config, { key: 'interests', label: 'Intérêts', type: 'multi_choice', options: ['Vente'] }),
+    }));
+    const lead = prospectOf('lead');
+    const patched = await api.request('PATCH', `/prospects/${lead}`, {
+      headers: withKey(),
+      body: { fields: { interests: ['Vente'] } },
+    });
+    expect(patched.status).toBe(200);
+    const headers = bearer(people.member);
+    await call(api, 'GET', inWorkspace(`/prospects/${lead}`), { headers });
+    await call(api, 'GET', inWorkspace('/prospects'), { headers, query: { email: 'lea.petit@acme.test' } });
+    const changes = await call(api, 'GET', inWorkspace(`/prospects/${lead}/changes`), { headers });
+    const [entry] = (changes.body as { changes: { id: string; field: string }[] }).changes;
+    expect(entry?.field).toBe('fields.interests');
+    const keyId = people.seed.api_keys.admin?.id as string;
+    await call(api, 'GET', inWorkspace(`/api-keys/${keyId}/changes`), { headers });
+    const undone = await call(api, 'POST', inWorkspace(`/changes/${entry?.id}/undo`), { headers });
+    expect(undone.body).toMatchObject({
+      entry: { before: null, after: ['Vente'] },
+      prospect: { fields: { interests: null } },
+    });
   });
 
   test('without a session: 401; another workspace: 404', async () => {

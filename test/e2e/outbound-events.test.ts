@@ -16,6 +16,8 @@ import {
 } from '../support/event-world';
 import { captureLogs } from '../support/captured-logs';
 import { aWorkspace } from '../support/seed';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withDeletedField, withNewField } from '../../lib/domain/fields/field-definitions';
 
 /**
  * Outbound events over the real HTTP API (docs/events.md, docs/api.md#outbound-events): each call of the API, the
@@ -198,6 +200,77 @@ describe('every event type after its action, with changes and actor', () => {
           actor: { kind: 'undo', id: entry.id },
         },
       },
+    ]);
+  });
+
+  test("PATCH of custom fields: one prospect.updated naming `fields.<key>` with the values as answered; undo: the value back; a deleted field's: none", async () => {
+    const { ws } = setup;
+    const edit = (fields: (config: Parameters<typeof partsOf>[0]) => ReturnType<typeof partsOf>['fields']) =>
+      editWorkspaceConfig(world.deps, ws.workspace_id, (config) => ({ ...partsOf(config), fields: fields(config) }));
+    await edit((config) => withNewField(config, { key: 'budget', label: 'Budget', type: 'number' }));
+    await edit((config) =>
+      withNewField(config, {
+        key: 'interests',
+        label: 'Intérêts',
+        type: 'multi_choice',
+        options: ['Vente', 'Coaching'],
+      }),
+    );
+    await edit((config) => withNewField(config, { key: 'legacy', label: 'Ancien', type: 'text' }));
+    const id = prospectIdOf((await eventsAfter(setup, () => world.lead(ws))).result);
+    await eventsAfter(setup, () => world.call(ws, 'PATCH', `/prospects/${id}`, { fields: { budget: 12 } }));
+
+    const { result, events } = await eventsAfter(setup, () =>
+      world.call(ws, 'PATCH', `/prospects/${id}`, { fields: { budget: null, interests: 'coaching, vente' } }),
+    );
+    expect(body(result).changed).toEqual(['fields.budget', 'fields.interests']);
+    const prospect = await getProspect(setup, id);
+    expect(prospect.fields).toEqual({ budget: null, interests: ['Vente', 'Coaching'], legacy: null });
+    const changes = [
+      { field: 'fields.budget', before: 12, after: null },
+      { field: 'fields.interests', before: null, after: ['Vente', 'Coaching'] },
+    ];
+    expect(withoutRequests(events)).toEqual([
+      {
+        id: eventId,
+        type: 'prospect.updated',
+        timestamp: prospect.updated_at,
+        data: { prospect, changes, actor: keyActor() },
+      },
+    ]);
+
+    const log = body<{ changes: { id: string; field: string }[] }>(
+      await world.call(ws, 'GET', `/prospects/${id}/changes`),
+    ).changes;
+    const entry = log.find((item) => item.field === 'fields.interests') as { id: string };
+    const undone = await eventsAfter(setup, () =>
+      world.admin('changelog', 'undo', '--workspace', ws.workspace_id, '--entry', entry.id),
+    );
+    const afterUndo = await getProspect(setup, id);
+    expect(afterUndo.fields).toEqual({ budget: null, interests: null, legacy: null });
+    expect(withoutRequests(undone.events)).toEqual([
+      {
+        id: eventId,
+        type: 'prospect.updated',
+        timestamp: afterUndo.updated_at,
+        data: {
+          prospect: afterUndo,
+          changes: [{ field: 'fields.interests', before: ['Vente', 'Coaching'], after: null }],
+          actor: { kind: 'undo', id: entry.id },
+        },
+      },
+    ]);
+
+    // A deleted field's value is no change of an event, and no longer in the prospect it shows.
+    await eventsAfter(setup, () => world.call(ws, 'PATCH', `/prospects/${id}`, { fields: { legacy: 'un' } }));
+    await edit((config) => withDeletedField(config, 'legacy', world.now().toISOString()));
+    const stage = ws.pipelines.sales?.stages.fu as string;
+    const moved = await eventsAfter(setup, () => world.call(ws, 'PATCH', `/prospects/${id}`, { stage }));
+    expect(moved.events.map((event) => event.data)).toEqual([
+      expect.objectContaining({
+        prospect: expect.objectContaining({ fields: { budget: null, interests: null } }),
+        changes: [{ field: 'stage', before: expect.any(String), after: stage }],
+      }),
     ]);
   });
 

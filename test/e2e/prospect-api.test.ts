@@ -49,6 +49,7 @@ describe('PATCH /prospects/{prospect_id}', () => {
       setter_id: null,
       closer_id: null,
       next_follow_up_at: null,
+      fields: {},
       changed: ['stage'],
     });
     expect(response.headers.get('ratelimit-limit')).toBe('30');

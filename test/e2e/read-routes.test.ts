@@ -48,6 +48,7 @@ describe('GET /prospects/{prospect_id}', () => {
         'social_url',
         'source',
         'tags',
+        'fields',
         'created_at',
         'updated_at',
       ].sort(),
@@ -60,6 +61,7 @@ describe('GET /prospects/{prospect_id}', () => {
       social_url: null,
       setter_id: null,
       next_follow_up_at: '2027-03-01T08:30:00.000Z',
+      fields: {},
     });
     expect(prospect.tags.map((tag) => tag.name)).toContain('VIP');
     expect(prospect.created_at).toMatch(/Z$/);

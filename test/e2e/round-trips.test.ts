@@ -2,6 +2,8 @@ import { seedWorkspace } from '../../tools/seed/seed';
 import { productionDeps } from '../../lib/storage/client';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withNewField } from '../../lib/domain/fields/field-definitions';
 
 /** The DynamoDB calls of each route, authorizer included, as docs/data-model.md lists them. */
 const deps = productionDeps();
@@ -213,6 +215,22 @@ test('read routes: GET prospect 3, look-up 4, a page of notes or changes 3 (firs
   counter.reset();
   expect((await prospectCall('GET', `/prospects/${id}/notes?limit=1&cursor=${cursor}`)).status).toBe(200);
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query']);
+});
+
+test("custom fields: PATCH as any, a page of changes holding a field's entry reads the fields too (4)", async () => {
+  await editWorkspaceConfig(deps, ws.workspace_id, (config) => ({
+    ...partsOf(config),
+    fields: withNewField(config, { key: 'budget', label: 'Budget', type: 'number' }),
+  }));
+  const id = await aLeadId();
+  expect((await prospectCall('PATCH', `/prospects/${id}`, { fields: { budget: 12 } })).status).toBe(200);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
+  counter.reset();
+  expect((await prospectCall('GET', `/prospects/${id}`)).body).toMatchObject({ fields: { budget: 12 } });
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'BatchGetItem']);
+  counter.reset();
+  expect((await prospectCall('GET', `/prospects/${id}/changes`)).status).toBe(200);
+  expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query', 'GetItem']);
 });
 
 test('a non-UUID prospect id: nothing read beyond the credential and its counter', async () => {

@@ -52,6 +52,8 @@ import {
 } from '../support/recorded-events';
 import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
 import { aSalesPipeline } from '../support/seed';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withNewField } from '../../lib/domain/fields/field-definitions';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
 
 /**
@@ -122,6 +124,11 @@ beforeAll(async () => {
     ],
     webhook: { active: true },
   });
+  // A custom field: a page of changes holding its entry reads the workspace's fields (docs/adr/0016-custom-fields-storage.md).
+  await editWorkspaceConfig(productionDeps(), ws.workspace_id, (config) => ({
+    ...partsOf(config),
+    fields: withNewField(config, { key: 'budget', label: 'Budget', type: 'number' }),
+  }));
 });
 
 const bearer = (secret: string | undefined) => ({ Authorization: `Bearer ${secret ?? ''}` });
@@ -230,8 +237,11 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('updateProspect', unknown)).status).toBe(404);
   });
 
-  test('read routes: a prospect, a look-up, its notes and changes, a second page', async () => {
+  test('read routes: a prospect, a look-up, its notes and changes (a custom field’s among them), a second page', async () => {
     const id = await aLead('read-iam@test.fr');
+    expect(
+      (await functions.request('updateProspect', onProspect(id, { body: { fields: { budget: 5 } } }))).status,
+    ).toBe(200);
     for (const content of ['Un', 'Deux']) {
       expect((await functions.request('addNote', onProspect(id, { body: { content } }))).status).toBe(201);
     }
@@ -449,8 +459,10 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await readSignOut(productionDeps(), email))?.kept_token_ids).toHaveLength(2);
   });
 
-  test('settings API, as a member: a look-up, a prospect, its changes, an undo', async () => {
+  test('settings API, as a member: a look-up, a prospect, its changes and the key’s (a custom field’s among them), an undo', async () => {
     const id = await aLead('settings-iam@test.fr');
+    const fieldChange = onProspect(id, { body: { fields: { budget: 7 } } });
+    expect((await functions.request('updateProspect', fieldChange)).status).toBe(200);
     expect((await functions.request('updateProspect', onProspect(id, { body: { stage: 'Relance' } }))).status).toBe(
       200,
     );
@@ -468,6 +480,8 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('getWorkspaceProspect', onIt)).status).toBe(200);
     const changes = await functions.request('listWorkspaceProspectChanges', onIt);
     const [entry] = changes.body.changes as { id: string }[];
+    const keyChanges = asMember({ pathParameters: { key_id: ws.api_keys.k?.id ?? '' }, query: { limit: '1' } });
+    expect((await functions.request('listApiKeyChanges', keyChanges)).status).toBe(200);
     const undo = asMember({ pathParameters: { entry_id: entry?.id ?? '' } });
     expect((await functions.request('undoChange', undo)).status).toBe(200);
   });

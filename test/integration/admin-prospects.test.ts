@@ -67,6 +67,7 @@ describe('prospect show', () => {
         phone: null,
         social_url: 'https://www.linkedin.com/in/marc-social',
         source: null,
+        fields: {},
         version: 1,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),

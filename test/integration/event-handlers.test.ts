@@ -132,8 +132,13 @@ test('INSERT, MODIFY and REMOVE reach a stream handler in Lambda’s shape, with
       new UpdateItemCommand({
         TableName: tableName,
         Key: key,
-        UpdateExpression: 'SET tag_ids = :tags',
-        ExpressionAttributeValues: { ':tags': { L: [{ S: 't1' }, { M: { n: { N: '2' } } }] } },
+        // An empty map, alone and inside a list (a prospect's `fields` once its last value is removed).
+        UpdateExpression: 'SET tag_ids = :tags, #fields = :empty',
+        ExpressionAttributeNames: { '#fields': 'fields' },
+        ExpressionAttributeValues: {
+          ':tags': { L: [{ S: 't1' }, { M: { n: { N: '2' } } }, { M: {} }] },
+          ':empty': { M: {} },
+        },
       }),
     );
     await client.send(new DeleteItemCommand({ TableName: tableName, Key: key }));
@@ -142,7 +147,7 @@ test('INSERT, MODIFY and REMOVE reach a stream handler in Lambda’s shape, with
   expect(records.map((record) => record.eventName)).toEqual(['INSERT', 'MODIFY', 'REMOVE']);
   const [inserted, modified, removed] = records as [DynamoDBRecord, DynamoDBRecord, DynamoDBRecord];
   const created = { ...key, first_name: { S: 'Zoé 🎉' }, bytes: { B: 'AP8=' } };
-  const updated = { ...created, tag_ids: { L: [{ S: 't1' }, { M: { n: { N: '2' } } }] } };
+  const updated = { ...created, tag_ids: { L: [{ S: 't1' }, { M: { n: { N: '2' } } }, { M: {} }] }, fields: { M: {} } };
   expect(inserted).toEqual({
     eventID: expect.any(String),
     eventName: 'INSERT',

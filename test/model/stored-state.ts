@@ -29,7 +29,9 @@ function adoptEntryIds(model: Model, prospectId: string, stored: readonly Stored
   }
 }
 
-const entryView = (entry: Pick<Entry, 'id' | 'keyId' | 'field' | 'before' | 'after' | 'undone'>) => ({
+const entryView = (
+  entry: Pick<Entry, 'id' | 'keyId' | 'undone'> & Pick<StoredEntry, 'field' | 'before' | 'after'>,
+) => ({
   id: entry.id,
   key_id: entry.keyId,
   field: entry.field,

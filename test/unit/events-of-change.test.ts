@@ -6,12 +6,15 @@ import { keys, items, type CandidateItem, type NoteItem, type ProspectItem } fro
 import type { StoredChange } from '../../lib/storage/stream-records';
 import type { TagItem } from '../../lib/storage/workspace-config';
 import { aProspectItem } from '../support/prospect-items';
+import type { FieldDefinition } from '../../lib/domain/model';
 
 const workspaceId = randomUUID();
 const vip: TagItem = { type: 'tag', id: randomUUID(), name: 'VIP' };
 const hot: TagItem = { type: 'tag', id: randomUUID(), name: 'Chaud' };
 const cold: TagItem = { type: 'tag', id: randomUUID(), name: 'Froid' };
 const tags = [vip, hot, cold];
+/** A workspace without custom fields: every prospect view shows `fields: {}`. */
+const noFields: FieldDefinition[] = [];
 const apiKey: Actor = { kind: 'api_key', id: randomUUID() };
 const created = '2026-03-01T09:00:00.000Z';
 const later = '2026-03-02T10:30:00.000Z';
@@ -97,7 +100,7 @@ describe('events of a prospect write', () => {
   it('makes prospect.created for a new prospect, with its GET /prospects/{id} view, actor and write time', () => {
     const prospect = aProspect({ tag_ids: new Set([vip.id]), email: 'lea@exemple.test' });
 
-    const events = eventsOfChange(change('INSERT', undefined, prospect), { tags });
+    const events = eventsOfChange(change('INSERT', undefined, prospect), { tags, fields: noFields });
 
     expect(events).toEqual([
       {
@@ -135,7 +138,7 @@ describe('events of a prospect write', () => {
       phone: '+33612345678',
     });
 
-    const events = eventsOfChange(change('MODIFY', before, after), { tags });
+    const events = eventsOfChange(change('MODIFY', before, after), { tags, fields: noFields });
 
     expect(typesOf(events)).toEqual(['prospect.updated']);
     expect(events[0]?.body.timestamp).toBe(later);
@@ -153,23 +156,56 @@ describe('events of a prospect write', () => {
     });
   });
 
+  it("shows the live custom fields in the prospect and names their values' changes `fields.<key>`, as answered", () => {
+    const definitions: FieldDefinition[] = [
+      { key: 'budget', label: 'Budget', type: 'number', options: null, aliases: [], update: 'always' },
+      {
+        key: 'interests',
+        label: 'Intérêts',
+        type: 'multi_choice',
+        options: ['Vente', 'Coaching'],
+        aliases: [],
+        update: 'always',
+      },
+      { key: 'plan', label: 'Offre', type: 'choice', options: ['Pro'], aliases: [], update: 'always' },
+    ];
+    const before = aProspect({ fields: { budget: 10, plan: 'pro', old: 'x' } });
+    const after = written(before, { fields: { interests: ['Vente'], plan: 'Pro', old: 'y' }, stage_id: 's9' });
+
+    const [event, ...others] = eventsOfChange(change('MODIFY', before, after), { tags, fields: definitions });
+
+    expect(others).toEqual([]);
+    expect(event?.body.data).toEqual({
+      prospect: expect.objectContaining({ fields: { budget: null, interests: ['Vente'], plan: 'Pro' } }),
+      changes: [
+        { field: 'stage', before: null, after: 's9' },
+        { field: 'fields.budget', before: 10, after: null },
+        { field: 'fields.interests', before: null, after: ['Vente'] },
+      ],
+      actor: apiKey,
+    });
+    // A deleted field's value removed by the purge, without a new version: no event.
+    const purged: ProspectItem = { ...before, fields: { budget: 10, plan: 'pro' } };
+    expect(eventsOfChange(change('MODIFY', before, purged), { tags, fields: definitions })).toEqual([]);
+  });
+
   it('makes nothing for a follow-up set to the value it had (the write still raised version and updated_at)', () => {
     const before = aProspect({ next_follow_up_at: '2026-04-01T08:00:00.000Z', tag_ids: new Set([vip.id]) });
     const after = written(before, { next_follow_up_at: '2026-04-01T08:00:00.000Z', tag_ids: new Set([vip.id]) });
 
-    expect(eventsOfChange(change('MODIFY', before, after), { tags })).toEqual([]);
+    expect(eventsOfChange(change('MODIFY', before, after), { tags, fields: noFields })).toEqual([]);
   });
 
   it('makes nothing for the prospect write of a note transaction (version, updated_at and actor only)', () => {
     const before = aProspect();
-    expect(eventsOfChange(change('MODIFY', before, written(before, {})), { tags })).toEqual([]);
+    expect(eventsOfChange(change('MODIFY', before, written(before, {})), { tags, fields: noFields })).toEqual([]);
   });
 
   it('keeps a name that only changed from NFC to NFD as a change: the stored strings differ', () => {
     const before = aProspect({ first_name: 'Hélène' });
     const after = written(before, { first_name: 'He\u0301le\u0300ne' });
 
-    const [event] = eventsOfChange(change('MODIFY', before, after), { tags });
+    const [event] = eventsOfChange(change('MODIFY', before, after), { tags, fields: noFields });
 
     expect(event?.body.data.changes).toEqual([{ field: 'first_name', before: 'Hélène', after: 'He\u0301le\u0300ne' }]);
   });
@@ -179,7 +215,7 @@ describe('events of a prospect write', () => {
     const before = aProspect({ tag_ids: new Set([vip.id, hot.id]) });
     const after = written(before, { tag_ids: new Set([hot.id, cold.id, unknown]) });
 
-    const events = eventsOfChange(change('MODIFY', before, after), { tags });
+    const events = eventsOfChange(change('MODIFY', before, after), { tags, fields: noFields });
 
     const added = events.filter((event) => event.body.type === 'prospect.tag_added');
     const removed = events.filter((event) => event.body.type === 'prospect.tag_removed');
@@ -215,8 +251,12 @@ describe('events of a prospect write', () => {
     const untagged: ProspectItem = { ...written(tagged, {}) };
     delete untagged.tag_ids;
 
-    expect(typesOf(eventsOfChange(change('MODIFY', bare, tagged), { tags }))).toEqual(['prospect.tag_added']);
-    expect(typesOf(eventsOfChange(change('MODIFY', tagged, untagged), { tags }))).toEqual(['prospect.tag_removed']);
+    expect(typesOf(eventsOfChange(change('MODIFY', bare, tagged), { tags, fields: noFields }))).toEqual([
+      'prospect.tag_added',
+    ]);
+    expect(typesOf(eventsOfChange(change('MODIFY', tagged, untagged), { tags, fields: noFields }))).toEqual([
+      'prospect.tag_removed',
+    ]);
   });
 
   it('makes prospect.updated and tag events of one known-lead write, each with its own id', () => {
@@ -227,7 +267,7 @@ describe('events of a prospect write', () => {
       { kind: 'webhook', id: 'e' },
     );
 
-    const events = eventsOfChange(change('MODIFY', before, after), { tags });
+    const events = eventsOfChange(change('MODIFY', before, after), { tags, fields: noFields });
 
     expect(typesOf(events)).toEqual(['prospect.updated', 'prospect.tag_added']);
     expect(events[0]?.id).not.toBe(events[1]?.id);
@@ -247,7 +287,7 @@ describe('events of a note', () => {
       types: ['prospect.note_added'],
       record: keys.prospect(workspaceId, prospect.id),
     });
-    const events = eventsOfChange(noteChange, { tags, record: prospect });
+    const events = eventsOfChange(noteChange, { tags, fields: noFields, record: prospect });
 
     expect(events).toEqual([
       {
@@ -273,8 +313,8 @@ describe('events of a note', () => {
     const note = aNote('prospect', prospect.id, 'Bonjour');
     const other = aProspect();
 
-    expect(eventsOfChange(change('INSERT', undefined, note), { tags })).toEqual([]);
-    expect(eventsOfChange(change('INSERT', undefined, note), { tags, record: other })).toEqual([]);
+    expect(eventsOfChange(change('INSERT', undefined, note), { tags, fields: noFields })).toEqual([]);
+    expect(eventsOfChange(change('INSERT', undefined, note), { tags, fields: noFields, record: other })).toEqual([]);
   });
 
   it('makes candidate.application_received for a known candidate applying again, nothing for a first application', () => {
@@ -282,7 +322,7 @@ describe('events of a note', () => {
     const again = aNote('candidate', candidate.id, 'Réponses 🧑‍💻', { application: 'again' });
     const first = aNote('candidate', candidate.id, 'Réponses', { application: 'first' });
 
-    const events = eventsOfChange(change('INSERT', undefined, again), { tags, record: candidate });
+    const events = eventsOfChange(change('INSERT', undefined, again), { tags, fields: noFields, record: candidate });
 
     expect(events).toEqual([
       {
@@ -310,7 +350,9 @@ describe('events of a note', () => {
       },
     ]);
     expect(subjectOfChange(change('INSERT', undefined, first))).toBeUndefined();
-    expect(eventsOfChange(change('INSERT', undefined, first), { tags, record: candidate })).toEqual([]);
+    expect(eventsOfChange(change('INSERT', undefined, first), { tags, fields: noFields, record: candidate })).toEqual(
+      [],
+    );
   });
 });
 
@@ -318,7 +360,7 @@ describe('events of a candidate', () => {
   it('makes candidate.created for a new candidate, in the shape of candidate show', () => {
     const candidate = aCandidate();
 
-    const events = eventsOfChange(change('INSERT', undefined, candidate), { tags });
+    const events = eventsOfChange(change('INSERT', undefined, candidate), { tags, fields: noFields });
 
     expect(typesOf(events)).toEqual(['candidate.created']);
     expect(events[0]?.body).toEqual({
@@ -337,7 +379,7 @@ describe('events of a candidate', () => {
   it('makes nothing for a candidate modified (no event type for it)', () => {
     const candidate = aCandidate();
     const moved = { ...candidate, column_id: randomUUID(), version: 2, updated_at: later };
-    expect(eventsOfChange(change('MODIFY', candidate, moved), { tags })).toEqual([]);
+    expect(eventsOfChange(change('MODIFY', candidate, moved), { tags, fields: noFields })).toEqual([]);
   });
 });
 
@@ -412,19 +454,19 @@ describe('writes that make no event', () => {
   it.each(unrelated)('makes nothing for %s, inserted or modified', (_label, item) => {
     const insert = change('INSERT', undefined, item);
     expect(subjectOfChange(insert)).toBeUndefined();
-    expect(eventsOfChange(insert, { tags })).toEqual([]);
-    expect(eventsOfChange(change('MODIFY', item, item), { tags })).toEqual([]);
+    expect(eventsOfChange(insert, { tags, fields: noFields })).toEqual([]);
+    expect(eventsOfChange(change('MODIFY', item, item), { tags, fields: noFields })).toEqual([]);
   });
 
   it('makes nothing for a REMOVE, of a prospect or of a note', () => {
     const note = aNote('prospect', prospect.id, 'x');
-    expect(eventsOfChange(change('REMOVE', prospect, undefined), { tags })).toEqual([]);
-    expect(eventsOfChange(change('REMOVE', note, undefined), { tags, record: prospect })).toEqual([]);
+    expect(eventsOfChange(change('REMOVE', prospect, undefined), { tags, fields: noFields })).toEqual([]);
+    expect(eventsOfChange(change('REMOVE', note, undefined), { tags, fields: noFields, record: prospect })).toEqual([]);
   });
 
   it('makes nothing for an item whose key is not its own workspace and id (isolation by key)', () => {
     const elsewhere = { ...prospect, workspace_id: randomUUID() };
-    expect(eventsOfChange(change('INSERT', undefined, elsewhere), { tags })).toEqual([]);
+    expect(eventsOfChange(change('INSERT', undefined, elsewhere), { tags, fields: noFields })).toEqual([]);
   });
 });
 
@@ -437,16 +479,18 @@ describe('event ids', () => {
     const nextWrite = change('MODIFY', after, written(after, { stage_id: 's3' }));
     const otherWorkspace = aProspectItem(randomUUID(), { id: before.id, created_at: created, updated_at: created });
 
-    const first = eventsOfChange(modify, { tags }).map((event) => event.id);
+    const first = eventsOfChange(modify, { tags, fields: noFields }).map((event) => event.id);
     const ids = [
       ...first,
-      ...eventsOfChange(nextWrite, { tags }).map((event) => event.id),
-      ...eventsOfChange(change('INSERT', undefined, before), { tags }).map((event) => event.id),
-      ...eventsOfChange(change('INSERT', undefined, otherWorkspace), { tags }).map((event) => event.id),
+      ...eventsOfChange(nextWrite, { tags, fields: noFields }).map((event) => event.id),
+      ...eventsOfChange(change('INSERT', undefined, before), { tags, fields: noFields }).map((event) => event.id),
+      ...eventsOfChange(change('INSERT', undefined, otherWorkspace), { tags, fields: noFields }).map(
+        (event) => event.id,
+      ),
     ];
 
     expect(first).toHaveLength(3);
-    expect(eventsOfChange(again, { tags }).map((event) => event.id)).toEqual(first);
+    expect(eventsOfChange(again, { tags, fields: noFields }).map((event) => event.id)).toEqual(first);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
@@ -454,8 +498,12 @@ describe('event ids', () => {
   it('do not depend on the tags read: only on the write', () => {
     const note = aNote('prospect', randomUUID(), 'x');
     const prospect = aProspectItem(workspaceId, { id: note.record_id });
-    const [withTags] = eventsOfChange(change('INSERT', undefined, note), { tags, record: prospect });
-    const [withoutTags] = eventsOfChange(change('INSERT', undefined, note), { tags: [], record: prospect });
+    const [withTags] = eventsOfChange(change('INSERT', undefined, note), { tags, fields: noFields, record: prospect });
+    const [withoutTags] = eventsOfChange(change('INSERT', undefined, note), {
+      tags: [],
+      fields: noFields,
+      record: prospect,
+    });
     expect(withTags?.id).toBe(withoutTags?.id);
   });
 });
@@ -465,10 +513,12 @@ describe('actor', () => {
     const bare: ProspectItem = aProspectItem(workspaceId, { created_at: created, updated_at: created });
     delete bare.actor;
     const odd = { ...bare, actor: { kind: 'robot', id: 'x' } };
-    expect(eventsOfChange(change('INSERT', undefined, bare), { tags })[0]?.body.data.actor).toBeNull();
-    expect(eventsOfChange(change('INSERT', undefined, odd), { tags })[0]?.body.data.actor).toBeNull();
+    expect(
+      eventsOfChange(change('INSERT', undefined, bare), { tags, fields: noFields })[0]?.body.data.actor,
+    ).toBeNull();
+    expect(eventsOfChange(change('INSERT', undefined, odd), { tags, fields: noFields })[0]?.body.data.actor).toBeNull();
     const admin = { ...bare, actor: { kind: 'admin', id: null } };
-    expect(eventsOfChange(change('INSERT', undefined, admin), { tags })[0]?.body.data.actor).toEqual({
+    expect(eventsOfChange(change('INSERT', undefined, admin), { tags, fields: noFields })[0]?.body.data.actor).toEqual({
       kind: 'admin',
       id: null,
     });
@@ -480,7 +530,10 @@ describe('the actor of an undo', () => {
   const memberId = randomUUID();
   const actorOfUndo = (actor: Actor) => {
     const before = aProspect({ stage_id: 's2' });
-    const [event] = eventsOfChange(change('MODIFY', before, written(before, { stage_id: 's1' }, actor)), { tags });
+    const [event] = eventsOfChange(change('MODIFY', before, written(before, { stage_id: 's1' }, actor)), {
+      tags,
+      fields: noFields,
+    });
     return event?.body.data.actor;
   };
 

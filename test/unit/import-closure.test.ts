@@ -12,16 +12,18 @@ const root = new URL('../..', import.meta.url).pathname;
  * purpose, and whoever raises a budget says why beside it. Above these, the ceilings of the layout (`ceilings`).
  */
 const budgets: Record<string, number> = {
+  // Every view of a prospect shows its custom fields (lib/domain/fields/field-values.ts): one file more for each
+  // function that shows one, PATCH's and the stream handler's included.
   'functions/prospect-api/list-pipelines.ts': 12,
   'functions/prospect-api/list-assignable-members.ts': 12,
   // The listing's one rule file of the custom fields (lib/domain/fields/field-definitions.ts).
   'functions/prospect-api/list-custom-fields.ts': 13,
-  'functions/prospect-api/get-prospect.ts': 17,
+  'functions/prospect-api/get-prospect.ts': 18,
   // The look-up reads its query as a lead (lib/domain/lead/lead.ts), which reads custom fields' values too.
   'functions/prospect-api/find-prospects.ts': 20,
-  'functions/prospect-api/list-notes.ts': 18,
-  'functions/prospect-api/list-changes.ts': 18,
-  'functions/prospect-api/update-prospect.ts': 22,
+  'functions/prospect-api/list-notes.ts': 19,
+  'functions/prospect-api/list-changes.ts': 19,
+  'functions/prospect-api/update-prospect.ts': 23,
   'functions/prospect-api/add-note.ts': 22,
   'functions/prospect-api/add-tag.ts': 21,
   'functions/prospect-api/remove-tag.ts': 20,
@@ -49,15 +51,15 @@ const budgets: Record<string, number> = {
   'functions/settings/list-api-keys.ts': 15,
   'functions/settings/create-api-key.ts': 22,
   'functions/settings/revoke-api-key.ts': 21,
-  'functions/settings/list-api-key-changes.ts': 20,
+  'functions/settings/list-api-key-changes.ts': 21,
   'functions/settings/get-webhook.ts': 16,
   'functions/settings/generate-webhook-token.ts': 22,
   'functions/settings/set-webhook-active.ts': 22,
   // As `GET /prospects?email=`: the look-up reads its query as a lead.
   'functions/settings/find-workspace-prospects.ts': 20,
-  'functions/settings/get-workspace-prospect.ts': 17,
-  'functions/settings/list-workspace-prospect-changes.ts': 18,
-  'functions/settings/undo-change.ts': 24,
+  'functions/settings/get-workspace-prospect.ts': 18,
+  'functions/settings/list-workspace-prospect-changes.ts': 19,
+  'functions/settings/undo-change.ts': 25,
   'functions/settings/list-members.ts': 14,
   'functions/settings/add-member.ts': 24,
   'functions/settings/invite-member.ts': 24,
@@ -75,7 +77,7 @@ const budgets: Record<string, number> = {
   'functions/settings/rotate-subscription-secret.ts': 24,
   'functions/settings/list-deliveries.ts': 21,
   'functions/settings/redeliver-delivery.ts': 24,
-  'functions/events/stream-handler.ts': 21,
+  'functions/events/stream-handler.ts': 22,
   // The settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
   // redeliver` (lib/domain/events/redeliver.ts).
   'functions/events/deliver-event.ts': 21,
@@ -89,7 +91,7 @@ const ceilings = {
   named: {
     'functions/prospect-api/list-pipelines.ts': 12,
     'functions/webhooks/ingest-lead.ts': 23,
-    'functions/prospect-api/update-prospect.ts': 22,
+    'functions/prospect-api/update-prospect.ts': 23,
     'functions/authorizer.ts': 12,
   } as Record<string, number>,
 };

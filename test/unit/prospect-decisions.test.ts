@@ -1,8 +1,10 @@
 import { decideTagChange } from '../../lib/domain/prospect/change-tag';
-import { decideProspectPatch } from '../../lib/domain/prospect/update-prospect';
+import { decideProspectPatch, patchProspectSchema } from '../../lib/domain/prospect/update-prospect';
 import {
+  type FieldDefinition,
   type Prospect,
   type WorkspaceConfig,
+  InvalidInputError,
   NotFoundError,
   ProtectedStageError,
   UnknownReferenceError,
@@ -124,8 +126,163 @@ describe('decideProspectPatch', () => {
       setter_id: null,
       closer_id: ids.member,
       next_follow_up_at: '2026-12-01T09:00:00.000Z',
+      fields: {},
       changed: ['stage', 'closer', 'follow_up'],
     });
+  });
+});
+
+describe('decideProspectPatch: custom fields', () => {
+  const field = (key: string, type: FieldDefinition['type'], options: string[] | null = null): FieldDefinition => ({
+    key,
+    label: `Champ ${key}`,
+    type,
+    options,
+    aliases: [],
+    update: 'always',
+  });
+  const withFields: WorkspaceConfig = {
+    ...config,
+    fields: [
+      field('budget', 'number'),
+      field('company', 'text'),
+      field('start', 'date'),
+      field('newsletter', 'boolean'),
+      field('plan', 'choice', ['Basic', 'Pro']),
+      field('interests', 'multi_choice', ['Vente', 'Coaching', 'Formation']),
+      { key: 'old', deleted_at: '2026-11-20T00:00:00.000Z', purging: true },
+    ],
+  };
+  const decide = (prospect: Prospect, input: Parameters<typeof decideProspectPatch>[1]) =>
+    decideProspectPatch({ config: withFields, prospect }, input, stamp());
+  /** The refusal as the domain's error it is, with its details. */
+  const refusalOf = (decision: ReturnType<typeof decide>) =>
+    decision.kind === 'refuse' ? (decision.refusal as Error & { details?: unknown }) : undefined;
+  const nothing = { budget: null, company: null, start: null, newsletter: null, plan: null, interests: null };
+
+  it('reads each type as its field does, answers every live field, logs each change as `fields.<key>` with values as answered', () => {
+    const prospect = aProspect({ fields: { plan: 'Basic', old: 'reste' } });
+    const decision = decide(prospect, {
+      fields: {
+        budget: '1 500,50',
+        company: '  Acme  ',
+        start: '05/01/2027',
+        newsletter: 'oui',
+        plan: 'pro',
+        interests: 'formation, vente',
+      },
+    });
+    if (decision.kind !== 'write') throw new Error(`expected a write, got ${decision.kind}`);
+    const after = {
+      budget: 1500.5,
+      company: 'Acme',
+      start: '2027-01-05',
+      newsletter: true,
+      plan: 'Pro',
+      interests: ['Vente', 'Formation'],
+    };
+    expect(decision.write.fields).toEqual({ values: after, mapExists: true });
+    expect(decision.write.set).toEqual({});
+    expect(decision.write.answer).toEqual({
+      id: ids.prospect,
+      pipeline_id: ids.sales,
+      stage_id: 's-new',
+      setter_id: null,
+      closer_id: null,
+      next_follow_up_at: null,
+      fields: after,
+      changed: Object.keys(after).map((key) => `fields.${key}`),
+    });
+    expect(decision.write.entries.map(({ field: name, before, after: value }) => [name, before, value])).toEqual([
+      ['fields.budget', null, 1500.5],
+      ['fields.company', null, 'Acme'],
+      ['fields.start', null, '2027-01-05'],
+      ['fields.newsletter', null, true],
+      ['fields.plan', 'Basic', 'Pro'],
+      ['fields.interests', null, ['Vente', 'Formation']],
+    ]);
+    expect(decision.write.entries.every((entry) => entry.prospect_version === 5)).toBe(true);
+  });
+
+  it('clears with null or an empty value, sets the whole map on a prospect without one, and leaves unchanged values out', () => {
+    const set = aProspect({ fields: { budget: 10, company: 'Acme', newsletter: false } });
+    const cleared = decide(set, { fields: { budget: null, company: '  ', newsletter: 'non' } });
+    if (cleared.kind !== 'write') throw new Error(`expected a write, got ${cleared.kind}`);
+    expect(cleared.write.fields).toEqual({ values: { budget: null, company: null }, mapExists: true });
+    expect(cleared.write.answer).toMatchObject({
+      fields: { ...nothing, newsletter: false },
+      changed: ['fields.budget', 'fields.company'],
+    });
+    expect(cleared.write.entries).toEqual([
+      expect.objectContaining({ field: 'fields.budget', before: 10, after: null }),
+      expect.objectContaining({ field: 'fields.company', before: 'Acme', after: null }),
+    ]);
+
+    const bare = decide(aProspect(), { fields: { budget: 42 }, setter_id: ids.member });
+    if (bare.kind !== 'write') throw new Error(`expected a write, got ${bare.kind}`);
+    expect(bare.write.fields).toEqual({ values: { budget: 42 }, mapExists: false });
+    expect(bare.write.set).toEqual({ setter_id: ids.member });
+    expect(bare.write.answer.changed).toEqual(['setter', 'fields.budget']);
+
+    expect(decide(set, { fields: { budget: '10', newsletter: 'NON', plan: null } })).toEqual({
+      kind: 'answer',
+      answer: expect.objectContaining({
+        changed: [],
+        fields: { ...nothing, budget: 10, company: 'Acme', newsletter: false },
+      }),
+    });
+  });
+
+  it('refuses a value its field does not read (400 naming `fields.<key>`), before a protected stage (409) or an unknown key (422)', () => {
+    for (const [key, value] of [
+      ['budget', 'beaucoup'],
+      ['start', '2027-02-30'],
+      ['newsletter', 'peut-être'],
+      ['plan', 'Gold'],
+      ['interests', ['Vente', 'Golf']],
+      ['company', 'x'.repeat(1001)],
+    ] as [string, string | string[]][]) {
+      const refusal = refusalOf(
+        decide(aProspect({ stage_id: 's-won' }), { stage: 'Relance', fields: { nope: 1, [key]: value } }),
+      );
+      expect(refusal).toBeInstanceOf(InvalidInputError);
+      expect(refusal?.details).toEqual({ field: `fields.${key}`, message: expect.stringContaining(`Champ ${key}`) });
+    }
+  });
+
+  it('refuses an unknown or deleted key (422 naming `fields.<key>`) after a protected stage (409), and values over 16 KB (400 naming `fields`)', () => {
+    for (const key of ['nope', 'old', 'Budget']) {
+      const refusal = refusalOf(decide(aProspect(), { stage: 'Relance', fields: { budget: 1, [key]: 2 } }));
+      expect(refusal).toBeInstanceOf(UnknownReferenceError);
+      expect(refusal?.details).toEqual({ field: `fields.${key}`, message: expect.stringContaining(key) });
+    }
+    expect(refusalOf(decide(aProspect(), { stage: 'closé', fields: { nope: 1 } }))).toBeInstanceOf(ProtectedStageError);
+
+    const large = aProspect({ fields: { company: 'x'.repeat(1000) } });
+    const big = Array.from({ length: 17 }, () => 'y'.repeat(1000));
+    const tooLarge = refusalOf(
+      decideProspectPatch(
+        {
+          config: { ...withFields, fields: [...withFields.fields, ...big.map((_, i) => field(`text_${i}`, 'text'))] },
+          prospect: large,
+        },
+        { fields: Object.fromEntries(big.map((text, i) => [`text_${i}`, text])) },
+        stamp(),
+      ),
+    );
+    expect(tooLarge).toBeInstanceOf(InvalidInputError);
+    expect(tooLarge?.details).toEqual({ field: 'fields', message: expect.stringContaining('16 Ko') });
+  });
+
+  it('takes `fields` alone or beside the others, an empty one only beside another field', () => {
+    const refused = (body: unknown) => !patchProspectSchema.safeParse(body).success;
+    expect(refused({ fields: {} })).toBe(true);
+    expect(refused({})).toBe(true);
+    expect(refused({ fields: { budget: { montant: 1 } } })).toBe(true);
+    expect(refused({ fields: [] })).toBe(true);
+    expect(refused({ fields: { budget: null } })).toBe(false);
+    expect(refused({ fields: {}, stage: 'Relance' })).toBe(false);
+    expect(refused({ fields: { interests: ['Vente'], company: 'Acme', budget: 1, newsletter: true } })).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ChangeLogEntryView } from '../../lib/domain/prospect/read-views';
-import { table } from './render';
+import { fieldValueText, table } from './render';
 
 /** "Modifications par l'API" as a table; the prospect column only where entries span several prospects. */
 export function changeLogTable(entries: readonly ChangeLogEntryView[], options: { withProspect: boolean }): string {
@@ -10,8 +10,8 @@ export function changeLogTable(entries: readonly ChangeLogEntryView[], options: 
       entry.at,
       ...prospect(entry),
       entry.field,
-      entry.before,
-      entry.after,
+      fieldValueText(entry.before),
+      fieldValueText(entry.after),
       entry.key_id,
       entry.undone_at,
       entry.id,

@@ -7,6 +7,10 @@ export const shown = (value: Shown): string => {
   return String(value);
 };
 
+/** A value as a custom field answers it (a multiple choice as its options, comma-separated), or an entry's id. */
+export const fieldValueText = (value: Shown | readonly string[]): Shown =>
+  typeof value === 'object' && value !== null ? value.join(', ') : value;
+
 export function fields(pairs: readonly (readonly [string, Shown])[]): string {
   const width = Math.max(0, ...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${label.padEnd(width)} : ${shown(value)}`).join('\n');

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import * as streams from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
+import type {
+  AttributeValue as StreamAttributeValue,
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import { type SecretsDeps, createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import type { DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
@@ -237,6 +243,20 @@ async function latestStreamArn(endpoint: string, tableName: string): Promise<str
   throw new StreamDisabledError(tableName);
 }
 
+/**
+ * The Streams client reads an empty map attribute (a prospect's `fields` once its last value is removed) as a value
+ * of no type, `{}`; the stream holds `{ "M": {} }`, which Lambda hands over, and which the item's reader expects.
+ */
+function typedValue(value: StreamAttributeValue): StreamAttributeValue {
+  if (Object.keys(value).length === 0) return { M: {} };
+  if (value.M !== undefined) return { M: typedImage(value.M) };
+  if (value.L !== undefined) return { L: value.L.map(typedValue) };
+  return value;
+}
+
+const typedImage = (image: Record<string, StreamAttributeValue>): Record<string, StreamAttributeValue> =>
+  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, typedValue(value)]));
+
 /** As Lambda hands it over (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): JSON, binary in base64, time in seconds. */
 export function lambdaRecord(record: streams._Record, streamArn: string): DynamoDBRecord {
   const json = JSON.stringify(record.dynamodb ?? {}, function (this: Record<string, unknown>, key, value: unknown) {
@@ -245,7 +265,12 @@ export function lambdaRecord(record: streams._Record, streamArn: string): Dynamo
     return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
   });
   const { eventID, eventName, eventVersion = '1.1' } = record;
-  const dynamodb = JSON.parse(json) as DynamoDBRecord['dynamodb'];
+  const read = JSON.parse(json) as NonNullable<DynamoDBRecord['dynamodb']>;
+  const dynamodb = {
+    ...read,
+    ...(read.NewImage ? { NewImage: typedImage(read.NewImage) } : {}),
+    ...(read.OldImage ? { OldImage: typedImage(read.OldImage) } : {}),
+  };
   const source = { eventSource: 'aws:dynamodb', awsRegion: localStage.region, eventSourceARN: streamArn };
   return { eventID, eventName, eventVersion, ...source, dynamodb };
 }

@@ -16,15 +16,17 @@ export type EventType = (typeof eventTypes)[number];
 
 export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);
 
+import type { FieldValue } from '../model';
+
 /** Who made the write, as its writer stamped it on what it wrote. */
 export type { Actor, ActorKind } from '../model';
 
 /**
  * One value that really changed. Fields are named as in the change log (`stage`, `setter`,
- * `closer`, `follow_up`, `tags`, `note`), plus `first_name`, `last_name`, `email`, `phone` for a
- * lead update; values as stored (ids, ISO 8601 timestamps, strings), null when absent.
+ * `closer`, `follow_up`, `tags`, `note`, `fields.<key>`), plus `first_name`, `last_name`, `email`, `phone` for a
+ * lead update; values as stored (ids, ISO 8601 timestamps, strings), a custom field's as answered, null when absent.
  */
-export type EventChange = { field: string; before: string | null; after: string | null };
+export type EventChange = { field: string; before: FieldValue | null; after: FieldValue | null };
 
 /**
  * The body POSTed to the subscriber: `{ type, timestamp, data }`. The event's id travels in the

@@ -11,7 +11,8 @@ import type { StoredChange } from '../../storage/stream-records';
 import { noteView, prospectReadView } from '../prospect/read-views';
 import { candidateNoteView, candidateView } from '../recruitment/candidate-view';
 import type { Actor, ActorKind, EventChange, EventType, OutboundEvent } from './event-types';
-import type { Tag } from '../model';
+import { fieldChangeName, type FieldDefinition, type Tag } from '../model';
+import { fieldsView } from '../fields/field-values';
 
 /**
  * Which outbound events one stored write makes (docs/events.md): the difference between the item
@@ -26,8 +27,15 @@ import type { Tag } from '../model';
  */
 export type ChangeSubject = { workspaceId: string; types: readonly EventType[]; record?: ItemKey };
 
-/** What building the events needs besides the write: tag names, and the record a note event shows. */
-export type ChangeContext = { tags: readonly Tag[]; record?: Record<string, unknown> | undefined };
+/**
+ * What building the events needs besides the write: tag names, the live custom fields (a prospect's `fields`, and
+ * which values' changes are shown), and the record a note event shows.
+ */
+export type ChangeContext = {
+  tags: readonly Tag[];
+  fields: readonly FieldDefinition[];
+  record?: Record<string, unknown> | undefined;
+};
 
 type Classified =
   | { kind: 'prospect_created'; prospect: ProspectItem }
@@ -73,19 +81,19 @@ export function eventsOfChange(change: StoredChange, context: ChangeContext): Ou
           prospect.workspace_id,
           prospect.updated_at,
           `${prospect.pk}#v${prospect.version}#prospect.created`,
-          { prospect: prospectReadView(prospect, context.tags), actor: actorOf(prospect) },
+          { prospect: prospectReadView(prospect, context.tags, context.fields), actor: actorOf(prospect) },
         ),
       ];
     }
     case 'prospect_modified':
-      return modifiedProspectEvents(classified.before, classified.prospect, context.tags);
+      return modifiedProspectEvents(classified.before, classified.prospect, context);
     case 'prospect_note': {
       const { note } = classified;
       const prospect = context.record;
       if (!prospect || !isProspect(prospect, note.pk)) return [];
       return [
         event('prospect.note_added', note.workspace_id, note.created_at, `${note.pk}#${note.sk}`, {
-          prospect: prospectReadView(prospect, context.tags),
+          prospect: prospectReadView(prospect, context.tags, context.fields),
           note: noteView(note),
           changes: [{ field: 'note', before: null, after: note.id }],
           actor: actorOf(note),
@@ -128,15 +136,42 @@ const updatedFields = [
   ['phone', 'phone'],
 ] as const;
 
-function modifiedProspectEvents(before: ProspectItem, after: ProspectItem, tags: readonly Tag[]): OutboundEvent[] {
-  const prospect = prospectReadView(after, tags);
+/**
+ * A live custom field's value that changed, as answered before and after (`fields.<key>`); the values of a deleted
+ * field are no change (their purge makes no event: docs/adr/0016-custom-fields-storage.md).
+ */
+function customFieldChanges(
+  before: ProspectItem,
+  after: ProspectItem,
+  definitions: readonly FieldDefinition[],
+): EventChange[] {
+  const shownBefore = fieldsView(before.fields, definitions);
+  const shownAfter = fieldsView(after.fields, definitions);
+  return definitions
+    .map(({ key }) => ({
+      field: fieldChangeName(key),
+      before: shownBefore[key] ?? null,
+      after: shownAfter[key] ?? null,
+    }))
+    .filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
+}
+
+function modifiedProspectEvents(
+  before: ProspectItem,
+  after: ProspectItem,
+  { tags, fields }: ChangeContext,
+): OutboundEvent[] {
+  const prospect = prospectReadView(after, tags, fields);
   const actor = actorOf(after);
   const at = after.updated_at;
   const seed = `${after.pk}#v${after.version}`;
   const events: OutboundEvent[] = [];
-  const changes: EventChange[] = updatedFields
-    .map(([attribute, field]) => ({ field, before: textOf(before[attribute]), after: textOf(after[attribute]) }))
-    .filter((change) => change.before !== change.after);
+  const changes: EventChange[] = [
+    ...updatedFields
+      .map(([attribute, field]) => ({ field, before: textOf(before[attribute]), after: textOf(after[attribute]) }))
+      .filter((change) => change.before !== change.after),
+    ...customFieldChanges(before, after, fields),
+  ];
   if (changes.length > 0) {
     events.push(
       event('prospect.updated', after.workspace_id, at, `${seed}#prospect.updated`, { prospect, changes, actor }),

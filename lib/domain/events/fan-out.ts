@@ -54,7 +54,7 @@ export async function fanOutStreamRecords(
  * and Lambda"). Every step is idempotent, so the changes after it, processed again, change nothing.
  *
  * 1. What each change is about: its workspace, the types it may make (no read).
- * 2. Per workspace, in parallel, one Query: tag names and subscriptions.
+ * 2. Per workspace, in parallel, one Query: tag names, custom fields and subscriptions.
  * 3. The prospects and candidates that note events show, for workspaces that want those events.
  * 4. The events; one delivery per event and active subscription of the workspace that lists its
  *    type, put if absent (its id is derived from the event's and the subscription's).
@@ -112,7 +112,8 @@ export async function fanOut(
     const change = changes[index];
     const context = contexts.get(subject.workspaceId);
     if (!change || !context || failed.has(index)) continue;
-    for (const event of eventsOfChange(change, { tags: context.tags, record: recordAt(subject.record) })) {
+    const built = { tags: context.tags, fields: context.fields, record: recordAt(subject.record) };
+    for (const event of eventsOfChange(change, built)) {
       const payload = JSON.stringify(event.body);
       for (const subscription of subscribers(subject.workspaceId, event.body.type)) {
         planned.push({ index, delivery: deliveryOf(event, subscription, payload) });

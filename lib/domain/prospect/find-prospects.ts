@@ -1,7 +1,7 @@
 import type { Deps } from '../../storage/client';
 import { messages } from '../../messages';
 import { getProspect } from '../../storage/prospects';
-import { InvalidInputError, type WorkspaceCaller, type ContactLookup } from '../model';
+import { InvalidInputError, liveFields, type WorkspaceCaller, type ContactLookup } from '../model';
 import { findLeadMatch, interpretLead } from '../lead/lead';
 import { prospectReadView, type ProspectReadView } from './read-views';
 
@@ -21,7 +21,7 @@ export async function findProspects(
   const { config, match } = await findLeadMatch(deps, principal.workspaceId, lead, undefined);
   if (match.kind === 'new') return { prospects: [] };
   const prospect = await getProspect(deps, principal.workspaceId, match.prospectId);
-  return { prospects: prospect ? [prospectReadView(prospect, config.tags)] : [] };
+  return { prospects: prospect ? [prospectReadView(prospect, config.tags, liveFields(config))] : [] };
 }
 
 function leadOf(lookup: ContactLookup) {

@@ -4,6 +4,7 @@ import {
   StorageUnavailableError,
   type Actor,
   type ChangeLogField,
+  type FieldValue,
 } from '../model';
 import type { Deps } from '../../storage/client';
 import { readConfigAndProspect, type ConfigAndProspect } from '../../storage/prospects';
@@ -73,10 +74,11 @@ export const apiKeyActor = (principal: ApiKeyPrincipal): Actor => ({ kind: 'api_
 /** What a change is stamped with: the API key that makes it, the time of its round, fresh ids. */
 export type ChangeStamp = { keyId: string; now: string; newId: () => string };
 
+/** One field's change: ids and timestamps, or a custom field's values as answered (`fields.<key>`). */
 export type FieldChange = {
   field: ChangeLogField;
-  before: string | null;
-  after: string | null;
+  before: FieldValue | null;
+  after: FieldValue | null;
   pipelineBefore?: string | null;
   pipelineAfter?: string | null;
 };

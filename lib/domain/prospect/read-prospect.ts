@@ -3,15 +3,24 @@ import { messages } from '../../messages';
 import { readProspectPage } from '../../storage/prospect-pages';
 import type { PagePosition, PageRequest } from '../../storage/table-items';
 import { readProspectWithConfig } from '../../storage/prospects';
-import { NotFoundError, type WorkspaceCaller, type ChangeLogEntry, type Note } from '../model';
-import { changeLogEntryView, noteView, prospectReadView, type ProspectReadView } from './read-views';
+import { readFieldEntries } from '../../storage/workspace-config';
+import { NotFoundError, liveFields, type WorkspaceCaller } from '../model';
+import {
+  changeLogEntryView,
+  noteView,
+  pageOfListedChanges,
+  prospectReadView,
+  type ChangeLogEntryView,
+  type NoteView,
+  type ProspectReadView,
+} from './read-views';
 
 /** A page answered, and where the next one starts (null: no item follows). */
 export type Page<T> = { items: T[]; next: PagePosition | null };
 
 /**
  * GET /prospects/{prospect_id} (docs/api.md#get-a-prospect): the prospect and the workspace's tag
- * names in one strongly consistent BatchGetItem; another workspace's prospect is not found.
+ * names and custom fields in one strongly consistent BatchGetItem; another workspace's prospect is not found.
  */
 export async function readProspect(
   deps: Deps,
@@ -20,34 +29,42 @@ export async function readProspect(
 ): Promise<ProspectReadView> {
   const { config, prospect } = await readProspectWithConfig(deps, principal.workspaceId, prospectId);
   if (!prospect) throw new NotFoundError(messages.prospect.notFound);
-  return prospectReadView(prospect, config.tags);
+  return prospectReadView(prospect, config.tags, liveFields(config));
 }
 
 /** GET /prospects/{prospect_id}/notes (docs/api.md#list-notes): newest first by reception time. */
-export const listProspectNotes = (deps: Deps, principal: WorkspaceCaller, prospectId: string, page: PageRequest) =>
-  listPage(deps, 'notes', { workspaceId: principal.workspaceId, prospectId }, page, (note) => ({
-    view: noteView(note),
-    position: { at: note.created_at, id: note.id },
-  }));
-
-/** GET /prospects/{prospect_id}/changes (docs/api.md#list-changes): newest first by `at`. */
-export const listProspectChanges = (deps: Deps, principal: WorkspaceCaller, prospectId: string, page: PageRequest) =>
-  listPage(deps, 'changes', { workspaceId: principal.workspaceId, prospectId }, page, (entry) => ({
-    view: changeLogEntryView(entry),
-    position: { at: entry.at, id: entry.id },
-  }));
-
-/** A page of one of a prospect's lists (404 for a prospect the workspace does not have), and where the next starts. */
-async function listPage<K extends 'notes' | 'changes', View>(
+export async function listProspectNotes(
   deps: Deps,
-  list: K,
-  of: { workspaceId: string; prospectId: string },
+  principal: WorkspaceCaller,
+  prospectId: string,
   page: PageRequest,
-  shown: (item: K extends 'notes' ? Note : ChangeLogEntry) => { view: View; position: PagePosition },
-): Promise<Page<View>> {
-  const found = await readProspectPage(deps, list, of, page);
+): Promise<Page<NoteView>> {
+  const found = await readProspectPage(deps, 'notes', { workspaceId: principal.workspaceId, prospectId }, page);
   if (!found.prospectFound) throw new NotFoundError(messages.prospect.notFound);
-  const items = found.items.map(shown);
-  const last = items.at(-1);
-  return { items: items.map((item) => item.view), next: found.more && last ? last.position : null };
+  const last = found.items.at(-1);
+  return { items: found.items.map(noteView), next: found.more && last ? { at: last.created_at, id: last.id } : null };
+}
+
+/**
+ * GET /prospects/{prospect_id}/changes (docs/api.md#list-changes): newest first by `at`, without the entries of a
+ * deleted custom field. The change log is read alone (one Query); only a page holding a custom field's entry reads
+ * the workspace's fields too (one GetItem, `readFieldEntries`), and only a page that left entries out reads on.
+ */
+export async function listProspectChanges(
+  deps: Deps,
+  principal: WorkspaceCaller,
+  prospectId: string,
+  page: PageRequest,
+): Promise<Page<ChangeLogEntryView>> {
+  const { workspaceId } = principal;
+  const { entries, next } = await pageOfListedChanges(
+    async (after) => {
+      const found = await readProspectPage(deps, 'changes', { workspaceId, prospectId }, { limit: page.limit, after });
+      if (!found.prospectFound) throw new NotFoundError(messages.prospect.notFound);
+      return found;
+    },
+    page,
+    async () => liveFields({ fields: await readFieldEntries(deps, workspaceId) }),
+  );
+  return { items: entries.map(changeLogEntryView), next };
 }

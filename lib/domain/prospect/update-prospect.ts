@@ -1,12 +1,17 @@
 import * as z from 'zod/mini';
 import {
   type ApiKeyPrincipal,
+  type FieldDefinition,
   type Member,
   type Prospect,
   type SalesPipeline,
   type Stage,
+  fieldChangeName,
   isProtectedStage,
+  liveFields,
   sameName,
+  withFieldValues,
+  InvalidInputError,
   NotFoundError,
   ProtectedStageError,
   UnknownReferenceError,
@@ -21,9 +26,10 @@ import {
   changeProspectOnVersion,
   type VersionedWrite,
 } from './logged-change';
-import { prospectPatchView, type ProspectPatchView } from './read-views';
+import { prospectPatchView, type FieldsView, type ProspectPatchView } from './read-views';
 import { messages } from '../../messages';
 import { readIsoTimestamp } from '../timestamps';
+import { fieldValuesBytes, fieldsView, maxFieldValuesBytes, readFieldValue } from '../fields/field-values';
 
 /** ISO 8601 date and time with a time zone (Z or ±hh:mm): a follow-up without one is ambiguous. */
 const followUpAt = z.pipe(
@@ -40,7 +46,16 @@ const followUpAt = z.pipe(
   }),
 );
 
-/** Only the fields to change, at least one, nothing else (docs/api.md#update-a-prospect). */
+/**
+ * A custom field's value as a body may send it (docs/api.md#custom-fields): the field's type reads it once the
+ * definitions are read (`decideProspectPatch`); null clears it.
+ */
+const sentFieldValue = z.nullable(z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+
+/**
+ * Only the fields to change, at least one, nothing else (docs/api.md#update-a-prospect); `fields` counts when it
+ * names a custom field.
+ */
 export const patchProspectSchema = z
   .partial(
     z.strictObject({
@@ -54,9 +69,15 @@ export const patchProspectSchema = z
       setter_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
       closer_id: z.nullable(z.string().check(z.maxLength(100, messages.rules.atMostCharacters(100)))),
       follow_up_at: z.nullable(followUpAt),
+      fields: z.record(z.string(), sentFieldValue),
     }),
   )
-  .check(z.refine((body) => Object.keys(body).length > 0, messages.rules.oneFieldToChange));
+  .check(
+    z.refine(
+      ({ fields, ...others }) => Object.keys(others).length > 0 || Object.keys(fields ?? {}).length > 0,
+      messages.rules.oneFieldToChange,
+    ),
+  );
 
 export type PatchProspectInput = z.output<typeof patchProspectSchema>;
 
@@ -70,8 +91,9 @@ export type ProspectPatch = VersionedWrite<PatchResult>;
  * prospect after the change and what changed.
  * 1. Read the prospect and the workspace configuration in one eventually consistent BatchGetItem;
  *    a later round reads the prospect only, strongly consistently (`readConfigAndProspect`).
- * 2. Decide (`decideProspectPatch`): 404, 409 protected stage, 422 unknown stage or member, nothing
- *    to change, or the change; an answer that writes nothing comes from a strongly consistent read.
+ * 2. Decide (`decideProspectPatch`): 404, 400 a custom field's value, 409 protected stage, 422 unknown stage, member
+ *    or custom field, nothing to change, or the change; an answer that writes nothing comes from a strongly
+ *    consistent read.
  * 3. Write the change and one log entry per field in one transaction conditional on the version;
  *    a lost race reads again (`changeProspectOnVersion`).
  */
@@ -88,9 +110,10 @@ export async function updateProspect(
 }
 
 /**
- * What a PATCH does to the prospect read: refused (404, 409, 422), nothing (every value already
- * set: `changed: []`), or the fields whose value really changes, each with its log entry (new ids
- * every round: a log entry whose key was taken makes the round lose, never claim a change).
+ * What a PATCH does to the prospect read: refused (404; 400 a custom field's value that does not fit, or values
+ * over 16 KB; 409; 422), nothing (every value already set: `changed: []`), or the fields whose value really changes,
+ * each with its log entry (new ids every round: a log entry whose key was taken makes the round lose, never claim a
+ * change). Refusals come in the order of docs/api.md#check-order once the prospect is found: 400, 409, 422.
  */
 export function decideProspectPatch(
   { config, prospect }: ConfigAndProspect,
@@ -98,11 +121,27 @@ export function decideProspectPatch(
   stamp: ChangeStamp,
 ): Decision<ProspectPatch, PatchResult> {
   if (!prospect) return { kind: 'refuse', refusal: new NotFoundError(messages.prospect.notFound) };
+  const definitions = liveFields(config);
+  const fieldEdits = customFieldChanges(prospect, input.fields ?? {}, definitions);
+  if (fieldEdits instanceof Error) return { kind: 'refuse', refusal: fieldEdits };
   const changes = fieldChanges(prospect, input, config.salesPipelines, config.members);
   if (changes instanceof Error) return { kind: 'refuse', refusal: changes };
-  if (changes.length === 0) return { kind: 'answer', answer: { ...prospectPatchView(prospect), changed: [] } };
-  const set = Object.assign({}, ...changes.map(({ set }) => set)) as Record<string, string | null>;
-  const updated = { ...prospect, ...set } as Prospect;
+  if (fieldEdits.unknownKey !== undefined) {
+    const message = messages.fields.patchUnknownField(fieldEdits.unknownKey);
+    const field = fieldChangeName(fieldEdits.unknownKey);
+    return { kind: 'refuse', refusal: new UnknownReferenceError(message, { field, message }) };
+  }
+  changes.push(...fieldEdits.changes);
+  if (changes.length === 0)
+    return { kind: 'answer', answer: { ...prospectPatchView(prospect, definitions), changed: [] } };
+  const set = Object.assign({}, ...changes.map(({ set }) => set ?? {})) as Record<string, string | null>;
+  const values = Object.fromEntries(fieldEdits.changes.map(({ key, change }) => [key, change.after]));
+  const valuesChanged = fieldEdits.changes.length > 0;
+  const updated: Prospect = {
+    ...prospect,
+    ...set,
+    ...(valuesChanged ? { fields: withFieldValues(prospect.fields, values) } : {}),
+  };
   const entries = changes.map(({ change }) =>
     changeLogEntry({
       id: stamp.newId(),
@@ -118,15 +157,69 @@ export function decideProspectPatch(
     kind: 'write',
     write: {
       set,
+      ...(valuesChanged ? { fields: { values, mapExists: prospect.fields !== undefined } } : {}),
       entries,
       expectedVersion: prospect.version,
       now: stamp.now,
-      answer: { ...prospectPatchView(updated), changed: changes.map(({ change }) => change.field) },
+      answer: { ...prospectPatchView(updated, definitions), changed: changes.map(({ change }) => change.field) },
     },
   };
 }
 
-type PendingChange = { change: FieldChange; set: Record<string, string | null> };
+type PendingChange = { change: FieldChange; set?: Record<string, string | null> };
+
+/** What a PATCH's `fields` changes: each value that really changes, and the first key no live field has. */
+type CustomFieldChanges = {
+  changes: { key: string; change: FieldChange }[];
+  unknownKey: string | undefined;
+};
+
+/**
+ * The custom fields' values a PATCH sends, read by their fields' types (docs/api.md#custom-fields): a value that does
+ * not fit, or values together over 16 KB, is a 400 naming `fields.<key>` or `fields`; an unknown or deleted key is
+ * named for a 422 (after the other refusals); a value sent as it is answered already is no change. Before and after
+ * are the values as answered.
+ */
+function customFieldChanges(
+  prospect: Prospect,
+  sent: Readonly<Record<string, unknown>>,
+  definitions: readonly FieldDefinition[],
+): CustomFieldChanges | InvalidInputError {
+  const before = fieldsView(prospect.fields, definitions);
+  const after: FieldsView = { ...before };
+  let unknownKey: string | undefined;
+  for (const [key, raw] of Object.entries(sent)) {
+    const definition = definitions.find((candidate) => candidate.key === key);
+    if (definition === undefined) {
+      unknownKey ??= key;
+      continue;
+    }
+    const reading = readFieldValue(definition, raw);
+    if (reading.kind === 'refused') {
+      const field = fieldChangeName(key);
+      const message = messages.body.invalidField(field, messages.fields.patchValueRefused(definition.label));
+      return new InvalidInputError(message, { field, message });
+    }
+    after[key] = reading.kind === 'value' ? reading.value : null;
+  }
+  const changed = Object.keys(sent).filter(
+    (key) => key in after && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  if (changed.length > 0 && fieldValuesBytes(withFieldValues(undefined, after)) > maxFieldValuesBytes) {
+    const message = messages.body.invalidField(
+      'fields',
+      messages.fields.patchValuesTooLarge(maxFieldValuesBytes / 1024),
+    );
+    return new InvalidInputError(message, { field: 'fields', message });
+  }
+  return {
+    changes: changed.map((key) => ({
+      key,
+      change: { field: fieldChangeName(key), before: before[key] ?? null, after: after[key] ?? null },
+    })),
+    unknownKey,
+  };
+}
 
 function fieldChanges(
   prospect: Prospect,

@@ -2,7 +2,7 @@ import { changeLogEntries } from '../use-cases/changelog';
 import { undoChangeLogEntry } from '../../../lib/settings/changelog-undo';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
-import { fields } from '../render';
+import { fields, fieldValueText, shown } from '../render';
 
 export const changelogListCommand = defineCommand({
   words: ['changelog', 'list'],
@@ -29,7 +29,7 @@ export const changelogUndoCommand = defineCommand({
   async run(target, options) {
     const document = await undoChangeLogEntry(target.deps, { workspaceId: options.workspace, entryId: options.entry });
     const text = [
-      `Modification ${document.entry.id} annulée (${document.entry.field} : ${document.entry.after ?? '—'} → ${document.entry.before ?? '—'}).`,
+      `Modification ${document.entry.id} annulée (${document.entry.field} : ${shown(fieldValueText(document.entry.after))} → ${shown(fieldValueText(document.entry.before))}).`,
       fields([
         ['Prospect', document.prospect.id],
         ['Pipeline', document.prospect.pipeline_id],
@@ -37,6 +37,9 @@ export const changelogUndoCommand = defineCommand({
         ['Setter', document.prospect.setter_id],
         ['Closer', document.prospect.closer_id],
         ['Prochain rappel', document.prospect.next_follow_up_at],
+        ...Object.entries(document.prospect.fields).map(
+          ([key, value]) => [`Champ ${key}`, fieldValueText(value)] as const,
+        ),
         ['Version', document.prospect.version],
       ]),
     ].join('\n\n');

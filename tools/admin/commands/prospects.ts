@@ -1,7 +1,7 @@
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
-import { fields, shown } from '../render';
+import { fields, fieldValueText, shown } from '../render';
 
 export const prospectShowCommand = defineCommand({
   words: ['prospect', 'show'],
@@ -28,6 +28,8 @@ function prospectText({ prospect, tags, notes, changelog }: ProspectDetails): st
     ['Closer', prospect.closer_id],
     ['Prochain rappel', prospect.next_follow_up_at],
     ['Tags', tags.map((tag) => tag.name ?? tag.id).join(', ')],
+    // The custom fields, by key (docs/api.md#custom-fields).
+    ...Object.entries(prospect.fields).map(([key, value]) => [`Champ ${key}`, fieldValueText(value)] as const),
     ['Version', prospect.version],
     ['Créé le', prospect.created_at],
     ['Modifié le', prospect.updated_at],

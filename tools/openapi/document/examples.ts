@@ -19,6 +19,7 @@ export const exampleIds = {
   apiKey: 'b1e7c3d2-5a4f-4e6b-9c8d-7f0a1b2c3d4e',
   stageChange: 'd7a4c2e1-9b3f-4a5d-8e6c-2b1a0f9e8d7c',
   tagChange: '4e8f2a6c-1d3b-4c5e-9f7a-8b6d4c2e0a1f',
+  fieldChange: '9c1e5b7a-3f2d-4e6a-8b0c-5d7f9a1e3c2b',
   talent: '886313e1-3b8a-4372-9b90-0c9aee199e5d',
   endpoint: '6ec0bd7f-11c0-43da-975e-2a8ad9ebae0b',
   workspace: '2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f',

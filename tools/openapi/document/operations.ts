@@ -155,15 +155,30 @@ const tagOutcome = (outcome: string, tag = { id: ids.vipTag, name: 'VIP' }): Exa
 
 const { maxLengths } = leadFieldDefinitions;
 
+const customValueRefused = catalogue.body.invalidField('fields.budget', catalogue.fields.patchValueRefused('Budget'));
+const customFieldUnknown = catalogue.fields.patchUnknownField('budjet');
+
 /** The fields of a prospect that the PATCH answer carries. */
-const patchAnswerOf = ({ id, pipeline_id, stage_id, setter_id, closer_id, next_follow_up_at }: typeof prospect) => ({
+const patchAnswerOf = ({
   id,
   pipeline_id,
   stage_id,
   setter_id,
   closer_id,
   next_follow_up_at,
+  fields,
+}: typeof prospect) => ({
+  id,
+  pipeline_id,
+  stage_id,
+  setter_id,
+  closer_id,
+  next_follow_up_at,
+  fields,
 });
+
+/** The custom fields of the examples' workspace (docs/api.md#custom-fields), as the prospect below has them. */
+const prospectFields = { budget: 1500.5, start: '2027-01-05', interests: ['Vente', 'Coaching'], newsletter: null };
 
 /** A prospect as GET /prospects/{prospect_id} answers it: the lead below, moved and tagged. */
 const prospect = {
@@ -180,6 +195,7 @@ const prospect = {
   social_url: 'https://www.linkedin.com/in/nina-roux',
   source: 'Typeform - formulaire de contact',
   tags: [{ id: ids.vipTag, name: 'VIP' }],
+  fields: prospectFields,
   created_at: '2026-11-14T09:12:45.120Z',
   updated_at: '2026-11-21T10:05:00.000Z',
 };
@@ -336,11 +352,11 @@ export const operations: Record<string, OperationText> = {
   listCustomFields: { ...customFieldListing, errors: prospectApiErrors('pipelines:read') },
 
   updateProspect: {
-    summary: "Change a prospect's stage, setter, closer or next follow-up",
+    summary: "Change a prospect's stage, setter, closer, next follow-up or custom fields",
     description:
       'Send only the fields to change, at least one. Every field whose value really changes is logged with the key ' +
-      'and the values before and after; a team member can undo it. A PATCH carrying `stage` also counts toward ' +
-      `the ${stageChangeLimit} stage changes a minute, whatever its outcome.`,
+      'and the values before and after (a custom field as `fields.<key>`); a team member can undo it. A PATCH ' +
+      `carrying \`stage\` also counts toward the ${stageChangeLimit} stage changes a minute, whatever its outcome.`,
     requestBody: {
       schema: 'ProspectChange',
       description: 'The fields to change, at least one; any other field is refused (400).',
@@ -350,6 +366,10 @@ export const operations: Record<string, OperationText> = {
           value: { stage: 'Relance', setter_id: ids.member, follow_up_at: '2026-12-01T09:30:00+01:00' },
         },
         cancelFollowUp: { summary: 'Cancel the next follow-up', value: { follow_up_at: null } },
+        customFields: {
+          summary: 'Set custom fields, clear one',
+          value: { fields: { budget: '1 500,50', interests: 'Vente, Coaching', newsletter: null } },
+        },
       },
     },
     success: {
@@ -361,19 +381,29 @@ export const operations: Record<string, OperationText> = {
             summary: 'Stage, setter and follow-up changed',
             value: { ...patchAnswerOf(prospect), changed: ['stage', 'setter', 'follow_up'] },
           },
+          customFields: {
+            summary: 'Custom fields changed',
+            value: { ...patchAnswerOf(prospect), changed: ['fields.budget', 'fields.interests'] },
+          },
         },
       },
     },
     errors: {
       400: {
         description:
-          'Body not a JSON object, unknown field, invalid value (`details.field` names it), no field to change, or ' +
-          `an \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters.`,
+          'Body not a JSON object, unknown field, invalid value (`details.field` names it: `fields.<key>` for a custom ' +
+          "field's value its field does not read, `fields` for values together over 16 KB), no field to change, or " +
+          `an \`Idempotency-Key\` over ${maxIdempotencyKeyLength} characters; nothing of the PATCH is applied.`,
         examples: [
           {
             summary: 'Unknown field',
             message: messages.unknownField,
             details: { field: 'status', message: messages.unknownField },
+          },
+          {
+            summary: "A custom field's value that does not fit",
+            message: customValueRefused,
+            details: { field: 'fields.budget', message: customValueRefused },
           },
           keyTooLong,
         ],
@@ -389,10 +419,16 @@ export const operations: Record<string, OperationText> = {
       },
       422: {
         description:
-          'Stage or member not found in the workspace, or an `Idempotency-Key` already used with another body.',
+          'Stage, member or custom field (`details.field`: `fields.<key>`; a deleted one too) not found in the ' +
+          'workspace, or an `Idempotency-Key` already used with another body; nothing of the PATCH is applied.',
         examples: [
           { summary: 'Unknown stage', message: messages.unknownStage },
           { summary: 'Unknown member', message: messages.unknownMember },
+          {
+            summary: 'Unknown custom field',
+            message: customFieldUnknown,
+            details: { field: 'fields.budjet', message: customFieldUnknown },
+          },
           keyReused,
         ],
       },
@@ -603,7 +639,7 @@ export const operations: Record<string, OperationText> = {
     summary: "List a prospect's change log",
     description:
       pageDescription('The changes made to the prospect through the Prospect API, one per field', 'time (`at`)') +
-      ' An entry undone in the application stays listed, with `undone_at`.',
+      ' An entry undone in the application stays listed, with `undone_at`; an entry of a deleted custom field is not.',
     query: ['Limit', 'Cursor'],
     success: {
       200: {
@@ -622,6 +658,16 @@ export const operations: Record<string, OperationText> = {
                   before: null,
                   after: ids.vipTag,
                   at: '2026-11-21T10:05:00.000Z',
+                  undone_at: null,
+                },
+                {
+                  id: ids.fieldChange,
+                  prospect_id: ids.prospect,
+                  key_id: ids.apiKey,
+                  field: 'fields.interests',
+                  before: ['Vente'],
+                  after: ['Vente', 'Coaching'],
+                  at: '2026-11-21T10:04:30.000Z',
                   undone_at: null,
                 },
                 {
@@ -712,7 +758,8 @@ export const operations: Record<string, OperationText> = {
   undoChange: {
     summary: 'Undo a change-log entry',
     description:
-      "Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back) while " +
+      "Reverts the entry's field to its value before (a stage with its pipeline; a tag removed or put back; a custom " +
+      "field's value, removed when it had none) while " +
       'the prospect is untouched since the entry, and marks the entry undone; no new entry is written. No body (or ' +
       '`{}`). The audit log records it (`change.undone`, with the member), and the outbound event of the change ' +
       'names the member in `data.actor.member_id`.',
@@ -738,6 +785,7 @@ export const operations: Record<string, OperationText> = {
                 phone: '+33698765432',
                 social_url: 'https://www.linkedin.com/in/nina-roux',
                 source: 'Typeform - formulaire de contact',
+                fields: prospectFields,
                 version: 4,
                 created_at: '2026-11-14T09:12:45.120Z',
                 updated_at: '2026-11-21T11:30:00.000Z',

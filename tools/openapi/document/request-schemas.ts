@@ -148,6 +148,15 @@ const addedKeywords: Record<
           'service also reads ISO 8601 times without seconds (`T09:30+01:00`): the pattern admits them, RFC 3339 ' +
           '`date-time` does not, so a validator that asserts `format` refuses them; send the seconds.',
       },
+      fields: {
+        description:
+          'Custom fields to set, by key (docs/api.md#custom-fields): each value read as its field reads it (a text, a ' +
+          'number or `1 500,50`, a date `YYYY-MM-DD` or `DD/MM/YYYY`, a boolean or oui/non, an option, options as a ' +
+          'list or a comma-separated text); null or an empty value clears it. A key no field of the workspace has ' +
+          '(deleted included): 422 naming `fields.<key>`; a value its field does not read: 400 naming `fields.<key>`; ' +
+          'the values of the prospect together over 16 KB: 400 naming `fields`. Nothing of the PATCH is applied then. ' +
+          'An empty object changes nothing, and alone is a 400 like an empty body.',
+      },
     },
   },
   NewNote: {

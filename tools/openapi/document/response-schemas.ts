@@ -52,6 +52,16 @@ const id = z.uuid();
 const timestamp = z.iso.datetime().meta({ description: 'ISO 8601, UTC (Z).' });
 const tag = z.strictObject({ id, name: z.string() });
 
+/** A custom field's value as answered (docs/api.md#custom-fields). */
+const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+/** A prospect's `fields`, in every view of it. */
+const prospectFields = z.record(z.string(), fieldValue.nullable()).meta({
+  description:
+    'Every custom field the workspace defines, by key, in creation order: its value (text, number, boolean, ' +
+    "`YYYY-MM-DD` date, option, or options of a multiple choice in the definition's order), or null when it has none.",
+});
+
 export const pipelineListingSchema = describing<PipelineListing>()(
   z.strictObject({
     pipelines: z.array(
@@ -89,9 +99,11 @@ export const patchResultSchema = describing<PatchResult>()(
     setter_id: id.nullable(),
     closer_id: id.nullable(),
     next_follow_up_at: timestamp.nullable(),
+    fields: prospectFields,
     changed: z.array(z.string()).meta({
       description:
-        'What this call changed: `stage`, `setter`, `closer`, `follow_up`. A field sent with the value it already had is not listed.',
+        'What this call changed: `stage`, `setter`, `closer`, `follow_up`, `fields.<key>` for a custom field. A ' +
+        'field sent with the value it already had is not listed.',
     }),
   }),
 );
@@ -145,6 +157,7 @@ export const prospectSchema = describing<ProspectReadView>()(
     social_url: z.string().nullable(),
     source: z.string().nullable().meta({ description: 'Origin, kept from the first submission.' }),
     tags: z.array(prospectTag).meta({ description: 'By name, in French alphabetical order.' }),
+    fields: prospectFields,
     created_at: timestamp,
     updated_at: timestamp.meta({ description: 'Last write by the API, a webhook or an undo; ISO 8601, UTC (Z).' }),
   }),
@@ -184,13 +197,21 @@ const changeLogEntrySchema = z.strictObject({
   id,
   prospect_id: id,
   key_id: id.meta({ description: 'The API key that made the change.' }),
-  field: z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
-  before: z.string().nullable().meta({
+  field: z
+    .union([
+      z.enum(['stage', 'setter', 'closer', 'follow_up', 'tags', 'note']),
+      z.templateLiteral(['fields.', z.string()]),
+    ])
+    .meta({ description: "The field changed; `fields.<key>` for a custom field's value." }),
+  before: fieldValue.nullable().meta({
     description:
-      'Stage id, member id, follow-up timestamp, or the tag id removed; null when there was none (and for `note`).',
+      "Stage id, member id, follow-up timestamp, the tag id removed, or a custom field's value as answered; null " +
+      'when there was none (and for `note`).',
   }),
-  after: z.string().nullable().meta({
-    description: 'Stage id, member id, follow-up timestamp, the tag id added, or the note id; null for none.',
+  after: fieldValue.nullable().meta({
+    description:
+      "Stage id, member id, follow-up timestamp, the tag id added, the note id, or a custom field's value as " +
+      'answered; null for none.',
   }),
   at: timestamp.meta({ description: 'When the change was made, ISO 8601, UTC (Z): the order of the list.' }),
   undone_at: timestamp.nullable().meta({ description: 'When a team member undid it; null if not undone.' }),
@@ -222,6 +243,7 @@ export const changeUndoneSchema = describing<{ entry: ChangeLogEntryView; prospe
         phone: z.string().nullable(),
         social_url: z.string().nullable(),
         source: z.string().nullable(),
+        fields: prospectFields,
         version: z.int().min(1).meta({ description: 'Raised by every write, the undo included.' }),
         created_at: timestamp,
         updated_at: timestamp,
