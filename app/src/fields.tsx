@@ -47,7 +47,8 @@ const listed = (names: string[] | null, none: string) =>
  */
 export function Fields({ workspace, fieldKey }: { workspace: Workspace; fieldKey: string | undefined }) {
   const [fields, setFields] = useState<Field[]>();
-  const [status, setStatus] = useState<string>();
+  // What the API accepted, and on which page (the list: no key): the list's news is not news on a field's page.
+  const [status, setStatus] = useState<{ text: string; on: string | undefined }>();
   const [failure, setFailure] = useState<string>();
   const path = { workspace_id: workspace.id };
   const isAdmin = workspace.role === 'admin';
@@ -62,7 +63,7 @@ export function Fields({ workspace, fieldKey }: { workspace: Workspace; fieldKey
   /** After a change the API accepted: what happened, and no earlier refusal left on screen. */
   const done = (what: string) => {
     setFailure(undefined);
-    setStatus(what);
+    setStatus({ text: what, on: fieldKey });
   };
 
   const create = async (form: HTMLFormElement): Promise<boolean> => {
@@ -116,7 +117,7 @@ export function Fields({ workspace, fieldKey }: { workspace: Workspace; fieldKey
 
   const notices = (
     <>
-      <p role="status">{status}</p>
+      <p role="status">{status && status.on === fieldKey ? status.text : undefined}</p>
       {failure && <p role="alert">{failure}</p>}
     </>
   );

@@ -93,6 +93,8 @@ browserTests('settings-page-fields.test.ts')('the settings page’s « Champs »
     const field = page.getByRole('region', { name: 'Champ « Statut »' });
     const options = field.getByLabel('Options', { exact: true });
     await expect(options.inputValue()).resolves.toBe('Particulier\nPro');
+    // The list's news (the field created) is not repeated there.
+    await expect(page.getByText('Champ « Statut » créé.').count()).resolves.toBe(0);
     await expect(
       field.getByRole('radio', { name: 'Un lead remplit seulement un champ vide' }).isChecked(),
     ).resolves.toBe(true);
