@@ -40,8 +40,8 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await record.getByRole('status').filter({ hasText: 'Modification annulée' }).waitFor();
     await record.getByText(/^Annulée le /).waitFor();
     await expect(record.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
-    const shown = await record.locator('dd').nth(2).textContent();
-    expect(shown).toBe('Ventes › Nouveau');
+    // The record read again after the undo: its stage the one before.
+    await record.locator('dd').nth(2).getByText('Ventes › Nouveau', { exact: true }).waitFor();
 
     const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
     expect(read.stage_id).toBe(stages.new);
