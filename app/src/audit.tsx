@@ -13,8 +13,9 @@ type AuditEntry = components['schemas']['AuditPage']['entries'][number];
 const actionNames: Record<AuditEntry['action'], string> = texts.audit.actions;
 
 /**
- * What an entry acted on, by name when the page has one (a key, a member, a tag), a link for a replayed call (its own
- * page); the rest (the webhook, a subscription, a delivery, an undone change) its summary names.
+ * What an entry acted on, by name when the page has one (a key, a member, a tag, a custom field by its label), a link
+ * for a replayed call (its own page); the rest (the webhook, a subscription, a delivery, an undone change) its summary
+ * names.
  */
 function targetOf(entry: AuditEntry, names: WorkspaceNames, workspace: Workspace) {
   const target = entry.target_id;
@@ -23,6 +24,7 @@ function targetOf(entry: AuditEntry, names: WorkspaceNames, workspace: Workspace
   if (kind === 'api_key') return <ShownName named={names.apiKey(target)} />;
   if (kind === 'member') return <ShownName named={names.member(target)} />;
   if (kind === 'tag') return <ShownName named={names.tag(target)} />;
+  if (kind === 'field') return <ShownName named={names.field(target)} />;
   if (entry.action === 'webhook_call.replayed')
     return (
       <a

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { ShownName } from './copyable-value';
+import type { ChangeEntry as Change, FieldValue } from './field-values';
 import { usePages } from './pages';
 import { hrefOf } from './routes';
 import type { components } from './settings-api';
@@ -9,12 +10,9 @@ import { Table } from './table';
 import { texts } from './texts';
 import type { WorkspaceNames } from './workspace-names';
 
-type Change = components['schemas']['ChangeList']['changes'][number];
 type Undone = components['schemas']['ChangeUndone'];
 /** A page of change-log entries as the API answers it, or its refusal. */
 export type ChangePage = { data?: components['schemas']['ChangeList']; error?: unknown };
-
-const fieldNames: Record<Change['field'], string> = texts.changes.field;
 
 /**
  * Why an entry not yet undone cannot be, when the entries shown already say it (docs/api.md#undo): the API never
@@ -46,13 +44,14 @@ function undoCell(change: Change, shown: readonly Change[], undo: (change: Chang
 
 /**
  * Change-log entries, newest first, read when shown, a page at a time (`usePages`: « Plus » while the API gives a
- * `next_cursor`): a key's changes or a prospect's, their values and keys by name (`names`, once they are read). Each
- * that can be undone has its button, one that cannot says why when the entries shown tell, and an entry undone is
- * shown as the undo's answer gives it; any other refusal of the API is shown as sent; `onUndone` hears of the undo.
+ * `next_cursor`): a key's changes or a prospect's, their fields (a custom field by its label), values and keys by name
+ * (`names`, once they are read). Each that can be undone has its button, one that cannot says why when the entries
+ * shown tell, and an entry undone is shown as the undo's answer gives it; any other refusal of the API is shown as
+ * sent; `onUndone` hears of the undo.
  */
 export function ChangeEntries(props: {
   workspace: Workspace;
-  /** How the entries' values are shown: stage, member and tag names, dates. */
+  /** How the entries' fields and values are shown: stage, member, tag and custom field names, dates. */
   names: WorkspaceNames;
   readPage: (cursor: string | null) => Promise<ChangePage>;
   none: string;
@@ -71,7 +70,7 @@ export function ChangeEntries(props: {
   }, props.workspace.id);
 
   const names = props.names;
-  const valueOf = (change: Change, value: string | null) => <ShownName named={names.value(change.field, value)} />;
+  const valueOf = (change: Change, value: FieldValue) => <ShownName named={names.value(change.field, value)} />;
   const columns = [
     texts.changes.at,
     texts.changes.prospect,
@@ -107,7 +106,7 @@ export function ChangeEntries(props: {
                 {change.prospect_id}
               </a>,
               ...(props.showKey ? [<ShownName named={names.apiKey(change.key_id)} />] : []),
-              fieldNames[change.field],
+              <ShownName named={names.changedField(change.field)} />,
               <>
                 {texts.changes.before} : {valueOf(change, change.before)} — {texts.changes.after} :{' '}
                 {valueOf(change, change.after)}

@@ -19,3 +19,16 @@ export function formatDateTime(iso: string, zone: PageTimeZone = parisTime): str
   });
   return `${format.format(new Date(iso))} (${zone.label})`;
 }
+
+/**
+ * « 7 déc. 2026 » for `2026-12-07`: a date without a time (a custom field's, docs/api.md#custom-fields), the same
+ * day wherever it is read, so written as the calendar says it, in no time zone; a text that is no such date (the
+ * page would otherwise stop on its error) as it is.
+ */
+export function formatDate(isoDate: string): string {
+  const day = new Date(`${isoDate}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return isoDate;
+  return new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(
+    day,
+  );
+}

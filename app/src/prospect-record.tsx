@@ -3,20 +3,23 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
 import { ChangeEntries } from './change-entries';
 import { ShownName } from './copyable-value';
+import { fieldValueText, type FieldValues } from './field-values';
 import { goTo } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
 import { texts } from './texts';
 import { useWorkspaceNames } from './workspace-names';
 
-type Prospect = components['schemas']['Prospect'];
+/** A prospect as the API shows it, with its custom fields' values by key (docs/api.md#custom-fields). */
+type Prospect = components['schemas']['Prospect'] & { fields?: FieldValues };
 type Marker = 'email' | 'phone';
 
 /**
  * « Fiche prospect » (docs/api.md#settings-page): a prospect found by e-mail or phone, as the lead webhook would match
  * it, is shown at its own address (`…/prospects/<prospect id>`, a link a colleague of the workspace can open), with its
- * « Modifications par l'API », each undone in one action; after an undo the prospect is read again, so that every
- * field shown (its tags too, which the undo's answer does not carry) is the API's.
+ * custom fields by label in the order they were created, and its « Modifications par l'API », each undone in one
+ * action; after an undo the prospect is read again, so that every field shown (its tags too, which the undo's answer
+ * does not carry) is the API's.
  */
 export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace; prospectId: string | undefined }) {
   const [prospect, setProspect] = useState<Prospect | null>();
@@ -114,6 +117,12 @@ export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace
                     </Fragment>
                   ))}
             </dd>
+            {names.fields.map((field) => (
+              <Fragment key={field.key}>
+                <dt>{field.label}</dt>
+                <dd class="field-value">{fieldValueText(prospect.fields?.[field.key] ?? null, field.type)}</dd>
+              </Fragment>
+            ))}
           </dl>
           <h4>{texts.prospect.changes}</h4>
           <ChangeEntries

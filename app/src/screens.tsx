@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { Account } from './account';
 import { ApiKeys } from './api-keys';
 import { Audit } from './audit';
+import { Fields } from './fields';
 import { Members } from './members';
 import { ProspectRecord } from './prospect-record';
 import type { Workspace } from './session';
@@ -36,6 +37,12 @@ export const screens: readonly Screen[] = [
         {workspace.role === 'admin' && <Webhook workspace={workspace} />}
       </>
     ),
+  },
+  {
+    slug: 'champs',
+    title: texts.screens.fields,
+    adminOnly: false,
+    show: (workspace, item) => <Fields workspace={workspace} fieldKey={item} />,
   },
   {
     slug: 'cles',

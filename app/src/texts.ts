@@ -3,6 +3,7 @@ import type { components } from './settings-api';
 
 /** An audit entry's `action`, as the API enumerates it (docs/api.md#audit-log). */
 type AuditAction = components['schemas']['AuditPage']['entries'][number]['action'];
+type CustomField = components['schemas']['FieldDefinition'];
 
 /** The shown-once box of an invitation's password, named as the status that points to it names it. */
 const temporaryPassword = (email: string) => `Mot de passe provisoire de ${email}`;
@@ -58,6 +59,7 @@ export const texts = {
   screens: {
     menu: 'Écrans de l’espace',
     tags: 'Tags & Webhook',
+    fields: 'Champs',
     prospect: 'Fiche prospect',
     apiKeys: 'Clés d’API',
     subscriptions: 'Abonnements',
@@ -81,6 +83,75 @@ export const texts = {
     renamed: (before: string, after: string) => `Tag « ${before} » renommé en « ${after} ».`,
     idColumn: 'Identifiant (pour les intégrations)',
     copyId: (name: string) => `Copier l’identifiant du tag « ${name} »`,
+  },
+  /** « Champs »: the workspace's custom fields (docs/api.md#custom-fields), by the parts the API names. */
+  fields: {
+    heading: 'Champs personnalisés',
+    none: "Cet espace n'a encore aucun champ personnalisé.",
+    label: 'Libellé',
+    key: 'Clé',
+    type: 'Type',
+    options: 'Options',
+    aliases: 'Alias',
+    update: 'Mise à jour par un lead',
+    noOptions: '(aucune)',
+    noAliases: '(aucun)',
+    /** A type in words, by the name the API gives it: a new type fails the type check until it has words. */
+    types: {
+      text: 'Texte',
+      number: 'Nombre',
+      date: 'Date',
+      boolean: 'Oui ou non',
+      choice: 'Choix unique',
+      multi_choice: 'Choix multiple',
+    } satisfies Record<CustomField['type'], string>,
+    /** What a lead of a contact already known does to a value already set, by the rule the API names. */
+    updates: {
+      always: 'Un lead remplace la valeur',
+      if_empty: 'Un lead remplit seulement un champ vide',
+    } satisfies Record<CustomField['update'], string>,
+    /** A value of a yes-or-no field. */
+    yes: 'Oui',
+    no: 'Non',
+    copyKey: (label: string) => `Copier la clé du champ « ${label} »`,
+    create: {
+      heading: 'Créer un champ',
+      label: 'Libellé du nouveau champ',
+      key: 'Clé du nouveau champ',
+      keyHelp:
+        'Le nom sous lequel un formulaire ou une intégration envoie la valeur : lettres minuscules sans accent, chiffres et « _ », en commençant par une lettre, 40 caractères au plus. Elle ne change plus ensuite.',
+      type: 'Type du nouveau champ',
+      typeHelp: 'Il ne change plus ensuite.',
+      options: 'Options du nouveau champ',
+      aliases: 'Alias du nouveau champ (facultatif)',
+      submit: 'Créer le champ',
+    },
+    optionsHelp: 'Une option par ligne, sans virgule.',
+    /** The update rule's choices, named by when it applies. */
+    updateLegend: 'Quand un lead d’un contact déjà connu apporte une valeur',
+    aliasesHelp:
+      'Les autres noms sous lesquels un formulaire peut envoyer ce champ (le titre de la question, par exemple) : un par ligne.',
+    created: (label: string) => `Champ « ${label} » créé.`,
+    all: 'Tous les champs',
+    named: (label: string) => `Champ « ${label} »`,
+    unknown: 'Cet espace n’a pas de champ personnalisé à cette adresse.',
+    editShort: 'Modifier',
+    edit: (label: string) => `Modifier le champ « ${label} »`,
+    change: {
+      heading: 'Modifier le champ',
+      label: 'Libellé',
+      options: 'Options',
+      optionsHelp:
+        'Une option par ligne, sans virgule. Ajoutez-en ou changez leur ordre : une option ne se retire pas, des prospects peuvent l’avoir.',
+      aliases: 'Alias (facultatif)',
+      submit: 'Enregistrer le champ',
+    },
+    saved: (label: string) => `Champ « ${label} » enregistré.`,
+    removeShort: 'Supprimer',
+    remove: (label: string) => `Supprimer le champ « ${label} »`,
+    confirmRemove: (label: string) =>
+      `Supprimer le champ « ${label} » ? Ses valeurs seront retirées de tous les prospects, sa clé ne pourra plus servir, et cela ne peut pas être annulé.`,
+    removed: (label: string) => `Champ « ${label} » supprimé : ses valeurs ne sont plus affichées nulle part.`,
   },
   webhook: {
     heading: 'Webhook',
@@ -410,6 +481,7 @@ export const texts = {
     missingMember: { text: 'membre retiré', copyLabel: 'Copier l’identifiant du membre retiré' },
     missingTag: { text: 'tag supprimé', copyLabel: 'Copier l’identifiant du tag supprimé' },
     missingKey: { text: 'clé d’API supprimée', copyLabel: 'Copier l’identifiant de la clé d’API supprimée' },
+    missingField: { text: 'champ personnalisé supprimé', copyLabel: 'Copier la clé du champ personnalisé supprimé' },
   },
   copy: {
     button: 'Copier',

@@ -7,11 +7,11 @@ import { startTestApi, type TestApi } from '../support/local-api';
 /**
  * An administrator's whole journey through the settings page, in Debian's Chromium, as `npm start`'s demo admin (the
  * workspace and the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with
- * the copied URL and token → the call in « Appels du webhook » → an API key with scopes → a stage changed with it → the
- * change in « Fiche prospect » and in the key's changes → undone → `GET /prospects/{id}` shows the old stage; then a
- * subscription, the members, the audit log and « Mon compte ». Every screen is checked by axe-core at a desktop's
- * width and a phone's (`picture`); `npm run screenshots` runs this same journey to picture each at both widths (the
- * README's pictures); `npm test` makes none.
+ * the copied URL and token → the call in « Appels du webhook » (a custom field created on the way) → an API key with
+ * scopes → a stage changed with it → the change in « Fiche prospect » and in the key's changes → undone →
+ * `GET /prospects/{id}` shows the old stage; then a subscription, the members, the audit log and « Mon compte ». Every
+ * screen is checked by axe-core at a desktop's width and a phone's (`picture`); `npm run screenshots` runs this same
+ * journey to picture each at both widths (the README's pictures); `npm test` makes none.
  */
 browserTests('settings-page-journey.test.ts')('the settings page, as the demo admin', () => {
   let api: TestApi;
@@ -74,6 +74,19 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     await page.reload();
     await webhook.getByText(/^Dernier appel reçu le /).waitFor();
     await picture(page, 'tags-webhook');
+
+    // A custom field the workspace's forms fill: a single choice, its options one a line, a question's title as alias.
+    await menu.getByRole('link', { name: 'Champs', exact: true }).click();
+    await page.getByLabel('Libellé du nouveau champ').fill('Type de projet');
+    await page.getByLabel('Clé du nouveau champ').fill('type_projet');
+    await page.getByLabel('Type du nouveau champ').selectOption({ label: 'Choix unique' });
+    await page.getByLabel('Options du nouveau champ').fill('Rénovation\nConstruction\nExtension');
+    await page.getByLabel('Alias du nouveau champ (facultatif)').fill('Quel est votre projet ?');
+    await page.getByRole('button', { name: 'Créer le champ' }).click();
+    await page.getByRole('status').getByText('Champ « Type de projet » créé.').waitFor();
+    // The screen from its top, its list first (the button pressed is at the bottom of the form).
+    await page.evaluate('window.scrollTo(0, 0)');
+    await picture(page, 'champs');
 
     await menu.getByRole('link', { name: 'Appels du webhook' }).click();
     const callsScreen = page.getByRole('region', { name: 'Appels du webhook' });

@@ -97,6 +97,7 @@ browserTests('settings-page-names.test.ts')('the settings page names what ids st
     expect(requests.sort()).toEqual(
       [
         `GET /workspaces/${workspaceId()}/api-keys`,
+        `GET /workspaces/${workspaceId()}/fields`,
         `GET /workspaces/${workspaceId()}/members`,
         `GET /workspaces/${workspaceId()}/pipelines`,
         `GET /workspaces/${workspaceId()}/prospects/${prospectId}`,

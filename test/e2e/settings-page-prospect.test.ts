@@ -1,11 +1,12 @@
 import { messages } from '../../lib/messages';
 import { browserTests, expectAccessible, openScreen, pageWorld, signInOnPage } from '../support/browser';
-import { workspaceWithPeople } from '../support/people';
+import { bearer, workspaceWithPeople } from '../support/people';
 
 /**
  * « Fiche prospect » (docs/api.md#settings-page) in Debian's Chromium against the local server: a member finds a
  * prospect by e-mail, sees the change an integration's key made to it under « Modifications par l'API », and undoes it
- * in one action; the Prospect API then shows the old stage.
+ * in one action; the Prospect API then shows the old stage. The record shows the workspace's custom fields by label,
+ * their values as an integration's key set them, and the entries of those changes by the field's label.
  */
 browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche prospect » screen', () => {
   const world = pageWorld();
@@ -39,8 +40,8 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await record.getByRole('status').filter({ hasText: 'Modification annulée' }).waitFor();
     await record.getByText(/^Annulée le /).waitFor();
     await expect(record.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
-    const shown = await record.locator('dd').nth(2).textContent();
-    expect(shown).toBe('Ventes › Nouveau');
+    // The record read again after the undo: its stage the one before.
+    await record.locator('dd').nth(2).getByText('Ventes › Nouveau', { exact: true }).waitFor();
 
     const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
     expect(read.stage_id).toBe(stages.new);
@@ -90,6 +91,77 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     ).resolves.toBe('page');
     await colleague.close();
     await stranger.close();
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('the record shows each custom field by its label in the order they were created, with the values a key set; its entries name the label; an undo empties the field again', async () => {
+    const prospectId = world.ws.seed.prospects.deposit as string;
+    const definitions = [
+      { key: 'budget', label: 'Budget mensuel', type: 'number' },
+      { key: 'canaux', label: 'Canaux', type: 'multi_choice', options: ['Instagram', 'TikTok', 'YouTube'] },
+      { key: 'accord', label: 'Accord RGPD', type: 'boolean' },
+      { key: 'premier_rdv', label: 'Premier rendez-vous', type: 'date' },
+      { key: 'societe', label: 'Société', type: 'text' },
+    ];
+    for (const body of definitions) {
+      const created = await world.api.request('POST', `/workspaces/${world.ws.seed.workspace_id}/fields`, {
+        headers: bearer(world.ws.admin),
+        body,
+      });
+      expect(created.status).toBe(201);
+    }
+    const fields = { budget: '1 500,50', canaux: 'youtube, Instagram', accord: 'oui', premier_rdv: '07/12/2026' };
+    expect((await withKey('PATCH', `/prospects/${prospectId}`, { fields })).status).toBe(200);
+
+    const { page, outside, errors } = await world.openPage();
+    await page.goto(`${world.api.url}/app/#/espaces/${world.ws.seed.workspace_id}/prospects/${prospectId}`);
+    await signInOnPage(page, world.ws.member.email);
+    const record = page.getByRole('article');
+    const valueOf = (label: string) =>
+      record.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+    await valueOf('Budget mensuel').waitFor();
+    await expect(record.locator('dt').allTextContents()).resolves.toEqual([
+      'Adresse e-mail',
+      'Téléphone',
+      'Étape',
+      'Setter',
+      'Closer',
+      'Prochain rappel',
+      'Tags',
+      ...definitions.map((definition) => definition.label),
+    ]);
+    // A number the French way (Intl's narrow no-break space between thousands), options in the definition's order.
+    const shown = ['1\u202f500,5', 'Instagram, YouTube', 'Oui', '7 déc. 2026', '(aucun)'];
+    for (const [index, definition] of definitions.entries())
+      await expect(valueOf(definition.label).textContent()).resolves.toBe(shown[index]);
+
+    // One entry per field the key set, named by the field's label, before and after written as the record writes them.
+    const rows = record.getByRole('row').filter({ has: page.getByRole('cell') });
+    const entryOf = (label: string) => rows.filter({ has: page.getByRole('cell', { name: label, exact: true }) });
+    for (const [index, definition] of definitions.slice(0, 4).entries())
+      await entryOf(definition.label).getByText(`Avant : (aucun) — Après : ${shown[index]}`).waitFor();
+    await expect(rows.count()).resolves.toBe(4);
+    expect(await record.textContent()).not.toContain('fields.');
+    await expectAccessible(page);
+
+    await entryOf('Budget mensuel').getByRole('button', { name: 'Annuler cette modification' }).click();
+    await record.getByRole('status').filter({ hasText: 'Modification annulée' }).waitFor();
+    await valueOf('Budget mensuel').getByText('(aucun)', { exact: true }).waitFor();
+    await expect(valueOf('Canaux').textContent()).resolves.toBe('Instagram, YouTube');
+    const read = (await (await withKey('GET', `/prospects/${prospectId}`)).json()) as { fields: unknown };
+    expect(read.fields).toEqual({
+      budget: null,
+      canaux: ['Instagram', 'YouTube'],
+      accord: true,
+      premier_rdv: '2026-12-07',
+      societe: null,
+    });
+
+    // On a phone-width screen, the record and its entries fit without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const widths = await page.evaluate('[window.innerWidth, document.documentElement.scrollWidth]');
+    expect(widths).toEqual([360, 360]);
+    await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { formatDateTime, parisTime } from '../../app/src/dates';
+import { formatDate, formatDateTime, parisTime } from '../../app/src/dates';
 import { texts } from '../../app/src/texts';
 import { messages } from '../../lib/messages';
 
@@ -118,6 +118,14 @@ describe('dates on the page (app/src/dates.ts)', () => {
     const montreal = { id: 'America/Toronto', label: 'heure de Montréal' };
     expect(formatDateTime('2026-12-07T13:05:00Z', montreal)).toBe('7 déc. 2026, 08:05 (heure de Montréal)');
     expect(parisTime.id).toBe('Europe/Paris');
+  });
+
+  test('a date without a time (a custom field’s) is the calendar’s day, in no zone', () => {
+    expect(formatDate('2026-12-07')).toBe('7 déc. 2026');
+    // Read in Paris time, midnight UTC would still be that day; read west of UTC, the day before: neither applies.
+    expect(formatDate('2027-01-01')).toBe('1 janv. 2027');
+    expect(formatDate('2028-02-29')).toBe('29 févr. 2028');
+    expect(formatDate('31/12/2026')).toBe('31/12/2026');
   });
 
   test('is the one formatter of the page: its texts use it, no other file formats a date itself', () => {
