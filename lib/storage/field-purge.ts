@@ -1,7 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from './client';
-import { changeLogPrefix, indexes, keys } from './table-items';
+import { changeLogPrefix, indexes, keys, type ItemKey } from './table-items';
+import type { FieldValues } from '../domain/model';
 
 /*
  * The purge of a deleted custom field, its access patterns (docs/data-model.md, "The purge of a deleted field"):
@@ -73,11 +75,9 @@ export type ProspectPurged = { value: boolean; entries: number };
 /**
  * Removes `fields.<key>` from a prospect and deletes its change-log entries of the key. One strongly consistent Query
  * of the range that holds the prospect item and its change log (`PROSPECT` to `PROSPECT#LOG$`), filtered to the
- * prospect item if it holds a value of the key and the entries named `fields.<key>`, only their sort keys; then one
- * conditional write per item found. The value is removed on the condition that it is there, writing nothing else;
- * an entry is deleted on the condition that it is an entry of the key: IAM cannot tell it from the prospect item or
- * a note of the partition (docs/adr/0016-custom-fields-storage.md), this condition does. A condition that no longer
- * holds (the value cleared, the entry deleted meanwhile) leaves nothing to do: a page done twice removes nothing more.
+ * prospect item if it holds a value of the key and the entries named `fields.<key>`; then one conditional write per
+ * item found (`removeValue`, `deleteEntry`). A condition that no longer holds (the value cleared, the entry deleted
+ * meanwhile) leaves nothing to do: a page done twice removes nothing more.
  */
 export async function purgeProspectField(
   store: Store,
@@ -86,8 +86,7 @@ export async function purgeProspectField(
   key: string,
 ): Promise<ProspectPurged> {
   const pk = keys.prospectPk(workspaceId, prospectId);
-  const names = { '#fields': 'fields', '#key': key, '#field': 'field' };
-  const found: string[] = [];
+  const found: { sk: string; fields?: FieldValues }[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await store.db.send(
@@ -96,8 +95,8 @@ export async function purgeProspectField(
         // `$` sorts right after `#`: the range ends with the last PROSPECT#LOG#… key.
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         FilterExpression: 'attribute_exists(#fields.#key) OR #field = :field',
-        ProjectionExpression: 'sk',
-        ExpressionAttributeNames: names,
+        ProjectionExpression: 'sk, #fields',
+        ExpressionAttributeNames: { '#fields': 'fields', '#key': key, '#field': 'field' },
         ExpressionAttributeValues: {
           ':pk': pk,
           ':from': 'PROSPECT',
@@ -108,45 +107,72 @@ export async function purgeProspectField(
         ExclusiveStartKey: startKey,
       }),
     );
-    found.push(...(page.Items ?? []).map((item) => item.sk as string));
+    found.push(...((page.Items ?? []) as typeof found));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
 
-  const done = await Promise.all(
-    found.map((sk) =>
-      madeUnlessRefused(() =>
-        sk === 'PROSPECT'
-          ? store.db.send(
-              new UpdateCommand({
-                TableName: store.tableName,
-                Key: { pk, sk },
-                UpdateExpression: 'REMOVE #fields.#key',
-                ConditionExpression: 'attribute_exists(#fields.#key)',
-                ExpressionAttributeNames: { '#fields': 'fields', '#key': key },
-              }),
-            )
-          : store.db.send(
-              new DeleteCommand({
-                TableName: store.tableName,
-                Key: { pk, sk },
-                ConditionExpression: '#type = :entry AND #field = :field',
-                ExpressionAttributeNames: { '#type': 'type', '#field': 'field' },
-                ExpressionAttributeValues: { ':entry': 'changelog', ':field': entryFieldOf(key) },
-              }),
-            ),
-      ),
-    ),
-  );
-  return {
-    value: found.some((sk, index) => sk === 'PROSPECT' && done[index]),
-    entries: found.filter((sk, index) => sk !== 'PROSPECT' && done[index]).length,
-  };
+  const prospect = found.find((item) => item.sk === 'PROSPECT');
+  const entries = found.filter((item) => item.sk !== 'PROSPECT');
+  const [value, ...deleted] = await Promise.all([
+    prospect?.fields === undefined ? false : removeValue(store, pk, key, prospect.fields),
+    ...entries.map((entry) => deleteEntry(store, { pk, sk: entry.sk }, key)),
+  ]);
+  return { value: value ?? false, entries: deleted.filter(Boolean).length };
 }
 
-/** True when the conditional write was made; false when its condition no longer held (someone was there first). */
-async function madeUnlessRefused(write: () => Promise<unknown>): Promise<boolean> {
+/** Rounds of `removeValue` lost to writes that changed how many values the prospect holds, before it gives up. */
+const valueRounds = 3;
+
+/**
+ * The value removed, and nothing else written (no `version`, `updated_at`, `actor`): the removal is no change of the
+ * prospect. The key's value alone, or the whole `fields` map when it is the prospect's only value: a prospect without
+ * values has no `fields` (lib/domain/model.ts), never an empty map, which DynamoDB Local's stream moreover reports
+ * without its type. Conditional on the value being there and on the count of values read, so a value written or
+ * cleared meanwhile is never lost nor left an empty map: a refusal returns the item (`ALL_OLD`), decided again on it.
+ * False when the value is gone meanwhile; a prospect that keeps changing under it fails the run (its page is walked
+ * again by the next one).
+ */
+async function removeValue(store: Store, pk: string, key: string, read: FieldValues): Promise<boolean> {
+  let values: FieldValues | undefined = read;
+  for (let round = 0; round < valueRounds; round += 1) {
+    if (values?.[key] === undefined) return false;
+    const alone = Object.keys(values).length === 1;
+    try {
+      await store.db.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: { pk, sk: 'PROSPECT' },
+          UpdateExpression: alone ? 'REMOVE #fields' : 'REMOVE #fields.#key',
+          ConditionExpression: `attribute_exists(#fields.#key) AND size(#fields) ${alone ? '=' : '>'} :one`,
+          ExpressionAttributeNames: { '#fields': 'fields', '#key': key },
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      values = error.Item === undefined ? undefined : (unmarshall(error.Item).fields as FieldValues | undefined);
+    }
+  }
+  throw new Error(`Valeur du champ ${key} toujours modifiée pendant sa purge (${valueRounds} essais)`);
+}
+
+/**
+ * A change-log entry of the key deleted, on the condition that it is one: IAM cannot tell it from the prospect item
+ * or a note of the partition (docs/adr/0016-custom-fields-storage.md), this condition does. False when it was gone.
+ */
+async function deleteEntry(store: Store, entry: ItemKey, key: string): Promise<boolean> {
   try {
-    await write();
+    await store.db.send(
+      new DeleteCommand({
+        TableName: store.tableName,
+        Key: entry,
+        ConditionExpression: '#type = :entry AND #field = :field',
+        ExpressionAttributeNames: { '#type': 'type', '#field': 'field' },
+        ExpressionAttributeValues: { ':entry': 'changelog', ':field': entryFieldOf(key) },
+      }),
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

@@ -9,11 +9,19 @@ import {
 } from '../../storage/field-purge';
 import { isDeletedField, type DeletedField, type FieldEntry } from '../model';
 
+/** How much one run of the purge does, and when a deletion is ready for it. */
+export type FieldPurgeSettings = {
+  settleSeconds: number;
+  pageSize: number;
+  pagesPerRun: number;
+  concurrency: number;
+};
+
 /**
  * The purge of a deleted custom field (docs/adr/0016-custom-fields-storage.md, docs/data-model.md "The purge of a
  * deleted field"), scheduled on AWS (infra/cdk/constructs/outbound-events.ts) and run by `npm start` on the same terms.
  */
-export const fieldPurgeSettings = {
+export const fieldPurgeSettings: FieldPurgeSettings & { intervalMinutes: number } = {
   /** Minutes between two runs. */
   intervalMinutes: 1,
   /**
@@ -28,9 +36,7 @@ export const fieldPurgeSettings = {
   pagesPerRun: 20,
   /** Prospects purged at once: modest, so a big workspace does not throttle the table for the API. */
   concurrency: 16,
-} as const;
-
-export type FieldPurgeSettings = Omit<typeof fieldPurgeSettings, 'intervalMinutes'>;
+};
 
 /** What one run of the purge did. */
 export type FieldPurgeOutcome = {
