@@ -21,9 +21,11 @@ export type FieldPurgeSettings = {
  * The purge of a deleted custom field (docs/adr/0016-custom-fields-storage.md, docs/data-model.md "The purge of a
  * deleted field"), scheduled on AWS (infra/cdk/constructs/outbound-events.ts) and run by `npm start` on the same terms.
  */
-export const fieldPurgeSettings: FieldPurgeSettings & { intervalMinutes: number } = {
+export const fieldPurgeSettings: FieldPurgeSettings & { intervalMinutes: number; timeoutSeconds: number } = {
   /** Minutes between two runs. */
   intervalMinutes: 1,
+  /** A run's Lambda timeout: less than the interval, so two runs never overlap (reserved concurrency 1). */
+  timeoutSeconds: 45,
   /**
    * A tombstone is walked once its deletion is this far past: a write that read the definition before the deletion
    * (a route function's 10 s, its DynamoDB calls 8 s of them) has landed by then, so no value of the key can be
