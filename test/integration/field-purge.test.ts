@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { jest } from '@jest/globals';
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type * as PurgeDeletedFields from '../../functions/events/purge-deleted-fields';
@@ -22,7 +23,7 @@ import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
 import { storedChangeOf } from '../../lib/storage/stream-records';
 import { items, keys } from '../../lib/storage/table-items';
 import { ensureTable } from '../../tools/local/create-table';
-import { readTableStream } from '../../tools/local/event-pipeline';
+import { readTableStream, startEventPipeline, type EventPipeline } from '../../tools/local/event-pipeline';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { startFaultyWire, partitionOf } from '../support/faulty-wire';
 import { aProspectItem } from '../support/prospect-items';
@@ -454,6 +455,38 @@ describe('the purge is no change of a prospect', () => {
       expect(queued).toHaveLength(1);
     } finally {
       await stream.stop();
+    }
+  });
+});
+
+describe('npm start', () => {
+  test('runs the purge on its timer, every minute, as its schedule does on AWS', async () => {
+    const { workspaceId } = await aWorkspaceWithValues();
+    await deleteField(workspaceId, 'budget');
+    const stillHeld = async () => holding(await itemsOf(workspaceId), 'budget').length;
+    // The timers of the scheduled functions only: the stream is read, and the test waits, on real time.
+    jest.useFakeTimers({
+      doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'nextTick', 'queueMicrotask', 'Date'],
+    });
+    let pipeline: EventPipeline | undefined;
+    try {
+      const secretsDeps = { ...deps, clock: afterSettling, secretsTableName: loadSecretsTableName() };
+      pipeline = await startEventPipeline({ deps: secretsDeps, endpoint });
+      jest.advanceTimersByTime(fieldPurgeSettings.intervalMinutes * 60_000 - 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await stillHeld()).toBe(8);
+
+      jest.advanceTimersByTime(1);
+      for (const started = Date.now(); (await stillHeld()) > 0 && Date.now() - started < 10_000;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await stillHeld()).toBe(0);
+      expect((await configItemOf(workspaceId)).fields[0]).toEqual({
+        key: 'budget',
+        deleted_at: deletedAt.toISOString(),
+      });
+    } finally {
+      await pipeline?.stop();
+      jest.useRealTimers();
     }
   });
 });
