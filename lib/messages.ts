@@ -190,6 +190,8 @@ export const messages = {
       `Les définitions des champs dépasseraient ${kilobytes} Ko : raccourcissez des libellés, des options ou des alias.`,
     optionDropped: (option: string) =>
       `L’option ${q(option)} manque : des prospects peuvent l’avoir, une option ne se retire pas.`,
+    leadFieldsNotObject:
+      'Champ « fields » ignoré : un objet est attendu, chaque clé celle d’un champ personnalisé (« fields[clé] » en formulaire).',
     /** A lead's value that does not fit: the field is named, never the value (it may be personal data). */
     leadValueRefused: (label: string, key: string) =>
       `Champ « ${label} » (${key}) ignoré : la valeur envoyée ne correspond pas à son type.`,
@@ -328,6 +330,15 @@ export const messages = {
     memberRemoved: (name: string) => `${q(name)} retiré de l'espace.`,
     tagCreated: (name: string) => `Tag ${q(name)} créé.`,
     tagRenamed: (before: string, after: string) => `Tag ${q(before)} renommé ${q(after)}.`,
+    /** A custom field by its label and key (docs/api.md#custom-fields). */
+    fieldCreated: (label: string, key: string) => `Champ personnalisé ${q(label)} (${key}) créé.`,
+    /** `changed`: the parts changed, in words (`fieldParts`), separated by commas. */
+    fieldChanged: (label: string, key: string, changed: string) =>
+      `Champ personnalisé ${q(label)} (${key}) modifié : ${changed}.`,
+    fieldDeleted: (label: string, key: string) =>
+      `Champ personnalisé ${q(label)} (${key}) supprimé : ses valeurs ne sont plus montrées et seront effacées.`,
+    /** What a PATCH of a custom field may change, as `fieldChanged` names it. */
+    fieldParts: { label: 'libellé', options: 'options', aliases: 'alias', update: 'mise à jour par un lead' },
     /** A subscription by its URL's host only: a query string may carry the receiver's own token. */
     subscriptionCreated: (host: string) => `Abonnement vers ${host} créé.`,
     subscriptionEnabled: 'Abonnement activé.',

@@ -102,6 +102,14 @@ const routeTable = [
     errorShape: 'standard',
   },
   {
+    id: 'listCustomFields',
+    method: 'GET',
+    path: '/fields',
+    credential: 'api-key',
+    scope: 'pipelines:read',
+    errorShape: 'standard',
+  },
+  {
     id: 'getProspect',
     method: 'GET',
     path: '/prospects/{prospect_id}',
@@ -235,8 +243,8 @@ const routeTable = [
     errorShape: 'standard',
   },
   /*
-   * The workspace, its tags, its API keys and its webhook (docs/api.md#settings-api). Each settings route under a
-   * workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
+   * The workspace, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
+   * route under a workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   {
     id: 'getWorkspace',
@@ -274,6 +282,38 @@ const routeTable = [
     id: 'renameTag',
     method: 'PATCH',
     path: '/workspaces/{workspace_id}/tags/{tag_id}',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
+    id: 'listFields',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/fields',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+  },
+  {
+    id: 'createField',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/fields',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
+    id: 'changeField',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}/fields/{field_key}',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
+    id: 'deleteField',
+    method: 'DELETE',
+    path: '/workspaces/{workspace_id}/fields/{field_key}',
     credential: 'member-token',
     role: 'admin',
     errorShape: 'standard',

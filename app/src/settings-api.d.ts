@@ -224,6 +224,62 @@ export interface paths {
     patch: operations['renameTag'];
     trace?: never;
   };
+  '/workspaces/{workspace_id}/fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the workspace’s custom fields
+     * @description The live definitions, in the order they were created; deleted fields are not listed. Every view of a prospect has a `fields` object with one member per key listed here.
+     *
+     *     Role: `member` of the workspace (an `admin` too).
+     */
+    get: operations['listFields'];
+    put?: never;
+    /**
+     * Define a custom field
+     * @description A new definition, last of the list, written with its audit entry (`field.created`). Prospects have it at once, empty (`null`), until a lead or a PATCH fills it.
+     *
+     *     Role: `admin` of the workspace.
+     */
+    post: operations['createField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{workspace_id}/fields/{field_key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a custom field
+     * @description From this answer on, the field’s values are neither shown, accepted, listed nor exported; they leave the table afterwards, without changing any prospect. Its key is never used again (a new field with it: 409). Written with the audit entry (`field.deleted`).
+     *
+     *     Role: `admin` of the workspace.
+     */
+    delete: operations['deleteField'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a custom field
+     * @description The parts sent replace the definition’s (at least one), written with the audit entry (`field.changed`); the key and the type never change. A change to what the definition already says writes nothing and answers it.
+     *
+     *     Role: `admin` of the workspace.
+     */
+    patch: operations['changeField'];
+    trace?: never;
+  };
   '/workspaces/{workspace_id}/api-keys': {
     parameters: {
       query?: never;
@@ -875,6 +931,55 @@ export interface components {
        */
       role: 'admin' | 'member';
     };
+    /** @description Options for the two choice types only: required there, refused elsewhere (400 naming `options`). */
+    NewField:
+      | {
+          /** @description Lower-case letters without accents, digits and `_`, starting with a letter, at most 40 characters; none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400). Never changed; a key another field has as key or alias (409), or had before its deletion (409), is refused. */
+          key: string;
+          /** @description The name people read: trimmed, 1 to 100 characters. */
+          label: string;
+          /**
+           * @description `text` (trimmed, up to 1,000 characters), `number`, `date` (answered `YYYY-MM-DD`), `boolean`, `choice` (one option), `multi_choice` (options, in the definition’s order). Never changed.
+           * @enum {string}
+           */
+          type: 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'multi_choice';
+          /** @description `choice` and `multi_choice` only (400 for another type): 1 to 50 options, each trimmed, 1 to 100 characters, without a comma, no two the same name (compared ignoring case and surrounding spaces). */
+          options?: string[];
+          /** @description Up to 10 other names a form may send the field under (a question's title), each trimmed, 1 to 200 characters, no two the same name, none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400); none may be another field's key or alias (409, compared ignoring case and surrounding spaces). */
+          aliases?: string[];
+          /**
+           * @description What a lead of a known contact does to a value already set: `always` (the default) replaces it, `if_empty` only fills an empty field. An empty value never clears one.
+           * @enum {string}
+           */
+          update?: 'always' | 'if_empty';
+        }
+      | {
+          /** @enum {unknown} */
+          type: 'choice' | 'multi_choice';
+          options: unknown;
+        }
+      | {
+          /** @enum {unknown} */
+          type?: 'text' | 'number' | 'date' | 'boolean';
+          options?: unknown;
+        };
+    FieldChange: {
+      /** @description Never changed: refused (400). */
+      key?: unknown;
+      /** @description Never changed: refused (400). */
+      type?: unknown;
+      /** @description The name people read: trimmed, 1 to 100 characters. */
+      label?: string;
+      /** @description `choice` and `multi_choice` only (400 for another type): 1 to 50 options, each trimmed, 1 to 100 characters, without a comma, no two the same name (compared ignoring case and surrounding spaces). In any order, which becomes the definition's, and with every current option: values use them, so one left out is refused (409). */
+      options?: string[];
+      /** @description Up to 10 other names a form may send the field under (a question's title), each trimmed, 1 to 200 characters, no two the same name, none of `first_name`, `last_name`, `email`, `phone`, `social_url`, `source`, `tag_ids`, `tags`, `pipeline`, `stage`, `fields`, `id` (400); none may be another field's key or alias (409, compared ignoring case and surrounding spaces). */
+      aliases?: string[];
+      /**
+       * @description What a lead of a known contact does to a value already set: `always` (the default) replaces it, `if_empty` only fills an empty field. An empty value never clears one.
+       * @enum {string}
+       */
+      update?: 'always' | 'if_empty';
+    };
     /** @description What each field is read as is its first alternative; another value is accepted, ignored and named in `warnings`, so no length or type is enforced here. Enforced: at least one of `email` (an address), `phone`, `social_url` is a text within its length and not blank. */
     Lead:
       | ({
@@ -896,6 +1001,8 @@ export interface components {
           stage?: string | unknown;
           /** @description Ids of existing tags, as a list or one comma-separated string; at most 50 distinct ids are read. Unknown ids are reported in `warnings`. */
           tag_ids?: string[] | string | unknown;
+          /** @description Values of the workspace’s custom fields by key (form-encoded: `fields[key]=value`), read by each field’s type; a key no field has, or a value that does not fit, is ignored and named in `warnings`. Wins over a member named as the key or an alias (docs/api.md#lead-custom-fields). */
+          fields?: Record<string, never> | unknown;
         } & {
           [key: string]: unknown;
         })
@@ -1157,6 +1264,32 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+    };
+    FieldList: {
+      /** @description The live fields, in the order they were created. */
+      fields: components['schemas']['FieldDefinition'][];
+    };
+    FieldDefinition: {
+      /** @description The name the field is stored, sent and filtered under; it never changes. */
+      key: string;
+      /** @description The name people read. */
+      label: string;
+      /** @enum {string} */
+      type: 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'multi_choice';
+      /** @description `choice` and `multi_choice`: the options, in their order; null for the other types. */
+      options: string[] | null;
+      /** @description Other names a form may send the field under. */
+      aliases: string[];
+      /**
+       * @description What a lead of a known contact does to a value already set: replaces it, or only fills it when empty.
+       * @enum {string}
+       */
+      update: 'always' | 'if_empty';
+    };
+    DeletedField: {
+      key: string;
+      /** @constant */
+      deleted: true;
     };
     ApiKeyList: {
       api_keys: {
@@ -1513,6 +1646,9 @@ export interface components {
           | 'member.removed'
           | 'tag.created'
           | 'tag.renamed'
+          | 'field.created'
+          | 'field.changed'
+          | 'field.deleted'
           | 'subscription.created'
           | 'subscription.enabled'
           | 'subscription.disabled'
@@ -1520,7 +1656,7 @@ export interface components {
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone';
-        /** @description The id of what changed (a key, a member…). */
+        /** @description The id of what changed (an API key, a member…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */
         summary: string;
@@ -2643,6 +2779,549 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error.conflict'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  listFields: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The fields. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldList'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  createField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The definition. JSON whatever the `Content-Type` (any, or none). */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NewField'];
+        '*/*': components['schemas']['NewField'];
+      };
+    };
+    responses: {
+      /** @description The definition, every part written out. */
+      201: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldDefinition'];
+        };
+      };
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A rule of the definition broken (`details.field` names the part): the key’s form, a reserved name as key or alias, lengths, options for a type without choices or missing for one with. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description The key is taken in the workspace (by a live field, or a deleted one: a key is never used again), or the key or an alias is another field’s key or alias, compared as names. */
+      409: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.conflict'];
+        };
+      };
+      /** @description The workspace would have more than 50 fields, or definitions over 64 KB in all (deleted fields count in neither). */
+      422: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unprocessable'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  deleteField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The custom field's key (`GET …/fields`). A deleted field's, another workspace's, or a value that cannot be a key (upper case, accents, over 40 characters…): 404.
+         * @example societe
+         */
+        field_key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key deleted. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedField'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No live field of that key in the workspace: unknown, deleted, or a key that cannot be one (any other form). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  changeField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The custom field's key (`GET …/fields`). A deleted field's, another workspace's, or a value that cannot be a key (upper case, accents, over 40 characters…): 404.
+         * @example societe
+         */
+        field_key: string;
+      };
+      cookie?: never;
+    };
+    /** @description The parts to change. JSON whatever the `Content-Type` (any, or none). */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FieldChange'];
+        '*/*': components['schemas']['FieldChange'];
+      };
+    };
+    responses: {
+      /** @description The definition as it now is. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldDefinition'];
+        };
+      };
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). The key or the type sent (they never change), options for a type without choices, or a rule of a part. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No live field of that key in the workspace: unknown, deleted, or a key that cannot be one (any other form). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description An option of the definition left out (values use it: options only grow), or an alias that is another field’s key or alias. */
+      409: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.conflict'];
+        };
+      };
+      /** @description The definitions would be over 64 KB in all. */
+      422: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unprocessable'];
         };
       };
       /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */

@@ -108,6 +108,12 @@ export const routeGrants = {
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
+  listCustomFields: {
+    entry: 'functions/prospect-api/list-custom-fields.ts',
+    /** As listPipelines: the configuration item, which embeds the custom fields, and the rate-limit counter. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
   getProspect: {
     entry: 'functions/prospect-api/get-prospect.ts',
     /** Read only, but for the rate-limit counter: the prospect with the configuration (tag names). */
@@ -262,8 +268,8 @@ export const routeGrants = {
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
-   * The workspace, its tags, its API keys and its webhook (docs/api.md#settings-api). Each settings route under a workspace
-   * counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
+   * The workspace, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
+   * route under a workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   getWorkspace: {
     entry: 'functions/settings/get-workspace.ts',
@@ -296,6 +302,33 @@ export const routeGrants = {
   renameTag: {
     entry: 'functions/settings/rename-tag.ts',
     /** As `createTag`: the configuration item read, then updated with the audit entry in one transaction. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  listFields: {
+    entry: 'functions/settings/list-fields.ts',
+    /** The custom fields are in the configuration item: one GetItem. */
+    tableActions: ['GetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  createField: {
+    entry: 'functions/settings/create-field.ts',
+    /** As `createTag`: the configuration item read, then updated in one transaction with the audit entry. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  changeField: {
+    entry: 'functions/settings/change-field.ts',
+    /** As `createTag`: the configuration item read, then updated with the audit entry in one transaction. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
+  },
+  deleteField: {
+    entry: 'functions/settings/delete-field.ts',
+    /**
+     * As `createTag`: the definition becomes its tombstone by the same update of the configuration item, with the
+     * audit entry; no value is touched (the purge removes them later, docs/adr/0016-custom-fields-storage.md).
+     */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },

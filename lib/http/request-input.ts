@@ -132,3 +132,13 @@ export function pathIdOf(event: PathEvent, name: string, notFound: string): stri
   if (!parameter.readable || !isUuid(parameter.value)) throw new NotFoundError(notFound);
   return parameter.value.toLowerCase();
 }
+
+/**
+ * A key in a settings route's path (a custom field's, docs/api.md#custom-fields): one that does not have the keys'
+ * form names nothing, and is not found before any read, as an id that is not a UUID.
+ */
+export function pathKeyOf(event: PathEvent, name: string, pattern: RegExp, notFound: string): string {
+  const parameter = pathParameterOf(event, name);
+  if (!parameter.readable || !pattern.test(parameter.value)) throw new NotFoundError(notFound);
+  return parameter.value;
+}

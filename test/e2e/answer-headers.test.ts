@@ -61,6 +61,18 @@ const aMember = () =>
     body: { email: `invite-${randomUUID()}@acme.test`, name: 'Diane', role: 'member' },
   });
 
+/** A custom field of its own: its key. */
+async function aField(): Promise<string> {
+  const key = `champ_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await prepared({
+    method: 'POST',
+    path: `${workspace()}/fields`,
+    headers: admin(),
+    body: { key, label: 'Champ', type: 'text' },
+  });
+  return key;
+}
+
 /** A lead refused for its content: a failed call of the journal, its body kept. Its id. */
 async function aFailedWebhookCall(): Promise<string> {
   await api.request('POST', '/webhooks/ingest-lead', {
@@ -97,6 +109,8 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'GET', path: '/pipelines', headers: apiKey() };
     case 'listAssignableMembers':
       return { method: 'GET', path: '/members', headers: apiKey() };
+    case 'listCustomFields':
+      return { method: 'GET', path: '/fields', headers: apiKey() };
     case 'getProspect':
       return { method: 'GET', path: prospect(), headers: apiKey() };
     case 'findProspects':
@@ -176,6 +190,19 @@ async function acceptedCall(route: Route): Promise<Call> {
         headers: admin(),
         body: { name: `Brûlant ${randomUUID()}` },
       };
+    case 'listFields':
+      return { method: 'GET', path: `${base}/fields`, headers: admin() };
+    case 'createField':
+      return {
+        method: 'POST',
+        path: `${base}/fields`,
+        headers: admin(),
+        body: { key: `champ_${randomUUID().replaceAll('-', '').slice(0, 12)}`, label: 'Champ', type: 'date' },
+      };
+    case 'changeField':
+      return { method: 'PATCH', path: `${base}/fields/${await aField()}`, headers: admin(), body: { label: 'Autre' } };
+    case 'deleteField':
+      return { method: 'DELETE', path: `${base}/fields/${await aField()}`, headers: admin() };
     case 'listApiKeys':
       return { method: 'GET', path: `${base}/api-keys`, headers: admin() };
     case 'createApiKey':

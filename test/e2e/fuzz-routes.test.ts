@@ -30,6 +30,7 @@ const seed = Number(process.env.FUZZ_SEED ?? defaultSeed);
 const fieldsOf: Record<string, readonly string[]> = {
   listPipelines: [],
   listAssignableMembers: [],
+  listCustomFields: [],
   updateProspect: ['stage', 'setter_id', 'closer_id', 'follow_up_at'],
   addNote: ['content', 'date'],
   addTag: ['tag'],

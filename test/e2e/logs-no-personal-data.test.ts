@@ -194,6 +194,11 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: '/members', headers: reader },
         { method: 'GET', path: '/members', query: { access_token: ws.api_keys.reader?.secret as string } },
       ];
+    case 'listCustomFields':
+      return [
+        { method: 'GET', path: '/fields', headers: reader },
+        { method: 'GET', path: '/fields', query: { access_token: ws.api_keys.reader?.secret as string } },
+      ];
     case 'getProspect':
       return [
         { method: 'GET', path: prospect, headers: key },
@@ -433,6 +438,47 @@ async function callsOf(routeId: string): Promise<Call[]> {
           headers,
           body: json({ name: planted.lastName }),
         },
+      ];
+    }
+    case 'listFields': {
+      const headers = await memberHeader();
+      return [
+        { method: 'GET', path: `${settings}/fields`, headers },
+        { method: 'GET', path: `${settings}/fields`, headers, query: { token: planted.note } },
+      ];
+    }
+    case 'createField': {
+      const headers = await memberHeader();
+      const field = { key: 'secteur', label: planted.firstName, type: 'choice', options: [planted.lastName] };
+      return [
+        { method: 'POST', path: `${settings}/fields`, headers, body: json({ ...field, aliases: [planted.tag] }) },
+        { method: 'POST', path: `${settings}/fields`, headers, body: json(field) },
+        { method: 'POST', path: `${settings}/fields`, headers, body: json({ ...field, key: planted.email }) },
+      ];
+    }
+    case 'changeField': {
+      const headers = await memberHeader();
+      return [
+        {
+          method: 'PATCH',
+          path: `${settings}/fields/secteur`,
+          headers,
+          body: json({ label: planted.lastName, options: [planted.lastName, planted.answer] }),
+        },
+        { method: 'PATCH', path: `${settings}/fields/secteur`, headers, body: json({ options: [planted.note] }) },
+        {
+          method: 'PATCH',
+          path: `${settings}/fields/${encodeURIComponent(planted.email)}`,
+          headers,
+          body: json({ label: planted.firstName }),
+        },
+      ];
+    }
+    case 'deleteField': {
+      const headers = await memberHeader();
+      return [
+        { method: 'DELETE', path: `${settings}/fields/secteur`, headers },
+        { method: 'DELETE', path: `${settings}/fields/${encodeURIComponent(planted.email)}`, headers },
       ];
     }
     case 'listApiKeys': {

@@ -103,6 +103,8 @@ const operations = {
     credential: adminToken,
     shape: 'standard',
   },
+  createField: { method: 'POST', path: settings('/fields'), credential: adminToken, shape: 'standard' },
+  changeField: { method: 'PATCH', path: settings('/fields/canaux'), credential: adminToken, shape: 'standard' },
   createApiKey: { method: 'POST', path: settings('/api-keys'), credential: adminToken, shape: 'standard' },
   setWebhookActive: { method: 'PATCH', path: settings('/webhook'), credential: adminToken, shape: 'standard' },
 } as const satisfies Record<string, Operation>;
@@ -139,6 +141,15 @@ const validBodies = {
   confirmPasswordReset: { email: 'alice@acme.test', code: '123456', new_password: 'Nouveau-Passw0rd!' },
   createTag: { name: 'Relance' },
   renameTag: { name: 'VIP' },
+  createField: {
+    key: 'canaux',
+    label: 'Canaux',
+    type: 'multi_choice',
+    options: ['Instagram', 'TikTok'],
+    aliases: ['Sur quels réseaux êtes-vous ?'],
+    update: 'if_empty',
+  },
+  changeField: { label: 'Réseaux', options: ['Instagram', 'TikTok'], aliases: ['Réseaux'], update: 'always' },
   createApiKey: { name: 'Zapier', scopes: ['*'] },
   setWebhookActive: { active: true },
 };
@@ -154,6 +165,8 @@ const bodyComponents = {
   confirmPasswordReset: 'PasswordResetConfirmation',
   createTag: 'TagName',
   renameTag: 'TagName',
+  createField: 'NewField',
+  changeField: 'FieldChange',
   createApiKey: 'NewApiKey',
   setWebhookActive: 'WebhookActivation',
 } as const;
@@ -326,6 +339,22 @@ const specific: RefusedCase[] = [
     call: () => call('ingestLead', { headers: { 'Content-Type': 'text/plain' }, body: 'email=nina' }),
     refusal: badLead,
   },
+  ...[
+    ['a reserved key', { key: 'email' }, 'key'],
+    ['a key in capitals', { key: 'Canaux' }, 'key'],
+    ['options for a text', { type: 'text' }, 'options'],
+    ['no options for a choice', { type: 'choice', options: undefined }, 'options'],
+    ['an option with a comma', { options: ['Instagram, TikTok'] }, 'options'],
+  ].map(([what, change, field]) => ({
+    title: `createField: ${what as string}`,
+    call: () => call('createField', { body: { ...validBodies.createField, ...(change as object) } }),
+    refusal: badBody(field as string),
+  })),
+  ...(['key', 'type'] as const).map((name) => ({
+    title: `changeField: ${name} sent`,
+    call: () => call('changeField', { body: { label: 'Réseaux', [name]: 'text' } }),
+    refusal: badBody(name),
+  })),
   ...(['ingestLead', 'recruitment'] as const).flatMap((id) => [
     {
       title: `${id}: endpoint_id not a UUID`,

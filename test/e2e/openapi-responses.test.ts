@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { SeedOutput } from '../../tools/seed/seed';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/storage/client';
+import { createField } from '../../lib/settings/fields';
 import { eventItems } from '../../lib/storage/event-items';
 import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
@@ -164,6 +165,7 @@ const unknownId = '00000000-0000-4000-8000-000000000000';
 const prospectApiCalls = (): [string, string, RequestOptions][] => [
   ['GET', '/pipelines', {}],
   ['GET', '/members', {}],
+  ['GET', '/fields', {}],
   ['PATCH', prospect('lead'), { body: { follow_up_at: null } }],
   ['POST', `${prospect('lead')}/notes`, { body: { content: 'Note' } }],
   ['POST', `${prospect('lead')}/tags`, { body: { tag: 'VIP' } }],
@@ -183,6 +185,11 @@ describe('the Prospect API answers as documented', () => {
   test('GET /members', async () => {
     await call(api, 'GET', '/members', { headers: key('reader') });
     await call(api, 'GET', '/members', { headers: key('notes') });
+  });
+
+  test('GET /fields', async () => {
+    await call(api, 'GET', '/fields', { headers: key('reader') });
+    await call(api, 'GET', '/fields', { headers: key('notes') });
   });
 
   test('PATCH /prospects/{prospect_id}', async () => {
@@ -709,6 +716,80 @@ describe('the webhook call journal, subscriptions and deliveries answer as docum
     for (const [method, path, options] of eventCalls(unknown)) {
       await call(failingApi, method, path, { ...options, headers: admin() });
     }
+    jest.restoreAllMocks();
+  });
+});
+
+describe('the custom fields answer as documented', () => {
+  let people: PeopleWorkspace;
+  beforeAll(async () => {
+    people = await workspaceWithPeople(api);
+  });
+  const under = (suffix: string) => `/workspaces/${people.seed.workspace_id}${suffix}`;
+  const admin = () => ({ headers: bearer(people.admin) });
+  const member = () => ({ headers: bearer(people.member) });
+  const channels = { key: 'canaux', label: 'Canaux', type: 'multi_choice', options: ['Instagram', 'TikTok'] };
+  /** A choice of 50 options of 100 characters, 10 aliases of 200 and a label of 100: about 7.4 KB as JSON. */
+  const heavy = (key: string) => ({
+    key,
+    label: key.padEnd(100, 'l'),
+    type: 'choice' as const,
+    options: Array.from({ length: 50 }, (_, index) => `${index}`.padEnd(100, 'o')),
+    aliases: Array.from({ length: 10 }, (_, index) => `${key} ${index}`.padEnd(200, 'a')),
+  });
+  /** Every route, with what it accepts. */
+  const everyCall = (): [string, string, RequestOptions][] => [
+    ['GET', under('/fields'), {}],
+    ['POST', under('/fields'), { body: { key: 'plein', label: 'Plein', type: 'text' } }],
+    ['PATCH', under('/fields/canaux'), { body: { label: 'Réseaux' } }],
+    ['DELETE', under('/fields/canaux'), {}],
+  ];
+
+  test('defined, listed, changed and deleted; the refusals of their rules', async () => {
+    await call(api, 'GET', under('/fields'), member());
+    await call(api, 'POST', under('/fields'), { ...admin(), body: channels });
+    await call(api, 'POST', under('/fields'), { ...admin(), body: channels });
+    await call(api, 'POST', under('/fields'), { ...admin(), body: { key: 'email', label: 'E-mail', type: 'text' } });
+    await call(api, 'POST', under('/fields'), { ...member(), body: { key: 'non', label: 'Non', type: 'text' } });
+    await call(api, 'GET', under('/fields'), member());
+    await call(api, 'PATCH', under('/fields/canaux'), { ...admin(), body: { options: ['TikTok', 'Instagram', 'X'] } });
+    await call(api, 'PATCH', under('/fields/canaux'), { ...admin(), body: { options: ['TikTok'] } });
+    await call(api, 'PATCH', under('/fields/canaux'), { ...admin(), body: { type: 'choice' } });
+    await call(api, 'PATCH', under('/fields/inconnu'), { ...admin(), body: { label: 'Inconnu' } });
+    await call(api, 'PATCH', under('/fields/canaux'), { ...member(), body: { label: 'Non' } });
+    // Past 64 KB of definitions: a ninth heavy field, or one grown as heavy.
+    for (let index = 0; index < 8; index += 1) {
+      const field = heavy(`gros_${index}`);
+      await createField(store, { workspaceId: people.seed.workspace_id, actingMemberId: people.admin.memberId, field });
+    }
+    await call(api, 'POST', under('/fields'), { ...admin(), body: heavy('gros_8') });
+    const grown = heavy('canaux');
+    const options = grown.options.map((option, index) => ['TikTok', 'Instagram', 'X'][index] ?? option);
+    await call(api, 'PATCH', under('/fields/canaux'), { ...admin(), body: { options, aliases: grown.aliases } });
+    await call(api, 'DELETE', under('/fields/canaux'), member());
+    await call(api, 'DELETE', under('/fields/canaux'), admin());
+    await call(api, 'DELETE', under('/fields/canaux'), admin());
+  });
+
+  test('no session: 401; another workspace: 404', async () => {
+    for (const [method, path, options] of everyCall()) {
+      await call(api, method, path, options);
+      await call(api, method, path.replace(people.seed.workspace_id, unknownId), { ...options, ...admin() });
+    }
+  });
+
+  test('past the member’s limit: 429 with Retry-After', async () => {
+    const keyId = `MEMBER#${people.admin.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of everyCall()) {
+      expect((await call(limitedApi, method, path, { ...options, ...admin() })).status).toBe(429);
+    }
+  });
+
+  test('when DynamoDB fails: 500', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of everyCall()) await call(failingApi, method, path, { ...options, ...admin() });
     jest.restoreAllMocks();
   });
 });

@@ -45,6 +45,7 @@ const notAnExample = /--aws\b|\bcdk\b|(^|[\s;|&(])aws\s|AWS_PROFILE|\bnpm (ci|in
 const expectedOutputs: Array<[RegExp, RegExp]> = [
   [/webhooks\/ingest-lead.*-d @-/s, /"status":"created".*"tags_applied":\[\{"id":"[0-9a-f-]{36}","name":"VIP"\}\]/],
   [/webhooks\/ingest-lead.*--data-urlencode/s, /"status":"created".*"tags_applied":\[\{[^\]]*\},\{[^\]]*\}\]/],
+  [/\/fields".*webhooks\/ingest-lead/s, /"key":"situation".*"fields":\{"budget":250000,"situation":"Propriétaire"\}/s],
   [/webhooks\/recruitment/, /"ok":true,"talent_id":"[0-9a-f-]{36}","action":"created"/],
   [/-X DELETE "\$API\/prospects/, /"outcome":"added".*"outcome":"removed"/],
   [/api-keys/, /"secret":"crm_key_/],

@@ -177,6 +177,10 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('listAssignableMembers', apiCall())).status).toBe(200);
   });
 
+  test('GET /fields', async () => {
+    expect((await functions.request('listCustomFields', apiCall())).status).toBe(200);
+  });
+
   test('new lead, known lead, known lead taking a new phone (marker released)', async () => {
     const created = await functions.request(
       'ingestLead',
@@ -481,11 +485,11 @@ describe('the end-to-end flows, recorded per function', () => {
 });
 
 /**
- * The settings routes of the workspace, its tags, API keys and webhook (docs/api.md#settings-api), called by an admin
+ * The settings routes of the workspace, its tags, custom fields, API keys and webhook (docs/api.md#settings-api), called by an admin
  * signed in to the run's identity provider: every grant of theirs used, the webhook generated first and then given a
  * new token.
  */
-describe('settings: the workspace, its tags, API keys and webhook, by a signed-in admin', () => {
+describe('settings: the workspace, its tags, custom fields, API keys and webhook, by a signed-in admin', () => {
   let settings: SeedOutput;
   let accessToken = '';
   beforeAll(async () => {
@@ -519,6 +523,13 @@ describe('settings: the workspace, its tags, API keys and webhook, by a signed-i
     await ok('listTags');
     const tag = await ok('createTag', { body: { name: 'Froid' } });
     await ok('renameTag', { pathParameters: { tag_id: tag.id as string }, body: { name: 'Glacé' } });
+  });
+
+  test('the custom fields: listed, one defined, changed and deleted', async () => {
+    await ok('listFields');
+    const field = await ok('createField', { body: { key: 'secteur', label: 'Secteur', type: 'text' } });
+    await ok('changeField', { pathParameters: { field_key: field.key as string }, body: { label: 'Activité' } });
+    await ok('deleteField', { pathParameters: { field_key: field.key as string } });
   });
 
   test('API keys: listed, created, its changes read, revoked', async () => {
@@ -1053,6 +1064,9 @@ describe('what no function may do is denied', () => {
     ['listPipelines', 'PutItem on an idempotency record', request('PutItem', [keys.idempotency('s', 'k').pk])],
     ['listPipelines', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
     ['listAssignableMembers', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['listCustomFields', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['createField', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['deleteField', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
     ['streamHandler', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
     ['streamHandler', 'UpdateItem on a delivery', request('UpdateItem', [keys.deliveriesPk(otherWs)])],
     ['streamHandler', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],

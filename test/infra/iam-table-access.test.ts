@@ -57,6 +57,7 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
   expect(readRoutes.map((route) => route.id).sort()).toEqual(
     [
       ...['findProspects', 'getProspect', 'listChanges', 'listNotes', 'listPipelines', 'listAssignableMembers'],
+      ...['listCustomFields', 'listFields'],
       ...['listMyWorkspaces'],
       ...['getWorkspace', 'listWorkspacePipelines', 'listTags', 'listApiKeys', 'listApiKeyChanges', 'getWebhook'],
       ...['findWorkspaceProspects', 'getWorkspaceProspect', 'listWorkspaceProspectChanges'],

@@ -316,8 +316,12 @@ describe('throttling', () => {
       'member-token': { rateLimit: 20, burstLimit: 40 },
       none: { rateLimit: 20, burstLimit: 40 },
     });
-    const memberLookup = routes.find((route) => route.id === 'listAssignableMembers')!;
-    expect(methodThrottleOf(memberLookup)).toEqual({ rateLimit: 50, burstLimit: 100 });
+    const throttleOf = (id: string) => methodThrottleOf(routes.find((route) => route.id === id)!);
+    for (const lookup of ['listAssignableMembers', 'listCustomFields'])
+      expect([lookup, throttleOf(lookup)]).toEqual([lookup, { rateLimit: 25, burstLimit: 50 }]);
+    for (const edit of ['createField', 'changeField', 'deleteField'])
+      expect([edit, throttleOf(edit)]).toEqual([edit, { rateLimit: 5, burstLimit: 10 }]);
+    expect(throttleOf('listFields')).toEqual(methodThrottling['member-token']);
     expect(routes.filter((route) => route.credential === 'api-key').length).toBeGreaterThan(0);
     expect(routes.filter((route) => route.credential === 'webhook-token').length).toBeGreaterThan(0);
   });

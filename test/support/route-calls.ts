@@ -7,6 +7,7 @@ import { createHandler as getProspect } from '../../functions/prospect-api/get-p
 import { createHandler as ingestLead } from '../../functions/webhooks/ingest-lead';
 import { createHandler as listAssignableMembers } from '../../functions/prospect-api/list-assignable-members';
 import { createHandler as listChanges } from '../../functions/prospect-api/list-changes';
+import { createHandler as listCustomFields } from '../../functions/prospect-api/list-custom-fields';
 import { createHandler as listNotes } from '../../functions/prospect-api/list-notes';
 import { createHandler as listPipelines } from '../../functions/prospect-api/list-pipelines';
 import { createHandler as recruitment } from '../../functions/webhooks/recruitment';
@@ -24,6 +25,7 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 export const handlerFactories: Record<string, (deps: Deps) => Handler> = {
   listPipelines,
   listAssignableMembers,
+  listCustomFields,
   getProspect,
   findProspects,
   listNotes,

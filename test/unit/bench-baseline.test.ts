@@ -108,6 +108,13 @@ describe('the report, before → after', () => {
     expect(section).toContain('Before: not measured.');
   });
 
+  it('names the write units of a new lead with five field values and without, a dash where not measured', () => {
+    expect(operationsSection(results)).toContain('is billed — WRU, against — for a new lead without values');
+    const leads = [measure('newLead', ['UpdateItem'], 3, 10), measure('newLeadWithFields', ['UpdateItem'], 3, 11)];
+    const measured = { ...results, operations: { empty: leads } } as unknown as BenchResults;
+    expect(operationsSection(measured)).toContain('is billed 11 WRU, against 10 for a new lead without values');
+  });
+
   it('totals the cost per million before and after', () => {
     const section = costsSection(results);
     expect(section).toContain('| Total before | Total after |');

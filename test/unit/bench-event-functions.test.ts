@@ -74,7 +74,7 @@ describe('first events of the outbound-event functions', () => {
       knownLeadEmail: 'lea.connue@banc.test',
     };
     // Every answer at once: a page's cursor, a session, a change-log page, a webhook journal page, a reset code, a
-    // member or subscription added. The settings routes' workspace is seeded in DynamoDB Local.
+    // member or subscription added, a custom field defined. The settings routes' workspace is seeded in DynamoDB Local.
     const send = jest.fn<Send>(async () => ({
       next_cursor: 'suite',
       access_token: 'jeton',
@@ -82,6 +82,7 @@ describe('first events of the outbound-event functions', () => {
       calls: [{ id: 'call-id' }],
       code: '123456',
       id: 'added-id',
+      key: 'champ',
     }));
     const events = await coldStartEvents(workspace, send);
     const functions = [...routes, ...eventFunctions].map((fn) => fn.id);

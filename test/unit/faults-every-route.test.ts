@@ -9,6 +9,7 @@ import { callRoute, expectCleanServerError, routeIds } from '../support/route-ca
 const patternsOf: Record<string, AccessPattern[]> = {
   listPipelines: ['rate-counter', 'config'],
   listAssignableMembers: ['rate-counter', 'config'],
+  listCustomFields: ['rate-counter', 'config'],
   getProspect: ['rate-counter', 'config', 'prospect-read'],
   findProspects: ['rate-counter', 'config', 'markers', 'prospect-read'],
   listNotes: ['rate-counter', 'prospect-page'],

@@ -119,6 +119,12 @@ export function costBefore(baseline: Baseline, { id, routeId }: { id: string; ro
 /** The bundle and cold-start budgets, kept by `npm run bench -- --check`. */
 export const [maxColdStartRatio, maxBundleBytes] = [1.5, 1_000_000];
 
+/**
+ * A new lead's custom field values are bytes of the item its transaction creates, no write of their own
+ * (docs/adr/0016-custom-fields-storage.md): with five values, at most one write unit more than without.
+ */
+export const fieldValuesBudget = { withValues: 'newLeadWithFields', without: 'newLead', extraWriteUnits: 1 } as const;
+
 /** Decimal units: 1 MB is 1,000,000 bytes, 1 KB 1,000. */
 export const formatBytes = (bytes: number) =>
   bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(2)} MB` : `${(bytes / 1000).toFixed(1)} KB`;
@@ -135,6 +141,14 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
     results.load[phase].map((run) => ({ ...run, label: `${run.scenario} × ${run.connections} (${phase})` })),
   );
   const failing = runs.filter((run) => run.errors > 0 || run.non2xx > 0);
+  const leads = phases.map((phase) => {
+    const writeUnits = (id: string) => results.operations[phase].find((measure) => measure.id === id)?.billed.write;
+    return {
+      phase,
+      withValues: writeUnits(fieldValuesBudget.withValues),
+      without: writeUnits(fieldValuesBudget.without),
+    };
+  });
   const sum = (field: 'errors' | 'non2xx' | 'status5xx') => runs.reduce((total, run) => total + run[field], 0);
   return [
     {
@@ -154,6 +168,18 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
           .map((over) => `${over.label} (${over.phase}): ${over.roundTrips} round trips, target ${over.target}`)
           .join('; ') || `${measures.length} of ${measures.length} operations within their target`,
       ok: overTarget.length === 0,
+    },
+    {
+      budget: `A new lead with five field values: WRU ≤ a new lead's + ${fieldValuesBudget.extraWriteUnits}`,
+      measured: leads
+        .map(({ phase, withValues, without }) => `${phase}: ${withValues ?? '—'} WRU against ${without ?? '—'}`)
+        .join('; '),
+      ok: leads.every(
+        ({ withValues, without }) =>
+          withValues !== undefined &&
+          without !== undefined &&
+          withValues <= without + fieldValuesBudget.extraWriteUnits,
+      ),
     },
     {
       budget: 'Zero 5xx (and no other error) under load',

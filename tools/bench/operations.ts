@@ -8,6 +8,7 @@ import {
   applicationBody,
   fresh,
   newLeadBody,
+  newLeadWithFieldsBody,
   noteBody,
   phases,
   sender,
@@ -54,12 +55,14 @@ export async function prepare(operation: Operation, workspace: Workspace, send: 
 /** Each operation's call; what some need made first. */
 const callOf: Record<string, Operation['call']> = {
   newLead: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadBody(fresh(), seed.tags.vip)),
+  newLeadWithFields: ({ seed }) => webhookCall(seed, 'ingest-lead', newLeadWithFieldsBody(fresh(), seed.tags.vip)),
   knownLead: ({ seed, knownLeadEmail }) =>
     webhookCall(seed, 'ingest-lead', { email: knownLeadEmail, first_name: 'Léa' }),
   candidateCreated: ({ seed }) => webhookCall(seed, 'recruitment', applicationBody(fresh())),
   candidateExisting: ({ seed, n }) => webhookCall(seed, 'recruitment', applicationBody(n)),
   listPipelines: ({ key }) => apiCall(key, 'GET', '/pipelines'),
   listAssignableMembers: ({ key }) => apiCall(key, 'GET', '/members'),
+  listCustomFields: ({ key }) => apiCall(key, 'GET', '/fields'),
   patchStage: ({ key, prospect }, round) =>
     apiCall(key, 'PATCH', `/prospects/${prospect}`, { stage: round % 2 === 0 ? 'Relance' : 'Nouveau' }),
   // Not a stage: the 30 stage changes a minute of a key are for patchStage's kind.

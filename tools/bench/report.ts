@@ -102,8 +102,14 @@ export function operationsSection({ operations, baseline }: BenchResults): strin
     const made = measure.breakdown.map(callUnits).join(' · ');
     return `- **${label}**: ${made}. ${why}. Before: ${before?.calls.join(' · ') ?? 'not measured'}.`;
   });
+  const writeUnits = (id: string) => {
+    const found = operations.empty.find((measure) => measure.id === id);
+    return found === undefined ? '—' : units(found.billed.write);
+  };
   return fill(2, {
     ...{ repetitions, warmUpRounds, commit: baseline.commit, baselineDate: baseline.date, baselineNote: baseline.note },
+    withValuesWrite: writeUnits(figures.fieldValuesBudget.withValues),
+    withoutWrite: writeUnits(figures.fieldValuesBudget.without),
     operations: table(
       'Operation | Round trips (before → after) | Target | Expected calls | RRU billed (before → after) | WRU billed (before → after) | Local reports | Latency (before → after)',
       rows,

@@ -3,6 +3,8 @@ import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dyn
 import { parseSeedDescription } from '../seed/seed-description';
 import { planSeed, type SeedOutput } from '../seed/seed-plan';
 import { type Deps, untilProcessed } from '../../lib/storage/client';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { newFieldSchema, withNewField } from '../../lib/domain/fields/field-definitions';
 
 /** The workspace as measured: with only the bench's own prospects, then with 100 000 more. */
 export type Phase = 'empty' | 'bulk';
@@ -47,9 +49,12 @@ let contacts = 0;
 /** A number no other contact of this bench run has: each lead numbered `n` is a new contact. */
 export const fresh = () => (contacts += 1);
 
-/** The workspace's configuration, the known lead, and the bodies of the calls, as `workspace.json` has them. */
+/** The workspace's configuration and custom fields, the known lead, and the bodies of the calls, as `workspace.json` has them. */
 const data = JSON.parse(await readFile(new URL('./workspace.json', import.meta.url), 'utf8')) as {
   seed: Record<string, unknown>;
+  fields: unknown[];
+  /** Five custom field values as a Zap sends them: two under their questions' titles, one under its key, two in `fields`. */
+  leadFieldValues: Record<string, unknown>;
   /** Its phone is outside the +336… and +337… ranges of the generated leads: no new lead matches it by phone. */
   knownLead: { key: string; email: string; phone: string; first_name: string };
 } & Record<'lead' | 'application' | 'note', Record<string, unknown>>;
@@ -58,6 +63,13 @@ export const newLeadBody = (n: number, tagId: string | undefined) => ({
   ...data.lead,
   ...{ email: `lead-${n}@banc.test`, phone: `+336${String(n).padStart(8, '0')}` },
   tag_ids: tagId === undefined ? [] : [tagId],
+});
+/** The five custom fields of the bench's workspaces, as `POST /fields` would take them. */
+export const benchFields = data.fields.map((field) => newFieldSchema.parse(field));
+
+export const newLeadWithFieldsBody = (n: number, tagId: string | undefined) => ({
+  ...newLeadBody(n, tagId),
+  ...data.leadFieldValues,
 });
 export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test`, ...data.application });
 export const noteBody = data.note;
@@ -76,7 +88,7 @@ export function handOut(ids: readonly string[], what: string): (count: number) =
 
 /**
  * A workspace as `lib/settings` plans a seed (section 4), its configuration of a sales team's size (read whole on most
- * routes); written by unconditional BatchWriteItems (the table is the bench's own), four at a time (DynamoDB Local,
+ * routes) with five custom fields; written by unconditional BatchWriteItems (the table is the bench's own), four at a time (DynamoDB Local,
  * one JVM, goes no faster on two cores).
  */
 export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
@@ -103,6 +115,11 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
+  // The seed knows no custom fields: defined as the settings API does, in one edit of the configuration.
+  await editWorkspaceConfig(deps, seed.workspace_id, (config) => ({
+    ...partsOf(config),
+    fields: benchFields.reduce((entries, field) => withNewField({ fields: entries }, field), config.fields),
+  }));
   const prospectIds = targets.flatMap(({ key }) => seed.prospects[key] ?? []);
   const secrets = Object.values(seed.api_keys).map(({ secret }) => secret);
   return {

@@ -86,20 +86,39 @@ export const methodThrottling: Readonly<Record<Credential, { rateLimit: number; 
 };
 
 /**
- * `GET /members` (docs/api.md#list-members), a Prospect API method with a quarter of its family's rate: an integration
- * reads the members to turn a name into a `setter_id` and keeps the ids, which change only when an administrator
- * adds a member, so it calls this method far less than a synchronisation job calls the others. The authorizer's
- * reservation is sized from the sum of every method's rate (../concurrency.ts): one more method at the family's 200
- * a second would push it past what two stages in one account leave unreserved (docs/deploy.md#concurrency-budget).
+ * `GET /members` and `GET /fields` (docs/api.md#list-members, #custom-fields), the Prospect API's two look-ups, an
+ * eighth of their family's rate each: an integration reads the members to turn a name into a `setter_id`, and the
+ * custom fields to map a form's questions, and keeps both, which change only when an administrator edits them; so it
+ * calls them far less than a synchronisation job calls the others. The authorizer's reservation is sized from the sum
+ * of every method's rate (../concurrency.ts): together they keep the quarter the members' look-up had alone, where one
+ * more method at the family's 200 a second would push the sum past what two stages in one account leave unreserved
+ * (docs/deploy.md#concurrency-budget).
  */
-export const memberLookupThrottling = {
-  rateLimit: methodThrottling['api-key'].rateLimit / 4,
-  burstLimit: methodThrottling['api-key'].burstLimit / 4,
+export const lookupThrottling = {
+  rateLimit: methodThrottling['api-key'].rateLimit / 8,
+  burstLimit: methodThrottling['api-key'].burstLimit / 8,
 } as const;
 
-/** A route's method throttle: its family's, but for the members look-up's own (`memberLookupThrottling`). */
+/**
+ * `POST`, `PATCH` and `DELETE …/fields` (docs/api.md#custom-fields), a quarter of a settings method's rate: an admin
+ * defines a workspace's custom fields a few times in its life, one click at a time. Three more settings methods at 20
+ * a second would, for the same sum, not fit the concurrency budget (docs/deploy.md#method-throttles).
+ */
+export const fieldEditThrottling = {
+  rateLimit: methodThrottling['member-token'].rateLimit / 4,
+  burstLimit: methodThrottling['member-token'].burstLimit / 4,
+} as const;
+
+const lookups: readonly string[] = ['listAssignableMembers', 'listCustomFields'];
+const fieldEdits: readonly string[] = ['createField', 'changeField', 'deleteField'];
+
+/** A route's method throttle: its family's, but for the look-ups' (`lookupThrottling`) and the field edits'. */
 export const methodThrottleOf = (route: Pick<Route, 'id' | 'credential'>): { rateLimit: number; burstLimit: number } =>
-  route.id === 'listAssignableMembers' ? memberLookupThrottling : methodThrottling[route.credential];
+  lookups.includes(route.id)
+    ? lookupThrottling
+    : fieldEdits.includes(route.id)
+      ? fieldEditThrottling
+      : methodThrottling[route.credential];
 
 /**
  * The settings page's two methods (./settings-page.ts), outside the route list: a person's browser asks for the page

@@ -184,8 +184,10 @@ export function withChangedField(
 ): { fields: FieldEntry[]; definition: FieldDefinition } | { unchanged: FieldDefinition } {
   const current = fieldNamed(config.fields, key);
   if (input.options !== undefined) {
-    if (!hasChoices(current.type))
-      throw new InvalidInputError(refusals.optionsRefused, { field: 'options', message: refusals.optionsRefused });
+    if (!hasChoices(current.type)) {
+      const message = messages.body.invalidField('options', refusals.optionsRefused);
+      throw new InvalidInputError(message, { field: 'options', message });
+    }
     const kept = new Set(input.options.map(nameKey));
     const dropped = (current.options ?? []).find((option) => !kept.has(nameKey(option)));
     if (dropped !== undefined) throw new ConflictError(refusals.optionDropped(dropped));
@@ -210,14 +212,17 @@ export function withDeletedField(config: Pick<WorkspaceConfig, 'fields'>, key: s
   return config.fields.map((entry) => (entry === current ? { key, deleted_at: now, purging: true } : entry));
 }
 
+/** A definition as the routes answer it: its six attributes, in this order. */
+export const fieldView = ({ key, label, type, options, aliases, update }: FieldDefinition): FieldDefinition => ({
+  key,
+  label,
+  type,
+  options,
+  aliases,
+  update,
+});
+
 /** `GET /fields`: the live definitions in creation order. */
 export const fieldListing = (config: Pick<WorkspaceConfig, 'fields'>): { fields: FieldDefinition[] } => ({
-  fields: liveFields(config).map(({ key, label, type, options, aliases, update }) => ({
-    key,
-    label,
-    type,
-    options,
-    aliases,
-    update,
-  })),
+  fields: liveFields(config).map(fieldView),
 });

@@ -20,19 +20,28 @@ export const maxTextLength = 1000;
 const thousandsSeparator = '[ \\u00a0\\u202f]';
 const numberPattern = new RegExp(`^([+-]?)(\\d+|\\d{1,3}(?:${thousandsSeparator}\\d{3})+)(?:[.,](\\d+))?$`);
 
+/**
+ * A number the table stores and gives back as itself: 0, or a magnitude from 1E-130 (DynamoDB's smallest) up to
+ * 2^53 - 1. Past that, the document client refuses to write it (it would lose digits) and would read one back as a
+ * BigInt, so the write would fail with a 500 instead of the value being refused.
+ */
+const storable = (number: number): FieldReading => {
+  const magnitude = Math.abs(number);
+  if (magnitude === 0) return valueOf(0);
+  return magnitude >= 1e-130 && magnitude <= Number.MAX_SAFE_INTEGER ? valueOf(number) : refused;
+};
+
 function readNumber(raw: unknown): FieldReading {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? valueOf(raw === 0 ? 0 : raw) : refused;
+  if (typeof raw === 'number') return storable(raw);
   if (typeof raw !== 'string') return refused;
   const text = raw.trim();
   if (text === '') return empty;
   const match = numberPattern.exec(text);
   if (!match) return refused;
   const [, sign, whole = '', fraction] = match;
-  const number = Number(
-    `${sign}${whole.replace(/[ \u00a0\u202f]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`,
+  return storable(
+    Number(`${sign}${whole.replace(/[ \u00a0\u202f]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`),
   );
-  if (!Number.isFinite(number)) return refused;
-  return valueOf(number === 0 ? 0 : number);
 }
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -61,23 +70,24 @@ function readDate(raw: unknown): FieldReading {
   return date === undefined ? refused : valueOf(date);
 }
 
-const booleanWords: Readonly<Record<string, boolean>> = {
-  oui: true,
-  non: false,
-  true: true,
-  false: false,
-  yes: true,
-  no: false,
-  '1': true,
-  '0': false,
-};
+/** A Map, not an object literal: a word such as `constructor` or `__proto__` must find nothing, not a prototype's member. */
+const booleanWords: ReadonlyMap<string, boolean> = new Map([
+  ['oui', true],
+  ['non', false],
+  ['true', true],
+  ['false', false],
+  ['yes', true],
+  ['no', false],
+  ['1', true],
+  ['0', false],
+]);
 
 function readBoolean(raw: unknown): FieldReading {
   if (typeof raw === 'boolean') return valueOf(raw);
   if (typeof raw !== 'string') return refused;
   const text = raw.trim();
   if (text === '') return empty;
-  const value = booleanWords[text.toLowerCase()];
+  const value = booleanWords.get(text.toLowerCase());
   return value === undefined ? refused : valueOf(value);
 }
 

@@ -4,7 +4,10 @@ import {
   defaultPhoneSettings,
   findByIdOrName,
   isProtectedStage,
+  liveFields,
   type Actor,
+  type FieldDefinition,
+  type FieldValues,
   type Prospect,
   type SalesPipeline,
   type Stage,
@@ -27,7 +30,16 @@ import {
   type WebhookAnswer,
   type WebhookCallContext,
 } from '../webhook-call';
-import { findLeadMatch, interpretLead, phoneMatching, resolveTagIds, type ContactMatch, type LeadInput } from './lead';
+import {
+  findLeadMatch,
+  interpretLead,
+  phoneMatching,
+  resolveTagIds,
+  type ContactMatch,
+  type InterpretedLead,
+  type LeadInput,
+} from './lead';
+import { fieldValuesBytes, maxFieldValuesBytes, readFieldValue } from '../fields/field-values';
 import { messages } from '../../messages';
 
 export type LeadResult = {
@@ -43,7 +55,8 @@ export type LeadResult = {
 /**
  * What a round of the lead webhook read: the configuration, how phones are matched, the contact's
  * match and the marker that names it; the prospect itself when a known contact takes a new e-mail
- * or phone, or its marker has no placement hint; and the placement a refused write returned.
+ * or phone, is given custom field values, or its marker has no placement hint; and the placement a
+ * refused write returned.
  */
 export type LeadSnapshot = {
   config: WorkspaceConfig;
@@ -54,7 +67,11 @@ export type LeadSnapshot = {
   placedAt?: Placement;
 };
 
-/** What the lead webhook writes, each with the answer it makes once written. */
+/**
+ * What the lead webhook writes, each with the answer it makes once written: a new contact; a known one on the version
+ * read (`take-contacts`: one taking a new e-mail or phone, given custom field values, or whose marker has no hint);
+ * a known one on its marker's placement hint, without reading it (`update-known`, never with field values).
+ */
 export type LeadWrite =
   | { kind: 'create'; prospect: Stamped<Prospect>; answer: LeadResult }
   | { kind: 'take-contacts'; prospect: Prospect; update: KnownContactUpdate; answer: LeadResult }
@@ -67,7 +84,10 @@ export type LeadWrite =
       answer: LeadResult;
     };
 
-/** What the decision is taken with besides the snapshot: the lead, this call's ids, actor and time. */
+/**
+ * What the decision is taken with besides the snapshot: the lead as read with the configuration's fields, this call's
+ * ids, actor and time.
+ */
 export type LeadCall = {
   lead: LeadInput;
   inputWarnings: string[];
@@ -83,7 +103,8 @@ type LeadAnswered = { result: LeadResult; journaledWithChange: boolean };
 /**
  * The lead webhook (docs/api.md#lead-webhook). Input: the body's fields, read by the service.
  * Output: the answer of the webhook, its journal entry and its counts (`WebhookAnswer`).
- * 1. Interpret the fields (unknown or wrongly typed fields become warnings).
+ * 1. Interpret the fields (unknown or wrongly typed fields become warnings); the contact is read
+ *    then, the custom fields' values once the configuration that defines them is read.
  * 2. Read the workspace configuration and the contact's markers in one BatchGetItem (a later
  *    round reads the markers only), and the prospect when a known contact needs it (`readLead`).
  * 3. Decide (`decideLead`): an unknown contact is placed and created with its markers in one
@@ -99,7 +120,8 @@ export async function ingestLead(
   fields: WebhookFields,
 ): Promise<WebhookAnswer<LeadResult>> {
   const { workspaceId } = call;
-  const { lead, warnings: inputWarnings } = interpretLead(fields);
+  const { lead: contact } = interpretLead(fields);
+  const readWith = leadReading(fields);
   const newProspectId = deps.newId();
   // The workspace's phone settings came with the endpoint, in the authorizer's one write: the
   // first read already looks phones up the workspace's way (docs/api.md#phone-matching).
@@ -113,9 +135,10 @@ export async function ingestLead(
       if (previous?.reason === 'lost-race' && previous.learned && !previous.snapshot.placedAt) {
         return { snapshot: { ...previous.snapshot, placedAt: previous.learned }, consistent: true };
       }
-      return readLead(deps, workspaceId, lead, newProspectId, phone, previous?.snapshot.config);
+      return readLead(deps, workspaceId, { contact, readWith }, newProspectId, phone, previous?.snapshot.config);
     },
     decide: (snapshot) => {
+      const { lead, warnings: inputWarnings } = readWith(snapshot.config);
       const decision = decideLead(snapshot, {
         lead,
         inputWarnings,
@@ -155,37 +178,55 @@ export async function ingestLead(
 }
 
 /**
+ * The body read with a configuration's live fields, read once per configuration: the contact, which the markers are
+ * read by, does not depend on them (no field's key or alias is a lead field's name), so it is read before them.
+ */
+function leadReading(fields: WebhookFields): (config: WorkspaceConfig) => InterpretedLead {
+  let last: { config: WorkspaceConfig; reading: InterpretedLead } | undefined;
+  return (config) => {
+    if (last?.config !== config) last = { config, reading: interpretLead(fields, liveFields(config)) };
+    return last.reading;
+  };
+}
+
+/**
  * A round's read: the configuration and the contact's markers (`findLeadMatch`; a later round
  * passes the configuration back and reads the markers only), and a known contact's prospect when
- * it takes a new e-mail or phone (the write is conditional on its version) or its marker has no
- * placement hint, by a strongly consistent GetItem. Every read is strongly consistent.
+ * it takes a new e-mail or phone, or is given custom field values (the write is conditional on its
+ * version and sets what it read: docs/api.md#lead-custom-fields), or its marker has no placement
+ * hint, by a strongly consistent GetItem. Every read is strongly consistent.
  */
 async function readLead(
   deps: Deps,
   workspaceId: string,
-  lead: LeadInput,
+  lead: { contact: LeadInput; readWith: (config: WorkspaceConfig) => InterpretedLead },
   newProspectId: string,
   phone: PhoneMatching,
   known: WorkspaceConfig | undefined,
 ): Promise<RoundRead<LeadSnapshot>> {
-  const found = await findLeadMatch(deps, workspaceId, lead, phone.settings, known && { config: known, phone });
+  const found = await findLeadMatch(deps, workspaceId, lead.contact, phone.settings, known && { config: known, phone });
   const { match, marker } = found;
   const snapshot: LeadSnapshot = { config: found.config, phone, match, marker };
-  if (match.kind === 'existing' && match.prospectId !== newProspectId && readsProspect(match, marker)) {
+  const read = lead.readWith(found.config).lead;
+  if (match.kind === 'existing' && match.prospectId !== newProspectId && readsProspect(match, marker, read)) {
     snapshot.prospect = await getProspect(deps, workspaceId, match.prospectId);
   }
   return { snapshot, consistent: true };
 }
 
-const readsProspect = (match: Extract<ContactMatch, { kind: 'existing' }>, marker: FoundMarker | undefined) =>
-  match.takesNewEmail || match.takesNewPhone || marker === undefined;
+const readsProspect = (
+  match: Extract<ContactMatch, { kind: 'existing' }>,
+  marker: FoundMarker | undefined,
+  lead: LeadInput,
+) => match.takesNewEmail || match.takesNewPhone || marker === undefined || lead.fields !== undefined;
 
 /**
  * What a lead does, given what was read. The contact is this request's own prospect when a retry
  * under the same Idempotency-Key repeats a first attempt that did land (same ids): it was created
  * then, and is answered so without writing. A known contact's answer names where the prospect
- * stands: the version read (taking a new e-mail or phone), or the placement its write is
- * conditional on (the marker's hint, or where a refused write said it stands).
+ * stands: the version read (taking a new e-mail or phone, or given custom field values), or the
+ * placement its write is conditional on (the marker's hint, or where a refused write said it stands).
+ * A new contact takes every custom field value; a known one, each as its field's `update` says.
  */
 export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<LeadWrite, LeadResult> {
   const { config, match, marker } = snapshot;
@@ -195,7 +236,16 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
 
   if (match.kind === 'new' || match.prospectId === call.newProspectId) {
     const placement = placeNewLead(config.salesPipelines, lead);
-    const prospect = newProspect(call.newProspectId, call.workspaceId, lead, placement, tagIds, call.actor, call.now);
+    const values = leadFieldValues(lead.fields, undefined, liveFields(config));
+    const prospect = newProspect(
+      call.newProspectId,
+      call.workspaceId,
+      { ...lead, fields: values.changed },
+      placement,
+      tagIds,
+      call.actor,
+      call.now,
+    );
     const answer: LeadResult = {
       status: 'created',
       prospect_id: prospect.id,
@@ -203,7 +253,7 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
       stage_id: prospect.stage_id,
       placement: placement.kind,
       tags_applied: tags.applied,
-      warnings: [...inputWarnings, ...tags.warnings, ...placement.warnings],
+      warnings: [...inputWarnings, ...values.warnings, ...tags.warnings, ...placement.warnings],
     };
     return match.kind === 'new'
       ? { kind: 'write', write: { kind: 'create', prospect, answer } }
@@ -219,20 +269,23 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
     actor: call.actor,
     now: call.now,
   };
-  const existing = (placement: Placement): LeadResult => ({
+  const existing = (placement: Placement, valueWarnings: readonly string[] = []): LeadResult => ({
     status: 'existing',
     prospect_id: match.prospectId,
     pipeline_id: placement.pipeline_id,
     stage_id: placement.stage_id,
     placement: 'existant',
     tags_applied: tags.applied,
-    warnings: [...inputWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
+    warnings: [...inputWarnings, ...valueWarnings, ...tags.warnings, ...match.warnings, messages.lead.notMoved],
   });
-  if (!marker || readsProspect(match, marker)) {
+  if (!marker || readsProspect(match, marker, lead)) {
+    const { prospect } = snapshot;
     // Its markers name a prospect not found: a write under way, read again.
-    if (!snapshot.prospect) return { kind: 'lost-race' };
-    const answer = existing(snapshot.prospect);
-    return { kind: 'write', write: { kind: 'take-contacts', prospect: snapshot.prospect, update, answer } };
+    if (!prospect) return { kind: 'lost-race' };
+    const values = leadFieldValues(lead.fields, prospect.fields, liveFields(config));
+    const withValues = Object.keys(values.changed).length > 0 ? { ...update, fields: values.changed } : update;
+    const answer = existing(prospect, values.warnings);
+    return { kind: 'write', write: { kind: 'take-contacts', prospect, update: withValues, answer } };
   }
   // The matched marker's placement hint, checked by the write's condition; a marker without one
   // (written before hints existed) or a stale one costs one more write, which refreshes it.
@@ -250,6 +303,50 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
     },
   };
 }
+
+/** What a lead writes of the custom field values it carries, and the warnings about those it does not. */
+export type LeadFieldValues = { changed: FieldValues; warnings: string[] };
+
+/**
+ * What a lead writes of the values it carries (docs/api.md#lead-custom-fields), given the prospect's values as read
+ * (none for a new contact), field by field in definition order: a value already set stays when its field says
+ * `if_empty`, a value equal to the one set changes nothing, and a value that would take the prospect's values past
+ * 16 KB is ignored with a warning naming the field. Only the values that change are returned; a lead never clears
+ * one (an empty value gave none). The prospect's values are counted as every view shows them: those of live fields.
+ */
+export function leadFieldValues(
+  sent: FieldValues | undefined,
+  stored: FieldValues | undefined,
+  definitions: readonly FieldDefinition[],
+): LeadFieldValues {
+  const changed: FieldValues = {};
+  const warnings: string[] = [];
+  if (sent === undefined) return { changed, warnings };
+  let values: FieldValues = {};
+  for (const definition of definitions) {
+    const raw = stored?.[definition.key];
+    const reading = raw === undefined ? undefined : readFieldValue(definition, raw);
+    if (reading?.kind === 'value') values[definition.key] = reading.value;
+  }
+  for (const definition of definitions) {
+    const { key } = definition;
+    const value = sent[key];
+    if (value === undefined) continue;
+    const current = values[key];
+    if (current !== undefined && (definition.update === 'if_empty' || sameValue(current, value))) continue;
+    const next = { ...values, [key]: value };
+    if (fieldValuesBytes(next) > maxFieldValuesBytes) {
+      warnings.push(messages.fields.leadValuesTooLarge(definition.label, key, maxFieldValuesBytes / 1024));
+      continue;
+    }
+    values = next;
+    changed[key] = value;
+  }
+  return { changed, warnings };
+}
+
+/** Two answered values (canonical: an array's options in definition order) are the same when their JSON is. */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What a lead's answer counts (a replayed one is IdempotentReplays; a refusal, the route's to count). */
 export function leadCounts(result: LeadResult): MetricCount[] {
@@ -332,7 +429,10 @@ export function placeNewLead(
   return { kind: 'demande', pipelineId: pipeline.id, stageId: stage.id, warnings: [] };
 }
 
-/** A new prospect record as the lead webhook creates it: version 1, no setter, closer or follow-up. */
+/**
+ * A new prospect record as the lead webhook creates it: version 1, no setter, closer or follow-up; the custom field
+ * values given (`lead.fields`, the map attribute `fields`, absent when none).
+ */
 export function newProspect(
   id: string,
   workspaceId: string,
@@ -357,6 +457,7 @@ export function newProspect(
     social_url: lead.social_url ?? null,
     source: lead.source ?? null,
     ...(tagIds.length > 0 ? { tag_ids: new Set(tagIds) } : {}),
+    ...(lead.fields !== undefined && Object.keys(lead.fields).length > 0 ? { fields: lead.fields } : {}),
     version: 1,
     created_at: now,
     updated_at: now,

@@ -8,10 +8,14 @@ import {
   type FoundMarker,
   type PhoneMatching,
 } from '../../storage/prospects';
+import { readFieldValue } from '../fields/field-values';
 import {
   isEmailAddress,
   maxEmailLength,
+  nameKey,
   InvalidInputError,
+  type FieldDefinition,
+  type FieldValues,
   type PhoneSettings,
   type Tag,
   type WebhookFields,
@@ -25,7 +29,10 @@ import type * as PhoneModule from '../phone';
  * from the body, the tags they name, and the prospect they designate.
  */
 
-/** The fields the lead webhook reads (docs/api.md#lead-fields); anything else is reported and ignored. */
+/**
+ * The fields the lead webhook reads (docs/api.md#lead-fields), and the values of the workspace's custom fields it was
+ * given (docs/api.md#lead-custom-fields); anything else is reported and ignored.
+ */
 export type LeadInput = {
   first_name?: string;
   last_name?: string;
@@ -36,6 +43,8 @@ export type LeadInput = {
   pipeline?: string;
   stage?: string;
   tag_ids: string[];
+  /** By key, each value as answered; absent when the body gave none (an empty value gives none). */
+  fields?: FieldValues;
 };
 
 export type InterpretedLead = { lead: LeadInput; warnings: string[] };
@@ -78,11 +87,14 @@ const warningsText = {
 /**
  * Lenient reading (docs/api.md#lead-fields): a field left empty is absent; a field of the wrong
  * type, or an e-mail that is not an address, is ignored and named in `warnings`; without any
- * e-mail, phone or social_url left, the payload is refused.
+ * e-mail, phone or social_url left, the payload is refused. A member naming one of `definitions`
+ * (the workspace's live custom fields) gives that field a value (`customFieldsOf`); without
+ * them, every such member is an unknown field.
  */
-export function interpretLead(fields: WebhookFields): InterpretedLead {
+export function interpretLead(fields: WebhookFields, definitions: readonly FieldDefinition[] = []): InterpretedLead {
   const lead: LeadInput = { tag_ids: [] };
   const warnings: string[] = [];
+  const custom = customFieldsOf(definitions);
   for (const [name, value] of Object.entries(fields)) {
     if (isTextField(name)) {
       readText(lead, name, value, warnings);
@@ -90,14 +102,83 @@ export function interpretLead(fields: WebhookFields): InterpretedLead {
       lead.tag_ids = readTagIds(value, warnings);
     } else if (name === 'tags') {
       warnings.push(warningsText.tagsField);
-    } else {
+    } else if (name === 'fields') {
+      custom.giveAll(value, warnings);
+    } else if (!custom.give(name, value)) {
       warnings.push(warningsText.unknownField(name));
     }
   }
   if (lead.email === undefined && lead.phone === undefined && lead.social_url === undefined) {
     throw new InvalidInputError(messages.lead.noContact);
   }
+  const values = custom.values(warnings);
+  if (Object.keys(values).length > 0) lead.fields = values;
   return { lead, warnings: bounded(warnings) };
+}
+
+/** Form-encoded `fields[key]=value` arrives as a member of that very name (lib/domain/webhook-call.ts, readForm). */
+const formFieldName = /^fields\[(.*)\]$/s;
+
+/**
+ * The values a body gives the workspace's custom fields (docs/api.md#lead-custom-fields). A member gives a field a
+ * value when its name is, as names compare (`nameKey`), the field's key or one of its aliases, or it is a key of the
+ * `fields` object (`fields[key]` form-encoded). Several members giving one field: `fields` wins, then the key, then
+ * an alias, then the first sent; an empty one gives nothing, so the next one counts. A value that does not fit the
+ * field's type is ignored with a warning that names the field, never the value (personal data).
+ */
+function customFieldsOf(definitions: readonly FieldDefinition[]) {
+  const rank = { fields: 0, key: 1, alias: 2 } as const;
+  type Named = { definition: FieldDefinition; rank: number };
+  const named = new Map<string, Named>();
+  for (const definition of definitions) {
+    named.set(nameKey(definition.key), { definition, rank: rank.key });
+    for (const alias of definition.aliases) named.set(nameKey(alias), { definition, rank: rank.alias });
+  }
+  /** The field of that key, given inside `fields`: an alias names none there. */
+  const keyed = (key: string): Named | undefined => {
+    const found = named.get(nameKey(key));
+    return found?.rank === rank.key ? { definition: found.definition, rank: rank.fields } : undefined;
+  };
+  const sent = new Map<FieldDefinition, { rank: number; raw: unknown }[]>();
+  const take = ({ definition, rank: given }: Named, raw: unknown) =>
+    sent.set(definition, [...(sent.get(definition) ?? []), { rank: given, raw }]);
+  return {
+    /** A member of the body: true when it names a field (and so is no unknown field). */
+    give(name: string, raw: unknown): boolean {
+      const inForm = formFieldName.exec(name);
+      const found = inForm ? keyed(inForm[1] ?? '') : named.get(nameKey(name));
+      if (found !== undefined) take(found, raw);
+      return found !== undefined;
+    },
+    /** The `fields` member: an object of values by key; a key no field has is an unknown field. */
+    giveAll(raw: unknown, warnings: string[]): void {
+      if (raw === null || raw === undefined || raw === '') return;
+      if (typeof raw !== 'object' || Array.isArray(raw)) {
+        warnings.push(messages.fields.leadFieldsNotObject);
+        return;
+      }
+      for (const [key, value] of Object.entries(raw)) {
+        const found = keyed(key);
+        if (found === undefined) warnings.push(warningsText.unknownField(`fields.${key}`));
+        else take(found, value);
+      }
+    },
+    /** Each field's value, in definition order: the first member by rank (then as sent) that is not empty. */
+    values(warnings: string[]): FieldValues {
+      const values: FieldValues = {};
+      for (const definition of definitions) {
+        const candidates = (sent.get(definition) ?? []).sort((a, b) => a.rank - b.rank);
+        for (const { raw } of candidates) {
+          const reading = readFieldValue(definition, raw);
+          if (reading.kind === 'empty') continue;
+          if (reading.kind === 'value') values[definition.key] = reading.value;
+          else warnings.push(messages.fields.leadValueRefused(definition.label, definition.key));
+          break;
+        }
+      }
+      return values;
+    },
+  };
 }
 
 /** The first warnings about ignored fields, then one that counts the rest: an answer stays a few KB. */

@@ -54,6 +54,13 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.apiKey,
   },
+  field_key: {
+    description:
+      "The custom field's key (`GET …/fields`). A deleted field's, another workspace's, or a value that cannot be a " +
+      'key (upper case, accents, over 40 characters…): 404.',
+    schema: { type: 'string' },
+    example: 'societe',
+  },
   tag: {
     description: 'Id or exact name (ignoring case) of an existing tag, percent-encoded.',
     schema: { type: 'string' },

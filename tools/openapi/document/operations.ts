@@ -11,6 +11,7 @@ import type { ResponseSchemaName } from './response-schemas';
 import { memberOperations } from './member-operations';
 import { signInOperations } from './sign-in-operations';
 import { eventsOperations } from './events-operations';
+import { customFieldListing, fieldOperations } from './field-operations';
 
 export type Example = { summary: string; value: unknown };
 
@@ -299,6 +300,7 @@ export const operations: Record<string, OperationText> = {
   ...signInOperations,
   ...memberOperations,
   ...eventsOperations,
+  ...fieldOperations,
   listPipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:
@@ -331,6 +333,7 @@ export const operations: Record<string, OperationText> = {
     },
     errors: prospectApiErrors('pipelines:read'),
   },
+  listCustomFields: { ...customFieldListing, errors: prospectApiErrors('pipelines:read') },
 
   updateProspect: {
     summary: "Change a prospect's stage, setter, closer or next follow-up",

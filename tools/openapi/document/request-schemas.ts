@@ -23,6 +23,14 @@ import {
 } from '../../../lib/domain/session/session';
 import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/settings/subscriptions';
 import { eventTypes } from '../../../lib/domain/events/event-types';
+import {
+  fieldChangeSchema,
+  fieldTypes,
+  maxAliases,
+  maxOptions,
+  newFieldSchema,
+  reservedFieldNames,
+} from '../../../lib/domain/fields/field-definitions';
 import { componentSchemas, inputSchema, withPropertyKeywords, type JsonSchema } from './json-schema';
 import { blank, emailPattern, notBlank, trimmed, uuidPattern, zonedTimestampPattern } from './patterns';
 
@@ -44,6 +52,8 @@ const validatedSchemas = {
   SubscriptionActivation: subscriptionActivationSchema,
   NewMember: newMemberSchema,
   RoleChange: roleChangeSchema,
+  NewField: newFieldSchema,
+  FieldChange: fieldChangeSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
@@ -74,6 +84,39 @@ const nestedList = (object: string, list: string): JsonSchema => ({
   required: [object],
   properties: { [object]: { type: 'object', required: [list], properties: { [list]: { type: 'array' } } } },
 });
+
+const choiceTypes = ['choice', 'multi_choice'];
+
+/** A custom field's option: trimmed, not blank, without a comma (a multiple choice's answer separates them by commas). */
+const optionPattern = '^[^,]*[^\\s,][^,]*$';
+const reservedNames = reservedFieldNames.map((name) => `\`${name}\``).join(', ');
+
+/** The parts of a custom field's definition a PATCH may change as well (docs/api.md#custom-fields). */
+const fieldPartKeywords: Record<'label' | 'options' | 'aliases' | 'update', JsonSchema> = {
+  label: {
+    pattern: notBlank,
+    maxLength: 100,
+    description: 'The name people read: trimmed, 1 to 100 characters.',
+  },
+  options: {
+    items: { type: 'string', pattern: optionPattern, maxLength: 100 },
+    description:
+      `\`choice\` and \`multi_choice\` only (400 for another type): 1 to ${maxOptions} options, each trimmed, 1 to 100 ` +
+      'characters, without a comma, no two the same name (compared ignoring case and surrounding spaces).',
+  },
+  aliases: {
+    items: { type: 'string', pattern: notBlank, maxLength: 200 },
+    description:
+      `Up to ${maxAliases} other names a form may send the field under (a question's title), each trimmed, 1 to 200 ` +
+      `characters, no two the same name, none of ${reservedNames} (400); none may be another field's key or alias ` +
+      '(409, compared ignoring case and surrounding spaces).',
+  },
+  update: {
+    description:
+      'What a lead of a known contact does to a value already set: `always` (the default) replaces it, `if_empty` ' +
+      'only fills an empty field. An empty value never clears one.',
+  },
+};
 
 /**
  * What the zod schemas cannot say, because the handlers check it in code (refinements, trimming,
@@ -264,6 +307,52 @@ const addedKeywords: Record<
       role: { description: 'The new role; demoting the last admin who can sign in: 409.' },
     },
   },
+  NewField: {
+    schema: {
+      description: 'Options for the two choice types only: required there, refused elsewhere (400 naming `options`).',
+      anyOf: [
+        {
+          properties: { type: { enum: choiceTypes }, options: { minItems: 1 } },
+          required: ['type', 'options'],
+        },
+        {
+          properties: {
+            type: { enum: fieldTypes.filter((type) => !choiceTypes.includes(type)) },
+            options: { not: {} },
+          },
+        },
+      ],
+    },
+    properties: {
+      key: {
+        not: { enum: [...reservedFieldNames] },
+        description:
+          'Lower-case letters without accents, digits and `_`, starting with a letter, at most 40 characters; none of ' +
+          `${reservedNames} (400). Never changed; a key another field has as key or alias (409), or had before its ` +
+          'deletion (409), is refused.',
+      },
+      ...fieldPartKeywords,
+      type: {
+        description:
+          '`text` (trimmed, up to 1,000 characters), `number`, `date` (answered `YYYY-MM-DD`), `boolean`, `choice` (one ' +
+          'option), `multi_choice` (options, in the definition’s order). Never changed.',
+      },
+    },
+  },
+  FieldChange: {
+    schema: { minProperties: 1 },
+    properties: {
+      key: { description: 'Never changed: refused (400).' },
+      type: { description: 'Never changed: refused (400).' },
+      ...fieldPartKeywords,
+      options: {
+        ...fieldPartKeywords.options,
+        description:
+          `${fieldPartKeywords.options.description as string} In any order, which becomes the definition's, and with every ` +
+          'current option: values use them, so one left out is refused (409).',
+      },
+    },
+  },
 };
 
 const { maxLengths, text, email, tagIdList } = leadFieldDefinitions;
@@ -321,9 +410,18 @@ const leadComponent: JsonSchema = {
       description: leadFieldDescriptions.tag_ids,
       anyOf: [...(inputSchema(tagIdList).anyOf as JsonSchema[]), ignored],
     },
+    fields: {
+      description:
+        'Values of the workspace’s custom fields by key (form-encoded: `fields[key]=value`), read by each field’s ' +
+        'type; a key no field has, or a value that does not fit, is ignored and named in `warnings`. Wins over a ' +
+        'member named as the key or an alias (docs/api.md#lead-custom-fields).',
+      anyOf: [{ type: 'object' }, ignored],
+    },
   },
   additionalProperties: {
-    description: 'Any other field (`tags` too: send ids in `tag_ids`): ignored, named in `warnings`.',
+    description:
+      'A member named as a custom field’s key or one of its aliases (compared as names) gives that field a value. ' +
+      'Any other field (`tags` too: send ids in `tag_ids`): ignored, named in `warnings`.',
   },
   anyOf: [usableContact('email'), usableContact('phone'), usableContact('social_url')],
 };

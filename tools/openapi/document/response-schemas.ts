@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LeadResult } from '../../../lib/domain/lead/ingest-lead';
-import type { AssignableMemberListing, PipelineListing, MemberRole } from '../../../lib/domain/model';
+import type { AssignableMemberListing, FieldDefinition, PipelineListing, MemberRole } from '../../../lib/domain/model';
+import { fieldTypes } from '../../../lib/domain/fields/field-definitions';
 import type { NoteResult } from '../../../lib/domain/prospect/add-note';
 import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
@@ -248,6 +249,31 @@ export const workspaceDetailSchema = describing<WorkspaceView & { role: MemberRo
 export const settingsTagSchema = describing<TagView>()(tag);
 export const tagListSchema = describing<{ tags: TagView[] }>()(z.strictObject({ tags: z.array(tag) }));
 
+/** A custom field's definition (docs/api.md#custom-fields), as the settings API and the Prospect API answer it. */
+const fieldDefinition = z.strictObject({
+  key: z.string().meta({ description: 'The name the field is stored, sent and filtered under; it never changes.' }),
+  label: z.string().meta({ description: 'The name people read.' }),
+  type: z.enum(fieldTypes),
+  options: z
+    .array(z.string())
+    .nullable()
+    .meta({ description: '`choice` and `multi_choice`: the options, in their order; null for the other types.' }),
+  aliases: z.array(z.string()).meta({ description: 'Other names a form may send the field under.' }),
+  update: z.enum(['always', 'if_empty']).meta({
+    description:
+      'What a lead of a known contact does to a value already set: replaces it, or only fills it when empty.',
+  }),
+});
+export const fieldDefinitionSchema = describing<FieldDefinition>()(fieldDefinition);
+export const fieldListSchema = describing<{ fields: FieldDefinition[] }>()(
+  z.strictObject({
+    fields: z.array(fieldDefinition).meta({ description: 'The live fields, in the order they were created.' }),
+  }),
+);
+export const deletedFieldSchema = describing<{ key: string; deleted: true }>()(
+  z.strictObject({ key: z.string(), deleted: z.literal(true) }),
+);
+
 const scopes = z.array(z.string()).meta({ description: 'The scopes of the key; `*`: all.' });
 
 /** GET /api-keys: the `apikey list` document, never a value. */
@@ -418,6 +444,9 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'member.removed',
           'tag.created',
           'tag.renamed',
+          'field.created',
+          'field.changed',
+          'field.deleted',
           'subscription.created',
           'subscription.enabled',
           'subscription.disabled',
@@ -426,7 +455,10 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'delivery.redelivered',
           'change.undone',
         ]),
-        target_id: z.string().nullable().meta({ description: 'The id of what changed (a key, a member…).' }),
+        target_id: z
+          .string()
+          .nullable()
+          .meta({ description: 'The id of what changed (an API key, a member…); a custom field’s key for `field.*`.' }),
         summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
       }),
     ),
@@ -589,6 +621,9 @@ export const responseSchemas = {
   WorkspaceDetail: workspaceDetailSchema,
   TagList: tagListSchema,
   Tag: settingsTagSchema,
+  FieldList: fieldListSchema,
+  FieldDefinition: fieldDefinitionSchema,
+  DeletedField: deletedFieldSchema,
   ApiKeyList: apiKeyListSchema,
   CreatedApiKey: createdApiKeySchema,
   RevokedApiKey: revokedApiKeySchema,
