@@ -89,6 +89,11 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      */
     sweepDeliveries: { reserved: 1 },
     /**
+     * One run at a time, every minute: a run that overlaps the next (throttled, then dropped) would only walk the same
+     * page again; the walk's progress is kept on the tombstone, so the next run goes on.
+     */
+    purgeDeletedFields: { reserved: 1 },
+    /**
      * Route functions: no reservation. Each is bounded by its method's throttle; together they need
      * `routesPeakConcurrency` of the unreserved pool, which the reservations above leave them. A
      * reservation per route would cap each below a burst of cold starts for no gain.

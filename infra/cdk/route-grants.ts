@@ -58,6 +58,13 @@ export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
 export type TableKeys = { [action in ItemAction]?: readonly KeyPrefix[] } & {
   /** Query on these indexes, named one by one (none: no index at all); Query without prefixes: these only. */
   indexes?: readonly IndexName[];
+  /**
+   * The one exception to the deletion policy (`purgedPrefixes`, lib/storage/table-items.ts;
+   * docs/adr/0016-custom-fields-storage.md): the purge of a deleted custom field deletes that field's change-log
+   * entries, so its `DeleteItem` may name `PROSPECT#`. Every other function's deletions stay within the deletable
+   * prefixes.
+   */
+  purgesDeletedFields?: true;
 };
 
 export type RouteGrants = {
@@ -568,12 +575,13 @@ export function deployedRouteById(id: string): DeployedRoute {
 }
 
 /**
- * The functions of outbound events (docs/events.md), outside the API: the stream handler turns the
- * table's change stream into deliveries and queues them; the delivery function POSTs them. Their
- * table access is declared like a route's and granted the same way.
+ * The functions of the events wing, outside the API: those of outbound events (docs/events.md), where the stream
+ * handler turns the table's change stream into deliveries and queues them, the delivery function POSTs them and the
+ * sweep queues again those whose message was lost; and the purge of deleted custom fields (docs/data-model.md, "The
+ * purge of a deleted field"). Their table access is declared like a route's and granted the same way.
  */
 export type EventFunction = {
-  id: 'streamHandler' | 'deliverEvent' | 'sweepDeliveries';
+  id: 'streamHandler' | 'deliverEvent' | 'sweepDeliveries' | 'purgeDeletedFields';
   entry: string;
   description: string;
   tableActions: readonly TableAction[];
@@ -634,6 +642,25 @@ export const eventFunctions: readonly EventFunction[] = [
     /** The due deliveries from index gsi4 (never the table itself), each marked by a conditional update. */
     tableActions: ['Query', 'UpdateItem'],
     tableKeys: { UpdateItem: ['DELIVERY#'], indexes: ['gsi4'] },
+  },
+  {
+    id: 'purgeDeletedFields',
+    entry: 'functions/events/purge-deleted-fields.ts',
+    description: 'Custom fields: values of deleted fields purged',
+    /**
+     * The workspaces to purge from index gsi4 and their prospects from gsi3 (never a Scan); each prospect's item and
+     * change log read by one Query of its partition, its value removed, its entries of the key deleted (the one
+     * exception to the deletion policy); the configuration read and edited, with the walk's progress.
+     */
+    tableActions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+    tableKeys: {
+      Query: ['PROSPECT#'],
+      GetItem: ['WS#'],
+      UpdateItem: ['WS#', 'PROSPECT#'],
+      DeleteItem: ['PROSPECT#'],
+      indexes: ['gsi3', 'gsi4'],
+      purgesDeletedFields: true,
+    },
   },
 ];
 

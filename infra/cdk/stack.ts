@@ -166,6 +166,7 @@ export class CrmStack extends Stack {
     functions.set('StreamHandler', events.streamHandler);
     functions.set('DeliverEvent', events.deliverEvent);
     functions.set('SweepDeliveries', events.sweepDeliveries);
+    functions.set('PurgeDeletedFields', events.purgeDeletedFields);
 
     const { topic } = new AlarmTopic(this, 'AlarmTopic', { stage: props.stage });
     const { alarms } = new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events, topic });

@@ -34,14 +34,16 @@ export const tableDefinition = {
       projection: { type: 'INCLUDE', nonKeyAttributes: ['id', 'phone', 'created_at'] },
     },
     /**
-     * Pending deliveries of every workspace by the time of their next attempt (the sweep,
-     * lib/domain/events/sweep.ts; docs/data-model.md, "Pending deliveries"): sparse, a delivery is
-     * in it only while `pending`; spread over 16 partitions by its id so that no one partition
-     * takes every delivery being written. Only what a queue message needs: a claim or an attempt
-     * count changes nothing projected, so only a new schedule writes the index.
+     * Work waiting for a scheduled function, by time; sparse. Pending deliveries of every workspace by the time of
+     * their next attempt (the sweep, lib/domain/events/sweep.ts; docs/data-model.md, "Pending deliveries"): a
+     * delivery is in it only while `pending`, spread over 16 partitions by its id so that no one partition takes
+     * every delivery being written; only what a queue message needs, so a claim or an attempt count changes nothing
+     * projected and only a new schedule writes the index. And the configuration items of the workspaces with a
+     * deleted custom field to purge, by the oldest deletion (lib/domain/fields/field-purge.ts; docs/data-model.md,
+     * "The purge of a deleted field"), of which `id` (the workspace's) is what the purge reads.
      */
     {
-      indexName: indexes.pendingDeliveriesByTime,
+      indexName: indexes.pendingWorkByTime,
       partitionKey: 'gsi4pk',
       sortKey: 'gsi4sk',
       projection: { type: 'INCLUDE', nonKeyAttributes: ['workspace_id', 'id', 'subscription_id', 'step'] },

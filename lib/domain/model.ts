@@ -101,9 +101,10 @@ export type FieldDefinition = {
 };
 /**
  * What a deleted field leaves in the configuration (docs/adr/0016-custom-fields-storage.md): its key, kept from reuse,
- * and while its values are being removed from the table, `purging`.
+ * and while its values are being removed from the table, `purging`, with `purged_through`, where the purge stopped (a
+ * position in the walk of the workspace's prospects, lib/domain/fields/field-purge.ts) once it has begun.
  */
-export type DeletedField = { key: string; deleted_at: string; purging?: boolean };
+export type DeletedField = { key: string; deleted_at: string; purging?: boolean; purged_through?: string };
 export type FieldEntry = FieldDefinition | DeletedField;
 /** A value in its answered form: text, number, boolean, `YYYY-MM-DD` date, option or options. */
 export type FieldValue = string | number | boolean | string[];

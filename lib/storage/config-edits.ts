@@ -12,6 +12,7 @@ import {
   configItems,
   configOf,
   estimatedItemBytes,
+  fieldPurgeIndexOf,
   type ConfigParts,
   type WorkspaceConfigItem,
 } from './workspace-config';
@@ -77,6 +78,12 @@ export const configEditPolicy: RetryPolicy = {
 
 /** The attributes an edit replaces; every other attribute of the workspace item is left as stored. */
 const editedAttributes = ['members', 'tags', 'sales_pipelines', 'recruitment_pipelines', 'fields'] as const;
+
+/**
+ * And the index attributes derived from `fields` (`fieldPurgeIndexOf`): set while a tombstone is `purging`, removed
+ * by the edit that leaves none, so the purge's list of workspaces follows the tombstones edit by edit.
+ */
+const purgeIndexAttributes = ['gsi4pk', 'gsi4sk'] as const;
 
 /** The members, tags and pipelines of a configuration, as an edit returns them when it changes nothing else. */
 export const partsOf = (config: WorkspaceConfig): ConfigParts => ({
@@ -196,27 +203,35 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'u
   );
   const edited: StoredConfigItem = { ...stored, config_version: nextVersion };
   for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
+  for (const attribute of purgeIndexAttributes) delete edited[attribute];
+  Object.assign(edited, fieldPurgeIndexOf(parts.fields));
   const bytes = estimatedItemBytes(edited);
   if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
   return { edited, readVersion, companions };
 }
 
-/** The conditional update of the configuration item: the five lists and the next version, if the version read is still stored. */
+/**
+ * The conditional update of the configuration item: the five lists, the purge's index attributes (set or removed) and
+ * the next version, if the version read is still stored.
+ */
 function configUpdate(store: Store, { edited, readVersion }: EditedItem) {
+  const indexed = purgeIndexAttributes.every((name) => edited[name] !== undefined);
+  const sets = [...editedAttributes, ...(indexed ? purgeIndexAttributes : [])];
+  const removed = indexed ? '' : ` REMOVE ${purgeIndexAttributes.map((name) => `#${name}`).join(', ')}`;
   return {
     TableName: store.tableName,
     Key: keys.workspace(edited.id),
-    UpdateExpression: `SET ${editedAttributes.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next`,
+    UpdateExpression: `SET ${sets.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next${removed}`,
     ConditionExpression:
       readVersion === undefined
         ? 'attribute_exists(pk) AND attribute_not_exists(#version)'
         : 'attribute_exists(pk) AND #version = :read',
     ExpressionAttributeNames: {
-      ...Object.fromEntries(editedAttributes.map((name) => [`#${name}`, name])),
+      ...Object.fromEntries([...editedAttributes, ...purgeIndexAttributes].map((name) => [`#${name}`, name])),
       '#version': 'config_version',
     },
     ExpressionAttributeValues: {
-      ...Object.fromEntries(editedAttributes.map((name) => [`:${name}`, edited[name]])),
+      ...Object.fromEntries(sets.map((name) => [`:${name}`, edited[name]])),
       ':next': edited.config_version,
       ...(readVersion === undefined ? {} : { ':read': readVersion }),
     },

@@ -30,7 +30,7 @@ export async function listDueDeliveries(
       store.db.send(
         new QueryCommand({
           TableName: store.tableName,
-          IndexName: indexes.pendingDeliveriesByTime,
+          IndexName: indexes.pendingWorkByTime,
           KeyConditionExpression: 'gsi4pk = :shard AND gsi4sk < :before',
           ExpressionAttributeValues: { ':shard': shard, ':before': before },
           Limit: perShard,

@@ -22,9 +22,10 @@ export type ProspectChange = {
 /**
  * Custom fields' values by key (null removes one), and whether the item read holds the map `fields`
  * (docs/adr/0016-custom-fields-storage.md). With the map, each key is set or removed alone, leaving the other keys
- * as stored. Without it, the map is set whole from the values given: DynamoDB sets no key of an absent map, and the
- * write's condition on the version read proves the map is still absent (no versioned write came between, and the
- * purge of a deleted field's values only removes keys of a map that exists).
+ * as stored. Without it, the map is set whole from the values given: DynamoDB sets no key of an absent map. The
+ * version read does not prove the map is as read: the purge of a deleted field removes the whole map when that
+ * field's value was its only one, without moving the version. So the write is also conditional on the map being
+ * there, or absent, as read (`fieldsMapCondition`): otherwise the round is lost and decided again on a fresh read.
  */
 export type CustomFieldValuesWrite = { values: Readonly<Record<string, FieldValue | null>>; mapExists: boolean };
 
@@ -84,6 +85,14 @@ export function prospectUpdate(change: ProspectChange, conditionValues: Record<s
   };
 }
 
+/** The part of a change's condition that holds the map `fields` as the change was decided on (see above). */
+const fieldsMapCondition = (fields: CustomFieldValuesWrite | undefined): string =>
+  fields === undefined
+    ? ''
+    : fields.mapExists
+      ? ' AND attribute_exists(#fields)'
+      : ' AND attribute_not_exists(#fields)';
+
 type Target = { workspaceId: string; prospectId: string };
 
 export type ProspectUpdate = ProspectChange & { expectedVersion: number };
@@ -115,7 +124,7 @@ export async function writeProspectChange(
         TableName: store.tableName,
         Key: keys.prospect(target.workspaceId, target.prospectId),
         ...prospectUpdate(update, { ':version': update.expectedVersion }),
-        ConditionExpression: 'version = :version',
+        ConditionExpression: `version = :version${fieldsMapCondition(update.fields)}`,
       },
     },
     ...companions.map((companion) => companionWrite(store, companion)),

@@ -11,11 +11,20 @@ import type { Candidate, ChangeLogEntry, Note, Prospect, Stamped, WebhookCall } 
  * (infra/cdk/table-access.ts): each function may write only the prefixes it declares in
  * infra/cdk/route-grants.ts, and only UNIQ#, RATE#, IDEM# and PERSON# items may ever be deleted (a membership goes
  * with its member's removal: docs/adr/0013-member-sign-in.md). Prospects, candidates,
- * their notes and change logs live under prefixes no role may delete; within such a partition,
- * IAM cannot tell a note from its record, so every put there is conditional on absence.
+ * their notes and change logs live under prefixes no role may delete, but for one function: the purge of a deleted
+ * custom field deletes that field's change-log entries (`purgedPrefixes`). Within such a partition, IAM cannot tell a
+ * note or an entry from its record, so every put there is conditional on absence, and every delete of the purge on
+ * the item being an entry of the purged key.
  * User-supplied strings enter a key only as a SHA-256, so their length never reaches a key limit.
  */
 export const deletablePrefixes = ['UNIQ#', 'RATE#', 'IDEM#', 'PERSON#'] as const;
+
+/**
+ * Where the purge of a deleted custom field deletes (docs/adr/0016-custom-fields-storage.md): the change-log entries
+ * of the purged key, in their prospects' partitions. Granted to the function that declares it
+ * (`TableKeys.purgesDeletedFields`, infra/cdk/route-grants.ts) and no other.
+ */
+export const purgedPrefixes = ['PROSPECT#'] as const;
 
 export type ItemKey = { pk: string; sk: string };
 
@@ -33,8 +42,11 @@ export const indexes = {
   changeLogEntryById: 'gsi2',
   /** A workspace's prospects with their phone, oldest first (phone indexing in E.164). */
   prospectPhonesOfWorkspace: 'gsi3',
-  /** Pending deliveries by the time of their next attempt, over 16 shards. */
-  pendingDeliveriesByTime: 'gsi4',
+  /**
+   * Work waiting for a scheduled function, by time: pending deliveries by their next attempt, over 16 shards (the
+   * sweep), and the workspaces with a deleted custom field to purge, by the oldest deletion (the field purge).
+   */
+  pendingWorkByTime: 'gsi4',
 } as const;
 
 /**
@@ -174,6 +186,13 @@ export const keys = {
   pendingDeliveries: (deliveryId: string): string => `PENDING#${deliveryId.toLowerCase().slice(-1)}`,
   /** ISO 8601 UTC with milliseconds, whatever form the time was written in: the sort compares strings. */
   pendingDeliveryDue: (nextAttemptAt: string): string => new Date(nextAttemptAt).toISOString(),
+  /**
+   * Index gsi4, "workspaces with a field purge to make" (docs/data-model.md, "The purge of a deleted field"): the
+   * configuration item of a workspace holding a tombstone still `purging` is in this partition, sorted by the oldest
+   * such deletion's time (ISO 8601 UTC with milliseconds, as `pendingDeliveryDue`).
+   */
+  fieldPurges: 'FIELDPURGE',
+  fieldPurgeSince: (deletedAt: string): string => new Date(deletedAt).toISOString(),
 
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({

@@ -2,6 +2,7 @@ import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { keys, type ItemKey, indexes } from './table-items';
 import type { Store } from './client';
 import {
+  isDeletedField,
   phoneSettingsOf,
   type FieldEntry,
   type Member,
@@ -47,7 +48,23 @@ export type WorkspaceConfigItem = WorkspaceItem &
     /** Absent on an item no field edit has touched: no field. */
     fields?: FieldEntry[];
     config_version: number;
-  };
+  } & Partial<FieldPurgeIndex>;
+
+/**
+ * Index gsi4, "workspaces with a field purge to make" (docs/data-model.md, "The purge of a deleted field"): set on the
+ * configuration item while one of its tombstones is `purging`, sorted by the oldest such deletion; derived from
+ * `fields` by every write of the item (the builder below, every configuration edit), so it never disagrees with them.
+ */
+export type FieldPurgeIndex = { gsi4pk: string; gsi4sk: string };
+
+export function fieldPurgeIndexOf(fields: readonly FieldEntry[]): FieldPurgeIndex | undefined {
+  const oldest = fields
+    .filter(isDeletedField)
+    .filter((tombstone) => tombstone.purging === true)
+    .map((tombstone) => keys.fieldPurgeSince(tombstone.deleted_at))
+    .sort()[0];
+  return oldest === undefined ? undefined : { gsi4pk: keys.fieldPurges, gsi4sk: oldest };
+}
 
 /**
  * DynamoDB refuses an item over 400 KB; the seed refuses a configuration whose item would exceed
@@ -111,6 +128,7 @@ export const configItems = {
     })),
     fields: [...parts.fields],
     config_version: configVersion,
+    ...fieldPurgeIndexOf(parts.fields),
   }),
 };
 

@@ -20,6 +20,8 @@ import { eventItems } from '../../lib/storage/event-items';
 import { readSignOut, recordSignOut } from '../../lib/storage/people';
 import { plantFailedDelivery } from '../support/deliveries';
 import { items, keys, notePrefix } from '../../lib/storage/table-items';
+import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { withDeletedField, withNewField } from '../../lib/domain/fields/field-definitions';
 import {
   accountId,
   eventFunctionNames,
@@ -51,9 +53,8 @@ import {
   storedItems,
 } from '../support/recorded-events';
 import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
-import { aSalesPipeline } from '../support/seed';
-import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
-import { withNewField } from '../../lib/domain/fields/field-definitions';
+import { aProspectItem } from '../support/prospect-items';
+import { aSalesPipeline, aWorkspace } from '../support/seed';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
 
 /**
@@ -570,6 +571,9 @@ let events: Awaited<ReturnType<typeof recordedEventFunctions>>;
  */
 const dueAt = new Date('2000-01-01T00:00:00.000Z');
 const sweptAt = new Date(dueAt.getTime() + 3600_000);
+/** The purge's time, the same way: it purges every workspace's settled deletions, and finds only this file's. */
+const fieldDeletedAt = dueAt;
+const purgedAt = sweptAt;
 const reader = productionSecretsDeps();
 let receiver: Awaited<ReturnType<typeof aLocalReceiver>>;
 /** The secrets the receiver at `/accepts` holds: the one printed at creation, and the one a rotation printed. */
@@ -577,7 +581,7 @@ const acceptsSecrets: string[] = [];
 
 describe('outbound events: a real fan-out and real deliveries, recorded per function', () => {
   beforeAll(async () => {
-    events = await recordedEventFunctions({ sweepClock: () => sweptAt });
+    events = await recordedEventFunctions({ sweepClock: () => sweptAt, purgeClock: () => purgedAt });
     receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
     for (const path of ['/accepts', '/refuses']) {
       const created = await createSubscription(reader, {
@@ -699,6 +703,48 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
     expect(await events.sweepDeliveries({})).toEqual({ due: 1, requeued: 1, more: false });
 
     expect(events.queued.splice(0).map(({ message }) => message.delivery_id)).toEqual([lost.id]);
+  });
+
+  test('purge: a deleted field’s value removed, its change-log entry deleted, the rest of the partition left', async () => {
+    const { workspace_id: workspaceId } = await seedWorkspace(reader, aWorkspace({ prospects: [] }));
+    await editWorkspaceConfig(reader, workspaceId, (config) => ({
+      ...partsOf(config),
+      fields: withNewField(config, { key: 'budget', label: 'Budget', type: 'number' }),
+    }));
+    const prospect = aProspectItem(workspaceId, { fields: { budget: 1500 } });
+    const entry = items.changeLogEntry({
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      prospect_id: prospect.id,
+      key_id: 'k',
+      field: 'stage',
+      before: null,
+      after: '1500',
+      at: prospect.created_at,
+      prospect_version: 1,
+      undone_at: null,
+    });
+    for (const item of [
+      prospect,
+      { ...entry, field: 'fields.budget' },
+      { ...entry, id: randomUUID(), sk: `${entry.sk}-stage` },
+    ])
+      await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: item }));
+    await editWorkspaceConfig(reader, workspaceId, (config) => ({
+      ...partsOf(config),
+      fields: withDeletedField(config, 'budget', fieldDeletedAt.toISOString()),
+    }));
+
+    expect(await events.purgeDeletedFields({})).toEqual({
+      prospects: 1,
+      values: 1,
+      entries: 1,
+      finished: 1,
+      more: false,
+    });
+
+    expect(await storedItem(reader, keys.prospect(workspaceId, prospect.id))).not.toHaveProperty('fields');
+    expect((await storedItems(reader, prospect.pk, 'PROSPECT#LOG#')).map((item) => item.field)).toEqual(['stage']);
   });
 });
 
@@ -1062,6 +1108,23 @@ describe('what no function may do is denied', () => {
     ['sweepDeliveries', 'DeleteItem on a delivery', request('DeleteItem', [keys.deliveriesPk(otherWs)])],
     [
       'sweepDeliveries',
+      'GetRecords on the change stream',
+      { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
+    ],
+    // The purge deletes under PROSPECT# (its entries of the key) and nowhere else; it writes no item whole.
+    ['purgeDeletedFields', 'DeleteItem on a candidate', request('DeleteItem', [keys.candidate(otherWs, 'c').pk])],
+    ['purgeDeletedFields', 'DeleteItem on a workspace', request('DeleteItem', [keys.workspace(otherWs).pk])],
+    ['purgeDeletedFields', 'DeleteItem on a marker', request('DeleteItem', [keys.emailMarker(otherWs, 'a@b.test').pk])],
+    ['purgeDeletedFields', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
+    ['purgeDeletedFields', 'PutItem replacing a workspace', request('PutItem', [keys.workspace(otherWs).pk])],
+    ['purgeDeletedFields', 'UpdateItem on a candidate', request('UpdateItem', [keys.candidate(otherWs, 'c').pk])],
+    ['purgeDeletedFields', 'UpdateItem on a delivery', request('UpdateItem', [keys.deliveriesPk(otherWs)])],
+    ['purgeDeletedFields', 'BatchGetItem of a prospect', request('BatchGetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['purgeDeletedFields', 'GetItem on an API key', request('GetItem', [keys.apiKey('f').pk])],
+    ['purgeDeletedFields', 'Query on gsi1', request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1')],
+    ['purgeDeletedFields', 'Query on gsi2', request('Query', [keys.changeLogEntryRef(otherWs, 'e')], 'index/gsi2')],
+    [
+      'purgeDeletedFields',
       'GetRecords on the change stream',
       { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
     ],

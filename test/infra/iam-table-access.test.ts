@@ -9,7 +9,7 @@ import {
   type TableKeys,
   deployedRoutes as routes,
 } from '../../infra/cdk/route-grants';
-import { deletablePrefixes } from '../../lib/storage/table-items';
+import { deletablePrefixes, purgedPrefixes } from '../../lib/storage/table-items';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -125,6 +125,28 @@ test('the deletable prefixes bound every deletion', () => {
   for (const route of routes) {
     for (const prefix of route.tableKeys?.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
   }
+});
+
+test('the one exception: the purge of deleted fields, and no other function, deletes under PROSPECT#', () => {
+  const declaring = [
+    ...routes.map((route) => [route.id, route.tableKeys] as const),
+    ...eventFunctions.map((f) => [f.id, f.tableKeys] as const),
+  ]
+    .filter(([, keys]) => keys?.purgesDeletedFields === true)
+    .map(([id]) => id);
+  expect(declaring).toEqual(['purgeDeletedFields']);
+  expect(purgedPrefixes).toEqual(['PROSPECT#']);
+  for (const eventFunction of eventFunctions.filter((f) => f.id !== 'purgeDeletedFields'))
+    for (const prefix of eventFunction.tableKeys.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
+  // Granted with the exception, and with it only; it reaches no other partition a role may not delete.
+  expect(rendered(['DeleteItem'], { DeleteItem: ['PROSPECT#'], purgesDeletedFields: true })).toEqual([
+    { Action: 'dynamodb:DeleteItem', Effect: 'Allow', Resource: expect.anything(), Condition: guarded(['PROSPECT#*']) },
+  ]);
+  expect(() => rendered(['DeleteItem'], { DeleteItem: ['PROSPECT#'] })).toThrow(/not deletable: PROSPECT#/);
+  for (const prefix of ['CANDIDATE#', 'WS#', 'APIKEY#'] as const)
+    expect(() => rendered(['DeleteItem'], { DeleteItem: [prefix], purgesDeletedFields: true })).toThrow(
+      /not deletable/,
+    );
 });
 
 test('the signing-secrets table is read by the delivery function alone, for BatchGetItem alone', () => {

@@ -5,6 +5,7 @@ import { metricNamespace, metricsService } from '../../infra/cdk/observability';
 import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
+import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../infra/cdk/route-grants';
 import { tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
@@ -25,6 +26,7 @@ const eventFunction = (id: EventFunction['id']): EventFunction => eventFunctions
 const streamSpec = eventFunction('streamHandler');
 const deliverySpec = eventFunction('deliverEvent');
 const sweepSpec = eventFunction('sweepDeliveries');
+const purgeSpec = eventFunction('purgeDeletedFields');
 
 function functionByDescription(description: string): [string, Json] {
   const found = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Description === description);
@@ -34,6 +36,7 @@ function functionByDescription(description: string): [string, Json] {
 const [streamHandlerId, streamHandler] = functionByDescription(streamSpec.description);
 const [deliverEventId, deliverEvent] = functionByDescription(deliverySpec.description);
 const [sweepId, sweep] = functionByDescription(sweepSpec.description);
+const [purgeId, purge] = functionByDescription(purgeSpec.description);
 
 /** The queues, told apart by their wiring rather than by their generated ids. */
 const queues = ofType('AWS::SQS::Queue');
@@ -174,7 +177,7 @@ describe('every queue: encrypted, TLS only', () => {
   });
 });
 
-describe('the three event functions', () => {
+describe('the three functions of outbound events', () => {
   test('timeouts: 60 s for a stream batch and a sweep, 30 s for a delivery (one 10 s POST and a few round trips)', () => {
     expect(streamHandler.Properties.Timeout).toBe(60);
     expect(deliverEvent.Properties.Timeout).toBe(30);
@@ -277,36 +280,52 @@ describe('the kept stream batches: one S3 bucket, personal data', () => {
   });
 });
 
-describe('the sweep', () => {
-  const rules = ofType('AWS::Events::Rule');
+/** The schedules: one rule per scheduled function, each invoking it alone. */
+const rules = ofType('AWS::Events::Rule');
+const ruleOf = (functionId: string): [string, Json] => {
+  const found = rules.filter(([, rule]) =>
+    (rule.Properties.Targets as Json[]).some(
+      (target) => JSON.stringify(target.Arn) === JSON.stringify(getAtt(functionId)),
+    ),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
 
+/** Run every `intervalMinutes`, one run at a time, never retried (the next run redoes it), invoked by its rule alone. */
+function expectScheduled(functionId: string, fn: Json, intervalMinutes: number, rate: string): void {
+  const [ruleId, rule] = ruleOf(functionId);
+  expect(rule.Properties).toMatchObject({
+    ScheduleExpression: rate,
+    State: 'ENABLED',
+    Targets: [{ Arn: getAtt(functionId), RetryPolicy: { MaximumRetryAttempts: 0 } }],
+  });
+  expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
+  const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig').filter(
+    ([, config]) => config.Properties.FunctionName.Ref === functionId,
+  );
+  expect(invokeConfigs.map(([, config]) => config.Properties)).toEqual([
+    expect.objectContaining({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 * intervalMinutes }),
+  ]);
+  const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) =>
+    JSON.stringify(p.Properties.FunctionName).includes(functionId),
+  );
+  expect(permissions.map(([, p]) => p.Properties)).toEqual([
+    expect.objectContaining({
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      SourceArn: getAtt(ruleId),
+    }),
+  ]);
+}
+
+test('two schedules, the sweep’s and the purge’s', () => {
+  expect(rules).toHaveLength(2);
+});
+
+describe('the sweep', () => {
   test(`runs every ${sweepSettings.intervalMinutes} minutes, one run at a time, never retried (the next run redoes it)`, () => {
-    expect(rules).toHaveLength(1);
-    expect(rules[0]![1].Properties).toMatchObject({
-      ScheduleExpression: `rate(${sweepSettings.intervalMinutes} minutes)`,
-      State: 'ENABLED',
-      Targets: [{ Arn: getAtt(sweepId), RetryPolicy: { MaximumRetryAttempts: 0 } }],
-    });
-    expect(sweep.Properties.ReservedConcurrentExecutions).toBe(1);
-    const invokeConfigs = ofType('AWS::Lambda::EventInvokeConfig').filter(
-      ([, config]) => config.Properties.FunctionName.Ref === sweepId,
-    );
-    expect(invokeConfigs.map(([, config]) => config.Properties)).toEqual([
-      expect.objectContaining({
-        MaximumRetryAttempts: 0,
-        MaximumEventAgeInSeconds: 60 * sweepSettings.intervalMinutes,
-      }),
-    ]);
-    const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) =>
-      JSON.stringify(p.Properties.FunctionName).includes(sweepId),
-    );
-    expect(permissions.map(([, p]) => p.Properties)).toEqual([
-      expect.objectContaining({
-        Action: 'lambda:InvokeFunction',
-        Principal: 'events.amazonaws.com',
-        SourceArn: getAtt(rules[0]![0]),
-      }),
-    ]);
+    expectScheduled(sweepId, sweep, sweepSettings.intervalMinutes, `rate(${sweepSettings.intervalMinutes} minutes)`);
   });
 
   test('a delivery is due 16 minutes past its next attempt: past the queue’s 5 × 180 s of redeliveries and the 60 s of a claim', () => {
@@ -314,6 +333,47 @@ describe('the sweep', () => {
     expect(sweepSettings.overdueAfterSeconds).toBeGreaterThan(
       deliveryQueueSettings.visibilityTimeoutSeconds * deliveryQueueSettings.maxReceiveCount,
     );
+  });
+});
+
+describe('the purge of deleted custom fields', () => {
+  test('runs every minute, one run at a time, never retried (the next run goes on from the last page recorded)', () => {
+    expect(fieldPurgeSettings.intervalMinutes).toBe(1);
+    expectScheduled(purgeId, purge, fieldPurgeSettings.intervalMinutes, 'rate(1 minute)');
+  });
+
+  test('ends before the next run is asked for: its timeout is under the interval', () => {
+    expect(purge.Properties.Timeout).toBe(fieldPurgeSettings.timeoutSeconds);
+    expect(purge.Properties.Timeout).toBeLessThan(60 * fieldPurgeSettings.intervalMinutes);
+  });
+
+  test('is told the table alone: no queue, no signing-secrets table', () => {
+    expect(
+      Object.keys(purge.Properties.Environment.Variables as Json).filter((name) => !name.startsWith('POWERTOOLS_')),
+    ).toEqual(['TABLE_NAME']);
+    expect(grantsOf(purge, 'sqs:')).toEqual([]);
+  });
+
+  test('reads gsi3 and gsi4, its configuration and prospect partitions; deletes under PROSPECT# alone, the one role that may', () => {
+    const tableArn = getAtt(tableId);
+    const byText = (grants: object[]) => grants.map((grant) => JSON.stringify(grant)).sort();
+    expect(byText(grantsOf(purge, 'dynamodb:'))).toEqual(
+      byText([
+        { action: 'dynamodb:GetItem', resource: tableArn, leadingKeys: ['WS#*'] },
+        { action: 'dynamodb:UpdateItem', resource: tableArn, leadingKeys: ['WS#*', 'PROSPECT#*'] },
+        { action: 'dynamodb:Query', resource: tableArn, leadingKeys: ['PROSPECT#*'] },
+        { action: 'dynamodb:DeleteItem', resource: tableArn, leadingKeys: ['PROSPECT#*'] },
+        { action: 'dynamodb:Query', resource: { 'Fn::Join': ['', [tableArn, '/index/gsi3']] } },
+        { action: 'dynamodb:Query', resource: { 'Fn::Join': ['', [tableArn, '/index/gsi4']] } },
+      ]),
+    );
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      if (id === purgeId) continue;
+      const prospectDeletes = grantsOf(fn, 'dynamodb:').filter(
+        (grant) => grant.action === 'dynamodb:DeleteItem' && (grant.leadingKeys ?? []).includes('PROSPECT#*'),
+      );
+      expect({ id, prospectDeletes }).toEqual({ id, prospectDeletes: [] });
+    }
   });
 });
 
@@ -494,6 +554,7 @@ describe('alarms of the event pipeline', () => {
     ['stream handler', () => streamHandlerId],
     ['delivery function', () => deliverEventId],
     ['sweep', () => sweepId],
+    ['purge of deleted fields', () => purgeId],
   ])('%s: any error is alarmed (a receiver’s refusal is handled, not an error)', (_, functionId) => {
     const found = alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionId() } });
     expect(found).toHaveLength(1);

@@ -141,9 +141,10 @@ export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };
  * 127.0.0.1 allowed) and a queue that keeps what it is sent, in `queued`. Each module also builds
  * its AWS handler on import, as on a cold start, which needs a queue URL: a fake one, never called.
  * The sweep reads every workspace's pending deliveries: `sweepClock` sets its time, so that a test
- * sweeps only the deliveries it dated for it.
+ * sweeps only the deliveries it dated for it; the purge every workspace's settled deletions of a custom field:
+ * `purgeClock`, the same way.
  */
-export async function recordedEventFunctions(options: { sweepClock?: () => Date } = {}) {
+export async function recordedEventFunctions(options: { sweepClock?: () => Date; purgeClock?: () => Date } = {}) {
   const calls = new Map<string, RecordedCall[]>();
   const queued: QueuedMessage[] = [];
   const queue: DeliveryQueue = {
@@ -161,7 +162,11 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date 
   const streamModule = await import('../../functions/events/stream-handler');
   const deliveryModule = await import('../../functions/events/deliver-event');
   const sweepModule = await import('../../functions/events/sweep-deliveries');
+  const purgeModule = await import('../../functions/events/purge-deleted-fields');
   const sweepDeps = depsOf('sweepDeliveries');
+  // As deployed: the purge is given the table alone (no queue, no sender).
+  const { db, tableName, clock, newId, metrics } = depsOf('purgeDeletedFields');
+  const purgeDeps = { db, tableName, clock: options.purgeClock ?? clock, newId, metrics };
   return {
     calls,
     queued,
@@ -171,5 +176,6 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date 
     sweepDeliveries: sweepModule.createHandler(
       options.sweepClock ? { ...sweepDeps, clock: options.sweepClock } : sweepDeps,
     ),
+    purgeDeletedFields: purgeModule.createHandler(purgeDeps),
   };
 }

@@ -105,6 +105,7 @@ describe('cold-start answers of batch functions', () => {
     expect(succeeded({ statusCode: 201 })).toBe(true);
     expect(succeeded({ statusCode: 429 })).toBe(false);
     expect(succeeded({ swept: 0 })).toBe(true);
+    expect(succeeded({ walked: 0 })).toBe(true);
   });
 
   it('takes a batch function that logged an error for one that skipped its work; a route is judged on its answer', () => {

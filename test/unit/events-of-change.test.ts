@@ -201,6 +201,23 @@ describe('events of a prospect write', () => {
     expect(eventsOfChange(change('MODIFY', before, written(before, {})), { tags, fields: noFields })).toEqual([]);
   });
 
+  it('makes nothing, and reads nothing for it, when the write left the version where it was (a deleted field purged)', () => {
+    const before = aProspect({
+      stage_id: randomUUID(),
+      tag_ids: new Set([vip.id]),
+      fields: { budget: 1500, ville: 'Lyon' },
+    });
+    // What the purge writes is the value's removal alone; the stage and tag moved here too show that the version,
+    // not the lack of a difference, is what makes no event.
+    const after = { ...before, stage_id: randomUUID(), tag_ids: new Set([hot.id]), fields: { ville: 'Lyon' } };
+
+    expect(subjectOfChange(change('MODIFY', before, after))).toBeUndefined();
+    expect(eventsOfChange(change('MODIFY', before, after), { tags, fields: [] })).toEqual([]);
+    expect(
+      typesOf(eventsOfChange(change('MODIFY', before, { ...after, version: before.version + 1 }), { tags, fields: [] })),
+    ).toEqual(['prospect.updated', 'prospect.tag_added', 'prospect.tag_removed']);
+  });
+
   it('keeps a name that only changed from NFC to NFD as a change: the stored strings differ', () => {
     const before = aProspect({ first_name: 'Hélène' });
     const after = written(before, { first_name: 'He\u0301le\u0300ne' });

@@ -61,13 +61,20 @@ export type ColdStart = Record<(typeof coldStartTimes)[number], number>;
 /** Each function's first event of each cold start, by function name. */
 type FirstEvents = Map<string, (run: number) => unknown>;
 
-/** A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due deliveries. */
-type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number };
+/**
+ * A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due
+ * deliveries, the field purge's prospects walked.
+ */
+type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number; walked?: number };
 type ProbeReport = { times: ColdStart; answer: Answer };
 
 /** A first answer that did the work (a refused call would time the wrong code path). */
-export const succeeded = ({ outcome, batchItemFailures, swept, statusCode = 0 }: Answer) =>
-  outcome === 'allowed' || batchItemFailures === 0 || swept !== undefined || (statusCode >= 200 && statusCode < 300);
+export const succeeded = ({ outcome, batchItemFailures, swept, walked, statusCode = 0 }: Answer) =>
+  outcome === 'allowed' ||
+  batchItemFailures === 0 ||
+  swept !== undefined ||
+  walked !== undefined ||
+  (statusCode >= 200 && statusCode < 300);
 
 /** An event function that skipped a record answers no failure but logs at level ERROR (lib/observability.ts). */
 export const skippedWork = (answer: Answer, stderr: string) =>
@@ -88,7 +95,7 @@ const context = {
 };
 const result = await handler(JSON.parse(eventJson), context);
 const [answered, cpu] = [performance.now(), process.cpuUsage()];
-const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due };
+const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due, walked: result?.prospects };
 const times = { totalMs: answered, nodeStartMs: started, loadMs: loaded - started, firstAnswerMs: answered - loaded, cpuMs: (cpu.user + cpu.system) / 1000 };
 process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
 process.exit(0);
@@ -158,6 +165,8 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   events.set('deliverEvent', (run) => unknownDeliveryBatch(seed, run));
   // The sweep reads nothing of its scheduled event: it queries every shard's due deliveries (none here).
   events.set('sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
+  // The purge neither: it queries the workspaces with a deleted field to purge (none here).
+  events.set('purgeDeletedFields', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   events.set(referenceName, () => ({}));
   return events;
 }

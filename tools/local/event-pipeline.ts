@@ -11,14 +11,16 @@ import type {
 import { type SecretsDeps, createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
 import type { DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
+import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { localStage } from './api-gateway';
 import { localDeliveryQueueUrl } from './lambda-runtime';
 
 /**
  * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and delivery
- * function as on AWS, fed by a loop over the table's real stream and by queue messages kept in this process. What the
- * handlers promise Lambda's mappings is tested at the handlers (test/integration/event-handlers.test.ts).
+ * function as on AWS, fed by a loop over the table's real stream and by queue messages kept in this process, and the
+ * events wing's scheduled functions (the sweep, the purge of deleted custom fields) on timers. What the handlers
+ * promise Lambda's mappings is tested at the handlers (test/integration/event-handlers.test.ts).
  */
 
 export type StreamReader = { caughtUp: () => Promise<void>; stop: () => Promise<void> };
@@ -65,6 +67,7 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
     secretsTableName,
   });
   const sweepDeliveries = (await import('../../functions/events/sweep-deliveries')).createHandler(eventDeps);
+  const purgeDeletedFields = (await import('../../functions/events/purge-deleted-fields')).createHandler(deps);
   const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
   const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
 
@@ -94,9 +97,11 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
     }
   };
   const ticks = setInterval(pump, 100);
-  // The messages live in this process only: after a restart, the sweep queues again what they were for.
-  const sweep = () => sweepDeliveries({}).catch((error) => console.error(`Balayage impossible : ${String(error)}`));
-  const sweeps = setInterval(() => void sweep(), sweepSettings.intervalMinutes * 60_000).unref();
+  const schedules = [
+    // The messages live in this process only: after a restart, the sweep queues again what they were for.
+    runEvery(sweepSettings.intervalMinutes, () => sweepDeliveries({}), 'Balayage impossible'),
+    runEvery(fieldPurgeSettings.intervalMinutes, () => purgeDeletedFields({}), 'Purge des champs supprimés impossible'),
+  ];
   return {
     queue,
     queued: () => messages.map(({ messageId, body, receives }) => ({ messageId, body, receives })),
@@ -106,11 +111,28 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
     },
     stop: async () => {
       clearInterval(ticks);
-      clearInterval(sweeps);
+      for (const schedule of schedules) clearInterval(schedule);
       await stream.stop();
       await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * A scheduled function as its EventBridge rule runs it on AWS (infra/cdk/constructs/outbound-events.ts): every
+ * `minutes`, one run at a time (its reserved concurrency of 1: a run still going when the next is due makes that one
+ * skipped), a failed run printed and the next one left to do the work.
+ */
+function runEvery(minutes: number, run: () => Promise<unknown>, failure: string): NodeJS.Timeout {
+  let running = false;
+  const once = async () => {
+    if (running) return;
+    running = true;
+    await run()
+      .catch((error: unknown) => console.error(`${failure} : ${String(error)}`))
+      .finally(() => (running = false));
+  };
+  return setInterval(() => void once(), minutes * 60_000).unref();
 }
 
 /** A queue message as Lambda hands it to a function ("Using Lambda with Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html). */

@@ -184,6 +184,12 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
       description: 'Erreurs de la Lambda de balayage des livraisons en attente',
     },
     {
+      id: 'PurgeDeletedFieldsErrors',
+      metric: events.purgeDeletedFields.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: 'Erreurs de la Lambda de purge des champs personnalisés supprimés',
+    },
+    {
       id: 'StreamIteratorAge',
       metric: events.streamHandler.metric('IteratorAge', { period, statistic: 'Maximum' }),
       threshold: iteratorAgeThreshold.toMilliseconds(),

@@ -20,6 +20,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBuc
 import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
+import { fieldPurgeSettings } from '../../../lib/domain/fields/field-purge';
 import { eventFunctions, type EventFunction } from '../route-grants';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../kept-stream-batches';
@@ -198,6 +199,7 @@ export type OutboundEventsProps = {
  * a message whose function keeps failing in the delivery queue's dead-letter queue, a stream batch
  * given up whole in the mapping's on-failure bucket (`admin stream replay`); a delivery whose
  * message was lost is queued again by the sweep, every few minutes. All are watched (alarms.ts).
+ * Beside them, the events wing's other scheduled function: the purge of deleted custom fields, every minute.
  */
 export class OutboundEvents extends Construct {
   readonly deliveryQueue: Queue;
@@ -209,6 +211,8 @@ export class OutboundEvents extends Construct {
   readonly streamMappingId: string;
   readonly deliverEvent: RouteFunction;
   readonly sweepDeliveries: RouteFunction;
+  /** The purge of deleted custom fields (docs/data-model.md, "The purge of a deleted field"), scheduled like the sweep. */
+  readonly purgeDeletedFields: RouteFunction;
 
   constructor(scope: Construct, id: string, props: OutboundEventsProps) {
     super(scope, id);
@@ -337,54 +341,95 @@ export class OutboundEvents extends Construct {
     /** The next attempt of a delivery is a new message on the same queue. */
     this.deliveryQueue.grant(this.deliverEvent, 'sqs:SendMessage');
 
-    this.sweepDeliveries = this.sweepFunction(props, environment);
+    this.sweepDeliveries = this.scheduledFunction(props, {
+      spec: eventFunction('sweepDeliveries'),
+      id: 'SweepDeliveries',
+      scheduleId: 'SweepSchedule',
+      scheduleDescription: 'Balayage des livraisons en attente dont le message est perdu',
+      intervalMinutes: sweepSettings.intervalMinutes,
+      /** 16 Queries and up to 1 600 conditional updates, 16 at a time, and a few SendMessageBatch: seconds. */
+      timeout: Duration.seconds(60),
+      environment,
+      noDeadLetterQueueReason:
+        'Invoked by its schedule every few minutes: a failed run is done again by the next one, which finds the same deliveries still due; its errors are alarmed (SweepDeliveriesErrors).',
+      nextRunRedoes:
+        'A run that fails or is never made loses nothing: the deliveries it would have queued are still due at the next run, minutes later; errors are alarmed (SweepDeliveriesErrors), and a destination would only keep scheduled events, which carry nothing.',
+    });
+    this.deliveryQueue.grant(this.sweepDeliveries, 'sqs:SendMessage');
+
+    this.purgeDeletedFields = this.scheduledFunction(props, {
+      spec: eventFunction('purgeDeletedFields'),
+      id: 'PurgeDeletedFields',
+      scheduleId: 'FieldPurgeSchedule',
+      scheduleDescription: 'Purge des valeurs et du journal des champs personnalisés supprimés',
+      intervalMinutes: fieldPurgeSettings.intervalMinutes,
+      /**
+       * 20 pages of 100 prospects, each prospect one Query and its few conditional writes, 16 at a time: seconds. Less
+       * than the minute between two runs, so a run always ends before the next is asked for; one cut short redoes a
+       * page at most.
+       */
+      timeout: Duration.seconds(fieldPurgeSettings.timeoutSeconds),
+      environment: {},
+      noDeadLetterQueueReason:
+        'Invoked by its schedule every minute: a failed run is done again by the next one, from the last page recorded on the tombstone; its errors are alarmed (PurgeDeletedFieldsErrors).',
+      nextRunRedoes:
+        'A run that fails or is never made loses nothing: the walk goes on at the next run, a minute later, from the last page recorded on the tombstone; errors are alarmed (PurgeDeletedFieldsErrors), and a destination would only keep scheduled events, which carry nothing.',
+    });
   }
 
   /**
-   * The sweep (lib/domain/events/sweep.ts), on an EventBridge schedule ("Creating a rule that runs
-   * on a schedule in Amazon EventBridge",
-   * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-create-rule-schedule.html), which
-   * invokes it asynchronously. One run at a time (reserved concurrency 1): two runs would mark and
-   * send the same deliveries twice. A run that fails or waits is not tried again (no retry, events
-   * older than the interval dropped: "Configuring error handling for asynchronous invocation",
-   * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html): the next
-   * run, minutes later, does the same work on fresher state.
+   * A function of the events wing run on an EventBridge schedule ("Creating a rule that runs on a schedule in Amazon
+   * EventBridge", https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-create-rule-schedule.html), which
+   * invokes it asynchronously: the sweep (lib/domain/events/sweep.ts), the purge of deleted custom fields
+   * (lib/domain/fields/field-purge.ts). One run at a time (reserved concurrency 1, ../concurrency.ts): two runs would
+   * do the same work twice. A run that fails or waits is not tried again (no retry, events older than the interval
+   * dropped: "Configuring error handling for asynchronous invocation",
+   * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html): the next run, one interval
+   * later, does the same work on fresher state.
    */
-  private sweepFunction(props: OutboundEventsProps, environment: Record<string, string>): RouteFunction {
-    const sweep = eventFunction('sweepDeliveries');
-    const fn = new RouteFunction(this, 'SweepDeliveries', {
-      entry: sweep.entry,
-      description: sweep.description,
+  private scheduledFunction(
+    props: OutboundEventsProps,
+    schedule: {
+      spec: EventFunction;
+      id: string;
+      scheduleId: string;
+      /** The rule's description, in French as every text meant for people. */
+      scheduleDescription: string;
+      intervalMinutes: number;
+      timeout: Duration;
+      environment: Record<string, string>;
+      noDeadLetterQueueReason: string;
+      /** Why neither the invocation nor the rule needs a destination for failed events. */
+      nextRunRedoes: string;
+    },
+  ): RouteFunction {
+    const { spec } = schedule;
+    const fn = new RouteFunction(this, schedule.id, {
+      entry: spec.entry,
+      description: spec.description,
       table: props.table,
-      tableActions: sweep.tableActions,
-      tableKeys: sweep.tableKeys,
-      /** 16 Queries and up to 1 600 conditional updates, 16 at a time, and a few SendMessageBatch: seconds. */
-      timeout: Duration.seconds(60),
-      environment: { ...environment, ...signingEnvironment(sweep, props.secretsTable) },
+      tableActions: spec.tableActions,
+      tableKeys: spec.tableKeys,
+      timeout: schedule.timeout,
+      environment: { ...schedule.environment, ...signingEnvironment(spec, props.secretsTable) },
       powertools: props.powertools,
-      noDeadLetterQueueReason:
-        'Invoked by its schedule every few minutes: a failed run is done again by the next one, which finds the same deliveries still due; its errors are alarmed (SweepDeliveriesErrors).',
+      noDeadLetterQueueReason: schedule.noDeadLetterQueueReason,
     });
-    fn.configureAsyncInvoke({
-      retryAttempts: 0,
-      maxEventAge: Duration.minutes(sweepSettings.intervalMinutes),
-    });
-    const schedule = new Rule(this, 'SweepSchedule', {
-      description: 'Balayage des livraisons en attente dont le message est perdu',
-      schedule: Schedule.rate(Duration.minutes(sweepSettings.intervalMinutes)),
+    const interval = Duration.minutes(schedule.intervalMinutes);
+    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: interval });
+    const rule = new Rule(this, schedule.scheduleId, {
+      description: schedule.scheduleDescription,
+      schedule: Schedule.rate(interval),
       targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
     });
-    const nextRunRedoes =
-      'A run that fails or is never made loses nothing: the deliveries it would have queued are still due at the next run, minutes later; errors are alarmed (SweepDeliveriesErrors), and a destination would only keep scheduled events, which carry nothing.';
     for (const invokeConfig of fn.node.children.filter((child) => child.node.id === 'EventInvokeConfig')) {
       Validations.of(invokeConfig).acknowledge({
         id: 'Serverless-LambdaAsyncFailureDestination',
-        reason: nextRunRedoes,
+        reason: schedule.nextRunRedoes,
       });
     }
-    Validations.of(schedule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: nextRunRedoes });
-    grantSigning(fn, sweep, props.secretsTable);
-    this.deliveryQueue.grant(fn, 'sqs:SendMessage');
+    Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: schedule.nextRunRedoes });
+    grantSigning(fn, spec, props.secretsTable);
     return fn;
   }
 }

@@ -227,7 +227,10 @@ function classify(change: StoredChange): Classified | undefined {
   }
   if (isProspect(after, change.pk)) {
     if (change.eventName === 'INSERT') return { kind: 'prospect_created', prospect: after };
-    if (before && isProspect(before, change.pk)) return { kind: 'prospect_modified', before, prospect: after };
+    // Every change of a prospect raises its version; a write that leaves it where it was is no change: the purge of
+    // a deleted field's value (docs/adr/0016-custom-fields-storage.md), and nothing else writes so.
+    if (before && isProspect(before, change.pk) && before.version !== after.version)
+      return { kind: 'prospect_modified', before, prospect: after };
     return undefined;
   }
   if (change.eventName === 'INSERT' && isCandidate(after, change.pk)) {
