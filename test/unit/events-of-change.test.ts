@@ -214,7 +214,9 @@ describe('events of a prospect write', () => {
     expect(subjectOfChange(change('MODIFY', before, after))).toBeUndefined();
     expect(eventsOfChange(change('MODIFY', before, after), { tags, fields: [] })).toEqual([]);
     expect(
-      typesOf(eventsOfChange(change('MODIFY', before, { ...after, version: before.version + 1 }), { tags, fields: [] })),
+      typesOf(
+        eventsOfChange(change('MODIFY', before, { ...after, version: before.version + 1 }), { tags, fields: [] }),
+      ),
     ).toEqual(['prospect.updated', 'prospect.tag_added', 'prospect.tag_removed']);
   });
 
