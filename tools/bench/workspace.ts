@@ -75,7 +75,7 @@ export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test
 export const noteBody = data.note;
 
 const seededProspects = 350;
-export const apiKeyCount = 100;
+export const apiKeyCount = 120;
 
 /** Hands out `ids` in order, each once. */
 export function handOut(ids: readonly string[], what: string): (count: number) => string[] {
