@@ -119,7 +119,13 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     const record = page.getByRole('article');
     const valueOf = (label: string) =>
       record.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
-    await valueOf('Budget mensuel').waitFor();
+    // Under a loaded machine this wait once timed out with nothing else to go on: what the page showed says why.
+    await valueOf('Budget mensuel')
+      .waitFor({ timeout: 45_000 })
+      .catch(async (error: unknown) => {
+        const shown = await page.locator('body').innerText();
+        throw new Error(`${String(error)}\nThe page showed:\n${shown}\nErrors: ${errors.join(' | ')}`);
+      });
     await expect(record.locator('dt').allTextContents()).resolves.toEqual([
       'Adresse e-mail',
       'Téléphone',
@@ -163,5 +169,5 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     expect(widths).toEqual([360, 360]);
     await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
-  }, 60_000);
+  }, 90_000);
 });
