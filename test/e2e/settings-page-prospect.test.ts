@@ -39,6 +39,12 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await record.getByRole('status').filter({ hasText: 'Modification annulée' }).waitFor();
     await record.getByText(/^Annulée le /).waitFor();
     await expect(record.getByRole('button', { name: 'Annuler cette modification' }).count()).resolves.toBe(0);
+    // The record reads the prospect again once the undo is answered: its stage changes after that read, not with the status.
+    await record
+      .locator('dd')
+      .nth(2)
+      .filter({ hasText: /^Ventes › Nouveau$/ })
+      .waitFor();
     const shown = await record.locator('dd').nth(2).textContent();
     expect(shown).toBe('Ventes › Nouveau');
 
