@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
-import { runAdmin } from '../support/admin-cli';
+import { productionDeps } from '../../lib/storage/client';
+import { runAdminInProcess } from '../support/admin-cli';
 
 /*
  * GET /workspaces/{w}/audit over HTTP with real sign-in (docs/api.md#settings-api, #audit-log): the entries of the
@@ -10,6 +11,8 @@ import { runAdmin } from '../support/admin-cli';
  */
 
 let api: TestApi;
+/** The command line's table client. */
+const cli = productionDeps();
 let people: PeopleWorkspace;
 let other: PeopleWorkspace;
 let invitee: string;
@@ -46,10 +49,23 @@ beforeAll(async () => {
   });
   expect(invited).toMatchObject({ status: 201, body: { invited: true, temporary_password: expect.any(String) } });
   ({ id: invitee, temporary_password: temporaryPassword } = invited.body as { id: string; temporary_password: string });
-  const tag = await runAdmin('tag', 'add', '--workspace', people.seed.workspace_id, '--name', 'Partenaire', '--json');
+  // The command line's `main` in this process: what is checked is its entry, not its process (admin-cli*.test.ts).
+  const tag = await runAdminInProcess(
+    cli,
+    'tag',
+    'add',
+    '--workspace',
+    people.seed.workspace_id,
+    '--name',
+    'Partenaire',
+    '--json',
+  );
   expect(tag.code).toBe(0);
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  cli.db.destroy();
+  await api.close();
+});
 
 const listed = (query?: Record<string, string>, person = people.admin) =>
   api.request('GET', auditPath(), { headers: bearer(person), ...(query ? { query } : {}) });

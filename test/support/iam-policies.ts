@@ -124,11 +124,32 @@ export function synthesizedTablePolicies(
 export type Verdict = { result: EvaluationResult; ignoredContextKeys: string[] };
 
 /**
+ * The verdicts already simulated in this test file, by everything a simulation reads: the flows record the same
+ * request many times over (a quarter of the requests of test/infra/iam-least-privilege.test.ts are repeats), and
+ * the simulator answers the same to the same question.
+ */
+const verdicts = new Map<string, Map<string, Promise<Verdict>>>();
+
+/**
  * IAM's answer to one request from a function whose only identity policy is `policy`, by
  * @cloud-copilot/iam-simulate. Without leading keys the request carries no `dynamodb:LeadingKeys`, without
  * `returnValues` no `dynamodb:ReturnValues`.
  */
-export async function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
+export function simulate(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
+  const policyKey = JSON.stringify(policy);
+  const ofPolicy = verdicts.get(policyKey) ?? new Map<string, Promise<Verdict>>();
+  verdicts.set(policyKey, ofPolicy);
+  const { action, target, leadingKeys, returnValues } = request;
+  const key = JSON.stringify([action, target, leadingKeys, returnValues]);
+  let verdict = ofPolicy.get(key);
+  if (verdict === undefined) {
+    verdict = simulated(policy, request);
+    ofPolicy.set(key, verdict);
+  }
+  return verdict;
+}
+
+async function simulated(policy: RolePolicy, request: IamRequest): Promise<Verdict> {
   const secretsTarget = 'secrets-table';
   const userPools: Record<string, string> = { 'user-pool': userPoolArn, 'other-user-pool': otherUserPoolArn };
   const resource =
