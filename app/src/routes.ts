@@ -28,12 +28,17 @@ export function goTo(route: Route): void {
   window.location.hash = hrefOf(route);
 }
 
-/** The route of the address, followed as it changes (a link, Back, Forward, an address typed). */
+/**
+ * The route of the address, followed as it changes (a link, Back, Forward, an address typed). The address is read
+ * again once the listener is in place: Preact runs effects after the first paint, so a change of the fragment made in
+ * between (an address typed or a link followed while the page was still starting) fired no event this listener heard.
+ */
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => routeOf(window.location.hash));
   useEffect(() => {
     const follow = () => setRoute(routeOf(window.location.hash));
     window.addEventListener('hashchange', follow);
+    follow();
     return () => window.removeEventListener('hashchange', follow);
   }, []);
   return route;
