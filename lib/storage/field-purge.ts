@@ -3,7 +3,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from './client';
 import { changeLogPrefix, indexes, keys, type ItemKey } from './table-items';
-import type { FieldValues } from '../domain/model';
+import { fieldChangeName, type FieldValues } from '../domain/model';
 
 /*
  * The purge of a deleted custom field, its access patterns (docs/data-model.md, "The purge of a deleted field"):
@@ -11,9 +11,6 @@ import type { FieldValues } from '../domain/model';
  * the one read that finds its value and entries of the key, then the conditional writes that remove them. None of
  * them writes `version`, `updated_at`, `actor` or an entry: the removal is no change of the prospect.
  */
-
-/** How the change log names a change of a custom field's value (docs/api.md#change-log). */
-const entryFieldOf = (key: string): string => `fields.${key}`;
 
 /**
  * Access pattern "workspaces with a purge to make" (index gsi4, partition `FIELDPURGE`): the workspaces whose oldest
@@ -101,7 +98,7 @@ export async function purgeProspectField(
           ':pk': pk,
           ':from': 'PROSPECT',
           ':to': `${changeLogPrefix.slice(0, -1)}$`,
-          ':field': entryFieldOf(key),
+          ':field': fieldChangeName(key),
         },
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
@@ -170,7 +167,7 @@ async function deleteEntry(store: Store, entry: ItemKey, key: string): Promise<b
         Key: entry,
         ConditionExpression: '#type = :entry AND #field = :field',
         ExpressionAttributeNames: { '#type': 'type', '#field': 'field' },
-        ExpressionAttributeValues: { ':entry': 'changelog', ':field': entryFieldOf(key) },
+        ExpressionAttributeValues: { ':entry': 'changelog', ':field': fieldChangeName(key) },
       }),
     );
     return true;

@@ -1,6 +1,6 @@
 import type { Store } from './client';
 import { keys, type ItemKey, items, type MarkerItem, type ProspectItem } from './table-items';
-import { prospectUpdate, type ProspectChange, type UpdateParts } from './prospect-writes';
+import { fieldsMapCondition, prospectUpdate, type ProspectChange } from './prospect-writes';
 import { putIfAbsent, transactWrite, type TransactItems } from './conditional-writes';
 import { journalEntryPut } from './webhook-calls';
 import { markerKeys, type PhoneMatching, type Placement } from './prospects';
@@ -122,7 +122,7 @@ export async function updateKnownProspect(
 
 /**
  * A known contact written on the version read: one that takes a new e-mail or phone, or custom
- * field values (`withFieldValues`): the record (conditional on the version read), the new markers
+ * field values (`prospectUpdate`'s `fields`): the record (conditional on the version read), the new markers
  * (created only if absent) and the release of the old ones, in one transaction.
  * In E.164 matching a phone of the same E.164 form as the record's is no new phone: the record
  * keeps the phone as first sent. A really new phone moves its exact marker and, when valid, its
@@ -175,10 +175,13 @@ export async function updateKnownProspectContacts(
       e164Writes.push({ item: release(key, 'attribute_not_exists(pk) OR record_id = :owner'), optional: true });
     }
   }
-  const record = withFieldValues(
-    prospectUpdate(knownContactChange(written), { ':version': prospect.version }),
-    written.fields,
-    prospect.fields !== undefined,
+  // The values each set in the map the prospect read has, or the map set whole when it had none
+  // (docs/adr/0016-custom-fields-storage.md), the condition holding the map as read (`fieldsMapCondition`).
+  const values = written.fields ?? {};
+  const fields = Object.keys(values).length === 0 ? undefined : { values, mapExists: prospect.fields !== undefined };
+  const record = prospectUpdate(
+    { ...knownContactChange(written), ...(fields ? { fields } : {}) },
+    { ':version': prospect.version },
   );
   const send = (withOptional: boolean) => {
     const extra = e164Writes.filter((write) => withOptional || !write.optional).map((write) => write.item);
@@ -187,8 +190,8 @@ export async function updateKnownProspectContacts(
         Update: {
           TableName: store.tableName,
           Key: keys.prospect(prospect.workspace_id, prospect.id),
-          ...record.parts,
-          ConditionExpression: `version = :version${record.condition}`,
+          ...record,
+          ConditionExpression: `version = :version${fieldsMapCondition(fields)}`,
         },
       },
       ...markerWrites,
@@ -214,39 +217,6 @@ export async function updateKnownProspectContacts(
     return 'changed_meanwhile';
   }
   return (await send(false)).written ? 'updated' : 'changed_meanwhile';
-}
-
-/**
- * The record's update with custom field values (docs/adr/0016-custom-fields-storage.md): each set in the `fields` map
- * the prospect read has, or the map set whole when it had none. The condition holds the map as read, so a nested
- * path never meets a missing map (an error, not a refusal). `prospectUpdate`'s expression opens with its SET clause,
- * which these assignments join.
- */
-function withFieldValues(
-  parts: UpdateParts,
-  values: FieldValues | undefined,
-  hadMap: boolean,
-): { parts: UpdateParts; condition: string } {
-  const entries = Object.entries(values ?? {});
-  if (entries.length === 0) return { parts, condition: '' };
-  const names: Record<string, string> = { '#fields': 'fields' };
-  const given: Record<string, unknown> = {};
-  const assignments = hadMap
-    ? entries.map(([key, value], index) => {
-        names[`#fk${index}`] = key;
-        given[`:fv${index}`] = value;
-        return `#fields.#fk${index} = :fv${index}`;
-      })
-    : ['#fields = :fields'];
-  if (!hadMap) given[':fields'] = values;
-  return {
-    parts: {
-      UpdateExpression: parts.UpdateExpression.replace(/^SET /, `SET ${assignments.join(', ')}, `),
-      ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, ...names },
-      ExpressionAttributeValues: { ...parts.ExpressionAttributeValues, ...given },
-    },
-    condition: hadMap ? ' AND attribute_exists(#fields)' : ' AND attribute_not_exists(#fields)',
-  };
 }
 
 function markerOf(prospect: Prospect, field: 'email' | 'phone', value: string | null | undefined): ItemKey {

@@ -86,7 +86,7 @@ export function prospectUpdate(change: ProspectChange, conditionValues: Record<s
 }
 
 /** The part of a change's condition that holds the map `fields` as the change was decided on (see above). */
-const fieldsMapCondition = (fields: CustomFieldValuesWrite | undefined): string =>
+export const fieldsMapCondition = (fields: CustomFieldValuesWrite | undefined): string =>
   fields === undefined
     ? ''
     : fields.mapExists
