@@ -48,15 +48,39 @@ export const tableDefinition = {
       sortKey: 'gsi4sk',
       projection: { type: 'INCLUDE', nonKeyAttributes: ['workspace_id', 'id', 'subscription_id', 'step'] },
     },
+    /**
+     * The lists of prospects (docs/adr/0017-lists-of-prospects.md), keys only: a list reads the prospects themselves,
+     * strongly, so an entry is rewritten only when its key moves. By stage, in the order of the last change; and, while
+     * a follow-up is set, by follow-up.
+     */
+    {
+      indexName: indexes.prospectsOfStageByChange,
+      partitionKey: 'gsi5pk',
+      sortKey: 'gsi5sk',
+      projection: { type: 'KEYS_ONLY' },
+    },
+    {
+      indexName: indexes.prospectsByFollowUp,
+      partitionKey: 'gsi6pk',
+      sortKey: 'gsi6sk',
+      projection: { type: 'KEYS_ONLY' },
+    },
   ],
 } as const;
 
 export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName'];
 
 /** An index's projection as DynamoDB's API and CloudFormation spell it. */
-export type IndexProjection = { ProjectionType: 'ALL' } | { ProjectionType: 'INCLUDE'; NonKeyAttributes: string[] };
+export type IndexProjection =
+  { ProjectionType: 'ALL' | 'KEYS_ONLY' } | { ProjectionType: 'INCLUDE'; NonKeyAttributes: string[] };
 
-export const projectionOf = (index: (typeof tableDefinition.globalSecondaryIndexes)[number]): IndexProjection =>
+export type IndexDefinition = (typeof tableDefinition.globalSecondaryIndexes)[number];
+
+export const projectionOf = (index: IndexDefinition): IndexProjection =>
   index.projection.type === 'INCLUDE'
     ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.nonKeyAttributes] }
-    : { ProjectionType: 'ALL' };
+    : { ProjectionType: index.projection.type };
+
+/** The non-key attributes an index copies besides the keys. */
+export const projectedAttributes = (index: IndexDefinition): readonly string[] =>
+  index.projection.type === 'INCLUDE' ? index.projection.nonKeyAttributes : [];

@@ -76,7 +76,7 @@ export async function updateKnownProspect(
   journal: WebhookCall,
 ): Promise<KnownContactWrite> {
   const { expected } = placement;
-  const change = prospectUpdate(knownContactChange(update), {
+  const change = prospectUpdate(knownContactChange(update), target, {
     ':pipeline': expected.pipeline_id,
     ':stage': expected.stage_id,
   });
@@ -181,6 +181,7 @@ export async function updateKnownProspectContacts(
   const fields = Object.keys(values).length === 0 ? undefined : { values, mapExists: prospect.fields !== undefined };
   const record = prospectUpdate(
     { ...knownContactChange(written), ...(fields ? { fields } : {}) },
+    { workspaceId: prospect.workspace_id, prospectId: prospect.id },
     { ':version': prospect.version },
   );
   const send = (withOptional: boolean) => {

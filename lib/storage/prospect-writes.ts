@@ -35,21 +35,42 @@ export type UpdateParts = {
   ExpressionAttributeValues: Record<string, unknown>;
 };
 
-export function prospectUpdate(change: ProspectChange, conditionValues: Record<string, unknown> = {}): UpdateParts {
+export function prospectUpdate(
+  change: ProspectChange,
+  target: Target,
+  conditionValues: Record<string, unknown> = {},
+): UpdateParts {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {
     ':now': change.now,
     ':one': 1,
     ':actor': change.actor,
+    ':changeKey': keys.prospectByChange(change.now, target.prospectId),
     ...conditionValues,
   };
-  const sets = ['updated_at = :now', 'version = version + :one', 'actor = :actor'];
+  // The lists' index keys move with what they hold (docs/adr/0017-lists-of-prospects.md): the last change always, the
+  // stage and the follow-up when set; a follow-up cleared takes the prospect out of the follow-up index.
+  const sets = ['updated_at = :now', 'version = version + :one', 'actor = :actor', 'gsi5sk = :changeKey'];
+  const removes: string[] = [];
   Object.entries(change.set).forEach(([attribute, value], index) => {
     names[`#f${index}`] = attribute;
     values[`:f${index}`] = value;
     sets.push(`#f${index} = :f${index}`);
   });
-  const removes: string[] = [];
+  if ('stage_id' in change.set) {
+    values[':stageKey'] = keys.prospectsOfStage(target.workspaceId, change.set.stage_id ?? null);
+    sets.push('gsi5pk = :stageKey');
+  }
+  if ('next_follow_up_at' in change.set) {
+    const followUpAt = change.set.next_follow_up_at;
+    if (followUpAt) {
+      values[':followUps'] = keys.prospectsByFollowUp(target.workspaceId);
+      values[':followUpKey'] = keys.prospectByFollowUp(followUpAt, target.prospectId);
+      sets.push('gsi6pk = :followUps', 'gsi6sk = :followUpKey');
+    } else {
+      removes.push('gsi6pk', 'gsi6sk');
+    }
+  }
   if (change.fields) {
     names['#fields'] = 'fields';
     const entries = Object.entries(change.fields.values);
@@ -123,7 +144,7 @@ export async function writeProspectChange(
       Update: {
         TableName: store.tableName,
         Key: keys.prospect(target.workspaceId, target.prospectId),
-        ...prospectUpdate(update, { ':version': update.expectedVersion }),
+        ...prospectUpdate(update, target, { ':version': update.expectedVersion }),
         ConditionExpression: `version = :version${fieldsMapCondition(update.fields)}`,
       },
     },
@@ -171,7 +192,7 @@ export async function writeNote(
       Update: {
         TableName: store.tableName,
         Key: keys.prospect(target.workspaceId, target.prospectId),
-        ...prospectUpdate({ set: {}, actor: note.actor, now }),
+        ...prospectUpdate({ set: {}, actor: note.actor, now }, target),
         ConditionExpression: 'attribute_exists(pk)',
       },
     },

@@ -47,6 +47,13 @@ export const indexes = {
    * sweep), and the workspaces with a deleted custom field to purge, by the oldest deletion (the field purge).
    */
   pendingWorkByTime: 'gsi4',
+  /**
+   * A workspace's prospects by stage, in the order of their last change (lists by last change, by stage, by pipeline:
+   * docs/adr/0017-lists-of-prospects.md).
+   */
+  prospectsOfStageByChange: 'gsi5',
+  /** A workspace's prospects with a follow-up, soonest first (lists by follow-up). */
+  prospectsByFollowUp: 'gsi6',
 } as const;
 
 /**
@@ -100,6 +107,13 @@ export const keys = {
   /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>` (oldest first). */
   prospectsOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#PROSPECTS`,
   prospectInWorkspace: (createdAt: string, prospectId: string): string => `${createdAt}#${prospectId}`,
+  /** `indexes.prospectsOfStageByChange`: one partition per stage, `-` for a prospect without one. */
+  prospectsOfStage: (workspaceId: string, stageId: string | null): string =>
+    `WS#${workspaceId}#STAGE#${stageId ?? '-'}`,
+  prospectByChange: (updatedAt: string, prospectId: string): string => `${updatedAt}#${prospectId}`,
+  /** `indexes.prospectsByFollowUp`: one partition per workspace, only prospects with a follow-up. */
+  prospectsByFollowUp: (workspaceId: string): string => `WS#${workspaceId}#FOLLOWUP`,
+  prospectByFollowUp: (followUpAt: string, prospectId: string): string => `${followUpAt}#${prospectId}`,
 
   endpoint: (endpointId: string): ItemKey => ({ pk: `ENDPOINT#${endpointId}`, sk: 'ENDPOINT' }),
 
@@ -216,6 +230,12 @@ export type ProspectItem = Prospect & {
   /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
   gsi3pk: string;
   gsi3sk: string;
+  /** `indexes.prospectsOfStageByChange`: `WS#<ws>#STAGE#<stage>`, `<updated_at>#<id>`. */
+  gsi5pk: string;
+  gsi5sk: string;
+  /** `indexes.prospectsByFollowUp`, while a follow-up is set: `WS#<ws>#FOLLOWUP`, `<next_follow_up_at>#<id>`. */
+  gsi6pk?: string;
+  gsi6sk?: string;
 };
 
 export type CandidateItem = Candidate & { pk: string; sk: 'CANDIDATE'; type: 'candidate' };
@@ -277,6 +297,14 @@ export const items = {
     ...prospect,
     gsi3pk: keys.prospectsOfWorkspace(prospect.workspace_id),
     gsi3sk: keys.prospectInWorkspace(prospect.created_at, prospect.id),
+    gsi5pk: keys.prospectsOfStage(prospect.workspace_id, prospect.stage_id),
+    gsi5sk: keys.prospectByChange(prospect.updated_at, prospect.id),
+    ...(prospect.next_follow_up_at
+      ? {
+          gsi6pk: keys.prospectsByFollowUp(prospect.workspace_id),
+          gsi6sk: keys.prospectByFollowUp(prospect.next_follow_up_at, prospect.id),
+        }
+      : {}),
   }),
   candidate: (candidate: Stamped<Candidate>): CandidateItem => ({
     ...keys.candidate(candidate.workspace_id, candidate.id),

@@ -73,6 +73,22 @@ describe('units billed', () => {
     expect(writeUnits(logEntry, updatedAttributes({ UpdateExpression: 'SET undone_at = :now' }))).toBe(3);
   });
 
+  it('writes an index twice when an update moves the item’s key in it, once when it takes the item out', () => {
+    const listed = {
+      pk: 'PROSPECT#w#p',
+      sk: 'PROSPECT',
+      gsi5pk: 'WS#w#STAGE#s',
+      gsi5sk: 't#p',
+      notes: 'x'.repeat(1100),
+    };
+    // A keys-only entry is under 1 KB whatever the item's size: the item's 2 units, the entry's 1.
+    expect(writeUnits(listed)).toBe(3);
+    expect(writeUnits(listed, updatedAttributes({ UpdateExpression: 'SET gsi5sk = :k, updated_at = :now' }))).toBe(4);
+    expect(writeUnits(listed, updatedAttributes({ UpdateExpression: 'SET first_name = :n' }))).toBe(2);
+    const outside = { ...listed, gsi5pk: undefined };
+    expect(writeUnits(outside, updatedAttributes({ UpdateExpression: 'REMOVE gsi5pk' }))).toBe(3);
+  });
+
   it('reads the attributes an update expression touches, names resolved', () => {
     const touched = updatedAttributes({
       UpdateExpression: 'SET updated_at = :now, version = version + :one, #f0 = :f0 ADD tag_ids :t REMOVE a, #b',

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { tableDefinition } from '../../infra/cdk/table-definition';
+import { projectedAttributes, tableDefinition } from '../../infra/cdk/table-definition';
 
 /** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
@@ -41,19 +41,26 @@ export const readUnits = (bytes: number, consistent: boolean) =>
   Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
 /**
- * The table's write and one more per index holding the item that the write reaches: a put (`changed` absent) writes
- * all; an update writes an `INCLUDE` index only when it sets one of its attributes ("Provisioned throughput
- * considerations for Global Secondary Indexes": a write that changes no projected attribute does not write the index).
+ * The table's write and the writes of the indexes holding the item ("Provisioned throughput considerations for Global
+ * Secondary Indexes"): a put (`changed` absent) writes each index whose keys it has once; an update writes an index
+ * twice when it moves the item's key in it (the old entry deleted, the new one put), once when it sets only attributes
+ * the index copies (or takes the item out of it), not at all otherwise. Without the item as it was, an update that
+ * sets an index key is billed as a move even when the item only enters the index (one write): an upper bound. An
+ * index entry of `KEYS_ONLY` is its keys, under 1 KB; any other entry is billed at the item's size.
  */
 export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>): number {
   const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
-  const indexes = tableDefinition.globalSecondaryIndexes.filter((index) => {
-    if (item?.[index.partitionKey] === undefined || item?.[index.sortKey] === undefined) return false;
-    if (changed === undefined || index.projection.type === 'ALL') return true;
-    const projected: readonly string[] = [index.partitionKey, index.sortKey, ...index.projection.nonKeyAttributes];
-    return projected.some((attribute) => changed.has(attribute));
-  }).length;
-  return units * (1 + indexes);
+  const indexWrites = tableDefinition.globalSecondaryIndexes.map((index) => {
+    const entryUnits = index.projection.type === 'KEYS_ONLY' ? 1 : units;
+    const inIndex = item?.[index.partitionKey] !== undefined && item?.[index.sortKey] !== undefined;
+    if (changed === undefined) return inIndex ? entryUnits : 0;
+    const keyWritten = changed.has(index.partitionKey) || changed.has(index.sortKey);
+    if (keyWritten) return (inIndex ? 2 : 1) * entryUnits;
+    if (!inIndex) return 0;
+    const copied = index.projection.type === 'ALL' || projectedAttributes(index).some((name) => changed.has(name));
+    return copied ? entryUnits : 0;
+  });
+  return units + indexWrites.reduce((sum, writes) => sum + writes, 0);
 }
 
 /** The attributes an update expression sets, adds, deletes or removes (names resolved). */

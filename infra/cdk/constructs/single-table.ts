@@ -30,7 +30,7 @@ export class SingleTable extends Table {
         sortKey: stringKey(index.sortKey),
         ...(index.projection.type === 'INCLUDE'
           ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.nonKeyAttributes] }
-          : { projectionType: ProjectionType.ALL }),
+          : { projectionType: ProjectionType[index.projection.type] }),
       });
     }
   }
