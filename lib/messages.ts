@@ -213,6 +213,34 @@ export const messages = {
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
+  /** The list of a workspace's prospects, `GET /prospects` without a contact (docs/api.md#lists-of-prospects). */
+  lists: {
+    withContact: (name: string) =>
+      `Paramètre « ${name} » : la recherche par contact (email, phone ou social_url) ne se combine avec aucun paramètre de la liste des prospects.`,
+    unknownParameter: (name: string) => `Paramètre ${q(name)} inconnu : la liste des prospects ne le lit pas.`,
+    tooManyIds: (max: number) => `Paramètre « id » : ${max} identifiants au plus.`,
+    tooManyValues: (name: string, max: number) =>
+      `Paramètre « ${name} » : ${max} valeurs au plus en tout pour les filtres de la liste (« id » à part).`,
+    invalidId: 'Paramètre « id » invalide : un UUID est attendu.',
+    blank: (name: string) => `Paramètre « ${name} » vide : un identifiant ou un nom est attendu.`,
+    invalidMember: (name: string) =>
+      name === 'member_id'
+        ? "Paramètre « member_id » invalide : l'identifiant (UUID) d'un membre est attendu."
+        : `Paramètre « ${name} » invalide : l'identifiant (UUID) d'un membre ou « none » est attendu.`,
+    invalidFollowUp: 'Paramètre « follow_up » invalide : overdue, today, due, none ou any est attendu.',
+    invalidInstant: (name: string) =>
+      `Paramètre « ${name} » invalide : une date AAAA-MM-JJ ou un horodatage ISO 8601 avec son fuseau (Z ou ±HH:MM) est attendu.`,
+    invalidSort:
+      'Paramètre « sort » invalide : -created_at, created_at, -updated_at, updated_at ou next_follow_up_at est attendu.',
+    invalidFieldValue: (name: string, fieldName: string) =>
+      `Paramètre « ${name} » invalide : la valeur ne correspond pas au type du champ « ${fieldName} ».`,
+    unknownPipeline: (reference: string) => `Pipeline de vente ${q(reference)} introuvable dans l'espace.`,
+    unknownStage: (reference: string) =>
+      `Étape ${q(reference)} introuvable : donnez l'identifiant d'une étape de l'espace, ou son nom dans le pipeline donné (s'il est seul) ou sinon dans le pipeline par défaut.`,
+    unknownTag: (reference: string) => `Tag ${q(reference)} introuvable dans l'espace.`,
+    unknownMember: (name: string) => `Paramètre « ${name} » : ce membre n'existe pas dans l'espace.`,
+  },
+
   /** Path parameters, which a client sends percent-encoded (lib/http/request-input.ts). */
   path: {
     unreadable: (name: string) =>
