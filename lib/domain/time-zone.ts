@@ -15,6 +15,9 @@ import { readIsoTimestamp } from './timestamps';
  */
 const ianaNamePattern = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 
+/** The form as JSON Schema and OpenAPI validators read it (ECMA-262). */
+export const ianaNamePatternSource = ianaNamePattern.source;
+
 /** Far above the longest IANA name (32 characters): a longer value is refused before the database is asked. */
 export const maxTimeZoneNameLength = 64;
 
