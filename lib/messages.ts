@@ -18,6 +18,8 @@ const defaultPlacement = 'le prospect est placé à la première étape du pipel
 /** The admin commands quote a pasted 500-character id by its first 40 UTF-16 units, as they always did. */
 const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(0, 40)}…` : value} »`;
 const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
+/** The API and the command line refuse a time zone in the same words (docs/api.md#workspaces). */
+const timeZoneExpected = 'un fuseau horaire IANA connu est attendu, par exemple Europe/Paris ou America/Montreal';
 
 export const messages = {
   /** The settings API's webhook call journal, subscriptions and deliveries (docs/api.md#settings-api). */
@@ -122,6 +124,9 @@ export const messages = {
     stageReference: 'un identifiant ou un nom d’étape est attendu',
     tagReference: 'un identifiant ou un nom de tag est attendu',
     oneFieldToChange: 'au moins un champ à modifier est attendu',
+    /** `PATCH /workspaces/{w}` without a setting: the settings it may change, by their fields' names. */
+    oneSettingToChange: (names: string) => `au moins un réglage à modifier est attendu (${names})`,
+    timeZone: timeZoneExpected,
     zonedTimestamp: 'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
     blankNote: 'le contenu ne peut pas être vide',
     noteTooLong: (max: number) => `${max} caractères au plus (un emoji compte pour un)`,
@@ -378,6 +383,11 @@ export const messages = {
     deliveryRedeliveryQueued: 'Envoi remis en file pour être renvoyé aussitôt.',
     changeUndone: (field: string, prospectId: string) =>
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
+    /** `changed`: each setting changed, in words (`workspaceSettings`, `settingChanged`), separated by commas. */
+    workspaceChanged: (changed: string) => `Réglages de l'espace modifiés : ${changed}.`,
+    settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,
+    /** What `PATCH /workspaces/{w}` may change, as `workspaceChanged` names it. */
+    workspaceSettings: { time_zone: 'fuseau horaire' },
   },
 
   /** Outbound events (docs/api.md#outbound-events): why an attempt failed, kept as a delivery's `last_error`. */
@@ -488,10 +498,11 @@ export const messages = {
 
     /** `workspace set` (docs/api.md#workspaces). */
     workspaceSettings: {
-      nothingToSet: 'Indiquez au moins une option à changer : --phone-matching ou --phone-region.',
+      nothingToSet: 'Indiquez au moins une option à changer : --phone-matching, --phone-region ou --time-zone.',
       invalidMatching: (value: string) => `Valeur de --phone-matching invalide : ${q(value)} (exact ou e164 attendu).`,
       invalidRegion: (value: string) =>
         `Valeur de --phone-region invalide : ${q(value)} (un code de pays ISO à deux lettres connu attendu, par exemple FR ou BE).`,
+      invalidTimeZone: (value: string) => `Valeur de --time-zone invalide : ${q(value)} : ${timeZoneExpected}.`,
       /** An internal failure (exit 1): every round lost to a concurrent change. */
       contended: (rounds: number) =>
         `Les réglages de l'espace ont changé pendant chacun des ${rounds} essais : rien n'a été enregistré, réessayez.`,

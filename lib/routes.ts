@@ -243,7 +243,7 @@ const routeTable = [
     errorShape: 'standard',
   },
   /*
-   * The workspace, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
+   * The workspace and its settings, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
    * route under a workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   {
@@ -252,6 +252,14 @@ const routeTable = [
     path: '/workspaces/{workspace_id}',
     credential: 'member-token',
     role: 'member',
+    errorShape: 'standard',
+  },
+  {
+    id: 'changeWorkspace',
+    method: 'PATCH',
+    path: '/workspaces/{workspace_id}',
+    credential: 'member-token',
+    role: 'admin',
     errorShape: 'standard',
   },
   {

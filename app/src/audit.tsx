@@ -14,8 +14,8 @@ const actionNames: Record<AuditEntry['action'], string> = texts.audit.actions;
 
 /**
  * What an entry acted on, by name when the page has one (a key, a member, a tag, a custom field by its label), a link
- * for a replayed call (its own page); the rest (the webhook, a subscription, a delivery, an undone change) its summary
- * names.
+ * for a replayed call (its own page); the rest (the webhook, a subscription, a delivery, an undone change, the
+ * workspace's settings) its summary names.
  */
 function targetOf(entry: AuditEntry, names: WorkspaceNames, workspace: Workspace) {
   const target = entry.target_id;

@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * The workspace, and the caller’s role in it
-     * @description The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed by the platform team (`workspace set`).
+     * @description The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed by the platform team (`workspace set`), the time zone by an admin (`PATCH`).
      *
      *     Role: `member` of the workspace (an `admin` too).
      */
@@ -149,7 +149,13 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change the workspace’s settings
+     * @description The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, naming each setting changed with its values before and after). A change to what the workspace already says writes nothing and answers it.
+     *
+     *     Role: `admin` of the workspace.
+     */
+    patch: operations['changeWorkspace'];
     trace?: never;
   };
   '/workspaces/{workspace_id}/pipelines': {
@@ -984,6 +990,10 @@ export interface components {
        */
       update?: 'always' | 'if_empty';
     };
+    WorkspaceChange: {
+      /** @description An IANA time zone name the service’s time zone database knows (`Europe/Paris`, `America/Montreal`, `UTC`), kept as sent; another name, or a fixed offset (`+02:00`): 400. The workspace’s days begin and end in it. */
+      time_zone?: string;
+    };
     /** @description What each field is read as is its first alternative; another value is accepted, ignored and named in `warnings`, so no length or type is enforced here. Enforced: at least one of `email` (an address), `phone`, `social_url` is a text within its length and not blank. */
     Lead:
       | ({
@@ -1262,6 +1272,8 @@ export interface components {
       phone_matching: 'exact' | 'e164';
       /** @description Region of numbers written without a country code (ISO 3166). */
       phone_region: string;
+      /** @description The IANA time zone in which the workspace’s days begin and end (`Europe/Paris` until an admin sets another: `PATCH /workspaces/{workspace_id}`). */
+      time_zone: string;
       /**
        * Format: date-time
        * @description ISO 8601, UTC (Z).
@@ -1671,8 +1683,9 @@ export interface components {
           | 'subscription.deleted'
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
-          | 'change.undone';
-        /** @description The id of what changed (an API key, a member…); a custom field’s key for `field.*`. */
+          | 'change.undone'
+          | 'workspace.changed';
+        /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */
         summary: string;
@@ -2291,6 +2304,138 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  changeWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+      };
+      cookie?: never;
+    };
+    /** @description The settings to change. JSON whatever the `Content-Type` (any, or none). */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkspaceChange'];
+        '*/*': components['schemas']['WorkspaceChange'];
+      };
+    };
+    responses: {
+      /** @description The workspace, as `GET /workspaces/{workspace_id}` answers it. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkspaceDetail'];
+        };
+      };
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A `time_zone` that is not the name of a time zone the IANA database knows (a fixed offset such as `+02:00` neither), or a body without any setting. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
         };
       };
       /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */

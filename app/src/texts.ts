@@ -465,6 +465,7 @@ export const texts = {
       'subscription.secret_rotated': 'Secret d’un abonnement changé',
       'delivery.redelivered': 'Envoi renvoyé',
       'change.undone': 'Modification par l’API annulée',
+      'workspace.changed': 'Réglages de l’espace modifiés',
     } satisfies Record<AuditAction, string>,
     summary: 'Résumé',
     target: 'Concerne',

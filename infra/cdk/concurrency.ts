@@ -47,7 +47,7 @@ export const budgetedCallSeconds = { authorizer: 0.05, handler: 0.1 } as const;
 /**
  * Every route at its method's full throttle at once (./constructs/crm-api.ts): 9 × 200 + 2 × 25 + 2 × 250 for the
  * Prospect API (`GET /members` and `GET /fields` the 25s) and the webhooks, 20 for each method of the settings API (5
- * for its three edits of custom fields).
+ * for its three edits of custom fields and the change of the workspace's settings).
  */
 export const apiPeakRequestsPerSecond = deployedRoutes.reduce(
   (sum, route) => sum + methodThrottleOf(route).rateLimit,

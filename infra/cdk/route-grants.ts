@@ -271,7 +271,7 @@ export const routeGrants = {
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
   },
   /*
-   * The workspace, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
+   * The workspace and its settings, its tags, its custom fields, its API keys and its webhook (docs/api.md#settings-api). Each settings
    * route under a workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   getWorkspace: {
@@ -279,6 +279,12 @@ export const routeGrants = {
     /** `workspace show`'s one GetItem of the configuration item. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
+  },
+  changeWorkspace: {
+    entry: 'functions/settings/change-workspace.ts',
+    /** As `createTag`: the configuration item read, then its settings updated with the audit entry in one transaction. */
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
+    tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   listWorkspacePipelines: {
     entry: 'functions/settings/list-workspace-pipelines.ts',

@@ -325,10 +325,12 @@ export type RecruitmentPipeline = {
 };
 export type Workspace = { id: string; name: string; created_at: string; endpoint_id?: string };
 
-/** A workspace's configuration: what its routes resolve references against. */
+/** A workspace's configuration: what its routes resolve references against, and its settings. */
 export type WorkspaceConfig = {
   /** None: no such workspace, nothing configured. */
   workspace: Workspace | undefined;
+  /** Each as stored, or its default when the workspace never set it (none: every default). */
+  settings: WorkspaceSettings;
   members: Member[];
   tags: Tag[];
   salesPipelines: SalesPipeline[];
@@ -355,6 +357,36 @@ export function phoneSettingsOf(stored: object | undefined): PhoneSettings {
   return {
     phone_matching: matching === 'e164' || matching === 'exact' ? matching : defaultPhoneSettings.phone_matching,
     phone_region: typeof region === 'string' && /^[A-Z]{2}$/.test(region) ? region : defaultPhoneSettings.phone_region,
+  };
+}
+
+/**
+ * A workspace's settings (docs/api.md#workspaces), attributes of its configuration item, each with the value a
+ * workspace that never set it has: how the lead webhook compares phones, and the time zone (an IANA name) in which the
+ * workspace's days begin and end.
+ */
+export type WorkspaceSettings = PhoneSettings & { time_zone: string };
+export const defaultWorkspaceSettings: Readonly<WorkspaceSettings> = {
+  ...defaultPhoneSettings,
+  time_zone: 'Europe/Paris',
+};
+
+/**
+ * The settings a configuration edit sets (`PATCH /workspaces/{w}`, `workspace set --time-zone`), each one given
+ * replacing the stored value. The phone settings are not among them: their own write also copies them to the webhook's
+ * endpoint and may have to index the prospects first (docs/data-model.md, "Phone matching in E.164").
+ */
+export type WorkspaceSettingsChange = Partial<Pick<WorkspaceSettings, 'time_zone'>>;
+
+/**
+ * The settings a stored configuration item says; an absent or unreadable value is its default. A time zone is stored
+ * only once checked against the time zone database (lib/domain/time-zone.ts).
+ */
+export function workspaceSettingsOf(stored: object | undefined): WorkspaceSettings {
+  const { time_zone: timeZone } = (stored ?? {}) as Record<string, unknown>;
+  return {
+    ...phoneSettingsOf(stored),
+    time_zone: typeof timeZone === 'string' && timeZone !== '' ? timeZone : defaultWorkspaceSettings.time_zone,
   };
 }
 

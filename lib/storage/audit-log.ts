@@ -31,7 +31,8 @@ export type AuditAction =
   | 'subscription.deleted'
   | 'subscription.secret_rotated'
   | 'delivery.redelivered'
-  | 'change.undone';
+  | 'change.undone'
+  | 'workspace.changed';
 
 /** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */
 export type AuditEntry = {

@@ -16,7 +16,7 @@ import {
   type ConfigParts,
   type WorkspaceConfigItem,
 } from './workspace-config';
-import type { WorkspaceConfig } from '../domain/model';
+import type { WorkspaceConfig, WorkspaceSettingsChange } from '../domain/model';
 
 /** The configuration of an existing workspace, as an edit receives it. */
 export type ExistingWorkspaceConfig = WorkspaceConfig & { workspace: NonNullable<WorkspaceConfig['workspace']> };
@@ -31,12 +31,19 @@ export type ConfigCompanion =
   | { kind: 'delete-membership'; email: string; workspaceId: string }
   | { kind: 'audit'; entry: AuditEntry };
 
-/** An edit's decision: the new members, tags and pipelines, and what is written with them. */
-export type ConfigChange = { parts: ConfigParts; companions: readonly ConfigCompanion[] };
+/**
+ * An edit's decision: the new members, tags and pipelines (absent: the lists stay as stored, unwritten), the settings
+ * it sets (each attribute given replaced, the others left as stored), and what is written with them.
+ */
+export type ConfigChange = {
+  parts?: ConfigParts;
+  settings?: WorkspaceSettingsChange;
+  companions: readonly ConfigCompanion[];
+};
 
 /**
  * What an edit decides from the configuration it is given: the new members, tags and pipelines
- * (alone, or with companions), or `unchanged` (nothing to write: the configuration read is the
+ * (alone), a change with its settings and companions, or `unchanged` (nothing to write: the configuration read is the
  * answer, read strongly consistent). It may throw to refuse (nothing is written); it runs again on the
  * fresh configuration after a lost race, so it must decide from its argument only.
  */
@@ -76,7 +83,10 @@ export const configEditPolicy: RetryPolicy = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 1000))),
 };
 
-/** The attributes an edit replaces; every other attribute of the workspace item is left as stored. */
+/**
+ * The attributes an edit of the lists replaces, besides the settings an edit names; every other attribute of the
+ * workspace item is left as stored.
+ */
 const editedAttributes = ['members', 'tags', 'sales_pipelines', 'recruitment_pipelines', 'fields'] as const;
 
 /**
@@ -125,10 +135,10 @@ export function configOfRead(read: ConfigRead): ExistingWorkspaceConfig | undefi
 /**
  * Access pattern "edit the workspace configuration" (docs/data-model.md, "Configuration edits"):
  * optimistic concurrency on `config_version`. A strongly consistent GetItem, `edit` applied to what
- * it read, then one UpdateItem that sets the five lists and `config_version + 1`, conditional on the
- * item existing with the version read. The update, not a PutItem, leaves every other attribute as
- * stored at the time of the write (name, `created_at`, an `endpoint_id` that `webhook generate`
- * set meanwhile without touching the version, any attribute to come).
+ * it read, then one UpdateItem that sets the five lists (or the settings the edit names, or both) and
+ * `config_version + 1`, conditional on the item existing with the version read. The update, not a PutItem, leaves
+ * every other attribute as stored at the time of the write (name, `created_at`, an `endpoint_id` that `webhook
+ * generate` set meanwhile without touching the version, the settings the edit does not name, any attribute to come).
  *
  * A lost race (another edit won) returns the current item with the refusal
  * (`ReturnValuesOnConditionCheckFailure`): the second round, which follows at once, applies `edit`
@@ -181,10 +191,15 @@ export async function editWorkspaceConfig(
 const versionOf = (stored: StoredConfigItem): number | undefined =>
   typeof stored.config_version === 'number' ? stored.config_version : undefined;
 
-/** The item an edit makes of the item read, the version it was read with, and its companions. */
+/**
+ * The item an edit makes of the item read, the version it was read with, the attributes the edit sets (besides the
+ * version) and removes, and its companions.
+ */
 type EditedItem = {
   edited: StoredConfigItem;
   readVersion: number | undefined;
+  sets: readonly string[];
+  removes: readonly string[];
   companions: readonly ConfigCompanion[];
 };
 
@@ -193,41 +208,54 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'u
   const read = configOf(stored);
   const decided = edit({ ...read, workspace: read.workspace as ExistingWorkspaceConfig['workspace'] });
   if (decided === 'unchanged') return decided;
-  const { parts, companions } = 'parts' in decided ? decided : { parts: decided, companions: [] };
+  const {
+    parts,
+    settings = {},
+    companions,
+  }: ConfigChange = 'companions' in decided ? decided : { parts: decided, companions: [] };
   const readVersion = versionOf(stored);
   const nextVersion = (readVersion ?? 0) + 1;
-  const built = configItems.workspace(
-    { id: stored.id, name: stored.name, created_at: stored.created_at },
-    parts,
-    nextVersion,
-  );
   const edited: StoredConfigItem = { ...stored, config_version: nextVersion };
-  for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
-  for (const attribute of purgeIndexAttributes) delete edited[attribute];
-  Object.assign(edited, fieldPurgeIndexOf(parts.fields));
+  const sets: string[] = [];
+  const removes: string[] = [];
+  if (parts !== undefined) {
+    const built = configItems.workspace(
+      { id: stored.id, name: stored.name, created_at: stored.created_at },
+      parts,
+      nextVersion,
+    );
+    for (const attribute of editedAttributes) Object.assign(edited, { [attribute]: built[attribute] });
+    for (const attribute of purgeIndexAttributes) delete edited[attribute];
+    const purgeIndex = fieldPurgeIndexOf(parts.fields);
+    Object.assign(edited, purgeIndex);
+    sets.push(...editedAttributes);
+    (purgeIndex === undefined ? removes : sets).push(...purgeIndexAttributes);
+  }
+  for (const [attribute, value] of Object.entries(settings)) {
+    Object.assign(edited, { [attribute]: value });
+    sets.push(attribute);
+  }
   const bytes = estimatedItemBytes(edited);
   if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
-  return { edited, readVersion, companions };
+  return { edited, readVersion, sets, removes, companions };
 }
 
 /**
- * The conditional update of the configuration item: the five lists, the purge's index attributes (set or removed) and
- * the next version, if the version read is still stored.
+ * The conditional update of the configuration item: what the edit sets (the five lists and the purge's index
+ * attributes, set or removed; the settings it names) and the next version, if the version read is still stored.
  */
-function configUpdate(store: Store, { edited, readVersion }: EditedItem) {
-  const indexed = purgeIndexAttributes.every((name) => edited[name] !== undefined);
-  const sets = [...editedAttributes, ...(indexed ? purgeIndexAttributes : [])];
-  const removed = indexed ? '' : ` REMOVE ${purgeIndexAttributes.map((name) => `#${name}`).join(', ')}`;
+function configUpdate(store: Store, { edited, readVersion, sets, removes }: EditedItem) {
+  const removed = removes.length === 0 ? '' : ` REMOVE ${removes.map((name) => `#${name}`).join(', ')}`;
   return {
     TableName: store.tableName,
     Key: keys.workspace(edited.id),
-    UpdateExpression: `SET ${sets.map((name) => `#${name} = :${name}`).join(', ')}, #version = :next${removed}`,
+    UpdateExpression: `SET ${[...sets.map((name) => `#${name} = :${name}`), '#version = :next'].join(', ')}${removed}`,
     ConditionExpression:
       readVersion === undefined
         ? 'attribute_exists(pk) AND attribute_not_exists(#version)'
         : 'attribute_exists(pk) AND #version = :read',
     ExpressionAttributeNames: {
-      ...Object.fromEntries([...editedAttributes, ...purgeIndexAttributes].map((name) => [`#${name}`, name])),
+      ...Object.fromEntries([...sets, ...removes].map((name) => [`#${name}`, name])),
       '#version': 'config_version',
     },
     ExpressionAttributeValues: {

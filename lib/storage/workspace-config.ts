@@ -12,6 +12,9 @@ import {
   type Tag,
   type Workspace,
   type WorkspaceConfig,
+  type WorkspaceSettings,
+  defaultWorkspaceSettings,
+  workspaceSettingsOf,
 } from '../domain/model';
 
 /** The configuration's entries as the configuration item embeds them: the domain's, each with its `type`. */
@@ -34,7 +37,8 @@ export type ConfigParts = {
 /**
  * The workspace's one configuration item as stored (docs/data-model.md, "Items"): the workspace
  * item `WS#<ws> / CFG#WORKSPACE` embedding members, tags and both kinds of pipelines, each entry
- * with its `type`, and `config_version` (1 at creation, raised by every edit: lib/storage/config-edits.ts).
+ * with its `type`, its settings (each absent until set: its default), and `config_version` (1 at creation, raised by
+ * every edit: lib/storage/config-edits.ts).
  */
 export type WorkspaceConfigItem = WorkspaceItem &
   ItemKey & {
@@ -48,7 +52,8 @@ export type WorkspaceConfigItem = WorkspaceItem &
     /** Absent on an item no field edit has touched: no field. */
     fields?: FieldEntry[];
     config_version: number;
-  } & Partial<FieldPurgeIndex>;
+  } & Partial<WorkspaceSettings> &
+  Partial<FieldPurgeIndex>;
 
 /**
  * Index gsi4, "workspaces with a field purge to make" (docs/data-model.md, "The purge of a deleted field"): set on the
@@ -135,7 +140,15 @@ export const configItems = {
 /** The configuration of a workspace from its item (none: no such workspace, nothing configured). */
 export function configOf(item: Record<string, unknown> | undefined): WorkspaceConfig {
   if (!item)
-    return { workspace: undefined, members: [], tags: [], salesPipelines: [], recruitmentPipelines: [], fields: [] };
+    return {
+      workspace: undefined,
+      settings: { ...defaultWorkspaceSettings },
+      members: [],
+      tags: [],
+      salesPipelines: [],
+      recruitmentPipelines: [],
+      fields: [],
+    };
   const stored = item as Partial<WorkspaceConfigItem> & WorkspaceItem;
   const { members, tags, sales_pipelines, recruitment_pipelines, fields } = stored;
   const workspace: WorkspaceItem = {
@@ -147,6 +160,7 @@ export function configOf(item: Record<string, unknown> | undefined): WorkspaceCo
   };
   return {
     workspace,
+    settings: workspaceSettingsOf(item),
     members: members ?? [],
     tags: tags ?? [],
     salesPipelines: sales_pipelines ?? [],

@@ -48,6 +48,7 @@ describe('admin command line: workspaces', () => {
       name: 'Réglé',
       phone_matching: 'exact',
       phone_region: 'BE',
+      time_zone: 'Europe/Paris',
       created_at: expect.any(String),
     });
 
@@ -71,6 +72,7 @@ describe('admin command line: workspaces', () => {
       'name',
       'phone_matching',
       'phone_region',
+      'time_zone',
       'created_at',
       'shared_numbers',
     ]);

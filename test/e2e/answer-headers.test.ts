@@ -177,6 +177,8 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'GET', path: '/workspaces', headers: admin() };
     case 'getWorkspace':
       return { method: 'GET', path: base, headers: admin() };
+    case 'changeWorkspace':
+      return { method: 'PATCH', path: base, headers: admin(), body: { time_zone: 'America/Montreal' } };
     case 'listWorkspacePipelines':
       return { method: 'GET', path: `${base}/pipelines`, headers: admin() };
     case 'listTags':

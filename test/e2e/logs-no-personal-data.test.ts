@@ -406,6 +406,15 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path: `/workspaces/${encodeURIComponent(planted.email)}`, headers },
       ];
     }
+    case 'changeWorkspace': {
+      const headers = await memberHeader();
+      return [
+        { method: 'PATCH', path: settings, headers, body: json({ time_zone: 'America/Montreal' }) },
+        { method: 'PATCH', path: settings, headers, body: json({ time_zone: planted.note }) },
+        { method: 'PATCH', path: settings, headers, body: json({ [planted.email]: planted.lastName }) },
+        { method: 'PATCH', path: settings, headers: key, body: json({ time_zone: planted.firstName }) },
+      ];
+    }
     case 'listWorkspacePipelines': {
       const headers = await memberHeader();
       return [

@@ -119,6 +119,7 @@ const operations = {
   },
   createField: { method: 'POST', path: settings('/fields'), credential: adminToken, shape: 'standard' },
   changeField: { method: 'PATCH', path: settings('/fields/canaux'), credential: adminToken, shape: 'standard' },
+  changeWorkspace: { method: 'PATCH', path: settings(''), credential: adminToken, shape: 'standard' },
   createApiKey: { method: 'POST', path: settings('/api-keys'), credential: adminToken, shape: 'standard' },
   setWebhookActive: { method: 'PATCH', path: settings('/webhook'), credential: adminToken, shape: 'standard' },
 } as const satisfies Record<string, Operation>;
@@ -164,6 +165,7 @@ const validBodies = {
     update: 'if_empty',
   },
   changeField: { label: 'Réseaux', options: ['Instagram', 'TikTok'], aliases: ['Réseaux'], update: 'always' },
+  changeWorkspace: { time_zone: 'America/Montreal' },
   createApiKey: { name: 'Zapier', scopes: ['*'] },
   setWebhookActive: { active: true },
 };
@@ -181,6 +183,7 @@ const bodyComponents = {
   renameTag: 'TagName',
   createField: 'NewField',
   changeField: 'FieldChange',
+  changeWorkspace: 'WorkspaceChange',
   createApiKey: 'NewApiKey',
   setWebhookActive: 'WebhookActivation',
 } as const;
@@ -368,6 +371,11 @@ const specific: RefusedCase[] = [
     title: `createField: ${what as string}`,
     call: () => call('createField', { body: { ...validBodies.createField, ...(change as object) } }),
     refusal: badBody(field as string),
+  })),
+  ...['+02:00', 'Europe Paris', 'Europe/'].map((zone) => ({
+    title: `changeWorkspace: time_zone ${JSON.stringify(zone)}, no IANA name`,
+    call: () => call('changeWorkspace', { body: { time_zone: zone } }),
+    refusal: badBody('time_zone'),
   })),
   ...(['key', 'type'] as const).map((name) => ({
     title: `changeField: ${name} sent`,

@@ -873,6 +873,15 @@ describe('the workspace, its tags, API keys and webhook answer as documented', (
     }
   });
 
+  test('PATCH /workspaces/{workspace_id}: the time zone set, refused, above the role', async () => {
+    await call(api, 'PATCH', under(), { ...admin(), body: { time_zone: 'America/Montreal' } });
+    await call(api, 'PATCH', under(), { ...admin(), body: { time_zone: 'Europe/Lyon' } });
+    await call(api, 'PATCH', under(), { ...admin(), body: {} });
+    await call(api, 'PATCH', under(), { ...member(), body: { time_zone: 'Asia/Tokyo' } });
+    await call(api, 'PATCH', under(), { body: { time_zone: 'Asia/Tokyo' } });
+    await call(api, 'PATCH', elsewhere(), { ...admin(), body: { time_zone: 'Asia/Tokyo' } });
+  });
+
   test('POST /tags and PATCH /tags/{tag_id}', async () => {
     const created = await call(api, 'POST', under('/tags'), { ...admin(), body: { name: 'Relance' } });
     const tagId = (created.body as { id: string }).id;
@@ -930,6 +939,7 @@ describe('the workspace, its tags, API keys and webhook answer as documented', (
   /** Every route of this block, with what it accepts. */
   const everyCall = (): [string, string, RequestOptions][] => [
     ['GET', under(), {}],
+    ['PATCH', under(), { body: { time_zone: 'Asia/Tokyo' } }],
     ['GET', under('/tags'), {}],
     ['POST', under('/tags'), { body: { name: 'Pleine' } }],
     ['PATCH', under(`/tags/${people.seed.tags.vip}`), { body: { name: 'VIP' } }],

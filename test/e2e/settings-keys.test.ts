@@ -49,6 +49,7 @@ describe('GET /workspaces/{workspace_id}', () => {
         name: 'Acme',
         phone_matching: 'exact',
         phone_region: 'FR',
+        time_zone: 'Europe/Paris',
         created_at: expect.stringMatching(/Z$/),
         role,
       });

@@ -136,6 +136,7 @@ test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and 
     name: 'Démo',
     phone_matching: 'exact',
     phone_region: 'FR',
+    time_zone: 'Europe/Paris',
     created_at: expect.any(String),
   });
 

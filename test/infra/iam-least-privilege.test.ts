@@ -529,8 +529,9 @@ describe('settings: the workspace, its tags, custom fields, API keys and webhook
     return answer.body;
   };
 
-  test('the workspace, its pipelines and its tags: read, a tag added and renamed', async () => {
+  test('the workspace, its pipelines and its tags: read, its time zone set, a tag added and renamed', async () => {
     await ok('getWorkspace');
+    await ok('changeWorkspace', { body: { time_zone: 'America/Montreal' } });
     await ok('listWorkspacePipelines');
     await ok('listTags');
     const tag = await ok('createTag', { body: { name: 'Froid' } });

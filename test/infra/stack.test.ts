@@ -319,7 +319,7 @@ describe('throttling', () => {
     const throttleOf = (id: string) => methodThrottleOf(routes.find((route) => route.id === id)!);
     for (const lookup of ['listAssignableMembers', 'listCustomFields'])
       expect([lookup, throttleOf(lookup)]).toEqual([lookup, { rateLimit: 25, burstLimit: 50 }]);
-    for (const edit of ['createField', 'changeField', 'deleteField'])
+    for (const edit of ['createField', 'changeField', 'deleteField', 'changeWorkspace'])
       expect([edit, throttleOf(edit)]).toEqual([edit, { rateLimit: 5, burstLimit: 10 }]);
     expect(throttleOf('listFields')).toEqual(methodThrottling['member-token']);
     expect(routes.filter((route) => route.credential === 'api-key').length).toBeGreaterThan(0);

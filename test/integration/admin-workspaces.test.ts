@@ -6,6 +6,7 @@ import { seedWorkspace } from '../../tools/seed/seed';
 import { generateWebhook } from '../../lib/settings/webhooks';
 import { inRegion, listWorkspaces, setWorkspace } from '../../tools/admin/use-cases/workspaces';
 import { showWorkspace } from '../../lib/settings/workspace-view';
+import { listAudit } from '../../lib/settings/audit';
 import { productionDeps } from '../../lib/storage/client';
 import { newAuditEntry } from '../../lib/storage/audit-log';
 import { createEndpoint } from '../../lib/storage/credential-creation';
@@ -74,23 +75,33 @@ describe('workspace list', () => {
 });
 
 describe('workspace show', () => {
-  it('shows a workspace with the default phone settings when none is stored', async () => {
+  it('shows a workspace with the default settings when none is stored', async () => {
     const workspaceId = await seededAt('2001-05-01T00:00:00.000Z', 'Acme');
     expect(await showWorkspace(deps, workspaceId)).toEqual({
       id: workspaceId,
       name: 'Acme',
       phone_matching: 'exact',
       phone_region: 'FR',
+      time_zone: 'Europe/Paris',
       created_at: '2001-05-01T00:00:00.000Z',
     });
     expect(defaultPhoneSettings).toEqual({ phone_matching: 'exact', phone_region: 'FR' });
+    expect(await storedItem(workspaceId)).not.toHaveProperty('time_zone');
 
     const run = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId.toUpperCase(), '--json');
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(Object.keys(JSON.parse(run.stdout))).toEqual(['id', 'name', 'phone_matching', 'phone_region', 'created_at']);
+    expect(Object.keys(JSON.parse(run.stdout))).toEqual([
+      'id',
+      'name',
+      'phone_matching',
+      'phone_region',
+      'time_zone',
+      'created_at',
+    ]);
     const text = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId);
     expect(text.stdout).toMatch(/^Identifiant\s+: /);
     expect(text.stdout).toMatch(/Région des téléphones\s+: FR/);
+    expect(text.stdout).toMatch(/Fuseau horaire\s+: Europe\/Paris/);
   });
 
   it('reads the phone settings stored on the configuration item', async () => {
@@ -179,6 +190,7 @@ describe('workspace set', () => {
       name: 'Téléphones',
       phone_matching: 'exact',
       phone_region: 'BE',
+      time_zone: 'Europe/Paris',
       created_at: expect.any(String),
     });
     expect(await showWorkspace(deps, workspaceId)).toEqual(set);
@@ -196,7 +208,14 @@ describe('workspace set', () => {
       '--json',
     );
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(Object.keys(JSON.parse(run.stdout))).toEqual(['id', 'name', 'phone_matching', 'phone_region', 'created_at']);
+    expect(Object.keys(JSON.parse(run.stdout))).toEqual([
+      'id',
+      'name',
+      'phone_matching',
+      'phone_region',
+      'time_zone',
+      'created_at',
+    ]);
     expect((await storedItem(workspaceId))?.config_version).toBe(before + 2);
     const text = await runAdminInProcess(
       deps,
@@ -210,11 +229,71 @@ describe('workspace set', () => {
     expect(text.stdout).toMatch(/Comparaison des téléphones\s+: exacte/);
   });
 
+  it('sets the time zone as the settings API does: stored, audited as the command line, shown; again, nothing written', async () => {
+    const { workspaceId } = await workspaceWithPhones();
+    const before = (await storedItem(workspaceId))?.config_version as number;
+    const run = await runAdminInProcess(
+      deps,
+      ...['workspace', 'set', '--workspace', workspaceId, '--time-zone', 'America/Montreal', '--json'],
+    );
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      id: workspaceId,
+      name: 'Téléphones',
+      phone_matching: 'exact',
+      phone_region: 'FR',
+      time_zone: 'America/Montreal',
+      created_at: expect.any(String),
+    });
+    expect(await storedItem(workspaceId)).toMatchObject({ time_zone: 'America/Montreal', config_version: before + 1 });
+    const { entries } = await listAudit(deps, { workspaceId });
+    expect(entries).toEqual([
+      {
+        id: expect.any(String),
+        at: expect.any(String),
+        member_id: null,
+        action: 'workspace.changed',
+        target_id: workspaceId,
+        summary: "Réglages de l'espace modifiés : fuseau horaire Europe/Paris → America/Montreal.",
+      },
+    ]);
+    const shown = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId);
+    expect(shown.stdout).toMatch(/Fuseau horaire\s+: America\/Montreal/);
+
+    const again = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      workspaceId,
+      '--time-zone',
+      'America/Montreal',
+    );
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(again.stdout).toMatch(/Fuseau horaire\s+: America\/Montreal/);
+    expect((await storedItem(workspaceId))?.config_version).toBe(before + 1);
+    expect((await listAudit(deps, { workspaceId })).entries).toHaveLength(1);
+  });
+
+  it('sets the time zone and the phone settings in one command, each its own write', async () => {
+    const { workspaceId, endpointId } = await workspaceWithPhones();
+    const before = (await storedItem(workspaceId))?.config_version as number;
+    const set = await setWorkspace(deps, workspaceId, { timeZone: 'Asia/Tokyo', phoneRegion: 'BE' });
+    expect(set).toMatchObject({ phone_matching: 'exact', phone_region: 'BE', time_zone: 'Asia/Tokyo' });
+    expect(await showWorkspace(deps, workspaceId)).toEqual(set);
+    expect(await endpointItem(endpointId)).toMatchObject({ phone_region: 'BE' });
+    expect(await endpointItem(endpointId)).not.toHaveProperty('time_zone');
+    expect((await storedItem(workspaceId))?.config_version).toBe(before + 2);
+  });
+
   it.each([
     [['--phone-region', 'ZZ'], /Valeur de --phone-region invalide : « ZZ »/],
     [['--phone-region', 'France'], /Valeur de --phone-region invalide/],
     [['--phone-matching', 'E.164'], /Valeur de --phone-matching invalide : « E.164 »/],
-    [[], /Indiquez au moins une option à changer/],
+    [['--time-zone', 'Europe/Lyon'], /Valeur de --time-zone invalide : « Europe\/Lyon » : un fuseau horaire IANA/],
+    [['--time-zone', '+02:00', '--phone-region', 'BE'], /Valeur de --time-zone invalide : « \+02:00 »/],
+    [['--time-zone', 'Europe/Paris', '--phone-region', 'ZZ'], /Valeur de --phone-region invalide : « ZZ »/],
+    [[], /Indiquez au moins une option à changer : --phone-matching, --phone-region ou --time-zone/],
   ])('refuses %j: exit 2, a French message, nothing written', async (options, message) => {
     const { workspaceId } = await workspaceWithPhones();
     const before = await storedItem(workspaceId);

@@ -1,5 +1,11 @@
 import { decideApplication, type ApplicationCall } from '../../lib/domain/recruitment/receive-application';
-import { type WorkspaceConfig, ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/model';
+import {
+  type WorkspaceConfig,
+  ConflictError,
+  NotFoundError,
+  UnknownReferenceError,
+  defaultWorkspaceSettings,
+} from '../../lib/domain/model';
 import { messages } from '../../lib/messages';
 
 /** The recruitment webhook's decision: the configuration and a known candidate in, the write out; no DynamoDB. */
@@ -18,6 +24,7 @@ const recruitment = (id: string, name: string, extra: object = {}) => ({
 });
 const config = (pipelines: WorkspaceConfig['recruitmentPipelines']): WorkspaceConfig => ({
   workspace: { id: 'ws-1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
+  settings: defaultWorkspaceSettings,
   members: [],
   tags: [],
   salesPipelines: [],

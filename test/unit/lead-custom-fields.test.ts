@@ -3,6 +3,7 @@ import { interpretLead, maxNamedIgnoredFields, phoneMatching } from '../../lib/d
 import { maxFieldValuesBytes } from '../../lib/domain/fields/field-values';
 import {
   defaultPhoneSettings,
+  defaultWorkspaceSettings,
   type FieldDefinition,
   type FieldEntry,
   type Prospect,
@@ -167,6 +168,7 @@ describe('decideLead with custom field values', () => {
   const ids = { ws: 'ws-1', known: 'p-known', fresh: 'p-new' };
   const config = (fields: FieldEntry[]): WorkspaceConfig => ({
     workspace: { id: ids.ws, name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
+    settings: defaultWorkspaceSettings,
     members: [],
     tags: [],
     salesPipelines: [],

@@ -1,6 +1,11 @@
 import { decideLead, type LeadCall, type LeadSnapshot } from '../../lib/domain/lead/ingest-lead';
 import { phoneMatching, type ContactMatch } from '../../lib/domain/lead/lead';
-import { type Prospect, type WorkspaceConfig, defaultPhoneSettings } from '../../lib/domain/model';
+import {
+  type Prospect,
+  type WorkspaceConfig,
+  defaultPhoneSettings,
+  defaultWorkspaceSettings,
+} from '../../lib/domain/model';
 import { messages } from '../../lib/messages';
 
 /** The lead webhook's decision: what was read in, the write to make (or the answer) out; no DynamoDB. */
@@ -8,6 +13,7 @@ import { messages } from '../../lib/messages';
 const ids = { ws: 'ws-1', known: 'p-known', fresh: 'p-new', sales: 'pl-1', vip: 't-1' };
 const config: WorkspaceConfig = {
   workspace: { id: ids.ws, name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
+  settings: defaultWorkspaceSettings,
   members: [],
   tags: [{ id: ids.vip, name: 'VIP' }],
   salesPipelines: [

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   ProtectedStageError,
   UnknownReferenceError,
+  defaultWorkspaceSettings,
 } from '../../lib/domain/model';
 
 /** The decisions of PATCH and of the tag routes: snapshot in, decision out, no DynamoDB. */
@@ -15,6 +16,7 @@ import {
 const ids = { ws: 'ws-1', prospect: 'p-1', sales: 'pl-1', coaching: 'pl-2', member: 'm-1', vip: 't-1' };
 const config: WorkspaceConfig = {
   workspace: { id: ids.ws, name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
+  settings: defaultWorkspaceSettings,
   members: [{ id: ids.member, name: 'Alice', email: null }],
   tags: [{ id: ids.vip, name: 'VIP' }],
   salesPipelines: [

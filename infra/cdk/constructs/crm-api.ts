@@ -100,24 +100,25 @@ export const lookupThrottling = {
 } as const;
 
 /**
- * `POST`, `PATCH` and `DELETE …/fields` (docs/api.md#custom-fields), a quarter of a settings method's rate: an admin
- * defines a workspace's custom fields a few times in its life, one click at a time. Three more settings methods at 20
- * a second would, for the same sum, not fit the concurrency budget (docs/deploy.md#method-throttles).
+ * `POST`, `PATCH` and `DELETE …/fields` (docs/api.md#custom-fields) and `PATCH /workspaces/{w}` (its settings,
+ * docs/api.md#workspaces), a quarter of a settings method's rate: an admin defines a workspace's custom fields and sets
+ * its time zone a few times in its life, one click at a time. Four more settings methods at 20 a second would, for the
+ * same sum, not fit the concurrency budget (docs/deploy.md#method-throttles).
  */
-export const fieldEditThrottling = {
+export const settingsEditThrottling = {
   rateLimit: methodThrottling['member-token'].rateLimit / 4,
   burstLimit: methodThrottling['member-token'].burstLimit / 4,
 } as const;
 
 const lookups: readonly string[] = ['listAssignableMembers', 'listCustomFields'];
-const fieldEdits: readonly string[] = ['createField', 'changeField', 'deleteField'];
+const settingsEdits: readonly string[] = ['createField', 'changeField', 'deleteField', 'changeWorkspace'];
 
-/** A route's method throttle: its family's, but for the look-ups' (`lookupThrottling`) and the field edits'. */
+/** A route's method throttle: its family's, but for the look-ups' (`lookupThrottling`) and the rare edits'. */
 export const methodThrottleOf = (route: Pick<Route, 'id' | 'credential'>): { rateLimit: number; burstLimit: number } =>
   lookups.includes(route.id)
     ? lookupThrottling
-    : fieldEdits.includes(route.id)
-      ? fieldEditThrottling
+    : settingsEdits.includes(route.id)
+      ? settingsEditThrottling
       : methodThrottling[route.credential];
 
 /**

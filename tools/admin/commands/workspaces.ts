@@ -30,6 +30,7 @@ const workspaceFields = (workspace: WorkspaceView): [string, string][] => [
   ['Nom', workspace.name],
   ['Comparaison des téléphones', phoneMatchingText[workspace.phone_matching]],
   ['Région des téléphones', workspace.phone_region],
+  ['Fuseau horaire', workspace.time_zone],
   ['Créé le', workspace.created_at],
 ];
 
@@ -62,7 +63,7 @@ function terminalProgress(interactive: boolean): { progress: IndexProgress | und
 
 const workspaceShow = defineCommand({
   words: ['workspace', 'show'],
-  summary: 'affiche un espace de travail et la comparaison des téléphones de son webhook',
+  summary: 'affiche un espace de travail, la comparaison des téléphones de son webhook et son fuseau horaire',
   options: { workspace: workspaceOption },
   async run(target, options) {
     const workspace = await showWorkspace(target.deps, options.workspace);
@@ -76,8 +77,13 @@ const workspaceShow = defineCommand({
 const workspaceSet = defineCommand({
   words: ['workspace', 'set'],
   summary:
-    'change la comparaison des téléphones (exact ou e164) ou leur région (code de pays) ; passer en e164 indexe les prospects',
-  options: { workspace: workspaceOption, 'phone-matching': 'optional', 'phone-region': 'optional' },
+    'change la comparaison des téléphones (exact ou e164), leur région (code de pays) ou le fuseau horaire (nom IANA) ; passer en e164 indexe les prospects',
+  options: {
+    workspace: workspaceOption,
+    'phone-matching': 'optional',
+    'phone-region': 'optional',
+    'time-zone': 'optional',
+  },
   async run(target, options) {
     const bar = terminalProgress(target.interactive);
     let workspace;
@@ -85,7 +91,11 @@ const workspaceSet = defineCommand({
       workspace = await setWorkspace(
         target.deps,
         options.workspace,
-        { phoneMatching: options['phone-matching'], phoneRegion: options['phone-region'] },
+        {
+          phoneMatching: options['phone-matching'],
+          phoneRegion: options['phone-region'],
+          timeZone: options['time-zone'],
+        },
         bar.progress,
       );
     } finally {

@@ -15,8 +15,16 @@ import {
 import { defaultRetryPolicy, readDecideWrite } from '../../../lib/storage/conditional-writes';
 import { type PhoneSettingsState, listWorkspaces as listStoredWorkspaces } from '../../../lib/storage/workspace-config';
 import { AdminInputError, checkedId, unknownId, requireWorkspace } from '../../../lib/settings/admin-input';
-import type { PhoneMatchingMode as PhoneMatching, PhoneSettings } from '../../../lib/domain/model';
-import type { WorkspaceView } from '../../../lib/settings/workspace-view';
+import {
+  workspaceSettingsOf,
+  type PhoneMatchingMode as PhoneMatching,
+  type PhoneSettings,
+  type WorkspaceSettingsChange,
+} from '../../../lib/domain/model';
+import { isKnownTimeZone } from '../../../lib/domain/time-zone';
+import { commandLine } from '../../../lib/storage/audit-log';
+import { workspaceView, type WorkspaceView } from '../../../lib/settings/workspace-view';
+import { changeWorkspace } from '../../../lib/settings/workspace-settings';
 
 /** `workspace list` (docs/api.md#workspaces): a workspace as listed. */
 export type WorkspaceSummaryView = { id: string; name: string; created_at: string };
@@ -28,7 +36,14 @@ export type WorkspaceSummaryView = { id: string; name: string; created_at: strin
 export type WorkspaceSetView = WorkspaceView & { shared_numbers?: SharedNumber[] };
 
 /** `workspace set`'s options as given on the command line (absent: left as stored). */
-export type WorkspaceSettingsInput = { phoneMatching?: string | undefined; phoneRegion?: string | undefined };
+export type WorkspaceSettingsInput = {
+  phoneMatching?: string | undefined;
+  phoneRegion?: string | undefined;
+  timeZone?: string | undefined;
+};
+
+/** The options checked: the phone settings to switch, and the settings the configuration edit sets. */
+export type CheckedSettingsInput = { phone: Partial<PhoneSettings>; change: WorkspaceSettingsChange };
 
 /** Every workspace of the table, oldest first (creation date, then id). */
 export async function listWorkspaces(deps: Pick<Deps, 'db' | 'tableName'>): Promise<WorkspaceSummaryView[]> {
@@ -41,10 +56,13 @@ export const inRegion =
   (phone) =>
     e164Of(phone, region);
 
-/** The options checked, before any DynamoDB call: a known mode, a region libphonenumber-js knows (upper-cased). */
-export function checkedSettingsInput(input: WorkspaceSettingsInput): Partial<PhoneSettings> {
-  const checked: Partial<PhoneSettings> = {};
-  if (input.phoneMatching === undefined && input.phoneRegion === undefined) {
+/**
+ * The options checked, before any DynamoDB call: a known mode, a region libphonenumber-js knows (upper-cased), a time
+ * zone the API would take (lib/domain/time-zone.ts, refused in the API's words).
+ */
+export function checkedSettingsInput(input: WorkspaceSettingsInput): CheckedSettingsInput {
+  const checked: CheckedSettingsInput = { phone: {}, change: {} };
+  if (input.phoneMatching === undefined && input.phoneRegion === undefined && input.timeZone === undefined) {
     throw new AdminInputError(messages.admin.workspaceSettings.nothingToSet);
   }
   if (input.phoneMatching !== undefined) {
@@ -52,19 +70,48 @@ export function checkedSettingsInput(input: WorkspaceSettingsInput): Partial<Pho
     if (matching !== 'exact' && matching !== 'e164') {
       throw new AdminInputError(messages.admin.workspaceSettings.invalidMatching(input.phoneMatching));
     }
-    checked.phone_matching = matching satisfies PhoneMatching;
+    checked.phone.phone_matching = matching satisfies PhoneMatching;
   }
   if (input.phoneRegion !== undefined) {
     const region = input.phoneRegion.trim().toUpperCase();
     if (!isPhoneRegion(region))
       throw new AdminInputError(messages.admin.workspaceSettings.invalidRegion(input.phoneRegion));
-    checked.phone_region = region;
+    checked.phone.phone_region = region;
+  }
+  if (input.timeZone !== undefined) {
+    if (!isKnownTimeZone(input.timeZone))
+      throw new AdminInputError(messages.admin.workspaceSettings.invalidTimeZone(input.timeZone));
+    checked.change.time_zone = input.timeZone;
   }
   return checked;
 }
 
 /**
- * `workspace set` (docs/api.md#workspaces; docs/data-model.md, "Phone matching in E.164"). In this order:
+ * `workspace set` (docs/api.md#workspaces): the options checked, then the time zone set by the settings API's own use
+ * case (lib/settings/workspace-settings.ts: a configuration edit with its audit entry, the command line acting as no
+ * member), then the phone settings switched (`switchPhoneSettings`); the workspace shown as it then is.
+ */
+export async function setWorkspace(
+  deps: Deps,
+  workspaceId: string,
+  input: WorkspaceSettingsInput,
+  progress?: IndexProgress,
+  policy: RetryPolicy = configEditPolicy,
+): Promise<WorkspaceSetView> {
+  const wanted = checkedSettingsInput(input);
+  const id = checkedId('workspace', workspaceId);
+  const workspace = await requireWorkspace(deps, id);
+  let view = workspaceView(workspace, workspaceSettingsOf(workspace));
+  if (Object.keys(wanted.change).length > 0) {
+    view = await changeWorkspace(deps, { workspaceId: id, change: wanted.change, actingMemberId: commandLine });
+  }
+  if (Object.keys(wanted.phone).length === 0) return view;
+  const { settings, shared } = await switchPhoneSettings(deps, id, wanted.phone, progress, policy);
+  return { ...view, ...settings, ...(shared === undefined ? {} : { shared_numbers: shared }) };
+}
+
+/**
+ * The phone settings of `workspace set` (docs/data-model.md, "Phone matching in E.164"). In this order:
  *
  * 1. the settings and `config_version` read (strongly consistent), the new ones decided from them;
  * 2. when the change asks for E.164 (again or not) or changes its region while on, the workspace's prospects
@@ -78,22 +125,19 @@ export function checkedSettingsInput(input: WorkspaceSettingsInput): Partial<Pho
  * 4. after a region change, the markers of the old region that differ removed (they are no longer
  *    read once the new region is in force).
  */
-export async function setWorkspace(
+async function switchPhoneSettings(
   deps: Pick<Deps, 'db' | 'tableName'>,
-  workspaceId: string,
-  input: WorkspaceSettingsInput,
-  progress?: IndexProgress,
-  policy: RetryPolicy = configEditPolicy,
-): Promise<WorkspaceSetView> {
-  const wanted = checkedSettingsInput(input);
-  const id = checkedId('workspace', workspaceId);
-  const workspace = await requireWorkspace(deps, id);
+  id: string,
+  wanted: Partial<PhoneSettings>,
+  progress: IndexProgress | undefined,
+  policy: RetryPolicy,
+): Promise<{ settings: PhoneSettings; shared: SharedNumber[] | undefined }> {
   let prospects: ProspectPhone[] | undefined;
   const listed = async () => (prospects ??= await listProspectPhones(deps, id));
   const indexed = new Map<string, SharedNumber[]>();
 
   type Change = { read: PhoneSettingsState; settings: PhoneSettings; indexes: boolean };
-  const outcome = await readDecideWrite<
+  return readDecideWrite<
     PhoneSettingsState | undefined,
     Change,
     { settings: PhoneSettings; shared: SharedNumber[] | undefined }
@@ -134,11 +178,4 @@ export async function setWorkspace(
     },
     { rounds: policy, conflicts: defaultRetryPolicy },
   );
-  return {
-    id: workspace.id,
-    name: workspace.name,
-    ...outcome.settings,
-    created_at: workspace.created_at,
-    ...(outcome.shared === undefined ? {} : { shared_numbers: outcome.shared }),
-  };
 }

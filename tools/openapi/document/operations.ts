@@ -222,6 +222,18 @@ const refusedName = (message: string): ErrorCase => ({
   examples: [{ summary: 'Blank name', message, details: { field: 'name', message } }],
 });
 
+/** `GET /workspaces/{workspace_id}` of a workspace that kept every default. */
+const exampleWorkspace = {
+  id: ids.workspace,
+  name: 'Acme',
+  phone_matching: 'exact',
+  phone_region: 'FR',
+  time_zone: 'Europe/Paris',
+  created_at: '2026-11-01T08:00:00.000Z',
+};
+const invalidTimeZone = catalogue.body.invalidField('time_zone', catalogue.rules.timeZone);
+const noSetting = catalogue.body.invalidBody(catalogue.rules.oneSettingToChange('time_zone'));
+
 const exampleWebhookUrl = `https://api.exemple.test/webhooks/ingest-lead?endpoint_id=${ids.endpoint}`;
 const exampleRecruitmentUrl = `https://api.exemple.test/webhooks/recruitment?endpoint_id=${ids.endpoint}`;
 const exampleKey = {
@@ -1013,7 +1025,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'The workspace, and the caller’s role in it',
     description:
       'The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed ' +
-      'by the platform team (`workspace set`).',
+      'by the platform team (`workspace set`), the time zone by an admin (`PATCH`).',
     success: {
       200: {
         description: 'The workspace.',
@@ -1021,19 +1033,52 @@ export const operations: Record<string, OperationText> = {
         examples: {
           workspace: {
             summary: 'An admin’s view',
-            value: {
-              id: ids.workspace,
-              name: 'Acme',
-              phone_matching: 'exact',
-              phone_region: 'FR',
-              created_at: '2026-11-01T08:00:00.000Z',
-              role: 'admin',
-            },
+            value: { ...exampleWorkspace, role: 'admin' },
           },
         },
       },
     },
     errors: {},
+  },
+
+  changeWorkspace: {
+    summary: 'Change the workspace’s settings',
+    description:
+      'The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, ' +
+      'naming each setting changed with its values before and after). A change to what the workspace already says ' +
+      'writes nothing and answers it.',
+    requestBody: {
+      schema: 'WorkspaceChange',
+      description: 'The settings to change.',
+      examples: { timeZone: { summary: 'A workspace in Montréal', value: { time_zone: 'America/Montreal' } } },
+    },
+    success: {
+      200: {
+        description: 'The workspace, as `GET /workspaces/{workspace_id}` answers it.',
+        schema: 'WorkspaceDetail',
+        examples: {
+          changed: {
+            summary: 'Now in Montréal',
+            value: { ...exampleWorkspace, time_zone: 'America/Montreal', role: 'admin' },
+          },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description:
+          'A `time_zone` that is not the name of a time zone the IANA database knows (a fixed offset such as `+02:00` ' +
+          'neither), or a body without any setting.',
+        examples: [
+          {
+            summary: 'Unknown time zone',
+            message: invalidTimeZone,
+            details: { field: 'time_zone', message: invalidTimeZone },
+          },
+          { summary: 'No setting', message: noSetting, details: { field: 'body', message: noSetting } },
+        ],
+      },
+    },
   },
 
   listTags: {

@@ -22,6 +22,8 @@ import {
   signInSchema,
 } from '../../../lib/domain/session/session';
 import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/settings/subscriptions';
+import { workspaceChangeSchema } from '../../../lib/settings/workspace-settings';
+import { ianaNamePatternSource, maxTimeZoneNameLength } from '../../../lib/domain/time-zone';
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import {
   fieldChangeSchema,
@@ -54,6 +56,7 @@ const validatedSchemas = {
   RoleChange: roleChangeSchema,
   NewField: newFieldSchema,
   FieldChange: fieldChangeSchema,
+  WorkspaceChange: workspaceChangeSchema,
 } as const;
 
 export type RequestSchemaName = keyof typeof validatedSchemas | 'Lead';
@@ -359,6 +362,18 @@ const addedKeywords: Record<
         description:
           `${fieldPartKeywords.options.description as string} In any order, which becomes the definition's, and with every ` +
           'current option: values use them, so one left out is refused (409).',
+      },
+    },
+  },
+  WorkspaceChange: {
+    schema: { minProperties: 1 },
+    properties: {
+      time_zone: {
+        maxLength: maxTimeZoneNameLength,
+        pattern: ianaNamePatternSource,
+        description:
+          'An IANA time zone name the service’s time zone database knows (`Europe/Paris`, `America/Montreal`, `UTC`), ' +
+          'kept as sent; another name, or a fixed offset (`+02:00`): 400. The workspace’s days begin and end in it.',
       },
     },
   },

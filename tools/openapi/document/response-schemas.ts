@@ -263,6 +263,11 @@ export const workspaceDetailSchema = describing<WorkspaceView & { role: MemberRo
     name: z.string(),
     phone_matching: z.enum(['exact', 'e164']).meta({ description: 'How the lead webhook compares phones.' }),
     phone_region: z.string().meta({ description: 'Region of numbers written without a country code (ISO 3166).' }),
+    time_zone: z.string().meta({
+      description:
+        'The IANA time zone in which the workspace’s days begin and end (`Europe/Paris` until an admin sets another: ' +
+        '`PATCH /workspaces/{workspace_id}`).',
+    }),
     created_at: timestamp,
     role: z.enum(['admin', 'member']).meta({ description: 'The caller’s role in this workspace.' }),
   }),
@@ -476,11 +481,16 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'subscription.secret_rotated',
           'delivery.redelivered',
           'change.undone',
+          'workspace.changed',
         ]),
         target_id: z
           .string()
           .nullable()
-          .meta({ description: 'The id of what changed (an API key, a member…); a custom field’s key for `field.*`.' }),
+          .meta({
+            description:
+              'The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key ' +
+              'for `field.*`.',
+          }),
         summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
       }),
     ),

@@ -1,0 +1,71 @@
+import * as z from 'zod/mini';
+import type { Deps } from '../storage/client';
+import { newAuditEntry, type ActingMemberId } from '../storage/audit-log';
+import type { WorkspaceSettings, WorkspaceSettingsChange } from '../domain/model';
+import { isKnownTimeZone } from '../domain/time-zone';
+import { messages } from '../messages';
+import { checkedId } from './admin-input';
+import { editConfig } from './config-edits';
+import { workspaceView, type WorkspaceView } from './workspace-view';
+
+/*
+ * The workspace's own settings (docs/api.md#workspaces): `PATCH /workspaces/{w}` and `workspace set --time-zone`, one
+ * conditional edit of the configuration item with its audit entry in the same transaction (lib/settings/config-edits.ts).
+ */
+
+const timeZone = z.string(messages.rules.timeZone).check(z.refine(isKnownTimeZone, messages.rules.timeZone));
+
+/** What the PATCH may change: one optional member per setting, each checked as the command line checks its option. */
+const changeableSettings = {
+  time_zone: z.optional(timeZone),
+} satisfies Record<keyof WorkspaceSettingsChange, unknown>;
+
+/** `PATCH /workspaces/{w}`: at least one setting; an unknown member or a refused value is a 400 naming it. */
+export const workspaceChangeSchema = z
+  .strictObject(changeableSettings)
+  .check(
+    z.refine(
+      (body) => Object.keys(body).length > 0,
+      messages.rules.oneSettingToChange(Object.keys(changeableSettings).join(', ')),
+    ),
+  );
+
+type SettingName = keyof WorkspaceSettingsChange;
+
+/** The settings `change` gives another value than `current`'s, with both: what the edit writes, what its entry says. */
+function changedSettings(current: WorkspaceSettings, change: WorkspaceSettingsChange) {
+  return (Object.keys(changeableSettings) as SettingName[]).flatMap((name) => {
+    const after = change[name];
+    return after === undefined || after === current[name] ? [] : [{ name, before: current[name], after }];
+  });
+}
+
+/**
+ * The settings changed, read back as `GET /workspaces/{w}` shows them. A change to what the workspace already says
+ * writes nothing (no audit entry) and answers the workspace as it is.
+ */
+export async function changeWorkspace(
+  deps: Deps,
+  input: { workspaceId: string; change: WorkspaceSettingsChange; actingMemberId: ActingMemberId },
+): Promise<WorkspaceView> {
+  const workspaceId = checkedId('workspace', input.workspaceId);
+  const { config } = await editConfig(deps, workspaceId, (read) => {
+    const changed = changedSettings(read.settings, input.change);
+    if (changed.length === 0) return 'unchanged';
+    const summary = changed
+      .map(({ name, before, after }) =>
+        messages.audit.settingChanged(messages.audit.workspaceSettings[name], before, after),
+      )
+      .join(', ');
+    const entry = newAuditEntry(deps.clock(), {
+      workspaceId,
+      memberId: input.actingMemberId,
+      action: 'workspace.changed',
+      targetId: workspaceId,
+      summary: messages.audit.workspaceChanged(summary),
+    });
+    const settings = Object.fromEntries(changed.map(({ name, after }) => [name, after])) as WorkspaceSettingsChange;
+    return { settings, companions: [{ kind: 'audit', entry }] };
+  });
+  return workspaceView(config.workspace, config.settings);
+}
