@@ -17,8 +17,7 @@ const indexOf = {
 
 /**
  * One partition of an index to walk, between two sort-key bounds (`from` inclusive, `to` exclusive: a key
- * `<instant>#<id>` sorts after its bare `<instant>`, so `to` written as an instant leaves that instant out), after
- * a position when resuming (exclusive).
+ * `<instant>#<id>` sorts after its bare `<instant>`, so `to` written as an instant leaves that instant out).
  */
 export type IndexSource = {
   index: ListIndex;
@@ -31,55 +30,74 @@ export type IndexSource = {
 export type IndexEntry = { prospectId: string; key: string };
 
 /** Below every `<instant>#<id>` key (instants are written `YYYY-…`) and above them all. */
-const [lowest, highest] = ['0', '~'];
+export const [lowestKey, highestKey] = ['0', '~'];
 
 /** A prospect's id is the last part of its table key `PROSPECT#<ws>#<id>`. */
 const prospectIdOf = (pk: string): string => pk.slice(pk.lastIndexOf('#') + 1);
 
 /**
- * Up to `limit` entries of one partition in key order (`descending` or not), after `after` (exclusive) and within
- * the source's bounds: one eventually consistent `Query` of keys only (an index is eventually consistent; the list
- * reads the prospects themselves strongly, `readProspects`).
+ * Up to `limit` entries of one partition between `low` and `high` (both inclusive), in key order or the reverse: one
+ * eventually consistent `Query` of keys only (an index is eventually consistent; the list reads the prospects
+ * themselves strongly, `readProspects`).
  */
 export async function readIndexEntries(
   store: Store,
   source: IndexSource,
-  options: { descending: boolean; after?: string; limit: number },
+  options: { descending: boolean; low: string; high: string; limit: number },
 ): Promise<{ entries: IndexEntry[]; more: boolean }> {
+  if (options.low > options.high) return { entries: [], more: false };
   const index = indexOf[source.index];
-  let [low, high] = [source.from ?? lowest, source.to ?? highest];
-  // The position resumed from is a key that was read: the bound on its side moves to it, and the entry itself is
-  // dropped below (BETWEEN is inclusive).
-  if (options.after !== undefined) {
-    if (options.descending) high = options.after < high ? options.after : high;
-    else low = options.after > low ? options.after : low;
-  }
-  if (low > high) return { entries: [], more: false };
   const { Items = [], LastEvaluatedKey } = await store.db.send(
     new QueryCommand({
       TableName: store.tableName,
       IndexName: index.name,
       KeyConditionExpression: '#pk = :partition AND #sk BETWEEN :low AND :high',
       ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
-      ExpressionAttributeValues: { ':partition': source.partition, ':low': low, ':high': high },
+      ExpressionAttributeValues: { ':partition': source.partition, ':low': options.low, ':high': options.high },
       ScanIndexForward: !options.descending,
-      // One more than asked when resuming: the entry at the position itself comes back first.
-      Limit: options.limit + (options.after === undefined ? 0 : 1),
+      Limit: options.limit,
     }),
   );
-  const entries = Items.map((item) => ({ prospectId: prospectIdOf(item.pk as string), key: item[index.sk] as string }))
-    .filter((entry) => entry.key !== options.after)
-    .slice(0, options.limit);
-  return { entries, more: LastEvaluatedKey !== undefined };
+  return { entries: Items.map((item) => entryOf(item, index.sk)), more: LastEvaluatedKey !== undefined };
 }
 
-/** At most 100 keys in one BatchGetItem (DynamoDB's limit). */
+/**
+ * Every entry of a partition at one instant (`<instant>#…`), however many: the prospects that tie there, which a page
+ * orders by id (docs/api.md#lists-of-prospects) when the index was read the other way.
+ */
+export async function readEntriesAt(store: Store, source: IndexSource, instant: string): Promise<IndexEntry[]> {
+  const index = indexOf[source.index];
+  const entries: IndexEntry[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const { Items = [], LastEvaluatedKey } = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: index.name,
+        KeyConditionExpression: '#pk = :partition AND begins_with(#sk, :instant)',
+        ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
+        ExpressionAttributeValues: { ':partition': source.partition, ':instant': `${instant}#` },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    entries.push(...Items.map((item) => entryOf(item, index.sk)));
+    start = LastEvaluatedKey;
+  } while (start);
+  return entries;
+}
+
+const entryOf = (item: Record<string, unknown>, sortKey: string): IndexEntry => ({
+  prospectId: prospectIdOf(item.pk as string),
+  key: item[sortKey] as string,
+});
+
+/** At most 100 keys in one BatchGetItem (DynamoDB's limit): a page's batch of entries. */
 export const maxProspectsPerRead = 100;
 
 /**
- * The prospects of a page, by id, read strongly (one BatchGetItem of at most 100 keys): what the list shows and
- * filters is what the last answered change left, never the index's copy. Ids of prospects that do not exist are
- * simply absent.
+ * The prospects of a page, by id, read strongly: what the list shows and filters is what the last answered change
+ * left, never the index's copy. One BatchGetItem per 100 ids (more only for prospects tying at one instant past a
+ * batch). Ids of prospects that do not exist are simply absent.
  */
 export async function readProspects(
   store: Store,
@@ -87,11 +105,17 @@ export async function readProspects(
   prospectIds: readonly string[],
 ): Promise<Map<string, ProspectItem>> {
   const distinct = [...new Set(prospectIds)];
-  if (distinct.length > maxProspectsPerRead) throw new Error(`at most ${maxProspectsPerRead} prospects per read`);
-  const found = await batchGetItems(
-    store,
-    distinct.map((id) => keys.prospect(workspaceId, id)),
-    { consistentRead: true },
+  const batches = Array.from({ length: Math.ceil(distinct.length / maxProspectsPerRead) }, (_, index) =>
+    distinct.slice(index * maxProspectsPerRead, (index + 1) * maxProspectsPerRead),
   );
-  return new Map(found.map((item) => [(item as ProspectItem).id, item as ProspectItem]));
+  const found = await Promise.all(
+    batches.map((batch) =>
+      batchGetItems(
+        store,
+        batch.map((id) => keys.prospect(workspaceId, id)),
+        { consistentRead: true },
+      ),
+    ),
+  );
+  return new Map(found.flat().map((item) => [(item as ProspectItem).id, item as ProspectItem]));
 }

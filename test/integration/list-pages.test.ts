@@ -2,13 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { readListPage, type ListPosition } from '../../lib/domain/prospect-list/list-page';
-import {
-  listPlan,
-  sortKeyOf,
-  type InstantRange,
-  type ListSort,
-  type PlanInput,
-} from '../../lib/domain/prospect-list/list-plan';
+import { listPlan, sortKeyOf, type PlanInput } from '../../lib/domain/prospect-list/list-plan';
+import type { InstantRange, ListSort } from '../../lib/domain/prospect-list/list-query';
 import type { WorkspaceConfig } from '../../lib/domain/model';
 import { productionDeps } from '../../lib/storage/client';
 import type { ProspectItem } from '../../lib/storage/table-items';
@@ -72,8 +67,12 @@ function expected(input: PlanInput, extra: (prospect: ProspectItem) => boolean):
   return kept.sort(byKey(key, input.sort.startsWith('-'))).map((prospect) => prospect.id);
 }
 
-const byKey = (key: (prospect: ProspectItem) => string, descending: boolean) => (a: ProspectItem, b: ProspectItem) =>
-  key(a) === key(b) ? 0 : key(a) < key(b) !== descending ? -1 : 1;
+/** Newest first or oldest first, prospects at one instant by id ascending either way. */
+const byKey = (key: (prospect: ProspectItem) => string, descending: boolean) => (a: ProspectItem, b: ProspectItem) => {
+  const [instantA, instantB] = [key(a).split('#')[0]!, key(b).split('#')[0]!];
+  if (instantA !== instantB) return instantA < instantB !== descending ? -1 : 1;
+  return a.id < b.id ? -1 : 1;
+};
 
 async function walk(input: PlanInput, limit: number, extra: (prospect: ProspectItem) => boolean, batch?: number) {
   const plan = listPlan(input, workspaceId, config);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { FieldDefinition, Prospect, WorkspaceConfig } from '../../lib/domain/model';
+import { defaultWorkspaceSettings } from '../../lib/domain/model';
 import { followUpSelection } from '../../lib/domain/prospect-list/follow-up-selection';
 import type { ListParameters } from '../../lib/domain/prospect-list/list-parameters';
 import type { ListSort, WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
@@ -46,6 +47,7 @@ const field = (key: string, type: FieldDefinition['type'], options: string[] | n
 });
 
 const config: WorkspaceConfig = {
+  settings: defaultWorkspaceSettings,
   workspace: { id: 'ws-match', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
   members: [
     { id: ids.alice, name: 'Alice', email: null },

@@ -6,6 +6,7 @@ import {
   type DomainError,
   type FieldDefinition,
   type WorkspaceConfig,
+  defaultWorkspaceSettings,
 } from '../../lib/domain/model';
 import { isContactLookup, type ListParameters } from '../../lib/domain/prospect-list/list-parameters';
 import { listQueryDigest } from '../../lib/domain/prospect-list/list-query-digest';
@@ -55,6 +56,7 @@ const field = (key: string, type: FieldDefinition['type'], options: string[] | n
 });
 
 const config: WorkspaceConfig = {
+  settings: defaultWorkspaceSettings,
   workspace: { id: 'ws-list', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
   members: [
     { id: ids.alice, name: 'Alice', email: 'alice@exemple.test' },

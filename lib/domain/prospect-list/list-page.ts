@@ -1,6 +1,9 @@
 import type { Store } from '../../storage/client';
 import {
+  highestKey,
+  lowestKey,
   maxProspectsPerRead,
+  readEntriesAt,
   readIndexEntries,
   readProspects,
   type IndexEntry,
@@ -23,8 +26,11 @@ export type ListPlan =
  */
 export type IndexPhase = { sources: readonly IndexSource[]; accepts?: (prospect: ProspectItem) => boolean };
 
-/** Where the previous page stopped: the phase and the last key examined (or shown) in it. */
-export type ListPosition = { phase: number; key: string };
+/**
+ * Where the previous page stopped: the phase and the last key examined (or shown) in it, and whether prospects of
+ * that key's instant follow it (`tie`: read backwards, they are read again).
+ */
+export type ListPosition = { phase: number; key: string; tie?: boolean };
 
 export type ListPage = { prospects: ProspectItem[]; next: ListPosition | undefined };
 
@@ -55,7 +61,8 @@ export async function readListPage(
   const shown: ProspectItem[] = [];
   const seen = new Set<string>();
   for (let phase = page.position?.phase ?? 0; phase < plan.phases.length; phase += 1) {
-    const after = page.position?.phase === phase ? page.position.key : undefined;
+    // A phase is entered from its start (`key` empty) or resumed after a position in it.
+    const after = page.position?.phase === phase && page.position.key !== '' ? page.position : undefined;
     const step = plan.phases[phase]!;
     const candidates = await readCandidates(store, step, {
       descending: plan.descending,
@@ -67,7 +74,7 @@ export async function readListPage(
       workspaceId,
       candidates.entries.map((entry) => entry.prospectId),
     );
-    const listed = (entry: IndexEntry & { source: IndexSource }): ProspectItem | undefined => {
+    const listed = (entry: SourcedEntry): ProspectItem | undefined => {
       const prospect = fresh.get(entry.prospectId);
       if (!prospect || seen.has(prospect.id) || !holds(prospect, entry) || !page.matches(prospect)) return undefined;
       return step.accepts === undefined || step.accepts(prospect) ? prospect : undefined;
@@ -75,8 +82,11 @@ export async function readListPage(
     for (const [at, entry] of candidates.entries.entries()) {
       const prospect = listed(entry);
       if (!prospect) continue;
-      if (shown.length === page.limit)
-        return { prospects: shown, next: { phase, key: candidates.entries[at - 1]!.key } };
+      if (shown.length === page.limit) {
+        // The next page starts with this prospect: after the entry before it, in the middle of its instant or not.
+        const key = candidates.entries[at - 1]!.key;
+        return { prospects: shown, next: { phase, key, tie: instantOf(entry.key) === instantOf(key) } };
+      }
       shown.push(prospect);
       seen.add(prospect.id);
     }
@@ -92,37 +102,90 @@ export async function readListPage(
   return { prospects: shown, next: undefined };
 }
 
+/** `<instant>#<id>`: the instant, and the id. */
+const instantOf = (key: string) => key.slice(0, key.lastIndexOf('#'));
+const idOf = (key: string) => key.slice(key.lastIndexOf('#') + 1);
+
 /**
- * The entries of a phase's partitions, merged in key order: the first `perSource` entries of each partition, of
- * which the first `perSource` merged are the phase's next ones (an entry a partition did not return comes after its
- * last one returned, so after all these).
+ * Whether entry key `a` comes before `b` in a list: by instant (the latest first when `descending`), prospects at one
+ * instant by id ascending either way (docs/api.md#lists-of-prospects). Ascending, that is the keys' own order.
+ */
+export const comesBefore = (a: string, b: string, descending: boolean): boolean => {
+  if (!descending) return a < b;
+  const [instantA, instantB] = [instantOf(a), instantOf(b)];
+  return instantA === instantB ? idOf(a) < idOf(b) : instantA > instantB;
+};
+
+/**
+ * The entries of a phase's partitions after `after`, merged in list order. Each partition gives its first
+ * `perSource` entries; read backwards, an instant cut off at the end of a read is read whole, since its prospects
+ * come by id ascending and the ones not read come first (and, resuming inside an instant, its rest is read whole).
+ * The first `perSource` merged, and the rest of the last one's instant, are then the phase's next ones: an entry a
+ * partition did not return comes after its last one returned.
  */
 async function readCandidates(
   store: Store,
   phase: IndexPhase,
-  options: { descending: boolean; after: string | undefined; perSource: number },
-): Promise<{ entries: (IndexEntry & { source: IndexSource })[]; more: boolean }> {
+  options: { descending: boolean; after: ListPosition | undefined; perSource: number },
+): Promise<{ entries: SourcedEntry[]; more: boolean }> {
+  const { descending, after } = options;
   const limit = Math.min(options.perSource, maxProspectsPerRead);
   const reads = await Promise.all(
-    phase.sources.map(async (source) => ({
-      source,
-      ...(await readIndexEntries(store, source, {
-        descending: options.descending,
-        ...(options.after ? { after: options.after } : {}),
-        limit,
-      })),
-    })),
+    phase.sources.map(async (source) => {
+      const bounds = boundsAfter(source, descending, after?.key);
+      const read = await readIndexEntries(store, source, { descending, ...bounds, limit: limit + (after ? 1 : 0) });
+      const cut = read.entries.at(-1);
+      const wholeInstants = [
+        ...(descending && after?.tie ? [instantOf(after.key)] : []),
+        ...(descending && read.more && cut ? [instantOf(cut.key)] : []),
+      ];
+      const whole = (await Promise.all(wholeInstants.map((instant) => readEntriesAt(store, source, instant)))).flat();
+      const entries = [
+        ...read.entries.filter((entry) => !wholeInstants.includes(instantOf(entry.key))),
+        ...whole.filter((entry) => entry.key >= bounds.low && entry.key <= (source.to ?? highestKey)),
+      ];
+      return {
+        more: read.more,
+        entries: entries
+          .filter((entry) => after === undefined || comesBefore(after.key, entry.key, descending))
+          .map((entry) => ({ ...entry, source })),
+      };
+    }),
   );
-  const before = (a: string, b: string) => (options.descending ? a > b : a < b);
   const merged = reads
-    .flatMap((read) => read.entries.map((entry) => ({ ...entry, source: read.source })))
-    .sort((a, b) => (a.key === b.key ? 0 : before(a.key, b.key) ? -1 : 1));
-  const entries = merged.slice(0, limit);
+    .flatMap((read) => read.entries)
+    .sort((a, b) => (a.key === b.key ? 0 : comesBefore(a.key, b.key, descending) ? -1 : 1));
+  const entries = merged.slice(0, wholeInstantAt(merged, limit));
   return { entries, more: merged.length > entries.length || reads.some((read) => read.more) };
 }
 
+type SourcedEntry = IndexEntry & { source: IndexSource };
+
+/** How many of `merged` to take so that the instant of the `limit`-th is not cut (its ties are all there). */
+function wholeInstantAt(merged: readonly SourcedEntry[], limit: number): number {
+  const last = merged[limit - 1];
+  if (!last) return merged.length;
+  let count = limit;
+  while (count < merged.length && instantOf(merged[count]!.key) === instantOf(last.key)) count += 1;
+  return count;
+}
+
+/**
+ * The key bounds of a partition's next read: the source's range, narrowed to what follows `after`. Read backwards,
+ * the entries before the position's instant (the instant itself, when prospects of it follow, is read whole apart).
+ */
+function boundsAfter(source: IndexSource, descending: boolean, after: string | undefined) {
+  let [low, high] = [source.from ?? lowestKey, source.to ?? highestKey];
+  if (after !== undefined) {
+    // A bare instant sorts before every `<instant>#<id>` key and after every key of an earlier instant.
+    if (descending) high = instantOf(after) < high ? instantOf(after) : high;
+    else if (after > low) low = after;
+  }
+  return { low, high };
+}
+
 /** Whether the prospect read still has the index entry it was found by. */
-function holds(prospect: ProspectItem, entry: IndexEntry & { source: IndexSource }): boolean {
+function holds(prospect: ProspectItem, entry: SourcedEntry): boolean {
   switch (entry.source.index) {
     case 'creation':
       return true;
@@ -151,8 +214,8 @@ async function readIdsPage(
   const ordered = [...found.values()]
     .filter(page.matches)
     .map((prospect) => ({ prospect, key: plan.sortKey(prospect) }))
-    .sort((a, b) => (a.key === b.key ? 0 : a.key < b.key !== plan.descending ? -1 : 1))
-    .filter(({ key }) => after === undefined || (plan.descending ? key < after : key > after));
+    .sort((a, b) => (a.key === b.key ? 0 : comesBefore(a.key, b.key, plan.descending) ? -1 : 1))
+    .filter(({ key }) => after === undefined || comesBefore(after, key, plan.descending));
   const shown = ordered.slice(0, page.limit);
   const last = shown.at(-1);
   return {

@@ -2,11 +2,7 @@ import { keys, type ProspectItem } from '../../storage/table-items';
 import type { IndexSource } from '../../storage/prospect-lists';
 import type { WorkspaceConfig } from '../model';
 import type { ListPlan } from './list-page';
-
-export type ListSort = '-created_at' | 'created_at' | '-updated_at' | 'updated_at' | 'next_follow_up_at';
-
-/** A range of instants (ISO 8601 UTC, as stored): `from` inclusive, `to` exclusive. */
-export type InstantRange = { from?: string; to?: string };
+import type { InstantRange, ListSort } from './list-query';
 
 /**
  * What of a query decides where a list reads (docs/adr/0017-lists-of-prospects.md): the order, the ids, the stages
@@ -50,13 +46,11 @@ export function listPlan(input: PlanInput, workspaceId: string, config: Workspac
   }
   if (input.sort === '-updated_at' || input.sort === 'updated_at') {
     const stages = input.stageIds ?? everyStage(config);
-    const sources = [...new Set(stages)].map(
-      (stageId): IndexSource => ({
-        index: 'change',
-        partition: keys.prospectsOfStage(workspaceId, stageId),
-        ...bounded(input.updated),
-      }),
-    );
+    const sources = [...new Set(stages)].map((stageId): IndexSource => ({
+      index: 'change',
+      partition: keys.prospectsOfStage(workspaceId, stageId),
+      ...bounded(input.updated),
+    }));
     return { kind: 'index', descending, exact: input.exact, phases: [{ sources }] };
   }
   // Soonest follow-up first, then the prospects without one, in creation order (the follow-up index holds only
