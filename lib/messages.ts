@@ -214,14 +214,14 @@ export const messages = {
       "Paramètre « cursor » invalide : donnez tel quel le « next_cursor » d'une page précédente de cette même liste.",
     repeated: (name: string) => `Paramètre « ${name} » répété : une seule valeur est attendue.`,
     oneContact: 'Donnez exactement un des paramètres « email », « phone » ou « social_url ».',
+    contactAlone: (name: string) =>
+      `Paramètre ${q(name)} refusé : la recherche par contact (email, phone ou social_url) ne prend aucun autre paramètre.`,
     unreadableContact: (name: string) =>
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
   /** The list of a workspace's prospects, `GET /prospects` without a contact (docs/api.md#lists-of-prospects). */
   lists: {
-    withContact: (name: string) =>
-      `Paramètre « ${name} » : la recherche par contact (email, phone ou social_url) ne se combine avec aucun paramètre de la liste des prospects.`,
     unknownParameter: (name: string) => `Paramètre ${q(name)} inconnu : la liste des prospects ne le lit pas.`,
     tooManyIds: (max: number) => `Paramètre « id » : ${max} identifiants au plus.`,
     tooManyValues: (name: string, max: number) =>

@@ -41,7 +41,7 @@ export type KeyPrefix =
  * The table's indexes, named here so that the route list reads no table definition: the stack
  * refuses an index that infra/cdk/table-definition.ts does not define (infra/cdk/table-access.ts).
  */
-export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4';
+export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6';
 
 /** What IAM evaluates: a transaction's items count as the PutItem, UpdateItem, DeleteItem or ConditionCheckItem they are. */
 export type ItemAction = Exclude<TableAction, 'TransactWriteItems'>;
@@ -122,9 +122,17 @@ export const routeGrants = {
   },
   findProspects: {
     entry: 'functions/prospect-api/find-prospects.ts',
-    /** The lead webhook's matching: configuration and markers in one BatchGetItem, then the prospect. */
-    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem'],
-    tableKeys: { BatchGetItem: ['WS#', 'UNIQ#'], GetItem: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+    /**
+     * The look-up: the lead webhook's matching (configuration and markers in one BatchGetItem, then the prospect). The
+     * list: the configuration, the keys of a page from the index of its order, the prospects in one BatchGetItem.
+     */
+    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+    tableKeys: {
+      BatchGetItem: ['WS#', 'UNIQ#', 'PROSPECT#'],
+      GetItem: ['WS#', 'PROSPECT#'],
+      UpdateItem: ['RATE#'],
+      indexes: ['gsi3', 'gsi5', 'gsi6'],
+    },
   },
   listNotes: {
     entry: 'functions/prospect-api/list-notes.ts',
@@ -400,9 +408,14 @@ export const routeGrants = {
    */
   findWorkspaceProspects: {
     entry: 'functions/settings/find-workspace-prospects.ts',
-    /** As findProspects: configuration and markers in one BatchGetItem, then the prospect. */
-    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem'],
-    tableKeys: { BatchGetItem: ['WS#', 'UNIQ#'], GetItem: ['PROSPECT#'], UpdateItem: ['RATE#'] },
+    /** As findProspects: the look-up by contact, or the list. */
+    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
+    tableKeys: {
+      BatchGetItem: ['WS#', 'UNIQ#', 'PROSPECT#'],
+      GetItem: ['WS#', 'PROSPECT#'],
+      UpdateItem: ['RATE#'],
+      indexes: ['gsi3', 'gsi5', 'gsi6'],
+    },
   },
   getWorkspaceProspect: {
     entry: 'functions/settings/get-workspace-prospect.ts',

@@ -45,7 +45,10 @@ export function pageRequestOf(event: QueryEvent, binding: CursorBinding): PageRe
 
 const contactParameters = ['email', 'phone', 'social_url'] as const;
 
-/** Exactly one of `email`, `phone`, `social_url` (docs/api.md#find-a-prospect-by-contact). */
+/**
+ * Exactly one of `email`, `phone`, `social_url`, and nothing else (docs/api.md#find-a-prospect-by-contact): another
+ * parameter beside it is a 400 naming that parameter.
+ */
 export function contactLookupOf(event: QueryEvent): ContactLookup {
   const given = contactParameters.flatMap((field) => {
     const value = queryValue(event, field);
@@ -53,8 +56,28 @@ export function contactLookupOf(event: QueryEvent): ContactLookup {
   });
   const [lookup] = given;
   if (given.length !== 1 || lookup === undefined) throw refuse('query', messages.query.oneContact);
+  const other = Object.keys(queryParametersOf(event)).find((name) => name !== lookup.field);
+  if (other !== undefined) throw refuse(other, messages.query.contactAlone(other));
   return lookup;
 }
+
+/** The query string as API Gateway passes it: each parameter's values in the order sent (none: empty). */
+export function queryParametersOf(event: QueryEvent): Record<string, string[]> {
+  if (event.multiValueQueryStringParameters) {
+    return Object.fromEntries(
+      Object.entries(event.multiValueQueryStringParameters).map(([name, values]) => [name, values ?? []]),
+    );
+  }
+  return Object.fromEntries(
+    Object.entries(event.queryStringParameters ?? {}).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, [value]]],
+    ),
+  );
+}
+
+/** Whether the request names a contact (`email`, `phone`, `social_url`): the look-up, not the list. */
+export const namesContact = (event: QueryEvent): boolean =>
+  contactParameters.some((name) => (queryParametersOf(event)[name]?.length ?? 0) > 0);
 
 /**
  * A list route's request (docs/api.md#pagination): the page asked for, read before the path's

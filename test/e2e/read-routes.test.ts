@@ -112,10 +112,10 @@ describe('GET /prospects?email=|phone=|social_url=', () => {
     }
   });
 
-  it('is 400 with none, two, a repeated or an unreadable parameter, naming it', async () => {
+  it('is 400 with two, a repeated or an unreadable parameter, or another one beside it, naming it', async () => {
     const cases: [Record<string, string> | string, string][] = [
-      [{}, 'query'],
       [{ email: 'a@b.fr', phone: '+33' }, 'query'],
+      [{ email: 'a@b.fr', utm_source: 'x' }, 'utm_source'],
       [{ email: 'pas-une-adresse' }, 'email'],
       [{ phone: '   ' }, 'phone'],
       [{ phone: '1'.repeat(41) }, 'phone'],

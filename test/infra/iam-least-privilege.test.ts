@@ -249,6 +249,10 @@ describe('the end-to-end flows, recorded per function', () => {
     expect((await functions.request('getProspect', onProspect(id))).status).toBe(200);
     const found = await functions.request('findProspects', apiCall({ query: { email: 'read-iam@test.fr' } }));
     expect(found.body).toMatchObject({ prospects: [{ id }] });
+    // The lists: by creation, by last change within a stage, by follow-up (each its index), and by id.
+    for (const query of [{}, { sort: '-updated_at', stage: 'Nouveau' }, { sort: 'next_follow_up_at' }, { id }]) {
+      expect((await functions.request('findProspects', apiCall({ query }))).status).toBe(200);
+    }
     const first = await functions.request('listNotes', onProspect(id, { query: { limit: '1' } }));
     const cursor = first.body.next_cursor as string;
     expect((await functions.request('listNotes', onProspect(id, { query: { cursor } }))).status).toBe(200);
@@ -477,6 +481,9 @@ describe('the end-to-end flows, recorded per function', () => {
       asMember({ query: { email: 'settings-iam@test.fr' } }),
     );
     expect(found.body).toMatchObject({ prospects: [{ id }] });
+    for (const query of [{}, { sort: 'updated_at' }, { sort: 'next_follow_up_at', follow_up: 'any' }]) {
+      expect((await functions.request('findWorkspaceProspects', asMember({ query }))).status).toBe(200);
+    }
     const onIt = asMember({ pathParameters: { prospect_id: id } });
     expect((await functions.request('getWorkspaceProspect', onIt)).status).toBe(200);
     const changes = await functions.request('listWorkspaceProspectChanges', onIt);

@@ -19,8 +19,9 @@ const budgets: Record<string, number> = {
   // The listing's one rule file of the custom fields (lib/domain/fields/field-definitions.ts).
   'functions/prospect-api/list-custom-fields.ts': 13,
   'functions/prospect-api/get-prospect.ts': 18,
-  // The look-up reads its query as a lead (lib/domain/lead/lead.ts), which reads custom fields' values too.
-  'functions/prospect-api/find-prospects.ts': 20,
+  // The look-up reads its query as a lead (lib/domain/lead/lead.ts), which reads custom fields' values too; the list
+  // (lib/domain/prospect-list/: its query, plan, pages and cursor, in the workspace's time zone) is the same route.
+  'functions/prospect-api/find-prospects.ts': 25,
   'functions/prospect-api/list-notes.ts': 19,
   'functions/prospect-api/list-changes.ts': 19,
   'functions/prospect-api/update-prospect.ts': 23,
@@ -58,8 +59,8 @@ const budgets: Record<string, number> = {
   'functions/settings/get-webhook.ts': 16,
   'functions/settings/generate-webhook-token.ts': 22,
   'functions/settings/set-webhook-active.ts': 22,
-  // As `GET /prospects?email=`: the look-up reads its query as a lead.
-  'functions/settings/find-workspace-prospects.ts': 20,
+  // As `GET /prospects`: the look-up reads its query as a lead, and the list is the same route.
+  'functions/settings/find-workspace-prospects.ts': 25,
   'functions/settings/get-workspace-prospect.ts': 18,
   'functions/settings/list-workspace-prospect-changes.ts': 19,
   'functions/settings/undo-change.ts': 25,

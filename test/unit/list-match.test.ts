@@ -7,7 +7,6 @@ import type { ListParameters } from '../../lib/domain/prospect-list/list-paramet
 import type { ListSort, WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
 import { matchesListQuery } from '../../lib/domain/prospect-list/match-list-query';
 import { parseListQuery } from '../../lib/domain/prospect-list/parse-list-query';
-import { compareForSort, type SortedProspect } from '../../lib/domain/prospect-list/sort-order';
 
 /*
  * The prospects a list shows (docs/api.md#lists-of-prospects): each filter on a prospect as stored, any of a
@@ -346,61 +345,5 @@ describe('follow-up windows, in the workspace’s day', () => {
       ranges: [{ to: '2026-11-22T23:00:00.000Z' }],
       withoutFollowUp: false,
     });
-  });
-});
-
-describe('compareForSort', () => {
-  const p = (id: number, created_at: string, updated_at: string, next_follow_up_at: string | null): SortedProspect => ({
-    id: uuid(id),
-    created_at,
-    updated_at,
-    next_follow_up_at,
-  });
-  const a = p(1, '2026-11-01T00:00:00.000Z', '2026-11-05T00:00:00.000Z', '2026-12-01T00:00:00.000Z');
-  const b = p(2, '2026-11-02T00:00:00.000Z', '2026-11-04T00:00:00.000Z', null);
-  const c = p(3, '2026-11-02T00:00:00.000Z', '2026-11-05T00:00:00.000Z', '2026-11-30T00:00:00.000Z');
-  const d = p(4, '2026-11-03T00:00:00.000Z', '2026-11-03T00:00:00.000Z', null);
-  const e = p(5, '2026-11-01T00:00:00.000Z', '2026-11-06T00:00:00.000Z', '2026-11-30T00:00:00.000Z');
-  const sorted = (sort: ListSort) => [e, d, c, b, a].sort(compareForSort(sort)).map((prospect) => prospect.id);
-  const idsOf = (...prospects: SortedProspect[]) => prospects.map((prospect) => prospect.id);
-
-  it('orders by creation, newest first by default, ties by id ascending', () => {
-    expect(sorted('-created_at')).toEqual(idsOf(d, b, c, a, e));
-    expect(sorted('created_at')).toEqual(idsOf(a, e, b, c, d));
-  });
-
-  it('orders by last change, either way, ties by id ascending', () => {
-    expect(sorted('-updated_at')).toEqual(idsOf(e, a, c, b, d));
-    expect(sorted('updated_at')).toEqual(idsOf(d, b, a, c, e));
-  });
-
-  it('orders by follow-up, soonest first, ties by id ascending, prospects without one last', () => {
-    expect(sorted('next_follow_up_at')).toEqual(idsOf(c, e, a, b, d));
-  });
-
-  it('is one order whatever the order the prospects come in', () => {
-    const instant = fc.constantFrom('2026-11-01T00:00:00.000Z', '2026-11-02T00:00:00.000Z', '2026-11-03T00:00:00.000Z');
-    const prospects = fc.uniqueArray(
-      fc.record({ id: fc.uuid(), created_at: instant, updated_at: instant, next_follow_up_at: fc.option(instant) }),
-      { selector: (prospect) => prospect.id, maxLength: 12 },
-    );
-    const sorts = fc.constantFrom<ListSort>(
-      '-created_at',
-      'created_at',
-      '-updated_at',
-      'updated_at',
-      'next_follow_up_at',
-    );
-    fc.assert(
-      fc.property(prospects, sorts, (list, sort) => {
-        const once = [...list].sort(compareForSort(sort));
-        expect([...list].reverse().sort(compareForSort(sort))).toEqual(once);
-        for (const [index, prospect] of once.entries()) {
-          const next = once[index + 1];
-          if (next) expect(compareForSort(sort)(prospect, next)).toBeLessThan(0);
-        }
-      }),
-      { numRuns: 300 },
-    );
   });
 });

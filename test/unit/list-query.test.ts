@@ -8,7 +8,7 @@ import {
   type WorkspaceConfig,
   defaultWorkspaceSettings,
 } from '../../lib/domain/model';
-import { isContactLookup, type ListParameters } from '../../lib/domain/prospect-list/list-parameters';
+import type { ListParameters } from '../../lib/domain/prospect-list/list-parameters';
 import { listQueryDigest } from '../../lib/domain/prospect-list/list-query-digest';
 import type { WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
 import { parseListQuery } from '../../lib/domain/prospect-list/parse-list-query';
@@ -340,12 +340,6 @@ describe('parseListQuery: names, counts and the order of refusals', () => {
     expect(refusalOf({ fields: ['budget'] })).toEqual(badRequest('fields'));
   });
 
-  it('refuses a contact parameter given with the list’s, naming the contact parameter', () => {
-    for (const contact of ['email', 'phone', 'social_url']) {
-      expect(refusalOf({ [contact]: ['x'], tag: ['VIP'] })).toEqual(badRequest(contact));
-    }
-  });
-
   it.each([
     'follow_up_from',
     'follow_up_to',
@@ -396,23 +390,6 @@ describe('parseListQuery: names, counts and the order of refusals', () => {
     expect(refusalOf({ tag: ['Inconnu'], pipeline: ['Inconnu'] })).toEqual(unprocessable('pipeline'));
     expect(refusalOf({ sort: ['x'], id: ['x'] })).toEqual(badRequest('id'));
     expect(refusalOf({ zzz: ['1'], aaa: ['1'] })).toEqual(badRequest('aaa'));
-  });
-});
-
-describe('isContactLookup: the look-up by contact stays as it was', () => {
-  it('is one of email, phone, social_url without a parameter of the list', () => {
-    expect(isContactLookup({ email: ['nina@exemple.test'] })).toBe(true);
-    expect(isContactLookup({ phone: ['+33600000000'], utm_source: ['x'] })).toBe(true);
-    expect(isContactLookup({ email: ['a'], phone: ['b'] })).toBe(true);
-  });
-
-  it('is not when a parameter of the list comes with it, nor without any contact', () => {
-    for (const parameter of ['id', 'tag', 'limit', 'cursor', 'sort', 'fields.budget', 'created_from']) {
-      expect(isContactLookup({ email: ['nina@exemple.test'], [parameter]: ['x'] })).toBe(false);
-    }
-    expect(isContactLookup({})).toBe(false);
-    expect(isContactLookup({ email: [] })).toBe(false);
-    expect(isContactLookup({ tag: ['VIP'] })).toBe(false);
   });
 });
 

@@ -10,7 +10,6 @@ import { maxFilterValues, maxListIds } from './list-query';
 /** The query string as API Gateway splits it: each parameter's values, in the order sent. */
 export type ListParameters = Readonly<Record<string, readonly string[]>>;
 
-const contactParameters = ['email', 'phone', 'social_url'];
 /** Given several times, any of their values (`?tag=a&tag=b`): they share `maxFilterValues`, `fields.<key>` too. */
 const repeatableFilters = ['pipeline', 'stage', 'setter_id', 'closer_id', 'member_id', 'tag', 'follow_up'];
 const singleParameters = [
@@ -39,15 +38,6 @@ const isListParameter = (name: string): boolean =>
 const givenNames = (parameters: ListParameters): string[] =>
   Object.keys(parameters).filter((name) => (parameters[name]?.length ?? 0) > 0);
 
-/**
- * Whether the request is the look-up by contact (docs/api.md#find-a-prospect-by-contact), which stays as it was: one
- * of `email`, `phone`, `social_url` and no parameter of the list. With one of the list's, it is the list's to refuse.
- */
-export function isContactLookup(parameters: ListParameters): boolean {
-  const given = givenNames(parameters);
-  return given.some((name) => contactParameters.includes(name)) && !given.some(isListParameter);
-}
-
 const refuse = (field: string, message: string) => new InvalidInputError(message, { field, message });
 
 /** The order parameters are checked in, so that of two faults the same one is always named. */
@@ -62,15 +52,13 @@ const inCheckOrder = (names: string[]): string[] =>
   [...names].sort((a, b) => rankOf(a) - rankOf(b) || (a < b ? -1 : a > b ? 1 : 0));
 
 /**
- * The parameters given, in check order, once their names and counts are accepted: a contact parameter (the
- * look-up takes none of the list's), a name the list does not read, a parameter that takes one value given several
+ * The parameters given, in check order, once their names and counts are accepted (the look-up by contact is the
+ * handler's to tell apart, before: lib/http/query-parameters.ts): a name the list does not read, a parameter that takes one value given several
  * times, more than `maxListIds` ids, or more than `maxFilterValues` values in all across the other repeatable
  * filters (naming the one that goes over) is a 400.
  */
 export function checkedListParameters(parameters: ListParameters): string[] {
   const given = givenNames(parameters);
-  const contact = contactParameters.find((name) => given.includes(name));
-  if (contact !== undefined) throw refuse(contact, messages.lists.withContact(contact));
   const unknown = given.filter((name) => !isListParameter(name)).sort()[0];
   if (unknown !== undefined) throw refuse(unknown, messages.lists.unknownParameter(unknown));
   const names = inCheckOrder(given);

@@ -1,0 +1,53 @@
+import { InvalidInputError } from '../model';
+import { messages } from '../../messages';
+import type { ListPosition } from './list-page';
+
+/*
+ * The `cursor` of a list of prospects (docs/api.md#lists-of-prospects): where the previous page stopped (the phase of
+ * the list and the last key examined, `<instant>#<id>`), bound to the digest of the query it was issued for
+ * (`listQueryDigest`: its parameters, `limit` and the workspace). Any other query, or a cursor that does not decode
+ * to such a position, is a 400: a cursor is read, never trusted, and the partitions read are the caller's own.
+ */
+
+const maxCursorLength = 512;
+/** An index key of a list: an instant (or an order's mark, `0…`/`1`) then `#` and a prospect's id. */
+const positionKey = /^[0-9A-Za-z:.+-]{1,40}#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const maxPhase = 1;
+
+export function encodeListCursor(digest: string, position: ListPosition): string {
+  const body = { d: digest, p: position.phase, k: position.key, ...(position.tie ? { t: 1 } : {}) };
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+}
+
+export function decodeListCursor(cursor: string, digest: string): ListPosition {
+  const decoded = cursor.length <= maxCursorLength ? parse(cursor) : undefined;
+  const valid =
+    decoded !== undefined &&
+    decoded.d === digest &&
+    Number.isInteger(decoded.p) &&
+    (decoded.p as number) >= 0 &&
+    (decoded.p as number) <= maxPhase &&
+    typeof decoded.k === 'string' &&
+    (decoded.k === '' || positionKey.test(decoded.k)) &&
+    (decoded.t === undefined || decoded.t === 1) &&
+    Object.keys(decoded).every((name) => ['d', 'p', 'k', 't'].includes(name));
+  if (!valid) {
+    throw new InvalidInputError(messages.query.invalidCursor, {
+      field: 'cursor',
+      message: messages.query.invalidCursor,
+    });
+  }
+  return { phase: decoded.p as number, key: decoded.k as string, ...(decoded.t === 1 ? { tie: true } : {}) };
+}
+
+function parse(cursor: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
