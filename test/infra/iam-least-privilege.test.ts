@@ -250,7 +250,13 @@ describe('the end-to-end flows, recorded per function', () => {
     const found = await functions.request('findProspects', apiCall({ query: { email: 'read-iam@test.fr' } }));
     expect(found.body).toMatchObject({ prospects: [{ id }] });
     // The lists: by creation, by last change within a stage, by follow-up (each its index), and by id.
-    for (const query of [{}, { sort: '-updated_at', stage: 'Nouveau' }, { sort: 'next_follow_up_at' }, { id }]) {
+    const queries: Record<string, string>[] = [
+      {},
+      { sort: '-updated_at', stage: 'Nouveau' },
+      { sort: 'next_follow_up_at' },
+      { id },
+    ];
+    for (const query of queries) {
       expect((await functions.request('findProspects', apiCall({ query }))).status).toBe(200);
     }
     const first = await functions.request('listNotes', onProspect(id, { query: { limit: '1' } }));
@@ -481,7 +487,12 @@ describe('the end-to-end flows, recorded per function', () => {
       asMember({ query: { email: 'settings-iam@test.fr' } }),
     );
     expect(found.body).toMatchObject({ prospects: [{ id }] });
-    for (const query of [{}, { sort: 'updated_at' }, { sort: 'next_follow_up_at', follow_up: 'any' }]) {
+    const queries: Record<string, string>[] = [
+      {},
+      { sort: 'updated_at' },
+      { sort: 'next_follow_up_at', follow_up: 'any' },
+    ];
+    for (const query of queries) {
       expect((await functions.request('findWorkspaceProspects', asMember({ query }))).status).toBe(200);
     }
     const onIt = asMember({ pathParameters: { prospect_id: id } });

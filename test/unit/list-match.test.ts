@@ -1,10 +1,9 @@
-import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { FieldDefinition, Prospect, WorkspaceConfig } from '../../lib/domain/model';
 import { defaultWorkspaceSettings } from '../../lib/domain/model';
 import { followUpSelection } from '../../lib/domain/prospect-list/follow-up-selection';
 import type { ListParameters } from '../../lib/domain/prospect-list/list-parameters';
-import type { ListSort, WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
+import type { WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
 import { matchesListQuery } from '../../lib/domain/prospect-list/match-list-query';
 import { parseListQuery } from '../../lib/domain/prospect-list/parse-list-query';
 
