@@ -94,6 +94,9 @@ export const messages = {
   },
   /** What stops a synthesis of the stack (infra/cdk/stack.ts), for the person deploying it. */
   deployment: {
+    invalidTableIndexes: (given: string, least: number, all: number) =>
+      `-c tableIndexes=${given} invalide : un entier de ${least} à ${all}, le nombre d’index de la table à déclarer ` +
+      '(une table existante prend un nouvel index par déploiement : docs/deploy.md, « New indexes »).',
     productionWithoutSesSender: (stage: string) =>
       `Le stage ${stage} exige un expéditeur Amazon SES : ajoutez -c sesFromEmail=<adresse vérifiée dans SES> ` +
       '(et -c sesFromName=…). L’expéditeur par défaut de Cognito n’envoie que quelques e-mails par jour et refuse ' +

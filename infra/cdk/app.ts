@@ -26,6 +26,8 @@ new CrmStack(app, `Crm-${stage}`, {
   threatProtection: context('threatProtection') === 'on',
   /** POWERTOOLS_LOG_LEVEL of every function (`-c logLevel=DEBUG`); the stack refuses an unknown level. */
   logLevel: app.node.tryGetContext('logLevel') as string | undefined,
+  /** An existing table takes one new index per deployment (docs/deploy.md#new-indexes): `-c tableIndexes=5`. */
+  ...(context('tableIndexes') === undefined ? {} : { tableIndexes: Number(context('tableIndexes')) }),
   description: `CRM ingestion service (${stage})`,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -9,6 +9,7 @@ import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { webhookUrl } from '../../lib/settings/webhook-status';
+import { tableDefinition } from './table-definition';
 import { messages } from '../../lib/messages';
 import { checkedRoutes } from '../../lib/routes';
 import {
@@ -74,7 +75,24 @@ export type CrmStackProps = StackProps & {
   threatProtection?: boolean;
   /** The route list the stack is built from, checked (`checkedRoutes`): lib/routes.ts's; a test may add routes. */
   routes?: readonly DeployedRoute[];
+  /**
+   * How many of the table's indexes to declare (`-c tableIndexes=5`), all by default: an existing table takes one new
+   * index per deployment (docs/deploy.md#new-indexes). At least the indexes it had before the lists of prospects.
+   */
+  tableIndexes?: number;
 };
+
+/** The indexes every deployed table has had since before the lists of prospects (gsi1 to gsi4). */
+const indexesBeforeLists = 4;
+
+function checkedIndexCount(count: number | undefined): number {
+  const all = tableDefinition.globalSecondaryIndexes.length;
+  if (count === undefined) return all;
+  if (!Number.isInteger(count) || count < indexesBeforeLists || count > all) {
+    throw new Error(messages.deployment.invalidTableIndexes(String(count), indexesBeforeLists, all));
+  }
+  return count;
+}
 
 /** Everything the API needs, generated from the one route list and the one table definition. */
 export class CrmStack extends Stack {
@@ -90,7 +108,7 @@ export class CrmStack extends Stack {
       throw new Error(`Niveau de journalisation invalide : ${logLevel} (${powertoolsLogLevels.join(', ')})`);
     }
     const powertools: PowertoolsSettings = { metricsNamespace: metricNamespace(props.stage), logLevel };
-    const table = new SingleTable(this, 'Table');
+    const table = new SingleTable(this, 'Table', checkedIndexCount(props.tableIndexes));
     /** A table of their own, without a stream (docs/adr/0012-signing-secrets-table.md). */
     const secretsTable = new SigningSecretsTable(this, 'SigningSecretsTable');
     const api = new CrmApi(this, 'Api', { stage: props.stage, routes });

@@ -288,6 +288,25 @@ export type WebhookCallItem = WebhookCall & {
  */
 const webhookCallRetentionSeconds = 2_592_000;
 
+/**
+ * A prospect's keys in the lists' indexes (docs/adr/0017-lists-of-prospects.md): its stage and last change; its
+ * follow-up while it has one.
+ */
+export function listIndexKeys(
+  prospect: Pick<Prospect, 'workspace_id' | 'id' | 'stage_id' | 'updated_at' | 'next_follow_up_at'>,
+): Pick<ProspectItem, 'gsi5pk' | 'gsi5sk' | 'gsi6pk' | 'gsi6sk'> {
+  return {
+    gsi5pk: keys.prospectsOfStage(prospect.workspace_id, prospect.stage_id),
+    gsi5sk: keys.prospectByChange(prospect.updated_at, prospect.id),
+    ...(prospect.next_follow_up_at
+      ? {
+          gsi6pk: keys.prospectsByFollowUp(prospect.workspace_id),
+          gsi6sk: keys.prospectByFollowUp(prospect.next_follow_up_at, prospect.id),
+        }
+      : {}),
+  };
+}
+
 /** The one builder of each stored item kind: keys and item shapes are storage's alone. */
 export const items = {
   prospect: (prospect: Stamped<Prospect>): ProspectItem => ({
@@ -297,14 +316,7 @@ export const items = {
     ...prospect,
     gsi3pk: keys.prospectsOfWorkspace(prospect.workspace_id),
     gsi3sk: keys.prospectInWorkspace(prospect.created_at, prospect.id),
-    gsi5pk: keys.prospectsOfStage(prospect.workspace_id, prospect.stage_id),
-    gsi5sk: keys.prospectByChange(prospect.updated_at, prospect.id),
-    ...(prospect.next_follow_up_at
-      ? {
-          gsi6pk: keys.prospectsByFollowUp(prospect.workspace_id),
-          gsi6sk: keys.prospectByFollowUp(prospect.next_follow_up_at, prospect.id),
-        }
-      : {}),
+    ...listIndexKeys(prospect),
   }),
   candidate: (candidate: Stamped<Candidate>): CandidateItem => ({
     ...keys.candidate(candidate.workspace_id, candidate.id),

@@ -32,6 +32,8 @@ import { requestLimit } from '../../lib/storage/rate-limit';
 import { nagPacks } from '../../infra/cdk/nag';
 import { pageResourcePaths } from '../../infra/cdk/settings-page';
 import { authorizerDescription, authorizerTableActions, CrmStack } from '../../infra/cdk/stack';
+import { SingleTable } from '../../infra/cdk/constructs/single-table';
+import { messages } from '../../lib/messages';
 import { deletableLeadingKeys, tableAccessStatements } from '../../infra/cdk/table-access';
 import { functionTimeoutSeconds, type Credential } from '../../lib/routes';
 import {
@@ -674,6 +676,21 @@ describe('table', () => {
         Projection: projectionOf(index),
       })),
     );
+  });
+
+  test('an existing table takes its new indexes one deployment at a time: -c tableIndexes declares the first ones', () => {
+    const scope = new Stack(testApp(), 'Table-only');
+    new SingleTable(scope, 'Table', 5);
+    const [table] = Object.values(Template.fromStack(scope).findResources('AWS::DynamoDB::Table'));
+    const declared = (table!.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map(
+      (index) => index.IndexName,
+    );
+    expect(declared).toEqual(['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5']);
+    for (const count of [3, 7, 4.5]) {
+      expect(() => new CrmStack(testApp(), 'Crm-indexes', { stage: 'test', tableIndexes: count })).toThrow(
+        messages.deployment.invalidTableIndexes(String(count), 4, 6),
+      );
+    }
   });
 
   test('the prospects of a workspace are indexed with only what the phone indexing reads', () => {

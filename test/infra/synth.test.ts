@@ -74,6 +74,13 @@ describe('the CDK app, as `cdk synth` runs it', () => {
     expect(client!.Properties.WriteAttributes).toEqual(['zoneinfo']);
   });
 
+  test('-c tableIndexes below the indexes the table has had since before the lists: exit 1, saying why in French', async () => {
+    const run = await synth(deployment, { tableIndexes: '3' });
+    rmSync(run.outdir, { recursive: true, force: true });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(messages.deployment.invalidTableIndexes('3', 4, 6));
+  }, 60_000);
+
   test(`-c stage=${productionStage} without an SES sender: exit 1, saying why in French`, async () => {
     const run = await synth(deployment, { stage: productionStage });
     rmSync(run.outdir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { apiKeyCommands } from './commands/api-keys';
 import { candidateShowCommand } from './commands/candidates';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { configCommands } from './commands/config';
-import { prospectShowCommand } from './commands/prospects';
+import { prospectReindexCommand, prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
 import { streamReplayCommand } from './commands/stream-replay';
 import { subscriptionCommands } from './commands/subscriptions';
@@ -22,6 +22,7 @@ export const commands: readonly Command[] = [
   streamReplayCommand,
   ...configCommands,
   prospectShowCommand,
+  prospectReindexCommand,
   candidateShowCommand,
   changelogListCommand,
   changelogUndoCommand,

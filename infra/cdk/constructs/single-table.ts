@@ -11,7 +11,12 @@ const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
  * fixed name would stop the stack from ever being created again next to the table it left.
  */
 export class SingleTable extends Table {
-  constructor(scope: Construct, id: string) {
+  /**
+   * `indexCount`: how many of the definition's indexes, in its order, the table declares (all by default).
+   * CloudFormation adds one global secondary index per stack update, so a table deployed before the last ones takes
+   * them one deployment at a time (docs/deploy.md#new-indexes).
+   */
+  constructor(scope: Construct, id: string, indexCount: number = tableDefinition.globalSecondaryIndexes.length) {
     super(scope, id, {
       partitionKey: stringKey(tableDefinition.partitionKey),
       sortKey: stringKey(tableDefinition.sortKey),
@@ -23,7 +28,7 @@ export class SingleTable extends Table {
       /** The change stream outbound events read (./outbound-events.ts), with the view the definition names. */
       stream: StreamViewType[tableDefinition.streamViewType],
     });
-    for (const index of tableDefinition.globalSecondaryIndexes) {
+    for (const index of tableDefinition.globalSecondaryIndexes.slice(0, indexCount)) {
       this.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: stringKey(index.partitionKey),

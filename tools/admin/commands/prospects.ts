@@ -1,4 +1,6 @@
+import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
+import { reindexProspects } from '../storage/list-index';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, fieldValueText, shown } from '../render';
@@ -10,6 +12,21 @@ export const prospectShowCommand = defineCommand({
   async run(target, options) {
     const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
     return { document: details, text: prospectText(details) };
+  },
+});
+
+/** docs/deploy.md#new-indexes: the lists' index keys on the prospects written before the lists. */
+export const prospectReindexCommand = defineCommand({
+  words: ['prospect', 'reindex'],
+  summary: 'écrit les clés des index des listes sur les prospects d’un espace écrits avant elles',
+  options: { workspace: workspaceOption },
+  async run(target, options) {
+    await requireWorkspace(target.deps, options.workspace);
+    const done = await reindexProspects(target.deps, options.workspace);
+    return {
+      document: done,
+      text: `${done.walked} prospect(s) parcouru(s), ${done.written} mis à jour (clés des index des listes).`,
+    };
   },
 });
 

@@ -77,7 +77,7 @@ export function groupByE164(prospects: readonly ProspectPhone[], e164Of: E164For
 }
 
 /** Runs `work` on every entry, `concurrency` at a time. */
-async function inParallel<T>(entries: readonly T[], concurrency: number, work: (entry: T) => Promise<void>) {
+export async function inParallel<T>(entries: readonly T[], concurrency: number, work: (entry: T) => Promise<void>) {
   let next = 0;
   const worker = async () => {
     while (next < entries.length) {
