@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { readListPage, type ListPosition } from '../../lib/domain/prospect-list/list-page';
-import { listPlan, sortKeyOf, type PlanInput } from '../../lib/domain/prospect-list/list-plan';
+import {
+  listPlan,
+  readListPage,
+  sortKeyOf,
+  type ListPosition,
+  type PlanInput,
+} from '../../lib/domain/prospect-list/list-page';
 import type { InstantRange, ListSort } from '../../lib/domain/prospect-list/list-query';
 import type { WorkspaceConfig } from '../../lib/domain/model';
 import { productionDeps } from '../../lib/storage/client';

@@ -1,11 +1,9 @@
 import { DateTime } from 'luxon';
 import type { FieldDefinition, Prospect, WorkspaceConfig } from '../../lib/domain/model';
 import { defaultWorkspaceSettings } from '../../lib/domain/model';
-import { followUpSelection } from '../../lib/domain/prospect-list/follow-up-selection';
-import type { ListParameters } from '../../lib/domain/prospect-list/list-parameters';
+import { followUpSelection, matchesListQuery } from '../../lib/domain/prospect-list/list-filter';
 import type { WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
-import { matchesListQuery } from '../../lib/domain/prospect-list/match-list-query';
-import { parseListQuery } from '../../lib/domain/prospect-list/parse-list-query';
+import { parseListQuery, type ListParameters } from '../../lib/domain/prospect-list/read-list-query';
 
 /*
  * The prospects a list shows (docs/api.md#lists-of-prospects): each filter on a prospect as stored, any of a

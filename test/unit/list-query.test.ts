@@ -8,10 +8,9 @@ import {
   type WorkspaceConfig,
   defaultWorkspaceSettings,
 } from '../../lib/domain/model';
-import type { ListParameters } from '../../lib/domain/prospect-list/list-parameters';
-import { listQueryDigest } from '../../lib/domain/prospect-list/list-query-digest';
+import { listQueryDigest } from '../../lib/domain/prospect-list/list-cursor';
 import type { WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
-import { parseListQuery } from '../../lib/domain/prospect-list/parse-list-query';
+import { parseListQuery, type ListParameters } from '../../lib/domain/prospect-list/read-list-query';
 
 /*
  * `GET /prospects` as a list (docs/api.md#lists-of-prospects): its parameters read into a query, every refusal naming

@@ -3,15 +3,11 @@ import { loadWorkspaceConfig } from '../../storage/workspace-config';
 import { liveFields, type WorkspaceConfig } from '../model';
 import { prospectReadView, type ProspectReadView } from '../prospect/read-views';
 import { dayAt, dayOf } from '../time-zone';
-import { decodeListCursor, encodeListCursor } from './list-cursor';
-import { readListPage } from './list-page';
-import { listPlan, type PlanInput } from './list-plan';
+import { decodeListCursor, encodeListCursor, listQueryDigest } from './list-cursor';
+import { followUpSelection, matchesListQuery } from './list-filter';
+import { listPlan, readListPage, type PlanInput } from './list-page';
 import type { InstantRange, ListQuery, WorkspaceDays } from './list-query';
-import { listQueryDigest } from './list-query-digest';
-import type { ListParameters } from './list-parameters';
-import { matchesListQuery } from './match-list-query';
-import { parseListQuery } from './parse-list-query';
-import { followUpSelection } from './follow-up-selection';
+import { parseListQuery, type ListParameters } from './read-list-query';
 
 export type ProspectList = { prospects: ProspectReadView[]; next_cursor: string | null };
 
