@@ -67,7 +67,7 @@ export function matchesListQuery(
  */
 
 /** The instants of the follow-ups asked for, in order and apart, and whether prospects without one are in too. */
-export type FollowUpSelection = { ranges: InstantRange[]; withoutFollowUp: boolean };
+type FollowUpSelection = { ranges: InstantRange[]; withoutFollowUp: boolean };
 
 /** A range with its absent bounds left out, not set to undefined. */
 const rangeOf = (from: string | undefined, to: string | undefined): InstantRange => ({
@@ -81,7 +81,7 @@ const lowerEnd = (a?: string, b?: string) => (a === undefined ? b : b === undefi
 /** Of two upper bounds, the one that keeps more. */
 const higherEnd = (a?: string, b?: string) => (a === undefined || b === undefined ? undefined : a > b ? a : b);
 
-export const inRange = (instant: string, { from, to }: InstantRange): boolean =>
+const inRange = (instant: string, { from, to }: InstantRange): boolean =>
   (from === undefined || instant >= from) && (to === undefined || instant < to);
 
 const isEmpty = ({ from, to }: InstantRange) => from !== undefined && to !== undefined && from >= to;
@@ -156,7 +156,7 @@ export const comparableValues = (definition: Pick<FieldDefinition, 'type'>, valu
  * Whether a prospect's stored value is one the filter asks for: read as its field now reads it (`fieldsView`
  * shows it so), a `multi_choice` carrying any option asked. A prospect without a value never matches.
  */
-export function fieldFilterMatches(filter: FieldFilter, stored: FieldValue | undefined): boolean {
+function fieldFilterMatches(filter: FieldFilter, stored: FieldValue | undefined): boolean {
   if (stored === undefined) return false;
   const reading = readFieldValue(filter.definition, stored);
   if (reading.kind !== 'value') return false;

@@ -26,7 +26,7 @@ export type ListPlan =
  * One phase: partitions of one index, merged in key order. `exact` plans (the index's key decides every parameter
  * given) read `limit + 1` entries per partition; the others read a bounded batch and filter it.
  */
-export type IndexPhase = { sources: readonly IndexSource[]; accepts?: (prospect: ProspectItem) => boolean };
+type IndexPhase = { sources: readonly IndexSource[]; accepts?: (prospect: ProspectItem) => boolean };
 
 /**
  * Where the previous page stopped: the phase and the last key examined (or shown) in it, and whether prospects of

@@ -59,7 +59,7 @@ const singleParameters = [
 ];
 const fieldPrefix = 'fields.';
 
-export const fieldKeyOfParameter = (name: string): string | undefined =>
+const fieldKeyOfParameter = (name: string): string | undefined =>
   name.startsWith(fieldPrefix) ? name.slice(fieldPrefix.length) : undefined;
 
 const isListParameter = (name: string): boolean =>
@@ -89,7 +89,7 @@ const inCheckOrder = (names: string[]): string[] =>
  * times, more than `maxListIds` ids, or more than `maxFilterValues` values in all across the other repeatable
  * filters (naming the one that goes over) is a 400.
  */
-export function checkedListParameters(parameters: ListParameters): string[] {
+function checkedListParameters(parameters: ListParameters): string[] {
   const given = givenNames(parameters);
   const unknownName = given.filter((name) => !isListParameter(name)).sort()[0];
   if (unknownName !== undefined) throw refuse(unknownName, messages.lists.unknownParameter(unknownName));
@@ -179,7 +179,7 @@ export function fieldFilterOf(definition: FieldDefinition, texts: readonly strin
 const unknown = (field: string, message: string) => new UnknownReferenceError(message, { field, message });
 
 /** `pipeline`: sales pipelines by id or name (docs/api.md#names-as-references), inactive ones too. */
-export function pipelineIdsOf(config: WorkspaceConfig, references: readonly string[]): string[] {
+function pipelineIdsOf(config: WorkspaceConfig, references: readonly string[]): string[] {
   return distinct(
     references.map((reference) => {
       const pipeline = findByIdOrName(config.salesPipelines, reference);
@@ -193,7 +193,7 @@ export function pipelineIdsOf(config: WorkspaceConfig, references: readonly stri
  * `stage`: a stage id of any sales pipeline, or a stage name within the one pipeline `pipeline` names, or, unless
  * exactly one is named, within the default pipeline: a name alone means the stage of the board shown first.
  */
-export function stageIdsOf(
+function stageIdsOf(
   config: WorkspaceConfig,
   references: readonly string[],
   pipelineIds: readonly string[] | undefined,
@@ -215,13 +215,13 @@ export function stageIdsOf(
 }
 
 /** `setter_id`, `closer_id`, `member_id`: members of the workspace, removed ones too (their ids stay valid). */
-export function checkMembers(config: WorkspaceConfig, parameter: string, memberIds: readonly string[]): void {
+function checkMembers(config: WorkspaceConfig, parameter: string, memberIds: readonly string[]): void {
   if (memberIds.some((id) => !config.members.some((member) => member.id === id)))
     throw unknown(parameter, messages.lists.unknownMember(parameter));
 }
 
 /** `tag`: tags by id or name. */
-export function tagIdsOf(config: WorkspaceConfig, references: readonly string[]): string[] {
+function tagIdsOf(config: WorkspaceConfig, references: readonly string[]): string[] {
   return distinct(
     references.map((reference) => {
       const tag = findByIdOrName(config.tags, reference);
@@ -232,7 +232,7 @@ export function tagIdsOf(config: WorkspaceConfig, references: readonly string[])
 }
 
 /** `fields.<key>` of a key the workspace has no live field for (a deleted field's included). */
-export const unknownFieldKey = (parameter: string, key: string) =>
+const unknownFieldKey = (parameter: string, key: string) =>
   unknown(parameter, messages.fields.unknownField(key));
 
 /**
