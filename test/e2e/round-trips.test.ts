@@ -217,6 +217,23 @@ test('read routes: GET prospect 3, look-up 4, a page of notes or changes 3 (firs
   expect(counter.calls).toEqual(['GetItem', 'UpdateItem', 'Query']);
 });
 
+test('a list’s page: 5 by creation, by id, by follow-up; by last change, one Query per stage (in parallel)', async () => {
+  const id = ((await lead({ email: `${Math.random()}@liste.test` })).body as { prospect_id: string }).prospect_id;
+  await prospectCall('PATCH', `/prospects/${id}`, { follow_up_at: '2999-01-01T09:00:00Z' });
+  const page = ['GetItem', 'UpdateItem', 'GetItem', 'Query', 'BatchGetItem'];
+  const expected: [string, string[]][] = [
+    ['/prospects?limit=2', page],
+    ['/prospects?sort=next_follow_up_at&follow_up=any', page],
+    [`/prospects?id=${id}`, ['GetItem', 'UpdateItem', 'GetItem', 'BatchGetItem']],
+    ['/prospects?sort=-updated_at&stage=Nouveau&limit=1', page],
+  ];
+  for (const [path, calls] of expected) {
+    counter.reset();
+    expect((await prospectCall('GET', path)).status).toBe(200);
+    expect([path, counter.calls]).toEqual([path, calls]);
+  }
+});
+
 test("custom fields: PATCH as any, a page of changes holding a field's entry reads the fields too (4)", async () => {
   await editWorkspaceConfig(deps, ws.workspace_id, (config) => ({
     ...partsOf(config),

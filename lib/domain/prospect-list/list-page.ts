@@ -228,15 +228,24 @@ async function readCandidates(
   const reads = await Promise.all(
     phase.sources.map(async (source) => {
       const bounds = boundsAfter(source, descending, after?.key);
-      const read = await readIndexEntries(store, source, { descending, ...bounds, limit: limit + (after ? 1 : 0) });
-      const cut = read.entries.at(-1);
+      // Read backwards, one entry more than needed tells whether the last instant needed was read whole.
+      const extra = (after ? 1 : 0) + (descending ? 1 : 0);
+      const read = await readIndexEntries(store, source, { descending, ...bounds, limit: limit + extra });
+      const [beforeLast, last] = [read.entries.at(-2), read.entries.at(-1)];
+      const cutInstant = descending && read.more && last ? instantOf(last.key) : undefined;
+      // The last instant read is left for the next read, unless it is all this read holds past the position.
+      const tiesCut = cutInstant !== undefined && beforeLast !== undefined && instantOf(beforeLast.key) === cutInstant;
       const wholeInstants = [
         ...(descending && after?.tie ? [instantOf(after.key)] : []),
-        ...(descending && read.more && cut ? [instantOf(cut.key)] : []),
+        ...(tiesCut || (cutInstant !== undefined && beforeLast === undefined) ? [cutInstant!] : []),
       ];
       const whole = (await Promise.all(wholeInstants.map((instant) => readEntriesAt(store, source, instant)))).flat();
       const entries = [
-        ...read.entries.filter((entry) => !wholeInstants.includes(instantOf(entry.key))),
+        ...read.entries.filter(
+          (entry) =>
+            !wholeInstants.includes(instantOf(entry.key)) &&
+            (cutInstant === undefined || instantOf(entry.key) !== cutInstant),
+        ),
         ...whole.filter((entry) => entry.key >= bounds.low && entry.key <= (source.to ?? highestKey)),
       ];
       return {
