@@ -1,89 +1,13 @@
-import { DateTime } from 'luxon';
-import type { FieldDefinition, Prospect, WorkspaceConfig } from '../../lib/domain/model';
-import { defaultWorkspaceSettings } from '../../lib/domain/model';
+import type { Prospect } from '../../lib/domain/model';
 import { followUpSelection, matchesListQuery } from '../../lib/domain/prospect-list/list-filter';
-import type { WorkspaceDays } from '../../lib/domain/prospect-list/list-query';
 import { parseListQuery, type ListParameters } from '../../lib/domain/prospect-list/read-list-query';
+import { ids, listConfig as config, parisDays, uuid } from '../support/list-workspace';
 
 /*
  * The prospects a list shows (docs/api.md#lists-of-prospects): each filter on a prospect as stored, any of a
  * parameter's values, every parameter together; the follow-up windows of the workspace's day, DST days included; and
  * the orders of the pages.
  */
-
-const zone = 'Europe/Paris';
-const parisDays: WorkspaceDays = {
-  startOf: (date) => DateTime.fromISO(date, { zone }).startOf('day').toJSDate().toISOString(),
-  today: (now) => {
-    const start = DateTime.fromJSDate(now, { zone }).startOf('day');
-    return { start: start.toJSDate().toISOString(), end: start.plus({ days: 1 }).toJSDate().toISOString() };
-  },
-};
-
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const ids = {
-  sales: uuid(1),
-  coaching: uuid(2),
-  new: uuid(11),
-  followUp: uuid(12),
-  call: uuid(13),
-  alice: uuid(21),
-  bob: uuid(22),
-  vip: uuid(31),
-  cold: uuid(32),
-};
-
-const field = (key: string, type: FieldDefinition['type'], options: string[] | null = null): FieldDefinition => ({
-  key,
-  label: key,
-  type,
-  options,
-  aliases: [],
-  update: 'always',
-});
-
-const config: WorkspaceConfig = {
-  settings: defaultWorkspaceSettings,
-  workspace: { id: 'ws-match', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' },
-  members: [
-    { id: ids.alice, name: 'Alice', email: null },
-    { id: ids.bob, name: 'Bob', email: null },
-  ],
-  tags: [
-    { id: ids.vip, name: 'VIP' },
-    { id: ids.cold, name: 'Froid' },
-  ],
-  salesPipelines: [
-    {
-      id: ids.sales,
-      name: 'Ventes',
-      is_default: true,
-      active: true,
-      position: 0,
-      stages: [
-        { id: ids.new, name: 'Nouveau', type: 'Appointment Setting', order: 0 },
-        { id: ids.followUp, name: 'Relance', type: 'Follow up', order: 1 },
-      ],
-    },
-    {
-      id: ids.coaching,
-      name: 'Coaching',
-      is_default: false,
-      active: true,
-      position: 1,
-      stages: [{ id: ids.call, name: 'Appel', type: 'Follow up', order: 0 }],
-    },
-  ],
-  recruitmentPipelines: [],
-  fields: [
-    field('budget', 'number'),
-    field('start', 'date'),
-    field('newsletter', 'boolean'),
-    field('city', 'text'),
-    field('offer', 'choice', ['Annuel', 'Mensuel']),
-    field('interests', 'multi_choice', ['Vente', 'Coaching', 'Mindset']),
-  ],
-};
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 
