@@ -416,8 +416,12 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Find a prospect of the workspace by e-mail, phone or social profile
-     * @description The Prospect API's look-up (`GET /prospects`) for a member of the workspace: exactly one of `email`, `phone`, `social_url`; the answer is the prospect the lead webhook would match with that value, or an empty list.
+     * Find a prospect of the workspace by e-mail, phone or social profile, or list its prospects
+     * @description The Prospect API's `GET /prospects` for a member of the workspace, both uses alike.
+     *
+     *     **Look-up**: exactly one of `email`, `phone`, `social_url`, and no other parameter. The answer is the prospect the lead webhook would match with that one value (e-mail ignoring case and Unicode normalization, phone exactly as sent, `social_url` exactly; each trimmed), or an empty list, never a 404; it has no `next_cursor`.
+     *
+     *     **List**: without any of them, the workspace's prospects, a page at a time, newest first unless `sort` says otherwise, and a `next_cursor` (null once no prospect follows: a page may hold fewer than `limit` prospects, none even, while it is not). Different filters combine with AND; a filter given several times means any of its values. Besides the parameters below, `fields.<key>` (repeatable) keeps the prospects whose custom field `<key>`, a live field's key (`GET /fields`), has this value, read as its type reads it in a PATCH (`fields.budget=1 500,50` finds 1500.5; a `multi_choice` value, one option or several separated by commas, finds any of them; a prospect without a value is not listed); a value that does not fit the type is a 400, a key of no live field a 422. OpenAPI names query parameters one by one, so it is described here and not listed. The prospects are read strongly consistently: each shows its last answered change.
      *
      *     Role: `member` of the workspace (an `admin` too).
      */
@@ -1128,10 +1132,17 @@ export interface components {
        */
       updated_at: string;
     };
-    ProspectSearch: {
+    ProspectLookup: {
       /** @description The matching prospect, or none: 0 or 1 element. */
       prospects: components['schemas']['Prospect'][];
     };
+    ProspectPage: {
+      /** @description In the order of `sort`, at most `limit`: fewer, none even, while `next_cursor` is not null. */
+      prospects: components['schemas']['Prospect'][];
+      /** @description Opaque: pass it as `cursor`, with the same query, to read the next page. Null once no prospect follows: read until it is null. */
+      next_cursor: string | null;
+    };
+    ProspectSearch: components['schemas']['ProspectLookup'] | components['schemas']['ProspectPage'];
     NoteList: {
       notes: {
         /** Format: uuid */
@@ -1765,10 +1776,10 @@ export interface components {
         };
       };
     };
-    'Error.conflict': {
+    'Error.unprocessable': {
       error: {
         /** @constant */
-        code: 'conflict';
+        code: 'unprocessable';
         /** @description A French sentence. */
         message: string;
         details?: {
@@ -1777,10 +1788,10 @@ export interface components {
         };
       };
     };
-    'Error.unprocessable': {
+    'Error.conflict': {
       error: {
         /** @constant */
-        code: 'unprocessable';
+        code: 'conflict';
         /** @description A French sentence. */
         message: string;
         details?: {
@@ -1853,20 +1864,117 @@ export interface components {
      */
     DeliveryStatus: 'pending' | 'delivered' | 'failed';
     /**
-     * @description An address, at most 254 characters: matches the prospect's e-mail ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`). Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+     * @description An address, at most 254 characters: matches the prospect's e-mail ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`). The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
      * @example nina.roux@exemple.test
      */
     Email: string;
     /**
-     * @description At most 40 characters: matches the prospect's phone exactly as it was sent (`+33612345678` is not `06 12 34 56 78`). Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+     * @description At most 40 characters: matches the prospect's phone exactly as it was sent (`+33612345678` is not `06 12 34 56 78`). The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
      * @example +33698765432
      */
     Phone: string;
     /**
-     * @description At most 2048 characters: matches the prospect's `social_url` exactly. Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+     * @description At most 2048 characters: matches the prospect's `social_url` exactly. The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
      * @example https://www.linkedin.com/in/nina-roux
      */
     SocialUrl: string;
+    /**
+     * @description Keeps the prospects of these ids (UUIDs), up to 100 (more: 400, not counted in the other filters' 20 values). An id the workspace does not have is simply not listed. Not a UUID: 400.
+     * @example [
+     *       "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+     *     ]
+     */
+    ListId: string[];
+    /**
+     * @description Keeps the prospects in this sales pipeline, by id or name (ignoring case), an inactive one's too. Blank: 400; a pipeline the workspace does not have: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "Ventes"
+     *     ]
+     */
+    ListPipeline: string[];
+    /**
+     * @description Keeps the prospects at this stage: its id (of any sales pipeline), or its name within the pipeline `pipeline` names when it names exactly one, else within the default pipeline. Blank: 400; no such stage: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "Relance"
+     *     ]
+     */
+    ListStage: string[];
+    /**
+     * @description Keeps the prospects whose setter is this member (a removed member's id too), or, with `none`, those without a setter. Not a member's id (UUID) nor `none`: 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+     *     ]
+     */
+    ListSetterId: string[];
+    /**
+     * @description Keeps the prospects whose closer is this member (a removed member's id too), or, with `none`, those without a closer. Not a member's id (UUID) nor `none`: 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+     *     ]
+     */
+    ListCloserId: string[];
+    /**
+     * @description Keeps the prospects whose setter or closer is this member. Not a member's id (UUID): 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+     *     ]
+     */
+    ListMemberId: string[];
+    /**
+     * @description Keeps the prospects carrying this tag, by id or name (ignoring case). Blank: 400; a tag the workspace does not have: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "VIP",
+     *       "Chaud"
+     *     ]
+     */
+    ListTag: string[];
+    /**
+     * @description Keeps the prospects by their next follow-up, in the workspace's current day (its time zone): `overdue` before now, `today` within the current day, `due` before its end (`overdue` included), `none` without one, `any` with one. Anything else: 400. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+     * @example [
+     *       "due"
+     *     ]
+     */
+    ListFollowUp: ('overdue' | 'today' | 'due' | 'none' | 'any')[];
+    /**
+     * @description Keeps the prospects whose next follow-up is from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-12-01
+     */
+    ListFollowUpFrom: string;
+    /**
+     * @description Keeps the prospects whose next follow-up is before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-12-08
+     */
+    ListFollowUpTo: string;
+    /**
+     * @description Keeps the prospects created from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-11-01T00:00:00+01:00
+     */
+    ListCreatedFrom: string;
+    /**
+     * @description Keeps the prospects created before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-12-01
+     */
+    ListCreatedTo: string;
+    /**
+     * @description Keeps the prospects last changed from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-11-20T09:00:00Z
+     */
+    ListUpdatedFrom: string;
+    /**
+     * @description Keeps the prospects last changed before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+     * @example 2026-11-21
+     */
+    ListUpdatedTo: string;
+    /**
+     * @description The order of the whole list, ties broken by id ascending: `-created_at` newest first (the default), `created_at` oldest first, `-updated_at` last changed first, `updated_at` least recently changed first, `next_follow_up_at` soonest follow-up first, the prospects without one after all the others. Anything else, or given twice: 400.
+     * @example next_follow_up_at
+     */
+    ListSort: '-created_at' | 'created_at' | '-updated_at' | 'updated_at' | 'next_follow_up_at';
+    /**
+     * @description The `next_cursor` of the previous page, passed back unchanged; absent for the first page. Opaque, and bound to the workspace and to the query it was issued for, every parameter but `cursor` included (`limit` too), as read: the order of the parameters and of their values does not matter, and a name stands for the id it names. With any other query, empty, altered, or given twice: 400.
+     * @example eyJkIjoiT3N3RWhSQlB2NW5GQU5adlVJQ0xodCIsInAiOjAsImsiOiIyMDI2LTExLTE0VDA5OjEyOjQ1LjEyMFojN2M5ZTY2NzktNzQyNS00MGRlLTk0NGItZTA3ZmMxZjkwYWU3In0
+     */
+    ListCursor: string;
   };
   requestBodies: never;
   headers: never;
@@ -4351,20 +4459,122 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description An address, at most 254 characters: matches the prospect's e-mail ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`). Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+         * @description An address, at most 254 characters: matches the prospect's e-mail ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`). The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
          * @example nina.roux@exemple.test
          */
         email?: components['parameters']['Email'];
         /**
-         * @description At most 40 characters: matches the prospect's phone exactly as it was sent (`+33612345678` is not `06 12 34 56 78`). Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+         * @description At most 40 characters: matches the prospect's phone exactly as it was sent (`+33612345678` is not `06 12 34 56 78`). The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
          * @example +33698765432
          */
         phone?: components['parameters']['Phone'];
         /**
-         * @description At most 2048 characters: matches the prospect's `social_url` exactly. Exactly one of `email`, `phone`, `social_url` (none, two or three: 400), once (twice: 400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
+         * @description At most 2048 characters: matches the prospect's `social_url` exactly. The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
          * @example https://www.linkedin.com/in/nina-roux
          */
         social_url?: components['parameters']['SocialUrl'];
+        /**
+         * @description Keeps the prospects of these ids (UUIDs), up to 100 (more: 400, not counted in the other filters' 20 values). An id the workspace does not have is simply not listed. Not a UUID: 400.
+         * @example [
+         *       "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+         *     ]
+         */
+        id?: components['parameters']['ListId'];
+        /**
+         * @description Keeps the prospects in this sales pipeline, by id or name (ignoring case), an inactive one's too. Blank: 400; a pipeline the workspace does not have: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "Ventes"
+         *     ]
+         */
+        pipeline?: components['parameters']['ListPipeline'];
+        /**
+         * @description Keeps the prospects at this stage: its id (of any sales pipeline), or its name within the pipeline `pipeline` names when it names exactly one, else within the default pipeline. Blank: 400; no such stage: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "Relance"
+         *     ]
+         */
+        stage?: components['parameters']['ListStage'];
+        /**
+         * @description Keeps the prospects whose setter is this member (a removed member's id too), or, with `none`, those without a setter. Not a member's id (UUID) nor `none`: 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+         *     ]
+         */
+        setter_id?: components['parameters']['ListSetterId'];
+        /**
+         * @description Keeps the prospects whose closer is this member (a removed member's id too), or, with `none`, those without a closer. Not a member's id (UUID) nor `none`: 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+         *     ]
+         */
+        closer_id?: components['parameters']['ListCloserId'];
+        /**
+         * @description Keeps the prospects whose setter or closer is this member. Not a member's id (UUID): 400; a member the workspace never had: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "e4d909c2-90d0-4b1a-a3f2-4c5e6d7f8a9b"
+         *     ]
+         */
+        member_id?: components['parameters']['ListMemberId'];
+        /**
+         * @description Keeps the prospects carrying this tag, by id or name (ignoring case). Blank: 400; a tag the workspace does not have: 422. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "VIP",
+         *       "Chaud"
+         *     ]
+         */
+        tag?: components['parameters']['ListTag'];
+        /**
+         * @description Keeps the prospects by their next follow-up, in the workspace's current day (its time zone): `overdue` before now, `today` within the current day, `due` before its end (`overdue` included), `none` without one, `any` with one. Anything else: 400. Repeatable: any of its values. The repeatable filters other than `id` take 20 values in all, counted across them (`fields.<key>` included): more is a 400 naming the filter that goes over.
+         * @example [
+         *       "due"
+         *     ]
+         */
+        follow_up?: components['parameters']['ListFollowUp'];
+        /**
+         * @description Keeps the prospects whose next follow-up is from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-12-01
+         */
+        follow_up_from?: components['parameters']['ListFollowUpFrom'];
+        /**
+         * @description Keeps the prospects whose next follow-up is before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-12-08
+         */
+        follow_up_to?: components['parameters']['ListFollowUpTo'];
+        /**
+         * @description Keeps the prospects created from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-11-01T00:00:00+01:00
+         */
+        created_from?: components['parameters']['ListCreatedFrom'];
+        /**
+         * @description Keeps the prospects created before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-12-01
+         */
+        created_to?: components['parameters']['ListCreatedTo'];
+        /**
+         * @description Keeps the prospects last changed from this instant (included). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-11-20T09:00:00Z
+         */
+        updated_from?: components['parameters']['ListUpdatedFrom'];
+        /**
+         * @description Keeps the prospects last changed before this instant (excluded). A timestamp with its zone, `Z` or an offset (`2026-11-02T10:00:00Z`, `2026-11-02T11:00:00+01:00`), or a date alone (`2026-11-02`), the first instant of that day in the workspace's time zone. A timestamp without a zone, a date that does not exist, or the parameter given twice: 400.
+         * @example 2026-11-21
+         */
+        updated_to?: components['parameters']['ListUpdatedTo'];
+        /**
+         * @description The order of the whole list, ties broken by id ascending: `-created_at` newest first (the default), `created_at` oldest first, `-updated_at` last changed first, `updated_at` least recently changed first, `next_follow_up_at` soonest follow-up first, the prospects without one after all the others. Anything else, or given twice: 400.
+         * @example next_follow_up_at
+         */
+        sort?: components['parameters']['ListSort'];
+        /**
+         * @description Items per page, an integer from 1 to 100 in one to three decimal digits (`+5`, `5.0`, `1e1`, `0`: 400). Default 50. Given twice: 400.
+         * @example 20
+         */
+        limit?: components['parameters']['Limit'];
+        /**
+         * @description The `next_cursor` of the previous page, passed back unchanged; absent for the first page. Opaque, and bound to the workspace and to the query it was issued for, every parameter but `cursor` included (`limit` too), as read: the order of the parameters and of their values does not matter, and a name stands for the id it names. With any other query, empty, altered, or given twice: 400.
+         * @example eyJkIjoiT3N3RWhSQlB2NW5GQU5adlVJQ0xodCIsInAiOjAsImsiOiIyMDI2LTExLTE0VDA5OjEyOjQ1LjEyMFojN2M5ZTY2NzktNzQyNS00MGRlLTk0NGItZTA3ZmMxZjkwYWU3In0
+         */
+        cursor?: components['parameters']['ListCursor'];
       };
       header?: never;
       path: {
@@ -4378,7 +4588,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The matching prospect (one element), or none (empty list). */
+      /** @description The look-up: the matching prospect (one element) or none (empty list). The list: a page of prospects, and the cursor of the next one. */
       200: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -4395,7 +4605,7 @@ export interface operations {
           'application/json': components['schemas']['ProspectSearch'];
         };
       };
-      /** @description None, or more than one, of `email`, `phone`, `social_url`; one of them given twice; or a value the lead webhook would not keep (as `GET /prospects`). */
+      /** @description Look-up: more than one of `email`, `phone`, `social_url`; one of them given twice; a value the lead webhook would not keep (as `GET /prospects`); or another parameter beside the contact. List: a parameter it does not read (`?tags=VIP`); one that takes a single value given twice; more than 100 `id`, or more than 20 values in all across the other repeatable filters (naming the one that goes over); a value that does not read: not a UUID, a blank name, an unknown `follow_up` window or `sort`, an instant without its zone or a date that does not exist, a custom field's value that does not fit its type; `limit` out of range; a `cursor` of another query or workspace, or altered. */
       400: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -4438,6 +4648,23 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description List: a pipeline, stage, tag or member the workspace does not have, or a `fields.<key>` whose key names no live field (a deleted field's key included). */
+      422: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unprocessable'];
         };
       };
       /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */

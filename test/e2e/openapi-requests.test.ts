@@ -28,6 +28,9 @@ import { withNewField } from '../../lib/domain/fields/field-definitions';
 type Schema = {
   type?: string | string[];
   anyOf?: Schema[];
+  enum?: string[];
+  items?: Schema;
+  maxItems?: number;
   maxLength?: number;
   maxProperties?: number;
   minProperties?: number;
@@ -36,8 +39,12 @@ type Schema = {
   required?: string[];
   additionalProperties?: unknown;
 };
-const components = (JSON.parse(openApiDocumentText()) as { components: { schemas: Record<string, Schema> } }).components
-  .schemas;
+type Parameter = { name: string; in: string; schema: Schema; example?: unknown };
+const document = JSON.parse(openApiDocumentText()) as {
+  paths: Record<string, Record<string, { parameters: ({ $ref: string } | Parameter)[] }>>;
+  components: { schemas: Record<string, Schema>; parameters: Record<string, Parameter> };
+};
+const components = document.components.schemas;
 const component = (name: string): Schema => {
   const schema = components[name];
   if (schema === undefined) throw new Error(`No component ${name}`);
@@ -51,20 +58,22 @@ let offset = 0;
 
 beforeAll(async () => {
   ws = await seedTestWorkspace();
-  // Custom fields a PATCH may set (docs/api.md#custom-fields).
-  const store = productionDeps();
-  await editWorkspaceConfig(store, ws.workspace_id, (config) => {
-    const withBudget = withNewField(config, { key: 'budget', label: 'Budget', type: 'number' });
-    const fields = withNewField(
-      { fields: withBudget },
-      { key: 'interests', label: 'Intérêts', type: 'multi_choice', options: ['Vente', 'Coaching'] },
-    );
-    return { ...partsOf(config), fields };
-  });
-  store.db.destroy();
   // Each call a minute later: the many PATCHes carrying `stage` never meet the stage-change limit.
   api = await startTestApi({ clock: () => new Date(Date.now() + (offset += 61_000)) });
   people = await workspaceWithPeople(api);
+  // Custom fields a PATCH may set and a list may filter on (docs/api.md#custom-fields), in both workspaces.
+  const store = productionDeps();
+  for (const workspaceId of [ws.workspace_id, people.seed.workspace_id]) {
+    await editWorkspaceConfig(store, workspaceId, (config) => {
+      const withBudget = withNewField(config, { key: 'budget', label: 'Budget', type: 'number' });
+      const fields = withNewField(
+        { fields: withBudget },
+        { key: 'interests', label: 'Intérêts', type: 'multi_choice', options: ['Vente', 'Coaching'] },
+      );
+      return { ...partsOf(config), fields };
+    });
+  }
+  store.db.destroy();
 });
 afterAll(() => api.close());
 
@@ -122,6 +131,8 @@ const operations = {
   changeWorkspace: { method: 'PATCH', path: settings(''), credential: adminToken, shape: 'standard' },
   createApiKey: { method: 'POST', path: settings('/api-keys'), credential: adminToken, shape: 'standard' },
   setWebhookActive: { method: 'PATCH', path: settings('/webhook'), credential: adminToken, shape: 'standard' },
+  findProspects: { method: 'GET', path: () => '/prospects', credential: apiKey, shape: 'standard' },
+  findWorkspaceProspects: { method: 'GET', path: settings('/prospects'), credential: memberToken, shape: 'standard' },
 } as const satisfies Record<string, Operation>;
 type OperationId = keyof typeof operations;
 
@@ -232,6 +243,50 @@ function bodiesBreaking(
 }
 
 type RefusedCase = { title: string; call: () => Call; refusal: Refusal };
+
+/** The query parameters the document gives the GET operation of a path template. */
+function queryParameters(template: string): Parameter[] {
+  const operation = document.paths[template]?.get;
+  if (operation === undefined) throw new Error(`No GET ${template}`);
+  return operation.parameters
+    .map((entry) => ('$ref' in entry ? document.components.parameters[entry.$ref.split('/').at(-1) as string] : entry))
+    .filter((parameter): parameter is Parameter => parameter?.in === 'query');
+}
+
+/**
+ * For each rule the schema states on a query parameter (of its values, for a list), a value breaking that rule only:
+ * out of the enum, refused by the pattern (a blank or a word), over the length, more values than the list takes.
+ */
+function queriesBreaking({ schema, example }: Parameter): [rule: string, value: string | string[]][] {
+  const item = schema.type === 'array' ? (schema.items ?? {}) : schema;
+  const queries: [string, string | string[]][] = [];
+  if (item.enum !== undefined) queries.push(['out of its enum', 'inconnu']);
+  const { pattern } = item;
+  const refused = pattern === undefined ? undefined : [' ', 'x'].find((value) => !new RegExp(pattern, 'u').test(value));
+  if (refused !== undefined) queries.push([`${JSON.stringify(refused)}, which its pattern refuses`, refused]);
+  if (item.maxLength !== undefined) queries.push([`over ${item.maxLength} characters`, 'x'.repeat(item.maxLength + 1)]);
+  if (schema.maxItems !== undefined) {
+    const value = (example as string[] | undefined)?.[0] ?? 'x';
+    queries.push([`given ${schema.maxItems + 1} times`, Array.from({ length: schema.maxItems + 1 }, () => value)]);
+  }
+  return queries;
+}
+
+/** Both uses of GET /prospects, the look-up's contact and the list's parameters, on the Prospect API and a member's. */
+const prospectQueries: RefusedCase[] = (
+  [
+    ['findProspects', '/prospects'],
+    ['findWorkspaceProspects', '/workspaces/{workspace_id}/prospects'],
+  ] as const
+).flatMap(([id, template]) =>
+  queryParameters(template).flatMap((parameter) =>
+    queriesBreaking(parameter).map(([rule, value]) => ({
+      title: `${id}: ${parameter.name} ${rule}`,
+      call: () => call(id, { query: { [parameter.name]: value } }),
+      refusal: badBody(parameter.name),
+    })),
+  ),
+);
 
 const generated: RefusedCase[] = (Object.keys(bodyComponents) as (keyof typeof bodyComponents)[]).flatMap((id) =>
   bodiesBreaking(component(bodyComponents[id]), validBodies[id]).map(([rule, body, field]) => ({
@@ -433,14 +488,13 @@ function expectRefused(response: ApiResponse, shape: Shape, { status, code, fiel
 const shapeOf = (call: Call): Shape => (call.path === '/webhooks/ingest-lead' ? 'lead' : 'standard');
 
 describe('a request the document refuses is refused by the service', () => {
-  test.each([...generated, ...unusableLeads, ...specific].map((entry) => [entry.title, entry] as const))(
-    '%s',
-    async (_title, { call: make, refusal }) => {
-      const { method, path, options } = make();
-      expect(documentProblems(method, path, options)).not.toEqual([]);
-      expectRefused(await api.request(method, path, options), shapeOf({ method, path, options }), refusal);
-    },
-  );
+  test.each(
+    [...generated, ...unusableLeads, ...prospectQueries, ...specific].map((entry) => [entry.title, entry] as const),
+  )('%s', async (_title, { call: make, refusal }) => {
+    const { method, path, options } = make();
+    expect(documentProblems(method, path, options)).not.toEqual([]);
+    expectRefused(await api.request(method, path, options), shapeOf({ method, path, options }), refusal);
+  });
 });
 
 type AcceptedCase = { title: string; call: () => Call; check?: (response: ApiResponse) => void };
@@ -468,6 +522,30 @@ const tolerated: AcceptedCase[] = Object.entries(component('Lead').properties ??
 });
 
 const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+/** A list query giving each of the list's parameters but the cursor, in the workspace of the operation. */
+function everyFilter(id: 'findProspects' | 'findWorkspaceProspects'): Record<string, string | string[]> {
+  const seed = id === 'findProspects' ? ws : people.seed;
+  const member = seed.members.alice as string;
+  return {
+    id: [seed.prospects.lead as string, (seed.prospects.lead as string).toUpperCase()],
+    pipeline: ['Ventes', 'partenaires'],
+    stage: ['Nouveau', 'Relance'],
+    setter_id: ['none', member],
+    closer_id: 'none',
+    member_id: member,
+    tag: ['VIP', 'chaud'],
+    follow_up: ['due', 'none'],
+    follow_up_from: '2026-01-01',
+    follow_up_to: '2100-01-01T00:00:00+01:00',
+    created_from: '2026-01-01T00:00:00Z',
+    created_to: '2100-01-01',
+    updated_from: '2026-01-01',
+    updated_to: '2100-01-01T00:00:00.000z',
+    sort: 'next_follow_up_at',
+    limit: '5',
+  };
+}
 
 const accepted: AcceptedCase[] = [
   ...tolerated,
@@ -589,6 +667,20 @@ const accepted: AcceptedCase[] = [
     call: () => call('refreshSession', { body: { refresh_token: people.admin.refreshToken } }),
   },
   {
+    title: 'findProspects: the look-up, an address in capitals with white space around',
+    call: () => call('findProspects', { query: { email: ' LEA.PETIT@acme.test ' } }),
+  },
+  ...(['findProspects', 'findWorkspaceProspects'] as const).flatMap((id) => [
+    {
+      title: `${id}: the list, every filter given (repeated ones twice), an order and a page size`,
+      call: () => call(id, { query: everyFilter(id) }),
+    },
+    {
+      title: `${id}: the list by a custom field's value (fields.budget, no parameter of the document)`,
+      call: () => call(id, { query: { 'fields.budget': '1 500,50', 'fields.interests': ['coaching', 'Vente'] } }),
+    },
+  ]),
+  {
     title: 'startPasswordReset: an unknown address, JSON sent as text/plain',
     call: () =>
       call('startPasswordReset', {
@@ -605,6 +697,21 @@ describe('a request the service accepts validates against the document', () => {
     const response = await api.request(method, path, options);
     expect(response.status >= 200 && response.status < 300 ? 'accepted' : response.text).toBe('accepted');
     check?.(response);
+  });
+});
+
+describe('a page of the list and the next one, by its cursor, validate against the document', () => {
+  test.each(['findProspects', 'findWorkspaceProspects'] as const)('%s', async (id) => {
+    const page = async (query: Record<string, string>) => {
+      const { method, path, options } = call(id, { query: { sort: 'created_at', limit: '1', ...query } });
+      expect(documentProblems(method, path, options)).toEqual([]);
+      const response = await api.request(method, path, options);
+      expect(response.status).toBe(200);
+      return response.body as { next_cursor: string | null };
+    };
+    const { next_cursor: cursor } = await page({});
+    expect(cursor).not.toBeNull();
+    await page({ cursor: cursor as string });
   });
 });
 

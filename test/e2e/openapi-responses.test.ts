@@ -282,8 +282,17 @@ describe('the Prospect API answers as documented', () => {
       expect((found.body as { prospects: unknown[] }).prospects).toHaveLength(1);
     }
     await call(api, 'GET', '/prospects', { headers: admin, query: { phone: '+33000000000' } });
-    await call(api, 'GET', '/prospects', { headers: admin });
     await call(api, 'GET', '/prospects', { headers: admin, query: { email: 'pas-une-adresse' } });
+    // Without a contact, the list: a page and the next one by its cursor, filtered and sorted, a parameter it does not
+    // read, an unknown stage; and a list parameter beside a contact.
+    const page = await call(api, 'GET', '/prospects', { headers: admin, query: { limit: '1' } });
+    const cursor = (page.body as { next_cursor: string | null }).next_cursor;
+    expect(cursor).not.toBeNull();
+    await call(api, 'GET', '/prospects', { headers: admin, query: { limit: '1', cursor: cursor as string } });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { tag: ['VIP', 'Chaud'], sort: 'updated_at' } });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { tags: 'VIP' } });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { stage: 'Inconnue' } });
+    await call(api, 'GET', '/prospects', { headers: admin, query: { email: 'a@exemple.test', limit: '1' } });
     await call(api, 'GET', '/prospects', { headers: admin, query: { email: 'a@exemple.test', phone: '+33600000000' } });
     await call(api, 'GET', '/prospects', { headers: key('notes'), query: { email: 'a@exemple.test' } });
     for (const list of ['notes', 'changes']) {
@@ -574,7 +583,13 @@ describe("the settings API's prospect routes, and the pipelines that name their 
   test('their answers, and refusals: 400, 404, 409, 422', async () => {
     const headers = bearer(people.member);
     for (const [method, path, options] of calls()) await call(api, method, path, { ...options, headers });
-    await call(api, 'GET', inWorkspace('/prospects'), { headers });
+    // Without a contact, the list: a page and the next one by its cursor, a parameter it does not read, an unknown stage.
+    const page = await call(api, 'GET', inWorkspace('/prospects'), { headers, query: { limit: '1' } });
+    const cursor = (page.body as { next_cursor: string | null }).next_cursor;
+    expect(cursor).not.toBeNull();
+    await call(api, 'GET', inWorkspace('/prospects'), { headers, query: { limit: '1', cursor: cursor as string } });
+    await call(api, 'GET', inWorkspace('/prospects'), { headers, query: { tags: 'VIP' } });
+    await call(api, 'GET', inWorkspace('/prospects'), { headers, query: { stage: 'Inconnue' } });
     await call(api, 'GET', inWorkspace(`/prospects/${unknownId}`), { headers });
     await call(api, 'GET', inWorkspace(`/prospects/${prospectOf('lead')}/changes`), { headers, query: { limit: '0' } });
     await call(api, 'GET', inWorkspace(`/prospects/${unknownId}/changes`), { headers });

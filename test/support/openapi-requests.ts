@@ -13,7 +13,12 @@ import { openApiDocumentText } from '../../tools/openapi/document-file';
  * requests.
  */
 
-type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean };
+type Parameter = {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: { type?: string };
+};
 type MediaType = { encoding?: Record<string, { style?: string }> };
 type Operation = {
   parameters?: ({ $ref: string } | Parameter)[];
@@ -102,9 +107,13 @@ function parameterProblems(
           ? request.url.searchParams.getAll(parameter.name)
           : [request.headers.get(parameter.name)].filter((value) => value !== null);
     if (values.length === 0 && parameter.required) problems.push(`${parameter.in} parameter ${parameter.name} missing`);
-    for (const value of values) {
-      problems.push(...check(current, `${at}/schema`, value, `${parameter.in} parameter ${parameter.name}`));
+    const name = `${parameter.in} parameter ${parameter.name}`;
+    // A list in a query (the document's are `form`, exploded): the name repeated, its values one array.
+    if (parameter.in === 'query' && parameter.schema?.type === 'array') {
+      if (values.length > 0) problems.push(...check(current, `${at}/schema`, values, name));
+      return;
     }
+    for (const value of values) problems.push(...check(current, `${at}/schema`, value, name));
   });
   return problems;
 }

@@ -5,6 +5,8 @@ import { pageRequestOf } from '../../lib/http/query-parameters';
 import {
   blank,
   emailPattern,
+  listInstantPattern,
+  memberOrNonePattern,
   notBlank,
   pageLimitPattern,
   trimmed,
@@ -89,6 +91,40 @@ describe('follow_up_at: the pattern is readIsoTimestamp with a zone required', (
   });
 });
 
+describe("a list's instants: the pattern is readIsoTimestamp with a zone required and a date alone accepted", () => {
+  const reads = (text: string) => readIsoTimestamp(text, { zone: 'required', dateOnly: true }) !== undefined;
+
+  it.each([
+    ['2026-11-02', true],
+    ['2028-02-29', true],
+    ['2026-11-02T10:00:00Z', true],
+    ['2026-11-02T11:00+01:00', true],
+    ['2026-02-30', false],
+    ['2027-02-29', false],
+    ['0000-01-01', false],
+    ['2026-11-02T10:00:00', false],
+    ['2026-11-02T', false],
+    ['2026-11-02Z', false],
+    [' 2026-11-02', false],
+    ['02/11/2026', false],
+  ])('%s: %s', (text, expected) => {
+    expect(matches(listInstantPattern, text)).toBe(expected);
+    expect(reads(text)).toBe(expected);
+  });
+
+  it('agrees with the reader on generated dates and timestamps, but for instants outside years 0001 to 9999 in UTC', () => {
+    const dateLike = timestampLike.map((text) => text.slice(0, 10));
+    fc.assert(
+      fc.property(fc.oneof(timestampLike, dateLike), (text) => {
+        const pattern = matches(listInstantPattern, text);
+        const instantOutOfRange = /^(?:0001-01-01|9999-12-31)T/i.test(text);
+        expect({ text, pattern }).toEqual({ text, pattern: reads(text) || (pattern && instantOutOfRange) });
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
 /**
  * A pattern cannot normalize: it reads `A` + U+0300 as two characters where the service, after NFC,
  * reads one `À`. So it accepts a few decomposed addresses the service refuses (a one-letter
@@ -144,6 +180,16 @@ describe('ids, blank and not blank', () => {
         expect(matches(trimmed(uuidPattern), ` ${id}\t`)).toBe(isUuid(id));
       }),
     );
+  });
+
+  it('setter_id and closer_id of a list: the pattern is isUuid, or none', () => {
+    const text = fc.oneof(
+      fc.uuid(),
+      fc.uuid().map((id) => id.toUpperCase()),
+      fc.constantFrom('none', 'None', ' none', 'nonee', ''),
+      fc.stringMatching(/^[0-9a-fA-Fg-]{30,40}$/),
+    );
+    fc.assert(fc.property(text, (id) => expect(matches(memberOrNonePattern, id)).toBe(id === 'none' || isUuid(id))));
   });
 
   it('blank and not blank are what trim() says', () => {

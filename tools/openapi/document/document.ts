@@ -16,6 +16,7 @@ import {
   type SuccessCase,
 } from './operations';
 import { emailPattern, notBlank, pageLimitPattern, uuidPattern } from './patterns';
+import { prospectListParameters } from './prospect-list-parameters';
 import { requestComponents } from './request-schemas';
 import { leadErrorSchema, responseSchemas, standardErrorSchema } from './response-schemas';
 
@@ -128,15 +129,16 @@ const parameters: Record<string, JsonSchema> = {
 
 const { maxLengths } = leadFieldDefinitions;
 
-/** One of the three contact parameters of GET /prospects: read as the lead webhook reads the field. */
+/** One of the three contact parameters of GET /prospects, the look-up's: read as the lead webhook reads the field. */
 const contactParameter = (name: 'email' | 'phone' | 'social_url', description: string, example: string) => ({
   name,
   in: 'query',
   required: false,
   description:
-    `${description} Exactly one of \`email\`, \`phone\`, \`social_url\` (none, two or three: 400), once (twice: ` +
-    '400), percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a ' +
-    'value the lead webhook would not keep, is a 400.',
+    `${description} The look-up takes one of \`email\`, \`phone\`, \`social_url\` (two or three: 400), once (twice: ` +
+    '400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded ' +
+    '(`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook ' +
+    'would not keep, is a 400.',
   schema: {
     type: 'string',
     maxLength: maxLengths[name],
@@ -146,7 +148,7 @@ const contactParameter = (name: 'email' | 'phone' | 'social_url', description: s
   example,
 });
 
-/** The query parameters of the read routes (docs/api.md#read-routes). */
+/** The query parameters of the read routes (docs/api.md#read-routes), the list of prospects' included. */
 const queryParameters: Record<QueryParameterName, JsonSchema> = {
   Limit: {
     name: 'limit',
@@ -202,6 +204,7 @@ const queryParameters: Record<QueryParameterName, JsonSchema> = {
     `At most ${maxLengths.social_url} characters: matches the prospect's \`social_url\` exactly.`,
     'https://www.linkedin.com/in/nina-roux',
   ),
+  ...prospectListParameters,
 };
 
 const securitySchemes: Record<string, JsonSchema> = {
@@ -524,7 +527,7 @@ function errorSchemas(): Record<string, JsonSchema> {
 const overview = `Back end of a CRM for French-speaking sales and recruitment teams, one workspace ("espace") at a time.
 
 - **Prospect API** (API key): pipelines, stages and tags; a prospect, found by id or by contact, its notes and its change
-  log; its stage, setter, closer and next follow-up; notes; tags. Every change is logged with the key and the values
+  log; the lists of prospects, filtered and sorted; its stage, setter, closer and next follow-up; notes; tags. Every change is logged with the key and the values
   before and after, and can be undone in the application.
 - **Webhooks** (webhook token): leads from form tools, and job applications.
 - **Settings API** (a member's access token, from **Sign-in**: \`POST /session\`): the person's workspaces and session,
@@ -541,8 +544,8 @@ On the settings API, ${requestLimit} requests a minute per member and workspace,
 keyword, a pattern where no other says it (ECMA-262, with Unicode). \`format\` is an annotation, as OpenAPI 3.1 makes it: a
 validator that asserts it may refuse white space around an address or id, which the service trims away.
 
-**Pagination.** Lists answer newest first, \`limit\` items a page (1 to 100, default 50), and a \`next_cursor\` to pass
-back as \`cursor\`, null when no item follows.
+**Pagination.** Lists answer newest first (the prospects' in the order \`sort\` asks), \`limit\` items a page (1 to 100,
+default 50), and a \`next_cursor\` to pass back as \`cursor\`, null when no item follows.
 
 **Retries.** Every POST, PATCH and DELETE of the Prospect API and the webhooks accepts an \`Idempotency-Key\` header: a retried delivery is answered once.
 

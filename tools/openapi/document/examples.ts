@@ -1,4 +1,5 @@
 import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
+import { maxFilterValues } from '../../../lib/domain/prospect-list/list-query';
 import { messages } from '../../../lib/messages';
 
 /**
@@ -33,6 +34,13 @@ export const exampleIds = {
  */
 export const exampleCursor =
   'eyJiIjoidC1MbUtlN0NfLWREVmJrYU91NHNhNCIsImEiOiIyMDI2LTExLTE0VDA5OjEyOjQ1LjEyMFoiLCJpIjoiM2YyNTA0ZTAtNGY4OS00MWQzLTlhMGMtMDMwNWU4MmMzMzAxIn0';
+
+/**
+ * A `next_cursor` as the list of prospects issues it (docs/api.md#lists-of-prospects): opaque too, and bound to its
+ * query; this one, of `?tag=VIP&limit=1` in the examples' workspace, points after the example prospect.
+ */
+export const exampleListCursor =
+  'eyJkIjoiT3N3RWhSQlB2NW5GQU5adlVJQ0xodCIsInAiOjAsImsiOiIyMDI2LTExLTE0VDA5OjEyOjQ1LjEyMFojN2M5ZTY2NzktNzQyNS00MGRlLTk0NGItZTA3ZmMxZjkwYWU3In0';
 
 /** Example messages, each one the service sends (lib/messages.ts), with the values of this workspace. */
 export const exampleMessages = {
@@ -73,6 +81,18 @@ export const exampleMessages = {
   repeatedCursor: messages.query.repeated('cursor'),
   oneContact: messages.query.oneContact,
   unreadableEmail: messages.query.unreadableContact('email'),
+  contactAlone: messages.query.contactAlone('stage'),
+  unknownListParameter: messages.lists.unknownParameter('tags'),
+  repeatedSort: messages.query.repeated('sort'),
+  tooManyFilterValues: messages.lists.tooManyValues('tag', maxFilterValues),
+  invalidFollowUp: messages.lists.invalidFollowUp,
+  invalidInstant: messages.lists.invalidInstant('created_from'),
+  invalidFieldFilter: messages.lists.invalidFieldValue('fields.budget', 'Budget'),
+  unknownListPipeline: messages.lists.unknownPipeline('Commerciaux'),
+  unknownListStage: messages.lists.unknownStage('Rappel'),
+  unknownListTag: messages.lists.unknownTag('Premium'),
+  unknownListMember: messages.lists.unknownMember('closer_id'),
+  unknownFieldKey: messages.fields.unknownField('budjet'),
   sessionUnauthorized: messages.session.unauthorized,
   signInRefused: messages.session.signInRefused,
   newPasswordRequired: messages.session.newPasswordRequired,

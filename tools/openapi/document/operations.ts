@@ -1,11 +1,13 @@
 import { maxIdempotencyKeyLength } from '../../../lib/http/middleware/idempotency';
 import { defaultPageLimit, maxPageLimit } from '../../../lib/http/query-parameters';
 import { leadFieldDefinitions } from '../../../lib/domain/lead/lead';
+import { maxFilterValues, maxListIds } from '../../../lib/domain/prospect-list/list-query';
 import { messages as catalogue } from '../../../lib/messages';
 import { maxSettingsNameLength } from '../../../lib/http/settings-input';
 import { allScopes, maxWebhookBodyBytes } from '../../../lib/routes';
 import { requestLimit, stageChangeLimit } from '../../../lib/storage/rate-limit';
-import { exampleCursor, exampleIds as ids, exampleMessages as messages } from './examples';
+import { exampleCursor, exampleIds as ids, exampleListCursor, exampleMessages as messages } from './examples';
+import type { ProspectListParameterName } from './prospect-list-parameters';
 import type { RequestSchemaName } from './request-schemas';
 import type { ResponseSchemaName } from './response-schemas';
 import { memberOperations } from './member-operations';
@@ -45,8 +47,12 @@ export type RequestBody = {
   examples: Record<string, Example>;
 };
 
-/** The query parameters of the read routes, by component name (tools/openapi/document/document.ts). */
-export type QueryParameterName = 'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus';
+/**
+ * The query parameters of the read routes, by component name (tools/openapi/document/document.ts), and of the list of
+ * prospects (tools/openapi/document/prospect-list-parameters.ts).
+ */
+export type QueryParameterName =
+  'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus' | ProspectListParameterName;
 
 export type OperationText = {
   summary: string;
@@ -311,17 +317,166 @@ const prospectAnswer: OperationText['success'] = {
   },
 };
 
-/** A look-up's answer by e-mail, phone or social profile, the Prospect API's and a member's alike. */
+/*
+ * `GET /prospects` and a member's `GET /workspaces/{workspace_id}/prospects`: the look-up by contact when the request
+ * names one (docs/api.md#find-a-prospect-by-contact), else the list of the workspace's prospects
+ * (docs/api.md#lists-of-prospects). One operation each, so its parameters, answers and refusals are both uses'.
+ */
+
+/** Both uses' parameters: the contact of the look-up, then the list's filters, order and page. */
+const prospectSearchQuery: readonly QueryParameterName[] = [
+  'Email',
+  'Phone',
+  'SocialUrl',
+  'ListId',
+  'ListPipeline',
+  'ListStage',
+  'ListSetterId',
+  'ListCloserId',
+  'ListMemberId',
+  'ListTag',
+  'ListFollowUp',
+  'ListFollowUpFrom',
+  'ListFollowUpTo',
+  'ListCreatedFrom',
+  'ListCreatedTo',
+  'ListUpdatedFrom',
+  'ListUpdatedTo',
+  'ListSort',
+  'Limit',
+  'ListCursor',
+];
+
+/** What both routes do, `workspace` naming whose prospects they are. */
+const prospectSearchDescription = (workspace: string) =>
+  '**Look-up**: exactly one of `email`, `phone`, `social_url`, and no other parameter. The answer is the prospect ' +
+  'the lead webhook would match with that one value (e-mail ignoring case and Unicode normalization, phone exactly ' +
+  'as sent, `social_url` exactly; each trimmed), or an empty list, never a 404; it has no `next_cursor`.\n\n' +
+  `**List**: without any of them, ${workspace} prospects, a page at a time, newest first unless \`sort\` says ` +
+  'otherwise, and a `next_cursor` (null once no prospect follows: a page may hold fewer than `limit` prospects, ' +
+  'none even, while it is not). Different filters combine with AND; a filter given several times means any of its ' +
+  'values. Besides the parameters below, `fields.<key>` (repeatable) keeps the prospects whose custom field ' +
+  "`<key>`, a live field's key (`GET /fields`), has this value, read as its type reads it in a PATCH " +
+  '(`fields.budget=1 500,50` finds 1500.5; a `multi_choice` value, one option or several separated by commas, finds ' +
+  'any of them; a prospect without a value is not listed); a value that does not fit the type is a 400, a key of no ' +
+  'live field a 422. OpenAPI names query parameters one by one, so it is described here and not listed. The ' +
+  'prospects are read strongly consistently: each shows its last answered change.';
+
 const prospectSearchAnswer: OperationText['success'] = {
   200: {
-    description: 'The matching prospect (one element), or none (empty list).',
+    description:
+      'The look-up: the matching prospect (one element) or none (empty list). The list: a page of prospects, and ' +
+      'the cursor of the next one.',
     schema: 'ProspectSearch',
     examples: {
       found: { summary: 'Known contact', value: { prospects: [prospect] } },
       none: { summary: 'Unknown contact', value: { prospects: [] } },
+      page: {
+        summary: 'A page of `?tag=VIP&limit=1`, more to read',
+        value: { prospects: [prospect], next_cursor: exampleListCursor },
+      },
+      empty: { summary: 'No prospect matches the query', value: { prospects: [], next_cursor: null } },
     },
   },
 };
+
+/** The refusals of both uses, each naming its parameter in `details.field` (but `query` for the look-up's contact). */
+const prospectSearchErrors = (lookupRules: string): Record<number, ErrorCase> => ({
+  400: {
+    description:
+      `Look-up: more than one of \`email\`, \`phone\`, \`social_url\`; one of them given twice; ${lookupRules}; ` +
+      'or another parameter beside the contact. List: a parameter it does not read (`?tags=VIP`); one that takes a ' +
+      `single value given twice; more than ${maxListIds} \`id\`, or more than ${maxFilterValues} values in all across ` +
+      'the other repeatable filters (naming the one that goes over); a value that does not read: not a UUID, a blank ' +
+      'name, an unknown `follow_up` window or `sort`, an instant without its zone or a date that does not exist, a ' +
+      "custom field's value that does not fit its type; `limit` out of range; a `cursor` of another query or " +
+      'workspace, or altered.',
+    examples: [
+      {
+        summary: 'Two contact parameters',
+        message: messages.oneContact,
+        details: queryDetails('query', messages.oneContact),
+      },
+      {
+        summary: 'Not an address',
+        message: messages.unreadableEmail,
+        details: queryDetails('email', messages.unreadableEmail),
+      },
+      {
+        summary: 'A list parameter beside the contact',
+        message: messages.contactAlone,
+        details: queryDetails('stage', messages.contactAlone),
+      },
+      {
+        summary: 'A parameter the list does not read',
+        message: messages.unknownListParameter,
+        details: queryDetails('tags', messages.unknownListParameter),
+      },
+      {
+        summary: 'Sort given twice',
+        message: messages.repeatedSort,
+        details: queryDetails('sort', messages.repeatedSort),
+      },
+      {
+        summary: 'Too many filter values',
+        message: messages.tooManyFilterValues,
+        details: queryDetails('tag', messages.tooManyFilterValues),
+      },
+      {
+        summary: 'Unknown follow-up window',
+        message: messages.invalidFollowUp,
+        details: queryDetails('follow_up', messages.invalidFollowUp),
+      },
+      {
+        summary: 'Instant without its zone',
+        message: messages.invalidInstant,
+        details: queryDetails('created_from', messages.invalidInstant),
+      },
+      {
+        summary: "A custom field's value that does not fit its type",
+        message: messages.invalidFieldFilter,
+        details: queryDetails('fields.budget', messages.invalidFieldFilter),
+      },
+      {
+        summary: 'Cursor of another query',
+        message: messages.invalidCursor,
+        details: queryDetails('cursor', messages.invalidCursor),
+      },
+    ],
+  },
+  422: {
+    description:
+      'List: a pipeline, stage, tag or member the workspace does not have, or a `fields.<key>` whose key names no ' +
+      "live field (a deleted field's key included).",
+    examples: [
+      {
+        summary: 'Unknown stage',
+        message: messages.unknownListStage,
+        details: queryDetails('stage', messages.unknownListStage),
+      },
+      {
+        summary: 'Unknown pipeline',
+        message: messages.unknownListPipeline,
+        details: queryDetails('pipeline', messages.unknownListPipeline),
+      },
+      {
+        summary: 'Unknown tag',
+        message: messages.unknownListTag,
+        details: queryDetails('tag', messages.unknownListTag),
+      },
+      {
+        summary: 'Unknown member',
+        message: messages.unknownListMember,
+        details: queryDetails('closer_id', messages.unknownListMember),
+      },
+      {
+        summary: 'No such custom field',
+        message: messages.unknownFieldKey,
+        details: queryDetails('fields.budjet', messages.unknownFieldKey),
+      },
+    ],
+  },
+});
 
 /** What the document says about each route of lib/routes.ts, by route id. */
 export const operations: Record<string, OperationText> = {
@@ -581,32 +736,15 @@ export const operations: Record<string, OperationText> = {
   },
 
   findProspects: {
-    summary: 'Find a prospect by e-mail, phone or social profile',
-    description:
-      'Exactly one of `email`, `phone`, `social_url`: the answer is the prospect the lead webhook would match with ' +
-      'that one value (e-mail ignoring case and Unicode normalization, phone exactly as sent, `social_url` ' +
-      'exactly; each trimmed), or an empty list. Never a 404.',
-    query: ['Email', 'Phone', 'SocialUrl'],
+    summary: 'Find a prospect by e-mail, phone or social profile, or list the prospects',
+    description: prospectSearchDescription("the key's workspace's"),
+    query: prospectSearchQuery,
     success: prospectSearchAnswer,
     errors: {
-      400: {
-        description:
-          'None, or more than one, of `email`, `phone`, `social_url`; one of them given twice; or a value the lead ' +
-          `webhook would not keep: blank once trimmed, longer than its limit (\`email\` ${maxLengths.email}, \`phone\` ` +
-          `${maxLengths.phone}, \`social_url\` ${maxLengths.social_url}), or an \`email\` that is not an address.`,
-        examples: [
-          {
-            summary: 'No contact parameter, or two',
-            message: messages.oneContact,
-            details: queryDetails('query', messages.oneContact),
-          },
-          {
-            summary: 'Not an address',
-            message: messages.unreadableEmail,
-            details: queryDetails('email', messages.unreadableEmail),
-          },
-        ],
-      },
+      ...prospectSearchErrors(
+        `a value the lead webhook would not keep: blank once trimmed, longer than its limit (\`email\` ${maxLengths.email}, ` +
+          `\`phone\` ${maxLengths.phone}, \`social_url\` ${maxLengths.social_url}), or an \`email\` that is not an address`,
+      ),
       ...prospectApiErrors('prospects:read'),
     },
   },
@@ -708,26 +846,13 @@ export const operations: Record<string, OperationText> = {
    * 500) the document adds by credential; these list what their use cases add.
    */
   findWorkspaceProspects: {
-    summary: 'Find a prospect of the workspace by e-mail, phone or social profile',
+    summary: 'Find a prospect of the workspace by e-mail, phone or social profile, or list its prospects',
     description:
-      "The Prospect API's look-up (`GET /prospects`) for a member of the workspace: exactly one of `email`, `phone`, " +
-      '`social_url`; the answer is the prospect the lead webhook would match with that value, or an empty list.',
-    query: ['Email', 'Phone', 'SocialUrl'],
+      "The Prospect API's `GET /prospects` for a member of the workspace, both uses alike.\n\n" +
+      prospectSearchDescription("the workspace's"),
+    query: prospectSearchQuery,
     success: prospectSearchAnswer,
-    errors: {
-      400: {
-        description:
-          'None, or more than one, of `email`, `phone`, `social_url`; one of them given twice; or a value the lead ' +
-          'webhook would not keep (as `GET /prospects`).',
-        examples: [
-          {
-            summary: 'No contact parameter, or two',
-            message: messages.oneContact,
-            details: queryDetails('query', messages.oneContact),
-          },
-        ],
-      },
-    },
+    errors: prospectSearchErrors('a value the lead webhook would not keep (as `GET /prospects`)'),
   },
 
   listWorkspacePipelines: {

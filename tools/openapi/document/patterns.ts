@@ -42,6 +42,16 @@ const zone = String.raw`(?:[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)`;
 export const zonedTimestampPattern = `^${date}[Tt]${time}${zone}$`;
 
 /**
+ * A bound of a list of prospects (`created_from`…, docs/api.md#lists-of-prospects): a timestamp with its zone, or a
+ * date alone (the first instant of that day in the workspace's time zone), as `readIsoTimestamp` reads it with a zone
+ * required and a date alone accepted. Not trimmed: the list reads the value as sent.
+ */
+export const listInstantPattern = `^${date}(?:[Tt]${time}${zone})?$`;
+
+/** `setter_id`, `closer_id` of a list of prospects: a member's id (`isUuid`), or `none` for no one. */
+export const memberOrNonePattern = `^(?:none|${inner(uuidPattern)})$`;
+
+/**
  * lib/http/query-parameters.ts `pageRequestOf`: `limit` is one to three decimal digits (leading
  * zeros allowed) naming 1 to 100; no sign, point, exponent or white space. A query value is text:
  * the pattern, not `minimum` and `maximum`, is what a validator can assert on it.

@@ -7,6 +7,8 @@ import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
 import type { ProspectView } from '../../../lib/settings/prospects';
 import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../lib/domain/prospect/read-views';
+import type { findProspects } from '../../../lib/domain/prospect/find-prospects';
+import type { ProspectList } from '../../../lib/domain/prospect-list/list-prospects';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
 import type { ApiKeyView } from '../../../lib/settings/api-key-list';
 import type { CreatedApiKey } from '../../../lib/settings/api-keys';
@@ -164,10 +166,32 @@ export const prospectSchema = describing<ProspectReadView>()(
 );
 
 /** GET /prospects?email=…: the prospect the lead webhook would match, or none (docs/api.md#find-a-prospect-by-contact). */
-export const prospectSearchSchema = describing<{ prospects: ProspectReadView[] }>()(
+export const prospectLookupSchema = describing<Awaited<ReturnType<typeof findProspects>>>()(
   z.strictObject({
     prospects: z.array(prospectSchema).max(1).meta({ description: 'The matching prospect, or none: 0 or 1 element.' }),
   }),
+);
+
+/** GET /prospects without a contact: a page of the list (docs/api.md#lists-of-prospects). */
+export const prospectPageSchema = describing<ProspectList>()(
+  z.strictObject({
+    prospects: z.array(prospectSchema).meta({
+      description: 'In the order of `sort`, at most `limit`: fewer, none even, while `next_cursor` is not null.',
+    }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Opaque: pass it as `cursor`, with the same query, to read the next page. Null once no prospect follows: ' +
+          'read until it is null.',
+      }),
+  }),
+);
+
+/** GET /prospects, either use: which one the request's parameters chose, the look-up by contact or the list. */
+export const prospectSearchSchema = describing<Awaited<ReturnType<typeof findProspects>> | ProspectList>()(
+  z.union([prospectLookupSchema, prospectPageSchema]),
 );
 
 const nextCursor = z.string().nullable().meta({
@@ -644,6 +668,8 @@ export const responseSchemas = {
   NoteResult: noteResultSchema,
   TagOutcome: tagOutcomeSchema,
   Prospect: prospectSchema,
+  ProspectLookup: prospectLookupSchema,
+  ProspectPage: prospectPageSchema,
   ProspectSearch: prospectSearchSchema,
   NoteList: noteListSchema,
   ChangeList: changeListSchema,
