@@ -67,6 +67,7 @@ const invocations: Record<string, string[][]> = {
   'stage add': [['workspace', 'pipeline', 'name', 'type']],
   'column add': [['workspace', 'pipeline', 'name']],
   'prospect show': [['workspace', 'id']],
+  'prospect reindex': [['workspace']],
   'candidate show': [['workspace', 'id']],
   'changelog list': [
     ['workspace', 'prospect'],
@@ -103,6 +104,7 @@ const plainValues: Record<string, () => string> = {
   limit: () => '10',
   'phone-matching': () => 'exact',
   'phone-region': () => 'FR',
+  'time-zone': () => 'Europe/Paris',
   url: () => subscriberUrl,
   events: () => 'prospect.created,candidate.created',
   status: () => 'failed',
