@@ -76,7 +76,6 @@ describe('GET /workspaces/{w}/prospects', () => {
   });
 
   it.each([
-    ['no contact', {}],
     ['two contacts', { email: 'lea.petit@acme.test', phone: '+33600000001' }],
     ['an e-mail the webhook would not keep', { email: 'pas une adresse' }],
   ])('refuses %s with the Prospect API’s 400', async (_case, query) => {

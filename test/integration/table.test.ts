@@ -49,7 +49,8 @@ test('a table kept from before outbound events gets its stream switched on and e
     Table?.GlobalSecondaryIndexes?.map(() => expect.stringMatching(/^(CREATING|ACTIVE)$/)),
   );
   expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
-});
+  // DynamoDB Local, as DynamoDB, adds one index at a time, each once the one before is active: seconds apiece.
+}, 90_000);
 
 test('the local signing-secrets table is created from its own definition: keys only, no stream', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
