@@ -11,6 +11,7 @@ import { Tags } from './tags';
 import { texts } from './texts';
 import { Webhook } from './webhook';
 import { WebhookCalls } from './webhook-calls';
+import { WorkspaceSettings } from './workspace-settings';
 
 /**
  * A screen of a workspace (docs/api.md#settings-page): its address's segment (`#/espaces/<id>/<slug>`), its title in
@@ -73,6 +74,12 @@ export const screens: readonly Screen[] = [
     title: texts.screens.members,
     adminOnly: true,
     show: (workspace) => <Members workspace={workspace} />,
+  },
+  {
+    slug: 'espace',
+    title: texts.screens.workspace,
+    adminOnly: false,
+    show: (workspace) => <WorkspaceSettings workspace={workspace} />,
   },
   {
     slug: 'journal',

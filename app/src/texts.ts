@@ -64,9 +64,26 @@ export const texts = {
     apiKeys: 'Clés d’API',
     subscriptions: 'Abonnements',
     members: 'Membres',
+    workspace: 'Espace',
     account: 'Mon compte',
     webhookCalls: 'Appels du webhook',
     audit: 'Journal d’audit',
+  },
+  /** « Espace »: the workspace's own settings (docs/api.md#workspaces), its time zone for now. */
+  workspaceSettings: {
+    heading: 'Réglages de l’espace',
+    name: 'Nom',
+    timeZone: 'Fuseau horaire',
+    now: 'Date et heure actuelles dans ce fuseau',
+    /** A zone the browser's time zone database does not know (the API's may be newer). */
+    unknownNow: 'Inconnues de ce navigateur.',
+    change: {
+      heading: 'Changer de fuseau horaire',
+      timeZone: 'Fuseau horaire de l’espace',
+      help: 'Son nom IANA, tel qu’il s’écrit (Europe/Paris, America/Montreal, UTC) : les journées de l’espace commencent et finissent à minuit dans ce fuseau.',
+      submit: 'Enregistrer le fuseau horaire',
+    },
+    saved: (timeZone: string) => `Fuseau horaire de l’espace : ${timeZone}.`,
   },
   tags: {
     heading: 'Tags',

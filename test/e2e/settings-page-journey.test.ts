@@ -9,9 +9,9 @@ import { startTestApi, type TestApi } from '../support/local-api';
  * workspace and the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with
  * the copied URL and token → the call in « Appels du webhook » (a custom field created on the way) → an API key with
  * scopes → a stage changed with it → the change in « Fiche prospect » and in the key's changes → undone →
- * `GET /prospects/{id}` shows the old stage; then a subscription, the members, the audit log and « Mon compte ». Every
- * screen is checked by axe-core at a desktop's width and a phone's (`picture`); `npm run screenshots` runs this same
- * journey to picture each at both widths (the README's pictures); `npm test` makes none.
+ * `GET /prospects/{id}` shows the old stage; then a subscription, the members, « Espace » (its time zone), the audit
+ * log and « Mon compte ». Every screen is checked by axe-core at a desktop's width and a phone's (`picture`); `npm run
+ * screenshots` runs this same journey to picture each at both widths (the README's pictures); `npm test` makes none.
  */
 browserTests('settings-page-journey.test.ts')('the settings page, as the demo admin', () => {
   let api: TestApi;
@@ -144,6 +144,9 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     await menu.getByRole('link', { name: 'Membres' }).click();
     await page.getByRole('cell', { name: 'Camille Laurent', exact: true }).waitFor();
     await picture(page, 'membres');
+    await menu.getByRole('link', { name: 'Espace', exact: true }).click();
+    await page.getByLabel('Fuseau horaire de l’espace').waitFor();
+    await picture(page, 'espace');
     await menu.getByRole('link', { name: 'Journal d’audit' }).click();
     await page.getByRole('region', { name: 'Journal d’audit' }).getByRole('row').nth(1).waitFor();
     await picture(page, 'journal-d-audit');

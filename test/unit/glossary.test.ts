@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { formatDate, formatDateTime, parisTime } from '../../app/src/dates';
+import { formatDate, formatDateTime, formatWallClock, parisTime } from '../../app/src/dates';
 import { texts } from '../../app/src/texts';
 import { messages } from '../../lib/messages';
 
@@ -126,6 +126,15 @@ describe('dates on the page (app/src/dates.ts)', () => {
     expect(formatDate('2027-01-01')).toBe('1 janv. 2027');
     expect(formatDate('2028-02-29')).toBe('29 févr. 2028');
     expect(formatDate('31/12/2026')).toBe('31/12/2026');
+  });
+
+  test('the time a workspace’s zone shows now: day of the week and month in full, hour and minute', () => {
+    const at = new Date('2026-12-07T17:20:00Z');
+    expect(formatWallClock(at, 'Europe/Paris')).toBe('lundi 7 décembre 2026, 18:20');
+    expect(formatWallClock(at, 'America/Montreal')).toBe('lundi 7 décembre 2026, 12:20');
+    expect(formatWallClock(at, 'Asia/Tokyo')).toBe('mardi 8 décembre 2026, 02:20');
+    expect(formatWallClock(new Date('2026-07-01T00:05:00Z'), 'UTC')).toBe('mercredi 1 juillet 2026, 00:05');
+    expect(formatWallClock(at, 'Europe/Lutece')).toBeUndefined();
   });
 
   test('is the one formatter of the page: its texts use it, no other file formats a date itself', () => {
