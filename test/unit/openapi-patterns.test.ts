@@ -120,7 +120,7 @@ describe("a list's instants: the pattern is readIsoTimestamp with a zone require
         const instantOutOfRange = /^(?:0001-01-01|9999-12-31)T/i.test(text);
         expect({ text, pattern }).toEqual({ text, pattern: reads(text) || (pattern && instantOutOfRange) });
       }),
-      { numRuns: 20_000 },
+      { numRuns: 2_000 },
     );
   });
 });
