@@ -194,12 +194,14 @@ export const routeGrants = {
      * the matched prospect. DeleteItem releases a uniqueness
      * marker (UNIQ#) when a known contact changes e-mail or phone; UpdateItem on UNIQ# refreshes a
      * marker's placement hint. Every call is journaled (CALL#); UpdateItem on CALL# counts the
-     * calls refused for their token, per minute. No rate counter on webhooks.
+     * calls refused for their token, per minute. No rate counter on webhooks. ConditionCheckItem on PROSPECT#: a
+     * known contact that changes nothing is checked, not written (lib/storage/leads.ts).
      */
-    tableActions: ['BatchGetItem', 'GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    tableActions: ['BatchGetItem', 'GetItem', 'ConditionCheckItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     tableKeys: {
       BatchGetItem: ['WS#', 'UNIQ#'],
       GetItem: ['PROSPECT#'],
+      ConditionCheckItem: ['PROSPECT#'],
       PutItem: ['IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
       UpdateItem: ['IDEM#', 'PROSPECT#', 'UNIQ#', 'CALL#'],
       DeleteItem: ['UNIQ#'],

@@ -57,16 +57,41 @@ function knownContactChange(update: KnownContactUpdate): ProspectChange {
 }
 
 export type KnownContactWrite =
-  { kind: 'updated' } | { kind: 'placed_elsewhere'; placement: Placement } | { kind: 'changed_meanwhile' };
+  | { kind: 'updated' }
+  | { kind: 'unchanged' }
+  | { kind: 'placed_elsewhere'; placement: Placement }
+  | { kind: 'changed_meanwhile' };
 
 /**
- * A known contact whose markers stay as they are, with the call's journal entry, in one
- * transaction. The answer names the prospect's placement, which a transaction cannot return: the
- * update is conditional on the placement `expected` (the matched marker's hint), so a success
- * proves it. A prospect placed elsewhere fails the condition and comes back with the refusal
- * (`ReturnValuesOnConditionCheckFailure`): the caller writes again expecting that placement and
- * `refresh`es the marker's hint in the same transaction. So a known contact stays one write
- * (docs/adr/0008-webhook-call-journal.md), and a hint can never make an answer wrong.
+ * What a known contact's update would leave as it is: each value it sets already stored, each tag it adds already
+ * carried. A condition expression, with its names and values.
+ */
+function unchangedCondition(change: ProspectChange) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const terms = Object.entries(change.set).map(([attribute, value], index) => {
+    names[`#u${index}`] = attribute;
+    values[`:u${index}`] = value;
+    return `#u${index} = :u${index}`;
+  });
+  (change.addTags ?? []).forEach((tagId, index) => {
+    values[`:t${index}`] = tagId;
+    terms.push(`contains(tag_ids, :t${index})`);
+  });
+  return { terms, names, values };
+}
+
+/**
+ * A known contact whose markers stay as they are, with the call's journal entry, and the answer's placement, which a
+ * transaction cannot return: every write is conditional on the placement `expected` (the matched marker's hint), so a
+ * success proves it, and a prospect placed elsewhere comes back with the refusal (`ReturnValuesOnConditionCheckFailure`):
+ * the caller writes again expecting that placement and `refresh`es the marker's hint in the same transaction. So a
+ * known contact stays one write (docs/adr/0008-webhook-call-journal.md), and a hint can never make an answer wrong.
+ *
+ * A match that changes nothing is no change of the prospect (docs/api.md#lists-of-prospects: its `updated_at` does not
+ * move): the first transaction only checks that the prospect already holds what the lead would set, beside the
+ * journal entry. When it does not, the prospect the refusal returned is changed on its version, the entry with it:
+ * one more round trip, only for a lead that changes something.
  */
 export async function updateKnownProspect(
   store: Store,
@@ -76,10 +101,9 @@ export async function updateKnownProspect(
   journal: WebhookCall,
 ): Promise<KnownContactWrite> {
   const { expected } = placement;
-  const change = prospectUpdate(knownContactChange(update), target, {
-    ':pipeline': expected.pipeline_id,
-    ':stage': expected.stage_id,
-  });
+  const key = keys.prospect(target.workspaceId, target.prospectId);
+  const change = knownContactChange(update);
+  const unchanged = unchangedCondition(change);
   const markerRefresh = {
     Update: {
       TableName: store.tableName,
@@ -93,31 +117,42 @@ export async function updateKnownProspect(
       },
     },
   };
-  const outcome = await transactWrite(store, [
+  const companions = [journalEntryPut(store, journal), ...(placement.refresh ? [markerRefresh] : [])];
+  const checked = await transactWrite(store, [
     {
-      Update: {
+      ConditionCheck: {
         TableName: store.tableName,
-        Key: keys.prospect(target.workspaceId, target.prospectId),
-        ...change,
-        ExpressionAttributeNames: {
-          ...change.ExpressionAttributeNames,
-          '#pipeline': 'pipeline_id',
-          '#stage': 'stage_id',
-        },
-        ConditionExpression: 'attribute_exists(pk) AND #pipeline = :pipeline AND #stage = :stage',
+        Key: key,
+        ConditionExpression: ['attribute_exists(pk)', '#pipeline = :pipeline', '#stage = :stage', ...unchanged.terms].join(
+          ' AND ',
+        ),
+        ExpressionAttributeNames: { ...unchanged.names, '#pipeline': 'pipeline_id', '#stage': 'stage_id' },
+        ExpressionAttributeValues: { ...unchanged.values, ':pipeline': expected.pipeline_id, ':stage': expected.stage_id },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    journalEntryPut(store, journal),
-    ...(placement.refresh ? [markerRefresh] : []),
+    ...companions,
   ]);
-  if (outcome.written) return { kind: 'updated' };
-  const stored = outcome.failed[0] === 0 ? (outcome.found(0) as ProspectItem | undefined) : undefined;
+  if (checked.written) return { kind: 'unchanged' };
+  const stored = checked.failed[0] === 0 ? (checked.found(0) as ProspectItem | undefined) : undefined;
   if (!stored) return { kind: 'changed_meanwhile' };
-  return {
-    kind: 'placed_elsewhere',
-    placement: { pipeline_id: stored.pipeline_id ?? null, stage_id: stored.stage_id ?? null },
-  };
+  const storedPlacement = { pipeline_id: stored.pipeline_id ?? null, stage_id: stored.stage_id ?? null };
+  if (storedPlacement.pipeline_id !== expected.pipeline_id || storedPlacement.stage_id !== expected.stage_id) {
+    return { kind: 'placed_elsewhere', placement: storedPlacement };
+  }
+  // Something the lead sets differs: the change, on the version the refusal showed (placement included).
+  const written = await transactWrite(store, [
+    {
+      Update: {
+        TableName: store.tableName,
+        Key: key,
+        ...prospectUpdate(change, target, { ':version': stored.version }),
+        ConditionExpression: 'version = :version',
+      },
+    },
+    ...companions,
+  ]);
+  return written.written ? { kind: 'updated' } : { kind: 'changed_meanwhile' };
 }
 
 /**

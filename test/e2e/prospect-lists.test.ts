@@ -126,6 +126,25 @@ describe('GET /prospects without a contact: the list', () => {
     expect(ids((await list({ stage: 'Nouveau' })).body)).not.toContain(moved);
   });
 
+  it('a lead matching a known contact moves updated_at only when it changes something', async () => {
+    const body = { email: 'retour@acme.test', first_name: 'Rémi' };
+    const id = await world.aProspect(body);
+    const read = async () =>
+      (
+        await world.api.request('GET', `/prospects/${id}`, {
+          headers: { Authorization: `Bearer ${world.ws.api_keys.reads?.secret}` },
+        })
+      ).body as Listed;
+    const before = await read();
+    const later = await world.aProspect({ first_name: 'Plus tard' });
+    expect((await world.lead(body)).body).toMatchObject({ status: 'existing', prospect_id: id });
+    expect((await read()).updated_at).toBe(before.updated_at);
+    expect(ids((await list({ sort: '-updated_at', limit: '1' })).body)).toEqual([later]);
+    expect((await world.lead({ ...body, tag_ids: [world.ws.tags.vip] })).body).toMatchObject({ status: 'existing' });
+    expect((await read()).updated_at > before.updated_at).toBe(true);
+    expect(ids((await list({ sort: '-updated_at', limit: '1' })).body)).toEqual([id]);
+  });
+
   it('refuses an unknown parameter, a malformed value, too many values (400) and an unknown reference (422)', async () => {
     const refusals: [Record<string, string | string[]>, number, string][] = [
       [{ colour: 'bleu' }, 400, 'colour'],
@@ -178,6 +197,20 @@ describe('GET /workspaces/{w}/prospects without a contact: the same list for a m
       body: { email: 'budget@acme.test', budget: '1 500,50' },
     });
     const prospectId = (lead.body as { prospect_id: string }).prospect_id;
+    // The same answers again: a known contact whose prospect, read for its field values, changes in nothing.
+    const read = async () => {
+      const shown = await api.request('GET', `${under}/prospects/${prospectId}`, { headers: bearer(ws.member) });
+      expect(shown.status).toBe(200);
+      return (shown.body as Listed).updated_at;
+    };
+    const updatedAt = await read();
+    const again = await api.request('POST', '/webhooks/ingest-lead', {
+      query: { endpoint_id: ws.seed.webhook?.endpoint_id as string },
+      headers: { Authorization: `Bearer ${ws.seed.webhook?.token}` },
+      body: { email: 'budget@acme.test', budget: '1500.50' },
+    });
+    expect(again.body).toMatchObject({ status: 'existing', prospect_id: prospectId });
+    expect(await read()).toBe(updatedAt);
     const found = await api.request('GET', `${under}/prospects`, {
       query: { 'fields.budget': '1500.5' },
       headers: bearer(ws.member),

@@ -69,13 +69,16 @@ test('new lead: one conditional write for token and last call, configuration wit
   expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
 });
 
-test('known lead: one transaction (the record, checked against the marker’s placement, and the journal entry)', async () => {
-  await lead({ email: 'known@test.fr', phone: '+200' });
+test('known lead: one transaction when it changes nothing (the check against the marker’s placement and the journal entry), one more when it does', async () => {
+  await lead({ email: 'known@test.fr', phone: '+200', first_name: 'Léa' });
+  counter.reset();
+  expect((await lead({ email: 'known@test.fr', first_name: 'Léa' })).body).toMatchObject({ status: 'existing' });
+  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
   counter.reset();
   expect((await lead({ email: 'known@test.fr', first_name: 'Léa', tag_ids: [ws.tags.vip] })).body).toMatchObject({
     status: 'existing',
   });
-  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems']);
+  expect(counter.calls).toEqual(['UpdateItem', 'BatchGetItem', 'TransactWriteItems', 'TransactWriteItems']);
 });
 
 test('known lead moved since its marker was written: one more transaction, which refreshes the hint', async () => {

@@ -37,15 +37,22 @@ test('every route, and the authorizer, names the key prefixes of each item actio
   expect(Object.keys(authorizerTableKeys).sort()).toEqual(['BatchGetItem', 'GetItem', 'UpdateItem']);
 });
 
-test('only the settings routes of API keys (gsi1) and the undo (gsi2) read an index; the authorizer writes only webhook endpoints', () => {
+test('only the settings routes of API keys (gsi1), the undo (gsi2) and the lists of prospects (gsi3, gsi5, gsi6) read an index; the authorizer writes only webhook endpoints', () => {
   const keyRoutes = ['listApiKeys', 'revokeApiKey', 'listApiKeyChanges'];
   // The undo finds its change-log entry by id (gsi2).
   const entryRoutes = ['undoChange'];
+  // GET /prospects and its settings twin list prospects by the index of the order asked (docs/adr/0017).
+  const listRoutes = ['findProspects', 'findWorkspaceProspects'];
+  const indexesOf = (id: string) =>
+    keyRoutes.includes(id)
+      ? ['gsi1']
+      : entryRoutes.includes(id)
+        ? ['gsi2']
+        : listRoutes.includes(id)
+          ? ['gsi3', 'gsi5', 'gsi6']
+          : [];
   for (const route of routes) {
-    expect([route.id, route.tableKeys?.indexes ?? []]).toEqual([
-      route.id,
-      keyRoutes.includes(route.id) ? ['gsi1'] : entryRoutes.includes(route.id) ? ['gsi2'] : [],
-    ]);
+    expect([route.id, route.tableKeys?.indexes ?? []]).toEqual([route.id, indexesOf(route.id)]);
   }
   expect(authorizerTableKeys.UpdateItem).toEqual(['ENDPOINT#']);
   expect(authorizerTableKeys.PutItem).toBeUndefined();

@@ -285,6 +285,8 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
     const values = leadFieldValues(lead.fields, prospect.fields, liveFields(config));
     const withValues = Object.keys(values.changed).length > 0 ? { ...update, fields: values.changed } : update;
     const answer = existing(prospect, values.warnings);
+    // A match that changes nothing writes nothing of the prospect (its `updated_at` stays): the answer alone.
+    if (changesNothing(prospect, withValues)) return { kind: 'answer', answer };
     return { kind: 'write', write: { kind: 'take-contacts', prospect, update: withValues, answer } };
   }
   // The matched marker's placement hint, checked by the write's condition; a marker without one
@@ -302,6 +304,18 @@ export function decideLead(snapshot: LeadSnapshot, call: LeadCall): Decision<Lea
       answer: existing(expected),
     },
   };
+}
+
+/**
+ * Whether a known contact's update leaves the prospect read as it is: every value it sets already there, every tag it
+ * adds already carried, no custom field value changed (`leadFieldValues` keeps only those that change).
+ */
+function changesNothing(prospect: Prospect, update: KnownContactUpdate): boolean {
+  const sets = (['first_name', 'last_name', 'email', 'phone'] as const).every(
+    (name) => update[name] === undefined || update[name] === prospect[name],
+  );
+  const tags = update.tagIds.every((tagId) => prospect.tag_ids?.has(tagId) === true);
+  return sets && tags && update.fields === undefined;
 }
 
 /** What a lead writes of the custom field values it carries, and the warnings about those it does not. */
