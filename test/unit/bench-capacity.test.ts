@@ -140,6 +140,17 @@ describe('units billed', () => {
     expect(lookup).toHaveBeenCalledWith({ pk: prospect.pk, sk: prospect.sk });
   });
 
+  it('bills a ConditionCheck of a transaction as a write of the item checked, twice, and no index', () => {
+    const big = { ...prospect, gsi5pk: 'WS#w#STAGE#s', gsi5sk: 't#p', notes: 'x'.repeat(1500) };
+    const call = {
+      operation: 'TransactWriteItems',
+      input: { TransactItems: [{ ConditionCheck: { Key: { pk: prospect.pk, sk: prospect.sk } } }] },
+      output: {},
+    };
+    expect(billedUnits(call, () => big)).toEqual({ read: 0, write: 2 * 2 });
+    expect(billedUnits(call, () => undefined)).toEqual({ read: 0, write: 1 * 2 });
+  });
+
   it('sizes an UpdateItem by its ALL_NEW answer when it asked for one, else by the stored item', () => {
     const big = { ...prospect, notes: 'x'.repeat(1500) };
     const asked = { operation: 'UpdateItem', input: { Key: {}, ReturnValues: 'ALL_NEW' }, output: { Attributes: big } };

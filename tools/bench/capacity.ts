@@ -110,8 +110,14 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
     case 'DeleteItem':
       // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
       return { read: 0, write: writeUnits(undefined) };
+    case 'ConditionCheckItem': {
+      // Billed as a write of the item checked, which it does not change: no index is written.
+      const checked = lookup(input.Key as Item);
+      return { read: 0, write: Math.max(1, Math.ceil((checked ? itemSize(checked) : 0) / 1024)) };
+    }
     case 'TransactWriteItems': {
-      // Each item billed as the call of its kind (a ConditionCheck is not modelled), twice: DynamoDB prepares and commits it.
+      // Each item billed as the call of its kind (a ConditionCheck as a write of the item), twice: DynamoDB prepares and
+      // commits it.
       const write = (kind: string, item: unknown) =>
         billedUnits({ operation: `${kind}Item`, input: item as Item, output: undefined }, lookup).write;
       const entries = (input.TransactItems as Item[]).flatMap((entry) => Object.entries(entry));

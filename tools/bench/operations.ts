@@ -149,10 +149,12 @@ export async function measureOperations(workspaces: Workspaces): Promise<Record<
         const started = performance.now();
         await send(callOf(round));
         const [ms, made] = [performance.now() - started, calls.splice(0)];
-        // The items updated without their new value in the answer, as they are now (read back, metered, not counted).
+        // The items updated or checked without their value in the answer, as they are now (read back, metered, not counted).
         const updates = made.flatMap(({ operation, input }) => {
-          const entries = (input.TransactItems ?? []) as { Update?: Item }[];
-          return operation === 'UpdateItem' ? [input] : entries.flatMap((entry) => entry.Update ?? []);
+          const entries = (input.TransactItems ?? []) as { Update?: Item; ConditionCheck?: Item }[];
+          return operation === 'UpdateItem'
+            ? [input]
+            : entries.flatMap((entry) => entry.Update ?? entry.ConditionCheck ?? []);
         });
         const stored: Item[] = [];
         for (const { Key } of updates as { Key: Item }[]) {
