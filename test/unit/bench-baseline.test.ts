@@ -72,13 +72,21 @@ describe('before → after', () => {
 });
 
 describe('the report, before → after', () => {
-  const measure = (id: OperationMeasure['id'], calls: string[], read: number, write: number): OperationMeasure => ({
+  const noWrites = { table: 0, gsi1: 0, gsi2: 0, gsi3: 0, gsi4: 0, gsi5: 0, gsi6: 0 };
+  const measure = (
+    id: OperationMeasure['id'],
+    calls: string[],
+    read: number,
+    write: number,
+    writes: Partial<OperationMeasure['writes']> = { table: write },
+  ): OperationMeasure => ({
     id,
     calls,
     stable: true,
     roundTrips: calls.length,
-    breakdown: calls.map((operation) => ({ operation, units: { read: 0, write: 0 }, reported: 0 })),
+    breakdown: calls.map((operation) => ({ operation, units: { read: 0, write: 0, writes: noWrites }, reported: 0 })),
     billed: { read, write },
+    writes: { ...noWrites, ...writes },
     reported: 0,
     latencyMs: 40,
   });
@@ -86,7 +94,7 @@ describe('the report, before → after', () => {
   const fn = (name: string) => ({ name, entry: '', file: '', bytes: 0, parts: {}, coldStart });
   const results = {
     repetitions: 10,
-    functions: [fn('authorizer'), fn('listPipelines'), fn('updateProspect')],
+    functions: [fn('authorizer'), fn('listPipelines'), fn('updateProspect'), fn('ingestLead')],
     operations: {
       empty: [
         measure('listPipelines', ['GetItem', 'UpdateItem', 'GetItem'], 1.5, 1),
@@ -113,6 +121,38 @@ describe('the report, before → after', () => {
     const leads = [measure('newLead', ['UpdateItem'], 3, 10), measure('newLeadWithFields', ['UpdateItem'], 3, 11)];
     const measured = { ...results, operations: { empty: leads } } as unknown as BenchResults;
     expect(operationsSection(measured)).toContain('is billed 11 WRU, against 10 for a new lead without values');
+  });
+
+  it('splits the write units of each operation that writes between the table and each index, with its cost', () => {
+    const newLead = measure('newLead', ['UpdateItem', 'BatchGetItem', 'TransactWriteItems'], 3, 13, {
+      table: 7,
+      gsi3: 2,
+      gsi5: 4,
+    });
+    const before = { calls: [], billed: { read: 4, write: 7 }, latencyMs: 40 };
+    const baseline = {
+      ...sample,
+      functions: { ...sample.functions, ingestLead: { coldStartMs: 400 } },
+      operations: { ...sample.operations, newLead: before },
+    };
+    const section = operationsSection({
+      ...results,
+      baseline,
+      operations: { empty: [newLead] },
+    } as unknown as BenchResults);
+    expect(section).toContain(
+      '| Operation | WRU (before → after) | Table | gsi1 | gsi2 | gsi3 | gsi4 | gsi5 | gsi6 | Cost per million (before → after) |',
+    );
+    // $3.50 + $0.40 + $0.27 warm + $0.05 cold, then 4 RRU and 7 WRU before, 3 RRU and 13 WRU after.
+    expect(section).toMatch(
+      /\| Lead webhook, new lead +\| +7 → 13 \| +7 \| +0 \| +0 \| +2 \| +0 \| +4 \| +0 \| +\$9\.10 → \$12\.72 \|/,
+    );
+    // GET /pipelines writes only its authorizer's rate counter: not in that table.
+    const writesPart = operationsSection(results)
+      .split('**Where the write units land**')[1]
+      ?.split('Calls in the order')[0];
+    expect(writesPart).toContain('| Operation | WRU (before → after) |');
+    expect(writesPart).not.toContain('GET /pipelines');
   });
 
   it('totals the cost per million before and after', () => {

@@ -1,4 +1,4 @@
-import { checkBudgets, formatBytes, type BenchResults } from '../../tools/bench/figures';
+import { checkBudgets, formatBytes, type Baseline, type BenchResults } from '../../tools/bench/figures';
 import type { LoadRun } from '../../tools/bench/load';
 import { operations, type OperationMeasure } from '../../tools/bench/operations';
 import { benchFields, newLeadWithFieldsBody } from '../../tools/bench/workspace';
@@ -9,42 +9,68 @@ import { liveFields, type FieldEntry } from '../../lib/domain/model';
 type Inputs = Parameters<typeof checkBudgets>[0];
 const fn = (name: string, bytes: number, totalMs: number) =>
   ({ name, bytes, coldStart: { totalMs } }) as unknown as BenchResults['functions'][number];
-const measure = (id: string, roundTrips: number, write = 10) =>
-  ({ id, roundTrips, billed: { read: 3, write } }) as OperationMeasure;
+const measure = (id: string, roundTrips: number, write = 10, read = 3) =>
+  ({ id, roundTrips, billed: { read, write }, latencyMs: 10 }) as OperationMeasure;
 /** A new lead, and one with five field values, of these write units. */
 const leads = (without: number, withValues: number) => [
   measure('newLead', 3, without),
   measure('newLeadWithFields', 3, withValues),
 ];
+/** The lists' full pages, each of these read units. */
+const listPages = (read: number) =>
+  operations.filter((operation) => operation.fullPage).map((operation) => measure(operation.id, 5, 1, read));
 const run = (errors: number, non2xx: number, status5xx: number) =>
   ({ scenario: 'lead', connections: 50, errors, non2xx, status5xx }) as LoadRun;
+/** What the baseline measured: the write units of a new lead and a stage change. */
+const baselineOf = (newLead: number, patchStage: number) =>
+  ({
+    operations: {
+      newLead: { calls: [], billed: { read: 4, write: newLead }, latencyMs: 16 },
+      patchStage: { calls: [], billed: { read: 3, write: patchStage }, latencyMs: 21 },
+    },
+  }) as unknown as Baseline;
+/** Every phase: a new lead (with field values and without), a known lead and a stage change of these write units. */
+const writers = (newLead: number, knownLead: number, patchStage: number) => [
+  ...leads(newLead, newLead),
+  measure('knownLead', 3, knownLead),
+  measure('patchStage', 4, patchStage),
+];
 
 const within: Inputs = {
-  functions: [fn('listPipelines', 400_000, 200), fn('ingestLead', 420_000, 140)],
+  functions: [fn('listPipelines', 400_000, 200), fn('ingestLead', 420_000, 140), fn('authorizer', 390_000, 100)],
   reference: fn('reference', 200_000, 100),
   operations: {
-    empty: [measure('listPipelines', 3), ...leads(10, 10)],
-    bulk: [measure('patchStage', 3), ...leads(10, 11)],
+    empty: [measure('listPipelines', 3), ...leads(10, 10), ...listPages(52)],
+    bulk: [measure('patchStage', 3), ...leads(10, 11), ...listPages(52)],
   },
   load: { empty: [run(0, 0, 0)], bulk: [] },
+  baseline: baselineOf(7, 9),
 };
+/** `within`, its new lead, known lead and stage change of these write units in both workspaces. */
+const writing = (newLead: number, knownLead: number, patchStage: number): Inputs => ({
+  ...within,
+  operations: {
+    empty: [...writers(newLead, knownLead, patchStage), ...listPages(52)],
+    bulk: [...writers(newLead, knownLead, patchStage), ...listPages(52)],
+  },
+});
 
 const okOf = (inputs: Inputs) => checkBudgets(inputs).map((check) => check.ok);
 
 describe('budgets', () => {
   it('holds when every figure is within its budget (round trips at or under their target)', () => {
-    expect(okOf(within)).toEqual([true, true, true, true, true]);
+    expect(okOf(writing(9, 6, 11))).toEqual([true, true, true, true, true, true, true, true]);
   });
 
   it('judges the cold start of the heaviest bundle, not of the slowest function', () => {
     expect(checkBudgets(within)[0]?.measured).toBe('ingestLead: 1.40 × (140 ms against 100 ms)');
-    const slowHeaviest = { ...within, functions: [fn('ingestLead', 420_000, 151)] };
+    const slowHeaviest = { ...within, functions: [fn('ingestLead', 420_000, 151), fn('authorizer', 390_000, 100)] };
     expect(okOf(slowHeaviest)[0]).toBe(false);
     expect(checkBudgets(slowHeaviest)[0]?.measured).toContain('1.51 ×');
   });
 
   it('breaks past 1 MB (1,000,000 bytes)', () => {
-    const heavy = { ...within, functions: [fn('ingestLead', 1_000_001, 140)] };
+    const heavy = { ...within, functions: [fn('ingestLead', 1_000_001, 140), fn('authorizer', 390_000, 100)] };
     expect(okOf(heavy)[1]).toBe(false);
     expect(formatBytes(869_665)).toBe('869.7 KB');
   });
@@ -55,7 +81,7 @@ describe('budgets', () => {
     expect(checkBudgets(over)[2]?.measured).toBe('POST /prospects/{id}/notes (bulk): 4 round trips, target 3');
     expect(checkBudgets(within)[2]).toMatchObject({
       budget: 'DynamoDB round trips within their targets',
-      measured: '6 of 6 operations within their target',
+      measured: '20 of 20 operations within their target',
     });
   });
 
@@ -78,6 +104,13 @@ describe('budgets', () => {
       patchUnchanged: 4,
       getProspect: 3,
       findProspect: 4,
+      prospectsPage: 5,
+      prospectsCreatedRange: 5,
+      prospectsOfStage: 5,
+      prospectsOfPipeline: 11,
+      prospectsUpdatedFrom: 15,
+      prospectsFollowUpDue: 5,
+      prospectsByIds: 5,
       notesPage: 3,
       changesPage: 3,
       addNote: 3,
@@ -107,6 +140,56 @@ describe('budgets', () => {
     expect(checkBudgets(failing)[4]?.measured).toContain('1 5xx');
     expect(checkBudgets(failing)[4]?.measured).toContain('lead × 50 (empty)');
     expect(okOf({ ...within, load: { empty: [], bulk: [run(2, 0, 0)] } })[4]).toBe(false);
+  });
+
+  it('holds each list page to the same read units with the bulk prospects, naming a page that grew', () => {
+    expect(checkBudgets(within)[5]).toEqual({
+      budget: "A list's full page: the same RRU with 100,000 prospects more",
+      measured: '7 of 7 pages read the same units in both workspaces',
+      ok: true,
+    });
+    const [first, ...others] = listPages(52);
+    const grown = {
+      ...within,
+      operations: { ...within.operations, bulk: [{ ...first!, billed: { read: 52.5, write: 1 } }, ...others] },
+    };
+    expect(checkBudgets(grown)[5]).toMatchObject({
+      ok: false,
+      measured: 'GET /prospects (a page): 52.5 RRU against 52',
+    });
+    const unmeasured = { ...within, operations: { ...within.operations, bulk: others } };
+    expect(checkBudgets(unmeasured)[5]).toMatchObject({
+      ok: false,
+      measured: 'GET /prospects (a page): — RRU against 52',
+    });
+  });
+
+  it('breaks when a new lead or a stage change writes more than 2 units more than the baseline, in either workspace', () => {
+    expect(checkBudgets(writing(9, 6, 11))[6]).toEqual({
+      budget: "A new lead and a stage change: WRU ≤ the baseline's + 2",
+      measured:
+        'Lead webhook, new lead: 9 (empty), 9 (bulk) against 7; PATCH /prospects/{id} (stage): 11 (empty), 11 (bulk) against 9',
+      ok: true,
+    });
+    expect(okOf(writing(10, 6, 11))[6]).toBe(false);
+    expect(okOf(writing(9, 6, 12))[6]).toBe(false);
+    const bulkOver = { ...writing(9, 6, 11), operations: { ...writing(9, 6, 11).operations, bulk: writers(9, 6, 13) } };
+    expect(okOf(bulkOver)[6]).toBe(false);
+    const noBaseline = { ...writing(9, 6, 11), baseline: { operations: {} } as unknown as Baseline };
+    expect(okOf(noBaseline)[6]).toBe(false);
+  });
+
+  it('costs a million new leads and known leads against $12.50 and $8.60 on REST, in both workspaces', () => {
+    // $3.50 API, $0.40 requests, $0.067 warm, $0.016 cold, $0.375 reads: $4.358 before the writes at $0.625 a unit.
+    expect(checkBudgets(writing(13, 6, 11))[7]).toEqual({
+      budget: 'Cost per million on API Gateway REST: Lead webhook, new lead ≤ $12.50, Lead webhook, known lead ≤ $8.60',
+      measured:
+        'Lead webhook, new lead: $12.483 (empty), $12.483 (bulk); Lead webhook, known lead: $8.108 (empty), $8.108 (bulk)',
+      ok: true,
+    });
+    expect(okOf(writing(14, 6, 11))[7]).toBe(false);
+    expect(okOf(writing(13, 7, 11))[7]).toBe(false);
+    expect(okOf(within)[7]).toBe(false);
   });
 
   it('measures a lead that really gives its five field values, without a warning', () => {

@@ -6,11 +6,22 @@ import {
   readUnits,
   reportedUnits,
   updatedAttributes,
-  writeUnits,
+  writeDestinations,
+  writesByDestination,
   type ItemLookup,
+  type MeteredCall,
 } from '../../tools/bench/capacity';
 
 const none = () => undefined;
+const noWrites = { table: 0, gsi1: 0, gsi2: 0, gsi3: 0, gsi4: 0, gsi5: 0, gsi6: 0 };
+/** An item's write units in total, as billed before they were split by destination. */
+const writeUnits = (...args: Parameters<typeof writesByDestination>) =>
+  Object.values(writesByDestination(...args)).reduce((sum, units) => sum + units, 0);
+/** A call's units, its writes by destination aside. */
+const totals = (call: MeteredCall, lookup: ItemLookup) => {
+  const { read, write } = billedUnits(call, lookup);
+  return { read, write };
+};
 const prospect = { pk: 'PROSPECT#w#p', sk: 'PROSPECT', version: 3 };
 const logEntry = {
   pk: 'PROSPECT#w#p',
@@ -113,7 +124,7 @@ describe('units billed', () => {
       },
       output: { Responses: { t: [{ pk: 'a', sk: 'UNIQ', record_id: 'p' }] } },
     };
-    expect(billedUnits(call, none)).toEqual({ read: 2, write: 0 });
+    expect(billedUnits(call, none)).toEqual({ read: 2, write: 0, writes: noWrites });
   });
 
   it('sums the items a Query read before rounding', () => {
@@ -121,7 +132,7 @@ describe('units billed', () => {
       { pk: 'WS#w', sk: 'CFG#A', v: 'x'.repeat(3000) },
       { pk: 'WS#w', sk: 'CFG#B', v: 'x'.repeat(3000) },
     ];
-    expect(billedUnits({ operation: 'Query', input: {}, output: { Items: items } }, none)).toEqual({
+    expect(totals({ operation: 'Query', input: {}, output: { Items: items } }, none)).toEqual({
       read: 1,
       write: 0,
     });
@@ -136,7 +147,7 @@ describe('units billed', () => {
       output: {},
     };
     const lookup = jest.fn<ItemLookup>(() => prospect);
-    expect(billedUnits(call, lookup)).toEqual({ read: 0, write: (1 + 3) * 2 });
+    expect(totals(call, lookup)).toEqual({ read: 0, write: (1 + 3) * 2 });
     expect(lookup).toHaveBeenCalledWith({ pk: prospect.pk, sk: prospect.sk });
   });
 
@@ -147,16 +158,59 @@ describe('units billed', () => {
       input: { TransactItems: [{ ConditionCheck: { Key: { pk: prospect.pk, sk: prospect.sk } } }] },
       output: {},
     };
-    expect(billedUnits(call, () => big)).toEqual({ read: 0, write: 2 * 2 });
-    expect(billedUnits(call, () => undefined)).toEqual({ read: 0, write: 1 * 2 });
+    expect(billedUnits(call, () => big)).toMatchObject({ read: 0, write: 2 * 2, writes: { table: 4, gsi5: 0 } });
+    expect(billedUnits(call, () => undefined)).toMatchObject({ read: 0, write: 1 * 2, writes: { table: 2 } });
   });
 
   it('sizes an UpdateItem by its ALL_NEW answer when it asked for one, else by the stored item', () => {
     const big = { ...prospect, notes: 'x'.repeat(1500) };
     const asked = { operation: 'UpdateItem', input: { Key: {}, ReturnValues: 'ALL_NEW' }, output: { Attributes: big } };
-    expect(billedUnits(asked, none)).toEqual({ read: 0, write: 2 });
+    expect(totals(asked, none)).toEqual({ read: 0, write: 2 });
     const silent = { operation: 'UpdateItem', input: { Key: {} }, output: {} };
-    expect(billedUnits(silent, () => big)).toEqual({ read: 0, write: 2 });
+    expect(totals(silent, () => big)).toEqual({ read: 0, write: 2 });
+  });
+
+  it('tells where write units land: the table, then gsi1 to gsi6, in the table definition’s order', () => {
+    expect(writeDestinations).toEqual(['table', 'gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6']);
+    expect(writesByDestination(logEntry)).toEqual({ ...noWrites, table: 1, gsi1: 1, gsi2: 1 });
+    const listed = { ...prospect, gsi3pk: 'WS#w#PROSPECTS', gsi3sk: 't#p', gsi5pk: 'WS#w#STAGE#s', gsi5sk: 't#p' };
+    expect(writesByDestination(listed)).toEqual({ ...noWrites, table: 1, gsi3: 1, gsi5: 1 });
+    // A stage change moves the gsi5 entry (two writes) and neither writes gsi3 nor puts the prospect in gsi6.
+    const moved = updatedAttributes({ UpdateExpression: 'SET stage_id = :s, gsi5pk = :pk, gsi5sk = :sk' });
+    expect(writesByDestination(listed, moved)).toEqual({ ...noWrites, table: 1, gsi5: 2 });
+    // A follow-up set puts the prospect in gsi6: billed as a move (without the item as it was, an upper bound).
+    const followed = { ...listed, gsi6pk: 'WS#w#FOLLOWUP', gsi6sk: 'f#p' };
+    const set = updatedAttributes({ UpdateExpression: 'SET next_follow_up_at = :f, gsi6pk = :pk, gsi6sk = :sk' });
+    expect(writesByDestination(followed, set)).toEqual({ ...noWrites, table: 1, gsi6: 2 });
+  });
+
+  it('splits a call’s write units by destination, adding up to its total, a transaction’s twice', () => {
+    const listed = { ...prospect, gsi5pk: 'WS#w#STAGE#s', gsi5sk: 't#p' };
+    const change = { Update: { Key: { pk: prospect.pk, sk: prospect.sk }, UpdateExpression: 'SET gsi5sk = :k' } };
+    const transaction = {
+      operation: 'TransactWriteItems',
+      input: { TransactItems: [change, { Put: { Item: logEntry } }] },
+      output: {},
+    };
+    const billed = billedUnits(transaction, () => listed);
+    expect(billed.writes).toEqual({ ...noWrites, table: 4, gsi1: 2, gsi2: 2, gsi5: 4 });
+    expect(billed.write).toBe(12);
+    // The totals as billed before the split: 12, a put of the entry 3, a move 1 + 2, a delete 1, a read 0.
+    const calls: [MeteredCall, number][] = [
+      [transaction, 12],
+      [{ operation: 'PutItem', input: { Item: logEntry }, output: {} }, 3],
+      [{ operation: 'UpdateItem', input: { Key: {}, UpdateExpression: 'SET gsi5sk = :k' }, output: {} }, 3],
+      [{ operation: 'DeleteItem', input: { Key: {} }, output: {} }, 1],
+      [{ operation: 'GetItem', input: {}, output: { Item: prospect } }, 0],
+    ];
+    for (const [call, total] of calls) {
+      const { write, writes } = billedUnits(call, () => listed);
+      expect([call.operation, write, Object.values(writes).reduce((sum, units) => sum + units, 0)]).toEqual([
+        call.operation,
+        total,
+        total,
+      ]);
+    }
   });
 
   it('refuses an operation it does not model instead of billing it as free', () => {

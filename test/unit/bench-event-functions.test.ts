@@ -125,6 +125,7 @@ describe('budgets and report with the event functions', () => {
     reference: fn('reference', 0, 100),
     operations: { empty: [], bulk: [] },
     load: { empty: [], bulk: [] },
+    baseline: { operations: {} } as unknown as BenchResults['baseline'],
   };
 
   it('holds an event function to the bundle and cold-start budgets when it is the heaviest', () => {

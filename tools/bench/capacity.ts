@@ -1,10 +1,14 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { projectedAttributes, tableDefinition } from '../../infra/cdk/table-definition';
+import { projectedAttributes, tableDefinition, type IndexName } from '../../infra/cdk/table-definition';
 
 /** An item as the document client sends and returns it; a call as the bench's middleware saw it. */
 export type Item = Record<string, unknown>;
-export type Units = { read: number; write: number };
+/** Where write units land: the table itself, and each global secondary index (ADR 0017 reports them apart). */
+export type WriteDestination = 'table' | IndexName;
+export type WritesByDestination = Record<WriteDestination, number>;
+/** A call's units, its write units split by destination (they add up to `write`). */
+export type BilledUnits = { read: number; write: number; writes: WritesByDestination };
 export type MeteredCall = { operation: string; input: Item; output: Item | undefined };
 /** The stored item under a key, read after the call: what an update left, with no size in the answer. */
 export type ItemLookup = (key: Item) => Item | undefined;
@@ -40,6 +44,25 @@ export function itemSize(item: Item): number {
 export const readUnits = (bytes: number, consistent: boolean) =>
   Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
+/** The table and its indexes, in the table definition's order (gsi1 to gsi6). */
+export const writeDestinations: readonly WriteDestination[] = [
+  'table',
+  ...tableDefinition.globalSecondaryIndexes.map((index) => index.indexName),
+];
+
+const noWrites = (): WritesByDestination =>
+  Object.fromEntries(writeDestinations.map((destination) => [destination, 0])) as WritesByDestination;
+
+/** Write units added destination by destination. */
+function addWrites(...all: readonly WritesByDestination[]): WritesByDestination {
+  const sum = noWrites();
+  for (const writes of all) for (const destination of writeDestinations) sum[destination] += writes[destination];
+  return sum;
+}
+
+const totalOf = (writes: WritesByDestination) =>
+  writeDestinations.reduce((total, destination) => total + writes[destination], 0);
+
 /**
  * The table's write and the writes of the indexes holding the item ("Provisioned throughput considerations for Global
  * Secondary Indexes"): a put (`changed` absent) writes each index whose keys it has once; an update writes an index
@@ -48,19 +71,22 @@ export const readUnits = (bytes: number, consistent: boolean) =>
  * sets an index key is billed as a move even when the item only enters the index (one write): an upper bound. An
  * index entry of `KEYS_ONLY` is its keys, under 1 KB; any other entry is billed at the item's size.
  */
-export function writeUnits(item: Item | undefined, changed?: ReadonlySet<string>): number {
+export function writesByDestination(item: Item | undefined, changed?: ReadonlySet<string>): WritesByDestination {
   const units = Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
-  const indexWrites = tableDefinition.globalSecondaryIndexes.map((index) => {
+  const writes = noWrites();
+  writes.table = units;
+  for (const index of tableDefinition.globalSecondaryIndexes) {
     const entryUnits = index.projection.type === 'KEYS_ONLY' ? 1 : units;
     const inIndex = item?.[index.partitionKey] !== undefined && item?.[index.sortKey] !== undefined;
-    if (changed === undefined) return inIndex ? entryUnits : 0;
-    const keyWritten = changed.has(index.partitionKey) || changed.has(index.sortKey);
-    if (keyWritten) return (inIndex ? 2 : 1) * entryUnits;
-    if (!inIndex) return 0;
-    const copied = index.projection.type === 'ALL' || projectedAttributes(index).some((name) => changed.has(name));
-    return copied ? entryUnits : 0;
-  });
-  return units + indexWrites.reduce((sum, writes) => sum + writes, 0);
+    const keyWritten = changed !== undefined && (changed.has(index.partitionKey) || changed.has(index.sortKey));
+    const copied =
+      changed === undefined ||
+      index.projection.type === 'ALL' ||
+      projectedAttributes(index).some((name) => changed.has(name));
+    if (keyWritten) writes[index.indexName] = (inIndex ? 2 : 1) * entryUnits;
+    else if (inIndex && copied) writes[index.indexName] = entryUnits;
+  }
+  return writes;
 }
 
 /** The attributes an update expression sets, adds, deletes or removes (names resolved). */
@@ -80,14 +106,16 @@ export function updatedAttributes(input: { UpdateExpression?: unknown; Expressio
  * billed like the write (for a cancelled transaction an upper bound: AWS does not document it); an update is sized by
  * the item it left, within a few bytes of the larger of before and after.
  */
-export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
+export function billedUnits(call: MeteredCall, lookup: ItemLookup): BilledUnits {
   const { input, output } = call;
+  const reads = (read: number): BilledUnits => ({ read, write: 0, writes: noWrites() });
+  const written = (writes: WritesByDestination): BilledUnits => ({ read: 0, write: totalOf(writes), writes });
   switch (call.operation) {
     case 'GetItem':
     case 'Query': {
       const found = [output?.Item ?? output?.Items ?? []].flat() as Item[];
       const bytes = found.reduce((size, item) => size + itemSize(item), 0);
-      return { read: readUnits(bytes, input.ConsistentRead === true), write: 0 };
+      return reads(readUnits(bytes, input.ConsistentRead === true));
     }
     case 'BatchGetItem': {
       let read = 0;
@@ -99,29 +127,30 @@ export function billedUnits(call: MeteredCall, lookup: ItemLookup): Units {
           read += readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
         }
       }
-      return { read, write: 0 };
+      return reads(read);
     }
     case 'PutItem':
-      return { read: 0, write: writeUnits(input.Item as Item) };
+      return written(writesByDestination(input.Item as Item));
     case 'UpdateItem': {
       const after = input.ReturnValues === 'ALL_NEW' ? (output?.Attributes as Item) : lookup(input.Key as Item);
-      return { read: 0, write: writeUnits(after, updatedAttributes(input)) };
+      return written(writesByDestination(after, updatedAttributes(input)));
     }
     case 'DeleteItem':
       // A deleted item cannot be read afterwards; what this service deletes (markers, records) stays under 1 KB.
-      return { read: 0, write: writeUnits(undefined) };
+      return written(writesByDestination(undefined));
     case 'ConditionCheckItem': {
       // Billed as a write of the item checked, which it does not change: no index is written.
       const checked = lookup(input.Key as Item);
-      return { read: 0, write: Math.max(1, Math.ceil((checked ? itemSize(checked) : 0) / 1024)) };
+      return written({ ...noWrites(), table: Math.max(1, Math.ceil((checked ? itemSize(checked) : 0) / 1024)) });
     }
     case 'TransactWriteItems': {
       // Each item billed as the call of its kind (a ConditionCheck as a write of the item), twice: DynamoDB prepares and
       // commits it.
-      const write = (kind: string, item: unknown) =>
-        billedUnits({ operation: `${kind}Item`, input: item as Item, output: undefined }, lookup).write;
+      const writes = (kind: string, item: unknown) =>
+        billedUnits({ operation: `${kind}Item`, input: item as Item, output: undefined }, lookup).writes;
       const entries = (input.TransactItems as Item[]).flatMap((entry) => Object.entries(entry));
-      return { read: 0, write: 2 * entries.reduce((sum, [kind, item]) => sum + write(kind, item), 0) };
+      const once = addWrites(...entries.map(([kind, item]) => writes(kind, item)));
+      return written(addWrites(once, once));
     }
     default:
       throw new Error(`${call.operation}: capacity not modelled`);

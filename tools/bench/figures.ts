@@ -5,7 +5,7 @@ import os from 'node:os';
 import { version as esbuildVersion } from 'esbuild';
 import * as z from 'zod/mini';
 import { operations } from './operations';
-import { phases } from './workspace';
+import { bulkProspectCount, phases, type Phase } from './workspace';
 import type { BenchResults } from './run';
 
 export type { BenchResults } from './run';
@@ -125,12 +125,28 @@ export const [maxColdStartRatio, maxBundleBytes] = [1.5, 1_000_000];
  */
 export const fieldValuesBudget = { withValues: 'newLeadWithFields', without: 'newLead', extraWriteUnits: 1 } as const;
 
+/**
+ * The lists' budget (docs/adr/0017-lists-of-prospects.md): a new lead and a stage change at most 2 write units more
+ * than the baseline's, a million new leads at most $12.50 and a million known leads $8.60 (API Gateway REST prices).
+ */
+const extraWriteBudget = { ids: ['newLead', 'patchStage'], extraWriteUnits: 2 } as const;
+const costBudgets = [
+  { id: 'newLead', dollars: 12.5 },
+  { id: 'knownLead', dollars: 8.6 },
+] as const;
+
 /** Decimal units: 1 MB is 1,000,000 bytes, 1 KB 1,000. */
 export const formatBytes = (bytes: number) =>
   bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(2)} MB` : `${(bytes / 1000).toFixed(1)} KB`;
 
-/** Each budget, what was measured and whether it holds (the heaviest function's cold start and bundle, round trips, errors). */
-export function checkBudgets(results: Pick<BenchResults, 'functions' | 'reference' | 'operations' | 'load'>) {
+/**
+ * Each budget, what was measured and whether it holds (the heaviest function's cold start and bundle, round trips,
+ * errors, the lists' pages and the write units and costs their indexes allow). An operation a budget names that was
+ * not measured breaks it.
+ */
+export function checkBudgets(
+  results: Pick<BenchResults, 'functions' | 'reference' | 'operations' | 'load' | 'baseline'>,
+) {
   const top = results.functions.reduce((heaviest, other) => (other.bytes > heaviest.bytes ? other : heaviest));
   const [topMs, referenceMs] = [top.coldStart.totalMs, results.reference.coldStart.totalMs];
   const measures = phases.flatMap((phase) =>
@@ -150,6 +166,29 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
     };
   });
   const sum = (field: 'errors' | 'non2xx' | 'status5xx') => runs.reduce((total, run) => total + run[field], 0);
+  const measureOf = (id: string, phase: Phase) => results.operations[phase].find((measure) => measure.id === id);
+  const pages = operations
+    .filter((operation) => operation.fullPage)
+    .map(({ id, label }) => ({
+      label,
+      empty: measureOf(id, 'empty')?.billed.read,
+      bulk: measureOf(id, 'bulk')?.billed.read,
+    }));
+  const grown = pages.filter(({ empty, bulk }) => empty === undefined || bulk === undefined || bulk !== empty);
+  const extraWrites = extraWriteBudget.ids.map((id) => ({
+    label: operationOf(id).label,
+    before: results.baseline.operations[id]?.billed.write,
+    after: phases.map((phase) => ({ phase, write: measureOf(id, phase)?.billed.write })),
+  }));
+  const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
+  const costs = costBudgets.map(({ id, dollars }) => {
+    const operation = operationOf(id);
+    const totals = phases.map((phase) => {
+      const measure = measureOf(id, phase);
+      return { phase, total: measure && operationCost(measure, operation.routeId, coldStartOf).total };
+    });
+    return { label: operation.label, dollars, totals };
+  });
   return [
     {
       budget: `Cold start of the heaviest function ≤ ${maxColdStartRatio} × the reference`,
@@ -188,6 +227,40 @@ export function checkBudgets(results: Pick<BenchResults, 'functions' | 'referenc
           ? `${runs.length} runs, 0 errors`
           : `${sum('status5xx')} 5xx, ${sum('non2xx')} non-2xx, ${sum('errors')} socket errors or timeouts (${failing.map((run) => run.label).join(', ')})`,
       ok: failing.length === 0,
+    },
+    {
+      budget: `A list's full page: the same RRU with ${count(bulkProspectCount)} prospects more`,
+      measured:
+        grown.map(({ label, empty, bulk }) => `${label}: ${bulk ?? '—'} RRU against ${empty ?? '—'}`).join('; ') ||
+        `${pages.length} of ${pages.length} pages read the same units in both workspaces`,
+      ok: grown.length === 0,
+    },
+    {
+      budget: `A new lead and a stage change: WRU ≤ the baseline's + ${extraWriteBudget.extraWriteUnits}`,
+      measured: extraWrites
+        .map(({ label, before, after }) => {
+          const phased = after.map(({ phase, write }) => `${write ?? '—'} (${phase})`).join(', ');
+          return `${label}: ${phased} against ${before ?? '—'}`;
+        })
+        .join('; '),
+      ok: extraWrites.every(({ before, after }) =>
+        after.every(
+          ({ write }) =>
+            before !== undefined && write !== undefined && write <= before + extraWriteBudget.extraWriteUnits,
+        ),
+      ),
+    },
+    {
+      budget: `Cost per million on API Gateway REST: ${costs.map(({ label, dollars }) => `${label} ≤ ${price(dollars)}`).join(', ')}`,
+      measured: costs
+        .map(({ label, totals }) => {
+          const phased = totals.map(
+            ({ phase, total }) => `${total === undefined ? '—' : `$${total.toFixed(3)}`} (${phase})`,
+          );
+          return `${label}: ${phased.join(', ')}`;
+        })
+        .join('; '),
+      ok: costs.every(({ dollars, totals }) => totals.every(({ total }) => total !== undefined && total <= dollars)),
     },
   ];
 }

@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { productionDeps } from '../../lib/storage/client';
 import { startLocalServer } from '../local/server';
-import { billedUnits, reportedUnits, type Item, type MeteredCall, type Units } from './capacity';
+import {
+  billedUnits,
+  reportedUnits,
+  writeDestinations,
+  type BilledUnits,
+  type Item,
+  type MeteredCall,
+  type WritesByDestination,
+} from './capacity';
 import {
   apiCall,
   applicationBody,
@@ -26,11 +34,17 @@ export type Fixture = Workspace & { key: string; prospect: string; n: number; ne
   prepared: string;
 };
 
-/** An operation of `operations.json` (report.md, section 2); `setup` makes what it needs, `repeated`: made once first. */
+/**
+ * An operation of `operations.json` (report.md, section 2); `setup` makes what it needs, `repeated`: made once first;
+ * `fullPage`: a list's page whose read units must not grow with the workspace (docs/adr/0017-lists-of-prospects.md,
+ * point 5); `writes`: its own calls (not its authorizer's) write, so section 2 shows where its write units land.
+ */
 export type Operation = { id: string; label: string; routeId: string; target: number; calls: readonly string[] } & {
   reason: string;
   setup?: (fixture: Fixture) => Promise<string | undefined>;
   repeated?: boolean;
+  fullPage?: boolean;
+  writes: boolean;
   call: (fixture: Fixture, round: number) => Call;
 };
 
@@ -79,7 +93,25 @@ const callOf: Record<string, Operation['call']> = {
     apiCall(key, 'GET', `/prospects/${prospect}/notes?limit=2&cursor=${encodeURIComponent(prepared)}`),
   changesPage: ({ key, prospect }) => apiCall(key, 'GET', `/prospects/${prospect}/changes?limit=2`),
   removeTag: ({ key, nextProspect }) => apiCall(key, 'DELETE', `/prospects/${nextProspect()}/tags/Chaud`),
+  prospectsPage: ({ key }) => listCall(key, {}),
+  prospectsCreatedRange: ({ key, prepared }) => listCall(key, prepared),
+  prospectsOfStage: ({ key }) => listCall(key, { stage: 'Nouveau', sort: '-updated_at' }),
+  prospectsOfPipeline: ({ key }) => listCall(key, { pipeline: 'Ventes', sort: '-updated_at' }),
+  prospectsUpdatedFrom: ({ key, prepared }) => listCall(key, prepared),
+  prospectsFollowUpDue: ({ key }) => listCall(key, { follow_up: 'due', sort: 'next_follow_up_at' }),
+  prospectsByIds: ({ key, prepared }) => listCall(key, prepared),
 };
+
+/** A page of 50 of `GET /prospects` (docs/api.md#lists-of-prospects); `query`: its other parameters. */
+function listCall(key: string, query: string | Record<string, string>): Call {
+  const parameters = new URLSearchParams(query);
+  parameters.set('limit', '50');
+  return apiCall(key, 'GET', `/prospects?${parameters.toString()}`);
+}
+
+/** The last week: every prospect of the workspaces, seeded minutes before the measures or written by them. */
+const weekAgo = () => new Date(Date.now() - 7 * 24 * 3_600_000).toISOString();
+
 const setups: Record<string, Operation['setup']> = {
   notesPage: async (fixture) => {
     await withHistory(fixture);
@@ -87,9 +119,20 @@ const setups: Record<string, Operation['setup']> = {
     return (page as { next_cursor: string }).next_cursor;
   },
   changesPage: withHistory,
+  // Created from a week ago to a day ahead: every prospect, within a range that bounds the index read on both sides.
+  prospectsCreatedRange: async () => {
+    const created_to = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    return new URLSearchParams({ created_from: weekAgo(), created_to }).toString();
+  },
+  prospectsUpdatedFrom: async () => new URLSearchParams({ updated_from: weekAgo(), sort: '-updated_at' }).toString(),
+  prospectsByIds: async ({ nextProspect }) =>
+    new URLSearchParams(Array.from({ length: 5 }, (): [string, string] => ['id', nextProspect()])).toString(),
 };
 
-type Described = Omit<Operation, 'call' | 'setup'> & { authorizer: 'key' | 'hook' };
+/** The DynamoDB operations that write. */
+const writing = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+type Described = Omit<Operation, 'call' | 'setup' | 'writes'> & { authorizer: 'key' | 'hook' };
 const described = JSON.parse(await readFile(new URL('./operations.json', import.meta.url), 'utf8')) as {
   authorizers: Record<Described['authorizer'], { calls: string[]; reason: string }>;
   operations: Described[];
@@ -100,13 +143,14 @@ export const operations: readonly Operation[] = described.operations.map(({ auth
   const [call, { calls, reason }] = [callOf[operation.id], described.authorizers[authorizer]];
   if (call === undefined) throw new Error(`${operation.id}: no call described`);
   const expected = { calls: [...calls, ...operation.calls], reason: `${reason}; ${operation.reason}` };
-  return { ...operation, ...expected, call, setup: setups[operation.id] };
+  const writes = operation.calls.some((name) => writing.has(name));
+  return { ...operation, ...expected, writes, call, setup: setups[operation.id] };
 });
 
 /** Measured rounds of each operation in each workspace, after `warmUpRounds` unmeasured ones that warm the code up. */
 export const [repetitions, warmUpRounds] = [10, 5];
 
-export type CallUnits = { operation: string; units: Units; reported: number };
+export type CallUnits = { operation: string; units: BilledUnits; reported: number };
 
 export type OperationMeasure = ReturnType<typeof summarize>;
 
@@ -193,7 +237,10 @@ export function median(values: readonly number[]): number {
 export const sameCalls = (calls: readonly string[], others: readonly string[]) =>
   [...calls].sort().join() === [...others].sort().join();
 
-/** `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest: medians. */
+/**
+ * `calls`, `breakdown`: one round's calls in the order they left; `stable`: every round made the same; the rest:
+ * medians, `writes` destination by destination.
+ */
 function summarize(id: string, runs: readonly Run[]) {
   const first = runs[0];
   if (first === undefined) throw new Error(`${id}: no measured round`);
@@ -207,6 +254,9 @@ function summarize(id: string, runs: readonly Run[]) {
     roundTrips: median(runs.map((run) => run.breakdown.length)),
     breakdown: first.breakdown,
     billed: { read: total((call) => call.units.read), write: total((call) => call.units.write) },
+    writes: Object.fromEntries(
+      writeDestinations.map((destination) => [destination, total((call) => call.units.writes[destination])]),
+    ) as WritesByDestination,
     reported: total((call) => call.reported),
     latencyMs: median(runs.map((run) => run.ms)),
   };

@@ -6,6 +6,7 @@ import { coldStartRuns } from './functions';
 import * as figures from './figures';
 import { checkBudgets, count, formatBytes, operationOf, price, priceList, type BenchResults } from './figures';
 import { noteProspectCount, requestsPerKey, type LoadRun } from './load';
+import { writeDestinations } from './capacity';
 import { repetitions, sameCalls, warmUpRounds, type CallUnits, type OperationMeasure } from './operations';
 import { bulkProspectCount } from './workspace';
 
@@ -83,7 +84,29 @@ export function functionsSection(results: BenchResults): string {
 const callUnits = ({ operation, units: { read, write } }: CallUnits) =>
   [operation, read > 0 ? `${units(read)} R` : '', write > 0 ? `${units(write)} W` : ''].filter(Boolean).join(' ');
 
-export function operationsSection({ operations, baseline }: BenchResults): string {
+/** Section 2's write units by destination, and section 5's cost, of each operation whose own calls write. */
+function writesTable({ operations, baseline, functions }: BenchResults): string {
+  const coldStartOf = (name: string) => functions.find((result) => result.name === name)?.coldStart.totalMs;
+  const rows = operations.empty.flatMap((measure) => {
+    const operation = operationOf(measure.id);
+    if (!operation.writes) return [];
+    const after = figures.operationCost(measure, operation.routeId, coldStartOf).total;
+    return [
+      [
+        operation.label,
+        beforeAfter(baseline.operations[measure.id]?.billed.write, measure.billed.write, units),
+        ...writeDestinations.map((destination) => units(measure.writes[destination])),
+        beforeAfter(figures.costBefore(baseline, operation), after, dollars),
+      ],
+    ];
+  });
+  const destinations = writeDestinations.map((destination) => (destination === 'table' ? 'Table' : destination));
+  const header = ['Operation', 'WRU (before → after)', ...destinations, 'Cost per million (before → after)'];
+  return table(header.join(' | '), rows);
+}
+
+export function operationsSection(results: BenchResults): string {
+  const { operations, baseline } = results;
   const measures = operations.empty.map(
     (measure) => [measure, operationOf(measure.id), baseline.operations[measure.id]] as const,
   );
@@ -115,6 +138,7 @@ export function operationsSection({ operations, baseline }: BenchResults): strin
       rows,
     ),
     calls: calls.join('\n'),
+    writesByDestination: writesTable(results),
   });
 }
 

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { parseSeedDescription } from '../seed/seed-description';
-import { planSeed, type SeedOutput } from '../seed/seed-plan';
+import { planSeed, type SeedItem, type SeedOutput } from '../seed/seed-plan';
 import { type Deps, untilProcessed } from '../../lib/storage/client';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
+import { items as itemOf } from '../../lib/storage/table-items';
+import type { Prospect, Stamped } from '../../lib/domain/model';
 import { newFieldSchema, withNewField } from '../../lib/domain/fields/field-definitions';
 
 /** The workspace as measured: with only the bench's own prospects, then with 100 000 more. */
@@ -75,7 +77,12 @@ export const applicationBody = (n: number) => ({ email: `candidat-${n}@banc.test
 export const noteBody = data.note;
 
 const seededProspects = 350;
+/** Prospects with a follow-up due, in both workspaces: more than a page of the list by follow-up (limit 50, and one). */
+const dueFollowUps = 60;
 export const apiKeyCount = 120;
+
+/** An instant `minutes` before now, as the seed takes a follow-up. */
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
 /** Hands out `ids` in order, each once. */
 export function handOut(ids: readonly string[], what: string): (count: number) => string[] {
@@ -84,6 +91,22 @@ export function handOut(ids: readonly string[], what: string): (count: number) =
     if (count > left.length) throw new Error(`the bench workspace has only ${ids.length} ${what} to hand out`);
     return left.splice(0, count);
   };
+}
+
+/**
+ * The seed stamps every prospect with the one instant it was planned at, where a list read newest first reads whole
+ * the prospects tying at the instant its page ends on (docs/data-model.md#lists-of-prospects): 100,000 of them, read
+ * by every such page (docs/performance.md, section 4). A workspace's prospects come one at a time: here each is
+ * created (and last changed) a millisecond after the one before it, the last at the seed's instant.
+ */
+function createdOneByOne(items: readonly SeedItem[]): SeedItem[] {
+  let later = items.filter((item) => item.type === 'prospect').length;
+  return items.map((item) => {
+    if (item.type !== 'prospect') return item;
+    later -= 1;
+    const at = new Date(Date.parse(item.created_at as string) - later).toISOString();
+    return itemOf.prospect({ ...(item as unknown as Stamped<Prospect>), created_at: at, updated_at: at });
+  });
 }
 
 /**
@@ -96,13 +119,27 @@ export async function seedBenchWorkspace(deps: Deps, phase: Phase) {
     ...{ key: `cible-${index}`, email: `cible-${index}@banc.test` },
     ...{ first_name: 'Cible', last_name: String(index), tags: ['hot'] },
   }));
+  // Due within the last hour, one a minute: the list by follow-up's page in the workspace without bulk prospects.
+  const followedUp = Array.from({ length: dueFollowUps }, (_, index) => ({
+    ...{
+      key: `relance-${index}`,
+      email: `relance-${index}@banc.test`,
+      first_name: 'Relance',
+      last_name: String(index),
+    },
+    next_follow_up_at: minutesAgo(dueFollowUps - index),
+  }));
+  // Every other one with a follow-up due, one every two minutes over the last 70 days, all before the others': so the
+  // follow-up index holds 50,000 more prospects, and volume-0, this phase's known lead, has none, as the other phase's.
   const bulk = Array.from({ length: phase === 'bulk' ? bulkProspectCount : 0 }, (_, index) => ({
     ...{ key: `volume-${index}`, email: `volume-${index}@banc.test`, phone: `+337${String(index).padStart(8, '0')}` },
     ...{ first_name: 'Prénom', last_name: `Volume ${index}`, source: 'Import du banc de mesure' },
+    ...(index % 2 === 1 ? { next_follow_up_at: minutesAgo(dueFollowUps + bulkProspectCount - index) } : {}),
   }));
   const keys = Array.from({ length: apiKeyCount }, (_, i) => ({ key: `cle-${i}`, name: `Clé ${i}`, scopes: ['*'] }));
-  const description = { ...data.seed, api_keys: keys, prospects: [data.knownLead, ...targets, ...bulk] };
-  const { items, output: seed } = planSeed(deps, parseSeedDescription(description));
+  const prospects = [data.knownLead, ...targets, ...followedUp, ...bulk];
+  const planned = planSeed(deps, parseSeedDescription({ ...data.seed, api_keys: keys, prospects }));
+  const [items, seed] = [createdOneByOne(planned.items), planned.output];
   const started = performance.now();
   const puts: WriteRequest[] = items.map((Item) => ({ PutRequest: { Item } }));
   const batches = Array.from({ length: Math.ceil(puts.length / 25) }, (_, i) => puts.slice(i * 25, i * 25 + 25));
