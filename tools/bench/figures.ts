@@ -127,9 +127,13 @@ export const fieldValuesBudget = { withValues: 'newLeadWithFields', without: 'ne
 
 /**
  * The lists' budget (docs/adr/0017-lists-of-prospects.md): a new lead and a stage change at most 2 write units more
- * than the baseline's, a million new leads at most $12.50 and a million known leads $8.60 (API Gateway REST prices).
+ * than before the lists' indexes (what the bench billed at commit a2d7f6b, by the same rules: 11 and 9), a million new
+ * leads at most $12.50 and a million known leads $8.60 (API Gateway REST prices).
  */
-const extraWriteBudget = { ids: ['newLead', 'patchStage'], extraWriteUnits: 2 } as const;
+export const extraWriteBudget = {
+  before: { newLead: 11, patchStage: 9 },
+  extraWriteUnits: 2,
+} as const;
 const costBudgets = [
   { id: 'newLead', dollars: 12.5 },
   { id: 'knownLead', dollars: 8.6 },
@@ -175,9 +179,9 @@ export function checkBudgets(
       bulk: measureOf(id, 'bulk')?.billed.read,
     }));
   const grown = pages.filter(({ empty, bulk }) => empty === undefined || bulk === undefined || bulk !== empty);
-  const extraWrites = extraWriteBudget.ids.map((id) => ({
+  const extraWrites = Object.entries(extraWriteBudget.before).map(([id, before]) => ({
     label: operationOf(id).label,
-    before: results.baseline.operations[id]?.billed.write,
+    before: before as number | undefined,
     after: phases.map((phase) => ({ phase, write: measureOf(id, phase)?.billed.write })),
   }));
   const coldStartOf = (name: string) => results.functions.find((result) => result.name === name)?.coldStart.totalMs;
@@ -236,7 +240,7 @@ export function checkBudgets(
       ok: grown.length === 0,
     },
     {
-      budget: `A new lead and a stage change: WRU ≤ the baseline's + ${extraWriteBudget.extraWriteUnits}`,
+      budget: `A new lead and a stage change: WRU ≤ before the lists' indexes + ${extraWriteBudget.extraWriteUnits}`,
       measured: extraWrites
         .map(({ label, before, after }) => {
           const phased = after.map(({ phase, write }) => `${write ?? '—'} (${phase})`).join(', ');
