@@ -62,28 +62,38 @@ export async function readIndexEntries(
 }
 
 /**
- * Every entry of a partition at one instant (`<instant>#…`), however many: the prospects that tie there, which a page
- * orders by id (docs/api.md#lists-of-prospects) when the index was read the other way.
+ * The entries of a partition at one instant (`<instant>#…`), by id ascending, after `afterId` when given, at most
+ * `limit`: the prospects tying there, which a list shows by id ascending (docs/api.md#lists-of-prospects) also when it
+ * reads the index the other way.
  */
-export async function readEntriesAt(store: Store, source: IndexSource, instant: string): Promise<IndexEntry[]> {
+export async function readEntriesAt(
+  store: Store,
+  source: IndexSource,
+  instant: string,
+  options: { afterId?: string; limit: number },
+): Promise<{ entries: IndexEntry[]; more: boolean }> {
   const index = indexOf[source.index];
-  const entries: IndexEntry[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#pk = :partition AND begins_with(#sk, :instant)',
-        ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
-        ExpressionAttributeValues: { ':partition': source.partition, ':instant': `${instant}#` },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    entries.push(...Items.map((item) => entryOf(item, index.sk)));
-    start = LastEvaluatedKey;
-  } while (start);
-  return entries;
+  const after = options.afterId === undefined ? undefined : `${instant}#${options.afterId}`;
+  const { Items = [], LastEvaluatedKey } = await store.db.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: index.name,
+      KeyConditionExpression: '#pk = :partition AND #sk BETWEEN :low AND :high',
+      ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
+      ExpressionAttributeValues: {
+        ':partition': source.partition,
+        ':low': after ?? `${instant}#`,
+        ':high': `${instant}#${highestKey}`,
+      },
+      // The position's own entry comes back first when resuming after it.
+      Limit: options.limit + (after === undefined ? 0 : 1),
+    }),
+  );
+  const entries = Items.map((item) => entryOf(item, index.sk)).filter((entry) => entry.key !== after);
+  return {
+    entries: entries.slice(0, options.limit),
+    more: LastEvaluatedKey !== undefined || entries.length > options.limit,
+  };
 }
 
 const entryOf = (item: Record<string, unknown>, sortKey: string): IndexEntry => ({

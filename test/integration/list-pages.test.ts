@@ -40,6 +40,19 @@ const world: ProspectItem[] = Array.from({ length: 160 }, (_, index) => {
   });
 });
 
+/** A bulk import: thirty prospects of one instant, more than a batch, ordered by id whichever way a list reads. */
+world.push(
+  ...Array.from({ length: 30 }, (_, index) =>
+    aProspectItem(workspaceId, {
+      stage_id: 'stage-b',
+      created_at: instant(41),
+      updated_at: instant(41),
+      next_follow_up_at: index % 2 === 0 ? null : instant(41),
+      first_name: `n${200 + index}`,
+    }),
+  ),
+);
+
 beforeAll(async () => {
   for (const item of world) await deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
 }, 60_000);

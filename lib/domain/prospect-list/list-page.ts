@@ -188,7 +188,7 @@ export async function readListPage(
     const last = candidates.entries.at(-1);
     if (candidates.more && last) {
       // What follows was not read: the page stops at the last entry examined, full or not.
-      return { prospects: shown, next: { phase, key: last.key } };
+      return { prospects: shown, next: { phase, key: last.key, ...(candidates.tie ? { tie: true } : {}) } };
     }
     if (shown.length === page.limit && phase + 1 < plan.phases.length) {
       return { prospects: shown, next: { phase: phase + 1, key: '' } };
@@ -212,66 +212,86 @@ export const comesBefore = (a: string, b: string, descending: boolean): boolean 
 };
 
 /**
- * The entries of a phase's partitions after `after`, merged in list order. Each partition gives its first
- * `perSource` entries; read backwards, an instant cut off at the end of a read is read whole, since its prospects
- * come by id ascending and the ones not read come first (and, resuming inside an instant, its rest is read whole).
- * The first `perSource` merged, and the rest of the last one's instant, are then the phase's next ones: an entry a
- * partition did not return comes after its last one returned.
+ * The entries of a phase's partitions after `after`, merged in list order, and whether prospects of the last one's
+ * instant may follow it (`tie`). Each partition gives its first `perSource` entries. Read backwards, the prospects of
+ * one instant come by id ascending, the reverse of the read: an instant cut off at the end of a read, or the
+ * position's own instant when prospects of it follow, is read apart, forwards from the id reached, a batch at a time;
+ * an instant read only in part ends what the partition gives (the rest of it comes first next time). The first
+ * `perSource` merged are then the phase's next ones: an entry a partition did not give comes after its last one given.
  */
 async function readCandidates(
   store: Store,
   phase: IndexPhase,
   options: { descending: boolean; after: ListPosition | undefined; perSource: number },
-): Promise<{ entries: SourcedEntry[]; more: boolean }> {
+): Promise<{ entries: SourcedEntry[]; more: boolean; tie: boolean }> {
   const { descending, after } = options;
   const limit = Math.min(options.perSource, maxProspectsPerRead);
   const reads = await Promise.all(
-    phase.sources.map(async (source) => {
-      const bounds = boundsAfter(source, descending, after?.key);
-      // Read backwards, one entry more than needed tells whether the last instant needed was read whole.
-      const extra = (after ? 1 : 0) + (descending ? 1 : 0);
-      const read = await readIndexEntries(store, source, { descending, ...bounds, limit: limit + extra });
-      const [beforeLast, last] = [read.entries.at(-2), read.entries.at(-1)];
-      const cutInstant = descending && read.more && last ? instantOf(last.key) : undefined;
-      // The last instant read is left for the next read, unless it is all this read holds past the position.
-      const tiesCut = cutInstant !== undefined && beforeLast !== undefined && instantOf(beforeLast.key) === cutInstant;
-      const wholeInstants = [
-        ...(descending && after?.tie ? [instantOf(after.key)] : []),
-        ...(tiesCut || (cutInstant !== undefined && beforeLast === undefined) ? [cutInstant!] : []),
-      ];
-      const whole = (await Promise.all(wholeInstants.map((instant) => readEntriesAt(store, source, instant)))).flat();
-      const entries = [
-        ...read.entries.filter(
-          (entry) =>
-            !wholeInstants.includes(instantOf(entry.key)) &&
-            (cutInstant === undefined || instantOf(entry.key) !== cutInstant),
-        ),
-        ...whole.filter((entry) => entry.key >= bounds.low && entry.key <= (source.to ?? highestKey)),
-      ];
-      return {
-        more: read.more,
-        entries: entries
-          .filter((entry) => after === undefined || comesBefore(after.key, entry.key, descending))
-          .map((entry) => ({ ...entry, source })),
-      };
-    }),
+    phase.sources.map((source) => readPartition(store, source, descending, after, limit)),
   );
+  const before = (a: SourcedEntry, b: SourcedEntry) => comesBefore(a.key, b.key, descending);
+  // Past the last entry of an instant read in part, an entry of another partition could come after unread ones.
+  const partial = reads.flatMap((read) => (read.partialThrough ? [read.partialThrough] : []));
+  const boundary = partial.sort((a, b) => (a.key === b.key ? 0 : before(a, b) ? -1 : 1))[0];
   const merged = reads
     .flatMap((read) => read.entries)
-    .sort((a, b) => (a.key === b.key ? 0 : comesBefore(a.key, b.key, descending) ? -1 : 1));
-  const entries = merged.slice(0, wholeInstantAt(merged, limit));
-  return { entries, more: merged.length > entries.length || reads.some((read) => read.more) };
+    .filter((entry) => boundary === undefined || entry.key === boundary.key || before(entry, boundary))
+    .sort((a, b) => (a.key === b.key ? 0 : before(a, b) ? -1 : 1));
+  const entries = merged.slice(0, limit);
+  const last = entries.at(-1);
+  const next = merged[entries.length];
+  const tie =
+    last !== undefined &&
+    ((next !== undefined && instantOf(next.key) === instantOf(last.key)) || last.key === boundary?.key);
+  return { entries, more: merged.length > entries.length || reads.some((read) => read.more), tie };
 }
 
 type SourcedEntry = IndexEntry & { source: IndexSource };
 
-/** How many of `merged` to take so that the instant of the `limit`-th is not cut (its ties are all there). */
-function wholeInstantAt(merged: readonly SourcedEntry[], limit: number): number {
-  const last = merged[limit - 1];
-  if (!last) return merged.length;
-  let count = limit;
-  while (count < merged.length && instantOf(merged[count]!.key) === instantOf(last.key)) count += 1;
-  return count;
+/**
+ * One partition's next entries after the position. Backwards, one entry more than needed tells whether the last
+ * instant was read whole; one that was not is read apart, by id ascending (`readEntriesAt`), as is the rest of the
+ * position's instant when prospects of it follow.
+ */
+async function readPartition(
+  store: Store,
+  source: IndexSource,
+  descending: boolean,
+  after: ListPosition | undefined,
+  limit: number,
+): Promise<{ entries: SourcedEntry[]; more: boolean; partialThrough?: SourcedEntry }> {
+  const sourced = (entries: readonly IndexEntry[]) => entries.map((entry) => ({ ...entry, source }));
+  const inRange = (entry: IndexEntry) =>
+    entry.key >= (source.from ?? lowestKey) && entry.key < (source.to ?? highestKey);
+  if (descending && after?.tie) {
+    // The rest of the position's instant first; all of it read, what is older follows.
+    const rest = await readEntriesAt(store, source, instantOf(after.key), { afterId: idOf(after.key), limit });
+    const kept = sourced(rest.entries.filter(inRange));
+    if (rest.more) return { entries: kept, more: true, partialThrough: kept.at(-1)! };
+    const older = await readPartition(store, source, descending, { ...after, tie: false }, limit);
+    return { ...older, entries: [...kept, ...older.entries] };
+  }
+  const bounds = boundsAfter(source, descending, after?.key);
+  const read = await readIndexEntries(store, source, {
+    descending,
+    ...bounds,
+    limit: limit + (after && !descending ? 1 : 0) + (descending ? 1 : 0),
+  });
+  const entries = read.entries.filter((entry) => after === undefined || comesBefore(after.key, entry.key, descending));
+  const last = read.entries.at(-1);
+  if (!descending || !read.more || !last) return { entries: sourced(entries), more: read.more };
+  // Read backwards and cut off: the last instant is left for the next read, or, when it is all the read holds, read
+  // apart (forwards, by id, a batch at a time).
+  const cutInstant = instantOf(last.key);
+  const whole = entries.filter((entry) => instantOf(entry.key) !== cutInstant);
+  if (whole.length > 0) return { entries: sourced(whole), more: true };
+  const group = await readEntriesAt(store, source, cutInstant, { limit });
+  const kept = sourced(group.entries.filter(inRange));
+  return {
+    entries: kept,
+    more: true,
+    ...(group.more ? { partialThrough: kept.at(-1)! } : {}),
+  };
 }
 
 /**
