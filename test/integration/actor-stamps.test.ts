@@ -82,7 +82,7 @@ describe('prospect item', () => {
     expect(await storedProspect(id)).toMatchObject({ actor: endpointActor(), phone: '+33611223344' });
   });
 
-  it('is stamped with the key by PATCH, tag add and tag remove; a PATCH changing nothing leaves it', async () => {
+  it('is stamped with the key by PATCH, tag add and tag remove; a PATCH or a lead changing nothing leaves it', async () => {
     const id = await aProspect();
     const unchanged = await call('PATCH', `/prospects/${id}`, { stage: 'Nouveau' });
     expect((unchanged.body as { changed: string[] }).changed).toEqual([]);
@@ -91,16 +91,18 @@ describe('prospect item', () => {
     await call('PATCH', `/prospects/${id}`, { setter_id: world.ws.members.alice });
     expect(await storedProspect(id)).toMatchObject({ actor: keyActor(), version: 2 });
 
+    // A lead that changes nothing writes nothing of the prospect: the key's stamp stays (decisions 8.2).
     await lead({ email: (await storedProspect(id)).email as string });
-    expect((await storedProspect(id)).actor).toEqual(endpointActor());
+    expect(await storedProspect(id)).toMatchObject({ actor: keyActor(), version: 2 });
+    await lead({ email: (await storedProspect(id)).email as string, first_name: 'Nouveau prénom' });
+    expect(await storedProspect(id)).toMatchObject({ actor: endpointActor(), version: 3 });
     await call('POST', `/prospects/${id}/tags`, { tag: 'Chaud' });
     expect(await storedProspect(id)).toMatchObject({ actor: keyActor(), version: 4 });
 
-    await lead({ email: (await storedProspect(id)).email as string });
     const removed = await call('DELETE', `/prospects/${id}/tags/Chaud`);
     expect(removed.status).toBe(200);
     const stored = await storedProspect(id);
-    expect(stored).toMatchObject({ actor: keyActor(), version: 6 });
+    expect(stored).toMatchObject({ actor: keyActor(), version: 5 });
     expect(stored.tag_ids).toBeUndefined();
   });
 
