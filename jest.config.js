@@ -21,8 +21,8 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/load/'],
   // Jest's default (one worker per core but one) runs the files one after the other on two cores, while
   // a file waits a good part of its time on DynamoDB Local, the processes it starts and real timeouts.
-  // One worker more than the cores lets a third file run while another waits: test/e2e on two cores,
-  // under the same load of other processes, 330 s with two workers, 280 s with three, the same CPU; a
-  // whole run with three on a quiet machine, 424 s of CPU in 240 s (both cores busy 88% of the time).
-  maxWorkers: availableParallelism() + 1,
+  // Two workers more than the cores let other files run while some wait. The whole run on two cores, quiet,
+  // the same commit and warm caches: three workers 342 s (605 s of CPU), four 266 s (481 s of CPU, less
+  // time waiting on each other's DynamoDB Local calls).
+  maxWorkers: availableParallelism() + 2,
 };

@@ -30,7 +30,7 @@ test('the local table has the change stream of the table definition', async () =
   expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: tableDefinition.streamViewType });
 });
 
-test('a table kept from before outbound events gets its stream switched on and every index of the definition', async () => {
+test('a table kept without its stream nor the lists’ indexes gets its stream switched on and every index of the definition', async () => {
   const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
   const tableName = await createTableWithoutStream(client);
   expect(await ensureTable(client, tableName)).toBe('existing');
