@@ -22,7 +22,6 @@ export default {
   // Jest's default (one worker per core but one) runs the files one after the other on two cores, while
   // a file waits a good part of its time on DynamoDB Local, the processes it starts and real timeouts.
   // Two workers more than the cores let other files run while some wait. The whole run on two cores, quiet,
-  // the same commit and warm caches: three workers 342 s (605 s of CPU), four 266 s (481 s of CPU, less
-  // time waiting on each other's DynamoDB Local calls).
+  // the same commit and warm caches, one run each: three workers 342 s (605 s of CPU), four 266 s (481 s of CPU).
   maxWorkers: availableParallelism() + 2,
 };
