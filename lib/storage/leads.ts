@@ -123,11 +123,18 @@ export async function updateKnownProspect(
       ConditionCheck: {
         TableName: store.tableName,
         Key: key,
-        ConditionExpression: ['attribute_exists(pk)', '#pipeline = :pipeline', '#stage = :stage', ...unchanged.terms].join(
-          ' AND ',
-        ),
+        ConditionExpression: [
+          'attribute_exists(pk)',
+          '#pipeline = :pipeline',
+          '#stage = :stage',
+          ...unchanged.terms,
+        ].join(' AND '),
         ExpressionAttributeNames: { ...unchanged.names, '#pipeline': 'pipeline_id', '#stage': 'stage_id' },
-        ExpressionAttributeValues: { ...unchanged.values, ':pipeline': expected.pipeline_id, ':stage': expected.stage_id },
+        ExpressionAttributeValues: {
+          ...unchanged.values,
+          ':pipeline': expected.pipeline_id,
+          ':stage': expected.stage_id,
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },

@@ -232,8 +232,7 @@ function tagIdsOf(config: WorkspaceConfig, references: readonly string[]): strin
 }
 
 /** `fields.<key>` of a key the workspace has no live field for (a deleted field's included). */
-const unknownFieldKey = (parameter: string, key: string) =>
-  unknown(parameter, messages.fields.unknownField(key));
+const unknownFieldKey = (parameter: string, key: string) => unknown(parameter, messages.fields.unknownField(key));
 
 /**
  * The list a request asks for, read with the workspace's configuration and days at `now`: ids resolved (pipelines,
