@@ -99,13 +99,14 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, pres
 }
 
 async function untilIndexActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
+  // DynamoDB Local took more than a minute to report an index active on a loaded machine: up to five minutes.
+  for (let attempt = 0; attempt < 3000; attempt += 1) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const index = Table?.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === indexName);
     if (index?.IndexStatus === 'ACTIVE') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`index ${indexName} of ${tableName} still not active after 60 s`);
+  throw new Error(`index ${indexName} of ${tableName} still not active after 5 minutes`);
 }
 
 /**
