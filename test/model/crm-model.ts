@@ -173,6 +173,8 @@ export function expectLead(model: Model, lead: LeadBody): Expected {
     status: 200,
     body: { status: 'existing', prospect_id: ownerId, placement: 'existant' },
     commit: () => {
+      // A match that changes nothing writes nothing of the prospect: its version stays (docs/api.md#lists-of-prospects).
+      const before = JSON.stringify([prospect.email, prospect.phone, prospect.first_name, [...prospect.tags].sort()]);
       if (lead.email !== undefined && (emailOwner === undefined || emailOwner === ownerId)) {
         if (emailOwner === undefined) {
           if (prospect.email !== null) model.emailOwners.delete(prospect.email.toLowerCase());
@@ -189,7 +191,8 @@ export function expectLead(model: Model, lead: LeadBody): Expected {
       }
       if (lead.first_name !== undefined) prospect.first_name = lead.first_name;
       tagIds.forEach((id) => prospect.tags.add(id));
-      prospect.version += 1;
+      const after = JSON.stringify([prospect.email, prospect.phone, prospect.first_name, [...prospect.tags].sort()]);
+      if (after !== before) prospect.version += 1;
       return [ownerId];
     },
   };
