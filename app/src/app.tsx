@@ -53,13 +53,16 @@ function OpenedWorkspace({ known, route }: { known: Workspace[]; route: Route & 
   useEffect(() => {
     if (signedInto) return;
     setRead(undefined);
-    void api
-      .GET('/workspaces/{workspace_id}', { params: { path: { workspace_id: route.workspaceId } } })
-      .then(({ data, error }) =>
-        setRead(
-          data ? { workspace: { id: data.id, name: data.name, role: data.role } } : { failure: messageOf(error) },
-        ),
-      );
+    void Promise.all([
+      api.GET('/workspaces/{workspace_id}', { params: { path: { workspace_id: route.workspaceId } } }),
+      api.GET('/workspaces'),
+    ]).then(([{ data, error }, mine]) => {
+      // The member id only `GET /workspaces` carries; the refusal (not a member: 404) is the workspace's own route's.
+      const memberId = mine.data?.workspaces.find((each) => each.id === route.workspaceId)?.member_id;
+      if (!data) return setRead({ failure: messageOf(error) });
+      if (memberId === undefined) return setRead({ failure: messageOf(mine.error) });
+      setRead({ workspace: { id: data.id, name: data.name, role: data.role, member_id: memberId } });
+    });
   }, [route.workspaceId, signedInto]);
 
   const workspace = signedInto ?? read?.workspace;

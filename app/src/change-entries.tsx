@@ -3,6 +3,7 @@ import { api, messageOf } from './api';
 import { ShownName } from './copyable-value';
 import type { ChangeEntry as Change, FieldValue } from './field-values';
 import { usePages } from './pages';
+import { useProspectNames } from './prospect-names';
 import { hrefOf } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -11,6 +12,7 @@ import { texts } from './texts';
 import type { WorkspaceNames } from './workspace-names';
 
 type Undone = components['schemas']['ChangeUndone'];
+type Prospect = components['schemas']['Prospect'];
 /** A page of change-log entries as the API answers it, or its refusal. */
 export type ChangePage = { data?: components['schemas']['ChangeList']; error?: unknown };
 
@@ -44,8 +46,8 @@ function undoCell(change: Change, shown: readonly Change[], undo: (change: Chang
 
 /**
  * Change-log entries, newest first, read when shown, a page at a time (`usePages`: « Plus » while the API gives a
- * `next_cursor`): a key's changes or a prospect's, their fields (a custom field by its label), values and keys by name
- * (`names`, once they are read). Each that can be undone has its button, one that cannot says why when the entries
+ * `next_cursor`): a key's changes or a prospect's, their prospects, fields (a custom field by its label), values and
+ * keys by name (`names`, once they are read; the prospects' with one list call per page read, `useProspectNames`). Each that can be undone has its button, one that cannot says why when the entries
  * shown tell, and an entry undone is shown as the undo's answer gives it; any other refusal of the API is shown as
  * sent; `onUndone` hears of the undo.
  */
@@ -59,13 +61,18 @@ export function ChangeEntries(props: {
   caption: string;
   /** Whether to name each entry's key (a prospect's changes come from several; a key's, from that one). */
   showKey?: boolean;
+  /** The prospect whose changes these are, when it is shown already: its name costs no call. */
+  prospect?: Prospect;
   onUndone?: (undone: Undone) => void;
 }) {
   const [status, setStatus] = useState<string>();
   const [failure, setFailure] = useState<string>();
-  // Each list (a key's, a prospect's) is a component of its own, so its first page is read once, when shown.
+  const prospects = useProspectNames(props.workspace, props.prospect ? [props.prospect] : []);
+  // Each list (a key's, a prospect's) is a component of its own, so its first page is read once, when shown; the
+  // page's prospects are named before it is shown, so that no id turns into a name under the person's eyes.
   const changes = usePages<Change>(async (cursor) => {
     const { data, error } = await props.readPage(cursor);
+    if (data) await prospects.learn(data.changes.map((change) => change.prospect_id));
     return { page: data && { items: data.changes, next_cursor: data.next_cursor }, error };
   }, props.workspace.id);
 
@@ -78,6 +85,13 @@ export function ChangeEntries(props: {
     texts.changes.fieldLabel,
     texts.changes.change,
   ];
+
+  /** A prospect by its name, a link to its record; one since deleted in words, its id to copy. */
+  const prospectCell = (id: string) => {
+    const named = prospects.name(id);
+    if (named.missingId !== undefined) return <ShownName named={named} />;
+    return <a href={hrefOf({ workspaceId: props.workspace.id, screen: 'prospects', item: id })}>{named.text}</a>;
+  };
 
   const undo = async (change: Change) => {
     const { data, error } = await api.POST('/workspaces/{workspace_id}/changes/{entry_id}/undo', {
@@ -102,9 +116,7 @@ export function ChangeEntries(props: {
             key: change.id,
             cells: [
               texts.date(change.at),
-              <a href={hrefOf({ workspaceId: props.workspace.id, screen: 'prospects', item: change.prospect_id })}>
-                {change.prospect_id}
-              </a>,
+              prospectCell(change.prospect_id),
               ...(props.showKey ? [<ShownName named={names.apiKey(change.key_id)} />] : []),
               <ShownName named={names.changedField(change.field)} />,
               <>

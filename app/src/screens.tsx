@@ -5,6 +5,7 @@ import { Audit } from './audit';
 import { Fields } from './fields';
 import { Members } from './members';
 import { ProspectRecord } from './prospect-record';
+import { Prospects } from './prospects';
 import type { Workspace } from './session';
 import { Subscriptions } from './subscriptions';
 import { Tags } from './tags';
@@ -65,9 +66,14 @@ export const screens: readonly Screen[] = [
   },
   {
     slug: 'prospects',
-    title: texts.screens.prospect,
+    title: texts.screens.prospects,
     adminOnly: false,
-    show: (workspace, item) => <ProspectRecord workspace={workspace} prospectId={item} />,
+    show: (workspace, item) =>
+      item === undefined ? (
+        <Prospects workspace={workspace} />
+      ) : (
+        <ProspectRecord workspace={workspace} prospectId={item} />
+      ),
   },
   {
     slug: 'membres',

@@ -1,8 +1,12 @@
 import type { components } from './settings-api';
 
 type Opened = components['schemas']['Session'];
-/** A workspace as the screens need it: the sign-in's list, or `GET /workspaces/{id}` for one joined since. */
-export type Workspace = Pick<Opened['workspaces'][number], 'id' | 'name' | 'role'>;
+/**
+ * A workspace as the screens need it, with the person's own member id in it (« À relancer » on « Prospects »): the
+ * sign-in's list, or, for one joined since, `GET /workspaces/{id}` (its role, or the API's refusal) with
+ * `GET /workspaces` (the member id, which the former does not carry).
+ */
+export type Workspace = Pick<Opened['workspaces'][number], 'id' | 'name' | 'role' | 'member_id'>;
 
 /** What the page keeps of a sign-in: for this tab only (sessionStorage), never past it (docs/api.md#settings-page). */
 export type TabSession = {
@@ -21,7 +25,7 @@ export const tabSessionOf = (opened: Opened, now: number): TabSession => ({
   refreshToken: opened.refresh_token,
   expiresAt: now + opened.expires_in * 1000,
   email: opened.member.email,
-  workspaces: opened.workspaces,
+  workspaces: opened.workspaces.map(({ id, name, role, member_id }) => ({ id, name, role, member_id })),
 });
 
 export function storedSession(): TabSession | undefined {
@@ -31,4 +35,7 @@ export function storedSession(): TabSession | undefined {
 
 export const keepSession = (session: TabSession): void => sessionStorage.setItem(storageKey, JSON.stringify(session));
 
-export const forgetSession = (): void => sessionStorage.removeItem(storageKey);
+/** The sign-in forgotten, and what the tab kept for the person (the filters of « Prospects »). */
+export function forgetSession(): void {
+  for (const key of Object.keys(sessionStorage)) if (key.startsWith('crm-')) sessionStorage.removeItem(key);
+}

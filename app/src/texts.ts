@@ -4,6 +4,9 @@ import type { components } from './settings-api';
 /** An audit entry's `action`, as the API enumerates it (docs/api.md#audit-log). */
 type AuditAction = components['schemas']['AuditPage']['entries'][number]['action'];
 type CustomField = components['schemas']['FieldDefinition'];
+/** A follow-up window and an order of the list of prospects, as the API names them (docs/api.md#lists-of-prospects). */
+type ListFollowUp = components['parameters']['ListFollowUp'][number];
+type ListSort = components['parameters']['ListSort'];
 
 /** The shown-once box of an invitation's password, named as the status that points to it names it. */
 const temporaryPassword = (email: string) => `Mot de passe provisoire de ${email}`;
@@ -60,7 +63,7 @@ export const texts = {
     menu: 'Écrans de l’espace',
     tags: 'Tags & Webhook',
     fields: 'Champs',
-    prospect: 'Fiche prospect',
+    prospects: 'Prospects',
     apiKeys: 'Clés d’API',
     subscriptions: 'Abonnements',
     members: 'Membres',
@@ -310,6 +313,58 @@ export const texts = {
       reload: 'Recharger les envois',
     },
   },
+  /** « Prospects »: the workspace's prospects, filtered, a page at a time (docs/api.md#lists-of-prospects). */
+  prospects: {
+    heading: 'Prospects',
+    findHeading: 'Chercher un prospect par e-mail ou téléphone',
+    listHeading: 'Liste des prospects',
+    filters: 'Filtres de la liste des prospects',
+    pipeline: 'Pipeline',
+    allPipelines: 'Tous les pipelines',
+    stage: 'Étape',
+    allStages: 'Toutes les étapes',
+    setter: 'Setter',
+    closer: 'Closer',
+    member: 'Setter ou closer',
+    anyone: 'Tous',
+    noOne: 'Aucun',
+    tag: 'Tag',
+    allTags: 'Tous les tags',
+    followUp: 'Prochain rappel',
+    anyFollowUp: 'Tous, avec ou sans rappel',
+    /** The follow-up windows, by the word the API names (the workspace's current day, in its time zone). */
+    followUps: {
+      overdue: 'En retard',
+      today: 'Aujourd’hui',
+      due: 'En retard ou aujourd’hui',
+      none: 'Sans rappel',
+      any: 'Avec un rappel',
+    } satisfies Record<ListFollowUp, string>,
+    sort: 'Ordre',
+    /** The orders, by the word the API names. */
+    sorts: {
+      '-created_at': 'Les plus récents d’abord',
+      created_at: 'Les plus anciens d’abord',
+      '-updated_at': 'Modifiés le plus récemment d’abord',
+      updated_at: 'Modifiés il y a le plus longtemps d’abord',
+      next_follow_up_at: 'Prochain rappel le plus proche d’abord',
+    } satisfies Record<ListSort, string>,
+    preset: 'À relancer',
+    presetHelp:
+      '« À relancer » montre vos prospects, dont vous êtes setter ou closer, au rappel en retard ou prévu aujourd’hui, le plus proche d’abord.',
+    clear: 'Retirer les filtres',
+    name: 'Prospect',
+    email: 'Adresse e-mail',
+    tags: 'Tags',
+    /** A prospect with neither name, e-mail, phone nor social profile (none the API accepts). */
+    unnamed: 'Prospect sans nom',
+    none: 'Aucun prospect ne correspond à ces filtres.',
+    noneYet: 'Cet espace n’a encore aucun prospect.',
+    /** A page the filters emptied while more follow (docs/api.md#lists-of-prospects, « Pages and cursors »). */
+    noneOnPage: 'Aucun prospect sur cette page, d’autres peuvent suivre : le bouton « Plus » lit la suite.',
+    more: 'Plus',
+    all: 'Tous les prospects',
+  },
   prospect: {
     heading: 'Fiche prospect',
     by: 'Chercher par',
@@ -500,6 +555,7 @@ export const texts = {
     missingTag: { text: 'tag supprimé', copyLabel: 'Copier l’identifiant du tag supprimé' },
     missingKey: { text: 'clé d’API supprimée', copyLabel: 'Copier l’identifiant de la clé d’API supprimée' },
     missingField: { text: 'champ personnalisé supprimé', copyLabel: 'Copier la clé du champ personnalisé supprimé' },
+    missingProspect: { text: 'prospect supprimé', copyLabel: 'Copier l’identifiant du prospect supprimé' },
   },
   copy: {
     button: 'Copier',

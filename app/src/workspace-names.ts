@@ -27,11 +27,21 @@ export type WorkspaceNames = {
   field: (key: string | null) => Named;
   /** The workspace's custom fields, in the order they were created (none until read, or if the API refused them). */
   fields: readonly FieldDefinition[];
+  /** The active sales pipelines with their stages, in their order (none until read, or if the API refused them). */
+  pipelines: readonly Pipeline[];
+  /** The workspace's members, as `GET …/members` lists them (none until read, or if refused). */
+  members: readonly Member[];
+  /** The workspace's tags (none until read, or if refused). */
+  tags: readonly Tag[];
   /** A change entry's field (`stage`…, `fields.<key>` a custom field) as the page names it. */
   changedField: (field: string) => Named;
   /** An entry's value (`before` or `after`) as its field names it. */
   value: (field: string, value: FieldValue) => Named;
 };
+
+type Pipeline = components['schemas']['PipelineListing']['pipelines'][number];
+type Member = components['schemas']['Member'];
+type Tag = components['schemas']['Tag'];
 
 type Lists = {
   pipelines?: components['schemas']['PipelineListing'] | undefined;
@@ -78,6 +88,9 @@ function namesFrom(lists: Lists | undefined): WorkspaceNames {
     apiKey: namer(keys, texts.names.missingKey),
     field: namer(labels, texts.names.missingField),
     fields,
+    pipelines: pipelines ?? [],
+    members: lists?.members?.members ?? [],
+    tags: lists?.pipelines?.tags ?? [],
     changedField: (field) => {
       const key = customFieldKey(field);
       return key === undefined ? { text: texts.wordsFor(texts.changes.field, field) } : names.field(key);

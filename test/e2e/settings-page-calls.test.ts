@@ -135,7 +135,7 @@ browserTests('settings-page-calls.test.ts')('the settings page’s « Appels du 
 
   test('a member has neither screen in the menu', async () => {
     const { page } = await world.openPage();
-    await openScreen(page, world.ws.member.email, 'Fiche prospect');
+    await openScreen(page, world.ws.member.email, 'Prospects');
     const menu = page.getByRole('navigation');
     await menu.getByRole('link', { name: 'Mon compte' }).waitFor();
     await expect(menu.getByRole('link', { name: 'Appels du webhook' }).count()).resolves.toBe(0);

@@ -24,7 +24,7 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     expect((await withKey('PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
 
     const { page, outside, errors } = await world.openPage();
-    await openScreen(page, world.ws.member.email, 'Fiche prospect');
+    await openScreen(page, world.ws.member.email, 'Prospects');
     await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('inconnu@acme.test');
     await page.getByRole('button', { name: 'Chercher' }).click();
     await page.getByText('Aucun prospect de cet espace ne correspond.').waitFor();
@@ -52,7 +52,7 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     const prospectId = world.ws.seed.prospects.lead as string;
     const address = `${world.api.url}/app/#/espaces/${world.ws.seed.workspace_id}/prospects/${prospectId}`;
     const { page, outside, errors } = await world.openPage();
-    await openScreen(page, world.ws.member.email, 'Fiche prospect');
+    await openScreen(page, world.ws.member.email, 'Prospects');
     await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('lea.petit@acme.test');
     await page.getByRole('button', { name: 'Chercher' }).click();
     await page.getByRole('heading', { name: 'Léa Petit' }).waitFor();
@@ -70,7 +70,7 @@ browserTests('settings-page-prospect.test.ts')('the settings page’s « Fiche p
     await colleague.goto(address);
     await signInOnPage(colleague, world.ws.admin.email);
     await colleague.getByRole('heading', { name: 'Léa Petit' }).waitFor();
-    await colleague.getByRole('navigation').getByRole('link', { name: 'Fiche prospect', exact: true }).waitFor();
+    await colleague.getByRole('navigation').getByRole('link', { name: 'Prospects', exact: true }).waitFor();
 
     // A person of another workspace: the API's 404, and the way back to their own workspaces.
     const other = await workspaceWithPeople(world.api);
