@@ -363,7 +363,7 @@ function ProspectSearch({ workspace }: { workspace: Workspace }) {
 
   return (
     <>
-      <form class="search" onSubmit={(event) => void find(event)}>
+      <form class="search find" onSubmit={(event) => void find(event)}>
         <h3>{texts.prospects.findHeading}</h3>
         <fieldset>
           <legend>{texts.prospect.by}</legend>

@@ -331,7 +331,7 @@ export const texts = {
     tag: 'Tag',
     allTags: 'Tous les tags',
     followUp: 'Prochain rappel',
-    anyFollowUp: 'Tous, avec ou sans rappel',
+    anyFollowUp: 'Tous',
     /** The follow-up windows, by the word the API names (the workspace's current day, in its time zone). */
     followUps: {
       overdue: 'En retard',

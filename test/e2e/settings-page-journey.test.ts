@@ -8,10 +8,11 @@ import { startTestApi, type TestApi } from '../support/local-api';
  * An administrator's whole journey through the settings page, in Debian's Chromium, as `npm start`'s demo admin (the
  * workspace and the admin it seeds, tools/local/demo-workspace.ts): sign in → a new webhook token → a lead sent with
  * the copied URL and token → the call in « Appels du webhook » (a custom field created on the way) → an API key with
- * scopes → a stage changed with it → the change in « Fiche prospect » and in the key's changes → undone →
- * `GET /prospects/{id}` shows the old stage; then a subscription, the members, « Espace » (its time zone), the audit
- * log and « Mon compte ». Every screen is checked by axe-core at a desktop's width and a phone's (`picture`); `npm run
- * screenshots` runs this same journey to picture each at both widths (the README's pictures); `npm test` makes none.
+ * scopes → a stage changed with it → the lead in « Prospects », the change in its « Fiche prospect » and in the key's
+ * changes, its prospect named → undone → `GET /prospects/{id}` shows the old stage; then a subscription, the members,
+ * « Espace » (its time zone), the audit log and « Mon compte ». Every screen is checked by axe-core at a desktop's width
+ * and a phone's (`picture`); `npm run screenshots` runs this same journey to picture each at both widths (the README's
+ * pictures); `npm test` makes none.
  */
 browserTests('settings-page-journey.test.ts')('the settings page, as the demo admin', () => {
   let api: TestApi;
@@ -109,8 +110,9 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     const stages = demo.seed.pipelines.ventes?.stages as Record<string, string>;
     expect((await withKey(key, 'PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
 
-    await menu.getByRole('link', { name: 'Fiche prospect' }).click();
-    await picture(page, 'recherche-prospect');
+    await menu.getByRole('link', { name: 'Prospects' }).click();
+    await page.getByRole('region', { name: 'Prospects' }).getByRole('link', { name: 'Nina Roux' }).waitFor();
+    await picture(page, 'prospects');
     await page.getByLabel('Adresse e-mail ou numéro du prospect').fill('nina.roux@exemple.test');
     await page.getByRole('button', { name: 'Chercher' }).click();
     const record = page.getByRole('article');
@@ -121,15 +123,15 @@ browserTests('settings-page-journey.test.ts')('the settings page, as the demo ad
     await menu.getByRole('link', { name: 'Clés d’API' }).click();
     await page.getByRole('link', { name: 'Modifications faites avec la clé « Synchronisation agenda »' }).click();
     const keyPage = page.getByRole('region', { name: 'Clé « Synchronisation agenda »' });
-    const change = keyPage.getByRole('row').filter({ hasText: prospectId });
+    const change = keyPage.getByRole('row').filter({ hasText: 'Nina Roux' });
     await change.getByText('Avant : Ventes › Nouveau — Après : Ventes › Relance').waitFor();
     await picture(page, 'cle-d-api');
     await change.getByRole('button', { name: 'Annuler cette modification' }).click();
     await keyPage.getByRole('status').getByText('Modification annulée', { exact: false }).waitFor();
     const read = (await (await withKey(key, 'GET', `/prospects/${prospectId}`)).json()) as { stage_id: string };
     expect(read.stage_id).toBe(stages.nouveau);
-    // The change's prospect is a link to its record.
-    await change.getByRole('link', { name: prospectId }).click();
+    // The change's prospect, by its name, is a link to its record.
+    await change.getByRole('link', { name: 'Nina Roux' }).click();
     await record.getByText('Ventes › Nouveau', { exact: true }).waitFor();
 
     await menu.getByRole('link', { name: 'Abonnements' }).click();
