@@ -1,6 +1,7 @@
 import { api } from './api';
 import { ShownName } from './copyable-value';
 import { usePages } from './pages';
+import { useProspectNames, type ProspectNames } from './prospect-names';
 import { hrefOf } from './routes';
 import type { components } from './settings-api';
 import type { Workspace } from './session';
@@ -11,6 +12,32 @@ import { useWorkspaceNames, type WorkspaceNames } from './workspace-names';
 type AuditEntry = components['schemas']['AuditPage']['entries'][number];
 
 const actionNames: Record<AuditEntry['action'], string> = texts.audit.actions;
+
+/** A prospect's id in an undo's summary (« Modification du champ stage du prospect <id> annulée. », lib/messages.ts). */
+const prospectIdIn = (entry: AuditEntry): string | undefined =>
+  entry.action === 'change.undone'
+    ? /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.exec(entry.summary)?.[0]
+    : undefined;
+
+/**
+ * An entry's summary as the API words it, but for an undo's: the prospect it names by id is named by its name, a link
+ * to its record (when the list call found it; else the id as sent, to copy).
+ */
+function summaryOf(entry: AuditEntry, prospects: ProspectNames, workspace: Workspace) {
+  const id = prospectIdIn(entry);
+  if (id === undefined || !prospects.found(id)) return entry.summary;
+  const [before, after] = [
+    entry.summary.slice(0, entry.summary.indexOf(id)),
+    entry.summary.slice(entry.summary.indexOf(id) + id.length),
+  ];
+  return (
+    <>
+      {before}
+      <a href={hrefOf({ workspaceId: workspace.id, screen: 'prospects', item: id })}>{prospects.name(id).text}</a>
+      {after}
+    </>
+  );
+}
 
 /**
  * What an entry acted on, by name when the page has one (a key, a member, a tag, a custom field by its label), a link
@@ -40,10 +67,11 @@ function targetOf(entry: AuditEntry, names: WorkspaceNames, workspace: Workspace
 /**
  * « Journal d'audit » (admin): the workspace's audit log, newest first, a page at a time, each entry's action in words,
  * its member and what it acted on by name (`useWorkspaceNames`, read once for every page); no member: the admin
- * command line.
+ * command line. The prospects undos name are named too, with one list call per page read (`useProspectNames`).
  */
 export function Audit({ workspace }: { workspace: Workspace }) {
   const names = useWorkspaceNames(workspace);
+  const prospects = useProspectNames(workspace);
   const {
     items: entries,
     failure,
@@ -53,6 +81,7 @@ export function Audit({ workspace }: { workspace: Workspace }) {
     const { data, error } = await api.GET('/workspaces/{workspace_id}/audit', {
       params: { path: { workspace_id: workspace.id }, query: cursor === null ? {} : { cursor } },
     });
+    if (data) await prospects.learn(data.entries.flatMap((entry) => prospectIdIn(entry) ?? []));
     return { page: data && { items: data.entries, next_cursor: data.next_cursor }, error };
   }, workspace.id);
 
@@ -72,7 +101,7 @@ export function Audit({ workspace }: { workspace: Workspace }) {
               entry.member_id === null ? texts.audit.commandLine : <ShownName named={names.member(entry.member_id)} />,
               actionNames[entry.action],
               targetOf(entry, names, workspace),
-              entry.summary,
+              summaryOf(entry, prospects, workspace),
             ],
           }))}
         />

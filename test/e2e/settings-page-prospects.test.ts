@@ -245,4 +245,33 @@ browserTests('settings-page-prospects.test.ts')('the settings page’s « Prospe
     await expectAccessible(page);
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
+  test('the audit log names the prospect an undo names, with one list call for the page', async () => {
+    const prospectId = world.ws.seed.prospects.late1 as string;
+    expect((await withKey('PATCH', `/prospects/${prospectId}`, { stage: 'Relance' })).status).toBe(200);
+    const asAdmin = (method: string, path: string) =>
+      fetch(`${world.api.url}/workspaces/${workspaceId()}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${world.ws.admin.accessToken}` },
+      });
+    const { changes } = (await (await asAdmin('GET', `/prospects/${prospectId}/changes`)).json()) as {
+      changes: { id: string }[];
+    };
+    expect((await asAdmin('POST', `/changes/${changes[0]?.id}/undo`)).status).toBe(200);
+
+    const { page, outside, errors } = await world.openPage();
+    const listed: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === `/workspaces/${workspaceId()}/prospects`) listed.push(url);
+    });
+    await openScreen(page, world.ws.admin.email, 'Journal d’audit');
+    const undone = page.getByRole('row').filter({ hasText: 'Modification par l’API annulée' });
+    await expect(undone.getByRole('link', { name: 'Un Jour' }).getAttribute('href')).resolves.toBe(
+      `#/espaces/${workspaceId()}/prospects/${prospectId}`,
+    );
+    expect(await undone.textContent()).not.toContain(prospectId);
+    expect(listed.map((url) => url.searchParams.getAll('id'))).toEqual([[prospectId]]);
+    await expectAccessible(page);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
 });
