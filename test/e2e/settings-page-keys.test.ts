@@ -71,7 +71,8 @@ browserTests('settings-page-keys.test.ts')('the settings page’s « Clés d’A
     await row.getByRole('link', { name: 'Modifications faites avec la clé « Intégration page »' }).click();
     const card = page.getByRole('region', { name: 'Clé « Intégration page »' });
     expect(page.url()).toMatch(new RegExp(`#/espaces/${world.ws.seed.workspace_id}/cles/[^/]+$`));
-    const entry = card.getByRole('row').filter({ hasText: lead });
+    // The prospect by its name, a link to its record: the ids are the API's, the names the person's.
+    const entry = card.getByRole('row').filter({ has: page.getByRole('link', { name: 'Léa Petit' }) });
     // Named as the workspace names them: the stages' ids are the API's, their names the person's.
     await entry.getByText('Avant : Ventes › Nouveau — Après : Ventes › Relance').waitFor();
     await entry.getByRole('button', { name: 'Annuler cette modification' }).click();
