@@ -1,13 +1,13 @@
 import { loadConfig, loadSecretsTableName, type Config, productionDeps } from './storage/client';
-import type { DeliveryDeps, EventDeps } from './domain/events/ports';
+import type { DeliveryDeps, DeliveryMessage, EventDeps } from './domain/events/ports';
 import { createHttpSender } from './outbound/http-sender';
-import { createSqsClient, createSqsDeliveryQueue, loadDeliveryQueueUrl } from './queue/sqs-delivery-queue';
+import { createSqsClient, createSqsQueue, loadDeliveryQueueUrl } from './queue/sqs-queue';
 
 /** The dependencies of the outbound-event functions on AWS, created once per cold start. */
 export function productionEventDeps(env: NodeJS.ProcessEnv = process.env, config: Config = loadConfig(env)): EventDeps {
   return {
     ...productionDeps(config),
-    queue: createSqsDeliveryQueue(createSqsClient(config.region), loadDeliveryQueueUrl(env)),
+    queue: createSqsQueue<DeliveryMessage>(createSqsClient(config.region), loadDeliveryQueueUrl(env)),
     send: createHttpSender('aws'),
     network: 'aws',
   };

@@ -130,6 +130,9 @@ export const messages = {
     /** `PATCH /workspaces/{w}` without a setting: the settings it may change, by their fields' names. */
     oneSettingToChange: (names: string) => `au moins un réglage à modifier est attendu (${names})`,
     timeZone: timeZoneExpected,
+    /** `events` of `POST` and `PATCH /subscriptions`: the event types as the command line's `--events a,b` takes them. */
+    eventTypeList: "une liste de types d'événements, chacun sans virgule, est attendue",
+    trueOrFalse: 'true ou false est attendu',
     zonedTimestamp: 'une date ISO 8601 avec fuseau horaire est attendue (ex. 2026-12-01T09:30:00+01:00)',
     blankNote: 'le contenu ne peut pas être vide',
     noteTooLong: (max: number) => `${max} caractères au plus (un emoji compte pour un)`,
@@ -379,6 +382,8 @@ export const messages = {
     subscriptionCreated: (host: string) => `Abonnement vers ${host} créé.`,
     subscriptionEnabled: 'Abonnement activé.',
     subscriptionDisabled: 'Abonnement désactivé.',
+    /** `PATCH /subscriptions/{s}` with `events`: the types it now sends, already joined with « , ». */
+    subscriptionChanged: (types: string) => `Événements envoyés par l'abonnement remplacés : ${types}.`,
     subscriptionDeleted: 'Abonnement supprimé.',
     subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
     deliveryRedelivered: (status: string) => `Envoi renvoyé (état : ${status}).`,
@@ -549,6 +554,8 @@ export const messages = {
         'Avec --aws, la variable STREAM_FAILURE_BUCKET doit donner le compartiment des lots gardés (sortie StreamFailureBucketName de la pile).',
       queueMissing:
         'Avec --aws, la variable DELIVERY_QUEUE_URL doit donner la file des envois (sortie DeliveryQueueUrl de la pile).',
+      followUpQueueMissing:
+        'Avec --aws, la variable FOLLOW_UP_QUEUE_URL doit donner la file des rappels (sortie FollowUpQueueUrl de la pile).',
       unreadableFile: (path: string, reason: string) => `Fichier illisible : ${q(path)} (${reason}).`,
     },
 

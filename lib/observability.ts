@@ -189,7 +189,12 @@ export type BusinessMetric =
   | 'DeliveriesDelivered'
   | 'DeliveriesFailed'
   /** A pending delivery whose message was lost, queued again by the sweep. */
-  | 'DeliveriesRequeued';
+  | 'DeliveriesRequeued'
+  /** Follow-ups queued by the follow-up sweep (docs/events.md, "Follow-ups falling due"). */
+  | 'FollowUpsQueued'
+  /** Follow-ups marked sent: each makes one `prospect.follow_up_due`; `FollowUpsLate` those sent late. */
+  | 'FollowUpsSent'
+  | 'FollowUpsLate';
 
 export type MetricDimension = 'code' | 'placement' | 'field' | 'limit';
 

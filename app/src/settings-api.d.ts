@@ -714,8 +714,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Turn a subscription off or on
-     * @description Events written while it is off are never sent later. Audited (`subscription.disabled` or `subscription.enabled`).
+     * Turn a subscription off or on, or change its event types
+     * @description `active`: events written while it is off are never sent later. `events`: the event types sent from now on, replacing the whole list; a type added to the service since the subscription was created is sent only once listed so. Events written before keep their deliveries. At least one of the two. Written with its audit entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.changed` naming the types.
      *
      *     Role: `admin` of the workspace.
      */
@@ -898,20 +898,32 @@ export interface components {
     NewSubscription: {
       /** @description Where the events are POSTed: `https` (plain `http` only to 127.0.0.1 or localhost in the local run), at most 2,048 characters; on AWS it must not resolve to a private, loopback or link-local address (400). */
       url: string;
-      /** @description The event types sent; absent: all seven (400 for an unknown one). */
+      /** @description The event types sent; absent: every type (400 for an unknown one). */
       events?: (
         | 'prospect.created'
         | 'prospect.updated'
         | 'prospect.note_added'
         | 'prospect.tag_added'
         | 'prospect.tag_removed'
+        | 'prospect.follow_up_due'
         | 'candidate.created'
         | 'candidate.application_received'
       )[];
     };
-    SubscriptionActivation: {
+    SubscriptionChange: {
       /** @description false: events are no longer sent (never later); true: sent again. */
-      active: boolean;
+      active?: boolean;
+      /** @description The event types sent from now on, replacing the whole list (a type added since the subscription was created is sent only once listed here); at least one, a type named twice counts once (400 for an unknown one or an empty list). Events written before keep their deliveries. */
+      events?: (
+        | 'prospect.created'
+        | 'prospect.updated'
+        | 'prospect.note_added'
+        | 'prospect.tag_added'
+        | 'prospect.tag_removed'
+        | 'prospect.follow_up_due'
+        | 'candidate.created'
+        | 'candidate.application_received'
+      )[];
     };
     PasswordResetConfirmation: {
       /**
@@ -1573,6 +1585,8 @@ export interface components {
       /** Format: uuid */
       id: string;
       active: boolean;
+      /** @description The event types sent. */
+      events: string[];
     };
     DeletedSubscription: {
       /** Format: uuid */
@@ -1691,6 +1705,7 @@ export interface components {
           | 'subscription.created'
           | 'subscription.enabled'
           | 'subscription.disabled'
+          | 'subscription.changed'
           | 'subscription.deleted'
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
@@ -6640,15 +6655,15 @@ export interface operations {
       };
       cookie?: never;
     };
-    /** @description Whether events are sent. JSON whatever the `Content-Type` (any, or none). */
+    /** @description Whether events are sent, and which. JSON whatever the `Content-Type` (any, or none). */
     requestBody: {
       content: {
-        'application/json': components['schemas']['SubscriptionActivation'];
-        '*/*': components['schemas']['SubscriptionActivation'];
+        'application/json': components['schemas']['SubscriptionChange'];
+        '*/*': components['schemas']['SubscriptionChange'];
       };
     };
     responses: {
-      /** @description The subscription's state. */
+      /** @description The subscription's state after the change, its event types as stored. */
       200: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
@@ -6665,7 +6680,7 @@ export interface operations {
           'application/json': components['schemas']['SubscriptionState'];
         };
       };
-      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). */
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). An unknown event type, an empty list, or a type with a comma (`details.field`: `events`); `active` not a boolean, another member, or neither member. */
       400: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

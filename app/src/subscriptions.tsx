@@ -25,6 +25,7 @@ const eventTypes = [
   'prospect.note_added',
   'prospect.tag_added',
   'prospect.tag_removed',
+  'prospect.follow_up_due',
   'candidate.created',
   'candidate.application_received',
 ] as const satisfies readonly EventType[];
@@ -34,8 +35,9 @@ const eventNames: Record<EventType, string> = texts.subscriptions.event;
 
 /**
  * The workspace's subscriptions to outbound events (admin only, docs/api.md#settings-page), one a row: create one (its
- * signing secret shown once), turn it off and on; at its own address (`…/abonnements/<subscription id>`), rotate its
- * secret and delete it after confirming, read its deliveries and send one again.
+ * signing secret shown once), turn it off and on; at its own address (`…/abonnements/<subscription id>`), change its
+ * event types (a type added since it was created among them), rotate its secret and delete it after confirming, read
+ * its deliveries and send one again.
  */
 export function Subscriptions({
   workspace,
@@ -86,8 +88,26 @@ export function Subscriptions({
       body: { active },
     });
     if (!data) return setFailure(messageOf(error));
-    setSubscriptions((known) => known?.map((each) => (each.id === data.id ? { ...each, active: data.active } : each)));
+    setSubscriptions((known) =>
+      known?.map((each) => (each.id === data.id ? { ...each, active: data.active, events: data.events } : each)),
+    );
     done((data.active ? texts.subscriptions.enabled : texts.subscriptions.disabled)(subscription.url));
+  };
+
+  /** The types checked replace the subscription's list (`PATCH { events }`); none checked, the API's refusal. */
+  const changeEvents = async (event: SubmitEvent, subscription: Subscription) => {
+    event.preventDefault();
+    const fields = new FormData(event.currentTarget as HTMLFormElement);
+    const chosen = eventChoices.filter((type) => fields.getAll('events').includes(type));
+    const { data, error } = await api.PATCH('/workspaces/{workspace_id}/subscriptions/{subscription_id}', {
+      params: { path: { ...path, subscription_id: subscription.id } },
+      body: { events: chosen },
+    });
+    if (!data) return setFailure(messageOf(error));
+    setSubscriptions((known) =>
+      known?.map((each) => (each.id === data.id ? { ...each, active: data.active, events: data.events } : each)),
+    );
+    done(texts.subscriptions.change.saved(subscription.url));
   };
 
   const rotate = async (subscription: Subscription) => {
@@ -174,6 +194,20 @@ export function Subscriptions({
                 {texts.subscriptions.removeShort}
               </button>
             </div>
+            {/* Keyed by the stored list: once saved, the boxes are checked as the API answered. */}
+            <form key={opened.events.join(',')} onSubmit={(event) => void changeEvents(event, opened)}>
+              <fieldset aria-describedby="subscription-events-help">
+                <legend>{texts.subscriptions.change.events}</legend>
+                {eventChoices.map((type) => (
+                  <label key={type} class="choice">
+                    <input type="checkbox" name="events" value={type} defaultChecked={opened.events.includes(type)} />
+                    {eventNames[type]}
+                  </label>
+                ))}
+              </fieldset>
+              <p id="subscription-events-help">{texts.subscriptions.change.help}</p>
+              <button type="submit">{texts.subscriptions.change.submit}</button>
+            </form>
             <h3>{texts.subscriptions.showDeliveries(opened.url)}</h3>
             <DeliveryList workspace={workspace} subscription={opened} />
           </>

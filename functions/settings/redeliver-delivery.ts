@@ -1,11 +1,11 @@
 import { queueRedelivery } from '../../lib/settings/redeliveries';
 import { productionDeps, type Deps, loadConfig } from '../../lib/storage/client';
-import type { DeliveryQueue } from '../../lib/domain/events/ports';
+import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
 import { settingsRoute, membershipOf } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
 import { pathIdOf } from '../../lib/http/request-input';
 import { messages } from '../../lib/messages';
-import { createSqsClient, createSqsDeliveryQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-delivery-queue';
+import { createSqsClient, createSqsQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-queue';
 import { routeById } from '../../lib/routes';
 
 /** The delivery queue (SQS on AWS, `npm start`'s own in-process queue locally): the delivery function signs and sends. */
@@ -21,5 +21,5 @@ export const createHandler = (deps: RedeliverDeps) =>
 const config = loadConfig();
 export const handler = createHandler({
   ...productionDeps(config),
-  queue: createSqsDeliveryQueue(createSqsClient(config.region), loadDeliveryQueueUrl()),
+  queue: createSqsQueue<DeliveryMessage>(createSqsClient(config.region), loadDeliveryQueueUrl()),
 });

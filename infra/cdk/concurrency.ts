@@ -72,8 +72,9 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      */
     streamHandler: { reserved: 10, streamParallelization: 1 },
     /**
-     * Ten invocations of ten messages, each message one POST of at most 10 s: at worst, every
-     * receiver hanging, 10 deliveries a second; the others wait in the queue. MaximumConcurrency keeps
+     * Nine invocations of ten messages, each message one POST of at most 10 s: at worst, every
+     * receiver hanging, 9 deliveries a second; the others wait in the queue (nine, not ten: the tenth went to the send
+     * of follow-ups, within the account's budget below). MaximumConcurrency keeps
      * the poller from receiving more than the function may run, and AWS asks for a reservation not
      * below the maximum concurrency of the function's SQS sources, or Lambda may throttle their
      * messages ("Configuring scaling behavior for SQS event source mappings",
@@ -82,7 +83,7 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      * Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html), and every receive counts
      * toward the redrive policy's five: throttling could move deliveries to the dead-letter queue.
      */
-    deliverEvent: { reserved: 10, sqsMaximumConcurrency: 10 },
+    deliverEvent: { reserved: 9, sqsMaximumConcurrency: 9 },
     /**
      * One run at a time, every 5 minutes: two runs at once would only race for the same due
      * deliveries (each marked by a conditional write before it is queued again).
@@ -93,6 +94,17 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      * page again; the walk's progress is kept on the tombstone, so the next run goes on.
      */
     purgeDeletedFields: { reserved: 1 },
+    /**
+     * One run at a time, every minute: two runs at once would queue the same follow-ups twice (each sent once all
+     * the same, by its conditional write), and its clock moves forward only.
+     */
+    sweepFollowUps: { reserved: 1 },
+    /**
+     * Two invocations of ten messages (SQS's smallest MaximumConcurrency), each message one transaction of
+     * milliseconds: some hundreds of follow-ups a second. The reservation is not below the mapping's maximum
+     * concurrency, for the reason given for `deliverEvent`.
+     */
+    sendFollowUpDue: { reserved: 2, sqsMaximumConcurrency: 2 },
     /**
      * Route functions: no reservation. Each is bounded by its method's throttle; together they need
      * `routesPeakConcurrency` of the unreserved pool, which the reservations above leave them. A

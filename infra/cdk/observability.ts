@@ -30,6 +30,9 @@ export const businessMetrics: Readonly<Record<BusinessMetric, { dimension?: Metr
   DeliveriesDelivered: { title: 'Événements livrés' },
   DeliveriesFailed: { title: 'Livraisons abandonnées (statut failed)' },
   DeliveriesRequeued: { title: 'Livraisons remises en file par le balayage' },
+  FollowUpsQueued: { title: 'Rappels mis en file' },
+  FollowUpsSent: { title: 'Rappels dus envoyés (prospect.follow_up_due)' },
+  FollowUpsLate: { title: 'Rappels dus envoyés en retard' },
 };
 
 /**

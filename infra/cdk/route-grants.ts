@@ -35,7 +35,8 @@ export type KeyPrefix =
   | 'PERSON#'
   | 'SESSION#'
   | 'AUDIT#'
-  | 'IDP#';
+  | 'IDP#'
+  | 'FOLLOWUP#';
 
 /**
  * The table's indexes, named here so that the route list reads no table definition: the stack
@@ -544,7 +545,10 @@ export const routeGrants = {
   },
   updateSubscription: {
     entry: 'functions/settings/update-subscription.ts',
-    /** The workspace; one transaction: the conditional update of the subscription and the audit entry. */
+    /**
+     * The workspace; one transaction: the conditional update of the subscription and its audit entries; the
+     * subscription read again (GetItem), to answer its event types as stored.
+     */
     tableActions: ['GetItem', 'UpdateItem', 'TransactWriteItems', 'PutItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
   },
@@ -602,7 +606,8 @@ export function deployedRouteById(id: string): DeployedRoute {
  * purge of a deleted field"). Their table access is declared like a route's and granted the same way.
  */
 export type EventFunction = {
-  id: 'streamHandler' | 'deliverEvent' | 'sweepDeliveries' | 'purgeDeletedFields';
+  id:
+    'streamHandler' | 'deliverEvent' | 'sweepDeliveries' | 'purgeDeletedFields' | 'sweepFollowUps' | 'sendFollowUpDue';
   entry: string;
   description: string;
   tableActions: readonly TableAction[];
@@ -633,14 +638,24 @@ export const eventFunctions: readonly EventFunction[] = [
     description: 'Outbound events: change stream to deliveries',
     /**
      * One Query of a workspace's configuration partition (configuration item and subscriptions);
-     * the prospects and candidates a note event shows; one conditional put per delivery.
+     * the prospects and candidates a note or follow-up event shows; one conditional put per delivery; one
+     * conditional update per follow-up schedule to keep in step (never an item of `PROSPECT#`).
      */
-    tableActions: ['Query', 'BatchGetItem', 'PutItem'],
-    tableKeys: { Query: ['WS#'], BatchGetItem: ['PROSPECT#', 'CANDIDATE#'], PutItem: ['DELIVERY#'] },
-    /** Writes of prospects, candidates and their notes: never the journal, counters or deliveries. */
+    tableActions: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem'],
+    tableKeys: {
+      Query: ['WS#'],
+      BatchGetItem: ['PROSPECT#', 'CANDIDATE#'],
+      PutItem: ['DELIVERY#'],
+      UpdateItem: ['FOLLOWUP#'],
+    },
+    /**
+     * Writes of prospects, candidates and their notes, and a follow-up schedule's changes (one marked sent makes
+     * `prospect.follow_up_due`): never the journal, counters or deliveries.
+     */
     streamFilters: [
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'PROSPECT#' }] } } } },
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'CANDIDATE#' }] } } } },
+      { eventName: ['MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'FOLLOWUP#' }] } } } },
     ],
   },
   {
@@ -682,6 +697,28 @@ export const eventFunctions: readonly EventFunction[] = [
       indexes: ['gsi3', 'gsi4'],
       purgesDeletedFields: true,
     },
+  },
+  {
+    id: 'sweepFollowUps',
+    entry: 'functions/events/sweep-follow-ups.ts',
+    description: 'Follow-ups: those falling due queued to their second',
+    /**
+     * Its clock read (GetItem) and moved (UpdateItem); the follow-ups waiting from index gsi4 (never the table
+     * itself, never a Scan).
+     */
+    tableActions: ['GetItem', 'UpdateItem', 'Query'],
+    tableKeys: { GetItem: ['FOLLOWUP#'], UpdateItem: ['FOLLOWUP#'], indexes: ['gsi4'] },
+  },
+  {
+    id: 'sendFollowUpDue',
+    entry: 'functions/events/send-follow-up-due.ts',
+    description: 'Follow-ups: one marked sent when its time comes',
+    /**
+     * One transaction: the prospect still holds the time (ConditionCheckItem), its schedule marked sent
+     * (UpdateItem); it writes no item of `PROSPECT#`.
+     */
+    tableActions: ['ConditionCheckItem', 'UpdateItem'],
+    tableKeys: { ConditionCheckItem: ['PROSPECT#'], UpdateItem: ['FOLLOWUP#'] },
   },
 ];
 

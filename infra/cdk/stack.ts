@@ -25,6 +25,7 @@ import { nagPolicy } from './nag';
 import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
+import { FollowUpsDue } from './constructs/follow-ups-due';
 import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
@@ -142,6 +143,13 @@ export class CrmStack extends Stack {
     (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
     const events = new OutboundEvents(this, 'Events', { table, secretsTable, powertools });
+    /** `prospect.follow_up_due`: the follow-up queue, its sweep and send, and the stream handler's part in it. */
+    const followUps = new FollowUpsDue(this, 'FollowUps', {
+      table,
+      secretsTable,
+      powertools,
+      streamHandler: events.streamHandler,
+    });
     const settings: RouteFunctionSettings = {
       table,
       powertools,
@@ -185,15 +193,26 @@ export class CrmStack extends Stack {
     functions.set('DeliverEvent', events.deliverEvent);
     functions.set('SweepDeliveries', events.sweepDeliveries);
     functions.set('PurgeDeletedFields', events.purgeDeletedFields);
+    functions.set('SweepFollowUps', followUps.sweepFollowUps);
+    functions.set('SendFollowUpDue', followUps.sendFollowUpDue);
 
     const { topic } = new AlarmTopic(this, 'AlarmTopic', { stage: props.stage });
-    const { alarms } = new Alarms(this, 'Alarms', { stage: props.stage, api, functions, table, events, topic });
+    const { alarms } = new Alarms(this, 'Alarms', {
+      stage: props.stage,
+      api,
+      functions,
+      table,
+      events,
+      followUps,
+      topic,
+    });
     const { dashboard } = new OperationsDashboard(this, 'Operations', {
       stage: props.stage,
       api,
       functions,
       table,
       events,
+      followUps,
       alarms,
     });
 
@@ -240,6 +259,14 @@ export class CrmStack extends Stack {
     new CfnOutput(this, 'DeliveryQueueUrl', {
       value: events.deliveryQueue.queueUrl,
       description: 'Outbound events: DELIVERY_QUEUE_URL of `admin stream replay --aws` (docs/operations.md)',
+    });
+    new CfnOutput(this, 'FollowUpQueueUrl', {
+      value: followUps.followUpQueue.queueUrl,
+      description: 'Follow-ups falling due: FOLLOW_UP_QUEUE_URL of `admin stream replay --aws` (docs/operations.md)',
+    });
+    new CfnOutput(this, 'FollowUpDeadLetterQueueName', {
+      value: followUps.followUpDeadLetterQueue.queueName,
+      description: 'Follow-ups falling due: follow-up messages whose function kept failing (docs/operations.md)',
     });
 
     Validations.of(api).acknowledge(

@@ -9,7 +9,7 @@ import { messages } from '../messages';
 import * as store from '../storage/subscriptions';
 import { getSubscription, listSubscriptions } from '../storage/subscription-reads';
 import { listWorkspaces } from '../storage/workspace-config';
-import { commandLine, newAuditEntry, type ActingMemberId } from '../storage/audit-log';
+import { commandLine, newAuditEntry, type ActingMemberId, type AuditAction } from '../storage/audit-log';
 import { checkedId, notFoundId, requireWorkspace } from './admin-input';
 /**
  * The admin side of outbound events (docs/api.md#outbound-events): a workspace's subscriptions and the
@@ -64,17 +64,79 @@ export async function createSubscription(
   return { id: subscription.id, url, events, secret };
 }
 
+/** `events` as `POST` and `PATCH /subscriptions` take it: a list of strings, none with a comma (see below). */
+const eventTypeList = z.array(
+  z.string(messages.rules.eventTypeList).check(z.regex(/^[^,]*$/, messages.rules.eventTypeList)),
+  messages.rules.eventTypeList,
+);
+
 /**
  * `POST /subscriptions` (docs/api.md#settings-api): `{ url, events? }`, the event types a list (the command line's
  * `--events a,b`, so no type holds a comma); the URL and the types are checked by `createSubscription`.
  */
 export const newSubscriptionSchema = z.strictObject({
   url: z.string(),
-  events: z.optional(z.array(z.string().check(z.regex(/^[^,]*$/)))),
+  events: z.optional(eventTypeList),
 });
 
-/** `PATCH /subscriptions/{s}`: `{ active }`. */
-export const subscriptionActivationSchema = z.strictObject({ active: z.boolean() });
+/** What `PATCH /subscriptions/{s}` may change, by member. */
+const changeableParts = {
+  active: z.optional(z.boolean(messages.rules.trueOrFalse)),
+  events: z.optional(eventTypeList),
+};
+
+/**
+ * `PATCH /subscriptions/{s}`: `{ active?, events? }`, at least one; `events` replaces the subscription's list (checked
+ * by `changeSubscription` as `createSubscription` checks it: known types, at least one).
+ */
+export const subscriptionChangeSchema = z
+  .strictObject(changeableParts)
+  .check(
+    z.refine(
+      (body) => Object.keys(body).length > 0,
+      messages.rules.oneSettingToChange(Object.keys(changeableParts).join(', ')),
+    ),
+  );
+
+export type SubscriptionChange = { active?: boolean | undefined; events?: string[] | undefined };
+export type SubscriptionState = { id: string; active: boolean; events: string[] };
+
+/**
+ * The change written, with one audit entry per part changed (`subscription.enabled` / `disabled`,
+ * `subscription.changed` naming the types), in one transaction; the subscription's id, or a 404.
+ */
+async function writeChange(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+  change: SubscriptionChange,
+  actingMemberId: ActingMemberId,
+): Promise<{ workspaceId: string; id: string }> {
+  const events = change.events === undefined ? undefined : accepted(checkEventTypes(change.events.join(',')), 'events');
+  const workspace = await requireWorkspace(deps, workspaceId);
+  const id = checkedId('subscription', subscriptionId);
+  const entry = (action: AuditAction, summary: string) =>
+    newAuditEntry(deps.clock(), { workspaceId: workspace.id, memberId: actingMemberId, action, targetId: id, summary });
+  const audits = [
+    ...(change.active === undefined
+      ? []
+      : [
+          change.active
+            ? entry('subscription.enabled', messages.audit.subscriptionEnabled)
+            : entry('subscription.disabled', messages.audit.subscriptionDisabled),
+        ]),
+    ...(events === undefined
+      ? []
+      : [entry('subscription.changed', messages.audit.subscriptionChanged(events.join(', ')))]),
+  ];
+  const written = await store.changeSubscription(
+    deps,
+    { workspaceId: workspace.id, id, active: change.active, events },
+    audits,
+  );
+  if (!written) throw notFoundId('subscription', subscriptionId);
+  return { workspaceId: workspace.id, id };
+}
 
 /** `subscription enable` / `disable`: events written while it is off are never sent. */
 export async function setSubscriptionActive(
@@ -84,19 +146,25 @@ export async function setSubscriptionActive(
   active: boolean,
   actingMemberId: ActingMemberId = commandLine,
 ): Promise<{ id: string; active: boolean }> {
-  const workspace = await requireWorkspace(deps, workspaceId);
-  const id = checkedId('subscription', subscriptionId);
-  const audit = newAuditEntry(deps.clock(), {
-    workspaceId: workspace.id,
-    memberId: actingMemberId,
-    action: active ? 'subscription.enabled' : 'subscription.disabled',
-    targetId: id,
-    summary: active ? messages.audit.subscriptionEnabled : messages.audit.subscriptionDisabled,
-  });
-  if (!(await store.setSubscriptionActive(deps, { workspaceId: workspace.id, id, active }, audit))) {
-    throw notFoundId('subscription', subscriptionId);
-  }
+  const { id } = await writeChange(deps, workspaceId, subscriptionId, { active }, actingMemberId);
   return { id, active };
+}
+
+/**
+ * `PATCH /subscriptions/{s}` (docs/api.md#outbound-events): turns it on or off and/or replaces its event types (an
+ * existing subscription takes a type added since it was created only so). The answer: the subscription as stored
+ * now, read after the write. Events written while it listed a type keep their deliveries; from now on, only the
+ * types listed make new ones.
+ */
+export async function changeSubscription(
+  deps: Deps,
+  input: { workspaceId: string; subscriptionId: string; change: SubscriptionChange; actingMemberId: ActingMemberId },
+): Promise<SubscriptionState> {
+  const written = await writeChange(deps, input.workspaceId, input.subscriptionId, input.change, input.actingMemberId);
+  const stored = await getSubscription(deps, written.workspaceId, written.id);
+  // Deleted between the write and the read: gone now, as a later call would say.
+  if (stored === undefined) throw notFoundId('subscription', input.subscriptionId);
+  return { id: stored.id, active: stored.active, events: stored.events };
 }
 
 /** `subscription delete`: its pending deliveries find no subscription and stop; all expire with their TTL. */

@@ -28,6 +28,7 @@ export type AuditAction =
   | 'subscription.created'
   | 'subscription.enabled'
   | 'subscription.disabled'
+  | 'subscription.changed'
   | 'subscription.deleted'
   | 'subscription.secret_rotated'
   | 'delivery.redelivered'

@@ -68,14 +68,21 @@ function createdByUpdate(store: Store, item: SubscriptionItem) {
 }
 
 /**
- * Turns a subscription on or off, with its audit entry; false when it does not exist (the condition
- * keeps the update from creating an item: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.ConditionExpressions.html).
+ * Changes a subscription: turns it on or off (`active`), replaces its event types (`events`), or both, with its
+ * audit entries (one per part changed), in one transaction; false when it does not exist (the condition keeps the
+ * update from creating an item: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.ConditionExpressions.html).
+ * `events` is written whole; the fan-out reads it for each batch of the change stream (lib/domain/events/fan-out.ts):
+ * the deliveries already made stay, the writes it reads from then on are sent by the new list.
  */
-export async function setSubscriptionActive(
+export async function changeSubscription(
   store: Store,
-  subscription: { workspaceId: string; id: string; active: boolean },
-  audit: AuditEntry,
+  subscription: { workspaceId: string; id: string; active?: boolean | undefined; events?: string[] | undefined },
+  audits: AuditEntry[],
 ): Promise<boolean> {
+  const parts = Object.entries({ active: subscription.active, events: subscription.events }).filter(
+    ([, value]) => value !== undefined,
+  );
+  if (parts.length === 0) throw new Error('changeSubscription: nothing to change');
   return transactUnlessRefused(
     store,
     [
@@ -83,12 +90,13 @@ export async function setSubscriptionActive(
         Update: {
           TableName: store.tableName,
           Key: keys.subscription(subscription.workspaceId, subscription.id),
-          UpdateExpression: 'SET active = :active',
+          UpdateExpression: `SET ${parts.map(([name]) => `#${name} = :${name}`).join(', ')}`,
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':active': subscription.active },
+          ExpressionAttributeNames: Object.fromEntries(parts.map(([name]) => [`#${name}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(parts.map(([name, value]) => [`:${name}`, value])),
         },
       },
-      auditPut(store, audit),
+      ...audits.map((audit) => auditPut(store, audit)),
     ],
     0,
   );

@@ -208,6 +208,24 @@ export const keys = {
   fieldPurges: 'FIELDPURGE',
   fieldPurgeSince: (deletedAt: string): string => new Date(deletedAt).toISOString(),
 
+  /**
+   * A prospect's follow-up schedule (docs/data-model.md, "Follow-ups falling due"): the time its `prospect.follow_up_due`
+   * waits for, kept from the change stream. In a partition of its own, not the prospect's, so that the stream handler
+   * that writes it is granted nothing under `PROSPECT#`.
+   */
+  followUpSchedule: (workspaceId: string, prospectId: string): ItemKey => ({
+    pk: `FOLLOWUP#${workspaceId}#${prospectId}`,
+    sk: 'FOLLOWUP',
+  }),
+  /** The follow-up sweep's progress: every follow-up scheduled before `swept_to` is queued. */
+  followUpClock: { pk: 'FOLLOWUP#CLOCK', sk: 'CLOCK' } satisfies ItemKey,
+  /**
+   * Index gsi4, "follow-ups waiting" (docs/data-model.md, "Follow-ups falling due"): 16 shards, the prospect's by a hash
+   * of its id, sorted by the time (ISO 8601 UTC with milliseconds).
+   */
+  followUpShards: Array.from({ length: 16 }, (_, shard) => `FOLLOWUP#${shard.toString(16)}`),
+  followUpShard: (prospectId: string): string => `FOLLOWUP#${sha256Hex(prospectId).slice(-1)}`,
+
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({
     pk: `IDEM#${sha256Hex(`${scope}\n${idempotencyKey}`)}`,

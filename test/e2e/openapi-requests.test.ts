@@ -54,6 +54,7 @@ const component = (name: string): Schema => {
 let api: TestApi;
 let ws: SeedOutput;
 let people: PeopleWorkspace;
+let subscriptionId: string;
 let offset = 0;
 
 beforeAll(async () => {
@@ -61,6 +62,12 @@ beforeAll(async () => {
   // Each call a minute later: the many PATCHes carrying `stage` never meet the stage-change limit.
   api = await startTestApi({ clock: () => new Date(Date.now() + (offset += 61_000)) });
   people = await workspaceWithPeople(api);
+  // A subscription whose PATCH the document describes; its URL is never called (no lead is written to its workspace).
+  const subscription = await api.request('POST', `/workspaces/${people.seed.workspace_id}/subscriptions`, {
+    headers: bearer(people.admin),
+    body: { url: 'http://127.0.0.1:9/evenements' },
+  });
+  subscriptionId = (subscription.body as { id: string }).id;
   // Custom fields a PATCH may set and a list may filter on (docs/api.md#custom-fields), in both workspaces.
   const store = productionDeps();
   for (const workspaceId of [ws.workspace_id, people.seed.workspace_id]) {
@@ -131,6 +138,12 @@ const operations = {
   changeWorkspace: { method: 'PATCH', path: settings(''), credential: adminToken, shape: 'standard' },
   createApiKey: { method: 'POST', path: settings('/api-keys'), credential: adminToken, shape: 'standard' },
   setWebhookActive: { method: 'PATCH', path: settings('/webhook'), credential: adminToken, shape: 'standard' },
+  updateSubscription: {
+    method: 'PATCH',
+    path: () => settings(`/subscriptions/${subscriptionId}`)(),
+    credential: adminToken,
+    shape: 'standard',
+  },
   findProspects: { method: 'GET', path: () => '/prospects', credential: apiKey, shape: 'standard' },
   findWorkspaceProspects: { method: 'GET', path: settings('/prospects'), credential: memberToken, shape: 'standard' },
 } as const satisfies Record<string, Operation>;
@@ -179,6 +192,7 @@ const validBodies = {
   changeWorkspace: { time_zone: 'America/Montreal' },
   createApiKey: { name: 'Zapier', scopes: ['*'] },
   setWebhookActive: { active: true },
+  updateSubscription: { active: true, events: ['prospect.created', 'prospect.follow_up_due'] },
 };
 const bodyComponents = {
   updateProspect: 'ProspectChange',
@@ -197,6 +211,7 @@ const bodyComponents = {
   changeWorkspace: 'WorkspaceChange',
   createApiKey: 'NewApiKey',
   setWebhookActive: 'WebhookActivation',
+  updateSubscription: 'SubscriptionChange',
 } as const;
 
 const typesOf = (schema: Schema): string[] =>
@@ -431,6 +446,15 @@ const specific: RefusedCase[] = [
     title: `changeWorkspace: time_zone ${JSON.stringify(zone)}, no IANA name`,
     call: () => call('changeWorkspace', { body: { time_zone: zone } }),
     refusal: badBody('time_zone'),
+  })),
+  ...[
+    ['no event type', []],
+    ['an unknown event type', ['prospect.created', 'prospect.deleted']],
+    ['two types in one, with a comma', ['prospect.created,prospect.updated']],
+  ].map(([what, events]) => ({
+    title: `updateSubscription: ${what as string}`,
+    call: () => call('updateSubscription', { body: { events } }),
+    refusal: badBody('events'),
   })),
   ...(['key', 'type'] as const).map((name) => ({
     title: `changeField: ${name} sent`,

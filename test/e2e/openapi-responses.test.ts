@@ -721,6 +721,12 @@ describe('the webhook call journal, subscriptions and deliveries answer as docum
     await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: false } });
     await call(api, 'PATCH', `${base}/subscriptions/${unknownId}`, { headers: admin(), body: { active: false } });
     await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { active: 'oui' } });
+    await call(api, 'PATCH', `${base}/subscriptions/${id}`, {
+      headers: admin(),
+      body: { events: ['prospect.created', 'prospect.follow_up_due'] },
+    });
+    await call(api, 'PATCH', `${base}/subscriptions/${id}`, { headers: admin(), body: { events: ['inconnu'] } });
+    await call(api, 'PATCH', `${base}/subscriptions/${unknownId}`, { headers: admin(), body: { events: [] } });
     // A subscription an earlier version wrote with its secret on its own item, not yet moved: 409.
     const legacy = randomUUID();
     await store.db.send(

@@ -13,7 +13,8 @@ import { bearer } from '../support/people';
  * The « Abonnements » screen of the settings page (docs/api.md#settings-page) in Debian's Chromium against the local
  * server and its outbound events as `npm start` runs them (the table's stream, the delivery function, the in-process
  * queue the redeliver route queues on): an admin subscribes a URL (its secret shown once), turns it off and on, rotates
- * its secret and deletes it after confirming, reads a lead's delivery and sends it again; a member has no such screen.
+ * its secret and deletes it after confirming, reads a lead's delivery and sends it again, changes the event types of an
+ * existing subscription; a member has no such screen.
  * Nothing listens on 127.0.0.1:9, so every attempt fails at once and stays pending. Skipped, with a warning, where
  * Chromium is absent (CI installs it).
  */
@@ -157,6 +158,69 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     await page.getByText("Cet espace n'a encore aucun abonnement.").waitFor();
     expect(await listed()).toEqual([]);
     await expectAccessible(page);
+    expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('an existing subscription takes other event types, the new one among them: checked as stored, saved, kept on a reload', async () => {
+    // As one created before `prospect.follow_up_due` existed: a list without it.
+    const existing = 'http://127.0.0.1:9/existant';
+    const created = await world.api.request('POST', base(), {
+      headers: bearer(world.ws.admin),
+      body: { url: existing, events: ['prospect.created', 'prospect.note_added'] },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const stored = async () => (await listed()).find((subscription) => subscription.id === id)?.events;
+    const { page, outside, errors } = await world.openPage();
+    await openScreen(page, world.ws.admin.email, 'Abonnements');
+    await page.getByRole('link', { name: `Ouvrir l’abonnement à ${existing}` }).click();
+    const card = page.getByRole('region', { name: `Abonnement à ${existing}` });
+    const group = card.getByRole('group', { name: 'Événements à envoyer désormais' });
+    const checked = async () => {
+      const boxes = await group.getByRole('checkbox').all();
+      const states = await Promise.all(
+        boxes.map(async (box) => ((await box.isChecked()) ? await box.getAttribute('value') : undefined)),
+      );
+      return states.filter((value) => value !== undefined);
+    };
+    await group.getByRole('checkbox').first().waitFor();
+    await expect(group.getByRole('checkbox').count()).resolves.toBe(8);
+    await expect(checked()).resolves.toEqual(['prospect.created', 'prospect.note_added']);
+    await expectAccessible(page);
+
+    // None checked: the API refuses in its own words, nothing changes.
+    for (const box of await group.getByRole('checkbox').all()) await box.uncheck();
+    const save = card.getByRole('button', { name: 'Enregistrer les événements' });
+    await save.click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(messages.admin.subscription.noEventType);
+    expect(await stored()).toEqual(['prospect.created', 'prospect.note_added']);
+
+    // The new type and notes: saved, said, the refusal gone, audited.
+    await group.getByRole('checkbox', { name: '(prospect.follow_up_due)' }).check();
+    await group.getByRole('checkbox', { name: '(prospect.note_added)' }).check();
+    await save.click();
+    await card.getByText(`Événements de l’abonnement à ${existing} enregistrés.`, { exact: true }).waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    expect(await stored()).toEqual(['prospect.note_added', 'prospect.follow_up_due']);
+    await card
+      .getByText('Note ajoutée (prospect.note_added) ; Rappel dû (prospect.follow_up_due)', { exact: true })
+      .waitFor();
+    const [entry] = (await listAudit(deps, { workspaceId: world.ws.seed.workspace_id })).entries;
+    expect(entry).toMatchObject({ action: 'subscription.changed', member_id: world.ws.admin.memberId, target_id: id });
+    await expectAccessible(page);
+
+    // Read again on a reload: checked as stored.
+    await page.reload();
+    await group.getByRole('checkbox').first().waitFor();
+    await expect(checked()).resolves.toEqual(['prospect.note_added', 'prospect.follow_up_due']);
+    // On a phone-width screen, the boxes and the button fit without scrolling sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate('[window.innerWidth, document.documentElement.scrollWidth]')).toEqual([360, 360]);
+    await expectAccessible(page);
+
+    expect((await world.api.request('DELETE', `${base()}/${id}`, { headers: bearer(world.ws.admin) })).status).toBe(
+      200,
+    );
     expect([outside, errors]).toEqual([[], []]);
   }, 60_000);
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
+import { messages } from '../../lib/messages';
 import type { CreatedSubscription } from '../../lib/settings/subscriptions';
 import type { SubscriptionView } from '../../lib/settings/subscription-list';
 import { productionSecretsDeps } from '../../lib/storage/client';
@@ -131,32 +132,114 @@ describe('GET /subscriptions', () => {
 });
 
 describe('PATCH /subscriptions/{subscription_id}', () => {
-  test('{ active } turns it off and on, audited', async () => {
-    const path = `/subscriptions/${subscription.id}`;
-    expect((await asAdmin('PATCH', path, { body: { active: false } })).body).toEqual({
+  const path = () => `/subscriptions/${subscription.id}`;
+  const stored = async () =>
+    ((await asAdmin('GET', '/subscriptions')).body as { subscriptions: SubscriptionView[] }).subscriptions.find(
+      (each) => each.id === subscription.id,
+    );
+  const newestAudits = async (count: number) =>
+    (await listAudit(deps, { workspaceId: ws.seed.workspace_id })).entries.slice(0, count);
+  const deliveriesOf = async () =>
+    ((await asAdmin('GET', `${path()}/deliveries`)).body as { deliveries: DeliveryView[] }).deliveries;
+
+  test('{ active } turns it off and on, audited; the answer names its events', async () => {
+    expect((await asAdmin('PATCH', path(), { body: { active: false } })).body).toEqual({
       id: subscription.id,
       active: false,
+      events: [...eventTypes],
     });
     expect(await newestAudit()).toMatchObject({ action: 'subscription.disabled', member_id: ws.admin.memberId });
-    expect((await asAdmin('PATCH', path, { body: { active: true } })).body).toEqual({
+    expect((await asAdmin('PATCH', path(), { body: { active: true } })).body).toEqual({
       id: subscription.id,
       active: true,
+      events: [...eventTypes],
     });
     expect(await newestAudit()).toMatchObject({ action: 'subscription.enabled', target_id: subscription.id });
   });
 
-  test.each([
-    [{ active: 'oui' }, 'active'],
-    [{}, 'active'],
-    [{ active: true, url: 'x' }, 'url'],
-  ])('%j: 400 naming %s', async (body, field) => {
-    const answer = await asAdmin('PATCH', `/subscriptions/${subscription.id}`, { body });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ error: { details: { field } } });
+  test('{ events } replaces the list (the new type among them), audited as subscription.changed naming the types', async () => {
+    const answer = await asAdmin('PATCH', path(), {
+      body: { events: ['prospect.follow_up_due', 'prospect.note_added', 'prospect.note_added'] },
+    });
+    expect(answer.status).toBe(200);
+    // Known types once each, in the order of the event types; `active` as it was.
+    const events = ['prospect.note_added', 'prospect.follow_up_due'];
+    expect(answer.body).toEqual({ id: subscription.id, active: true, events });
+    expect(await stored()).toMatchObject({ id: subscription.id, active: true, events });
+    expect(await newestAudit()).toEqual({
+      id: expect.any(String),
+      at: expect.any(String),
+      member_id: ws.admin.memberId,
+      action: 'subscription.changed',
+      target_id: subscription.id,
+      summary: messages.audit.subscriptionChanged('prospect.note_added, prospect.follow_up_due'),
+    });
   });
 
-  test.each(['pas-un-uuid', randomUUID()])('%s: 404', async (id) => {
-    expect((await asAdmin('PATCH', `/subscriptions/${id}`, { body: { active: false } })).status).toBe(404);
+  test('a lead written while `prospect.created` is not listed makes no delivery, not even once listed again', async () => {
+    expect((await lead()).status).toBe(200);
+    await settle();
+    expect(await deliveriesOf()).toEqual([]);
+    const every = await asAdmin('PATCH', path(), { body: { events: [...eventTypes] } });
+    expect(every.body).toEqual({ id: subscription.id, active: true, events: [...eventTypes] });
+    // The list applies from the change on: the lead before it is still not sent.
+    await settle();
+    expect(await deliveriesOf()).toEqual([]);
+  }, 30_000);
+
+  test('{ active, events } at once: both written, one audit entry each, in one transaction', async () => {
+    const answer = await asAdmin('PATCH', path(), { body: { active: false, events: ['prospect.created'] } });
+    expect(answer.body).toEqual({ id: subscription.id, active: false, events: ['prospect.created'] });
+    expect((await newestAudits(2)).map((entry) => entry.action).sort()).toEqual([
+      'subscription.changed',
+      'subscription.disabled',
+    ]);
+    expect((await asAdmin('PATCH', path(), { body: { active: true, events: [...eventTypes] } })).body).toEqual({
+      id: subscription.id,
+      active: true,
+      events: [...eventTypes],
+    });
+  });
+
+  test.each([
+    [{ active: 'oui' }, 'active'],
+    [{ active: null }, 'active'],
+    [{}, 'body'],
+    [{ active: true, url: 'x' }, 'url'],
+    [{ events: [] }, 'events'],
+    [{ active: false, events: [] }, 'events'],
+    [{ events: ['prospect.created', 'prospect.deleted'] }, 'events'],
+    [{ events: ['prospect.created,prospect.updated'] }, 'events'],
+    [{ events: 'prospect.created' }, 'events'],
+    [{ events: [42] }, 'events'],
+    [{ events: null }, 'events'],
+  ])('%j: 400 naming %s, in French, nothing written', async (body, field) => {
+    const [before, audited] = [await stored(), await newestAudit()];
+    const answer = await asAdmin('PATCH', path(), { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      error: { code: 'bad_request', details: { field, message: expect.not.stringMatching(/Invalid|expected/) } },
+    });
+    expect([await stored(), await newestAudit()]).toEqual([before, audited]);
+  });
+
+  test('an empty list and an unknown type: the words of the command line', async () => {
+    expect((await asAdmin('PATCH', path(), { body: { events: [] } })).body).toMatchObject({
+      error: { message: messages.admin.subscription.noEventType },
+    });
+    expect((await asAdmin('PATCH', path(), { body: { events: ['prospect.deleted'] } })).body).toMatchObject({
+      error: {
+        message: messages.admin.subscription.unknownEventTypes('prospect.deleted', eventTypes.join(', ')),
+      },
+    });
+  });
+
+  test.each([
+    ['pas-un-uuid', { active: false }],
+    [randomUUID(), { active: false }],
+    [randomUUID(), { events: ['prospect.created'] }],
+  ])('%s %j: 404', async (id, body) => {
+    expect((await asAdmin('PATCH', `/subscriptions/${id}`, { body })).status).toBe(404);
   });
 });
 
@@ -282,6 +365,7 @@ describe('who may call', () => {
     ['GET', '/subscriptions'],
     ['POST', '/subscriptions', { url: 'http://127.0.0.1/x' }],
     ['PATCH', `/subscriptions/${subscription.id}`, { active: false }],
+    ['PATCH', `/subscriptions/${subscription.id}`, { events: ['prospect.created'] }],
     ['DELETE', `/subscriptions/${subscription.id}`],
     ['POST', `/subscriptions/${subscription.id}/secret`],
     ['GET', `/subscriptions/${subscription.id}/deliveries`],
@@ -294,9 +378,9 @@ describe('who may call', () => {
       const asStranger = await api.request(method, `${base()}${path}`, { headers: bearer(other.admin), body });
       expect({ path, statuses: [asMember.status, asStranger.status] }).toEqual({ path, statuses: [403, 404] });
     }
-    // Nothing changed: the subscription is still there, active.
+    // Nothing changed: the subscription is still there, active, every type listed.
     expect((await asAdmin('GET', '/subscriptions')).body).toMatchObject({
-      subscriptions: [{ id: subscription.id, active: true }],
+      subscriptions: [{ id: subscription.id, active: true, events: [...eventTypes] }],
     });
   });
 

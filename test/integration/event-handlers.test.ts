@@ -1,3 +1,4 @@
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -24,6 +25,7 @@ import { readTableStream, sqsRecord, StreamDisabledError } from '../../tools/loc
 import { createTableWithoutStream } from '../support/dynamodb';
 import { aProspectItem } from '../support/prospect-items';
 import { aWorkspace } from '../support/seed';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 /**
  * What the stream handler and the delivery function promise Lambda's event source mappings, tested at
@@ -50,7 +52,7 @@ beforeAll(async () => {
   await ensureTable(client, tableName);
   await ensureSecretsTable(client, deps.secretsTableName);
   // The modules build their production handlers on import, which need the queue's URL.
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  setTestQueueUrls();
   ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
   ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
   receiver = createServer((request, response) => {
@@ -89,6 +91,7 @@ const eventDeps = (queue: DeliveryQueue) => ({
   queue,
   send: createHttpSender('local'),
   network: 'local' as const,
+  followUpQueue: recordingFollowUpQueue(),
 });
 
 /** The records `write` makes, as the local runtime hands them to a stream handler. */

@@ -6,13 +6,16 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { productionDeps, createDocumentClient } from '../../lib/storage/client';
 import { fanOut } from '../../lib/domain/events/fan-out';
 import type { EventType } from '../../lib/domain/events/event-types';
-import type { DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryMessage } from '../../lib/domain/events/ports';
+import type { StreamDeps } from '../../lib/domain/events/fan-out';
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import { eventItems, type DeliveryItem, type SubscriptionItem } from '../../lib/storage/event-items';
 import { keys, items, type ProspectItem } from '../../lib/storage/table-items';
 import type { StoredChange } from '../../lib/storage/stream-records';
 import { configItems } from '../../lib/storage/workspace-config';
 import type * as StreamHandler from '../../functions/events/stream-handler';
 import { aProspectItem } from '../support/prospect-items';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 type Sent = { message: DeliveryMessage; delaySeconds: number };
 
@@ -34,13 +37,14 @@ const base = productionDeps();
 const put = (item: object) =>
   base.db.send(new PutCommand({ TableName: base.tableName, Item: item as Record<string, unknown> }));
 
-function depsWith(queue: ReturnType<typeof recordingQueue>, db = base.db): EventDeps {
+function depsWith(queue: ReturnType<typeof recordingQueue>, db = base.db): StreamDeps {
   return {
     ...base,
     db,
     queue,
     send: () => Promise.reject(new Error('no POST in the fan-out')),
     network: 'local',
+    followUpQueue: recordingFollowUpQueue(),
   };
 }
 
@@ -324,7 +328,7 @@ describe('stream handler', () => {
 
   beforeAll(async () => {
     // The module builds its production dependencies on import, which need the queue's URL.
-    process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+    setTestQueueUrls();
     ({ createHandler } = await import('../../functions/events/stream-handler'));
   });
 

@@ -1,3 +1,4 @@
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
@@ -29,6 +30,7 @@ import { seedWorkspace } from '../../tools/seed/seed';
 import { startFaultyWire, partitionOf } from '../support/faulty-wire';
 import { aProspectItem } from '../support/prospect-items';
 import { aWorkspace } from '../support/seed';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 /**
  * The purge of a deleted custom field (docs/data-model.md, "The purge of a deleted field"), run as its function runs
@@ -53,7 +55,7 @@ beforeAll(async () => {
   client.destroy();
   deps = { ...productionDeps(), tableName };
   // The stream handler's module builds its production dependencies on import, which need the queue's URL.
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  setTestQueueUrls();
   ({ createHandler: createPurgeHandler } = await import('../../functions/events/purge-deleted-fields'));
   ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
 });
@@ -433,6 +435,7 @@ describe('the purge is no change of a prospect', () => {
     const streamHandler = createStreamHandler({
       ...deps,
       queue: { send: async (messages) => void queued.push(...messages.map(({ message }) => message)) },
+      followUpQueue: recordingFollowUpQueue(),
       send: createHttpSender('local'),
       network: 'local',
     });

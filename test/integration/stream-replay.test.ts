@@ -10,7 +10,9 @@ import { replayKeptBatches } from '../../tools/admin/use-cases/stream-replay';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { createDynamoClient, loadSecretsTableName, productionDeps } from '../../lib/storage/client';
 import { ensureTable } from '../../tools/local/create-table';
-import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryDeps, DeliveryMessage } from '../../lib/domain/events/ports';
+import type { StreamDeps } from '../../lib/domain/events/fan-out';
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import { changeStreamSettings } from '../../lib/domain/events/queue-settings';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import type { DeliveryItem } from '../../lib/storage/event-items';
@@ -23,6 +25,7 @@ import { fakeBucket } from '../support/fake-s3';
 import { aKeptBatchKey, aKeptInvocationRecord } from '../support/kept-batches';
 import { aProspectItem } from '../support/prospect-items';
 import { aLocalReceiver, anSqsEvent, aStreamEvent, aStreamRecord } from '../support/recorded-events';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 /**
  * No event silently lost: a stream batch the mapping gives up is kept whole in
@@ -54,11 +57,12 @@ function aQueue() {
   return queue;
 }
 
-const depsWith = (queue: ReturnType<typeof aQueue>): EventDeps => ({
+const depsWith = (queue: ReturnType<typeof aQueue>): StreamDeps => ({
   ...base,
   queue,
   send: createHttpSender('local'),
   network: 'local',
+  followUpQueue: recordingFollowUpQueue(),
 });
 /** The delivery function's, as deployed: the stream handler's and the signing-secrets table. */
 const secretsTableName = loadSecretsTableName();
@@ -73,7 +77,7 @@ beforeAll(async () => {
   await ensureTable(client, base.tableName);
   client.destroy();
   // The modules build their production dependencies on import, which need the queue's URL.
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  setTestQueueUrls();
   ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
   ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
   receiver = await aLocalReceiver({ '/accepts': 204 });

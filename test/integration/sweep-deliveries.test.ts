@@ -6,7 +6,9 @@ import type * as StreamHandler from '../../functions/events/stream-handler';
 import type * as SweepDeliveries from '../../functions/events/sweep-deliveries';
 import { createSubscription } from '../../lib/settings/subscriptions';
 import { createDynamoClient, loadSecretsTableName, productionDeps, type Deps } from '../../lib/storage/client';
-import type { DeliveryDeps, DeliveryMessage, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryDeps, DeliveryMessage } from '../../lib/domain/events/ports';
+import type { StreamDeps } from '../../lib/domain/events/fan-out';
+import { recordingFollowUpQueue } from '../support/follow-up-queue';
 import { sweepSettings } from '../../lib/domain/events/queue-settings';
 import { retryDelaysSeconds } from '../../lib/domain/events/retry-schedule';
 import { createHttpSender } from '../../lib/outbound/http-sender';
@@ -18,6 +20,7 @@ import { captureLogs } from '../support/captured-logs';
 import { aProspectItem } from '../support/prospect-items';
 import { aLocalReceiver, anSqsEvent, aStreamEvent, aStreamRecord } from '../support/recorded-events';
 import { recordingMetrics } from '../support/recording-metrics';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 /**
  * The sweep of pending deliveries, so that no event is silently lost: a delivery whose queue message was never
@@ -44,7 +47,7 @@ beforeAll(async () => {
   client.destroy();
   deps = { ...productionDeps(), tableName, metrics };
   // The modules build their production dependencies on import, which need the queue's URL.
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  setTestQueueUrls();
   ({ createHandler: createStreamHandler } = await import('../../functions/events/stream-handler'));
   ({ createHandler: createDeliveryHandler } = await import('../../functions/events/deliver-event'));
   ({ createHandler: createSweepHandler } = await import('../../functions/events/sweep-deliveries'));
@@ -69,12 +72,13 @@ function aQueue() {
   return queue;
 }
 
-const eventDeps = (queue: ReturnType<typeof aQueue>, at: () => Date = () => new Date()): EventDeps => ({
+const eventDeps = (queue: ReturnType<typeof aQueue>, at: () => Date = () => new Date()): StreamDeps => ({
   ...deps,
   clock: at,
   queue,
   send: createHttpSender('local'),
   network: 'local',
+  followUpQueue: recordingFollowUpQueue(),
 });
 /** The delivery function's, as deployed: the others' and the signing-secrets table. */
 const deliveryDeps = (queue: ReturnType<typeof aQueue>): DeliveryDeps => ({ ...eventDeps(queue), secretsTableName });

@@ -203,6 +203,7 @@ export async function startEventWorld(): Promise<EventWorld> {
       return createHandler({
         ...deps,
         queue: pipeline.queue,
+        followUpQueue: pipeline.followUpQueue,
         send: createHttpSender('local'),
         network: 'local',
       });

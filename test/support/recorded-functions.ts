@@ -1,7 +1,9 @@
+import { recordingFollowUpQueue } from './follow-up-queue';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createAuthorizer } from '../../functions/authorizer';
 import { loadSecretsTableName, productionDeps, type Deps } from '../../lib/storage/client';
-import type { DeliveryMessage, DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryMessage, DeliveryQueue } from '../../lib/domain/events/ports';
+import type { StreamDeps } from '../../lib/domain/events/fan-out';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import type { IdentityProvider } from '../../lib/domain/identity-provider';
@@ -152,12 +154,14 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date;
       queued.push(...messages);
     },
   };
-  const depsOf = (name: string): EventDeps => {
+  const followUpQueue = recordingFollowUpQueue();
+  const depsOf = (name: string): StreamDeps => {
     const deps = productionDeps();
     calls.set(name, recordCalls(deps.db));
-    return { ...deps, queue, send: createHttpSender('local'), network: 'local' };
+    return { ...deps, queue, followUpQueue, send: createHttpSender('local'), network: 'local' };
   };
   process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
+  process.env.FOLLOW_UP_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called-follow-ups';
   /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
   const streamModule = await import('../../functions/events/stream-handler');
   const deliveryModule = await import('../../functions/events/deliver-event');

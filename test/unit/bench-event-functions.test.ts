@@ -3,12 +3,15 @@ import { jest } from '@jest/globals';
 import { checkBudgets, type BenchResults } from '../../tools/bench/figures';
 import {
   benchDeliveryQueueUrl,
+  benchFollowUpQueueUrl,
   coldStartEvents,
   prospectCreatedBatch,
   skippedWork,
   succeeded,
   unknownDeliveryBatch,
+  unknownFollowUpBatch,
 } from '../../tools/bench/functions';
+import { parseFollowUpDueMessage } from '../../lib/domain/follow-ups/send-follow-up-due';
 import { functionsSection } from '../../tools/bench/report';
 import { handOut, type Send } from '../../tools/bench/workspace';
 import type { SeedOutput } from '../../tools/seed/seed';
@@ -59,6 +62,16 @@ describe('first events of the outbound-event functions', () => {
     expect(Date.parse(messages[0]?.not_before ?? '')).toBeLessThanOrEqual(Date.now());
     expect(Date.parse(messages[0]?.not_before ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(benchDeliveryQueueUrl).toMatch(/^https:\/\/sqs\./);
+  });
+
+  it('gives the send of follow-ups one readable message per run, each for a different prospect, its time past', () => {
+    const messages = [0, 1].map((run) =>
+      parseFollowUpDueMessage(unknownFollowUpBatch(seed, run).Records[0]?.body ?? ''),
+    );
+    expect(messages[0]).toMatchObject({ workspace_id: seed.workspace_id });
+    expect(messages[0]?.prospect_id).not.toBe(messages[1]?.prospect_id);
+    expect(Date.parse(messages[0]?.follow_up_at ?? '')).toBeLessThan(Date.now());
+    expect(benchFollowUpQueueUrl).toMatch(/^https:\/\/sqs\./);
   });
 
   it('has a first event for every function of the stack, each route from its first operation', async () => {

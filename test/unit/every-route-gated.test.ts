@@ -7,6 +7,7 @@ import type { Deps } from '../../lib/storage/client';
 import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';
+import { setTestQueueUrls } from '../support/queue-urls';
 
 type RouteModule = {
   createHandler: (deps: Deps) => (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -14,7 +15,7 @@ type RouteModule = {
 
 // A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: any will do; the
 // replay's, the webhooks' functions' names.
-process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+setTestQueueUrls();
 process.env.INGEST_LEAD_FUNCTION_NAME ??= 'never-invoked-ingest-lead';
 process.env.RECRUITMENT_FUNCTION_NAME ??= 'never-invoked-recruitment';
 

@@ -1,13 +1,13 @@
 import { SendMessageBatchCommand, SQSClient, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
-import { createSqsDeliveryQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-delivery-queue';
+import { createSqsQueue, loadDeliveryQueueUrl } from '../../lib/queue/sqs-queue';
 
 /** The SQS adapter of the delivery queue: batches of 10, a partial failure sent once more, then an error. */
 const client = new SQSClient({ region: 'eu-west-3', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
 const mock = mockClient(client);
 const queueUrl = 'https://sqs.eu-west-3.amazonaws.com/123456789012/deliveries';
-const queue = createSqsDeliveryQueue(client, queueUrl);
+const queue = createSqsQueue<DeliveryMessage>(client, queueUrl);
 
 const message = (n: number): DeliveryMessage => ({
   workspace_id: 'ws',

@@ -11,6 +11,7 @@ import { esbuildOptionsFor } from '../../infra/cdk/bundling';
 import type { SeedOutput } from '../seed/seed';
 import { encodeDecision, type AuthDecision } from '../../lib/auth/context';
 import type { DeliveryMessage } from '../../lib/domain/events/ports';
+import type { FollowUpDueMessage } from '../../lib/domain/follow-ups/ports';
 import { newProspect } from '../../lib/domain/lead/ingest-lead';
 import { derivedTimeOrderedId, items } from '../../lib/storage/table-items';
 import { authorizerEntry, deployedRoutes as routes, eventFunctions } from '../../infra/cdk/route-grants';
@@ -167,6 +168,9 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   events.set('sweepDeliveries', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   // The purge neither: it queries the workspaces with a deleted field to purge (none here).
   events.set('purgeDeletedFields', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
+  // The follow-up sweep neither: it reads its clock, queries every shard's waiting follow-ups, moves its clock.
+  events.set('sweepFollowUps', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
+  events.set('sendFollowUpDue', (run) => unknownFollowUpBatch(seed, run));
   events.set(referenceName, () => ({}));
   return events;
 }
@@ -183,6 +187,8 @@ export async function settingsFirstEvents(send: Send, runs: number): Promise<Fir
 
 /** The event functions' `DELIVERY_QUEUE_URL` (read on import); no cold start sends to it. */
 export const benchDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-deliveries`;
+/** Their `FOLLOW_UP_QUEUE_URL`, the same way. */
+export const benchFollowUpQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-follow-ups`;
 
 /**
  * Run `run`'s stream batch: the INSERT of a new prospect, as Lambda hands a stream record over ("Using AWS Lambda with
@@ -215,6 +221,21 @@ export function prospectCreatedBatch(seed: SeedOutput, run: number): DynamoDBStr
  * Run `run`'s queue batch: a delivery message for a delivery that does not exist (one BatchGetItem, dropped). A real
  * attempt cannot be timed: the deployed bundle refuses http and loopback addresses (lib/outbound/address-policy.ts).
  */
+/**
+ * Run `run`'s follow-up batch: a follow-up of a prospect that does not exist, whose time has come (one transaction,
+ * refused: nothing sent).
+ */
+export function unknownFollowUpBatch(seed: SeedOutput, run: number): SQSEvent {
+  const now = new Date();
+  const message: FollowUpDueMessage = {
+    workspace_id: seed.workspace_id,
+    prospect_id: derivedTimeOrderedId(now, `bench#prospect#${run}`),
+    follow_up_at: new Date(now.getTime() - 1000).toISOString(),
+  };
+  const body = JSON.stringify(message);
+  return { Records: [sqsRecord({ messageId: randomUUID(), body, receives: 1, sentAt: now.getTime() })] };
+}
+
 export function unknownDeliveryBatch(seed: SeedOutput, run: number): SQSEvent {
   const now = new Date();
   const id = (kind: string) => derivedTimeOrderedId(now, `bench#${kind}#${run}`);

@@ -10,6 +10,7 @@ import { startLocalIdentityProvider } from '../local/identity-provider';
 import { checkBudgets, describeEnvironment, readBaseline } from './figures';
 import {
   benchDeliveryQueueUrl,
+  benchFollowUpQueueUrl,
   buildBundles,
   coldStartEvents,
   coldStartRuns,
@@ -66,9 +67,13 @@ async function bench() {
     const bundles = await buildBundles(bundleDir);
     log(`${bundles.length} bundles built; ${coldStartRuns} cold starts each…`);
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
-    // The event functions read their queue's URL on import (lib/event-deps.ts); the routes ignore it. The replay
+    // The event functions read their queues' URLs on import (lib/event-deps.ts); the routes ignore it. The replay
     // invokes the webhooks' functions through the Lambda API the local server serves (tools/local/lambda-runtime.ts).
-    const outbound = { DELIVERY_QUEUE_URL: benchDeliveryQueueUrl, LAMBDA_ENDPOINT: server.url };
+    const outbound = {
+      DELIVERY_QUEUE_URL: benchDeliveryQueueUrl,
+      FOLLOW_UP_QUEUE_URL: benchFollowUpQueueUrl,
+      LAMBDA_ENDPOINT: server.url,
+    };
     const invoked = { INGEST_LEAD_FUNCTION_NAME: 'ingestLead', RECRUITMENT_FUNCTION_NAME: 'recruitment' };
     const measured = await measureColdStarts(bundles, events, { ...env, ...outbound, ...invoked });
     const coldStartLoadAverage = loadavg()[0] ?? 0;

@@ -6,29 +6,39 @@ import type {
   DynamoDBBatchResponse,
   DynamoDBRecord,
   DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
   SQSRecord,
 } from 'aws-lambda';
 import { type SecretsDeps, createDynamoClient, localDynamoTiming } from '../../lib/storage/client';
-import type { DeliveryQueue, EventDeps } from '../../lib/domain/events/ports';
+import type { DeliveryMessage, DeliveryQueue, EventDeps, MessageQueue } from '../../lib/domain/events/ports';
+import { followUpDueSettings } from '../../lib/domain/follow-ups/follow-up-settings';
+import type { FollowUpDeps, FollowUpDueMessage, FollowUpQueue } from '../../lib/domain/follow-ups/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { localStage } from './api-gateway';
-import { localDeliveryQueueUrl } from './lambda-runtime';
+import { localDeliveryQueueUrl, localFollowUpQueueUrl } from './lambda-runtime';
 
 /**
- * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler and delivery
- * function as on AWS, fed by a loop over the table's real stream and by queue messages kept in this process, and the
- * events wing's scheduled functions (the sweep, the purge of deleted custom fields) on timers. What the handlers
+ * Outbound events in `npm start` (docs/architecture.md, "Local runtime"): the same stream handler, delivery function
+ * and send of follow-ups as on AWS, fed by a loop over the table's real stream and by queue messages kept in this
+ * process, and the events wing's scheduled functions (the sweep, the follow-up sweep every 5 seconds, the purge of
+ * deleted custom fields) on timers. What the handlers
  * promise Lambda's mappings is tested at the handlers (test/integration/event-handlers.test.ts).
  */
 
 export type StreamReader = { caughtUp: () => Promise<void>; stop: () => Promise<void> };
 export type QueuedMessage = { messageId: string; body: string; receives: number };
-/** `caughtUp`: earlier writes went through the stream handler; `idle`: no message due or in hand; `queued`: all left. */
+/**
+ * `caughtUp`: earlier writes went through the stream handler; `idle`: no message due or in hand; `queued`: the
+ * delivery messages left, `queuedFollowUps` the follow-up messages left.
+ */
 export type EventPipeline = StreamReader & {
   queue: DeliveryQueue;
   queued: () => QueuedMessage[];
+  followUpQueue: FollowUpQueue;
+  queuedFollowUps: () => QueuedMessage[];
   idle: () => Promise<void>;
 };
 
@@ -49,9 +59,83 @@ type PipelineOptions = { deps: SecretsDeps; endpoint: string; tableName?: string
 export async function startEventPipeline(options: PipelineOptions): Promise<EventPipeline> {
   const { secretsTableName, ...deps } = options.deps;
   const now = () => deps.clock().getTime();
+  let deliverEvent: (event: SQSEvent) => Promise<SQSBatchResponse> = async () => ({ batchItemFailures: [] });
+  let sendFollowUpDue: (event: SQSEvent) => Promise<SQSBatchResponse> = async () => ({ batchItemFailures: [] });
+  const deliveries = localQueue<DeliveryMessage>(now, deliveryQueueSettings, (event) => deliverEvent(event));
+  const followUps = localQueue<FollowUpDueMessage>(now, followUpDueSettings.queue, (event) => sendFollowUpDue(event));
+  const eventDeps: EventDeps = { ...deps, queue: deliveries.queue, send: createHttpSender('local'), network: 'local' };
+  const followUpDeps: FollowUpDeps = { ...deps, followUpQueue: followUps.queue };
+  process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
+  process.env.FOLLOW_UP_QUEUE_URL ||= localFollowUpQueueUrl;
+  const streamHandler = (await import('../../functions/events/stream-handler')).createHandler({
+    ...eventDeps,
+    followUpQueue: followUps.queue,
+  });
+  deliverEvent = (await import('../../functions/events/deliver-event')).createHandler({
+    ...eventDeps,
+    secretsTableName,
+  });
+  sendFollowUpDue = (await import('../../functions/events/send-follow-up-due')).createHandler(followUpDeps);
+  const sweepDeliveries = (await import('../../functions/events/sweep-deliveries')).createHandler(eventDeps);
+  const sweepFollowUps = (await import('../../functions/events/sweep-follow-ups')).createHandler(followUpDeps);
+  const purgeDeletedFields = (await import('../../functions/events/purge-deleted-fields')).createHandler(deps);
+  const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
+  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
+
+  const ticks = setInterval(() => {
+    deliveries.pump();
+    followUps.pump();
+  }, 100);
+  const minutes = (count: number) => count * 60_000;
+  const schedules = [
+    // The messages live in this process only: after a restart, the sweep queues again what they were for.
+    runEvery(minutes(sweepSettings.intervalMinutes), () => sweepDeliveries({}), 'Balayage impossible'),
+    // Queued follow-ups are lost with the process too: the follow-up sweep's clock is in the table, so after a
+    // restart it queues again what fell due since (up to 24 hours back).
+    runEvery(
+      followUpDueSettings.localIntervalSeconds * 1000,
+      () => sweepFollowUps({}),
+      'Rappels : balayage impossible',
+    ),
+    runEvery(
+      minutes(fieldPurgeSettings.intervalMinutes),
+      () => purgeDeletedFields({}),
+      'Purge des champs supprimés impossible',
+    ),
+  ];
+  return {
+    queue: deliveries.queue,
+    queued: deliveries.queued,
+    followUpQueue: followUps.queue,
+    queuedFollowUps: followUps.queued,
+    caughtUp: stream.caughtUp,
+    idle: async () => {
+      await Promise.all([deliveries.idle(), followUps.idle()]);
+    },
+    stop: async () => {
+      clearInterval(ticks);
+      for (const schedule of schedules) clearInterval(schedule);
+      await stream.stop();
+      await Promise.all([deliveries.stop(), followUps.stop()]);
+    },
+  };
+}
+
+/**
+ * A queue kept in this process, handing its messages to a function as an SQS event source mapping does: each message
+ * once due on the clock (its delay), batches of `batchSize`, up to five batches at once, as Lambda starts polling a
+ * standard queue ("Understanding how Lambda scales an SQS event source mapping",
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html): a receiver that never answers holds only
+ * its own batch. A failed message is due again after the visibility timeout.
+ */
+function localQueue<Message>(
+  now: () => number,
+  settings: { batchSize: number; visibilityTimeoutSeconds: number },
+  handler: (event: SQSEvent) => Promise<SQSBatchResponse>,
+) {
   // A message in hand is due at Infinity until its batch is answered.
   const messages: Array<QueuedMessage & { sentAt: number; dueAt: number }> = [];
-  const queue: DeliveryQueue = {
+  const queue: MessageQueue<Message> = {
     send: async (sent) => {
       for (const { message, delaySeconds } of sent) {
         const [messageId, body, sentAt] = [randomUUID(), JSON.stringify(message), now()];
@@ -59,36 +143,21 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
       }
     },
   };
-  const eventDeps: EventDeps = { ...deps, queue, send: createHttpSender('local'), network: 'local' };
-  process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
-  const streamHandler = (await import('../../functions/events/stream-handler')).createHandler(eventDeps);
-  const deliverEvent = (await import('../../functions/events/deliver-event')).createHandler({
-    ...eventDeps,
-    secretsTableName,
-  });
-  const sweepDeliveries = (await import('../../functions/events/sweep-deliveries')).createHandler(eventDeps);
-  const purgeDeletedFields = (await import('../../functions/events/purge-deleted-fields')).createHandler(deps);
-  const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
-  const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
-
-  // Up to five batches at once, as Lambda starts polling a standard queue ("Understanding how Lambda
-  // scales an SQS event source mapping", https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html):
-  // a receiver that never answers holds only its own batch. A failed message is due again after the visibility timeout.
   const inFlight = new Set<Promise<void>>();
   const handOver = async (batch: typeof messages): Promise<void> => {
-    const failed = await deliverEvent({ Records: batch.map(sqsRecord) }).then(
+    const failed = await handler({ Records: batch.map(sqsRecord) }).then(
       (answer) => answer.batchItemFailures.map((failure) => failure.itemIdentifier),
       (error: unknown) => {
-        console.error(`Échec d'un lot d'envois (repris après le délai de visibilité) : ${String(error)}`);
+        console.error(`Échec d'un lot de messages (repris après le délai de visibilité) : ${String(error)}`);
         return batch.map((message) => message.messageId);
       },
     );
     for (const message of batch) {
       if (!failed.includes(message.messageId)) messages.splice(messages.indexOf(message), 1);
-      else message.dueAt = now() + deliveryQueueSettings.visibilityTimeoutSeconds * 1000;
+      else message.dueAt = now() + settings.visibilityTimeoutSeconds * 1000;
     }
   };
-  const dueBatch = () => messages.filter((message) => message.dueAt <= now()).slice(0, deliveryQueueSettings.batchSize);
+  const dueBatch = () => messages.filter((message) => message.dueAt <= now()).slice(0, settings.batchSize);
   const pump = (): void => {
     for (let batch = dueBatch(); inFlight.size < 5 && batch.length > 0; batch = dueBatch()) {
       for (const message of batch) Object.assign(message, { dueAt: Infinity, receives: message.receives + 1 });
@@ -96,34 +165,23 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
       inFlight.add(handed);
     }
   };
-  const ticks = setInterval(pump, 100);
-  const schedules = [
-    // The messages live in this process only: after a restart, the sweep queues again what they were for.
-    runEvery(sweepSettings.intervalMinutes, () => sweepDeliveries({}), 'Balayage impossible'),
-    runEvery(fieldPurgeSettings.intervalMinutes, () => purgeDeletedFields({}), 'Purge des champs supprimés impossible'),
-  ];
   return {
     queue,
+    pump,
     queued: () => messages.map(({ messageId, body, receives }) => ({ messageId, body, receives })),
-    caughtUp: stream.caughtUp,
     idle: async () => {
       for (pump(); inFlight.size > 0; pump()) await Promise.race([...inFlight]);
     },
-    stop: async () => {
-      clearInterval(ticks);
-      for (const schedule of schedules) clearInterval(schedule);
-      await stream.stop();
-      await Promise.all([...inFlight]);
-    },
+    stop: () => Promise.all([...inFlight]),
   };
 }
 
 /**
- * A scheduled function as its EventBridge rule runs it on AWS (infra/cdk/constructs/outbound-events.ts): every
- * `minutes`, one run at a time (its reserved concurrency of 1: a run still going when the next is due makes that one
- * skipped), a failed run printed and the next one left to do the work.
+ * A scheduled function as its EventBridge rule runs it on AWS (infra/cdk/constructs/scheduled-function.ts): every
+ * `intervalMs`, one run at a time (its reserved concurrency of 1: a run still going when the next is due makes that
+ * one skipped), a failed run printed and the next one left to do the work.
  */
-function runEvery(minutes: number, run: () => Promise<unknown>, failure: string): NodeJS.Timeout {
+function runEvery(intervalMs: number, run: () => Promise<unknown>, failure: string): NodeJS.Timeout {
   let running = false;
   const once = async () => {
     if (running) return;
@@ -132,7 +190,7 @@ function runEvery(minutes: number, run: () => Promise<unknown>, failure: string)
       .catch((error: unknown) => console.error(`${failure} : ${String(error)}`))
       .finally(() => (running = false));
   };
-  return setInterval(() => void once(), minutes * 60_000).unref();
+  return setInterval(() => void once(), intervalMs).unref();
 }
 
 /** A queue message as Lambda hands it to a function ("Using Lambda with Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html). */

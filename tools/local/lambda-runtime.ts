@@ -44,6 +44,8 @@ const noDeliveryQueue: DeliveryQueue = {
 
 /** Where the functions' modules, which build their AWS handlers on import, find the delivery queue: any URL will do. */
 export const localDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-deliveries`;
+/** The follow-up queue's stand-in URL, which the follow-up functions' modules read on import (never called). */
+export const localFollowUpQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-follow-ups`;
 
 /** The webhooks' functions named by their route ids: the same wiring as deployed, on this server's Lambda API. */
 const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables).map(([id, name]) => [name, id]));

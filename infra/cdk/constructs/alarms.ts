@@ -15,6 +15,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../lib/observability';
 import { metricNamespace, metricsService } from '../observability';
+import type { FollowUpsDue } from './follow-ups-due';
 import type { OutboundEvents } from './outbound-events';
 
 export type AlarmsProps = {
@@ -23,6 +24,7 @@ export type AlarmsProps = {
   functions: ReadonlyMap<string, IFunction>;
   table: Table;
   events: OutboundEvents;
+  followUps: FollowUpsDue;
   /** Notified by every alarm, on ALARM and back to OK (alarm-topic.ts). */
   topic: ITopic;
 };
@@ -59,7 +61,7 @@ export class Alarms extends Construct {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
     const action = new SnsAction(props.topic);
-    this.alarms = [...apiAlarms(props), ...outboundEventAlarms(props)].map((spec) => {
+    this.alarms = [...apiAlarms(props), ...outboundEventAlarms(props), ...followUpAlarms(props)].map((spec) => {
       const alarm = new Alarm(this, spec.id, {
         alarmName: `${stackName}-${spec.id}`,
         metric: spec.metric,
@@ -194,6 +196,39 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
       metric: events.streamHandler.metric('IteratorAge', { period, statistic: 'Maximum' }),
       threshold: iteratorAgeThreshold.toMilliseconds(),
       description: 'Retard de lecture du flux DynamoDB : les événements partent en retard',
+    },
+  ];
+}
+
+/**
+ * Follow-ups falling due (docs/events.md, "Follow-ups falling due"): a message no code retries any more (in the
+ * follow-up dead-letter queue: its follow-up is not sent until the message is moved back), and either function
+ * failing. The follow-up queue itself is not alarmed on depth: its messages wait there by design (their delays).
+ */
+function followUpAlarms(props: AlarmsProps): AlarmSpec[] {
+  const { followUps } = props;
+  return [
+    {
+      id: 'FollowUpDeadLetters',
+      metric: followUps.followUpDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period,
+        statistic: 'Maximum',
+      }),
+      threshold: 1,
+      description:
+        "Messages de rappel en file d'erreurs : la fonction d'envoi des rappels a échoué 5 fois de suite sur eux, ces rappels ne partent pas",
+    },
+    {
+      id: 'SweepFollowUpsErrors',
+      metric: followUps.sweepFollowUps.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: 'Erreurs de la Lambda de mise en file des rappels',
+    },
+    {
+      id: 'SendFollowUpDueErrors',
+      metric: followUps.sendFollowUpDue.metricErrors({ period, statistic: 'Sum' }),
+      threshold: 1,
+      description: "Erreurs de la Lambda d'envoi des rappels dus",
     },
   ];
 }

@@ -17,6 +17,7 @@ import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../lib/observability';
 import { businessMetrics, metricNamespace, metricsService } from '../observability';
 import { streamMappingMetric } from './alarms';
+import type { FollowUpsDue } from './follow-ups-due';
 import type { OutboundEvents } from './outbound-events';
 
 export type OperationsDashboardProps = {
@@ -26,6 +27,7 @@ export type OperationsDashboardProps = {
   functions: ReadonlyMap<string, IFunction>;
   table: Table;
   events: OutboundEvents;
+  followUps: FollowUpsDue;
   alarms: readonly IAlarm[];
 };
 
@@ -80,7 +82,7 @@ export class OperationsDashboard extends Construct {
       ...apiWidgets(props.api),
       ...functionWidgets(props.functions),
       ...tableWidgets(props.table),
-      ...eventWidgets(props.events),
+      ...eventWidgets(props.events, props.followUps),
       ...businessWidgets(stage),
     ]))
       this.dashboard.addWidgets(...row);
@@ -145,7 +147,7 @@ function tableWidgets(table: Table): GraphWidget[] {
   ];
 }
 
-function eventWidgets(events: OutboundEvents): GraphWidget[] {
+function eventWidgets(events: OutboundEvents, followUps: FollowUpsDue): GraphWidget[] {
   const depth = { period, statistic: 'Maximum' } as const;
   return [
     graph('Événements : retard de lecture du flux (ms, max)', [
@@ -157,6 +159,12 @@ function eventWidgets(events: OutboundEvents): GraphWidget[] {
       events.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
         ...depth,
         label: 'DeliveryDeadLetterQueue',
+      }),
+      followUps.followUpQueue.metricApproximateNumberOfMessagesVisible({ ...depth, label: 'FollowUpQueue visibles' }),
+      followUps.followUpQueue.metricApproximateNumberOfMessagesDelayed({ ...depth, label: 'FollowUpQueue différés' }),
+      followUps.followUpDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        ...depth,
+        label: 'FollowUpDeadLetterQueue',
       }),
     ]),
     graph('Événements : enregistrements du flux abandonnés (somme)', [

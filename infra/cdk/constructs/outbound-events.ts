@@ -1,7 +1,4 @@
 import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
@@ -21,14 +18,18 @@ import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../../lib/domain/fields/field-purge';
-import { eventFunctions, type EventFunction } from '../route-grants';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../kept-stream-batches';
 import { nagResource } from '../nag';
-import type { PowertoolsSettings } from '../observability';
-import { secretsTableStatements } from '../table-access';
 import { RouteFunction } from './route-function';
 import { denyGrantsButForAwsServices } from '../kms-grants';
+import {
+  eventFunction,
+  grantSigning,
+  scheduledFunction,
+  signingEnvironment,
+  type EventFunctionProps,
+} from './scheduled-function';
 
 /**
  * The delivery function's timeout: one POST of at most 10 s (retry-schedule.ts `deliveryTimeoutMs`)
@@ -110,7 +111,7 @@ export const keptBatchNoncurrentRetention = Duration.days(1);
  * CloudFormation refuses); `denyAll` would fail that control, and would only stop another queue of
  * the account from moving its own failures in here.
  */
-const deadLetterQueueProps: QueueProps = {
+export const deadLetterQueueProps: QueueProps = {
   retentionPeriod: Duration.days(14),
   redriveAllowPolicy: { redrivePermission: RedrivePermission.ALLOW_ALL },
 };
@@ -123,7 +124,7 @@ const deadLetterQueueProps: QueueProps = {
  * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html).
  * `enforceSSL` denies any request not made over TLS (aws:SecureTransport, the queue policy).
  */
-const queueSecurity = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+export const queueSecurity = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
 
 /** The objects Lambda writes a kept batch to: everything under its own prefix, the narrowest its names allow. */
 const keptBatchObjects = (bucket: IBucket): string => bucket.arnForObjects(`${keptBatchPrefix}*`);
@@ -169,28 +170,7 @@ class KeptBatchesDestination implements IEventSourceDlq {
   }
 }
 
-const eventFunction = (id: EventFunction['id']): EventFunction => {
-  const found = eventFunctions.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`No event function ${id} in infra/cdk/route-grants.ts`);
-  return found;
-};
-
-/** A function that signs (`secretsTableActions`) is told the signing-secrets table's name; any other is not. */
-const signingEnvironment = (spec: EventFunction, secretsTable: ITable): Record<string, string> =>
-  spec.secretsTableActions === undefined ? {} : { SECRETS_TABLE_NAME: secretsTable.tableName };
-
-/** …and is granted its reads there (infra/cdk/table-access.ts); any other, no action at all on that table. */
-const grantSigning = (fn: RouteFunction, spec: EventFunction, secretsTable: ITable): void => {
-  for (const statement of secretsTableStatements(secretsTable, spec.secretsTableActions ?? []))
-    fn.addToRolePolicy(statement);
-};
-
-export type OutboundEventsProps = {
-  table: Table;
-  /** The signing-secrets table (./secrets-table.ts): named and granted to the functions that sign only. */
-  secretsTable: ITable;
-  powertools: PowertoolsSettings;
-};
+export type OutboundEventsProps = EventFunctionProps;
 
 /**
  * Outbound events (docs/events.md): the table's change stream → stream handler (one delivery
@@ -341,7 +321,7 @@ export class OutboundEvents extends Construct {
     /** The next attempt of a delivery is a new message on the same queue. */
     this.deliveryQueue.grant(this.deliverEvent, 'sqs:SendMessage');
 
-    this.sweepDeliveries = this.scheduledFunction(props, {
+    this.sweepDeliveries = scheduledFunction(this, props, {
       spec: eventFunction('sweepDeliveries'),
       id: 'SweepDeliveries',
       scheduleId: 'SweepSchedule',
@@ -357,7 +337,7 @@ export class OutboundEvents extends Construct {
     });
     this.deliveryQueue.grant(this.sweepDeliveries, 'sqs:SendMessage');
 
-    this.purgeDeletedFields = this.scheduledFunction(props, {
+    this.purgeDeletedFields = scheduledFunction(this, props, {
       spec: eventFunction('purgeDeletedFields'),
       id: 'PurgeDeletedFields',
       scheduleId: 'FieldPurgeSchedule',
@@ -375,61 +355,5 @@ export class OutboundEvents extends Construct {
       nextRunRedoes:
         'A run that fails or is never made loses nothing: the walk goes on at the next run, a minute later, from the last page recorded on the tombstone; errors are alarmed (PurgeDeletedFieldsErrors), and a destination would only keep scheduled events, which carry nothing.',
     });
-  }
-
-  /**
-   * A function of the events wing run on an EventBridge schedule ("Creating a rule that runs on a schedule in Amazon
-   * EventBridge", https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-create-rule-schedule.html), which
-   * invokes it asynchronously: the sweep (lib/domain/events/sweep.ts), the purge of deleted custom fields
-   * (lib/domain/fields/field-purge.ts). One run at a time (reserved concurrency 1, ../concurrency.ts): two runs would
-   * do the same work twice. A run that fails or waits is not tried again (no retry, events older than the interval
-   * dropped: "Configuring error handling for asynchronous invocation",
-   * https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html): the next run, one interval
-   * later, does the same work on fresher state.
-   */
-  private scheduledFunction(
-    props: OutboundEventsProps,
-    schedule: {
-      spec: EventFunction;
-      id: string;
-      scheduleId: string;
-      /** The rule's description, in French as every text meant for people. */
-      scheduleDescription: string;
-      intervalMinutes: number;
-      timeout: Duration;
-      environment: Record<string, string>;
-      noDeadLetterQueueReason: string;
-      /** Why neither the invocation nor the rule needs a destination for failed events. */
-      nextRunRedoes: string;
-    },
-  ): RouteFunction {
-    const { spec } = schedule;
-    const fn = new RouteFunction(this, schedule.id, {
-      entry: spec.entry,
-      description: spec.description,
-      table: props.table,
-      tableActions: spec.tableActions,
-      tableKeys: spec.tableKeys,
-      timeout: schedule.timeout,
-      environment: { ...schedule.environment, ...signingEnvironment(spec, props.secretsTable) },
-      powertools: props.powertools,
-      noDeadLetterQueueReason: schedule.noDeadLetterQueueReason,
-    });
-    const interval = Duration.minutes(schedule.intervalMinutes);
-    fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: interval });
-    const rule = new Rule(this, schedule.scheduleId, {
-      description: schedule.scheduleDescription,
-      schedule: Schedule.rate(interval),
-      targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
-    });
-    for (const invokeConfig of fn.node.children.filter((child) => child.node.id === 'EventInvokeConfig')) {
-      Validations.of(invokeConfig).acknowledge({
-        id: 'Serverless-LambdaAsyncFailureDestination',
-        reason: schedule.nextRunRedoes,
-      });
-    }
-    Validations.of(rule).acknowledge({ id: 'Serverless-EventBusDLQ', reason: schedule.nextRunRedoes });
-    grantSigning(fn, spec, props.secretsTable);
-    return fn;
   }
 }

@@ -8,6 +8,7 @@ export const eventTypes = [
   'prospect.note_added',
   'prospect.tag_added',
   'prospect.tag_removed',
+  'prospect.follow_up_due',
   'candidate.created',
   'candidate.application_received',
 ] as const;

@@ -8,6 +8,7 @@ import {
   type ProspectItem,
 } from '../../storage/table-items';
 import type { StoredChange } from '../../storage/stream-records';
+import type { FollowUpScheduleItem } from '../../storage/follow-up-schedule';
 import { noteView, prospectReadView } from '../prospect/read-views';
 import { candidateNoteView, candidateView } from '../recruitment/candidate-view';
 import type { Actor, ActorKind, EventChange, EventType, OutboundEvent } from './event-types';
@@ -41,6 +42,7 @@ type Classified =
   | { kind: 'prospect_created'; prospect: ProspectItem }
   | { kind: 'prospect_modified'; before: ProspectItem; prospect: ProspectItem }
   | { kind: 'prospect_note'; note: NoteItem; record: ItemKey }
+  | { kind: 'follow_up_due'; schedule: SentFollowUp; record: ItemKey }
   | { kind: 'candidate_created'; candidate: CandidateItem }
   | { kind: 'candidate_application'; note: NoteItem; record: ItemKey };
 
@@ -57,6 +59,12 @@ export function subjectOfChange(change: StoredChange): ChangeSubject | undefined
       };
     case 'prospect_note':
       return { workspaceId: classified.note.workspace_id, types: ['prospect.note_added'], record: classified.record };
+    case 'follow_up_due':
+      return {
+        workspaceId: classified.schedule.workspace_id,
+        types: ['prospect.follow_up_due'],
+        record: classified.record,
+      };
     case 'candidate_created':
       return { workspaceId: classified.candidate.workspace_id, types: ['candidate.created'] };
     case 'candidate_application':
@@ -90,7 +98,7 @@ export function eventsOfChange(change: StoredChange, context: ChangeContext): Ou
     case 'prospect_note': {
       const { note } = classified;
       const prospect = context.record;
-      if (!prospect || !isProspect(prospect, note.pk)) return [];
+      if (!prospect || !isProspectItem(prospect, note.pk)) return [];
       return [
         event('prospect.note_added', note.workspace_id, note.created_at, `${note.pk}#${note.sk}`, {
           prospect: prospectReadView(prospect, context.tags, context.fields),
@@ -98,6 +106,27 @@ export function eventsOfChange(change: StoredChange, context: ChangeContext): Ou
           changes: [{ field: 'note', before: null, after: note.id }],
           actor: actorOf(note),
         }),
+      ];
+    }
+    case 'follow_up_due': {
+      const { schedule } = classified;
+      const prospect = context.record;
+      if (!prospect || !isProspectItem(prospect, keys.prospectPk(schedule.workspace_id, schedule.id))) return [];
+      const seed = `${keys.prospectPk(schedule.workspace_id, schedule.id)}#prospect.follow_up_due#${schedule.sent_for}`;
+      return [
+        event(
+          'prospect.follow_up_due',
+          schedule.workspace_id,
+          schedule.sent_at,
+          seed,
+          {
+            prospect: prospectReadView(prospect, context.tags, context.fields),
+            follow_up_at: schedule.sent_for,
+            late: schedule.late,
+          },
+          // The id from the prospect and the time alone: the same whatever sends it (docs/events.md).
+          schedule.sent_for,
+        ),
       ];
     }
     case 'candidate_created': {
@@ -207,9 +236,11 @@ function event(
   writtenAt: string,
   seed: string,
   data: Record<string, unknown>,
+  idTime: string = writtenAt,
 ): OutboundEvent {
   const at = new Date(writtenAt);
-  return { id: derivedTimeOrderedId(at, seed), workspaceId, body: { type, timestamp: at.toISOString(), data } };
+  const id = derivedTimeOrderedId(new Date(idTime), seed);
+  return { id, workspaceId, body: { type, timestamp: at.toISOString(), data } };
 }
 
 function classify(change: StoredChange): Classified | undefined {
@@ -225,13 +256,16 @@ function classify(change: StoredChange): Classified | undefined {
     }
     return undefined;
   }
-  if (isProspect(after, change.pk)) {
+  if (isProspectItem(after, change.pk)) {
     if (change.eventName === 'INSERT') return { kind: 'prospect_created', prospect: after };
     // Every change of a prospect raises its version; a write that leaves it where it was is no change: the purge of
     // a deleted field's value (docs/adr/0016-custom-fields-storage.md), and nothing else writes so.
-    if (before && isProspect(before, change.pk) && before.version !== after.version)
+    if (before && isProspectItem(before, change.pk) && before.version !== after.version)
       return { kind: 'prospect_modified', before, prospect: after };
     return undefined;
+  }
+  if (change.eventName === 'MODIFY' && isSentFollowUp(after, change.pk) && after.sent_for !== before?.sent_for) {
+    return { kind: 'follow_up_due', schedule: after, record: keys.prospect(after.workspace_id, after.id) };
   }
   if (change.eventName === 'INSERT' && isCandidate(after, change.pk)) {
     return { kind: 'candidate_created', candidate: after };
@@ -240,12 +274,25 @@ function classify(change: StoredChange): Classified | undefined {
 }
 
 /** Recognised by key and type together: change-log entries, markers, deliveries and the rest make no event. */
-const isProspect = (item: Record<string, unknown>, pk: string): item is ProspectItem =>
+export const isProspectItem = (item: Record<string, unknown>, pk: string): item is ProspectItem =>
   item.type === 'prospect' &&
   item.sk === 'PROSPECT' &&
   typeof item.workspace_id === 'string' &&
   typeof item.id === 'string' &&
   pk === keys.prospectPk(item.workspace_id, item.id);
+
+/** A follow-up schedule marked sent (lib/storage/follow-up-schedule.ts, `markFollowUpSent`). */
+type SentFollowUp = FollowUpScheduleItem & { sent_for: string; sent_at: string; late: boolean };
+
+const isSentFollowUp = (item: Record<string, unknown>, pk: string): item is SentFollowUp =>
+  item.type === 'follow_up_schedule' &&
+  item.sk === 'FOLLOWUP' &&
+  typeof item.workspace_id === 'string' &&
+  typeof item.id === 'string' &&
+  typeof item.sent_for === 'string' &&
+  typeof item.sent_at === 'string' &&
+  typeof item.late === 'boolean' &&
+  pk === keys.followUpSchedule(item.workspace_id, item.id).pk;
 
 const isCandidate = (item: Record<string, unknown>, pk: string): item is CandidateItem =>
   item.type === 'candidate' &&
@@ -263,7 +310,8 @@ const isNote = (item: Record<string, unknown>, change: StoredChange): item is No
 
 /** The time of the write the event reports: a record's `updated_at`, a note's or candidate's `created_at`. */
 function hasTime(item: Record<string, unknown>): boolean {
-  const at = item.type === 'prospect' ? item.updated_at : item.created_at;
+  const at =
+    item.type === 'prospect' ? item.updated_at : item.type === 'follow_up_schedule' ? item.sent_at : item.created_at;
   return typeof at === 'string' && !Number.isNaN(Date.parse(at));
 }
 

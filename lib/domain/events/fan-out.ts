@@ -13,6 +13,8 @@ import { storedChangeOf, type StoredChange } from '../../storage/stream-records'
 import type { EventType, OutboundEvent } from './event-types';
 import { eventsOfChange, subjectOfChange, type ChangeSubject } from './events-of-change';
 import type { DeliveryMessage, EventDeps } from './ports';
+import { keepFollowUpSchedules } from '../follow-ups/keep-schedules';
+import type { FollowUpDeps } from '../follow-ups/ports';
 import { deliveryRetentionSeconds } from './retry-schedule';
 
 /**
@@ -23,7 +25,7 @@ import { deliveryRetentionSeconds } from './retry-schedule';
  * silently. The answer is the sequence number Lambda retries from, if any (ReportBatchItemFailures).
  */
 export async function fanOutStreamRecords(
-  deps: EventDeps,
+  deps: StreamDeps,
   records: readonly DynamoDBRecord[],
 ): Promise<{ failedSequenceNumber?: string }> {
   const changes: StoredChange[] = [];
@@ -44,14 +46,35 @@ export async function fanOutStreamRecords(
   return failed === undefined ? {} : { failedSequenceNumber: failed };
 }
 
+/** The stream handler's: the events wing's, and the follow-up queue its schedule step sends to. */
+export type StreamDeps = EventDeps & Pick<FollowUpDeps, 'followUpQueue'>;
+
 /**
- * The fan-out of one batch of the change stream (docs/events.md,
+ * One batch of the change stream, in two independent steps run at once: the follow-up schedules kept
+ * (lib/domain/follow-ups/keep-schedules.ts), and the events fanned out to deliveries (`fanOutEvents`). The answer is
+ * the earliest change either failed on.
+ */
+export async function fanOut(
+  deps: StreamDeps,
+  changes: readonly StoredChange[],
+): Promise<{ failedSequenceNumber?: string }> {
+  const [scheduleFailed, eventsFailed] = await Promise.all([
+    keepFollowUpSchedules(deps, changes),
+    fanOutEvents(deps, changes),
+  ]);
+  const failed = [...scheduleFailed, ...eventsFailed];
+  const earliest = failed.length === 0 ? undefined : changes[Math.min(...failed)];
+  return earliest ? { failedSequenceNumber: earliest.sequenceNumber } : {};
+}
+
+/**
+ * The fan-out of one batch of the change stream to deliveries (docs/events.md,
  * docs/adr/0010-outbound-events-from-the-change-stream.md).
  *
- * Input: the batch's changes, in stream order. Output: the sequence number of the earliest change
- * whose processing failed, if any: with ReportBatchItemFailures Lambda takes the batch as done up
- * to that record and retries from it (AWS Lambda, "Configuring partial batch response with DynamoDB
- * and Lambda"). Every step is idempotent, so the changes after it, processed again, change nothing.
+ * Input: the batch's changes, in stream order. Output: the indexes of the changes whose processing failed: with
+ * ReportBatchItemFailures Lambda takes the batch as done up to the earliest and retries from it (AWS Lambda,
+ * "Configuring partial batch response with DynamoDB and Lambda"). Every step is idempotent, so the changes after it,
+ * processed again, change nothing.
  *
  * 1. What each change is about: its workspace, the types it may make (no read).
  * 2. Per workspace, in parallel, one Query: tag names, custom fields and subscriptions.
@@ -62,10 +85,7 @@ export async function fanOutStreamRecords(
  *    (pending, no attempt, no claim): the send after its creation may have been lost, and the
  *    delivery function's claim makes a second message harmless.
  */
-export async function fanOut(
-  deps: EventDeps,
-  changes: readonly StoredChange[],
-): Promise<{ failedSequenceNumber?: string }> {
+async function fanOutEvents(deps: EventDeps, changes: readonly StoredChange[]): Promise<number[]> {
   const failed = new Set<number>();
   const fail = (indexes: readonly number[], message: string, error: unknown, workspaceId?: string) => {
     indexes.forEach((index) => failed.add(index));
@@ -156,9 +176,7 @@ export async function fanOut(
     queued: messages.length,
     failed: failed.size,
   });
-  if (failed.size === 0) return {};
-  const earliest = changes[Math.min(...failed)];
-  return earliest ? { failedSequenceNumber: earliest.sequenceNumber } : {};
+  return [...failed];
 }
 
 /** One BatchGetItem round for the whole batch; if it fails, every change that needed a record fails. */

@@ -25,10 +25,16 @@ export type DeliveryMessage = {
 /** SQS's limit on DelaySeconds. */
 export const maxQueueDelaySeconds = 900;
 
-/** The delivery queue: SQS on AWS (lib/queue), the local stand-in in `npm start` (tools/local). */
-export type DeliveryQueue = {
-  send(messages: readonly { message: DeliveryMessage; delaySeconds: number }[]): Promise<void>;
+/**
+ * A queue of the events wing: SQS on AWS (lib/queue), the local stand-in in `npm start` (tools/local). Each message
+ * carries its own delay, at most `maxQueueDelaySeconds`.
+ */
+export type MessageQueue<Message> = {
+  send(messages: readonly { message: Message; delaySeconds: number }[]): Promise<void>;
 };
+
+/** The delivery queue: one message per attempt of a delivery. */
+export type DeliveryQueue = MessageQueue<DeliveryMessage>;
 
 export type OutboundRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 

@@ -15,17 +15,21 @@ export const prospectShowCommand = defineCommand({
   },
 });
 
-/** docs/deploy.md#new-indexes: the lists' index keys on the prospects written before the lists. */
+/**
+ * docs/deploy.md#new-indexes: the lists' index keys, and the schedules of follow-ups still ahead, on the prospects
+ * written before them.
+ */
 export const prospectReindexCommand = defineCommand({
   words: ['prospect', 'reindex'],
-  summary: 'écrit les clés des index des listes sur les prospects d’un espace écrits avant elles',
+  summary:
+    'écrit les clés des index des listes, et l’échéance des rappels à venir, sur les prospects d’un espace écrits avant elles',
   options: { workspace: workspaceOption },
   async run(target, options) {
     await requireWorkspace(target.deps, options.workspace);
     const done = await reindexProspects(target.deps, options.workspace);
     return {
       document: done,
-      text: `${done.walked} prospect(s) parcouru(s), ${done.written} mis à jour (clés des index des listes).`,
+      text: `${done.walked} prospect(s) parcouru(s), ${done.written} mis à jour (clés des index des listes), ${done.scheduled} rappel(s) à venir mis en attente.`,
     };
   },
 });

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { AdminInputError } from '../../../lib/settings/admin-input';
 import { replayKeptBatches, type ReplayedBatch } from '../use-cases/stream-replay';
-import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
+import type { DeliveryMessage, DeliveryQueue } from '../../../lib/domain/events/ports';
+import type { StreamDeps } from '../../../lib/domain/events/fan-out';
+import type { FollowUpDueMessage, FollowUpQueue } from '../../../lib/domain/follow-ups/ports';
 import { messages } from '../../../lib/messages';
 import { createHttpSender } from '../../../lib/outbound/http-sender';
-import { createSqsClient, createSqsDeliveryQueue } from '../../../lib/queue/sqs-delivery-queue';
+import { createSqsClient, createSqsQueue } from '../../../lib/queue/sqs-queue';
 import { createS3Client, keptBatchesInBucket, type KeptBatchSource } from '../kept-stream-batches';
 import { defineCommand } from '../command';
 import type { Target } from '../target';
@@ -29,7 +31,19 @@ function deliveryQueueOf(target: Target): DeliveryQueue {
   if (target.network !== 'aws') return leftToTheLocalSweep;
   const queueUrl = target.env.DELIVERY_QUEUE_URL;
   if (!queueUrl) throw new AdminInputError(text.queueMissing);
-  return createSqsDeliveryQueue(createSqsClient(target.env.AWS_REGION || undefined), queueUrl);
+  return createSqsQueue<DeliveryMessage>(createSqsClient(target.env.AWS_REGION || undefined), queueUrl);
+}
+
+/**
+ * The follow-ups a replayed batch schedules within minutes are queued at once, as the stream handler does: on AWS on
+ * the stack's follow-up queue; locally, out of this process's reach too, they are not sent (the note says so), and
+ * later ones wait for `npm start`'s follow-up sweep, which reads the schedules written.
+ */
+function followUpQueueOf(target: Target): FollowUpQueue {
+  if (target.network !== 'aws') return { send: async () => undefined };
+  const queueUrl = target.env.FOLLOW_UP_QUEUE_URL;
+  if (!queueUrl) throw new AdminInputError(text.followUpQueueMissing);
+  return createSqsQueue<FollowUpDueMessage>(createSqsClient(target.env.AWS_REGION || undefined), queueUrl);
 }
 
 async function* fileBatch(path: string): AsyncGenerator<KeptBatchSource> {
@@ -57,15 +71,20 @@ export const streamReplayCommand = defineCommand({
   options: { file: 'optional' },
   async run(target, { file }) {
     const batches = keptBatchesOf(target, file);
-    const deps: EventDeps = {
+    const deps: StreamDeps = {
       ...target.deps,
       queue: deliveryQueueOf(target),
+      followUpQueue: followUpQueueOf(target),
       send: createHttpSender(target.network),
       network: target.network,
     };
     const document = await replayKeptBatches(deps, batches);
     const localNote =
-      target.network === 'aws' ? [] : ['Les premières tentatives seront mises en file par le balayage de npm start.'];
+      target.network === 'aws'
+        ? []
+        : [
+            'Les premières tentatives seront mises en file par le balayage de npm start ; les rappels dus dans les prochaines minutes ne seront pas envoyés.',
+          ];
     return {
       document,
       text: [

@@ -1,5 +1,5 @@
-import { fanOutStreamRecords } from '../../../lib/domain/events/fan-out';
-import type { DeliveryQueue, EventDeps } from '../../../lib/domain/events/ports';
+import { fanOutStreamRecords, type StreamDeps } from '../../../lib/domain/events/fan-out';
+import type { DeliveryQueue } from '../../../lib/domain/events/ports';
 import { messages } from '../../../lib/messages';
 import { parseKeptBatch, UnreadableKeptBatchError, type KeptBatchSource } from '../kept-stream-batches';
 
@@ -50,7 +50,7 @@ function countingQueue(queue: DeliveryQueue): { queue: DeliveryQueue; sent: () =
   };
 }
 
-async function replayOne(deps: EventDeps, kept: KeptBatchSource): Promise<ReplayedBatch> {
+async function replayOne(deps: StreamDeps, kept: KeptBatchSource): Promise<ReplayedBatch> {
   const unreadable = (error: string): ReplayedBatch => ({
     source: kept.source,
     outcome: 'unreadable',
@@ -84,7 +84,7 @@ async function replayOne(deps: EventDeps, kept: KeptBatchSource): Promise<Replay
 }
 
 export async function replayKeptBatches(
-  deps: EventDeps,
+  deps: StreamDeps,
   batches: AsyncIterable<KeptBatchSource> | Iterable<KeptBatchSource>,
 ): Promise<StreamReplayReport> {
   const report: StreamReplayReport = { batches: [], replayed: 0, failed: 0 };

@@ -234,22 +234,54 @@ export const eventsOperations: Record<string, OperationText> = {
   },
 
   updateSubscription: {
-    summary: 'Turn a subscription off or on',
+    summary: 'Turn a subscription off or on, or change its event types',
     description:
-      'Events written while it is off are never sent later. Audited (`subscription.disabled` or `subscription.enabled`).',
+      '`active`: events written while it is off are never sent later. `events`: the event types sent from now on, ' +
+      'replacing the whole list; a type added to the service since the subscription was created is sent only once ' +
+      'listed so. Events written before keep their deliveries. At least one of the two. Written with its audit ' +
+      'entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.changed` naming ' +
+      'the types.',
     requestBody: {
-      schema: 'SubscriptionActivation',
-      description: 'Whether events are sent.',
-      examples: { off: { summary: 'Turn it off', value: { active: false } } },
+      schema: 'SubscriptionChange',
+      description: 'Whether events are sent, and which.',
+      examples: {
+        off: { summary: 'Turn it off', value: { active: false } },
+        events: {
+          summary: 'Notes and follow-ups due',
+          value: { events: ['prospect.note_added', 'prospect.follow_up_due'] },
+        },
+      },
     },
     success: {
       200: {
-        description: "The subscription's state.",
+        description: "The subscription's state after the change, its event types as stored.",
         schema: 'SubscriptionState',
-        examples: example('Off', { id: subscriptionId, active: false }),
+        examples: example('Off', { id: subscriptionId, active: false, events: [...eventTypes] }),
       },
     },
-    errors: { 404: subscriptionNotFound },
+    errors: {
+      400: {
+        description:
+          'An unknown event type, an empty list, or a type with a comma (`details.field`: `events`); `active` not a ' +
+          'boolean, another member, or neither member.',
+        examples: [
+          {
+            summary: 'Unknown event type',
+            message: messages.admin.subscription.unknownEventTypes('prospect.deleted', eventTypes.join(', ')),
+            details: field(
+              'events',
+              messages.admin.subscription.unknownEventTypes('prospect.deleted', eventTypes.join(', ')),
+            ),
+          },
+          {
+            summary: 'No event type',
+            message: messages.admin.subscription.noEventType,
+            details: field('events', messages.admin.subscription.noEventType),
+          },
+        ],
+      },
+      404: subscriptionNotFound,
+    },
   },
 
   deleteSubscription: {

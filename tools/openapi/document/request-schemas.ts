@@ -21,7 +21,7 @@ import {
   refreshSchema,
   signInSchema,
 } from '../../../lib/domain/session/session';
-import { newSubscriptionSchema, subscriptionActivationSchema } from '../../../lib/settings/subscriptions';
+import { newSubscriptionSchema, subscriptionChangeSchema } from '../../../lib/settings/subscriptions';
 import { workspaceChangeSchema } from '../../../lib/settings/workspace-settings';
 import { ianaNamePatternSource, maxTimeZoneNameLength } from '../../../lib/domain/time-zone';
 import { eventTypes } from '../../../lib/domain/events/event-types';
@@ -51,7 +51,7 @@ const validatedSchemas = {
   PasswordReset: passwordResetSchema,
   PasswordResetConfirmation: confirmPasswordResetSchema,
   NewSubscription: newSubscriptionSchema,
-  SubscriptionActivation: subscriptionActivationSchema,
+  SubscriptionChange: subscriptionChangeSchema,
   NewMember: newMemberSchema,
   RoleChange: roleChangeSchema,
   NewField: newFieldSchema,
@@ -93,6 +93,9 @@ const choiceTypes = ['choice', 'multi_choice'];
 /** A custom field's option: trimmed, not blank, without a comma (a multiple choice's answer separates them by commas). */
 const optionPattern = '^[^,]*[^\\s,][^,]*$';
 const reservedNames = reservedFieldNames.map((name) => `\`${name}\``).join(', ');
+
+/** `events` of a subscription, new or changed: the known types, none with a comma, at least one. */
+const subscriptionEventsKeywords: JsonSchema = { items: { enum: [...eventTypes] }, minItems: 1 };
 
 /** The parts of a custom field's definition a PATCH may change as well (docs/api.md#custom-fields). */
 const fieldPartKeywords: Record<'label' | 'options' | 'aliases' | 'update', JsonSchema> = {
@@ -286,14 +289,23 @@ const addedKeywords: Record<
           'most 2,048 characters; on AWS it must not resolve to a private, loopback or link-local address (400).',
       },
       events: {
-        items: { enum: [...eventTypes] },
-        minItems: 1,
-        description: 'The event types sent; absent: all seven (400 for an unknown one).',
+        ...subscriptionEventsKeywords,
+        description: 'The event types sent; absent: every type (400 for an unknown one).',
       },
     },
   },
-  SubscriptionActivation: {
-    properties: { active: { description: 'false: events are no longer sent (never later); true: sent again.' } },
+  SubscriptionChange: {
+    schema: { minProperties: 1 },
+    properties: {
+      active: { description: 'false: events are no longer sent (never later); true: sent again.' },
+      events: {
+        ...subscriptionEventsKeywords,
+        description:
+          'The event types sent from now on, replacing the whole list (a type added since the subscription was ' +
+          'created is sent only once listed here); at least one, a type named twice counts once (400 for an unknown ' +
+          'one or an empty list). Events written before keep their deliveries.',
+      },
+    },
   },
   PasswordResetConfirmation: {
     properties: {

@@ -30,10 +30,10 @@ import type { InvitedMemberView } from '../../../lib/settings/members';
 import type { pageOfCalls, showCall } from '../../../lib/settings/webhook-call-reads';
 import type { replayCall } from '../../../lib/settings/webhook-call-replay';
 import type {
+  changeSubscription,
   createSubscription,
   deleteSubscription,
   rotateSubscriptionSecret,
-  setSubscriptionActive,
 } from '../../../lib/settings/subscriptions';
 import type { listSubscriptions } from '../../../lib/settings/subscription-list';
 import type { pageOfDeliveries } from '../../../lib/settings/subscription-deliveries';
@@ -501,6 +501,7 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'subscription.created',
           'subscription.enabled',
           'subscription.disabled',
+          'subscription.changed',
           'subscription.deleted',
           'subscription.secret_rotated',
           'delivery.redelivered',
@@ -626,9 +627,9 @@ export const createdSubscriptionSchema = describing<Awaited<ReturnType<typeof cr
   z.strictObject({ id, url: subscriptionUrl, events: subscriptionEvents, secret: signingSecret }),
 );
 
-/** PATCH /subscriptions/{subscription_id}. */
-export const subscriptionStateSchema = describing<Awaited<ReturnType<typeof setSubscriptionActive>>>()(
-  z.strictObject({ id, active: z.boolean() }),
+/** PATCH /subscriptions/{subscription_id}: the subscription as stored after the change. */
+export const subscriptionStateSchema = describing<Awaited<ReturnType<typeof changeSubscription>>>()(
+  z.strictObject({ id, active: z.boolean(), events: subscriptionEvents }),
 );
 
 /** DELETE /subscriptions/{subscription_id}. */

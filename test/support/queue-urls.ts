@@ -1,0 +1,8 @@
+/**
+ * The queue URLs the events wing's modules read when imported (their production handlers are built on a cold start):
+ * stand-ins a test never calls, set before the import.
+ */
+export function setTestQueueUrls(): void {
+  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-deliveries';
+  process.env.FOLLOW_UP_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/test-follow-ups';
+}
