@@ -5,7 +5,7 @@ import { aWorkspace } from '../support/seed';
 /**
  * `prospect.follow_up_due` in real time through `npm start`'s own pieces (docs/events.md, "Follow-ups falling due"):
  * a PATCH through the local API, the table's real stream, the follow-up queue, the sweep on its 5-second timer, the
- * delivery function, a receiver. A few seconds of real waiting: the follow-ups are set 2.5 seconds ahead.
+ * delivery function, a receiver. A few seconds of real waiting: the follow-ups are set 3 seconds ahead (the first PATCH must land before then).
  */
 
 let world: EventWorld;
@@ -28,7 +28,7 @@ test('a follow-up set a few seconds ahead arrives at its time, not before and wi
     string,
   ];
 
-  const due = new Date(Date.now() + 2_500);
+  const due = new Date(Date.now() + 3_000);
   const dueAt = due.toISOString();
   const patched = await world.call(ws, 'PATCH', `/prospects/${kept}`, { follow_up_at: dueAt });
   expect(patched.status).toBe(200);

@@ -1,19 +1,11 @@
-import { Duration, Validations } from 'aws-cdk-lib';
-import { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Duration } from 'aws-cdk-lib';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { followUpDueSettings } from '../../../lib/domain/follow-ups/follow-up-settings';
 import { concurrencyBudget } from '../concurrency';
-import { deadLetterQueueProps, queueSecurity } from './outbound-events';
-import { RouteFunction } from './route-function';
-import {
-  eventFunction,
-  grantSigning,
-  scheduledFunction,
-  signingEnvironment,
-  type EventFunctionProps,
-} from './scheduled-function';
+import { queueFedFunction, queueWithDeadLetters } from './queue-function';
+import type { RouteFunction } from './route-function';
+import { eventFunction, scheduledFunction, type EventFunctionProps } from './scheduled-function';
 
 /**
  * The function that marks a follow-up sent: one transaction per message (the prospect still holds the time, the
@@ -50,55 +42,23 @@ export class FollowUpsDue extends Construct {
   constructor(scope: Construct, id: string, props: FollowUpsDueProps) {
     super(scope, id);
     const settings = followUpDueSettings.queue;
-    /** SSE-SQS, as the delivery queue (./outbound-events.ts `queueSecurity`): a message holds ids and a time only. */
-    this.followUpDeadLetterQueue = new Queue(this, 'FollowUpDeadLetterQueue', {
-      ...queueSecurity,
-      ...deadLetterQueueProps,
-    });
-    this.followUpQueue = new Queue(this, 'FollowUpQueue', {
-      ...queueSecurity,
-      visibilityTimeout: Duration.seconds(settings.visibilityTimeoutSeconds),
-      deadLetterQueue: { queue: this.followUpDeadLetterQueue, maxReceiveCount: settings.maxReceiveCount },
-    });
-    const deadLetterItself =
-      "This queue is itself a dead-letter destination (the follow-up queue's redrive target): a queue of its own behind it would only move the messages once more; its depth is alarmed instead (alarms.ts).";
-    Validations.of(this.followUpDeadLetterQueue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: deadLetterItself },
-      { id: 'Serverless-SQSRedrivePolicy', reason: deadLetterItself },
-    );
+    /** SSE-SQS, as the delivery queue (./queue-function.ts `queueSecurity`): a message holds ids and a time only. */
+    const followUps = queueWithDeadLetters(this, 'FollowUp', settings);
+    this.followUpQueue = followUps.queue;
+    this.followUpDeadLetterQueue = followUps.deadLetterQueue;
     const environment = { FOLLOW_UP_QUEUE_URL: this.followUpQueue.queueUrl };
 
-    const send = eventFunction('sendFollowUpDue');
-    this.sendFollowUpDue = new RouteFunction(this, 'SendFollowUpDue', {
-      entry: send.entry,
-      description: send.description,
-      table: props.table,
-      tableActions: send.tableActions,
-      tableKeys: send.tableKeys,
-      timeout: sendFollowUpDueTimeout,
-      environment: { ...environment, ...signingEnvironment(send, props.secretsTable) },
-      powertools: props.powertools,
-      noDeadLetterQueueReason:
-        "Invoked synchronously by the queue's event source mapping: a message that keeps failing is moved by the queue's redrive policy to FollowUpDeadLetterQueue; a function dead-letter queue only receives failed asynchronous invocations.",
-    });
-    grantSigning(this.sendFollowUpDue, send, props.secretsTable);
-    this.sendFollowUpDue.addEventSource(
-      new SqsEventSource(this.followUpQueue, {
-        batchSize: settings.batchSize,
-        reportBatchItemFailures: true,
-        /** ScalingConfig.MaximumConcurrency: within the function's reservation (../concurrency.ts). */
-        maxConcurrency: concurrencyBudget.sendFollowUpDue.sqsMaximumConcurrency,
-      }),
-    );
-    for (const mapping of this.sendFollowUpDue.node.children.filter((child) => child instanceof EventSourceMapping)) {
-      Validations.of(mapping).acknowledge({
-        id: 'Serverless-LambdaEventSourceMappingDestination',
-        reason:
-          "Lambda supports no on-failure destination for an SQS event source: a message that keeps failing is moved by the queue's own redrive policy (maxReceiveCount) to FollowUpDeadLetterQueue, which is alarmed.",
-      });
-    }
     /** A message received before its second goes back to the same queue with the delay left. */
-    this.followUpQueue.grant(this.sendFollowUpDue, 'sqs:SendMessage');
+    this.sendFollowUpDue = queueFedFunction(this, props, {
+      spec: eventFunction('sendFollowUpDue'),
+      id: 'SendFollowUpDue',
+      queue: this.followUpQueue,
+      deadLetterQueueName: 'FollowUpDeadLetterQueue',
+      settings,
+      maxConcurrency: concurrencyBudget.sendFollowUpDue.sqsMaximumConcurrency,
+      timeout: sendFollowUpDueTimeout,
+      environment,
+    });
 
     this.sweepFollowUps = scheduledFunction(this, props, {
       spec: eventFunction('sweepFollowUps'),

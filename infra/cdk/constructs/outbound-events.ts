@@ -2,7 +2,6 @@ import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import {
-  EventSourceMapping,
   FilterCriteria,
   MetricType,
   StartingPosition,
@@ -12,15 +11,16 @@ import {
   type IEventSourceMapping,
   type IFunction,
 } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption, RedrivePermission, type QueueProps } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../../lib/domain/fields/field-purge';
 import { concurrencyBudget } from '../concurrency';
 import { keptBatchPrefix } from '../kept-stream-batches';
 import { nagResource } from '../nag';
+import { queueFedFunction, queueWithDeadLetters } from './queue-function';
 import { RouteFunction } from './route-function';
 import { denyGrantsButForAwsServices } from '../kms-grants';
 import {
@@ -101,31 +101,6 @@ export const keptBatchRetention = Duration.days(14);
  */
 export const keptBatchNoncurrentRetention = Duration.days(1);
 
-/**
- * A queue that only receives what failed: kept SQS's longest retention, time for a person to look
- * (alarms.ts). Its redrive-allow policy, `allowAll`, is SQS's default made explicit: it declares the
- * queue a dead-letter destination, which AWS Control Tower's CT.SQS.PR.1 (every queue has a
- * dead-letter queue) then skips ("Using dead-letter queues in Amazon SQS",
- * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html).
- * `byQueue` naming the delivery queue would make the two queues reference each other (a cycle
- * CloudFormation refuses); `denyAll` would fail that control, and would only stop another queue of
- * the account from moving its own failures in here.
- */
-export const deadLetterQueueProps: QueueProps = {
-  retentionPeriod: Duration.days(14),
-  redriveAllowPolicy: { redrivePermission: RedrivePermission.ALLOW_ALL },
-};
-
-/**
- * SSE-SQS (keys managed by SQS, no charge) rather than KMS: messages hold ids only (workspace,
- * delivery, step, not_before), never a payload or a subscriber's secret, and a customer-managed
- * key would add its monthly fee, KMS calls on every send and receive, and kms:GenerateDataKey /
- * kms:Decrypt grants to every function that sends and to the event source mapping ("Encryption at rest in Amazon SQS",
- * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html).
- * `enforceSSL` denies any request not made over TLS (aws:SecureTransport, the queue policy).
- */
-export const queueSecurity = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
-
 /** The objects Lambda writes a kept batch to: everything under its own prefix, the narrowest its names allow. */
 const keptBatchObjects = (bucket: IBucket): string => bucket.arnForObjects(`${keptBatchPrefix}*`);
 
@@ -196,15 +171,9 @@ export class OutboundEvents extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboundEventsProps) {
     super(scope, id);
-    this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDeadLetterQueue', {
-      ...queueSecurity,
-      ...deadLetterQueueProps,
-    });
-    this.deliveryQueue = new Queue(this, 'DeliveryQueue', {
-      ...queueSecurity,
-      visibilityTimeout: Duration.seconds(deliveryQueueSettings.visibilityTimeoutSeconds),
-      deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: deliveryQueueSettings.maxReceiveCount },
-    });
+    const deliveries = queueWithDeadLetters(this, 'Delivery', deliveryQueueSettings);
+    this.deliveryQueue = deliveries.queue;
+    this.deliveryDeadLetterQueue = deliveries.deadLetterQueue;
     this.streamFailureKey = new Key(this, 'StreamFailureKey', {
       description: 'Chiffrement des lots du flux DynamoDB abandonnés et gardés (données personnelles)',
       enableKeyRotation: true,
@@ -253,12 +222,6 @@ export class OutboundEvents extends Construct {
       reason:
         'No server access logs: the bucket is written by Lambda with the stream handler’s role and read by the admin command line only, all IAM-signed API calls that CloudTrail data events record when the account’s trail turns them on; a log bucket would be one more store to secure.',
     });
-    const deadLetterItself =
-      "This queue is itself a dead-letter destination (the delivery queue's redrive target): a queue of its own behind it would only move the messages once more; its depth is alarmed instead (alarms.ts).";
-    Validations.of(this.deliveryDeadLetterQueue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason: deadLetterItself },
-      { id: 'Serverless-SQSRedrivePolicy', reason: deadLetterItself },
-    );
 
     const environment = { DELIVERY_QUEUE_URL: this.deliveryQueue.queueUrl };
     const stream = eventFunction('streamHandler');
@@ -289,37 +252,18 @@ export class OutboundEvents extends Construct {
     grantSigning(this.streamHandler, stream, props.secretsTable);
     this.deliveryQueue.grant(this.streamHandler, 'sqs:SendMessage');
 
-    const delivery = eventFunction('deliverEvent');
-    this.deliverEvent = new RouteFunction(this, 'DeliverEvent', {
-      entry: delivery.entry,
-      description: delivery.description,
-      table: props.table,
-      tableActions: delivery.tableActions,
-      tableKeys: delivery.tableKeys,
-      timeout: deliveryFunctionTimeout,
-      environment: { ...environment, ...signingEnvironment(delivery, props.secretsTable) },
-      powertools: props.powertools,
-      noDeadLetterQueueReason:
-        "Invoked synchronously by the queue's event source mapping: a message that keeps failing is moved by the queue's redrive policy to DeliveryDeadLetterQueue; a function dead-letter queue only receives failed asynchronous invocations.",
-    });
-    grantSigning(this.deliverEvent, delivery, props.secretsTable);
-    this.deliverEvent.addEventSource(
-      new SqsEventSource(this.deliveryQueue, {
-        batchSize: deliveryQueueSettings.batchSize,
-        reportBatchItemFailures: true,
-        /** ScalingConfig.MaximumConcurrency: a slow subscriber holds at most this many invocations (../concurrency.ts). */
-        maxConcurrency: concurrencyBudget.deliverEvent.sqsMaximumConcurrency,
-      }),
-    );
-    for (const mapping of this.deliverEvent.node.children.filter((child) => child instanceof EventSourceMapping)) {
-      Validations.of(mapping).acknowledge({
-        id: 'Serverless-LambdaEventSourceMappingDestination',
-        reason:
-          "Lambda supports no on-failure destination for an SQS event source: a message that keeps failing is moved by the queue's own redrive policy (maxReceiveCount) to DeliveryDeadLetterQueue, which is alarmed.",
-      });
-    }
     /** The next attempt of a delivery is a new message on the same queue. */
-    this.deliveryQueue.grant(this.deliverEvent, 'sqs:SendMessage');
+    this.deliverEvent = queueFedFunction(this, props, {
+      spec: eventFunction('deliverEvent'),
+      id: 'DeliverEvent',
+      queue: this.deliveryQueue,
+      deadLetterQueueName: 'DeliveryDeadLetterQueue',
+      settings: deliveryQueueSettings,
+      /** ScalingConfig.MaximumConcurrency: a slow subscriber holds at most this many invocations (../concurrency.ts). */
+      maxConcurrency: concurrencyBudget.deliverEvent.sqsMaximumConcurrency,
+      timeout: deliveryFunctionTimeout,
+      environment,
+    });
 
     this.sweepDeliveries = scheduledFunction(this, props, {
       spec: eventFunction('sweepDeliveries'),
