@@ -56,6 +56,7 @@ import {
 } from '../support/recorded-calls';
 import { closureOf } from '../support/import-closure';
 import { recordingFollowUpQueue } from '../support/follow-up-queue';
+import { setTestQueueUrls } from '../support/queue-urls';
 import {
   aLocalReceiver,
   anSqsEvent,
@@ -829,7 +830,7 @@ describe('follow-ups falling due: a schedule kept, swept and sent, recorded per 
   });
 
   test('the sweep queues a follow-up falling due; the send marks it sent, its prospect only checked', async () => {
-    process.env.FOLLOW_UP_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called-follow-ups';
+    setTestQueueUrls();
     /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
     const sweepModule = await import('../../functions/events/sweep-follow-ups');
     const sendModule = await import('../../functions/events/send-follow-up-due');

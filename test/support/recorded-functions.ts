@@ -1,4 +1,5 @@
 import { recordingFollowUpQueue } from './follow-up-queue';
+import { setTestQueueUrls } from './queue-urls';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createAuthorizer } from '../../functions/authorizer';
 import { loadSecretsTableName, productionDeps, type Deps } from '../../lib/storage/client';
@@ -43,7 +44,7 @@ export function recordedFunctions(clock?: () => Date) {
   };
   // A function that queues deliveries builds its AWS handler on import, which reads the queue's URL: a fake one;
   // the replay's, the webhooks' functions' names.
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
+  setTestQueueUrls();
   process.env[webhookFunctionVariables.ingestLead] ??= 'never-invoked-ingest-lead';
   process.env[webhookFunctionVariables.recruitment] ??= 'never-invoked-recruitment';
   /**
@@ -160,8 +161,7 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date;
     calls.set(name, recordCalls(deps.db));
     return { ...deps, queue, followUpQueue, send: createHttpSender('local'), network: 'local' };
   };
-  process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called';
-  process.env.FOLLOW_UP_QUEUE_URL ??= 'https://sqs.eu-west-3.amazonaws.com/123456789012/never-called-follow-ups';
+  setTestQueueUrls();
   /** One after the other: jest's ESM loader races on two dynamic imports sharing dependencies. */
   const streamModule = await import('../../functions/events/stream-handler');
   const deliveryModule = await import('../../functions/events/deliver-event');

@@ -167,30 +167,18 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
       threshold: 1,
       description: 'Livraisons abandonnées après toutes les tentatives (statut failed)',
     },
-    {
-      id: 'StreamHandlerErrors',
-      metric: events.streamHandler.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: 'Erreurs de la Lambda du flux des événements',
-    },
-    {
-      id: 'DeliverEventErrors',
-      metric: events.deliverEvent.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: 'Erreurs de la Lambda de livraison des événements',
-    },
-    {
-      id: 'SweepDeliveriesErrors',
-      metric: events.sweepDeliveries.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: 'Erreurs de la Lambda de balayage des livraisons en attente',
-    },
-    {
-      id: 'PurgeDeletedFieldsErrors',
-      metric: events.purgeDeletedFields.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: 'Erreurs de la Lambda de purge des champs personnalisés supprimés',
-    },
+    functionErrors('StreamHandlerErrors', events.streamHandler, 'Erreurs de la Lambda du flux des événements'),
+    functionErrors('DeliverEventErrors', events.deliverEvent, 'Erreurs de la Lambda de livraison des événements'),
+    functionErrors(
+      'SweepDeliveriesErrors',
+      events.sweepDeliveries,
+      'Erreurs de la Lambda de balayage des livraisons en attente',
+    ),
+    functionErrors(
+      'PurgeDeletedFieldsErrors',
+      events.purgeDeletedFields,
+      'Erreurs de la Lambda de purge des champs personnalisés supprimés',
+    ),
     {
       id: 'StreamIteratorAge',
       metric: events.streamHandler.metric('IteratorAge', { period, statistic: 'Maximum' }),
@@ -205,6 +193,14 @@ function outboundEventAlarms(props: AlarmsProps): AlarmSpec[] {
  * follow-up dead-letter queue: its follow-up is not sent until the message is moved back), and either function
  * failing. The follow-up queue itself is not alarmed on depth: its messages wait there by design (their delays).
  */
+/** Any error of a function of the events wing, within the period (its own `Errors` metric). */
+const functionErrors = (id: string, fn: IFunction, description: string): AlarmSpec => ({
+  id,
+  metric: fn.metricErrors({ period, statistic: 'Sum' }),
+  threshold: 1,
+  description,
+});
+
 function followUpAlarms(props: AlarmsProps): AlarmSpec[] {
   const { followUps } = props;
   return [
@@ -218,17 +214,11 @@ function followUpAlarms(props: AlarmsProps): AlarmSpec[] {
       description:
         "Messages de rappel en file d'erreurs : la fonction d'envoi des rappels a échoué 5 fois de suite sur eux, ces rappels ne partent pas",
     },
-    {
-      id: 'SweepFollowUpsErrors',
-      metric: followUps.sweepFollowUps.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: 'Erreurs de la Lambda de mise en file des rappels',
-    },
-    {
-      id: 'SendFollowUpDueErrors',
-      metric: followUps.sendFollowUpDue.metricErrors({ period, statistic: 'Sum' }),
-      threshold: 1,
-      description: "Erreurs de la Lambda d'envoi des rappels dus",
-    },
+    functionErrors(
+      'SweepFollowUpsErrors',
+      followUps.sweepFollowUps,
+      'Erreurs de la Lambda de mise en file des rappels',
+    ),
+    functionErrors('SendFollowUpDueErrors', followUps.sendFollowUpDue, "Erreurs de la Lambda d'envoi des rappels dus"),
   ];
 }
