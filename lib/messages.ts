@@ -391,11 +391,21 @@ export const messages = {
     deliveryRedeliveryQueued: 'Envoi remis en file pour être renvoyé aussitôt.',
     changeUndone: (field: string, prospectId: string) =>
       `Modification du champ ${field} du prospect ${prospectId} annulée.`,
+    /** An erasure names the record by its id alone: nothing of the person stays in the log. */
+    prospectErased: (prospectId: string) => `Prospect ${prospectId} effacé, avec ses notes, son journal et ses copies.`,
+    candidateErased: (candidateId: string) => `Candidat ${candidateId} effacé, avec ses notes et ses copies.`,
     /** `changed`: each setting changed, in words (`workspaceSettings`, `settingChanged`), separated by commas. */
     workspaceChanged: (changed: string) => `Réglages de l'espace modifiés : ${changed}.`,
     settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,
     /** What `PATCH /workspaces/{w}` may change, as `workspaceChanged` names it. */
     workspaceSettings: { time_zone: 'fuseau horaire' },
+  },
+
+  /** Erasure (docs/api.md#erasure-export-and-retention). */
+  erasure: {
+    /** The record kept changing under the erasure: nothing erased. */
+    contended: "Le dossier a été modifié pendant l'effacement : rien n'a été effacé, recommencez.",
+    candidateNotFound: 'Candidat introuvable dans cet espace.',
   },
 
   /** Outbound events (docs/api.md#outbound-events): why an attempt failed, kept as a delivery's `last_error`. */

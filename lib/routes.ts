@@ -404,6 +404,22 @@ const routeTable = [
     errorShape: 'standard',
   },
   {
+    id: 'eraseWorkspaceProspect',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}/erase',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
+    id: 'eraseWorkspaceCandidate',
+    method: 'POST',
+    path: '/workspaces/{workspace_id}/candidates/{candidate_id}/erase',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
     id: 'listWorkspaceProspectChanges',
     method: 'GET',
     path: '/workspaces/{workspace_id}/prospects/{prospect_id}/changes',

@@ -456,6 +456,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workspaces/{workspace_id}/prospects/{prospect_id}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a prospect: the person's right to erasure
+     * @description Admin. No body (or `{}`). One transaction deletes the prospect, frees its e-mail, phone and social profile (the same contact sent again is a new prospect) and its pending follow-up; from the answer on it is not found anywhere. Its notes, change-log entries (in the API key's log too), the answers kept for its Idempotency-Keys, its deliveries and what the webhook journal holds of it (the `record_id` of its calls, the kept bodies of failed calls carrying its e-mail or phone) are deleted within minutes. The audit log keeps `prospect.erased` (the id and the member), subscribers receive `prospect.erased` (`data.prospect_id` alone). Works on `Closé` and `Acompte` too.
+     *
+     *     Role: `admin` of the workspace.
+     */
+    post: operations['eraseWorkspaceProspect'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{workspace_id}/candidates/{candidate_id}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a candidate: the person's right to erasure
+     * @description Admin. No body (or `{}`). As a prospect's erasure: the candidate deleted and its e-mail freed in its recruitment pipeline at once (the same person applying again is a new candidate), its notes (the form answers), deliveries and journal mentions within minutes; audit `candidate.erased`, event `candidate.erased` (`data.candidate_id` alone).
+     *
+     *     Role: `admin` of the workspace.
+     */
+    post: operations['eraseWorkspaceCandidate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workspaces/{workspace_id}/prospects/{prospect_id}/changes': {
     parameters: {
       query?: never;
@@ -908,6 +952,8 @@ export interface components {
         | 'prospect.follow_up_due'
         | 'candidate.created'
         | 'candidate.application_received'
+        | 'prospect.erased'
+        | 'candidate.erased'
       )[];
     };
     SubscriptionChange: {
@@ -923,6 +969,8 @@ export interface components {
         | 'prospect.follow_up_due'
         | 'candidate.created'
         | 'candidate.application_received'
+        | 'prospect.erased'
+        | 'candidate.erased'
       )[];
     };
     PasswordResetConfirmation: {
@@ -1342,6 +1390,15 @@ export interface components {
       /** @constant */
       deleted: true;
     };
+    Erased: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When it was erased; its copies go within minutes.
+       */
+      erased_at: string;
+    };
     ApiKeyList: {
       api_keys: {
         /** Format: uuid */
@@ -1710,6 +1767,8 @@ export interface components {
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone'
+          | 'prospect.erased'
+          | 'candidate.erased'
           | 'workspace.changed';
         /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
         target_id: string | null;
@@ -4763,6 +4822,285 @@ export interface operations {
         };
       };
       /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such prospect in the workspace (also a `prospect_id` that is not a UUID, or another workspace's prospect). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  eraseWorkspaceProspect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The prospect's id (UUID). Any other value, or another workspace's prospect, is a 404.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        prospect_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erased: its id and when. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Erased'];
+        };
+      };
+      /** @description A body other than none or an empty JSON object. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such prospect in the workspace (also a `prospect_id` that is not a UUID, or another workspace's prospect). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description The prospect kept changing under the erasure: nothing erased, try again. */
+      409: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.conflict'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  eraseWorkspaceCandidate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The candidate's id (UUID, the recruitment webhook's `talent_id`). Any other value, or another workspace's candidate, is a 404.
+         * @example 886313e1-3b8a-4372-9b90-0c9aee199e5d
+         */
+        candidate_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erased: its id and when. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Erased'];
+        };
+      };
+      /** @description A body other than none or an empty JSON object. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's). */
       404: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

@@ -28,6 +28,8 @@ const eventTypes = [
   'prospect.follow_up_due',
   'candidate.created',
   'candidate.application_received',
+  'prospect.erased',
+  'candidate.erased',
 ] as const satisfies readonly EventType[];
 type Unlisted = Exclude<EventType, (typeof eventTypes)[number]>;
 const eventChoices: readonly ([Unlisted] extends [never] ? EventType : never)[] = eventTypes;

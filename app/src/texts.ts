@@ -259,6 +259,8 @@ export const texts = {
       'prospect.follow_up_due': 'Rappel dû (prospect.follow_up_due)',
       'candidate.created': 'Candidat créé (candidate.created)',
       'candidate.application_received': 'Candidature reçue (candidate.application_received)',
+      'prospect.erased': 'Prospect effacé (prospect.erased)',
+      'candidate.erased': 'Candidat effacé (candidate.erased)',
     },
     create: {
       heading: 'S’abonner',
@@ -546,6 +548,8 @@ export const texts = {
       'subscription.secret_rotated': 'Secret d’un abonnement changé',
       'delivery.redelivered': 'Envoi renvoyé',
       'change.undone': 'Modification par l’API annulée',
+      'prospect.erased': 'Prospect effacé',
+      'candidate.erased': 'Candidat effacé',
       'workspace.changed': 'Réglages de l’espace modifiés',
     } satisfies Record<AuditAction, string>,
     summary: 'Résumé',

@@ -72,9 +72,10 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      */
     streamHandler: { reserved: 10, streamParallelization: 1 },
     /**
-     * Nine invocations of ten messages, each message one POST of at most 10 s: at worst, every
-     * receiver hanging, 9 deliveries a second; the others wait in the queue (nine, not ten: the tenth went to the send
-     * of follow-ups, within the account's budget below). MaximumConcurrency keeps
+     * Seven invocations of ten messages, each message one POST of at most 10 s: at worst, every
+     * receiver hanging, 7 deliveries a second; the others wait in the queue (seven, not ten: the rest went to the send of
+     * follow-ups, the erasures' background and a person's rights' routes, within the account's budget below).
+     * MaximumConcurrency keeps
      * the poller from receiving more than the function may run, and AWS asks for a reservation not
      * below the maximum concurrency of the function's SQS sources, or Lambda may throttle their
      * messages ("Configuring scaling behavior for SQS event source mappings",
@@ -83,7 +84,7 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      * Amazon SQS", https://docs.aws.amazon.com/lambda/latest/dg/with-sqs.html), and every receive counts
      * toward the redrive policy's five: throttling could move deliveries to the dead-letter queue.
      */
-    deliverEvent: { reserved: 9, sqsMaximumConcurrency: 9 },
+    deliverEvent: { reserved: 7, sqsMaximumConcurrency: 7 },
     /**
      * One run at a time, every 5 minutes: two runs at once would only race for the same due
      * deliveries (each marked by a conditional write before it is queued again).
@@ -105,6 +106,11 @@ export const concurrencyBudget: Readonly<Record<'authorizer' | EventFunction['id
      * concurrency, for the reason given for `deliverEvent`.
      */
     sendFollowUpDue: { reserved: 2, sqsMaximumConcurrency: 2 },
+    /**
+     * One run at a time, every minute: each of its steps is recorded only where the last run left it, so two runs at
+     * once would do nothing twice (docs/adr/0019-erasure-in-the-background.md), but only race for the same pages.
+     */
+    eraseRecords: { reserved: 1 },
     /**
      * Route functions: no reservation. Each is bounded by its method's throttle; together they need
      * `routesPeakConcurrency` of the unreserved pool, which the reservations above leave them. A

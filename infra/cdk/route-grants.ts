@@ -36,7 +36,8 @@ export type KeyPrefix =
   | 'SESSION#'
   | 'AUDIT#'
   | 'IDP#'
-  | 'FOLLOWUP#';
+  | 'FOLLOWUP#'
+  | 'ERASURE#';
 
 /**
  * The table's indexes, named here so that the route list reads no table definition: the stack
@@ -66,6 +67,12 @@ export type TableKeys = { [action in ItemAction]?: readonly KeyPrefix[] } & {
    * prefixes.
    */
   purgesDeletedFields?: true;
+  /**
+   * The other exception (`erasedPrefixes`, lib/storage/table-items.ts; docs/adr/0019-erasure-in-the-background.md):
+   * the erasure of a prospect or a candidate deletes the record and its copies, so its `DeleteItem` may name those
+   * prefixes.
+   */
+  erasesRecords?: true;
 };
 
 export type RouteGrants = {
@@ -426,6 +433,42 @@ export const routeGrants = {
     tableActions: ['BatchGetItem', 'UpdateItem'],
     tableKeys: { BatchGetItem: ['WS#', 'PROSPECT#'], UpdateItem: ['RATE#'] },
   },
+  eraseWorkspaceProspect: {
+    entry: 'functions/privacy/erase-prospect.ts',
+    /**
+     * The record and the workspace (phone region) read (GetItem), the answers kept for its Idempotency-Keys (index
+     * gsi4), then one transaction: the record deleted, its contact markers freed, those answers and its follow-up
+     * schedule deleted, the erasure's job and the audit entry put
+     * (docs/adr/0019-erasure-in-the-background.md). The first of the erasing functions.
+     */
+    tableActions: ['GetItem', 'Query', 'TransactWriteItems', 'DeleteItem', 'PutItem', 'UpdateItem'],
+    tableKeys: {
+      GetItem: ['WS#', 'PROSPECT#'],
+      indexes: ['gsi4'],
+      DeleteItem: ['PROSPECT#', 'UNIQ#', 'IDEM#', 'FOLLOWUP#'],
+      PutItem: ['ERASURE#', 'AUDIT#'],
+      UpdateItem: ['RATE#'],
+      erasesRecords: true,
+    },
+  },
+  eraseWorkspaceCandidate: {
+    entry: 'functions/privacy/erase-candidate.ts',
+    /**
+     * The record and the workspace (phone region) read (GetItem), the answers kept for its Idempotency-Keys (index
+     * gsi4), then one transaction: the record deleted, its contact markers freed, those answers deleted, the erasure's
+     * job and the audit entry put
+     * (docs/adr/0019-erasure-in-the-background.md).
+     */
+    tableActions: ['GetItem', 'Query', 'TransactWriteItems', 'DeleteItem', 'PutItem', 'UpdateItem'],
+    tableKeys: {
+      GetItem: ['WS#', 'CANDIDATE#'],
+      indexes: ['gsi4'],
+      DeleteItem: ['CANDIDATE#', 'UNIQ#', 'IDEM#'],
+      PutItem: ['ERASURE#', 'AUDIT#'],
+      UpdateItem: ['RATE#'],
+      erasesRecords: true,
+    },
+  },
   listWorkspaceProspectChanges: {
     entry: 'functions/settings/list-workspace-prospect-changes.ts',
     /**
@@ -607,7 +650,13 @@ export function deployedRouteById(id: string): DeployedRoute {
  */
 export type EventFunction = {
   id:
-    'streamHandler' | 'deliverEvent' | 'sweepDeliveries' | 'purgeDeletedFields' | 'sweepFollowUps' | 'sendFollowUpDue';
+    | 'streamHandler'
+    | 'deliverEvent'
+    | 'sweepDeliveries'
+    | 'purgeDeletedFields'
+    | 'sweepFollowUps'
+    | 'sendFollowUpDue'
+    | 'eraseRecords';
   entry: string;
   description: string;
   tableActions: readonly TableAction[];
@@ -649,13 +698,15 @@ export const eventFunctions: readonly EventFunction[] = [
       UpdateItem: ['FOLLOWUP#'],
     },
     /**
-     * Writes of prospects, candidates and their notes, and a follow-up schedule's changes (one marked sent makes
-     * `prospect.follow_up_due`): never the journal, counters or deliveries.
+     * Writes of prospects, candidates and their notes, a follow-up schedule's changes (one marked sent makes
+     * `prospect.follow_up_due`) and the start of an erasure (`prospect.erased`, `candidate.erased`): never the journal,
+     * counters or deliveries.
      */
     streamFilters: [
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'PROSPECT#' }] } } } },
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'CANDIDATE#' }] } } } },
       { eventName: ['MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'FOLLOWUP#' }] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'ERASURE#' }] } } } },
     ],
   },
   {
@@ -719,6 +770,26 @@ export const eventFunctions: readonly EventFunction[] = [
      */
     tableActions: ['ConditionCheckItem', 'UpdateItem'],
     tableKeys: { ConditionCheckItem: ['PROSPECT#'], UpdateItem: ['FOLLOWUP#'] },
+  },
+  {
+    id: 'eraseRecords',
+    entry: 'functions/events/erase-records.ts',
+    description: 'Erasure: the copies of erased prospects and candidates deleted',
+    /**
+     * The jobs from index gsi4 (and the answers kept for a record's Idempotency-Keys, by their own partition of it), each
+     * job read and its progress recorded; the record's partition, the workspace's journal and deliveries walked by
+     * Query (never a Scan); each copy deleted, a journaled call's record and kept body removed (UpdateItem CALL#); the
+     * job deleted at the end (docs/adr/0019-erasure-in-the-background.md).
+     */
+    tableActions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+    tableKeys: {
+      Query: ['PROSPECT#', 'CANDIDATE#', 'CALL#', 'DELIVERY#'],
+      GetItem: ['ERASURE#'],
+      UpdateItem: ['ERASURE#', 'CALL#'],
+      DeleteItem: ['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#', 'IDEM#'],
+      indexes: ['gsi4'],
+      erasesRecords: true,
+    },
   },
 ];
 

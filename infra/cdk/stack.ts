@@ -26,6 +26,7 @@ import { AlarmTopic } from './constructs/alarm-topic';
 import { Alarms } from './constructs/alarms';
 import { CrmApi } from './constructs/crm-api';
 import { FollowUpsDue } from './constructs/follow-ups-due';
+import { Erasure } from './constructs/erasure';
 import { OperationsDashboard } from './constructs/operations-dashboard';
 import { OutboundEvents } from './constructs/outbound-events';
 import { RouteFunction } from './constructs/route-function';
@@ -150,6 +151,8 @@ export class CrmStack extends Stack {
       powertools,
       streamHandler: events.streamHandler,
     });
+    /** The copies of erased prospects and candidates, deleted in the background. */
+    const erasure = new Erasure(this, 'Erasure', { table, secretsTable, powertools });
     const settings: RouteFunctionSettings = {
       table,
       powertools,
@@ -195,6 +198,7 @@ export class CrmStack extends Stack {
     functions.set('PurgeDeletedFields', events.purgeDeletedFields);
     functions.set('SweepFollowUps', followUps.sweepFollowUps);
     functions.set('SendFollowUpDue', followUps.sendFollowUpDue);
+    functions.set('EraseRecords', erasure.eraseRecords);
 
     const { topic } = new AlarmTopic(this, 'AlarmTopic', { stage: props.stage });
     const { alarms } = new Alarms(this, 'Alarms', {
@@ -204,6 +208,7 @@ export class CrmStack extends Stack {
       table,
       events,
       followUps,
+      erasure,
       topic,
     });
     const { dashboard } = new OperationsDashboard(this, 'Operations', {

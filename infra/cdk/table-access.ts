@@ -8,7 +8,7 @@ import type {
   TableAction,
   TableKeys,
 } from './route-grants';
-import { deletablePrefixes, purgedPrefixes } from '../../lib/storage/table-items';
+import { deletablePrefixes, erasedPrefixes, purgedPrefixes } from '../../lib/storage/table-items';
 import { tableDefinition } from './table-definition';
 
 /**
@@ -37,7 +37,8 @@ export const leadingKeysCondition = (prefixes: readonly KeyPrefix[]) => ({
  * Exactly the table actions of one function, each confined by `dynamodb:LeadingKeys` to the
  * partition-key prefixes `keys` gives for it; actions with the same prefixes share a statement
  * (as the CDK's policy minimization would merge them anyway). DeleteItem within the deletable prefixes only, or for
- * the purge of deleted custom fields (`purgesDeletedFields`) also `PROSPECT#`.
+ * the purge of deleted custom fields (`purgesDeletedFields`) also `PROSPECT#`, for the erasing functions (`erasesRecords`)
+ * also the erased record's prefixes (`erasedPrefixes`).
  * Query on an index only for the indexes `keys` names, one by one: gsi1 holds every workspace's
  * API-key fingerprints, and no route handler reads it.
  */
@@ -50,10 +51,14 @@ export function tableAccessStatements(
     throw new Error('A route listing TransactWriteItems must list the item actions of its transactions as well');
   }
   const itemActions = [...new Set(actions)].filter((action): action is ItemAction => action !== 'TransactWriteItems');
-  const { indexes = [], purgesDeletedFields, ...prefixesOf } = keys;
+  const { indexes = [], purgesDeletedFields, erasesRecords, ...prefixesOf } = keys;
   const unlisted = Object.keys(prefixesOf).filter((action) => !itemActions.includes(action as ItemAction));
   if (unlisted.length > 0) throw new Error(`Key prefixes for actions not granted: ${unlisted.join(', ')}`);
-  const deletable: readonly string[] = [...deletablePrefixes, ...(purgesDeletedFields ? purgedPrefixes : [])];
+  const deletable: readonly string[] = [
+    ...deletablePrefixes,
+    ...(purgesDeletedFields ? purgedPrefixes : []),
+    ...(erasesRecords ? erasedPrefixes : []),
+  ];
   const notDeletable = (prefixesOf.DeleteItem ?? []).filter((prefix) => !deletable.includes(prefix));
   if (notDeletable.length > 0)
     throw new Error(`DeleteItem on prefixes that are not deletable: ${notDeletable.join(', ')}`);

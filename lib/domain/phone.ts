@@ -1,4 +1,9 @@
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import {
+  findPhoneNumbersInText,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from 'libphonenumber-js/min';
 import type { PhoneSettings } from './model';
 
 /**
@@ -32,4 +37,12 @@ export function phoneMatchKey(
 ): { kind: 'e164'; value: string } | { kind: 'exact'; value: string } {
   const e164 = settings.phone_matching === 'e164' ? e164Of(phone, settings.phone_region) : undefined;
   return e164 === undefined ? { kind: 'exact', value: phone } : { kind: 'e164', value: e164 };
+}
+
+/**
+ * The E.164 form of every valid phone number written in `text` (national formats read in `region`'s conventions): what
+ * an erasure looks for in the kept body of a failed webhook call, whatever spacing or prefix the form sent.
+ */
+export function phonesInText(text: string, region: string): string[] {
+  return findPhoneNumbersInText(text, isPhoneRegion(region) ? region : undefined).map((found) => found.number.number);
 }

@@ -33,6 +33,8 @@ export type AuditAction =
   | 'subscription.secret_rotated'
   | 'delivery.redelivered'
   | 'change.undone'
+  | 'prospect.erased'
+  | 'candidate.erased'
   | 'workspace.changed';
 
 /** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import type { ItemKey } from './table-items';
+import { keys, type ItemKey } from './table-items';
 import type { WebhookCall } from '../domain/model';
 
 /**
@@ -147,11 +147,26 @@ async function takeOver(
   }
 }
 
-/** Keeps the answer for replay; a no-op for a request that no longer holds the key. */
-export async function recordAnswer(store: Store, key: ItemKey, claimant: string, answer: StoredAnswer): Promise<void> {
-  await holderUpdate(store, key, claimant, 'SET #state = :answered, answer = :answer', {
+/** The prospect or candidate an answer names. */
+export type AnswerAbout = { workspaceId: string; kind: 'prospect' | 'candidate'; recordId: string };
+
+/**
+ * Keeps the answer for replay; a no-op for a request that no longer holds the key. An answer that names a record
+ * (`about`) enters that record's partition of index gsi4, where its erasure finds it
+ * (docs/adr/0019-erasure-in-the-background.md).
+ */
+export async function recordAnswer(
+  store: Store,
+  key: ItemKey,
+  claimant: string,
+  answer: StoredAnswer,
+  about?: AnswerAbout,
+): Promise<void> {
+  const index = about ? ', gsi4pk = :about, gsi4sk = :sk' : '';
+  await holderUpdate(store, key, claimant, `SET #state = :answered, answer = :answer${index}`, {
     ':answered': 'answered',
     ':answer': answer,
+    ...(about ? { ':about': keys.answersAbout(about.workspaceId, about.kind, about.recordId), ':sk': key.pk } : {}),
   });
 }
 

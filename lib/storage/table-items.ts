@@ -26,6 +26,13 @@ export const deletablePrefixes = ['UNIQ#', 'RATE#', 'IDEM#', 'PERSON#'] as const
  */
 export const purgedPrefixes = ['PROSPECT#'] as const;
 
+/**
+ * Where erasing a prospect or a candidate deletes (docs/adr/0019-erasure-in-the-background.md): the record and its
+ * partition (notes, change-log entries), its deliveries, its follow-up schedule and the erasure's own job. Granted to
+ * the erasing functions, which declare it (`TableKeys.erasesRecords`, infra/cdk/route-grants.ts), and no other.
+ */
+export const erasedPrefixes = ['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#'] as const;
+
 export type ItemKey = { pk: string; sk: string };
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -225,6 +232,23 @@ export const keys = {
    */
   followUpShards: Array.from({ length: 16 }, (_, shard) => `FOLLOWUP#${shard.toString(16)}`),
   followUpShard: (prospectId: string): string => `FOLLOWUP#${sha256Hex(prospectId).slice(-1)}`,
+
+  /**
+   * An erasure under way (docs/adr/0019-erasure-in-the-background.md): the job that deletes the copies of one erased
+   * prospect or candidate, in a partition of its own, deleted when every copy is gone.
+   */
+  erasure: (workspaceId: string, kind: 'prospect' | 'candidate', recordId: string): ItemKey => ({
+    pk: `ERASURE#${workspaceId}#${kind}#${recordId}`,
+    sk: 'ERASURE',
+  }),
+  /** Index gsi4, "erasures under way": one partition, sorted by the time of the erasure (ISO 8601 UTC). */
+  erasures: 'ERASURE',
+  /**
+   * Index gsi4, "answers kept for a record's Idempotency-Keys": an idempotency record whose answer names a prospect or
+   * a candidate is in its partition, so that the record's erasure finds and deletes it.
+   */
+  answersAbout: (workspaceId: string, kind: 'prospect' | 'candidate', recordId: string): string =>
+    `IDEMOF#${workspaceId}#${kind}#${recordId}`,
 
   rateCounter: (keyId: string, windowStart: string): ItemKey => ({ pk: `RATE#${keyId}#${windowStart}`, sk: 'RATE' }),
   idempotency: (scope: string, idempotencyKey: string): ItemKey => ({

@@ -89,6 +89,17 @@ async function aFailedWebhookCall(): Promise<string> {
   return (listed.body as { calls: { id: string }[] }).calls[0]?.id as string;
 }
 
+/** A new record from a webhook, to erase: a prospect's id (ingest-lead) or a candidate's (recruitment). */
+async function aRecord(route: 'ingest-lead' | 'recruitment'): Promise<string> {
+  const answer = await api.request('POST', `/webhooks/${route}`, {
+    query: webhookQuery(),
+    headers: { Authorization: `Bearer ${webhookToken}` },
+    body: { email: `${randomUUID()}@acme.test`, name: 'À Effacer' },
+  });
+  const body = answer.body as { prospect_id?: string; talent_id?: string };
+  return (body.prospect_id ?? body.talent_id) as string;
+}
+
 /** A change of the API key's on a prospect (the social one, at « Relance »): the id of its change-log entry. */
 async function aChange(): Promise<string> {
   const other = `/prospects/${people.seed.prospects.social}`;
@@ -234,6 +245,10 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'GET', path: `${base}${prospect()}/changes`, headers: admin() };
     case 'undoChange':
       return { method: 'POST', path: `${base}/changes/${await aChange()}/undo`, headers: admin() };
+    case 'eraseWorkspaceProspect':
+      return { method: 'POST', path: `${base}/prospects/${await aRecord('ingest-lead')}/erase`, headers: admin() };
+    case 'eraseWorkspaceCandidate':
+      return { method: 'POST', path: `${base}/candidates/${await aRecord('recruitment')}/erase`, headers: admin() };
     case 'listMembers':
       return { method: 'GET', path: `${base}/members`, headers: admin() };
     case 'addMember':

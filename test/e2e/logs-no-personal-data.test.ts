@@ -580,6 +580,35 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path, query: { cursor: planted.note }, headers: member },
       ];
     }
+    case 'eraseWorkspaceProspect':
+    case 'eraseWorkspaceCandidate': {
+      const member = await memberHeader();
+      // A record of its own carrying the planted values, erased; the planted values in the path and the body.
+      const prospects = routeId === 'eraseWorkspaceProspect';
+      const created = await api.request('POST', `/webhooks/${prospects ? 'ingest-lead' : 'recruitment'}`, {
+        query: webhookQuery(),
+        headers: bearer(ws.webhook?.token),
+        body: {
+          email: `efface.${planted.email}`,
+          name: `${planted.firstName} ${planted.lastName}`,
+          first_name: planted.firstName,
+          phone: planted.nationalPhone,
+        },
+      });
+      const { prospect_id: prospectId, talent_id: talentId } = created.body as Record<string, string>;
+      const path = `/workspaces/${ws.workspace_id}/${prospects ? 'prospects' : 'candidates'}`;
+      return [
+        { method: 'POST', path: `${path}/${prospectId ?? talentId}/erase`, headers: member },
+        { method: 'POST', path: `${path}/${prospectId ?? talentId}/erase`, headers: member },
+        { method: 'POST', path: `${path}/${encodeURIComponent(planted.email)}/erase`, headers: member },
+        {
+          method: 'POST',
+          path: `${path}/${prospectId ?? talentId}/erase`,
+          headers: member,
+          body: json({ raison: planted.note }),
+        },
+      ];
+    }
     case 'undoChange': {
       const member = await memberHeader();
       // A change of the key's to undo, on a prospect of its own.

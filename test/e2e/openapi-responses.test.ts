@@ -801,6 +801,99 @@ describe('the webhook call journal, subscriptions and deliveries answer as docum
   });
 });
 
+describe("a person's rights answer as documented", () => {
+  let people: PeopleWorkspace;
+  beforeAll(async () => {
+    people = await workspaceWithPeople(api);
+  });
+  const under = (suffix: string) => `/workspaces/${people.seed.workspace_id}${suffix}`;
+  const admin = () => ({ headers: bearer(people.admin) });
+  const lead = async (body: Record<string, unknown>) => {
+    const answer = await api.request('POST', '/webhooks/ingest-lead', {
+      query: { endpoint_id: people.seed.webhook?.endpoint_id as string },
+      headers: { 'x-webhook-token': people.seed.webhook?.token as string },
+      body,
+    });
+    return (answer.body as { prospect_id: string }).prospect_id;
+  };
+  const candidate = async () => {
+    const answer = await api.request('POST', '/webhooks/recruitment', {
+      query: { endpoint_id: people.seed.webhook?.endpoint_id as string },
+      headers: { 'x-webhook-token': people.seed.webhook?.token as string },
+      body: { email: `${randomUUID()}@candidat.test`, name: 'Camille Candidat' },
+    });
+    return (answer.body as { talent_id: string }).talent_id;
+  };
+  /** Every route, on records that need not exist. */
+  const everyCall = (): [string, string, RequestOptions][] => [
+    ['POST', under(`/prospects/${unknownId}/erase`), {}],
+    ['POST', under(`/candidates/${unknownId}/erase`), {}],
+  ];
+
+  test('erased; a body, a member, an unknown or erased record refused', async () => {
+    for (const [kind, id] of [
+      ['prospects', await lead({ email: `${randomUUID()}@acme.test` })],
+      ['candidates', await candidate()],
+    ] as const) {
+      await call(api, 'POST', under(`/${kind}/${id}/erase`), { ...admin(), body: { reason: 'demande' } });
+      await call(api, 'POST', under(`/${kind}/${id}/erase`), { headers: bearer(people.member) });
+      expect((await call(api, 'POST', under(`/${kind}/${id}/erase`), admin())).status).toBe(200);
+      expect((await call(api, 'POST', under(`/${kind}/${id}/erase`), admin())).status).toBe(404);
+    }
+  });
+
+  test('a record written under every round of its erasure: 409, nothing erased', async () => {
+    const prospect = await lead({ email: `${randomUUID()}@acme.test` });
+    let rounds = 0;
+    const nextGate = () => {
+      let release!: () => void;
+      gate = {
+        arrived: () => {
+          rounds += 1;
+          // Each round's read is stale by the time its transaction runs: the key moved the prospect meanwhile.
+          void api
+            .request('PATCH', `/prospects/${prospect}`, {
+              headers: { Authorization: `Bearer ${people.seed.api_keys.admin?.secret}` },
+              body: { setter_id: rounds % 2 === 1 ? people.admin.memberId : null },
+            })
+            .then(() => {
+              nextGate();
+              release();
+            });
+        },
+        release: new Promise((resolve) => (release = resolve)),
+      };
+    };
+    nextGate();
+    const refused = await call(gatedApi, 'POST', under(`/prospects/${prospect}/erase`), admin());
+    gate = undefined;
+    expect(refused.status).toBe(409);
+    expect((await api.request('GET', under(`/prospects/${prospect}`), admin())).status).toBe(200);
+  });
+
+  test('no session: 401; another workspace: 404', async () => {
+    for (const [method, path, options] of everyCall()) {
+      await call(api, method, path, options);
+      await call(api, method, path.replace(people.seed.workspace_id, unknownId), { ...options, ...admin() });
+    }
+  });
+
+  test('past the member’s limit: 429 with Retry-After', async () => {
+    const keyId = `MEMBER#${people.admin.memberId}`;
+    const count = () => admitRequest(store, { keyId, now: limitedNow, stageChange: false, enforce: true });
+    await Promise.all(Array.from({ length: requestLimit }, count));
+    for (const [method, path, options] of everyCall()) {
+      expect((await call(limitedApi, method, path, { ...options, ...admin() })).status).toBe(429);
+    }
+  });
+
+  test('when DynamoDB fails: 500', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const [method, path, options] of everyCall()) await call(failingApi, method, path, { ...options, ...admin() });
+    jest.restoreAllMocks();
+  });
+});
+
 describe('the custom fields answer as documented', () => {
   let people: PeopleWorkspace;
   beforeAll(async () => {

@@ -189,7 +189,7 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
       return states.filter((value) => value !== undefined);
     };
     await group.getByRole('checkbox').first().waitFor();
-    await expect(group.getByRole('checkbox').count()).resolves.toBe(8);
+    await expect(group.getByRole('checkbox').count()).resolves.toBe(10);
     await expect(checked()).resolves.toEqual(['prospect.created', 'prospect.note_added']);
     await expectAccessible(page);
 

@@ -614,7 +614,11 @@ const acceptsSecrets: string[] = [];
 
 describe('outbound events: a real fan-out and real deliveries, recorded per function', () => {
   beforeAll(async () => {
-    events = await recordedEventFunctions({ sweepClock: () => sweptAt, purgeClock: () => purgedAt });
+    events = await recordedEventFunctions({
+      sweepClock: () => sweptAt,
+      purgeClock: () => purgedAt,
+      eraseClock: () => new Date(Date.now() + 10 * 60_000),
+    });
     receiver = await aLocalReceiver({ '/accepts': 204, '/refuses': 503 });
     for (const path of ['/accepts', '/refuses']) {
       const created = await createSubscription(reader, {
@@ -778,6 +782,76 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
 
     expect(await storedItem(reader, keys.prospect(workspaceId, prospect.id))).not.toHaveProperty('fields');
     expect((await storedItems(reader, prospect.pk, 'PROSPECT#LOG#')).map((item) => item.field)).toEqual(['stage']);
+  });
+});
+
+describe('erasure: a prospect and a candidate erased by an admin, their copies deleted by the background run', () => {
+  test('the erasures, then the run that deletes every copy', async () => {
+    const identity = poolIdentityProvider();
+    const signedIn = await identity.signIn(person.email, person.password, undefined, { ipAddress: undefined });
+    if (signedIn.kind !== 'signed_in') throw new Error(`the admin could not sign in: ${signedIn.kind}`);
+    const asAdmin = (pathParameters: Record<string, string>): FunctionCall => ({
+      headers: bearer(signedIn.tokens.accessToken),
+      pathParameters: { workspace_id: ws.workspace_id, ...pathParameters },
+    });
+    const prospectId = await aLead('erase-iam@test.fr');
+    const keyed = onProspect(prospectId, {
+      body: { stage: 'Relance', follow_up_at: new Date(Date.now() + 86_400_000).toISOString() },
+      headers: { 'Idempotency-Key': `erase-${prospectId}` },
+    });
+    expect((await functions.request('updateProspect', keyed)).status).toBe(200);
+    expect(
+      (await functions.request('addNote', onProspect(prospectId, { body: { content: 'À effacer' } }))).status,
+    ).toBe(201);
+    const application = { email: 'erase-cand-iam@test.fr', name: 'Cam', answers: { Q: 'R' } };
+    const applied = await functions.request('recruitment', webhookCall(application));
+    const candidateId = applied.body.talent_id as string;
+    // What the candidate's copies are over HTTP (test/e2e/erasure.test.ts): a kept answer naming it, a note.
+    const candidateCopies = [
+      {
+        ...keys.idempotency('cand', randomUUID()),
+        gsi4pk: keys.answersAbout(ws.workspace_id, 'candidate', candidateId),
+        gsi4sk: 'IDEM',
+      },
+      { pk: keys.candidatePk(ws.workspace_id, candidateId), sk: `NOTE#${new Date().toISOString()}`, type: 'note' },
+    ];
+    for (const item of candidateCopies)
+      await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: item }));
+
+    expect((await functions.request('eraseWorkspaceProspect', asAdmin({ prospect_id: prospectId }))).status).toBe(200);
+    expect((await functions.request('eraseWorkspaceCandidate', asAdmin({ candidate_id: candidateId }))).status).toBe(
+      200,
+    );
+    // An answer kept for the prospect that the index had not shown the erasure yet, and a delivery about it.
+    await reader.db.send(
+      new PutCommand({
+        TableName: reader.tableName,
+        Item: {
+          ...keys.idempotency('late', randomUUID()),
+          gsi4pk: keys.answersAbout(ws.workspace_id, 'prospect', prospectId),
+          gsi4sk: 'IDEM',
+        },
+      }),
+    );
+    const delivery = keys.delivery(ws.workspace_id, randomUUID());
+    await reader.db.send(
+      new PutCommand({
+        TableName: reader.tableName,
+        Item: {
+          ...delivery,
+          payload: JSON.stringify({ type: 'prospect.updated', data: { prospect: { id: prospectId } } }),
+        },
+      }),
+    );
+
+    await events.eraseRecords({});
+
+    for (const prefix of ['NOTE#', 'PROSPECT']) {
+      expect(await storedItems(reader, keys.prospectPk(ws.workspace_id, prospectId), prefix)).toEqual([]);
+    }
+    expect(await storedItems(reader, keys.candidatePk(ws.workspace_id, candidateId), 'NOTE#')).toEqual([]);
+    expect(await storedItem(reader, delivery)).toBeUndefined();
+    expect(await storedItem(reader, keys.erasure(ws.workspace_id, 'prospect', prospectId))).toBeUndefined();
   });
 });
 
@@ -1199,11 +1273,25 @@ describe('what no function may do is denied', () => {
       'PutItem replacing a workspace',
       request('PutItem', [keys.workspace(otherWs).pk]),
     ]),
-    ...handlers.map((id): [string, string, IamRequest] => [
-      id,
-      'DeleteItem on a prospect',
-      request('DeleteItem', [keys.prospect(otherWs, 'p').pk]),
-    ]),
+    // The erasure of a prospect deletes it (docs/adr/0019-erasure-in-the-background.md); no other handler may.
+    ...handlers
+      .filter((id) => id !== 'eraseWorkspaceProspect')
+      .map((id): [string, string, IamRequest] => [
+        id,
+        'DeleteItem on a prospect',
+        request('DeleteItem', [keys.prospect(otherWs, 'p').pk]),
+      ]),
+    ['eraseWorkspaceProspect', 'DeleteItem on a candidate', request('DeleteItem', [keys.candidate(otherWs, 'c').pk])],
+    [
+      'eraseWorkspaceCandidate',
+      'DeleteItem on a follow-up schedule',
+      request('DeleteItem', [keys.followUpSchedule(otherWs, 'p').pk]),
+    ],
+    ['eraseWorkspaceProspect', 'DeleteItem on a workspace', request('DeleteItem', [keys.workspace(otherWs).pk])],
+    ['eraseRecords', 'DeleteItem on a workspace', request('DeleteItem', [keys.workspace(otherWs).pk])],
+    ['eraseRecords', 'DeleteItem on an API key', request('DeleteItem', [keys.apiKey('f').pk])],
+    ['eraseRecords', 'UpdateItem on a prospect', request('UpdateItem', [keys.prospect(otherWs, 'p').pk])],
+    ['eraseRecords', 'PutItem on a prospect', request('PutItem', [keys.prospect(otherWs, 'p').pk])],
     ...writers.map((id): [string, string, IamRequest] => [
       id,
       'UpdateItem without dynamodb:LeadingKeys',

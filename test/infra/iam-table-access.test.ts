@@ -9,7 +9,7 @@ import {
   type TableKeys,
   deployedRoutes as routes,
 } from '../../infra/cdk/route-grants';
-import { deletablePrefixes, purgedPrefixes } from '../../lib/storage/table-items';
+import { deletablePrefixes, erasedPrefixes, purgedPrefixes } from '../../lib/storage/table-items';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,15 +30,17 @@ test('every route, and the authorizer, names the key prefixes of each item actio
     const itemActions = route.tableActions.filter(
       (action) => action !== 'TransactWriteItems' && !(action === 'Query' && indexOnly),
     );
-    const named = Object.keys(route.tableKeys ?? {}).filter((name) => name !== 'indexes');
+    const named = Object.keys(route.tableKeys ?? {}).filter((name) => name !== 'indexes' && name !== 'erasesRecords');
     expect(named.sort()).toEqual([...new Set(itemActions)].sort());
     expect(tableKeysOfEntry(route.entry)).toBe(route.tableKeys);
   }
   expect(Object.keys(authorizerTableKeys).sort()).toEqual(['BatchGetItem', 'GetItem', 'UpdateItem']);
 });
 
-test('only the settings routes of API keys (gsi1), the undo (gsi2) and the lists of prospects (gsi3, gsi5, gsi6) read an index; the authorizer writes only webhook endpoints', () => {
+test('only the settings routes of API keys (gsi1), the undo (gsi2), the lists of prospects (gsi3, gsi5, gsi6) and the erasures (gsi4) read an index; the authorizer writes only webhook endpoints', () => {
   const keyRoutes = ['listApiKeys', 'revokeApiKey', 'listApiKeyChanges'];
+  // An erasure deletes the answers kept for the record's Idempotency-Keys, found by their partition of gsi4.
+  const erasureRoutes = ['eraseWorkspaceProspect', 'eraseWorkspaceCandidate'];
   // The undo finds its change-log entry by id (gsi2).
   const entryRoutes = ['undoChange'];
   // GET /prospects and its settings twin list prospects by the index of the order asked (docs/adr/0017).
@@ -50,7 +52,9 @@ test('only the settings routes of API keys (gsi1), the undo (gsi2) and the lists
         ? ['gsi2']
         : listRoutes.includes(id)
           ? ['gsi3', 'gsi5', 'gsi6']
-          : [];
+          : erasureRoutes.includes(id)
+            ? ['gsi4']
+            : [];
   for (const route of routes) {
     expect([route.id, route.tableKeys?.indexes ?? []]).toEqual([route.id, indexesOf(route.id)]);
   }
@@ -127,33 +131,46 @@ test.each([
   expect(() => rendered(actions, keys)).toThrow(error);
 });
 
-test('the deletable prefixes bound every deletion', () => {
+test('the deletable prefixes bound every deletion, but the erasing functions’', () => {
   expect(deletableLeadingKeys).toEqual(deletablePrefixes.map((prefix) => `${prefix}*`));
-  for (const route of routes) {
+  for (const route of routes.filter((route) => route.tableKeys?.erasesRecords !== true)) {
     for (const prefix of route.tableKeys?.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
   }
 });
 
-test('the one exception: the purge of deleted fields, and no other function, deletes under PROSPECT#', () => {
-  const declaring = [
-    ...routes.map((route) => [route.id, route.tableKeys] as const),
-    ...eventFunctions.map((f) => [f.id, f.tableKeys] as const),
-  ]
-    .filter(([, keys]) => keys?.purgesDeletedFields === true)
-    .map(([id]) => id);
-  expect(declaring).toEqual(['purgeDeletedFields']);
+test('the two exceptions: the purge of deleted fields deletes under PROSPECT#, the erasing functions the erased record', () => {
+  const declaring = (flag: 'purgesDeletedFields' | 'erasesRecords') =>
+    [
+      ...routes.map((route) => [route.id, route.tableKeys] as const),
+      ...eventFunctions.map((f) => [f.id, f.tableKeys] as const),
+    ]
+      .filter(([, keys]) => keys?.[flag] === true)
+      .map(([id]) => id);
+  expect(declaring('purgesDeletedFields')).toEqual(['purgeDeletedFields']);
+  expect(declaring('erasesRecords')).toEqual(['eraseWorkspaceProspect', 'eraseWorkspaceCandidate', 'eraseRecords']);
   expect(purgedPrefixes).toEqual(['PROSPECT#']);
-  for (const eventFunction of eventFunctions.filter((f) => f.id !== 'purgeDeletedFields'))
+  expect(erasedPrefixes).toEqual(['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#']);
+  for (const eventFunction of eventFunctions.filter((f) => !['purgeDeletedFields', 'eraseRecords'].includes(f.id)))
     for (const prefix of eventFunction.tableKeys.DeleteItem ?? []) expect(deletablePrefixes).toContain(prefix);
   // Granted with the exception, and with it only; it reaches no other partition a role may not delete.
   expect(rendered(['DeleteItem'], { DeleteItem: ['PROSPECT#'], purgesDeletedFields: true })).toEqual([
     { Action: 'dynamodb:DeleteItem', Effect: 'Allow', Resource: expect.anything(), Condition: guarded(['PROSPECT#*']) },
+  ]);
+  expect(rendered(['DeleteItem'], { DeleteItem: ['CANDIDATE#'], erasesRecords: true })).toEqual([
+    {
+      Action: 'dynamodb:DeleteItem',
+      Effect: 'Allow',
+      Resource: expect.anything(),
+      Condition: guarded(['CANDIDATE#*']),
+    },
   ]);
   expect(() => rendered(['DeleteItem'], { DeleteItem: ['PROSPECT#'] })).toThrow(/not deletable: PROSPECT#/);
   for (const prefix of ['CANDIDATE#', 'WS#', 'APIKEY#'] as const)
     expect(() => rendered(['DeleteItem'], { DeleteItem: [prefix], purgesDeletedFields: true })).toThrow(
       /not deletable/,
     );
+  for (const prefix of ['WS#', 'APIKEY#', 'CALL#', 'AUDIT#'] as const)
+    expect(() => rendered(['DeleteItem'], { DeleteItem: [prefix], erasesRecords: true })).toThrow(/not deletable/);
 });
 
 test('the signing-secrets table is read by the delivery function alone, for BatchGetItem alone', () => {

@@ -44,7 +44,7 @@ import {
   deployedRoutes as routes,
   type DeployedRoute as Route,
 } from '../../infra/cdk/route-grants';
-import { keys } from '../../lib/storage/table-items';
+import { erasedPrefixes, keys } from '../../lib/storage/table-items';
 import { secretsTableDefinition } from '../../infra/cdk/secrets-table-definition';
 import { projectionOf, tableDefinition } from '../../infra/cdk/table-definition';
 import { testApp } from '../support/cdk-app';
@@ -860,18 +860,25 @@ describe('least privilege', () => {
     }
   });
 
-  test('DeleteItem is always bound to the deletable key prefixes, which exclude prospects and notes, but for the purge', () => {
+  test('DeleteItem is always bound to the deletable key prefixes, which exclude prospects and notes, but for the purge and the erasure', () => {
     const deletions = tableStatements.filter((s) => list<string>(s.Action).includes('dynamodb:DeleteItem'));
     const deleting = [...routes, ...eventFunctions].filter((fn) => fn.tableActions.includes('DeleteItem'));
     expect(deletions.length).toBe(deleting.length);
-    // The one exception (docs/adr/0016-custom-fields-storage.md): the purge's role, on PROSPECT# alone.
+    // The two exceptions: the purge's role, on PROSPECT# alone (docs/adr/0016-custom-fields-storage.md); the erasing
+    // functions', on the erased record's prefixes (docs/adr/0019-erasure-in-the-background.md).
     const purge = eventFunctions.find((f) => f.id === 'purgeDeletedFields')!;
     const purgeStatements = new Set(statementsOf(functionIdByDescription(purge.description)));
+    const erasing = [...routes, ...eventFunctions].filter((fn) => fn.tableKeys?.erasesRecords === true);
+    const erasedPatterns = erasedPrefixes.map((prefix) => `${prefix}*`);
+    let exceptions = 0;
     for (const statement of deletions) {
       const condition = statement.Condition as Json;
       const patterns = list<string>(condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']);
       if (purgeStatements.has(statement)) expect(patterns).toEqual(['PROSPECT#*']);
-      else for (const pattern of patterns) expect(deletableLeadingKeys).toContain(pattern);
+      else if (patterns.some((pattern) => !deletableLeadingKeys.includes(pattern))) {
+        exceptions += 1;
+        for (const pattern of patterns) expect([...deletableLeadingKeys, ...erasedPatterns]).toContain(pattern);
+      } else for (const pattern of patterns) expect(deletableLeadingKeys).toContain(pattern);
       // ForAllValues holds for a request without the key: the Null guard refuses that case.
       expect(condition.Null).toEqual({ 'dynamodb:LeadingKeys': 'false' });
     }
@@ -889,6 +896,7 @@ describe('least privilege', () => {
     expect(deletableLeadingKeys.some((pattern) => stringLike(pattern, keys.emailMarker('w', 'a@b.test').pk))).toBe(
       true,
     );
+    expect(exceptions).toBe(erasing.length);
   });
 
   describe('mapping of route actions to IAM', () => {

@@ -147,7 +147,9 @@ export type QueuedMessage = { message: DeliveryMessage; delaySeconds: number };
  * sweeps only the deliveries it dated for it; the purge every workspace's settled deletions of a custom field:
  * `purgeClock`, the same way.
  */
-export async function recordedEventFunctions(options: { sweepClock?: () => Date; purgeClock?: () => Date } = {}) {
+export async function recordedEventFunctions(
+  options: { sweepClock?: () => Date; purgeClock?: () => Date; eraseClock?: () => Date } = {},
+) {
   const calls = new Map<string, RecordedCall[]>();
   const queued: QueuedMessage[] = [];
   const queue: DeliveryQueue = {
@@ -167,10 +169,14 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date;
   const deliveryModule = await import('../../functions/events/deliver-event');
   const sweepModule = await import('../../functions/events/sweep-deliveries');
   const purgeModule = await import('../../functions/events/purge-deleted-fields');
+  const eraseModule = await import('../../functions/events/erase-records');
   const sweepDeps = depsOf('sweepDeliveries');
   // As deployed: the purge is given the table alone (no queue, no sender).
   const { db, tableName, clock, newId, metrics } = depsOf('purgeDeletedFields');
   const purgeDeps = { db, tableName, clock: options.purgeClock ?? clock, newId, metrics };
+  // The erasures' background too: the table alone.
+  const erasing = depsOf('eraseRecords');
+  const eraseDeps = { ...erasing, clock: options.eraseClock ?? erasing.clock };
   return {
     calls,
     queued,
@@ -181,5 +187,12 @@ export async function recordedEventFunctions(options: { sweepClock?: () => Date;
       options.sweepClock ? { ...sweepDeps, clock: options.sweepClock } : sweepDeps,
     ),
     purgeDeletedFields: purgeModule.createHandler(purgeDeps),
+    eraseRecords: eraseModule.createHandler({
+      db: eraseDeps.db,
+      tableName: eraseDeps.tableName,
+      clock: eraseDeps.clock,
+      newId: eraseDeps.newId,
+      metrics: eraseDeps.metrics,
+    }),
   };
 }

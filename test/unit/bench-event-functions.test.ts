@@ -87,8 +87,11 @@ describe('first events of the outbound-event functions', () => {
       knownLeadEmail: 'lea.connue@banc.test',
     };
     // Every answer at once: a page's cursor, a session, a change-log page, a webhook journal page, a reset code, a
-    // member or subscription added, a custom field defined. The settings routes' workspace is seeded in DynamoDB Local.
+    // member or subscription added, a custom field defined, a lead and an application (a record to erase). The settings
+    // routes' workspace is seeded in DynamoDB Local.
     const send = jest.fn<Send>(async () => ({
+      prospect_id: 'prospect-id',
+      talent_id: 'talent-id',
       next_cursor: 'suite',
       access_token: 'jeton',
       changes: [{ id: 'entry-id' }],

@@ -570,3 +570,43 @@ describe('the actor of an undo', () => {
     expect(actorOfUndo(stray)).toEqual({ kind: 'api_key', id: apiKey.id });
   });
 });
+
+describe('an erasure: prospect.erased and candidate.erased, the id alone', () => {
+  const job = (kind: 'prospect' | 'candidate', recordId: string) => ({
+    ...keys.erasure(workspaceId, kind, recordId),
+    type: 'erasure',
+    workspace_id: workspaceId,
+    kind,
+    record_id: recordId,
+    erased_at: later,
+    member_id: randomUUID(),
+    contacts: { emails: ['lea.petit@acme.test'], phones: ['06 12 34 56 78', '+33612345678'], phone_region: 'FR' },
+    step: 'records',
+    gsi4pk: 'ERASURE',
+    gsi4sk: later,
+  });
+
+  it.each([
+    ['prospect', 'prospect.erased', 'prospect_id'],
+    ['candidate', 'candidate.erased', 'candidate_id'],
+  ] as const)('a %s’s job makes %s with data { %s } and nothing of the person', (kind, type, field) => {
+    const recordId = randomUUID();
+    const inserted = change('INSERT', undefined, job(kind, recordId));
+    expect(subjectOfChange(inserted)).toEqual({ workspaceId, types: [type] });
+    const [event, ...others] = eventsOfChange(inserted, { tags: [], fields: [] });
+    expect(others).toEqual([]);
+    expect(event?.body).toEqual({ type, timestamp: later, data: { [field]: recordId } });
+    expect(JSON.stringify(event)).not.toMatch(/lea\.petit|612345678|12 34 56/);
+    // The same job seen twice (the stream delivers at least once): the same event id.
+    expect(eventsOfChange(inserted, { tags: [], fields: [] })[0]?.id).toBe(event?.id);
+  });
+
+  it('its progress and its end make no event', () => {
+    const recordId = randomUUID();
+    const started = job('prospect', recordId);
+    expect(eventsOfChange(change('MODIFY', started, { ...started, step: 'calls' }), { tags: [], fields: [] })).toEqual(
+      [],
+    );
+    expect(eventsOfChange(change('REMOVE', started, undefined), { tags: [], fields: [] })).toEqual([]);
+  });
+});

@@ -65,6 +65,9 @@ const budgets: Record<string, number> = {
   'functions/settings/get-workspace-prospect.ts': 18,
   'functions/settings/list-workspace-prospect-changes.ts': 19,
   'functions/settings/undo-change.ts': 25,
+  // A person's rights (docs/adr/0019-erasure-in-the-background.md): the record, its markers and the phone's E.164 form.
+  'functions/privacy/erase-prospect.ts': 18,
+  'functions/privacy/erase-candidate.ts': 18,
   'functions/settings/list-members.ts': 14,
   'functions/settings/add-member.ts': 24,
   'functions/settings/invite-member.ts': 24,
@@ -92,6 +95,7 @@ const budgets: Record<string, number> = {
   'functions/events/purge-deleted-fields.ts': 13,
   'functions/events/sweep-follow-ups.ts': 16,
   'functions/events/send-follow-up-due.ts': 16,
+  'functions/events/erase-records.ts': 10,
 };
 
 /**

@@ -118,9 +118,9 @@ describe('checkSubscriptionUrl', () => {
 });
 
 describe('checkEventTypes', () => {
-  it('is all eight types, in order, when --events is absent', () => {
+  it('is all ten types, in order, when --events is absent', () => {
     expect(checkEventTypes(undefined)).toEqual(accepted([...eventTypes]));
-    expect(eventTypes).toHaveLength(8);
+    expect(eventTypes).toHaveLength(10);
   });
 
   it('keeps known types once each, in the order of the list of types', () => {

@@ -171,6 +171,8 @@ export async function coldStartEvents(workspace: Workspace, send: Send): Promise
   // The follow-up sweep neither: it reads its clock, queries every shard's waiting follow-ups, moves its clock.
   events.set('sweepFollowUps', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   events.set('sendFollowUpDue', (run) => unknownFollowUpBatch(seed, run));
+  // The erasures' background neither: it queries the erasures under way (those the settings calls made, or none).
+  events.set('eraseRecords', () => ({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }));
   events.set(referenceName, () => ({}));
   return events;
 }

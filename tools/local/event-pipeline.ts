@@ -16,6 +16,7 @@ import { followUpDueSettings } from '../../lib/domain/follow-ups/follow-up-setti
 import type { FollowUpDeps, FollowUpDueMessage, FollowUpQueue } from '../../lib/domain/follow-ups/ports';
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
+import { erasureSettings } from '../../lib/domain/erasure/continue-erasures';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { localStage } from './api-gateway';
 import { localDeliveryQueueUrl, localFollowUpQueueUrl } from './lambda-runtime';
@@ -79,6 +80,7 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
   const sweepDeliveries = (await import('../../functions/events/sweep-deliveries')).createHandler(eventDeps);
   const sweepFollowUps = (await import('../../functions/events/sweep-follow-ups')).createHandler(followUpDeps);
   const purgeDeletedFields = (await import('../../functions/events/purge-deleted-fields')).createHandler(deps);
+  const eraseRecords = (await import('../../functions/events/erase-records')).createHandler(deps);
   const { endpoint, tableName = deps.tableName, startingPosition = 'LATEST' } = options;
   const stream = await readTableStream({ endpoint, tableName, startingPosition, handler: streamHandler });
 
@@ -102,6 +104,7 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
       () => purgeDeletedFields({}),
       'Purge des champs supprimés impossible',
     ),
+    runEvery(erasureSettings.localIntervalSeconds * 1000, () => eraseRecords({}), 'Effacement des copies impossible'),
   ];
   return {
     queue: deliveries.queue,

@@ -15,6 +15,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { BusinessMetric } from '../../../lib/observability';
 import { metricNamespace, metricsService } from '../observability';
+import type { Erasure } from './erasure';
 import type { FollowUpsDue } from './follow-ups-due';
 import type { OutboundEvents } from './outbound-events';
 
@@ -25,6 +26,7 @@ export type AlarmsProps = {
   table: Table;
   events: OutboundEvents;
   followUps: FollowUpsDue;
+  erasure: Erasure;
   /** Notified by every alarm, on ALARM and back to OK (alarm-topic.ts). */
   topic: ITopic;
 };
@@ -61,7 +63,13 @@ export class Alarms extends Construct {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
     const action = new SnsAction(props.topic);
-    this.alarms = [...apiAlarms(props), ...outboundEventAlarms(props), ...followUpAlarms(props)].map((spec) => {
+    this.alarms = [
+      ...apiAlarms(props),
+      ...outboundEventAlarms(props),
+      ...followUpAlarms(props),
+      /** An erasure that stops moving leaves a person's copies past the 5 minutes promised. */
+      functionErrors('EraseRecordsErrors', props.erasure.eraseRecords, "Erreurs de la Lambda d'effacement des copies"),
+    ].map((spec) => {
       const alarm = new Alarm(this, spec.id, {
         alarmName: `${stackName}-${spec.id}`,
         metric: spec.metric,

@@ -110,16 +110,29 @@ export const settingsEditThrottling = {
   burstLimit: methodThrottling['member-token'].burstLimit / 4,
 } as const;
 
+/**
+ * A person's rights (docs/api.md#erasure-export-and-retention): an erasure or an export of one person is a request
+ * an admin answers within a month, one click after a confirmation; one a second for the whole API holds every
+ * workspace's. Each adds a tenth of a unit to the route functions' peak (../concurrency.ts).
+ */
+export const privacyThrottling = { rateLimit: 1, burstLimit: 2 } as const;
+
 const lookups: readonly string[] = ['listAssignableMembers', 'listCustomFields'];
+const privacyRoutes: readonly string[] = ['eraseWorkspaceProspect', 'eraseWorkspaceCandidate'];
 const settingsEdits: readonly string[] = ['createField', 'changeField', 'deleteField', 'changeWorkspace'];
 
-/** A route's method throttle: its family's, but for the look-ups' (`lookupThrottling`) and the rare edits'. */
+/**
+ * A route's method throttle: its family's, but for the look-ups' (`lookupThrottling`), the rare edits' and a person's
+ * rights' (`privacyThrottling`).
+ */
 export const methodThrottleOf = (route: Pick<Route, 'id' | 'credential'>): { rateLimit: number; burstLimit: number } =>
   lookups.includes(route.id)
     ? lookupThrottling
     : settingsEdits.includes(route.id)
       ? settingsEditThrottling
-      : methodThrottling[route.credential];
+      : privacyRoutes.includes(route.id)
+        ? privacyThrottling
+        : methodThrottling[route.credential];
 
 /**
  * The settings page's two methods (./settings-page.ts), outside the route list: a person's browser asks for the page

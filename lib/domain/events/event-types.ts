@@ -11,6 +11,8 @@ export const eventTypes = [
   'prospect.follow_up_due',
   'candidate.created',
   'candidate.application_received',
+  'prospect.erased',
+  'candidate.erased',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

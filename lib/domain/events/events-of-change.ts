@@ -44,7 +44,8 @@ type Classified =
   | { kind: 'prospect_note'; note: NoteItem; record: ItemKey }
   | { kind: 'follow_up_due'; schedule: SentFollowUp; record: ItemKey }
   | { kind: 'candidate_created'; candidate: CandidateItem }
-  | { kind: 'candidate_application'; note: NoteItem; record: ItemKey };
+  | { kind: 'candidate_application'; note: NoteItem; record: ItemKey }
+  | { kind: 'erased'; erasure: ErasureItem };
 
 export function subjectOfChange(change: StoredChange): ChangeSubject | undefined {
   const classified = classify(change);
@@ -73,8 +74,12 @@ export function subjectOfChange(change: StoredChange): ChangeSubject | undefined
         types: ['candidate.application_received'],
         record: classified.record,
       };
+    case 'erased':
+      return { workspaceId: classified.erasure.workspace_id, types: [erasedType[classified.erasure.kind]] };
   }
 }
+
+const erasedType = { prospect: 'prospect.erased', candidate: 'candidate.erased' } as const;
 
 /** The events of one write, in a fixed order; none for a write that changes nothing an event shows. */
 export function eventsOfChange(change: StoredChange, context: ChangeContext): OutboundEvent[] {
@@ -147,6 +152,16 @@ export function eventsOfChange(change: StoredChange, context: ChangeContext): Ou
           candidate: candidateView(candidate),
           note: candidateNoteView(note),
           actor: actorOf(note),
+        }),
+      ];
+    }
+    case 'erased': {
+      // The id alone (docs/events.md): the job also holds the person's contact values, which no event carries.
+      const { erasure } = classified;
+      const type = erasedType[erasure.kind];
+      return [
+        event(type, erasure.workspace_id, erasure.erased_at, `${erasure.pk}#${type}`, {
+          [`${erasure.kind}_id`]: erasure.record_id,
         }),
       ];
     }
@@ -270,8 +285,26 @@ function classify(change: StoredChange): Classified | undefined {
   if (change.eventName === 'INSERT' && isCandidate(after, change.pk)) {
     return { kind: 'candidate_created', candidate: after };
   }
+  if (change.eventName === 'INSERT' && isErasure(after, change.pk)) return { kind: 'erased', erasure: after };
   return undefined;
 }
+
+/** An erasure's job as the erasure's transaction puts it (lib/storage/erasure.ts): what its event reads of it. */
+type ErasureItem = {
+  pk: string;
+  workspace_id: string;
+  kind: 'prospect' | 'candidate';
+  record_id: string;
+  erased_at: string;
+};
+
+const isErasure = (item: Record<string, unknown>, pk: string): item is ErasureItem =>
+  item.type === 'erasure' &&
+  item.sk === 'ERASURE' &&
+  typeof item.workspace_id === 'string' &&
+  typeof item.record_id === 'string' &&
+  (item.kind === 'prospect' || item.kind === 'candidate') &&
+  pk === keys.erasure(item.workspace_id, item.kind, item.record_id).pk;
 
 /** Recognised by key and type together: change-log entries, markers, deliveries and the rest make no event. */
 export const isProspectItem = (item: Record<string, unknown>, pk: string): item is ProspectItem =>
@@ -311,7 +344,13 @@ const isNote = (item: Record<string, unknown>, change: StoredChange): item is No
 /** The time of the write the event reports: a record's `updated_at`, a note's or candidate's `created_at`. */
 function hasTime(item: Record<string, unknown>): boolean {
   const at =
-    item.type === 'prospect' ? item.updated_at : item.type === 'follow_up_schedule' ? item.sent_at : item.created_at;
+    item.type === 'prospect'
+      ? item.updated_at
+      : item.type === 'follow_up_schedule'
+        ? item.sent_at
+        : item.type === 'erasure'
+          ? item.erased_at
+          : item.created_at;
   return typeof at === 'string' && !Number.isNaN(Date.parse(at));
 }
 

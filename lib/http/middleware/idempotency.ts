@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import {
   claimIdempotencyKey,
   recordAnswer,
+  type AnswerAbout,
   releaseIdempotencyKey,
   type Claim,
   type StoredAnswer,
@@ -146,12 +147,18 @@ export async function oncePerIdempotencyKey<Answer extends Replayable>(
   await withDynamoGrace(async () => {
     try {
       const contentType = response.headers['Content-Type'] ?? 'application/json; charset=utf-8';
-      await recordAnswer(deps, key, claimant, {
-        statusCode: response.statusCode,
-        body: response.body,
-        contentType,
-        ...(journal === undefined ? {} : { journal }),
-      });
+      await recordAnswer(
+        deps,
+        key,
+        claimant,
+        {
+          statusCode: response.statusCode,
+          body: response.body,
+          contentType,
+          ...(journal === undefined ? {} : { journal }),
+        },
+        answerAbout(route, event, principal.workspaceId, journal),
+      );
     } catch (error) {
       // The change itself is done: answer it. An answer that cannot be stored (too large, or the
       // write failed) releases the key, so a retry runs the request again (docs/api.md#idempotency-keys).
@@ -160,6 +167,23 @@ export async function oncePerIdempotencyKey<Answer extends Replayable>(
     }
   });
   return answered;
+}
+
+/**
+ * The record a kept answer names, so that its erasure finds it (docs/adr/0019-erasure-in-the-background.md): the
+ * prospect of a Prospect API path, the prospect or candidate a webhook call matched or created.
+ */
+function answerAbout(
+  route: Route,
+  event: KeyedEvent,
+  workspaceId: string,
+  journal: StoredAnswer['journal'],
+): AnswerAbout | undefined {
+  if (journal?.record_id) {
+    return { workspaceId, kind: route.id === 'recruitment' ? 'candidate' : 'prospect', recordId: journal.record_id };
+  }
+  const prospectId = event.pathParameters?.prospect_id;
+  return prospectId ? { workspaceId, kind: 'prospect', recordId: prospectId.toLowerCase() } : undefined;
 }
 
 /** A write route's handler, given the deps its request writes with: under an Idempotency-Key, the first attempt's ids and clock. */

@@ -45,6 +45,13 @@ const pathParameters: Record<string, JsonSchema> = {
     schema: { type: 'string' },
     example: exampleIds.prospect,
   },
+  candidate_id: {
+    description:
+      "The candidate's id (UUID, the recruitment webhook's `talent_id`). Any other value, or another workspace's " +
+      'candidate, is a 404.',
+    schema: { type: 'string' },
+    example: exampleIds.talent,
+  },
   tag_id: {
     description: "The tag's id (UUID). Any other value, or another workspace's tag, is a 404.",
     schema: { type: 'string' },

@@ -961,6 +961,75 @@ export const operations: Record<string, OperationText> = {
     },
   },
 
+  eraseWorkspaceProspect: {
+    summary: "Erase a prospect: the person's right to erasure",
+    description:
+      'Admin. No body (or `{}`). One transaction deletes the prospect, frees its e-mail, phone and social profile (the ' +
+      'same contact sent again is a new prospect) and its pending follow-up; from the answer on it is not found ' +
+      "anywhere. Its notes, change-log entries (in the API key's log too), the answers kept for its Idempotency-Keys, " +
+      'its deliveries and what the webhook journal holds of it (the `record_id` of its calls, the kept bodies of failed ' +
+      'calls carrying its e-mail or phone) are deleted within minutes. The audit log keeps `prospect.erased` (the id ' +
+      'and the member), subscribers receive `prospect.erased` (`data.prospect_id` alone). Works on `Closé` and ' +
+      '`Acompte` too.',
+    success: {
+      200: {
+        description: 'Erased: its id and when.',
+        schema: 'Erased',
+        examples: { erased: { summary: 'Erased', value: { id: ids.prospect, erased_at: '2026-12-07T10:15:00.000Z' } } },
+      },
+    },
+    errors: {
+      400: {
+        description: 'A body other than none or an empty JSON object.',
+        examples: [
+          {
+            summary: 'Unknown field',
+            message: catalogue.body.unknownField('reason'),
+            details: { field: 'reason', message: catalogue.body.unknownField('reason') },
+          },
+        ],
+      },
+      404: memberProspectNotFound,
+      409: {
+        description: 'The prospect kept changing under the erasure: nothing erased, try again.',
+        examples: [{ summary: 'Contended', message: catalogue.erasure.contended }],
+      },
+    },
+  },
+
+  eraseWorkspaceCandidate: {
+    summary: "Erase a candidate: the person's right to erasure",
+    description:
+      "Admin. No body (or `{}`). As a prospect's erasure: the candidate deleted and its e-mail freed in its " +
+      'recruitment pipeline at once (the same person applying again is a new candidate), its notes (the form ' +
+      'answers), deliveries and journal mentions within minutes; audit `candidate.erased`, event `candidate.erased` ' +
+      '(`data.candidate_id` alone).',
+    success: {
+      200: {
+        description: 'Erased: its id and when.',
+        schema: 'Erased',
+        examples: { erased: { summary: 'Erased', value: { id: ids.talent, erased_at: '2026-12-07T10:15:00.000Z' } } },
+      },
+    },
+    errors: {
+      400: {
+        description: 'A body other than none or an empty JSON object.',
+        examples: [
+          {
+            summary: 'Unknown field',
+            message: catalogue.body.unknownField('reason'),
+            details: { field: 'reason', message: catalogue.body.unknownField('reason') },
+          },
+        ],
+      },
+      404: {
+        description:
+          "No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's).",
+        examples: [{ summary: 'Unknown candidate', message: catalogue.erasure.candidateNotFound }],
+      },
+    },
+  },
+
   ingestLead: {
     summary: 'Receive a lead: create a prospect, or find the known one',
     description:

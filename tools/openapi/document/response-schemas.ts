@@ -10,6 +10,7 @@ import type { ChangeLogEntryView, NoteView, ProspectReadView } from '../../../li
 import type { findProspects } from '../../../lib/domain/prospect/find-prospects';
 import type { ProspectList } from '../../../lib/domain/prospect-list/list-prospects';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
+import type { ErasureAnswer } from '../../../lib/domain/erasure/erase-record';
 import type { ApiKeyView } from '../../../lib/settings/api-key-list';
 import type { CreatedApiKey } from '../../../lib/settings/api-keys';
 import type { TagView } from '../../../lib/settings/tag-list';
@@ -321,6 +322,14 @@ export const fieldListSchema = describing<{ fields: FieldDefinition[] }>()(
     fields: z.array(fieldDefinition).meta({ description: 'The live fields, in the order they were created.' }),
   }),
 );
+/** POST …/prospects/{p}/erase, …/candidates/{t}/erase (docs/api.md#erasure-export-and-retention). */
+export const erasedSchema = describing<ErasureAnswer>()(
+  z.strictObject({
+    id,
+    erased_at: timestamp.meta({ description: 'When it was erased; its copies go within minutes.' }),
+  }),
+);
+
 export const deletedFieldSchema = describing<{ key: string; deleted: true }>()(
   z.strictObject({ key: z.string(), deleted: z.literal(true) }),
 );
@@ -506,6 +515,8 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'subscription.secret_rotated',
           'delivery.redelivered',
           'change.undone',
+          'prospect.erased',
+          'candidate.erased',
           'workspace.changed',
         ]),
         target_id: z
@@ -683,6 +694,7 @@ export const responseSchemas = {
   FieldList: fieldListSchema,
   FieldDefinition: fieldDefinitionSchema,
   DeletedField: deletedFieldSchema,
+  Erased: erasedSchema,
   ApiKeyList: apiKeyListSchema,
   CreatedApiKey: createdApiKeySchema,
   RevokedApiKey: revokedApiKeySchema,

@@ -1,0 +1,95 @@
+import * as z from 'zod/mini';
+import type { Deps } from '../../storage/client';
+import { newAuditEntry, type ActingMemberId } from '../../storage/audit-log';
+import {
+  contactMarkers,
+  eraseRecord,
+  readAnswersAbout,
+  readRecord,
+  type ContactValues,
+  type ErasedKind,
+  type ErasurePlan,
+} from '../../storage/erasure';
+import { getWorkspace } from '../../storage/workspace-config';
+import { e164Of } from '../phone';
+import { ConflictError, NotFoundError, phoneSettingsOf } from '../model';
+import { messages } from '../../messages';
+
+/** `POST …/erase` takes no body, or an empty JSON object. */
+export const erasureRequestSchema = z.strictObject({});
+
+/** What `POST …/erase` answers (docs/api.md#erasure-export-and-retention). */
+export type ErasureAnswer = { id: string; erased_at: string };
+
+/**
+ * A lost race (the record written between its read and the erasure, or a marker given meanwhile to another record)
+ * decides again on a fresh read; this many rounds, then a 409.
+ */
+const maxRounds = 3;
+
+/**
+ * The answers kept for the record's Idempotency-Keys deleted with it (24 hours of them: a few), within the
+ * transaction's 100 items; any more, and any the index had not shown yet, go with the job's `answers` step.
+ */
+const answersInTransaction = 80;
+
+/**
+ * Erases a prospect or a candidate (docs/adr/0019-erasure-in-the-background.md): one transaction deletes the record,
+ * frees its contact markers (the same contact sent again is a new record), deletes its pending follow-up, writes the
+ * audit entry and leaves the job that deletes the other copies within minutes. From the answer on the record is not
+ * found anywhere; an unknown record, or one erased already: 404. `memberId`: the member acting through the settings
+ * API; null for the command line.
+ */
+export async function eraseRecordOf(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  input: { workspaceId: string; kind: ErasedKind; recordId: string; memberId: ActingMemberId },
+): Promise<ErasureAnswer> {
+  const { workspaceId, kind, recordId } = input;
+  const taken = new Set<string>();
+  for (let round = 1; round <= maxRounds; round += 1) {
+    const [record, workspace, answers] = await Promise.all([
+      readRecord(deps, workspaceId, kind, recordId),
+      getWorkspace(deps, workspaceId),
+      readAnswersAbout(deps, { workspace_id: workspaceId, kind, record_id: recordId }, answersInTransaction),
+    ]);
+    if (!record) throw new NotFoundError(notFound(kind));
+    const contact = record as ContactValues;
+    const region = phoneSettingsOf(workspace).phone_region;
+    const e164 = contact.phone ? e164Of(contact.phone, region) : undefined;
+    const now = deps.clock();
+    const plan: ErasurePlan = {
+      job: {
+        workspace_id: workspaceId,
+        kind,
+        record_id: recordId,
+        erased_at: now.toISOString(),
+        member_id: input.memberId,
+        contacts: {
+          emails: contact.email ? [contact.email] : [],
+          phones: contact.phone ? [contact.phone, ...(e164 && e164 !== contact.phone ? [e164] : [])] : [],
+          phone_region: region,
+        },
+        step: 'records',
+      },
+      version: record.version as number,
+      markers: contactMarkers(workspaceId, kind, contact, e164).filter((key) => !taken.has(key.pk)),
+      answers,
+      audit: newAuditEntry(now, {
+        workspaceId,
+        memberId: input.memberId,
+        action: kind === 'prospect' ? 'prospect.erased' : 'candidate.erased',
+        targetId: recordId,
+        summary:
+          kind === 'prospect' ? messages.audit.prospectErased(recordId) : messages.audit.candidateErased(recordId),
+      }),
+    };
+    const outcome = await eraseRecord(deps, plan);
+    if (outcome === 'erased') return { id: recordId, erased_at: plan.job.erased_at };
+    // A marker that names another record is that record's: the erasure leaves it.
+    if (outcome !== 'changed_meanwhile') taken.add(outcome.markerTaken.pk);
+  }
+  throw new ConflictError(messages.erasure.contended);
+}
+
+const notFound = (kind: ErasedKind): string =>
+  kind === 'prospect' ? messages.prospect.notFound : messages.erasure.candidateNotFound;
