@@ -11,8 +11,8 @@ import { workspaceView, type WorkspaceView } from './workspace-view';
 
 /*
  * The workspace's own settings (docs/api.md#workspaces): `PATCH /workspaces/{w}` and `workspace set --time-zone`,
- * `--retention-months`, one
- * conditional edit of the configuration item with its audit entry in the same transaction (lib/settings/config-edits.ts).
+ * `--retention-months`, one conditional edit of the configuration item with its audit entry in the same transaction
+ * (lib/settings/config-edits.ts).
  */
 
 const timeZone = z.string(messages.rules.timeZone).check(z.refine(isKnownTimeZone, messages.rules.timeZone));
