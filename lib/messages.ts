@@ -20,6 +20,12 @@ const quotedStart = (value: string) => `« ${value.length > 40 ? `${value.slice(
 const uuidExpected = (label: string, value: string) => `${label} (un UUID est attendu) : ${quotedStart(value)}`;
 /** The API and the command line refuse a time zone in the same words (docs/api.md#workspaces). */
 const timeZoneExpected = 'un fuseau horaire IANA connu est attendu, par exemple Europe/Paris ou America/Montreal';
+/**
+ * The API and the command line refuse a retention in the same words (docs/api.md#workspaces), `clear` being how each
+ * says « until erased » (`null`, `none`).
+ */
+const retentionExpected = (min: number, max: number, clear: string) =>
+  `un nombre entier de mois de ${min} à ${max} est attendu, ou ${clear} pour garder les données jusqu'à leur effacement`;
 
 export const messages = {
   /** The settings API's webhook call journal, subscriptions and deliveries (docs/api.md#settings-api). */
@@ -130,6 +136,8 @@ export const messages = {
     /** `PATCH /workspaces/{w}` without a setting: the settings it may change, by their fields' names. */
     oneSettingToChange: (names: string) => `au moins un réglage à modifier est attendu (${names})`,
     timeZone: timeZoneExpected,
+    /** `retention_months` of `PATCH /workspaces/{w}`, in the range lib/domain/retention.ts holds. */
+    retentionMonths: (min: number, max: number) => retentionExpected(min, max, 'null'),
     /** `events` of `POST` and `PATCH /subscriptions`: the event types as the command line's `--events a,b` takes them. */
     eventTypeList: "une liste de types d'événements, chacun sans virgule, est attendue",
     trueOrFalse: 'true ou false est attendu',
@@ -398,7 +406,9 @@ export const messages = {
     workspaceChanged: (changed: string) => `Réglages de l'espace modifiés : ${changed}.`,
     settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,
     /** What `PATCH /workspaces/{w}` may change, as `workspaceChanged` names it. */
-    workspaceSettings: { time_zone: 'fuseau horaire' },
+    workspaceSettings: { time_zone: 'fuseau horaire', retention_months: 'conservation des données' },
+    /** A retention as `settingChanged` quotes it before and after a change. */
+    retention: (months: number | null) => (months === null ? "jusqu'à effacement" : `${months} mois`),
   },
 
   /** Erasure (docs/api.md#erasure-export-and-retention). */
@@ -516,11 +526,14 @@ export const messages = {
 
     /** `workspace set` (docs/api.md#workspaces). */
     workspaceSettings: {
-      nothingToSet: 'Indiquez au moins une option à changer : --phone-matching, --phone-region ou --time-zone.',
+      nothingToSet:
+        'Indiquez au moins une option à changer : --phone-matching, --phone-region, --time-zone ou --retention-months.',
       invalidMatching: (value: string) => `Valeur de --phone-matching invalide : ${q(value)} (exact ou e164 attendu).`,
       invalidRegion: (value: string) =>
         `Valeur de --phone-region invalide : ${q(value)} (un code de pays ISO à deux lettres connu attendu, par exemple FR ou BE).`,
       invalidTimeZone: (value: string) => `Valeur de --time-zone invalide : ${q(value)} : ${timeZoneExpected}.`,
+      invalidRetention: (value: string, min: number, max: number) =>
+        `Valeur de --retention-months invalide : ${q(value)} : ${retentionExpected(min, max, 'none')}.`,
       /** An internal failure (exit 1): every round lost to a concurrent change. */
       contended: (rounds: number) =>
         `Les réglages de l'espace ont changé pendant chacun des ${rounds} essais : rien n'a été enregistré, réessayez.`,

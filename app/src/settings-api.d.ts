@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * The workspace, and the caller’s role in it
-     * @description The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed by the platform team (`workspace set`), the time zone by an admin (`PATCH`).
+     * @description The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed by the platform team (`workspace set`), the time zone and the retention by an admin (`PATCH`).
      *
      *     Role: `member` of the workspace (an `admin` too).
      */
@@ -1057,6 +1057,8 @@ export interface components {
     WorkspaceChange: {
       /** @description An IANA time zone name the service’s time zone database knows (`Europe/Paris`, `America/Montreal`, `UTC`), kept as sent; another name, or a fixed offset (`+02:00`): 400. The workspace’s days begin and end in it. */
       time_zone?: string;
+      /** @description How many calendar months a prospect or a candidate is kept after its last change: an integer (a JSON number: `"12"`, `1.5`, `0` or `121` are a 400); null: kept until erased, the default. */
+      retention_months?: number | null;
     };
     /** @description What each field is read as is its first alternative; another value is accepted, ignored and named in `warnings`, so no length or type is enforced here. Enforced: at least one of `email` (an address), `phone`, `social_url` is a text within its length and not blank. */
     Lead:
@@ -1345,6 +1347,8 @@ export interface components {
       phone_region: string;
       /** @description The IANA time zone in which the workspace’s days begin and end (`Europe/Paris` until an admin sets another: `PATCH /workspaces/{workspace_id}`). */
       time_zone: string;
+      /** @description How many calendar months the workspace keeps a prospect or a candidate after its last change; null (until an admin sets a number: `PATCH /workspaces/{workspace_id}`): kept until erased. */
+      retention_months: number | null;
       /**
        * Format: date-time
        * @description ISO 8601, UTC (Z).
@@ -2575,7 +2579,7 @@ export interface operations {
           'application/json': components['schemas']['WorkspaceDetail'];
         };
       };
-      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A `time_zone` that is not the name of a time zone the IANA database knows (a fixed offset such as `+02:00` neither), or a body without any setting. */
+      /** @description A body that is not a JSON object, a field this operation does not know, or a field of the wrong type (`details.field` names it). A `time_zone` that is not the name of a time zone the IANA database knows (a fixed offset such as `+02:00` neither), a `retention_months` that is neither null nor an integer from 1 to 120 (a string such as `"12"` neither), or a body without any setting. */
       400: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

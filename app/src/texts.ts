@@ -72,11 +72,15 @@ export const texts = {
     webhookCalls: 'Appels du webhook',
     audit: 'Journal d’audit',
   },
-  /** « Espace »: the workspace's own settings (docs/api.md#workspaces), its time zone for now. */
+  /** « Espace »: the workspace's own settings (docs/api.md#workspaces), its time zone and its retention. */
   workspaceSettings: {
     heading: 'Réglages de l’espace',
     name: 'Nom',
     timeZone: 'Fuseau horaire',
+    retention: 'Conservation des données',
+    /** `retention_months` as the summary says it: null is the default, kept until erased. */
+    retentionShown: (months: number | null) =>
+      months === null ? 'Jusqu’à effacement' : `${months} mois après la dernière modification`,
     now: 'Date et heure actuelles dans ce fuseau',
     /** A zone the browser's time zone database does not know (the API's may be newer). */
     unknownNow: 'Inconnues de ce navigateur.',
@@ -87,6 +91,19 @@ export const texts = {
       submit: 'Enregistrer le fuseau horaire',
     },
     saved: (timeZone: string) => `Fuseau horaire de l’espace : ${timeZone}.`,
+    changeRetention: {
+      heading: 'Changer la conservation des données',
+      months: 'Conservation des données',
+      help: 'En mois, de 1 à 120 : un prospect ou un candidat que rien n’a modifié depuis est effacé. Vide : jusqu’à effacement.',
+      submit: 'Enregistrer la conservation',
+      /** What the page cannot send as a number at all; a number out of range is the API's to refuse. */
+      notANumber:
+        'Indiquez un nombre de mois, par exemple 36, ou laissez le champ vide pour garder les données jusqu’à leur effacement.',
+    },
+    retentionSaved: (months: number | null) =>
+      months === null
+        ? 'Données conservées jusqu’à leur effacement.'
+        : `Données conservées ${months} mois après leur dernière modification.`,
   },
   tags: {
     heading: 'Tags',

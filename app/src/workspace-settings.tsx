@@ -6,6 +6,7 @@ import type { Workspace } from './session';
 import { texts } from './texts';
 
 type WorkspaceDetail = components['schemas']['WorkspaceDetail'];
+type WorkspaceChange = components['schemas']['WorkspaceChange'];
 
 /**
  * The names of the time zones this browser's database knows, to suggest as one types, the workspace's own first when
@@ -29,10 +30,19 @@ function useNow(everyMs = 15_000): Date {
 }
 
 /**
+ * The retention as typed: empty is null (kept until erased); a number, even one the API refuses (0, 1.5), is sent
+ * for the API to refuse in its own words; anything else cannot be sent (`undefined`).
+ */
+function typedRetention(text: string): number | null | undefined {
+  if (text === '') return null;
+  return /^-?\d+(?:[.,]\d+)?$/.test(text) ? Number(text.replace(',', '.')) : undefined;
+}
+
+/**
  * « Espace » (docs/api.md#workspaces): the workspace as `GET /workspaces/{w}` answers it, every member reading its
- * name and its time zone, with the date and time it is there now, so that the zone's name says what it means. An
- * admin changes the time zone (`PATCH /workspaces/{w}`): any IANA name may be typed, the browser's own suggested; the
- * API's refusal is shown as it words it.
+ * name and its time zone, with the date and time it is there now, so that the zone's name says what it means, and its
+ * retention. An admin changes the time zone (`PATCH /workspaces/{w}`): any IANA name may be typed, the browser's own
+ * suggested; and the retention, in months, empty for « until erased ». The API's refusal is shown as it words it.
  */
 export function WorkspaceSettings({ workspace }: { workspace: Workspace }) {
   const [detail, setDetail] = useState<WorkspaceDetail>();
@@ -50,18 +60,31 @@ export function WorkspaceSettings({ workspace }: { workspace: Workspace }) {
     });
   }, [workspace.id]);
 
-  const change = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const timeZone = String(new FormData(event.currentTarget as HTMLFormElement).get('time_zone')).trim();
+  /** One PATCH of the settings; the workspace it answers replaces the one shown, and `saved` says what changed. */
+  const save = async (body: WorkspaceChange, saved: (changed: WorkspaceDetail) => string) => {
     setStatus(undefined);
-    const { data, error } = await api.PATCH('/workspaces/{workspace_id}', {
-      params: { path },
-      body: { time_zone: timeZone },
-    });
+    const { data, error } = await api.PATCH('/workspaces/{workspace_id}', { params: { path }, body });
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
     setDetail(data);
-    setStatus(words.saved(data.time_zone));
+    setStatus(saved(data));
+  };
+
+  const typed = (event: SubmitEvent, name: string) => {
+    event.preventDefault();
+    return String(new FormData(event.currentTarget as HTMLFormElement).get(name)).trim();
+  };
+
+  const changeZone = (event: SubmitEvent) =>
+    save({ time_zone: typed(event, 'time_zone') }, (changed) => words.saved(changed.time_zone));
+
+  const changeRetention = async (event: SubmitEvent) => {
+    const months = typedRetention(typed(event, 'retention_months'));
+    if (months === undefined) {
+      setStatus(undefined);
+      return setFailure(words.changeRetention.notANumber);
+    }
+    await save({ retention_months: months }, (changed) => words.retentionSaved(changed.retention_months));
   };
 
   return (
@@ -79,10 +102,12 @@ export function WorkspaceSettings({ workspace }: { workspace: Workspace }) {
             </dd>
             <dt>{words.now}</dt>
             <dd>{formatWallClock(now, detail.time_zone) ?? words.unknownNow}</dd>
+            <dt>{words.retention}</dt>
+            <dd>{words.retentionShown(detail.retention_months)}</dd>
           </dl>
           {workspace.role === 'admin' && (
             // Keyed by the zone: the field shows the one saved, once the API has answered it.
-            <form key={detail.time_zone} onSubmit={(event) => void change(event)}>
+            <form key={detail.time_zone} onSubmit={(event) => void changeZone(event)}>
               <h3>{words.change.heading}</h3>
               <label for="workspace-time-zone">{words.change.timeZone}</label>
               <input
@@ -105,6 +130,27 @@ export function WorkspaceSettings({ workspace }: { workspace: Workspace }) {
                 {words.change.help}
               </p>
               <button type="submit">{words.change.submit}</button>
+            </form>
+          )}
+          {workspace.role === 'admin' && (
+            // Keyed by the retention: the field shows the one saved, once the API has answered it.
+            <form key={String(detail.retention_months)} onSubmit={(event) => void changeRetention(event)}>
+              <h3>{words.changeRetention.heading}</h3>
+              <label for="workspace-retention">{words.changeRetention.months}</label>
+              <input
+                id="workspace-retention"
+                name="retention_months"
+                inputMode="numeric"
+                autoComplete="off"
+                size={5}
+                maxLength={10}
+                defaultValue={detail.retention_months === null ? '' : String(detail.retention_months)}
+                aria-describedby="workspace-retention-help"
+              />
+              <p id="workspace-retention-help" class="hint">
+                {words.changeRetention.help}
+              </p>
+              <button type="submit">{words.changeRetention.submit}</button>
             </form>
           )}
         </>

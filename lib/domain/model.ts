@@ -362,31 +362,35 @@ export function phoneSettingsOf(stored: object | undefined): PhoneSettings {
 
 /**
  * A workspace's settings (docs/api.md#workspaces), attributes of its configuration item, each with the value a
- * workspace that never set it has: how the lead webhook compares phones, and the time zone (an IANA name) in which the
- * workspace's days begin and end.
+ * workspace that never set it has: how the lead webhook compares phones, the time zone (an IANA name) in which the
+ * workspace's days begin and end, and how many months its prospects and candidates are kept (null: until erased).
  */
-export type WorkspaceSettings = PhoneSettings & { time_zone: string };
+export type WorkspaceSettings = PhoneSettings & { time_zone: string; retention_months: number | null };
 export const defaultWorkspaceSettings: Readonly<WorkspaceSettings> = {
   ...defaultPhoneSettings,
   time_zone: 'Europe/Paris',
+  retention_months: null,
 };
 
 /**
- * The settings a configuration edit sets (`PATCH /workspaces/{w}`, `workspace set --time-zone`), each one given
- * replacing the stored value. The phone settings are not among them: their own write also copies them to the webhook's
- * endpoint and may have to index the prospects first (docs/data-model.md, "Phone matching in E.164").
+ * The settings a configuration edit sets (`PATCH /workspaces/{w}`, `workspace set --time-zone`, `--retention-months`),
+ * each one given replacing the stored value, a null one removing it (its default). The phone settings are not among
+ * them: their own write also copies them to the webhook's endpoint and may have to index the prospects first
+ * (docs/data-model.md, "Phone matching in E.164").
  */
-export type WorkspaceSettingsChange = Partial<Pick<WorkspaceSettings, 'time_zone'>>;
+export type WorkspaceSettingsChange = Partial<Pick<WorkspaceSettings, 'time_zone' | 'retention_months'>>;
 
 /**
  * The settings a stored configuration item says; an absent or unreadable value is its default. A time zone is stored
- * only once checked against the time zone database (lib/domain/time-zone.ts).
+ * only once checked against the time zone database (lib/domain/time-zone.ts), a retention once checked against its
+ * range (lib/domain/retention.ts).
  */
 export function workspaceSettingsOf(stored: object | undefined): WorkspaceSettings {
-  const { time_zone: timeZone } = (stored ?? {}) as Record<string, unknown>;
+  const { time_zone: timeZone, retention_months: months } = (stored ?? {}) as Record<string, unknown>;
   return {
     ...phoneSettingsOf(stored),
     time_zone: typeof timeZone === 'string' && timeZone !== '' ? timeZone : defaultWorkspaceSettings.time_zone,
+    retention_months: Number.isInteger(months) && (months as number) > 0 ? (months as number) : null,
   };
 }
 

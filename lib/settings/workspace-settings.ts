@@ -3,21 +3,28 @@ import type { Deps } from '../storage/client';
 import { newAuditEntry, type ActingMemberId } from '../storage/audit-log';
 import type { WorkspaceSettings, WorkspaceSettingsChange } from '../domain/model';
 import { isKnownTimeZone } from '../domain/time-zone';
+import { isRetentionMonths, retentionMonthsRange } from '../domain/retention';
 import { messages } from '../messages';
 import { checkedId } from './admin-input';
 import { editConfig } from './config-edits';
 import { workspaceView, type WorkspaceView } from './workspace-view';
 
 /*
- * The workspace's own settings (docs/api.md#workspaces): `PATCH /workspaces/{w}` and `workspace set --time-zone`, one
- * conditional edit of the configuration item with its audit entry in the same transaction (lib/settings/config-edits.ts).
+ * The workspace's own settings (docs/api.md#workspaces): `PATCH /workspaces/{w}` and `workspace set --time-zone`,
+ * `--retention-months`, one conditional edit of the configuration item with its audit entry in the same transaction
+ * (lib/settings/config-edits.ts).
  */
 
 const timeZone = z.string(messages.rules.timeZone).check(z.refine(isKnownTimeZone, messages.rules.timeZone));
 
+const retentionRefused = messages.rules.retentionMonths(retentionMonthsRange.min, retentionMonthsRange.max);
+/** A JSON number that is an integer in range, or null; `"12"`, `1.5`, `0`, `121` are refused alike. */
+const retentionMonths = z.nullable(z.number(retentionRefused).check(z.refine(isRetentionMonths, retentionRefused)));
+
 /** What the PATCH may change: one optional member per setting, each checked as the command line checks its option. */
 const changeableSettings = {
   time_zone: z.optional(timeZone),
+  retention_months: z.optional(retentionMonths),
 } satisfies Record<keyof WorkspaceSettingsChange, unknown>;
 
 /** `PATCH /workspaces/{w}`: at least one setting; an unknown member or a refused value is a 400 naming it. */
@@ -32,11 +39,19 @@ export const workspaceChangeSchema = z
 
 type SettingName = keyof WorkspaceSettingsChange;
 
+/** Each setting's value as the audit entry's summary quotes it. */
+const inWords: { [name in SettingName]: (value: WorkspaceSettings[name]) => string } = {
+  time_zone: (zone) => zone,
+  retention_months: messages.audit.retention,
+};
+
 /** The settings `change` gives another value than `current`'s, with both: what the edit writes, what its entry says. */
 function changedSettings(current: WorkspaceSettings, change: WorkspaceSettingsChange) {
   return (Object.keys(changeableSettings) as SettingName[]).flatMap((name) => {
     const after = change[name];
-    return after === undefined || after === current[name] ? [] : [{ name, before: current[name], after }];
+    if (after === undefined || after === current[name]) return [];
+    const said = inWords[name] as (value: typeof after) => string;
+    return [{ name, after, words: { before: said(current[name]), after: said(after) } }];
   });
 }
 
@@ -53,8 +68,8 @@ export async function changeWorkspace(
     const changed = changedSettings(read.settings, input.change);
     if (changed.length === 0) return 'unchanged';
     const summary = changed
-      .map(({ name, before, after }) =>
-        messages.audit.settingChanged(messages.audit.workspaceSettings[name], before, after),
+      .map(({ name, words }) =>
+        messages.audit.settingChanged(messages.audit.workspaceSettings[name], words.before, words.after),
       )
       .join(', ');
     const entry = newAuditEntry(deps.clock(), {

@@ -4,7 +4,7 @@ import { checkedId, requireWorkspace } from './admin-input';
 
 /**
  * `GET /workspaces/{workspace_id}` and `workspace show` (docs/api.md#workspaces): the workspace and its settings, how the
- * lead webhook compares its phones and its time zone.
+ * lead webhook compares its phones, its time zone and how long it keeps its prospects and candidates.
  */
 export type WorkspaceView = { id: string; name: string } & WorkspaceSettings & { created_at: string };
 
@@ -15,6 +15,7 @@ export const workspaceView = (workspace: Workspace, settings: WorkspaceSettings)
   phone_matching: settings.phone_matching,
   phone_region: settings.phone_region,
   time_zone: settings.time_zone,
+  retention_months: settings.retention_months,
   created_at: workspace.created_at,
 });
 

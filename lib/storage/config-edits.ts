@@ -33,7 +33,8 @@ export type ConfigCompanion =
 
 /**
  * An edit's decision: the new members, tags and pipelines (absent: the lists stay as stored, unwritten), the settings
- * it sets (each attribute given replaced, the others left as stored), and what is written with them.
+ * it sets (each attribute given replaced, or removed when given null; the others left as stored), and what is written
+ * with them.
  */
 export type ConfigChange = {
   parts?: ConfigParts;
@@ -231,9 +232,15 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'u
     sets.push(...editedAttributes);
     (purgeIndex === undefined ? removes : sets).push(...purgeIndexAttributes);
   }
+  // A setting given null goes back to its default: removed, so that the item reads as one that never set it.
   for (const [attribute, value] of Object.entries(settings)) {
-    Object.assign(edited, { [attribute]: value });
-    sets.push(attribute);
+    if (value === null) {
+      delete edited[attribute];
+      removes.push(attribute);
+    } else {
+      Object.assign(edited, { [attribute]: value });
+      sets.push(attribute);
+    }
   }
   const bytes = estimatedItemBytes(edited);
   if (bytes > configItemMaxBytes) throw new ConfigTooLargeError(bytes, configItemMaxBytes);
@@ -242,7 +249,8 @@ function editedItem(stored: StoredConfigItem, edit: ConfigEdit): EditedItem | 'u
 
 /**
  * The conditional update of the configuration item: what the edit sets (the five lists and the purge's index
- * attributes, set or removed; the settings it names) and the next version, if the version read is still stored.
+ * attributes, set or removed; the settings it names, set or removed) and the next version, if the version read is
+ * still stored.
  */
 function configUpdate(store: Store, { edited, readVersion, sets, removes }: EditedItem) {
   const removed = removes.length === 0 ? '' : ` REMOVE ${removes.map((name) => `#${name}`).join(', ')}`;

@@ -49,6 +49,7 @@ describe('admin command line: workspaces', () => {
       phone_matching: 'exact',
       phone_region: 'BE',
       time_zone: 'Europe/Paris',
+      retention_months: null,
       created_at: expect.any(String),
     });
 
@@ -73,6 +74,7 @@ describe('admin command line: workspaces', () => {
       'phone_matching',
       'phone_region',
       'time_zone',
+      'retention_months',
       'created_at',
       'shared_numbers',
     ]);

@@ -447,6 +447,11 @@ const specific: RefusedCase[] = [
     call: () => call('changeWorkspace', { body: { time_zone: zone } }),
     refusal: badBody('time_zone'),
   })),
+  ...[0, 121, 1.5, '12'].map((months) => ({
+    title: `changeWorkspace: retention_months ${JSON.stringify(months)}, no whole number of months from 1 to 120`,
+    call: () => call('changeWorkspace', { body: { retention_months: months } }),
+    refusal: badBody('retention_months'),
+  })),
   ...[
     ['no event type', []],
     ['an unknown event type', ['prospect.created', 'prospect.deleted']],

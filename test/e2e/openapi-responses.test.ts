@@ -987,10 +987,13 @@ describe('the workspace, its tags, API keys and webhook answer as documented', (
     }
   });
 
-  test('PATCH /workspaces/{workspace_id}: the time zone set, refused, above the role', async () => {
+  test('PATCH /workspaces/{workspace_id}: the time zone and the retention set, refused, above the role', async () => {
     await call(api, 'PATCH', under(), { ...admin(), body: { time_zone: 'America/Montreal' } });
     await call(api, 'PATCH', under(), { ...admin(), body: { time_zone: 'Europe/Lyon' } });
     await call(api, 'PATCH', under(), { ...admin(), body: {} });
+    await call(api, 'PATCH', under(), { ...admin(), body: { retention_months: 36 } });
+    await call(api, 'PATCH', under(), { ...admin(), body: { retention_months: null } });
+    await call(api, 'PATCH', under(), { ...admin(), body: { retention_months: 121 } });
     await call(api, 'PATCH', under(), { ...member(), body: { time_zone: 'Asia/Tokyo' } });
     await call(api, 'PATCH', under(), { body: { time_zone: 'Asia/Tokyo' } });
     await call(api, 'PATCH', elsewhere(), { ...admin(), body: { time_zone: 'Asia/Tokyo' } });

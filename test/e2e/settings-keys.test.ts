@@ -50,6 +50,7 @@ describe('GET /workspaces/{workspace_id}', () => {
         phone_matching: 'exact',
         phone_region: 'FR',
         time_zone: 'Europe/Paris',
+        retention_months: null,
         created_at: expect.stringMatching(/Z$/),
         role,
       });

@@ -3,7 +3,7 @@ import { messages } from '../../lib/messages';
 import { browserTests, expectAccessible, openScreen, pageWorld } from '../support/browser';
 import { bearer } from '../support/people';
 
-type Detail = { name: string; time_zone: string };
+type Detail = { name: string; time_zone: string; retention_months: number | null };
 
 /** A Monday of December: 18:20 in Paris (UTC+1), 12:20 in Montreal (UTC−5). */
 const shownAt = new Date('2026-12-07T17:20:00Z');
@@ -12,7 +12,8 @@ const shownAt = new Date('2026-12-07T17:20:00Z');
  * The « Espace » screen of the settings page (docs/api.md#workspaces) in Debian's Chromium against the local server,
  * the page's clock fixed (`shownAt`): an admin reads the workspace's name and time zone with the time it is there, is
  * refused an unknown zone as the API words it, changes it to `America/Montreal`, reads it again after a reload and in
- * the audit log; a member reads the same without any form. Each result is read back from the API.
+ * the audit log; a member reads the same without any form. An admin sets the retention, refused 0 months as the API
+ * words it, then clears it. Each result is read back from the API.
  */
 browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace » screen', () => {
   const world = pageWorld();
@@ -63,6 +64,7 @@ browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace
       Nom: name,
       'Fuseau horaire': 'Europe/Paris',
       'Date et heure actuelles dans ce fuseau': 'lundi 7 décembre 2026, 18:20',
+      'Conservation des données': 'Jusqu’à effacement',
     });
     const screen = page.getByRole('region', { name: 'Réglages de l’espace' });
     const field = screen.getByLabel('Fuseau horaire de l’espace');
@@ -95,6 +97,7 @@ browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace
       Nom: name,
       'Fuseau horaire': 'America/Montreal',
       'Date et heure actuelles dans ce fuseau': 'lundi 7 décembre 2026, 12:20',
+      'Conservation des données': 'Jusqu’à effacement',
     };
     await expect(summary(page)).resolves.toEqual(montreal);
     await expect(read()).resolves.toEqual(expect.objectContaining({ time_zone: 'America/Montreal' }));
@@ -133,6 +136,7 @@ browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace
       Nom: name,
       'Fuseau horaire': 'Asia/Tokyo',
       'Date et heure actuelles dans ce fuseau': 'mardi 8 décembre 2026, 02:20',
+      'Conservation des données': 'Jusqu’à effacement',
     });
     const screen = page.getByRole('region', { name: 'Réglages de l’espace' });
     await expect(screen.locator('form, input, select, textarea, button').count()).resolves.toBe(0);
@@ -142,5 +146,66 @@ browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace
       expect.stringMatching(/^POST .*\/session$/),
     ]);
     expect([outside, errors]).toEqual([[], []]);
+  }, 60_000);
+
+  test('an admin sets the retention to 36 months, refused 0 and a word, clears it, and a member reads it', async () => {
+    const { page, outside, errors } = await openAtShownTime();
+    await openScreen(page, world.ws.admin.email, 'Espace');
+    const screen = page.getByRole('region', { name: 'Réglages de l’espace' });
+    const field = screen.getByLabel('Conservation des données', { exact: true });
+    const submit = screen.getByRole('button', { name: 'Enregistrer la conservation' });
+    await expect(field.inputValue()).resolves.toBe('');
+    await expect(summary(page)).resolves.toMatchObject({ 'Conservation des données': 'Jusqu’à effacement' });
+    await expectAccessible(page);
+
+    // 0 months: the API's 400, as it words it; nothing changed, the field kept as typed.
+    await field.fill('0');
+    await submit.click();
+    await expect(screen.getByRole('alert').textContent()).resolves.toBe(
+      messages.body.invalidField('retention_months', messages.rules.retentionMonths(1, 120)),
+    );
+    await expect(field.inputValue()).resolves.toBe('0');
+    await expect(read()).resolves.toEqual(expect.objectContaining({ retention_months: null }));
+    await expectAccessible(page);
+
+    // A word is no number: the page says so and sends nothing.
+    await field.fill('trois ans');
+    await submit.click();
+    await expect(screen.getByRole('alert').textContent()).resolves.toBe(
+      'Indiquez un nombre de mois, par exemple 36, ou laissez le champ vide pour garder les données jusqu’à leur effacement.',
+    );
+
+    await field.fill('36');
+    await submit.click();
+    await screen
+      .getByRole('status')
+      .getByText('Données conservées 36 mois après leur dernière modification.')
+      .waitFor();
+    await expect(screen.getByRole('alert').count()).resolves.toBe(0);
+    await expect(summary(page)).resolves.toMatchObject({
+      'Conservation des données': '36 mois après la dernière modification',
+    });
+    await expect(read()).resolves.toEqual(expect.objectContaining({ retention_months: 36 }));
+    await expectAccessible(page);
+    await fitsPhone(page);
+
+    // After a reload, the retention is the API's; a member reads it, without a form.
+    await page.reload();
+    await expect(screen.getByLabel('Conservation des données', { exact: true }).inputValue()).resolves.toBe('36');
+    const member = await openAtShownTime();
+    await openScreen(member.page, world.ws.member.email, 'Espace');
+    await expect(summary(member.page)).resolves.toMatchObject({
+      'Conservation des données': '36 mois après la dernière modification',
+    });
+    await expect(member.page.locator('form').count()).resolves.toBe(0);
+
+    // Emptied: kept until erased again.
+    await screen.getByLabel('Conservation des données', { exact: true }).fill('');
+    await submit.click();
+    await screen.getByRole('status').getByText('Données conservées jusqu’à leur effacement.').waitFor();
+    await expect(read()).resolves.toEqual(expect.objectContaining({ retention_months: null }));
+    await expect(summary(page)).resolves.toMatchObject({ 'Conservation des données': 'Jusqu’à effacement' });
+    await expectAccessible(page);
+    expect([outside, errors, member.outside, member.errors]).toEqual([[], [], [], []]);
   }, 60_000);
 });

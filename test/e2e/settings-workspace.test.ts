@@ -61,6 +61,7 @@ test('GET: a workspace that never set its zone answers Europe/Paris, to a member
     phone_matching: 'exact',
     phone_region: 'FR',
     time_zone: 'Europe/Paris',
+    retention_months: null,
     created_at: expect.any(String),
     role: 'member',
   });
@@ -109,7 +110,7 @@ test.each([
   ['a list', { time_zone: ['Europe/Paris'] }, 'time_zone'],
   ['an empty body', {}, 'body'],
   ['an unknown member', { timezone: 'Europe/Paris' }, 'timezone'],
-  ['an unknown member beside a good zone', { time_zone: 'Asia/Tokyo', retention_months: 12 }, 'retention_months'],
+  ['an unknown member beside a good zone', { time_zone: 'Asia/Tokyo', language: 'fr' }, 'language'],
 ])('PATCH: %s is a 400 naming the field, in French, nothing written', async (_case, body, field) => {
   await expectNothingWritten(async () => {
     const response = await change(body);

@@ -137,6 +137,7 @@ test('npm start runs DynamoDB Local and cognito-local, seeds a working demo and 
     phone_matching: 'exact',
     phone_region: 'FR',
     time_zone: 'Europe/Paris',
+    retention_months: null,
     created_at: expect.any(String),
   });
 

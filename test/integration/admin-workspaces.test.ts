@@ -83,6 +83,7 @@ describe('workspace show', () => {
       phone_matching: 'exact',
       phone_region: 'FR',
       time_zone: 'Europe/Paris',
+      retention_months: null,
       created_at: '2001-05-01T00:00:00.000Z',
     });
     expect(defaultPhoneSettings).toEqual({ phone_matching: 'exact', phone_region: 'FR' });
@@ -96,6 +97,7 @@ describe('workspace show', () => {
       'phone_matching',
       'phone_region',
       'time_zone',
+      'retention_months',
       'created_at',
     ]);
     const text = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId);
@@ -191,6 +193,7 @@ describe('workspace set', () => {
       phone_matching: 'exact',
       phone_region: 'BE',
       time_zone: 'Europe/Paris',
+      retention_months: null,
       created_at: expect.any(String),
     });
     expect(await showWorkspace(deps, workspaceId)).toEqual(set);
@@ -214,6 +217,7 @@ describe('workspace set', () => {
       'phone_matching',
       'phone_region',
       'time_zone',
+      'retention_months',
       'created_at',
     ]);
     expect((await storedItem(workspaceId))?.config_version).toBe(before + 2);
@@ -243,6 +247,7 @@ describe('workspace set', () => {
       phone_matching: 'exact',
       phone_region: 'FR',
       time_zone: 'America/Montreal',
+      retention_months: null,
       created_at: expect.any(String),
     });
     expect(await storedItem(workspaceId)).toMatchObject({ time_zone: 'America/Montreal', config_version: before + 1 });
@@ -293,7 +298,10 @@ describe('workspace set', () => {
     [['--time-zone', 'Europe/Lyon'], /Valeur de --time-zone invalide : « Europe\/Lyon » : un fuseau horaire IANA/],
     [['--time-zone', '+02:00', '--phone-region', 'BE'], /Valeur de --time-zone invalide : « \+02:00 »/],
     [['--time-zone', 'Europe/Paris', '--phone-region', 'ZZ'], /Valeur de --phone-region invalide : « ZZ »/],
-    [[], /Indiquez au moins une option à changer : --phone-matching, --phone-region ou --time-zone/],
+    [
+      [],
+      /Indiquez au moins une option à changer : --phone-matching, --phone-region, --time-zone ou --retention-months/,
+    ],
   ])('refuses %j: exit 2, a French message, nothing written', async (options, message) => {
     const { workspaceId } = await workspaceWithPhones();
     const before = await storedItem(workspaceId);

@@ -4,6 +4,7 @@ import { showWorkspace, type WorkspaceView } from '../../../lib/settings/workspa
 import type { IndexProgress } from '../storage/phone-index';
 import { defineCommand, workspaceOption } from '../command';
 import { fields, table } from '../render';
+import { messages } from '../../../lib/messages';
 
 /** How the readable output names a phone matching mode. */
 const phoneMatchingText = { exact: 'exacte (le téléphone tel qu’envoyé)', e164: 'E.164' } as const;
@@ -31,6 +32,7 @@ const workspaceFields = (workspace: WorkspaceView): [string, string][] => [
   ['Comparaison des téléphones', phoneMatchingText[workspace.phone_matching]],
   ['Région des téléphones', workspace.phone_region],
   ['Fuseau horaire', workspace.time_zone],
+  ['Conservation des données', messages.audit.retention(workspace.retention_months)],
   ['Créé le', workspace.created_at],
 ];
 
@@ -63,7 +65,8 @@ function terminalProgress(interactive: boolean): { progress: IndexProgress | und
 
 const workspaceShow = defineCommand({
   words: ['workspace', 'show'],
-  summary: 'affiche un espace de travail, la comparaison des téléphones de son webhook et son fuseau horaire',
+  summary:
+    'affiche un espace de travail, la comparaison des téléphones de son webhook, son fuseau horaire et la conservation de ses données',
   options: { workspace: workspaceOption },
   async run(target, options) {
     const workspace = await showWorkspace(target.deps, options.workspace);
@@ -77,12 +80,13 @@ const workspaceShow = defineCommand({
 const workspaceSet = defineCommand({
   words: ['workspace', 'set'],
   summary:
-    'change la comparaison des téléphones (exact ou e164), leur région (code de pays) ou le fuseau horaire (nom IANA) ; passer en e164 indexe les prospects',
+    'change la comparaison des téléphones (exact ou e164), leur région (code de pays), le fuseau horaire (nom IANA) ou la conservation des données (mois, ou none) ; passer en e164 indexe les prospects',
   options: {
     workspace: workspaceOption,
     'phone-matching': 'optional',
     'phone-region': 'optional',
     'time-zone': 'optional',
+    'retention-months': 'optional',
   },
   async run(target, options) {
     const bar = terminalProgress(target.interactive);
@@ -95,6 +99,7 @@ const workspaceSet = defineCommand({
           phoneMatching: options['phone-matching'],
           phoneRegion: options['phone-region'],
           timeZone: options['time-zone'],
+          retentionMonths: options['retention-months'],
         },
         bar.progress,
       );

@@ -22,6 +22,7 @@ import {
   type WorkspaceSettingsChange,
 } from '../../../lib/domain/model';
 import { isKnownTimeZone } from '../../../lib/domain/time-zone';
+import { isRetentionMonths, retentionMonthsRange } from '../../../lib/domain/retention';
 import { commandLine } from '../../../lib/storage/audit-log';
 import { workspaceView, type WorkspaceView } from '../../../lib/settings/workspace-view';
 import { changeWorkspace } from '../../../lib/settings/workspace-settings';
@@ -40,6 +41,8 @@ export type WorkspaceSettingsInput = {
   phoneMatching?: string | undefined;
   phoneRegion?: string | undefined;
   timeZone?: string | undefined;
+  /** A number of months, or `none`: kept until erased. */
+  retentionMonths?: string | undefined;
 };
 
 /** The options checked: the phone settings to switch, and the settings the configuration edit sets. */
@@ -58,11 +61,12 @@ export const inRegion =
 
 /**
  * The options checked, before any DynamoDB call: a known mode, a region libphonenumber-js knows (upper-cased), a time
- * zone the API would take (lib/domain/time-zone.ts, refused in the API's words).
+ * zone the API would take (lib/domain/time-zone.ts, refused in the API's words), a retention the API would take
+ * (lib/domain/retention.ts).
  */
 export function checkedSettingsInput(input: WorkspaceSettingsInput): CheckedSettingsInput {
   const checked: CheckedSettingsInput = { phone: {}, change: {} };
-  if (input.phoneMatching === undefined && input.phoneRegion === undefined && input.timeZone === undefined) {
+  if (Object.values(input).every((value) => value === undefined)) {
     throw new AdminInputError(messages.admin.workspaceSettings.nothingToSet);
   }
   if (input.phoneMatching !== undefined) {
@@ -83,11 +87,25 @@ export function checkedSettingsInput(input: WorkspaceSettingsInput): CheckedSett
       throw new AdminInputError(messages.admin.workspaceSettings.invalidTimeZone(input.timeZone));
     checked.change.time_zone = input.timeZone;
   }
+  if (input.retentionMonths !== undefined) checked.change.retention_months = retentionOption(input.retentionMonths);
   return checked;
 }
 
+/** `--retention-months`: decimal digits naming a retention the API would take, or `none` (kept until erased). */
+function retentionOption(value: string): number | null {
+  const text = value.trim();
+  if (text.toLowerCase() === 'none') return null;
+  const months = /^\d{1,3}$/.test(text) ? Number(text) : undefined;
+  if (!isRetentionMonths(months)) {
+    const { min, max } = retentionMonthsRange;
+    throw new AdminInputError(messages.admin.workspaceSettings.invalidRetention(value, min, max));
+  }
+  return months;
+}
+
 /**
- * `workspace set` (docs/api.md#workspaces): the options checked, then the time zone set by the settings API's own use
+ * `workspace set` (docs/api.md#workspaces): the options checked, then the time zone and the retention set by the
+ * settings API's own use
  * case (lib/settings/workspace-settings.ts: a configuration edit with its audit entry, the command line acting as no
  * member), then the phone settings switched (`switchPhoneSettings`); the workspace shown as it then is.
  */

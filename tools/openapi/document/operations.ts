@@ -4,6 +4,7 @@ import { leadFieldDefinitions } from '../../../lib/domain/lead/lead';
 import { maxFilterValues, maxListIds } from '../../../lib/domain/prospect-list/list-query';
 import { messages as catalogue } from '../../../lib/messages';
 import { maxSettingsNameLength } from '../../../lib/http/settings-input';
+import { retentionMonthsRange } from '../../../lib/domain/retention';
 import { allScopes, maxWebhookBodyBytes } from '../../../lib/routes';
 import { requestLimit, stageChangeLimit } from '../../../lib/storage/rate-limit';
 import { exampleCursor, exampleIds as ids, exampleListCursor, exampleMessages as messages } from './examples';
@@ -235,10 +236,15 @@ const exampleWorkspace = {
   phone_matching: 'exact',
   phone_region: 'FR',
   time_zone: 'Europe/Paris',
+  retention_months: null,
   created_at: '2026-11-01T08:00:00.000Z',
 };
 const invalidTimeZone = catalogue.body.invalidField('time_zone', catalogue.rules.timeZone);
-const noSetting = catalogue.body.invalidBody(catalogue.rules.oneSettingToChange('time_zone'));
+const invalidRetention = catalogue.body.invalidField(
+  'retention_months',
+  catalogue.rules.retentionMonths(retentionMonthsRange.min, retentionMonthsRange.max),
+);
+const noSetting = catalogue.body.invalidBody(catalogue.rules.oneSettingToChange('time_zone, retention_months'));
 
 const exampleWebhookUrl = `https://api.exemple.test/webhooks/ingest-lead?endpoint_id=${ids.endpoint}`;
 const exampleRecruitmentUrl = `https://api.exemple.test/webhooks/recruitment?endpoint_id=${ids.endpoint}`;
@@ -1219,7 +1225,7 @@ export const operations: Record<string, OperationText> = {
     summary: 'The workspace, and the caller’s role in it',
     description:
       'The workspace as `workspace show` prints it, with the role of the member calling. Phone matching is changed ' +
-      'by the platform team (`workspace set`), the time zone by an admin (`PATCH`).',
+      'by the platform team (`workspace set`), the time zone and the retention by an admin (`PATCH`).',
     success: {
       200: {
         description: 'The workspace.',
@@ -1244,7 +1250,11 @@ export const operations: Record<string, OperationText> = {
     requestBody: {
       schema: 'WorkspaceChange',
       description: 'The settings to change.',
-      examples: { timeZone: { summary: 'A workspace in Montréal', value: { time_zone: 'America/Montreal' } } },
+      examples: {
+        timeZone: { summary: 'A workspace in Montréal', value: { time_zone: 'America/Montreal' } },
+        retention: { summary: 'Kept three years after the last change', value: { retention_months: 36 } },
+        untilErased: { summary: 'Kept until erased again', value: { retention_months: null } },
+      },
     },
     success: {
       200: {
@@ -1255,6 +1265,10 @@ export const operations: Record<string, OperationText> = {
             summary: 'Now in Montréal',
             value: { ...exampleWorkspace, time_zone: 'America/Montreal', role: 'admin' },
           },
+          retention: {
+            summary: 'Now kept three years',
+            value: { ...exampleWorkspace, retention_months: 36, role: 'admin' },
+          },
         },
       },
     },
@@ -1262,12 +1276,18 @@ export const operations: Record<string, OperationText> = {
       400: {
         description:
           'A `time_zone` that is not the name of a time zone the IANA database knows (a fixed offset such as `+02:00` ' +
-          'neither), or a body without any setting.',
+          `neither), a \`retention_months\` that is neither null nor an integer from ${retentionMonthsRange.min} to ` +
+          `${retentionMonthsRange.max} (a string such as \`"12"\` neither), or a body without any setting.`,
         examples: [
           {
             summary: 'Unknown time zone',
             message: invalidTimeZone,
             details: { field: 'time_zone', message: invalidTimeZone },
+          },
+          {
+            summary: 'Retention out of range',
+            message: invalidRetention,
+            details: { field: 'retention_months', message: invalidRetention },
           },
           { summary: 'No setting', message: noSetting, details: { field: 'body', message: noSetting } },
         ],

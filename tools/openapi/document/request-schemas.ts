@@ -24,6 +24,7 @@ import {
 import { newSubscriptionSchema, subscriptionChangeSchema } from '../../../lib/settings/subscriptions';
 import { workspaceChangeSchema } from '../../../lib/settings/workspace-settings';
 import { ianaNamePatternSource, maxTimeZoneNameLength } from '../../../lib/domain/time-zone';
+import { retentionMonthsRange } from '../../../lib/domain/retention';
 import { eventTypes } from '../../../lib/domain/events/event-types';
 import {
   fieldChangeSchema,
@@ -386,6 +387,14 @@ const addedKeywords: Record<
         description:
           'An IANA time zone name the service’s time zone database knows (`Europe/Paris`, `America/Montreal`, `UTC`), ' +
           'kept as sent; another name, or a fixed offset (`+02:00`): 400. The workspace’s days begin and end in it.',
+      },
+      retention_months: {
+        type: ['integer', 'null'],
+        minimum: retentionMonthsRange.min,
+        maximum: retentionMonthsRange.max,
+        description:
+          'How many calendar months a prospect or a candidate is kept after its last change: an integer (a JSON ' +
+          'number: `"12"`, `1.5`, `0` or `121` are a 400); null: kept until erased, the default.',
       },
     },
   },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { LeadResult } from '../../../lib/domain/lead/ingest-lead';
 import type { AssignableMemberListing, FieldDefinition, PipelineListing, MemberRole } from '../../../lib/domain/model';
 import { fieldTypes } from '../../../lib/domain/fields/field-definitions';
+import { retentionMonthsRange } from '../../../lib/domain/retention';
 import type { NoteResult } from '../../../lib/domain/prospect/add-note';
 import type { TagOutcome } from '../../../lib/domain/prospect/change-tag';
 import type { PatchResult } from '../../../lib/domain/prospect/update-prospect';
@@ -293,6 +294,16 @@ export const workspaceDetailSchema = describing<WorkspaceView & { role: MemberRo
         'The IANA time zone in which the workspace’s days begin and end (`Europe/Paris` until an admin sets another: ' +
         '`PATCH /workspaces/{workspace_id}`).',
     }),
+    retention_months: z
+      .int()
+      .min(retentionMonthsRange.min)
+      .max(retentionMonthsRange.max)
+      .nullable()
+      .meta({
+        description:
+          'How many calendar months the workspace keeps a prospect or a candidate after its last change; null (until ' +
+          'an admin sets a number: `PATCH /workspaces/{workspace_id}`): kept until erased.',
+      }),
     created_at: timestamp,
     role: z.enum(['admin', 'member']).meta({ description: 'The caller’s role in this workspace.' }),
   }),
