@@ -163,6 +163,10 @@ export const messages = {
       `Tag ${q(reference)} introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`,
   },
 
+  candidate: {
+    notFound: 'Candidat introuvable dans cet espace.',
+  },
+
   note: {
     invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
     futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
@@ -396,6 +400,9 @@ export const messages = {
     settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,
     /** What `PATCH /workspaces/{w}` may change, as `workspaceChanged` names it. */
     workspaceSettings: { time_zone: 'fuseau horaire' },
+    /** An export names the person by id only: an audit entry holds no personal data (docs/api.md#exports). */
+    prospectExported: (prospectId: string) => `Données du prospect ${prospectId} exportées.`,
+    candidateExported: (candidateId: string) => `Données du candidat ${candidateId} exportées.`,
   },
 
   /** Outbound events (docs/api.md#outbound-events): why an attempt failed, kept as a delivery's `last_error`. */

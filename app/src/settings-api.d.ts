@@ -1710,7 +1710,9 @@ export interface components {
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone'
-          | 'workspace.changed';
+          | 'workspace.changed'
+          | 'prospect.exported'
+          | 'candidate.exported';
         /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */

@@ -547,6 +547,8 @@ export const texts = {
       'delivery.redelivered': 'Envoi renvoyé',
       'change.undone': 'Modification par l’API annulée',
       'workspace.changed': 'Réglages de l’espace modifiés',
+      'prospect.exported': 'Données d’un prospect exportées',
+      'candidate.exported': 'Données d’un candidat exportées',
     } satisfies Record<AuditAction, string>,
     summary: 'Résumé',
     target: 'Concerne',

@@ -33,7 +33,9 @@ export type AuditAction =
   | 'subscription.secret_rotated'
   | 'delivery.redelivered'
   | 'change.undone'
-  | 'workspace.changed';
+  | 'workspace.changed'
+  | 'prospect.exported'
+  | 'candidate.exported';
 
 /** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */
 export type AuditEntry = {

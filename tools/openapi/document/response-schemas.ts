@@ -507,6 +507,8 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'delivery.redelivered',
           'change.undone',
           'workspace.changed',
+          'prospect.exported',
+          'candidate.exported',
         ]),
         target_id: z
           .string()
