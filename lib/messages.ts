@@ -171,6 +171,10 @@ export const messages = {
       `Tag ${q(reference)} introuvable dans l'espace : l'API ne crée pas de tags, créez-le dans l'application.`,
   },
 
+  candidate: {
+    notFound: 'Candidat introuvable dans cet espace.',
+  },
+
   note: {
     invalidDate: "La date de la note n'est pas une date ISO 8601 valide : la date de réception a été retenue.",
     futureDate: 'La date de la note est dans le futur : la date de réception a été retenue.',
@@ -409,6 +413,9 @@ export const messages = {
     workspaceSettings: { time_zone: 'fuseau horaire', retention_months: 'conservation des données' },
     /** A retention as `settingChanged` quotes it before and after a change. */
     retention: (months: number | null) => (months === null ? "jusqu'à effacement" : `${months} mois`),
+    /** An export names the person by id only: an audit entry holds no personal data (docs/api.md#exports). */
+    prospectExported: (prospectId: string) => `Données du prospect ${prospectId} exportées.`,
+    candidateExported: (candidateId: string) => `Données du candidat ${candidateId} exportées.`,
   },
 
   /** Erasure (docs/api.md#erasure-export-and-retention). */

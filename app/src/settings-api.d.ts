@@ -1773,7 +1773,9 @@ export interface components {
           | 'change.undone'
           | 'prospect.erased'
           | 'candidate.erased'
-          | 'workspace.changed';
+          | 'workspace.changed'
+          | 'prospect.exported'
+          | 'candidate.exported';
         /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */

@@ -568,6 +568,8 @@ export const texts = {
       'prospect.erased': 'Prospect effacé',
       'candidate.erased': 'Candidat effacé',
       'workspace.changed': 'Réglages de l’espace modifiés',
+      'prospect.exported': 'Données d’un prospect exportées',
+      'candidate.exported': 'Données d’un candidat exportées',
     } satisfies Record<AuditAction, string>,
     summary: 'Résumé',
     target: 'Concerne',

@@ -105,14 +105,15 @@ export const callsBinding = (workspaceId: string, failed: boolean): CursorBindin
   workspaceId,
 });
 
-/** `webhook call`: one call with its kept body, read as the webhook reads it. */
-export async function showCall(
-  deps: Deps,
-  workspaceId: string,
-  callId: string,
-): Promise<{ call: WebhookCallView; body: KeptBody }> {
+/** One call with its kept body, read as the webhook reads it: `webhook call`'s document, and an export's. */
+export type CallDocument = { call: WebhookCallView; body: KeptBody };
+
+export const callDocument = (call: WebhookCallItem): CallDocument => ({ call: callView(call), body: keptBody(call) });
+
+/** `webhook call`: one call with its kept body. */
+export async function showCall(deps: Deps, workspaceId: string, callId: string): Promise<CallDocument> {
   const { call } = await requireCall(deps, workspaceId, callId);
-  return { call: callView(call), body: keptBody(call) };
+  return callDocument(call);
 }
 
 /** The workspace and one of its calls, read together; refused as `requireWorkspace` and a call not found. */

@@ -35,7 +35,9 @@ export type AuditAction =
   | 'change.undone'
   | 'prospect.erased'
   | 'candidate.erased'
-  | 'workspace.changed';
+  | 'workspace.changed'
+  | 'prospect.exported'
+  | 'candidate.exported';
 
 /** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */
 export type AuditEntry = {

@@ -1,9 +1,9 @@
 import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
-import { candidateShowCommand } from './commands/candidates';
+import { candidateExportCommand, candidateShowCommand } from './commands/candidates';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { configCommands } from './commands/config';
-import { prospectReindexCommand, prospectShowCommand } from './commands/prospects';
+import { prospectExportCommand, prospectReindexCommand, prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
 import { streamReplayCommand } from './commands/stream-replay';
 import { subscriptionCommands } from './commands/subscriptions';
@@ -22,8 +22,10 @@ export const commands: readonly Command[] = [
   streamReplayCommand,
   ...configCommands,
   prospectShowCommand,
+  prospectExportCommand,
   prospectReindexCommand,
   candidateShowCommand,
+  candidateExportCommand,
   changelogListCommand,
   changelogUndoCommand,
 ];

@@ -9,6 +9,12 @@ export type CandidateView = Pick<
   'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'pipeline_id' | 'column_id'
 >;
 
+/** A candidate as the settings API shows one (docs/api.md#settings-api): its record, without its board column. */
+export type CandidateRecordView = Pick<
+  Candidate,
+  'id' | 'pipeline_id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'created_at'
+>;
+
 export type CandidateNoteView = Pick<Note, 'id' | 'content' | 'created_at'>;
 
 export const candidateView = (candidate: Candidate): CandidateView => ({
@@ -21,6 +27,18 @@ export const candidateView = (candidate: Candidate): CandidateView => ({
   source: candidate.source,
   pipeline_id: candidate.pipeline_id,
   column_id: candidate.column_id,
+});
+
+export const candidateRecordView = (candidate: Candidate): CandidateRecordView => ({
+  id: candidate.id,
+  pipeline_id: candidate.pipeline_id,
+  first_name: candidate.first_name,
+  last_name: candidate.last_name,
+  email: candidate.email,
+  phone: candidate.phone,
+  position: candidate.position,
+  source: candidate.source,
+  created_at: candidate.created_at,
 });
 
 export const candidateNoteView = (note: Note): CandidateNoteView => ({

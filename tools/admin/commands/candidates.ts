@@ -1,4 +1,5 @@
 import { showCandidate } from '../use-cases/candidates';
+import { exportCandidate } from '../use-cases/person-exports';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
@@ -27,5 +28,16 @@ export const candidateShowCommand = defineCommand({
         : shown(null),
     ].join('\n\n');
     return { document, text };
+  },
+});
+
+/** docs/api.md#exports: everything kept about the candidate, printed whole (the text is the document), audited. */
+export const candidateExportCommand = defineCommand({
+  words: ['candidate', 'export'],
+  summary: 'exporte en un document JSON tout ce qui est gardé sur un candidat (droit d’accès)',
+  options: { workspace: workspaceOption, id: idOption('required', 'candidate') },
+  async run(target, options) {
+    const document = await exportCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id });
+    return { document, text: JSON.stringify(document, null, 2) };
   },
 });

@@ -1,6 +1,7 @@
 import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { reindexProspects } from '../storage/list-index';
+import { exportProspect } from '../use-cases/person-exports';
 import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, fieldValueText, shown } from '../render';
@@ -12,6 +13,17 @@ export const prospectShowCommand = defineCommand({
   async run(target, options) {
     const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
     return { document: details, text: prospectText(details) };
+  },
+});
+
+/** docs/api.md#exports: everything kept about the prospect, printed whole (the text is the document), audited. */
+export const prospectExportCommand = defineCommand({
+  words: ['prospect', 'export'],
+  summary: 'exporte en un document JSON tout ce qui est gardé sur un prospect (droit d’accès)',
+  options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
+  async run(target, options) {
+    const document = await exportProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
+    return { document, text: JSON.stringify(document, null, 2) };
   },
 });
 

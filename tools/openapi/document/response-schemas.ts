@@ -529,6 +529,8 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'prospect.erased',
           'candidate.erased',
           'workspace.changed',
+          'prospect.exported',
+          'candidate.exported',
         ]),
         target_id: z
           .string()
