@@ -406,6 +406,9 @@ export const messages = {
     /** An erasure names the record by its id alone: nothing of the person stays in the log. */
     prospectErased: (prospectId: string) => `Prospect ${prospectId} effacé, avec ses notes, son journal et ses copies.`,
     candidateErased: (candidateId: string) => `Candidat ${candidateId} effacé, avec ses notes et ses copies.`,
+    /** The workspace's retention erases by no member: the summary says why. */
+    erasedForRetention: (months: number) =>
+      ` Effacé par la durée de conservation de l'espace : aucune écriture depuis ${months} mois.`,
     /** `changed`: each setting changed, in words (`workspaceSettings`, `settingChanged`), separated by commas. */
     workspaceChanged: (changed: string) => `Réglages de l'espace modifiés : ${changed}.`,
     settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,

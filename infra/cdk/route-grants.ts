@@ -776,18 +776,22 @@ export const eventFunctions: readonly EventFunction[] = [
     entry: 'functions/events/erase-records.ts',
     description: 'Erasure: the copies of erased prospects and candidates deleted',
     /**
-     * The jobs from index gsi4 (and the answers kept for a record's Idempotency-Keys, by their own partition of it), each
-     * job read and its progress recorded; the record's partition, the workspace's journal and deliveries walked by
-     * Query (never a Scan); each copy deleted, a journaled call's record and kept body removed (UpdateItem CALL#); the
-     * job deleted at the end (docs/adr/0019-erasure-in-the-background.md).
+     * Every minute: the jobs from index gsi4 (and the answers kept for a record's Idempotency-Keys, by their own
+     * partition of it), each job read and its progress recorded; the record's partition, the workspace's journal and
+     * deliveries walked by Query (never a Scan); each copy deleted, a journaled call's record and kept body removed
+     * (UpdateItem CALL#); the job deleted at the end. Once a day, the retention: the workspaces from index gsi1
+     * (`WORKSPACES`: it projects whole items, the API keys' fingerprints of another partition included, which this
+     * function never queries), their prospects last written before the cutoff from gsi5, each erased by the erase
+     * routes' transaction (docs/adr/0019-erasure-in-the-background.md).
      */
-    tableActions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'PutItem'],
     tableKeys: {
       Query: ['PROSPECT#', 'CANDIDATE#', 'CALL#', 'DELIVERY#'],
-      GetItem: ['ERASURE#'],
+      GetItem: ['ERASURE#', 'WS#', 'PROSPECT#'],
       UpdateItem: ['ERASURE#', 'CALL#'],
-      DeleteItem: ['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#', 'IDEM#'],
-      indexes: ['gsi4'],
+      DeleteItem: ['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#', 'IDEM#', 'UNIQ#'],
+      PutItem: ['ERASURE#', 'AUDIT#'],
+      indexes: ['gsi1', 'gsi4', 'gsi5'],
       erasesRecords: true,
     },
   },

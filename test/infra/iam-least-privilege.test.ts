@@ -8,6 +8,7 @@ import { seedWorkspace, type SeedOutput } from '../../tools/seed/seed';
 import { Webhook } from 'standardwebhooks';
 import { createSubscription, rotateSubscriptionSecret } from '../../lib/settings/subscriptions';
 import { listSubscriptions } from '../../lib/settings/subscription-list';
+import { changeWorkspace } from '../../lib/settings/workspace-settings';
 import {
   createDynamoClient,
   loadSecretsTableName,
@@ -852,6 +853,14 @@ describe('erasure: a prospect and a candidate erased by an admin, their copies d
     expect(await storedItems(reader, keys.candidatePk(ws.workspace_id, candidateId), 'NOTE#')).toEqual([]);
     expect(await storedItem(reader, delivery)).toBeUndefined();
     expect(await storedItem(reader, keys.erasure(ws.workspace_id, 'prospect', prospectId))).toBeUndefined();
+
+    // The daily retention: a workspace keeping a month, one prospect last written long before.
+    const { workspace_id: keeping } = await seedWorkspace(reader, aWorkspace({ prospects: [] }));
+    await changeWorkspace(reader, { workspaceId: keeping, change: { retention_months: 1 }, actingMemberId: null });
+    const old = aProspectItem(keeping, { created_at: '2020-01-06T09:00:00.000Z', email: 'ancien-iam@test.fr' });
+    await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: old }));
+    await events.eraseRecords({ task: 'retention' });
+    expect(await storedItem(reader, keys.prospect(keeping, old.id))).toBeUndefined();
   });
 });
 

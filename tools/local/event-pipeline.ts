@@ -17,6 +17,7 @@ import type { FollowUpDeps, FollowUpDueMessage, FollowUpQueue } from '../../lib/
 import { changeStreamSettings, deliveryQueueSettings, sweepSettings } from '../../lib/domain/events/queue-settings';
 import { fieldPurgeSettings } from '../../lib/domain/fields/field-purge';
 import { erasureSettings } from '../../lib/domain/erasure/continue-erasures';
+import { retentionTask } from '../../lib/domain/erasure/apply-retention';
 import { createHttpSender } from '../../lib/outbound/http-sender';
 import { localStage } from './api-gateway';
 import { localDeliveryQueueUrl, localFollowUpQueueUrl } from './lambda-runtime';
@@ -105,6 +106,8 @@ export async function startEventPipeline(options: PipelineOptions): Promise<Even
       'Purge des champs supprimés impossible',
     ),
     runEvery(erasureSettings.localIntervalSeconds * 1000, () => eraseRecords({}), 'Effacement des copies impossible'),
+    // The retention, daily on AWS: hourly here, so a workspace's retention set in `npm start` shows within the hour.
+    runEvery(minutes(60), () => eraseRecords({ task: retentionTask }), 'Conservation : effacement impossible'),
   ];
   return {
     queue: deliveries.queue,

@@ -1,6 +1,9 @@
-import { Duration, NestedStack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
+import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { erasureSettings } from '../../../lib/domain/erasure/continue-erasures';
+import { retentionTask } from '../../../lib/domain/erasure/apply-retention';
 import type { RouteFunction } from './route-function';
 import { eventFunction, scheduledFunction, type EventFunctionProps } from './scheduled-function';
 
@@ -32,6 +35,25 @@ export class Erasure extends NestedStack {
         'Invoked by its schedule every minute: a failed run is done again by the next one, from the step recorded on each job; its errors are alarmed (EraseRecordsErrors).',
       nextRunRedoes:
         'A run that fails or is never made loses nothing: each job goes on at the next run, a minute later, from the step recorded on it; errors are alarmed (EraseRecordsErrors), and a destination would only keep scheduled events, which carry nothing.',
+    });
+    /**
+     * Once a day, the workspaces' retention (lib/domain/erasure/apply-retention.ts): the same function, told by its
+     * event. A day's run that fails is the next day's work: what it would have erased is found again in the index.
+     */
+    const retention = new Rule(this, 'RetentionSchedule', {
+      description: 'Effacement quotidien des prospects que la durée de conservation de leur espace ne garde plus',
+      schedule: Schedule.rate(Duration.days(1)),
+      targets: [
+        new LambdaFunction(this.eraseRecords, {
+          event: RuleTargetInput.fromObject({ task: retentionTask }),
+          retryAttempts: 0,
+        }),
+      ],
+    });
+    Validations.of(retention).acknowledge({
+      id: 'Serverless-EventBusDLQ',
+      reason:
+        'A day that fails loses nothing: the next day finds the same prospects in the index; errors are alarmed (EraseRecordsErrors), and a destination would only keep scheduled events, which carry a constant.',
     });
   }
 }

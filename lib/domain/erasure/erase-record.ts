@@ -42,8 +42,19 @@ const answersInTransaction = 80;
  */
 export async function eraseRecordOf(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  input: { workspaceId: string; kind: ErasedKind; recordId: string; memberId: ActingMemberId },
-): Promise<ErasureAnswer> {
+  input: {
+    workspaceId: string;
+    kind: ErasedKind;
+    recordId: string;
+    memberId: ActingMemberId;
+    /**
+     * The workspace's retention erases by no member (lib/domain/erasure/apply-retention.ts): only a record last written
+     * before `cutoff` (read strongly here, where the index that found it may lag a later change), its audit summary
+     * saying why. A record written since: `kept`, nothing erased.
+     */
+    retention?: { months: number; cutoff: Date };
+  },
+): Promise<ErasureAnswer | 'kept'> {
   const { workspaceId, kind, recordId } = input;
   const taken = new Set<string>();
   for (let round = 1; round <= maxRounds; round += 1) {
@@ -53,6 +64,7 @@ export async function eraseRecordOf(
       readAnswersAbout(deps, { workspace_id: workspaceId, kind, record_id: recordId }, answersInTransaction),
     ]);
     if (!record) throw new NotFoundError(notFound(kind));
+    if (input.retention && !(String(record.updated_at) < input.retention.cutoff.toISOString())) return 'kept';
     const contact = record as ContactValues;
     const region = phoneSettingsOf(workspace).phone_region;
     const e164 = contact.phone ? e164Of(contact.phone, region) : undefined;
@@ -80,7 +92,8 @@ export async function eraseRecordOf(
         action: kind === 'prospect' ? 'prospect.erased' : 'candidate.erased',
         targetId: recordId,
         summary:
-          kind === 'prospect' ? messages.audit.prospectErased(recordId) : messages.audit.candidateErased(recordId),
+          (kind === 'prospect' ? messages.audit.prospectErased(recordId) : messages.audit.candidateErased(recordId)) +
+          (input.retention ? messages.audit.erasedForRetention(input.retention.months) : ''),
       }),
     };
     const outcome = await eraseRecord(deps, plan);
