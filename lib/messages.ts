@@ -425,7 +425,6 @@ export const messages = {
   erasure: {
     /** The record kept changing under the erasure: nothing erased. */
     contended: "Le dossier a été modifié pendant l'effacement : rien n'a été effacé, recommencez.",
-    candidateNotFound: 'Candidat introuvable dans cet espace.',
   },
 
   /** Outbound events (docs/api.md#outbound-events): why an attempt failed, kept as a delivery's `last_error`. */

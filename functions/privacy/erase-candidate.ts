@@ -11,7 +11,7 @@ export const createHandler = (deps: Deps) =>
     const { workspaceId, memberId } = membershipOf(principal);
     // No body, or an empty JSON object: anything else is a 400 before anything is read (docs/api.md#settings-api).
     if (event.body) parseJsonBody(event.body, erasureRequestSchema);
-    const recordId = pathIdOf(event, 'candidate_id', messages.erasure.candidateNotFound);
+    const recordId = pathIdOf(event, 'candidate_id', messages.candidate.notFound);
     return json(200, await eraseRecordOf(deps, { workspaceId, kind: 'candidate', recordId, memberId }));
   });
 

@@ -67,8 +67,12 @@ const invocations: Record<string, string[][]> = {
   'stage add': [['workspace', 'pipeline', 'name', 'type']],
   'column add': [['workspace', 'pipeline', 'name']],
   'prospect show': [['workspace', 'id']],
+  'prospect export': [['workspace', 'id']],
+  'prospect erase': [['workspace', 'id']],
   'prospect reindex': [['workspace']],
   'candidate show': [['workspace', 'id']],
+  'candidate export': [['workspace', 'id']],
+  'candidate erase': [['workspace', 'id']],
   'changelog list': [
     ['workspace', 'prospect'],
     ['workspace', 'key'],
@@ -105,6 +109,7 @@ const plainValues: Record<string, () => string> = {
   'phone-matching': () => 'exact',
   'phone-region': () => 'FR',
   'time-zone': () => 'Europe/Paris',
+  'retention-months': () => '12',
   url: () => subscriberUrl,
   events: () => 'prospect.created,candidate.created',
   status: () => 'failed',
@@ -349,7 +354,9 @@ describe('admin command line: ids', () => {
     expect(await stored()).toEqual(before);
   });
 
-  const validRuns = commands.flatMap((command) =>
+  // The erasures last: the others read the records they erase.
+  const erasesLast = [...commands].sort((a, b) => Number(a.words[1] === 'erase') - Number(b.words[1] === 'erase'));
+  const validRuns = erasesLast.flatMap((command) =>
     (invocations[wordsOf(command)] ?? []).map(
       (names) => [`${wordsOf(command)} --${names.join(' --')}`, command, names] as const,
     ),

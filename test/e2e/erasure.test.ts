@@ -4,6 +4,7 @@ import { continueErasures, erasureSettings } from '../../lib/domain/erasure/cont
 import { productionDeps, type Deps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { startLocalApi, type TestApi } from '../support/local-api';
+import { runAdminInProcess } from '../support/admin-cli';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 
 /*
@@ -220,5 +221,39 @@ describe('POST /workspaces/{w}/candidates/{t}/erase', () => {
     await runLater(erasureSettings.deliveriesAfterSeconds + 60);
     expect(await partition(keys.candidatePk(ws(), candidate))).toEqual([]);
     expect((await partition(keys.webhookCallsPk(ws()))).filter((call) => call.record_id === candidate)).toEqual([]);
+  });
+});
+
+describe('prospect erase, candidate erase (command line)', () => {
+  it('erase as the routes do, by no member, print the same document; again: exit 2', async () => {
+    const lead = await api.request('POST', '/webhooks/ingest-lead', {
+      ...webhook(),
+      body: { email: `cli-${randomUUID()}@acme.test` },
+    });
+    const prospect = (lead.body as { prospect_id: string }).prospect_id;
+    const applied = await api.request('POST', '/webhooks/recruitment', {
+      ...webhook(),
+      body: { email: `cli-${randomUUID()}@acme.test`, name: 'Camille Candidat' },
+    });
+    const candidate = (applied.body as { talent_id: string }).talent_id;
+    for (const [kind, id] of [
+      ['prospect', prospect],
+      ['candidate', candidate],
+    ] as const) {
+      const erased = await runAdminInProcess(deps, kind, 'erase', '--workspace', ws(), '--id', id, '--json');
+      expect(erased.code).toBe(0);
+      expect(JSON.parse(erased.stdout)).toEqual({ id, erased_at: expect.any(String) });
+      const again = await runAdminInProcess(deps, kind, 'erase', '--workspace', ws(), '--id', id);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain(`inconnu dans cet espace : ${id}`);
+    }
+    expect(await item(keys.prospect(ws(), prospect))).toBeUndefined();
+    expect(await item(keys.candidate(ws(), candidate))).toBeUndefined();
+    const audit = (await asAdmin('GET', '/audit')).body as { entries: Record<string, unknown>[] };
+    for (const [action, id] of [
+      ['prospect.erased', prospect],
+      ['candidate.erased', candidate],
+    ])
+      expect(audit.entries.find((entry) => entry.target_id === id)).toMatchObject({ action, member_id: null });
   });
 });

@@ -199,7 +199,7 @@ describe('prospect export', () => {
     ] as const) {
       const run = await exportOf('prospect', workspaceId, id);
       expect(run).toMatchObject({ code: 2, stdout: '' });
-      expect(run.stderr).toContain('Prospect introuvable dans cet espace.');
+      expect(run.stderr).toContain(`Prospect inconnu dans cet espace : ${id}`);
     }
     expect((await exportOf('prospect', ws(), 'pas-un-uuid')).code).toBe(2);
     const after = (await readAuditPage(world.deps, other.workspace_id, { limit: 20, now: new Date() })).entries;
@@ -243,6 +243,6 @@ describe('candidate export', () => {
   test('an unknown candidate: exit 2', async () => {
     const run = await exportOf('candidate', ws(), randomUUID());
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain('Candidat introuvable dans cet espace.');
+    expect(run.stderr).toMatch(/^Erreur : Candidat inconnu dans cet espace : /);
   });
 });

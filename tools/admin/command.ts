@@ -1,4 +1,5 @@
-import { checkedId, type IdKind, AdminInputError } from '../../lib/settings/admin-input';
+import { NotFoundError } from '../../lib/domain/model';
+import { checkedId, type IdKind, AdminInputError, requireWorkspace, unknownId } from '../../lib/settings/admin-input';
 import type { CommandLine } from './args';
 import type { Target } from './target';
 
@@ -113,3 +114,21 @@ export function usageOf(command: Command): string {
 
 export const usageLines = (commands: readonly Command[]): string =>
   commands.map((command) => `  ${usageOf(command)}\n      ${command.summary}`).join('\n');
+
+/**
+ * A command on one record of a workspace, reached through the settings API's use case (export, erase): the workspace
+ * checked first, then the record's "not found" named as every admin id is (« Prospect inconnu dans cet espace : <id> »).
+ */
+export async function onRecord<T>(
+  target: Target,
+  workspaceId: string,
+  record: { kind: 'prospect' | 'candidate'; id: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  await requireWorkspace(target.deps, workspaceId);
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof NotFoundError ? unknownId(record.kind, record.id) : error;
+  }
+}

@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
 import { candidateExportCommand, candidateShowCommand } from './commands/candidates';
+import { candidateEraseCommand, prospectEraseCommand } from './commands/erasures';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { configCommands } from './commands/config';
 import { prospectExportCommand, prospectReindexCommand, prospectShowCommand } from './commands/prospects';
@@ -23,9 +24,11 @@ export const commands: readonly Command[] = [
   ...configCommands,
   prospectShowCommand,
   prospectExportCommand,
+  prospectEraseCommand,
   prospectReindexCommand,
   candidateShowCommand,
   candidateExportCommand,
+  candidateEraseCommand,
   changelogListCommand,
   changelogUndoCommand,
 ];

@@ -33,6 +33,20 @@ const maxRounds = 3;
  */
 const answersInTransaction = 80;
 
+/** Who erases what; `memberId` null for the command line and the retention. */
+export type ErasureInput = {
+  workspaceId: string;
+  kind: ErasedKind;
+  recordId: string;
+  memberId: ActingMemberId;
+  /**
+   * The workspace's retention erases by no member (lib/domain/erasure/apply-retention.ts): only a record last written
+   * before `cutoff` (read strongly here, where the index that found it may lag a later change), its audit summary
+   * saying why. A record written since: `kept`, nothing erased.
+   */
+  retention?: { months: number; cutoff: Date };
+};
+
 /**
  * Erases a prospect or a candidate (docs/adr/0019-erasure-in-the-background.md): one transaction deletes the record,
  * frees its contact markers (the same contact sent again is a new record), deletes its pending follow-up, writes the
@@ -42,18 +56,15 @@ const answersInTransaction = 80;
  */
 export async function eraseRecordOf(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  input: {
-    workspaceId: string;
-    kind: ErasedKind;
-    recordId: string;
-    memberId: ActingMemberId;
-    /**
-     * The workspace's retention erases by no member (lib/domain/erasure/apply-retention.ts): only a record last written
-     * before `cutoff` (read strongly here, where the index that found it may lag a later change), its audit summary
-     * saying why. A record written since: `kept`, nothing erased.
-     */
-    retention?: { months: number; cutoff: Date };
-  },
+  input: ErasureInput & { retention?: undefined },
+): Promise<ErasureAnswer>;
+export async function eraseRecordOf(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  input: ErasureInput,
+): Promise<ErasureAnswer | 'kept'>;
+export async function eraseRecordOf(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  input: ErasureInput,
 ): Promise<ErasureAnswer | 'kept'> {
   const { workspaceId, kind, recordId } = input;
   const taken = new Set<string>();
@@ -105,4 +116,4 @@ export async function eraseRecordOf(
 }
 
 const notFound = (kind: ErasedKind): string =>
-  kind === 'prospect' ? messages.prospect.notFound : messages.erasure.candidateNotFound;
+  kind === 'prospect' ? messages.prospect.notFound : messages.candidate.notFound;

@@ -1,6 +1,6 @@
 import { showCandidate } from '../use-cases/candidates';
 import { exportCandidate } from '../use-cases/person-exports';
-import { defineCommand, idOption, workspaceOption } from '../command';
+import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
 export const candidateShowCommand = defineCommand({
@@ -37,7 +37,9 @@ export const candidateExportCommand = defineCommand({
   summary: 'exporte en un document JSON tout ce qui est gardé sur un candidat (droit d’accès)',
   options: { workspace: workspaceOption, id: idOption('required', 'candidate') },
   async run(target, options) {
-    const document = await exportCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id });
+    const document = await onRecord(target, options.workspace, { kind: 'candidate', id: options.id }, () =>
+      exportCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id }),
+    );
     return { document, text: JSON.stringify(document, null, 2) };
   },
 });

@@ -2,7 +2,7 @@ import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { reindexProspects } from '../storage/list-index';
 import { exportProspect } from '../use-cases/person-exports';
-import { defineCommand, idOption, workspaceOption } from '../command';
+import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, fieldValueText, shown } from '../render';
 
@@ -22,7 +22,9 @@ export const prospectExportCommand = defineCommand({
   summary: 'exporte en un document JSON tout ce qui est gardé sur un prospect (droit d’accès)',
   options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
   async run(target, options) {
-    const document = await exportProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
+    const document = await onRecord(target, options.workspace, { kind: 'prospect', id: options.id }, () =>
+      exportProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id }),
+    );
     return { document, text: JSON.stringify(document, null, 2) };
   },
 });

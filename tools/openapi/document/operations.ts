@@ -1031,7 +1031,7 @@ export const operations: Record<string, OperationText> = {
       404: {
         description:
           "No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's).",
-        examples: [{ summary: 'Unknown candidate', message: catalogue.erasure.candidateNotFound }],
+        examples: [{ summary: 'Unknown candidate', message: catalogue.candidate.notFound }],
       },
     },
   },
