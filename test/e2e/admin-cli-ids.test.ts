@@ -283,7 +283,17 @@ async function stored(): Promise<unknown> {
       partition(keys.prospectPk(ids.workspace, ids.prospect)),
       partition(keys.candidatePk(ids.workspace, ids.candidate)),
       partition(keys.webhookCallsPk(ids.workspace)),
-      partition(keys.deliveriesPk(ids.workspace)),
+      // What a delivery is, not where its attempts stand: another file's sweep of every workspace's pending deliveries
+      // (a clock an hour ahead) may attempt this one meanwhile, which no command here does.
+      partition(keys.deliveriesPk(ids.workspace)).then((deliveries) =>
+        deliveries.map(({ pk, sk, event_id, subscription_id, payload }) => ({
+          pk,
+          sk,
+          event_id,
+          subscription_id,
+          payload,
+        })),
+      ),
       partition(workspaceConfigPk(ids.workspace), deps.secretsTableName),
     ]),
     ...[unknownUuid, theirs.prospect].flatMap((id) => [partition(workspaceConfigPk(id)), apiKeysOf(id)]),

@@ -1,8 +1,9 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { readAuditPage } from '../../lib/storage/audit-log';
 import { applyRetention } from '../../lib/domain/erasure/apply-retention';
 import { productionDeps } from '../../lib/storage/client';
 import { changeWorkspace } from '../../lib/settings/workspace-settings';
-import { keys, type ProspectItem } from '../../lib/storage/table-items';
+import type { ProspectItem } from '../../lib/storage/table-items';
 import { getProspect } from '../../lib/storage/prospects';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { aProspectItem } from '../support/prospect-items';
@@ -39,17 +40,7 @@ async function aWorkspaceKeeping(months: number | null): Promise<string> {
   return workspaceId;
 }
 
-const auditOf = async (workspaceId: string) =>
-  (
-    await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.auditPk(workspaceId) },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
+const auditOf = async (workspaceId: string) => (await readAuditPage(deps, workspaceId, { limit: 50, now })).entries;
 
 test('erases what outlived the retention in bounded batches, the next run going on; keeps the rest', async () => {
   const keeping = await aWorkspaceKeeping(12);

@@ -271,6 +271,18 @@ const memberProspectNotFound: ErrorCase = {
   examples: [{ summary: 'Unknown prospect', message: messages.prospectNotFound }],
 };
 
+/** An erasure takes no body, or `{}`: anything else is refused before anything is read. */
+const erasureBodyRefused: ErrorCase = {
+  description: 'A body other than none or an empty JSON object.',
+  examples: [
+    {
+      summary: 'Unknown field',
+      message: catalogue.body.unknownField('reason'),
+      details: { field: 'reason', message: catalogue.body.unknownField('reason') },
+    },
+  ],
+};
+
 /** The key's stage change of the examples, undone at `undoneAt` (null: not undone). */
 const stageChangeEntry = (undoneAt: string | null) => ({
   id: ids.stageChange,
@@ -985,16 +997,7 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: {
-        description: 'A body other than none or an empty JSON object.',
-        examples: [
-          {
-            summary: 'Unknown field',
-            message: catalogue.body.unknownField('reason'),
-            details: { field: 'reason', message: catalogue.body.unknownField('reason') },
-          },
-        ],
-      },
+      400: erasureBodyRefused,
       404: memberProspectNotFound,
       409: {
         description: 'The prospect kept changing under the erasure: nothing erased, try again.',
@@ -1018,16 +1021,7 @@ export const operations: Record<string, OperationText> = {
       },
     },
     errors: {
-      400: {
-        description: 'A body other than none or an empty JSON object.',
-        examples: [
-          {
-            summary: 'Unknown field',
-            message: catalogue.body.unknownField('reason'),
-            details: { field: 'reason', message: catalogue.body.unknownField('reason') },
-          },
-        ],
-      },
+      400: erasureBodyRefused,
       404: {
         description:
           "No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's).",
