@@ -238,6 +238,18 @@ export const messages = {
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
+  /**
+   * The look-up of a person's candidates, `GET /workspaces/{w}/candidates?email=`
+   * (docs/api.md#erasure-export-and-retention).
+   */
+  candidateLookup: {
+    missingEmail: "Paramètre « email » manquant : l'adresse e-mail des candidatures à retrouver est attendue.",
+    invalidEmail:
+      'Paramètre « email » invalide : une adresse e-mail, comme le webhook de recrutement la lit, est attendue.',
+    unknownParameter: (name: string) =>
+      `Paramètre ${q(name)} inconnu : la recherche de candidats ne prend que « email ».`,
+  },
+
   /** The list of a workspace's prospects, `GET /prospects` without a contact (docs/api.md#lists-of-prospects). */
   lists: {
     unknownParameter: (name: string) => `Paramètre ${q(name)} inconnu : la liste des prospects ne le lit pas.`,
