@@ -151,7 +151,7 @@ export interface paths {
     head?: never;
     /**
      * Change the workspace’s settings
-     * @description The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, naming each setting changed with its values before and after). A change to what the workspace already says writes nothing and answers it.
+     * @description The settings sent replace the workspace’s (at least one), written with one audit entry per setting changed, in one transaction (`workspace.time_zone_changed`, `workspace.retention_changed`, each with the values before and after). A change to what the workspace already says writes nothing and answers it.
      *
      *     Role: `admin` of the workspace.
      */
@@ -781,7 +781,7 @@ export interface paths {
     head?: never;
     /**
      * Turn a subscription off or on, or change its event types
-     * @description `active`: events written while it is off are never sent later. `events`: the event types sent from now on, replacing the whole list; a type added to the service since the subscription was created is sent only once listed so. Events written before keep their deliveries. At least one of the two. Written with its audit entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.changed` naming the types.
+     * @description `active`: events written while it is off are never sent later. `events`: the event types sent from now on, replacing the whole list; a type added to the service since the subscription was created is sent only once listed so. Events written before keep their deliveries. At least one of the two. Written with its audit entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.events_changed` naming the types.
      *
      *     Role: `admin` of the workspace.
      */
@@ -1811,17 +1811,18 @@ export interface components {
           | 'subscription.created'
           | 'subscription.enabled'
           | 'subscription.disabled'
-          | 'subscription.changed'
+          | 'subscription.events_changed'
           | 'subscription.deleted'
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone'
           | 'prospect.erased'
           | 'candidate.erased'
-          | 'workspace.changed'
+          | 'workspace.time_zone_changed'
+          | 'workspace.retention_changed'
           | 'prospect.exported'
           | 'candidate.exported';
-        /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
+        /** @description The id of what changed (an API key, a member, the workspace for `workspace.*`…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */
         summary: string;

@@ -1322,9 +1322,9 @@ export const operations: Record<string, OperationText> = {
   changeWorkspace: {
     summary: 'Change the workspace’s settings',
     description:
-      'The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, ' +
-      'naming each setting changed with its values before and after). A change to what the workspace already says ' +
-      'writes nothing and answers it.',
+      'The settings sent replace the workspace’s (at least one), written with one audit entry per setting changed, in ' +
+      'one transaction (`workspace.time_zone_changed`, `workspace.retention_changed`, each with the values before and ' +
+      'after). A change to what the workspace already says writes nothing and answers it.',
     requestBody: {
       schema: 'WorkspaceChange',
       description: 'The settings to change.',

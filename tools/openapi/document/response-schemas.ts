@@ -522,14 +522,15 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'subscription.created',
           'subscription.enabled',
           'subscription.disabled',
-          'subscription.changed',
+          'subscription.events_changed',
           'subscription.deleted',
           'subscription.secret_rotated',
           'delivery.redelivered',
           'change.undone',
           'prospect.erased',
           'candidate.erased',
-          'workspace.changed',
+          'workspace.time_zone_changed',
+          'workspace.retention_changed',
           'prospect.exported',
           'candidate.exported',
         ]),
@@ -538,7 +539,7 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           .nullable()
           .meta({
             description:
-              'The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key ' +
+              'The id of what changed (an API key, a member, the workspace for `workspace.*`…); a custom field’s key ' +
               'for `field.*`.',
           }),
         summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
