@@ -238,6 +238,18 @@ export const messages = {
       `Paramètre « ${name} » invalide : le webhook de leads ne retiendrait pas cette valeur pour retrouver un prospect.`,
   },
 
+  /**
+   * The look-up of a person's candidates, `GET /workspaces/{w}/candidates?email=`
+   * (docs/api.md#erasure-export-and-retention).
+   */
+  candidateLookup: {
+    missingEmail: "Paramètre « email » manquant : l'adresse e-mail des candidatures à retrouver est attendue.",
+    invalidEmail:
+      'Paramètre « email » invalide : une adresse e-mail, comme le webhook de recrutement la lit, est attendue.',
+    unknownParameter: (name: string) =>
+      `Paramètre ${q(name)} inconnu : la recherche de candidats ne prend que « email ».`,
+  },
+
   /** The list of a workspace's prospects, `GET /prospects` without a contact (docs/api.md#lists-of-prospects). */
   lists: {
     unknownParameter: (name: string) => `Paramètre ${q(name)} inconnu : la liste des prospects ne le lit pas.`,
@@ -395,7 +407,7 @@ export const messages = {
     subscriptionEnabled: 'Abonnement activé.',
     subscriptionDisabled: 'Abonnement désactivé.',
     /** `PATCH /subscriptions/{s}` with `events`: the types it now sends, already joined with « , ». */
-    subscriptionChanged: (types: string) => `Événements envoyés par l'abonnement remplacés : ${types}.`,
+    subscriptionEventsChanged: (types: string) => `Événements envoyés par l'abonnement remplacés : ${types}.`,
     subscriptionDeleted: 'Abonnement supprimé.',
     subscriptionSecretRotated: "Secret de signature de l'abonnement renouvelé (l'ancien reste valable 24 heures).",
     deliveryRedelivered: (status: string) => `Envoi renvoyé (état : ${status}).`,
@@ -409,12 +421,12 @@ export const messages = {
     /** The workspace's retention erases by no member: the summary says why. */
     erasedForRetention: (months: number) =>
       ` Effacé par la durée de conservation de l'espace : aucune écriture depuis ${months} mois.`,
-    /** `changed`: each setting changed, in words (`workspaceSettings`, `settingChanged`), separated by commas. */
-    workspaceChanged: (changed: string) => `Réglages de l'espace modifiés : ${changed}.`,
-    settingChanged: (setting: string, before: string, after: string) => `${setting} ${before} → ${after}`,
-    /** What `PATCH /workspaces/{w}` may change, as `workspaceChanged` names it. */
+    /** One entry per setting changed: the setting (`workspaceSettings`), its values before and after. */
+    workspaceSettingChanged: (setting: string, before: string, after: string) =>
+      `Réglage de l'espace modifié : ${setting} ${before} → ${after}.`,
+    /** What `PATCH /workspaces/{w}` may change, as `workspaceSettingChanged` names it. */
     workspaceSettings: { time_zone: 'fuseau horaire', retention_months: 'conservation des données' },
-    /** A retention as `settingChanged` quotes it before and after a change. */
+    /** A retention as `workspaceSettingChanged` quotes it before and after a change. */
     retention: (months: number | null) => (months === null ? "jusqu'à effacement" : `${months} mois`),
     /** An export names the person by id only: an audit entry holds no personal data (docs/api.md#exports). */
     prospectExported: (prospectId: string) => `Données du prospect ${prospectId} exportées.`,

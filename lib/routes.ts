@@ -435,6 +435,18 @@ const routeTable = [
     role: 'member',
     errorShape: 'standard',
   },
+  /*
+   * A person's rights (docs/api.md#erasure-export-and-retention): their candidates found by e-mail, before their data
+   * is erased or handed over.
+   */
+  {
+    id: 'findWorkspaceCandidates',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/candidates',
+    credential: 'member-token',
+    role: 'member',
+    errorShape: 'standard',
+  },
   {
     id: 'listMembers',
     method: 'GET',

@@ -151,7 +151,7 @@ export interface paths {
     head?: never;
     /**
      * Change the workspace’s settings
-     * @description The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, naming each setting changed with its values before and after). A change to what the workspace already says writes nothing and answers it.
+     * @description The settings sent replace the workspace’s (at least one), written with one audit entry per setting changed, in one transaction (`workspace.time_zone_changed`, `workspace.retention_changed`, each with the values before and after). A change to what the workspace already says writes nothing and answers it.
      *
      *     Role: `admin` of the workspace.
      */
@@ -544,6 +544,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workspaces/{workspace_id}/candidates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find a person's candidates by e-mail
+     * @description The candidates of one address, one per recruitment pipeline the person applied to (an inactive pipeline included), in the pipelines’ order: found as the recruitment webhook recognises a known candidate, the e-mail ignoring case. None: an empty list, never a 404. Read strongly consistently: a candidate the webhook has answered is found.
+     *
+     *     Role: `member` of the workspace (an `admin` too).
+     */
+    get: operations['findWorkspaceCandidates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workspaces/{workspace_id}/members': {
     parameters: {
       query?: never;
@@ -759,7 +781,7 @@ export interface paths {
     head?: never;
     /**
      * Turn a subscription off or on, or change its event types
-     * @description `active`: events written while it is off are never sent later. `events`: the event types sent from now on, replacing the whole list; a type added to the service since the subscription was created is sent only once listed so. Events written before keep their deliveries. At least one of the two. Written with its audit entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.changed` naming the types.
+     * @description `active`: events written while it is off are never sent later. `events`: the event types sent from now on, replacing the whole list; a type added to the service since the subscription was created is sent only once listed so. Events written before keep their deliveries. At least one of the two. Written with its audit entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.events_changed` naming the types.
      *
      *     Role: `admin` of the workspace.
      */
@@ -1360,6 +1382,29 @@ export interface components {
        */
       role: 'admin' | 'member';
     };
+    CandidateList: {
+      candidates: {
+        /** Format: uuid */
+        id: string;
+        /**
+         * Format: uuid
+         * @description The recruitment pipeline applied to.
+         */
+        pipeline_id: string;
+        first_name: string;
+        last_name: string;
+        /** @description As the first application sent it (the look-up ignores its case). */
+        email: string;
+        phone: string | null;
+        position: string | null;
+        source: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601, UTC (Z).
+         */
+        created_at: string;
+      }[];
+    };
     TagList: {
       tags: components['schemas']['Tag'][];
     };
@@ -1766,17 +1811,18 @@ export interface components {
           | 'subscription.created'
           | 'subscription.enabled'
           | 'subscription.disabled'
-          | 'subscription.changed'
+          | 'subscription.events_changed'
           | 'subscription.deleted'
           | 'subscription.secret_rotated'
           | 'delivery.redelivered'
           | 'change.undone'
           | 'prospect.erased'
           | 'candidate.erased'
-          | 'workspace.changed'
+          | 'workspace.time_zone_changed'
+          | 'workspace.retention_changed'
           | 'prospect.exported'
           | 'candidate.exported';
-        /** @description The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key for `field.*`. */
+        /** @description The id of what changed (an API key, a member, the workspace for `workspace.*`…); a custom field’s key for `field.*`. */
         target_id: string | null;
         /** @description What happened, in French; never a secret. */
         summary: string;
@@ -1943,6 +1989,11 @@ export interface components {
      * @example failed
      */
     DeliveryStatus: 'pending' | 'delivered' | 'failed';
+    /**
+     * @description The person's address, as the recruitment webhook reads it: matched ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`); trimmed. Absent, blank, given twice or not an address: 400 naming `email`; any other parameter: 400 naming it. Percent-encoded (`+` as `%2B`).
+     * @example lea.martin@exemple.test
+     */
+    CandidateEmail: string;
     /**
      * @description An address, at most 254 characters: matches the prospect's e-mail ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`). The look-up takes one of `email`, `phone`, `social_url` (two or three: 400), once (twice: 400), and no other parameter (400 naming it); without any of them, the request is the list. Percent-encoded (`+` as `%2B`: a raw `+` in a query string reads as a space). Trimmed; blank, or a value the lead webhook would not keep, is a 400.
      * @example nina.roux@exemple.test
@@ -5394,6 +5445,121 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error.unprocessable'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  findWorkspaceCandidates: {
+    parameters: {
+      query: {
+        /**
+         * @description The person's address, as the recruitment webhook reads it: matched ignoring case and Unicode normalization (`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`); trimmed. Absent, blank, given twice or not an address: 400 naming `email`; any other parameter: 400 naming it. Percent-encoded (`+` as `%2B`).
+         * @example lea.martin@exemple.test
+         */
+        email: components['parameters']['CandidateEmail'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The candidates of that address (none: empty list). */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CandidateList'];
+        };
+      };
+      /** @description No `email`, a blank one, one given twice or one that is not an address; another parameter. */
+      400: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.bad_request'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
         };
       };
       /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */

@@ -493,6 +493,15 @@ export const routeGrants = {
       PutItem: ['AUDIT#'],
     },
   },
+  findWorkspaceCandidates: {
+    entry: 'functions/privacy/find-candidates.ts',
+    /**
+     * The configuration item (its recruitment pipelines), one GetItem; BatchGetItem of the e-mail's candidate markers,
+     * then of the candidates they name; UpdateItem: the member's rate-limit counter. Reads only.
+     */
+    tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem'],
+    tableKeys: { GetItem: ['WS#'], BatchGetItem: ['UNIQ#', 'CANDIDATE#'], UpdateItem: ['RATE#'] },
+  },
   listMembers: {
     entry: 'functions/settings/list-members.ts',
     /** The configuration item (its members), one consistent GetItem; UpdateItem: the member's rate-limit counter. */

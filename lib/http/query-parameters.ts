@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InvalidInputError, type ContactLookup, isUuid } from '../domain/model';
+import { InvalidInputError, type ContactLookup, isEmailAddress, isUuid } from '../domain/model';
 import type { PageRequest, PagePosition } from '../storage/table-items';
 import { messages } from '../messages';
 import { pathParameterText } from './request-input';
@@ -59,6 +59,20 @@ export function contactLookupOf(event: QueryEvent): ContactLookup {
   const other = Object.keys(queryParametersOf(event)).find((name) => name !== lookup.field);
   if (other !== undefined) throw refuse(other, messages.query.contactAlone(other));
   return lookup;
+}
+
+/**
+ * `email` of the candidates' look-up (docs/api.md#erasure-export-and-retention), and nothing else: absent, given
+ * twice, or not an address the recruitment webhook would keep (trimmed, as it trims), a 400 naming `email`; another
+ * parameter, a 400 naming it.
+ */
+export function candidateEmailOf(event: QueryEvent): string {
+  const other = Object.keys(queryParametersOf(event)).find((name) => name !== 'email');
+  if (other !== undefined) throw refuse(other, messages.candidateLookup.unknownParameter(other));
+  const email = queryValue(event, 'email')?.trim();
+  if (email === undefined || email === '') throw refuse('email', messages.candidateLookup.missingEmail);
+  if (!isEmailAddress(email)) throw refuse('email', messages.candidateLookup.invalidEmail);
+  return email;
 }
 
 /** The query string as API Gateway passes it: each parameter's values in the order sent (none: empty). */

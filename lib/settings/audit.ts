@@ -8,17 +8,36 @@ import {
   maxPageLimit,
 } from '../http/query-parameters';
 import { messages } from '../messages';
-import { readAuditPage, type AuditEntry } from '../storage/audit-log';
+import { readAuditPage, type AuditAction, type AuditEntry, type StoredAuditEntry } from '../storage/audit-log';
 import { checkedId } from './admin-input';
 
 /** One entry as `GET /audit` answers it (docs/api.md#settings-api). */
 export type AuditEntryView = Pick<AuditEntry, 'id' | 'at' | 'member_id' | 'action' | 'target_id' | 'summary'>;
 
-const entryView = (entry: AuditEntry): AuditEntryView => ({
+/**
+ * The action an entry is listed under: one written under a former name (`FormerAuditAction`) is read as today's, so
+ * that the listing answers only the actions docs/api.md#audit-log lists. A former `workspace.changed` held every
+ * setting of one PATCH; it names the time zone unless its summary names only the retention (those written before
+ * the retention existed all named the time zone).
+ */
+function listedAction(entry: Pick<StoredAuditEntry, 'action' | 'summary'>): AuditAction {
+  switch (entry.action) {
+    case 'subscription.changed':
+      return 'subscription.events_changed';
+    case 'workspace.changed':
+      return entry.summary.includes(messages.audit.workspaceSettings.time_zone)
+        ? 'workspace.time_zone_changed'
+        : 'workspace.retention_changed';
+    default:
+      return entry.action;
+  }
+}
+
+const entryView = (entry: StoredAuditEntry): AuditEntryView => ({
   id: entry.id,
   at: entry.at,
   member_id: entry.member_id,
-  action: entry.action,
+  action: listedAction(entry),
   target_id: entry.target_id,
   summary: entry.summary,
 });

@@ -103,7 +103,7 @@ export type SubscriptionState = { id: string; active: boolean; events: string[] 
 
 /**
  * The change written, with one audit entry per part changed (`subscription.enabled` / `disabled`,
- * `subscription.changed` naming the types), in one transaction; the subscription's id, or a 404.
+ * `subscription.events_changed` naming the types), in one transaction; the subscription's id, or a 404.
  */
 async function writeChange(
   deps: Deps,
@@ -127,7 +127,7 @@ async function writeChange(
         ]),
     ...(events === undefined
       ? []
-      : [entry('subscription.changed', messages.audit.subscriptionChanged(events.join(', ')))]),
+      : [entry('subscription.events_changed', messages.audit.subscriptionEventsChanged(events.join(', ')))]),
   ];
   const written = await store.changeSubscription(
     deps,

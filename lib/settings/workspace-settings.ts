@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Deps } from '../storage/client';
-import { newAuditEntry, type ActingMemberId } from '../storage/audit-log';
+import { newAuditEntry, type ActingMemberId, type AuditAction } from '../storage/audit-log';
 import type { WorkspaceSettings, WorkspaceSettingsChange } from '../domain/model';
 import { isKnownTimeZone } from '../domain/time-zone';
 import { isRetentionMonths, retentionMonthsRange } from '../domain/retention';
@@ -11,8 +11,8 @@ import { workspaceView, type WorkspaceView } from './workspace-view';
 
 /*
  * The workspace's own settings (docs/api.md#workspaces): `PATCH /workspaces/{w}` and `workspace set --time-zone`,
- * `--retention-months`, one conditional edit of the configuration item with its audit entry in the same transaction
- * (lib/settings/config-edits.ts).
+ * `--retention-months`, one conditional edit of the configuration item with one audit entry per setting changed in the
+ * same transaction (lib/settings/config-edits.ts).
  */
 
 const timeZone = z.string(messages.rules.timeZone).check(z.refine(isKnownTimeZone, messages.rules.timeZone));
@@ -39,18 +39,19 @@ export const workspaceChangeSchema = z
 
 type SettingName = keyof WorkspaceSettingsChange;
 
-/** Each setting's value as the audit entry's summary quotes it. */
-const inWords: { [name in SettingName]: (value: WorkspaceSettings[name]) => string } = {
-  time_zone: (zone) => zone,
-  retention_months: messages.audit.retention,
-};
+/** Each setting's audit action (docs/api.md#audit-log), and its value as the entry's summary quotes it. */
+const audited: { [name in SettingName]: { action: AuditAction; inWords: (value: WorkspaceSettings[name]) => string } } =
+  {
+    time_zone: { action: 'workspace.time_zone_changed', inWords: (zone) => zone },
+    retention_months: { action: 'workspace.retention_changed', inWords: messages.audit.retention },
+  };
 
 /** The settings `change` gives another value than `current`'s, with both: what the edit writes, what its entry says. */
 function changedSettings(current: WorkspaceSettings, change: WorkspaceSettingsChange) {
   return (Object.keys(changeableSettings) as SettingName[]).flatMap((name) => {
     const after = change[name];
     if (after === undefined || after === current[name]) return [];
-    const said = inWords[name] as (value: typeof after) => string;
+    const said = audited[name].inWords as (value: typeof after) => string;
     return [{ name, after, words: { before: said(current[name]), after: said(after) } }];
   });
 }
@@ -67,20 +68,22 @@ export async function changeWorkspace(
   const { config } = await editConfig(deps, workspaceId, (read) => {
     const changed = changedSettings(read.settings, input.change);
     if (changed.length === 0) return 'unchanged';
-    const summary = changed
-      .map(({ name, words }) =>
-        messages.audit.settingChanged(messages.audit.workspaceSettings[name], words.before, words.after),
-      )
-      .join(', ');
-    const entry = newAuditEntry(deps.clock(), {
-      workspaceId,
-      memberId: input.actingMemberId,
-      action: 'workspace.changed',
-      targetId: workspaceId,
-      summary: messages.audit.workspaceChanged(summary),
-    });
+    const now = deps.clock();
+    const entries = changed.map(({ name, words }) =>
+      newAuditEntry(now, {
+        workspaceId,
+        memberId: input.actingMemberId,
+        action: audited[name].action,
+        targetId: workspaceId,
+        summary: messages.audit.workspaceSettingChanged(
+          messages.audit.workspaceSettings[name],
+          words.before,
+          words.after,
+        ),
+      }),
+    );
     const settings = Object.fromEntries(changed.map(({ name, after }) => [name, after])) as WorkspaceSettingsChange;
-    return { settings, companions: [{ kind: 'audit', entry }] };
+    return { settings, companions: entries.map((entry) => ({ kind: 'audit' as const, entry })) };
   });
   return workspaceView(config.workspace, config.settings);
 }

@@ -28,16 +28,23 @@ export type AuditAction =
   | 'subscription.created'
   | 'subscription.enabled'
   | 'subscription.disabled'
-  | 'subscription.changed'
+  | 'subscription.events_changed'
   | 'subscription.deleted'
   | 'subscription.secret_rotated'
   | 'delivery.redelivered'
   | 'change.undone'
   | 'prospect.erased'
   | 'candidate.erased'
-  | 'workspace.changed'
+  | 'workspace.time_zone_changed'
+  | 'workspace.retention_changed'
   | 'prospect.exported'
   | 'candidate.exported';
+
+/**
+ * Names entries were written under before each of these changes had its own action: the listing reads them as today's
+ * (lib/settings/audit.ts), so that it answers only the actions docs/api.md#audit-log lists.
+ */
+export type FormerAuditAction = 'subscription.changed' | 'workspace.changed';
 
 /** One entry: never a secret (the summary names records, never a key, token, password or signing secret). */
 export type AuditEntry = {
@@ -52,6 +59,9 @@ export type AuditEntry = {
 };
 
 export type AuditItem = AuditEntry & ItemKey & { type: 'audit'; expires_at: number };
+
+/** An entry as the table may hold it: written by this version, or under a former name. */
+export type StoredAuditEntry = Omit<AuditEntry, 'action'> & { action: AuditAction | FormerAuditAction };
 
 /**
  * Kept one year (docs/api.md#audit-log): 365 days, in the table's TTL attribute `expires_at` (epoch seconds).
@@ -80,7 +90,7 @@ export async function writeAuditEntry(store: Store, entry: AuditEntry): Promise<
 }
 
 /** A page of the log: at most `limit` entries older than the entry `after`; `more` says another one follows. */
-export type AuditPage = { entries: AuditEntry[]; more: boolean };
+export type AuditPage = { entries: StoredAuditEntry[]; more: boolean };
 
 /**
  * Access pattern "the audit log of a workspace, newest first, by pages": one Query of `AUDIT#<ws>`
@@ -98,7 +108,7 @@ export async function readAuditPage(
 ): Promise<AuditPage> {
   const kept = stillKeptFilter(page.now);
   const wanted = page.limit + 1;
-  const found: AuditItem[] = [];
+  const found: StoredAuditEntry[] = [];
   let startKey: Record<string, unknown> | undefined = page.afterId
     ? keys.auditEntry(workspaceId, page.afterId)
     : undefined;
@@ -116,13 +126,13 @@ export async function readAuditPage(
         ExclusiveStartKey: startKey,
       }),
     );
-    found.push(...((result.Items ?? []) as AuditItem[]));
+    found.push(...((result.Items ?? []) as StoredAuditEntry[]));
     startKey = result.LastEvaluatedKey;
   } while (startKey !== undefined && found.length < wanted);
   return { entries: found.slice(0, page.limit).map(entryOf), more: found.length > page.limit };
 }
 
-const entryOf = (item: AuditItem): AuditEntry => ({
+const entryOf = (item: StoredAuditEntry): StoredAuditEntry => ({
   id: item.id,
   workspace_id: item.workspace_id,
   at: item.at,

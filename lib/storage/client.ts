@@ -237,13 +237,17 @@ export type StoredItem = ItemKey & Record<string, unknown>;
 /** One key of a table, in a BatchGetItem that may span tables. */
 type TableKey = { tableName: string; key: ItemKey };
 
+/** "If you request more than 100 items, BatchGetItem returns a ValidationException" ("BatchGetItem", below). */
+const batchGetMaxKeys = 100;
+
 /**
  * The one BatchGetItem of this service: the items stored under `wanted`, per table (missing ones
  * are simply absent), the unprocessed part sent again with backoff (`untilProcessed`). One request
  * may name several tables ("The BatchGetItem operation returns the attributes of one or more items
  * from one or more tables", "BatchGetItem", DynamoDB API Reference:
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html);
- * `ConsistentRead` is set per table, and the caller chooses it for all of them.
+ * `ConsistentRead` is set per table, and the caller chooses it for all of them. A request names at
+ * most 100 keys, so a round sends its part as that many requests at once, whatever the caller asks.
  */
 export async function batchGetFromTables(
   db: Store['db'],
@@ -253,7 +257,7 @@ export async function batchGetFromTables(
   const found: Record<string, StoredItem[]> = Object.fromEntries(Object.keys(wanted).map((table) => [table, []]));
   const pending = Object.entries(wanted).flatMap(([tableName, keys]) => keys.map((key) => ({ tableName, key })));
   if (pending.length === 0) return found;
-  await untilProcessed<TableKey>(pending, async (part) => {
+  const request = async (part: readonly TableKey[]): Promise<TableKey[]> => {
     const requestItems: Record<string, { Keys: ItemKey[]; ConsistentRead: boolean }> = {};
     for (const { tableName, key } of part) {
       (requestItems[tableName] ??= { Keys: [], ConsistentRead: consistency.consistentRead }).Keys.push(key);
@@ -265,6 +269,12 @@ export async function batchGetFromTables(
     return Object.entries(result.UnprocessedKeys ?? {}).flatMap(([tableName, unprocessed]) =>
       ((unprocessed.Keys ?? []) as ItemKey[]).map((key) => ({ tableName, key })),
     );
+  };
+  await untilProcessed<TableKey>(pending, async (part) => {
+    const requests = Array.from({ length: Math.ceil(part.length / batchGetMaxKeys) }, (_, index) =>
+      request(part.slice(index * batchGetMaxKeys, (index + 1) * batchGetMaxKeys)),
+    );
+    return (await Promise.all(requests)).flat();
   });
   return found;
 }

@@ -43,22 +43,14 @@ export async function readWorkspaceEventContext(store: Store, workspaceId: strin
   return { tags: config.tags, fields: liveFields(config), subscriptions };
 }
 
-/** BatchGetItem takes at most 100 keys ("BatchGetItem", DynamoDB API Reference). */
-const batchGetMaxKeys = 100;
-
 /**
  * The records note events show (their prospect or candidate), strongly consistent: the record as
- * it is after the note's own transaction. Keys are de-duplicated (BatchGetItem refuses a request
- * naming one key twice) and sent 100 at a time.
+ * it is after the note's own transaction. Keys are de-duplicated: BatchGetItem refuses a request
+ * naming one key twice.
  */
 export async function readRecords(store: Store, wanted: readonly ItemKey[]): Promise<StoredItem[]> {
   const unique = [...new Map(wanted.map((key) => [`${key.pk}\n${key.sk}`, key])).values()];
-  const parts: ItemKey[][] = [];
-  for (let start = 0; start < unique.length; start += batchGetMaxKeys) {
-    parts.push(unique.slice(start, start + batchGetMaxKeys));
-  }
-  const found = await Promise.all(parts.map((part) => batchGetItems(store, part, { consistentRead: true })));
-  return found.flat();
+  return batchGetItems(store, unique, { consistentRead: true });
 }
 
 /**

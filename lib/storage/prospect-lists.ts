@@ -106,26 +106,17 @@ export const maxProspectsPerRead = 100;
 
 /**
  * The prospects of a page, by id, read strongly: what the list shows and filters is what the last answered change
- * left, never the index's copy. One BatchGetItem per 100 ids (more only for prospects tying at one instant past a
- * batch). Ids of prospects that do not exist are simply absent.
+ * left, never the index's copy. Ids of prospects that do not exist are simply absent.
  */
 export async function readProspects(
   store: Store,
   workspaceId: string,
   prospectIds: readonly string[],
 ): Promise<Map<string, ProspectItem>> {
-  const distinct = [...new Set(prospectIds)];
-  const batches = Array.from({ length: Math.ceil(distinct.length / maxProspectsPerRead) }, (_, index) =>
-    distinct.slice(index * maxProspectsPerRead, (index + 1) * maxProspectsPerRead),
+  const found = await batchGetItems(
+    store,
+    [...new Set(prospectIds)].map((id) => keys.prospect(workspaceId, id)),
+    { consistentRead: true },
   );
-  const found = await Promise.all(
-    batches.map((batch) =>
-      batchGetItems(
-        store,
-        batch.map((id) => keys.prospect(workspaceId, id)),
-        { consistentRead: true },
-      ),
-    ),
-  );
-  return new Map(found.flat().map((item) => [(item as ProspectItem).id, item as ProspectItem]));
+  return new Map(found.map((item) => [(item as ProspectItem).id, item as ProspectItem]));
 }

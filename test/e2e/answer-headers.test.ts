@@ -249,6 +249,8 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'POST', path: `${base}/prospects/${await aRecord('ingest-lead')}/erase`, headers: admin() };
     case 'eraseWorkspaceCandidate':
       return { method: 'POST', path: `${base}/candidates/${await aRecord('recruitment')}/erase`, headers: admin() };
+    case 'findWorkspaceCandidates':
+      return { method: 'GET', path: `${base}/candidates`, headers: admin(), query: { email: 'lea.petit@acme.test' } };
     case 'listMembers':
       return { method: 'GET', path: `${base}/members`, headers: admin() };
     case 'addMember':

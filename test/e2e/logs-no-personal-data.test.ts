@@ -609,6 +609,16 @@ async function callsOf(routeId: string): Promise<Call[]> {
         },
       ];
     }
+    case 'findWorkspaceCandidates': {
+      const member = await memberHeader();
+      // The candidate `recruitment`'s calls created, found by its planted e-mail; then the planted values refused.
+      const path = `/workspaces/${ws.workspace_id}/candidates`;
+      return [
+        { method: 'GET', path, query: { email: planted.otherEmail }, headers: member },
+        { method: 'GET', path, query: { email: planted.firstName }, headers: member },
+        { method: 'GET', path, query: { email: planted.email, name: planted.lastName }, headers: member },
+      ];
+    }
     case 'undoChange': {
       const member = await memberHeader();
       // A change of the key's to undo, on a prospect of its own.

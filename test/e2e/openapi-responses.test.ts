@@ -828,7 +828,23 @@ describe("a person's rights answer as documented", () => {
   const everyCall = (): [string, string, RequestOptions][] => [
     ['POST', under(`/prospects/${unknownId}/erase`), {}],
     ['POST', under(`/candidates/${unknownId}/erase`), {}],
+    ['GET', under('/candidates'), { query: { email: 'personne@candidat.test' } }],
   ];
+
+  test("a person's candidates found by e-mail, or none; a missing or unreadable e-mail refused", async () => {
+    const email = `${randomUUID()}@candidat.test`;
+    await api.request('POST', '/webhooks/recruitment', {
+      query: { endpoint_id: people.seed.webhook?.endpoint_id as string },
+      headers: { 'x-webhook-token': people.seed.webhook?.token as string },
+      body: { email, name: 'Camille Candidat' },
+    });
+    const member = { headers: bearer(people.member) };
+    expect((await call(api, 'GET', under('/candidates'), { ...member, query: { email } })).body).toMatchObject({
+      candidates: [{ email }],
+    });
+    await call(api, 'GET', under('/candidates'), { ...member, query: { email: `autre-${email}` } });
+    await call(api, 'GET', under('/candidates'), { ...member, query: { email: 'pas-une-adresse' } });
+  });
 
   test('erased; a body, a member, an unknown or erased record refused', async () => {
     for (const [kind, id] of [

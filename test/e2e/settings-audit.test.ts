@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { auditItem, newAuditEntry, type FormerAuditAction } from '../../lib/storage/audit-log';
 import { productionDeps } from '../../lib/storage/client';
 import { runAdminInProcess } from '../support/admin-cli';
 
@@ -143,5 +145,46 @@ describe('GET /workspaces/{w}/audit', () => {
     expect(
       (await api.request('GET', `/workspaces/${randomUUID()}/audit`, { headers: bearer(fresh.admin) })).status,
     ).toBe(404);
+  });
+
+  it('lists the entries stored under former names under today’s, the names the document lists', async () => {
+    const fresh = await workspaceWithPeople(api);
+    const workspaceId = fresh.seed.workspace_id;
+    const subscriptionId = randomUUID();
+    // As a version before one action per change wrote them (FormerAuditAction), oldest first.
+    const former: [FormerAuditAction, string | null, string][] = [
+      ['subscription.changed', subscriptionId, "Événements envoyés par l'abonnement remplacés : prospect.created."],
+      ['workspace.changed', workspaceId, "Réglages de l'espace modifiés : fuseau horaire Europe/Paris → Asia/Tokyo."],
+      [
+        'workspace.changed',
+        workspaceId,
+        "Réglages de l'espace modifiés : conservation des données jusqu'à effacement → 24 mois.",
+      ],
+      [
+        'workspace.changed',
+        workspaceId,
+        "Réglages de l'espace modifiés : fuseau horaire Asia/Tokyo → Europe/Paris, conservation des données 24 mois → 36 mois.",
+      ],
+    ];
+    for (const [index, [action, targetId, summary]] of former.entries()) {
+      const entry = newAuditEntry(new Date(Date.now() - (former.length - index) * 1000), {
+        workspaceId,
+        memberId: null,
+        action: 'tag.created',
+        targetId,
+        summary,
+      });
+      await cli.db.send(new PutCommand({ TableName: cli.tableName, Item: { ...auditItem(entry), action } }));
+    }
+    const listed = await api.request('GET', auditPath(fresh), { headers: bearer(fresh.admin) });
+    expect(listed.status).toBe(200);
+    expect((listed.body as Page).entries.map(({ action, target_id, summary }) => [action, target_id, summary])).toEqual(
+      [
+        ['workspace.time_zone_changed', workspaceId, former[3]?.[2]],
+        ['workspace.retention_changed', workspaceId, former[2]?.[2]],
+        ['workspace.time_zone_changed', workspaceId, former[1]?.[2]],
+        ['subscription.events_changed', subscriptionId, former[0]?.[2]],
+      ],
+    );
   });
 });

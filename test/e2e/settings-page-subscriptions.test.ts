@@ -211,7 +211,11 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
       .getByText('Note ajoutée (prospect.note_added) ; Rappel dû (prospect.follow_up_due)', { exact: true })
       .waitFor();
     const [entry] = (await listAudit(deps, { workspaceId: world.ws.seed.workspace_id })).entries;
-    expect(entry).toMatchObject({ action: 'subscription.changed', member_id: world.ws.admin.memberId, target_id: id });
+    expect(entry).toMatchObject({
+      action: 'subscription.events_changed',
+      member_id: world.ws.admin.memberId,
+      target_id: id,
+    });
     await expectAccessible(page);
 
     // Read again on a reload: checked as stored.

@@ -112,12 +112,14 @@ browserTests('settings-page-workspace.test.ts')('the settings page’s « Espace
     // The audit log names the change, the zone before and after.
     await page.getByRole('navigation').getByRole('link', { name: 'Journal d’audit' }).click();
     const audit = page.getByRole('region', { name: 'Journal d’audit' });
-    const entry = audit.getByRole('row').filter({ hasText: 'Réglages de l’espace modifiés' });
+    const entry = audit.getByRole('row').filter({ hasText: 'Fuseau horaire de l’espace modifié' });
     await entry.waitFor();
     await expect(entry.count()).resolves.toBe(1);
     await expect(entry.getByRole('cell').nth(4).textContent()).resolves.toBe(
-      messages.audit.workspaceChanged(
-        messages.audit.settingChanged(messages.audit.workspaceSettings.time_zone, 'Europe/Paris', 'America/Montreal'),
+      messages.audit.workspaceSettingChanged(
+        messages.audit.workspaceSettings.time_zone,
+        'Europe/Paris',
+        'America/Montreal',
       ),
     );
     expect([outside, errors]).toEqual([[], []]);

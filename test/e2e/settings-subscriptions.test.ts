@@ -157,7 +157,7 @@ describe('PATCH /subscriptions/{subscription_id}', () => {
     expect(await newestAudit()).toMatchObject({ action: 'subscription.enabled', target_id: subscription.id });
   });
 
-  test('{ events } replaces the list (the new type among them), audited as subscription.changed naming the types', async () => {
+  test('{ events } replaces the list (the new type among them), audited as subscription.events_changed naming the types', async () => {
     const answer = await asAdmin('PATCH', path(), {
       body: { events: ['prospect.follow_up_due', 'prospect.note_added', 'prospect.note_added'] },
     });
@@ -170,9 +170,9 @@ describe('PATCH /subscriptions/{subscription_id}', () => {
       id: expect.any(String),
       at: expect.any(String),
       member_id: ws.admin.memberId,
-      action: 'subscription.changed',
+      action: 'subscription.events_changed',
       target_id: subscription.id,
-      summary: messages.audit.subscriptionChanged('prospect.note_added, prospect.follow_up_due'),
+      summary: messages.audit.subscriptionEventsChanged('prospect.note_added, prospect.follow_up_due'),
     });
   });
 
@@ -191,8 +191,8 @@ describe('PATCH /subscriptions/{subscription_id}', () => {
     const answer = await asAdmin('PATCH', path(), { body: { active: false, events: ['prospect.created'] } });
     expect(answer.body).toEqual({ id: subscription.id, active: false, events: ['prospect.created'] });
     expect((await newestAudits(2)).map((entry) => entry.action).sort()).toEqual([
-      'subscription.changed',
       'subscription.disabled',
+      'subscription.events_changed',
     ]);
     expect((await asAdmin('PATCH', path(), { body: { active: true, events: [...eventTypes] } })).body).toEqual({
       id: subscription.id,

@@ -41,7 +41,7 @@ const storedItem = async (workspaceId = ws.seed.workspace_id) =>
     )
   ).Item as Record<string, unknown>;
 const workspaceChanges = async (workspaceId = ws.seed.workspace_id) =>
-  (await listAudit(deps, { workspaceId, limit: 100 })).entries.filter((entry) => entry.action === 'workspace.changed');
+  (await listAudit(deps, { workspaceId, limit: 100 })).entries.filter((entry) => entry.action.startsWith('workspace.'));
 
 /** What a refused PATCH must leave: the configuration item as it was, and no audit entry. */
 async function expectNothingWritten(write: () => Promise<unknown>, workspaceId = ws.seed.workspace_id) {
@@ -82,9 +82,9 @@ test('PATCH: 200 with the document GET answers, the zone stored on the configura
       id: expect.any(String),
       at: expect.any(String),
       member_id: ws.admin.memberId,
-      action: 'workspace.changed',
+      action: 'workspace.time_zone_changed',
       target_id: ws.seed.workspace_id,
-      summary: "Réglages de l'espace modifiés : fuseau horaire Europe/Paris → America/Montreal.",
+      summary: "Réglage de l'espace modifié : fuseau horaire Europe/Paris → America/Montreal.",
     },
   ]);
   // Every route that reads the configuration has the zone with it: the one read of the configuration item.

@@ -786,7 +786,7 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
   });
 });
 
-describe('erasure: a prospect and a candidate erased by an admin, their copies deleted by the background run', () => {
+describe('erasure: a prospect and a candidate (found by e-mail) erased by an admin, their copies deleted by the background run', () => {
   test('the erasures, then the run that deletes every copy', async () => {
     const identity = poolIdentityProvider();
     const signedIn = await identity.signIn(person.email, person.password, undefined, { ipAddress: undefined });
@@ -819,10 +819,15 @@ describe('erasure: a prospect and a candidate erased by an admin, their copies d
     for (const item of candidateCopies)
       await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: item }));
 
+    // The candidate found by e-mail first, as an admin does before erasing it; then no longer found.
+    const lookUp = () =>
+      functions.request('findWorkspaceCandidates', { ...asAdmin({}), query: { email: application.email } });
+    expect((await lookUp()).body).toMatchObject({ candidates: [{ id: candidateId }] });
     expect((await functions.request('eraseWorkspaceProspect', asAdmin({ prospect_id: prospectId }))).status).toBe(200);
     expect((await functions.request('eraseWorkspaceCandidate', asAdmin({ candidate_id: candidateId }))).status).toBe(
       200,
     );
+    expect((await lookUp()).body).toEqual({ candidates: [] });
     // An answer kept for the prospect that the index had not shown the erasure yet, and a delivery about it.
     await reader.db.send(
       new PutCommand({

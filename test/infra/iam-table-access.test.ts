@@ -72,6 +72,7 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
       ...['listMyWorkspaces'],
       ...['getWorkspace', 'listWorkspacePipelines', 'listTags', 'listApiKeys', 'listApiKeyChanges', 'getWebhook'],
       ...['findWorkspaceProspects', 'getWorkspaceProspect', 'listWorkspaceProspectChanges'],
+      ...['findWorkspaceCandidates'],
       ...['listMembers', 'listAudit'],
       ...['listWebhookCalls', 'getWebhookCall', 'listSubscriptions', 'listDeliveries'],
     ].sort(),

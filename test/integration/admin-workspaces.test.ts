@@ -257,9 +257,9 @@ describe('workspace set', () => {
         id: expect.any(String),
         at: expect.any(String),
         member_id: null,
-        action: 'workspace.changed',
+        action: 'workspace.time_zone_changed',
         target_id: workspaceId,
-        summary: "Réglages de l'espace modifiés : fuseau horaire Europe/Paris → America/Montreal.",
+        summary: "Réglage de l'espace modifié : fuseau horaire Europe/Paris → America/Montreal.",
       },
     ]);
     const shown = await runAdminInProcess(deps, 'workspace', 'show', '--workspace', workspaceId);

@@ -50,3 +50,15 @@ test('sends nothing for no key', async () => {
   expect(await batchGetItems(store, [], { consistentRead: true })).toEqual([]);
   expect(mock.commandCalls(BatchGetCommand)).toHaveLength(0);
 });
+
+test('names at most 100 keys in one request, the limit of BatchGetItem', async () => {
+  mock.on(BatchGetCommand).callsFake(async (input: { RequestItems: Record<string, { Keys: object[] }> }) => ({
+    Responses: { t: input.RequestItems.t?.Keys.map((wanted) => ({ ...wanted, v: 1 })) },
+  }));
+  const wanted = Array.from({ length: 250 }, (_, n) => key(n));
+  const found = await batchGetItems(store, wanted, { consistentRead: true });
+  expect(found).toHaveLength(250);
+  const sizes = mock.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems?.t?.Keys?.length);
+  expect(sizes).toEqual([100, 100, 50]);
+  expect(pauses).toEqual([]);
+});

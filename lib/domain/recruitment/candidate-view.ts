@@ -9,7 +9,10 @@ export type CandidateView = Pick<
   'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'pipeline_id' | 'column_id'
 >;
 
-/** A candidate as the settings API shows one (docs/api.md#settings-api): its record, without its board column. */
+/**
+ * A candidate as the settings API shows one (docs/api.md#erasure-export-and-retention: the look-up by e-mail, the
+ * export): its record, without its board column.
+ */
 export type CandidateRecordView = Pick<
   Candidate,
   'id' | 'pipeline_id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'position' | 'source' | 'created_at'

@@ -194,6 +194,17 @@ const queryParameters: Record<QueryParameterName, JsonSchema> = {
     schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
     example: 'failed',
   },
+  CandidateEmail: {
+    name: 'email',
+    in: 'query',
+    required: true,
+    description:
+      "The person's address, as the recruitment webhook reads it: matched ignoring case and Unicode normalization " +
+      '(`HÉLÈNE@EXEMPLE.FR` is `hélène@exemple.fr`); trimmed. Absent, blank, given twice or not an address: 400 naming ' +
+      '`email`; any other parameter: 400 naming it. Percent-encoded (`+` as `%2B`).',
+    schema: { type: 'string', maxLength: maxEmailLength, pattern: emailPattern, format: 'idn-email' },
+    example: 'lea.martin@exemple.test',
+  },
   Email: contactParameter(
     'email',
     `An address, at most ${maxEmailLength} characters: matches the prospect's e-mail ignoring case and Unicode ` +

@@ -239,8 +239,8 @@ export const eventsOperations: Record<string, OperationText> = {
       '`active`: events written while it is off are never sent later. `events`: the event types sent from now on, ' +
       'replacing the whole list; a type added to the service since the subscription was created is sent only once ' +
       'listed so. Events written before keep their deliveries. At least one of the two. Written with its audit ' +
-      'entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.changed` naming ' +
-      'the types.',
+      'entries in one transaction: `subscription.disabled` or `subscription.enabled`, `subscription.events_changed` ' +
+      'naming the types.',
     requestBody: {
       schema: 'SubscriptionChange',
       description: 'Whether events are sent, and which.',

@@ -53,7 +53,15 @@ export type RequestBody = {
  * prospects (tools/openapi/document/prospect-list-parameters.ts).
  */
 export type QueryParameterName =
-  'Limit' | 'Cursor' | 'Email' | 'Phone' | 'SocialUrl' | 'Failed' | 'DeliveryStatus' | ProspectListParameterName;
+  | 'Limit'
+  | 'Cursor'
+  | 'Email'
+  | 'Phone'
+  | 'SocialUrl'
+  | 'CandidateEmail'
+  | 'Failed'
+  | 'DeliveryStatus'
+  | ProspectListParameterName;
 
 export type OperationText = {
   summary: string;
@@ -873,6 +881,76 @@ export const operations: Record<string, OperationText> = {
     errors: prospectSearchErrors('a value the lead webhook would not keep (as `GET /prospects`)'),
   },
 
+  findWorkspaceCandidates: {
+    summary: "Find a person's candidates by e-mail",
+    description:
+      'The candidates of one address, one per recruitment pipeline the person applied to (an inactive pipeline ' +
+      'included), in the pipelines’ order: found as the recruitment webhook recognises a known candidate, the ' +
+      'e-mail ignoring case. None: an empty list, never a 404. Read strongly consistently: a candidate the webhook ' +
+      'has answered is found.',
+    query: ['CandidateEmail'],
+    success: {
+      200: {
+        description: 'The candidates of that address (none: empty list).',
+        schema: 'CandidateList',
+        examples: {
+          found: {
+            summary: 'Applied to two pipelines',
+            value: {
+              candidates: [
+                {
+                  id: ids.talent,
+                  pipeline_id: ids.recruitmentPipeline,
+                  first_name: 'Léa',
+                  last_name: 'Martin',
+                  email: 'lea.martin@exemple.test',
+                  phone: '+33612345678',
+                  position: 'Développeuse',
+                  source: 'Typeform - candidatures',
+                  created_at: '2026-11-14T09:12:45.120Z',
+                },
+                {
+                  id: ids.otherTalent,
+                  pipeline_id: ids.otherRecruitmentPipeline,
+                  first_name: 'Léa',
+                  last_name: 'Martin',
+                  email: 'Lea.Martin@exemple.test',
+                  phone: null,
+                  position: null,
+                  source: 'webhook',
+                  created_at: '2026-11-20T16:40:02.000Z',
+                },
+              ],
+            },
+          },
+          none: { summary: 'No application from that address', value: { candidates: [] } },
+        },
+      },
+    },
+    errors: {
+      400: {
+        description: 'No `email`, a blank one, one given twice or one that is not an address; another parameter.',
+        examples: [
+          {
+            summary: 'No e-mail',
+            message: messages.missingCandidateEmail,
+            details: queryDetails('email', messages.missingCandidateEmail),
+          },
+          {
+            summary: 'Not an address',
+            message: messages.invalidCandidateEmail,
+            details: queryDetails('email', messages.invalidCandidateEmail),
+          },
+          {
+            summary: 'Another parameter',
+            message: messages.unknownCandidateParameter,
+            details: queryDetails('pipeline', messages.unknownCandidateParameter),
+          },
+        ],
+      },
+    },
+  },
+
   listWorkspacePipelines: {
     summary: 'List the active sales pipelines, their stages and the tags',
     description:
@@ -1238,9 +1316,9 @@ export const operations: Record<string, OperationText> = {
   changeWorkspace: {
     summary: 'Change the workspace’s settings',
     description:
-      'The settings sent replace the workspace’s (at least one), written with the audit entry (`workspace.changed`, ' +
-      'naming each setting changed with its values before and after). A change to what the workspace already says ' +
-      'writes nothing and answers it.',
+      'The settings sent replace the workspace’s (at least one), written with one audit entry per setting changed, in ' +
+      'one transaction (`workspace.time_zone_changed`, `workspace.retention_changed`, each with the values before and ' +
+      'after). A change to what the workspace already says writes nothing and answers it.',
     requestBody: {
       schema: 'WorkspaceChange',
       description: 'The settings to change.',

@@ -12,6 +12,7 @@ import type { findProspects } from '../../../lib/domain/prospect/find-prospects'
 import type { ProspectList } from '../../../lib/domain/prospect-list/list-prospects';
 import type { ApplicationResult } from '../../../lib/domain/recruitment/receive-application';
 import type { ErasureAnswer } from '../../../lib/domain/erasure/erase-record';
+import type { findCandidates } from '../../../lib/domain/recruitment/find-candidates';
 import type { ApiKeyView } from '../../../lib/settings/api-key-list';
 import type { CreatedApiKey } from '../../../lib/settings/api-keys';
 import type { TagView } from '../../../lib/settings/tag-list';
@@ -521,14 +522,15 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           'subscription.created',
           'subscription.enabled',
           'subscription.disabled',
-          'subscription.changed',
+          'subscription.events_changed',
           'subscription.deleted',
           'subscription.secret_rotated',
           'delivery.redelivered',
           'change.undone',
           'prospect.erased',
           'candidate.erased',
-          'workspace.changed',
+          'workspace.time_zone_changed',
+          'workspace.retention_changed',
           'prospect.exported',
           'candidate.exported',
         ]),
@@ -537,7 +539,7 @@ export const auditPageSchema = describing<{ entries: AuditEntryView[]; next_curs
           .nullable()
           .meta({
             description:
-              'The id of what changed (an API key, a member, the workspace for `workspace.changed`…); a custom field’s key ' +
+              'The id of what changed (an API key, a member, the workspace for `workspace.*`…); a custom field’s key ' +
               'for `field.*`.',
           }),
         summary: z.string().meta({ description: 'What happened, in French; never a secret.' }),
@@ -685,6 +687,25 @@ export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDel
   z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
 );
 
+/** GET /workspaces/{workspace_id}/candidates: a person's candidates, one per recruitment pipeline they applied to. */
+export const candidateListSchema = describing<Awaited<ReturnType<typeof findCandidates>>>()(
+  z.strictObject({
+    candidates: z.array(
+      z.strictObject({
+        id,
+        pipeline_id: id.meta({ description: 'The recruitment pipeline applied to.' }),
+        first_name: z.string(),
+        last_name: z.string(),
+        email: z.string().meta({ description: 'As the first application sent it (the look-up ignores its case).' }),
+        phone: z.string().nullable(),
+        position: z.string().nullable(),
+        source: z.string(),
+        created_at: timestamp,
+      }),
+    ),
+  }),
+);
+
 /** The success bodies, by component name. */
 export const responseSchemas = {
   PipelineListing: pipelineListingSchema,
@@ -702,6 +723,7 @@ export const responseSchemas = {
   LeadResult: leadResultSchema,
   ApplicationResult: applicationResultSchema,
   WorkspaceDetail: workspaceDetailSchema,
+  CandidateList: candidateListSchema,
   TagList: tagListSchema,
   Tag: settingsTagSchema,
   FieldList: fieldListSchema,
