@@ -249,6 +249,10 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'POST', path: `${base}/prospects/${await aRecord('ingest-lead')}/erase`, headers: admin() };
     case 'eraseWorkspaceCandidate':
       return { method: 'POST', path: `${base}/candidates/${await aRecord('recruitment')}/erase`, headers: admin() };
+    case 'exportWorkspaceProspect':
+      return { method: 'GET', path: `${base}${prospect()}/export`, headers: admin() };
+    case 'exportWorkspaceCandidate':
+      return { method: 'GET', path: `${base}/candidates/${await aRecord('recruitment')}/export`, headers: admin() };
     case 'listMembers':
       return { method: 'GET', path: `${base}/members`, headers: admin() };
     case 'addMember':

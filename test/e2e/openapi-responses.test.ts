@@ -828,7 +828,21 @@ describe("a person's rights answer as documented", () => {
   const everyCall = (): [string, string, RequestOptions][] => [
     ['POST', under(`/prospects/${unknownId}/erase`), {}],
     ['POST', under(`/candidates/${unknownId}/erase`), {}],
+    ['GET', under(`/prospects/${unknownId}/export`), {}],
+    ['GET', under(`/candidates/${unknownId}/export`), {}],
   ];
+
+  test('exported; a member, an unknown or erased record refused', async () => {
+    for (const [kind, id] of [
+      ['prospects', await lead({ email: `${randomUUID()}@acme.test` })],
+      ['candidates', await candidate()],
+    ] as const) {
+      await call(api, 'GET', under(`/${kind}/${id}/export`), { headers: bearer(people.member) });
+      expect((await call(api, 'GET', under(`/${kind}/${id}/export`), admin())).status).toBe(200);
+      expect((await call(api, 'POST', under(`/${kind}/${id}/erase`), admin())).status).toBe(200);
+      expect((await call(api, 'GET', under(`/${kind}/${id}/export`), admin())).status).toBe(404);
+    }
+  });
 
   test('erased; a body, a member, an unknown or erased record refused', async () => {
     for (const [kind, id] of [

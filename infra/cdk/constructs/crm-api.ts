@@ -118,7 +118,12 @@ export const settingsEditThrottling = {
 export const privacyThrottling = { rateLimit: 1, burstLimit: 2 } as const;
 
 const lookups: readonly string[] = ['listAssignableMembers', 'listCustomFields'];
-const privacyRoutes: readonly string[] = ['eraseWorkspaceProspect', 'eraseWorkspaceCandidate'];
+const privacyRoutes: readonly string[] = [
+  'eraseWorkspaceProspect',
+  'eraseWorkspaceCandidate',
+  'exportWorkspaceProspect',
+  'exportWorkspaceCandidate',
+];
 const settingsEdits: readonly string[] = ['createField', 'changeField', 'deleteField', 'changeWorkspace'];
 
 /**
