@@ -7,7 +7,7 @@ import { e164Of, phonesInText } from '../phone';
  * the record its event is about, a failed call's kept body by the contact values it carries.
  */
 
-/** The contact values a kept body is searched for: the e-mail, the phone as stored and in E.164 when it reads as one. */
+/** The contact values a kept body is searched for: the e-mail, the phone as stored and in E.164 if it reads so. */
 export function contactsOf(contact: Pick<ContactValues, 'email' | 'phone'>, phoneRegion: string): ErasedContacts {
   const e164 = contact.phone ? e164Of(contact.phone, phoneRegion) : undefined;
   return {

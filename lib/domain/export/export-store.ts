@@ -1,7 +1,8 @@
 /**
- * Where an export too large to answer is kept for its download (docs/api.md#exports): a private S3 bucket on AWS
- * (lib/exports/s3-export-store.ts), the local server itself in `npm start` (tools/local/export-downloads.ts). `keep` stores the JSON text under `name` and
- * answers a link that downloads it for `exportLinkSeconds`, and no longer.
+ * Where an export too large to answer is kept for its download (docs/api.md#erasure-export-and-retention): a private
+ * S3 bucket on AWS (lib/exports/s3-export-store.ts), the local server itself in `npm start` and the tests
+ * (tools/local/export-downloads.ts). `keep` stores the JSON text under `name` and answers a link that downloads it for
+ * `exportLinkSeconds`, and no longer.
  */
 export type ExportStore = { keep(name: string, document: string): Promise<string> };
 
