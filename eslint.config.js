@@ -10,10 +10,14 @@ import tseslint from 'typescript-eslint';
 const sdk = {
   group: ['@aws-sdk/*'],
   message:
-    'Only lib/storage talks to DynamoDB, only lib/queue to SQS, only lib/identity to Cognito, only lib/lambda to Lambda (and tools/ to all).',
+    'Only lib/storage talks to DynamoDB, only lib/queue to SQS, only lib/identity to Cognito, only lib/lambda to Lambda, only lib/exports to S3 (and tools/ to all).',
 };
 const sqs = { group: ['@aws-sdk/*', '!@aws-sdk/client-sqs'], message: 'lib/queue talks to SQS only.' };
 const lambda = { group: ['@aws-sdk/*', '!@aws-sdk/client-lambda'], message: 'lib/lambda talks to Lambda only.' };
+const s3 = {
+  group: ['@aws-sdk/*', '!@aws-sdk/client-s3', '!@aws-sdk/s3-request-presigner'],
+  message: 'lib/exports talks to S3 only.',
+};
 const cognito = {
   group: ['@aws-sdk/*', '!@aws-sdk/client-cognito-identity-provider'],
   message: 'lib/identity talks to Cognito only.',
@@ -70,6 +74,7 @@ export default tseslint.config(
       'lib/queue/**',
       'lib/identity/**',
       'lib/lambda/**',
+      'lib/exports/**',
       'lib/lambda-credentials.ts',
     ],
   ),
@@ -91,6 +96,14 @@ export default tseslint.config(
         ['domain', 'http', 'auth', 'settings', 'storage'],
         'The Lambda adapter invokes a function by name with an event: it knows nothing of what the event means.',
       ),
+    ],
+  ),
+  layer(
+    ['lib/exports/**/*.ts'],
+    [
+      s3,
+      tooling,
+      above(['http', 'auth', 'settings', 'storage'], 'The export adapter knows only the domain port it implements.'),
     ],
   ),
   layer(

@@ -420,6 +420,22 @@ const routeTable = [
     errorShape: 'standard',
   },
   {
+    id: 'exportWorkspaceProspect',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/prospects/{prospect_id}/export',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
+    id: 'exportWorkspaceCandidate',
+    method: 'GET',
+    path: '/workspaces/{workspace_id}/candidates/{candidate_id}/export',
+    credential: 'member-token',
+    role: 'admin',
+    errorShape: 'standard',
+  },
+  {
     id: 'listWorkspaceProspectChanges',
     method: 'GET',
     path: '/workspaces/{workspace_id}/prospects/{prospect_id}/changes',

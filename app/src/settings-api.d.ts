@@ -500,6 +500,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workspaces/{workspace_id}/prospects/{prospect_id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export everything kept about a prospect
+     * @description One JSON document of everything the service keeps about the person (docs/api.md#erasure-export-and-retention): the prospect as `GET …/prospects/{prospect_id}` shows it, its notes and change-log entries, the journaled webhook calls that named it and the failed ones whose kept body carries its e-mail or phone, with their kept bodies, and the outbound deliveries whose event is about it with that event; each list oldest first. Past 5 MB of JSON, `{ exported_at, download_url }` instead: a link to the same document, valid 15 minutes. Audited (`prospect.exported`, naming the prospect by id).
+     *
+     *     Role: `admin` of the workspace.
+     */
+    get: operations['exportWorkspaceProspect'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workspaces/{workspace_id}/candidates/{candidate_id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export everything kept about a candidate
+     * @description As a prospect's export (docs/api.md#erasure-export-and-retention): the candidate, its notes (the answers of its forms), the journaled recruitment calls that named it or whose kept body carries its e-mail or phone, and the deliveries about it; a candidate has no change log. Past 5 MB, the link. Audited (`candidate.exported`).
+     *
+     *     Role: `admin` of the workspace.
+     */
+    get: operations['exportWorkspaceCandidate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workspaces/{workspace_id}/prospects/{prospect_id}/changes': {
     parameters: {
       query?: never;
@@ -1830,6 +1874,209 @@ export interface components {
       /** @description Opaque: pass it as `cursor` to read the next page of this same list. Null when no item follows (never an empty last page). */
       next_cursor: string | null;
     };
+    ProspectExport:
+      | {
+          /**
+           * Format: date-time
+           * @description When the document was built, ISO 8601, UTC (Z).
+           */
+          exported_at: string;
+          prospect: components['schemas']['Prospect'];
+          /** @description Every note, oldest first. */
+          notes: {
+            /** Format: uuid */
+            id: string;
+            /** @description Plain text, exactly as sent. */
+            content: string;
+            /**
+             * Format: date-time
+             * @description The date the note is about: backfilled, else the reception time. ISO 8601, UTC (Z).
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description Reception time, ISO 8601, UTC (Z): the order of the list.
+             */
+            created_at: string;
+          }[];
+          /** @description Every change-log entry, oldest first. */
+          changes: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            prospect_id: string;
+            /**
+             * Format: uuid
+             * @description The API key that made the change.
+             */
+            key_id: string;
+            /** @description The field changed; `fields.<key>` for a custom field's value. */
+            field: ('stage' | 'setter' | 'closer' | 'follow_up' | 'tags' | 'note') | string;
+            /** @description Stage id, member id, follow-up timestamp, the tag id removed, or a custom field's value as answered; null when there was none (and for `note`). */
+            before: (string | number | boolean | string[]) | null;
+            /** @description Stage id, member id, follow-up timestamp, the tag id added, the note id, or a custom field's value as answered; null for none. */
+            after: (string | number | boolean | string[]) | null;
+            /**
+             * Format: date-time
+             * @description When the change was made, ISO 8601, UTC (Z): the order of the list.
+             */
+            at: string;
+            /** @description When a team member undid it; null if not undone. */
+            undone_at: string | null;
+          }[];
+          /** @description Each journaled call (30 days) that named the record, or failed with a kept body carrying its e-mail or phone, with that body, oldest first. */
+          webhook_calls: components['schemas']['WebhookCallDocument'][];
+          /** @description Each outbound delivery whose event is about the record (30 days), with its event, oldest first. */
+          deliveries: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event id, `webhook-id` of every attempt.
+             */
+            event_id: string;
+            type: string;
+            /** @enum {string} */
+            status: 'pending' | 'delivered' | 'failed';
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC (Z).
+             */
+            created_at: string;
+            /** @description The event the delivery carries, as it was posted (docs/events.md). */
+            payload: {
+              /** @enum {string} */
+              type:
+                | 'prospect.created'
+                | 'prospect.updated'
+                | 'prospect.note_added'
+                | 'prospect.tag_added'
+                | 'prospect.tag_removed'
+                | 'prospect.follow_up_due'
+                | 'candidate.created'
+                | 'candidate.application_received'
+                | 'prospect.erased'
+                | 'candidate.erased';
+              /**
+               * Format: date-time
+               * @description ISO 8601, UTC (Z).
+               */
+              timestamp: string;
+              data: {
+                [key: string]: unknown;
+              };
+            };
+          }[];
+        }
+      | {
+          /**
+           * Format: date-time
+           * @description When the document was built, ISO 8601, UTC (Z).
+           */
+          exported_at: string;
+          /** @description Downloads the same document (`GET`, no credential) for 15 minutes; kept a day, then deleted. */
+          download_url: string;
+        };
+    CandidateExport:
+      | {
+          /**
+           * Format: date-time
+           * @description When the document was built, ISO 8601, UTC (Z).
+           */
+          exported_at: string;
+          candidate: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The recruitment pipeline applied to.
+             */
+            pipeline_id: string;
+            first_name: string;
+            last_name: string;
+            /** @description As the first application sent it (the look-up ignores its case). */
+            email: string;
+            phone: string | null;
+            position: string | null;
+            source: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC (Z).
+             */
+            created_at: string;
+          };
+          /** @description Every note (a form's answers), oldest first. */
+          notes: {
+            /** Format: uuid */
+            id: string;
+            content: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC (Z).
+             */
+            created_at: string;
+          }[];
+          /** @description Each journaled call (30 days) that named the record, or failed with a kept body carrying its e-mail or phone, with that body, oldest first. */
+          webhook_calls: components['schemas']['WebhookCallDocument'][];
+          /** @description Each outbound delivery whose event is about the record (30 days), with its event, oldest first. */
+          deliveries: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event id, `webhook-id` of every attempt.
+             */
+            event_id: string;
+            type: string;
+            /** @enum {string} */
+            status: 'pending' | 'delivered' | 'failed';
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC (Z).
+             */
+            created_at: string;
+            /** @description The event the delivery carries, as it was posted (docs/events.md). */
+            payload: {
+              /** @enum {string} */
+              type:
+                | 'prospect.created'
+                | 'prospect.updated'
+                | 'prospect.note_added'
+                | 'prospect.tag_added'
+                | 'prospect.tag_removed'
+                | 'prospect.follow_up_due'
+                | 'candidate.created'
+                | 'candidate.application_received'
+                | 'prospect.erased'
+                | 'candidate.erased';
+              /**
+               * Format: date-time
+               * @description ISO 8601, UTC (Z).
+               */
+              timestamp: string;
+              data: {
+                [key: string]: unknown;
+              };
+            };
+          }[];
+        }
+      | {
+          /**
+           * Format: date-time
+           * @description When the document was built, ISO 8601, UTC (Z).
+           */
+          exported_at: string;
+          /** @description Downloads the same document (`GET`, no credential) for 15 minutes; kept a day, then deleted. */
+          download_url: string;
+        };
     'Error.unauthorized': {
       error: {
         /** @constant */
@@ -5158,6 +5405,234 @@ export interface operations {
         };
       };
       /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  exportWorkspaceProspect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The prospect's id (UUID). Any other value, or another workspace's prospect, is a 404.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        prospect_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document, or the link to it. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProspectExport'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such prospect in the workspace (also a `prospect_id` that is not a UUID, or another workspace's prospect). */
+      404: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.not_found'];
+        };
+      };
+      /** @description More than 120 requests in the current minute for this member in this workspace. Retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.rate_limited'];
+        };
+      };
+      /** @description Internal error: retry later. The message says nothing more; quote `x-request-id` to support. */
+      500: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.internal'];
+        };
+      };
+    };
+  };
+  exportWorkspaceCandidate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The workspace's id (UUID), one the signed-in person is a member of (`GET /workspaces`). Any other value: 404.
+         * @example 2c1d4e6f-8a0b-4c2d-9e4f-6a8b0c2d4e6f
+         */
+        workspace_id: string;
+        /**
+         * @description The candidate's id (UUID, the recruitment webhook's `talent_id`). Any other value, or another workspace's candidate, is a 404.
+         * @example 886313e1-3b8a-4372-9b90-0c9aee199e5d
+         */
+        candidate_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document, or the link to it. */
+      200: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CandidateExport'];
+        };
+      };
+      /** @description Access token missing, invalid or expired, issued before a sign-out (`DELETE /session`), or a credential in the query string: sign in again, or renew it (`POST /session/refresh`). */
+      401: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.unauthorized'];
+        };
+      };
+      /** @description The person's role in this workspace is `member`: this operation is for admins. */
+      403: {
+        headers: {
+          /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */
+          'x-request-id': string;
+          /** @description Requests allowed in the current minute for this member in this workspace: 120. */
+          'RateLimit-Limit': number;
+          /** @description Requests left in the current minute. */
+          'RateLimit-Remaining': number;
+          /** @description Seconds until the current one-minute window ends. */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error.forbidden'];
+        };
+      };
+      /** @description A workspace the person is not (or no longer) a member of, or a `workspace_id` that is not a UUID: the same answer as an unknown one. No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's candidate). */
       404: {
         headers: {
           /** @description The request's id (API Gateway's), also written in the logs: quote it when reporting a problem. */

@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { webhookFunctionVariables, type WebhookFunctionNames } from '../../lib/settings/webhook-functions';
 import type { DeployedRoute } from './route-grants';
 import { concurrencyBudget } from './concurrency';
+import type { ExportBucket } from './constructs/export-bucket';
 import { RouteFunction } from './constructs/route-function';
 import type { PowertoolsSettings } from './observability';
 import { isSettingsRoute } from './settings-routes';
@@ -20,9 +21,9 @@ export const invokedByApiGateway =
 export type MemberIdentity = { userPool: IUserPool; client: IUserPoolClient };
 
 /**
- * What every route function of the stack shares; the signing-secrets table, the delivery queue and the webhooks'
- * functions are given to the routes whose line asks for them only (`secretsTableActions`, `queuesDeliveries`,
- * `invokesWebhooks`).
+ * What every route function of the stack shares; the signing-secrets table, the delivery queue, the webhooks'
+ * functions and the export bucket are given to the routes whose line asks for them only (`secretsTableActions`,
+ * `queuesDeliveries`, `invokesWebhooks`, `keepsExports`).
  */
 export type RouteFunctionSettings = {
   table: ITable;
@@ -30,6 +31,8 @@ export type RouteFunctionSettings = {
   identity: MemberIdentity;
   secretsTable: ITable;
   deliveryQueue: IQueue;
+  /** Where the export routes keep a document too large to answer: the settings API's nested stack makes it. */
+  exports?: ExportBucket;
   /** The two webhooks' functions, once made: the replay route invokes them. */
   webhookFunctions?: Record<keyof WebhookFunctionNames, IFunction>;
 };
@@ -66,6 +69,7 @@ export function routeFunction(scope: Construct, route: DeployedRoute, settings: 
       ...(isSettingsRoute(route) ? identityEnvironment(settings.identity) : {}),
       ...(route.secretsTableActions ? { SECRETS_TABLE_NAME: settings.secretsTable.tableName } : {}),
       ...(route.queuesDeliveries ? { DELIVERY_QUEUE_URL: settings.deliveryQueue.queueUrl } : {}),
+      ...(route.keepsExports ? { EXPORT_BUCKET_NAME: exportsOf(route, settings).bucket.bucketName } : {}),
       ...(webhooks
         ? {
             [webhookFunctionVariables.ingestLead]: webhooks.ingestLead.functionName,
@@ -80,10 +84,16 @@ export function routeFunction(scope: Construct, route: DeployedRoute, settings: 
   for (const statement of secretsTableStatements(settings.secretsTable, route.secretsTableActions ?? []))
     fn.addToRolePolicy(statement);
   if (route.queuesDeliveries) settings.deliveryQueue.grant(fn, 'sqs:SendMessage');
+  if (route.keepsExports) exportsOf(route, settings).grantKeep(fn);
   // lambda:InvokeFunction on the two functions' unqualified ARNs alone, which an invocation by name needs ("Invoke",
   // AWS Lambda API Reference); `grantInvoke` would add `<arn>:*`, every version and alias.
   const invoked = Object.values(webhooks ?? {}).map((webhook) => webhook.functionArn);
   if (invoked.length > 0)
     fn.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invoked }));
   return fn;
+}
+
+function exportsOf(route: DeployedRoute, settings: RouteFunctionSettings): ExportBucket {
+  if (!settings.exports) throw new Error(`${route.id}: keeps exports, but no export bucket was given`);
+  return settings.exports;
 }

@@ -94,6 +94,12 @@ export type RouteGrants = {
    * INGEST_LEAD_FUNCTION_NAME and RECRUITMENT_FUNCTION_NAME): the replay of a journaled call.
    */
   invokesWebhooks?: true;
+  /**
+   * The function keeps exports too large to answer in the export bucket and signs their links (EXPORT_BUCKET_NAME;
+   * s3:PutObject and s3:GetObject on that bucket's objects alone, infra/cdk/constructs/export-bucket.ts); locally, the
+   * local server keeps and serves them itself (tools/local/export-downloads.ts).
+   */
+  keepsExports?: true;
 };
 
 /** A route as the stack, the local server and the IAM tests take it: its line of the route list with its grants. */
@@ -468,6 +474,40 @@ export const routeGrants = {
       UpdateItem: ['RATE#'],
       erasesRecords: true,
     },
+  },
+  /*
+   * A person's export (docs/api.md#erasure-export-and-retention): read-only on the table but for the member's counter
+   * (RATE#) and the audit entry (AUDIT#); the journal (CALL#) and the deliveries (DELIVERY#) read whole, page after
+   * page, as the erasure walks them (docs/data-model.md, "Copies of a person").
+   */
+  exportWorkspaceProspect: {
+    entry: 'functions/privacy/export-prospect.ts',
+    /**
+     * The prospect with the configuration (tag names, custom fields) in one BatchGetItem; its notes and change log by
+     * pages of its partition (Query PROSPECT#); the workspace (GetItem WS#: its phone region, and the custom fields of
+     * a log holding a field's entry).
+     */
+    tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      BatchGetItem: ['WS#', 'PROSPECT#'],
+      GetItem: ['WS#'],
+      Query: ['PROSPECT#', 'CALL#', 'DELIVERY#'],
+      UpdateItem: ['RATE#'],
+      PutItem: ['AUDIT#'],
+    },
+    keepsExports: true,
+  },
+  exportWorkspaceCandidate: {
+    entry: 'functions/privacy/export-candidate.ts',
+    /** The candidate and its notes by one Query of its partition (CANDIDATE#), the workspace's phone region (WS#). */
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableKeys: {
+      GetItem: ['WS#'],
+      Query: ['CANDIDATE#', 'CALL#', 'DELIVERY#'],
+      UpdateItem: ['RATE#'],
+      PutItem: ['AUDIT#'],
+    },
+    keepsExports: true,
   },
   listWorkspaceProspectChanges: {
     entry: 'functions/settings/list-workspace-prospect-changes.ts',

@@ -9,10 +9,10 @@ import { commandLine, type ActingMemberId, recordAudit } from '../storage/audit-
 import {
   callView,
   contentTypeHeader,
-  requireCall,
   type WebhookCallRequest,
   type WebhookCallView,
-} from './webhook-call-reads';
+} from '../domain/webhook-call-view';
+import { requireCall } from './webhook-call-reads';
 
 export type WebhookReplayView = {
   /** The replay's own journal entry; null only when that entry could not be written (the handler logged why). */

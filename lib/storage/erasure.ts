@@ -269,13 +269,13 @@ export async function readAnswersAbout(
 
 /**
  * Access patterns "the workspace's journal" (`CALL#<ws>`) and "the workspace's deliveries" (`DELIVERY#<ws>`), walked
- * page by page from `resume`: every item kept there (30 days at most), strongly consistent; the job decides which are
- * the record's copies.
+ * page by page from `resume`: every item kept there (30 days at most), strongly consistent; the caller (an erasure's
+ * job, an export: ./copies-of-person.ts) decides which are the record's copies.
  */
 export async function readWorkspacePage(
   store: Store,
   partition: 'calls' | 'deliveries',
-  job: Erasure,
+  job: Pick<Erasure, 'workspace_id' | 'resume'>,
   limit: number,
 ): Promise<ItemsPage> {
   const pk = partition === 'calls' ? keys.webhookCallsPk(job.workspace_id) : keys.deliveriesPk(job.workspace_id);

@@ -251,6 +251,10 @@ async function acceptedCall(route: Route): Promise<Call> {
       return { method: 'POST', path: `${base}/candidates/${await aRecord('recruitment')}/erase`, headers: admin() };
     case 'findWorkspaceCandidates':
       return { method: 'GET', path: `${base}/candidates`, headers: admin(), query: { email: 'lea.petit@acme.test' } };
+    case 'exportWorkspaceProspect':
+      return { method: 'GET', path: `${base}${prospect()}/export`, headers: admin() };
+    case 'exportWorkspaceCandidate':
+      return { method: 'GET', path: `${base}/candidates/${await aRecord('recruitment')}/export`, headers: admin() };
     case 'listMembers':
       return { method: 'GET', path: `${base}/members`, headers: admin() };
     case 'addMember':

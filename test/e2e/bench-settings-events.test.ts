@@ -3,7 +3,7 @@ import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/w
 import { productionSecretsDeps, type Deps } from '../../lib/storage/client';
 import { poolIdentityProvider } from '../../lib/identity/cognito';
 import { deployedRouteById as routeById, deployedRoutes as routes } from '../../infra/cdk/route-grants';
-import { benchDeliveryQueueUrl, settingsFirstEvents } from '../../tools/bench/functions';
+import { benchDeliveryQueueUrl, benchExportBucketName, settingsFirstEvents } from '../../tools/bench/functions';
 import { createBenchPeople, expectedAnswers } from '../../tools/bench/settings';
 import { sender } from '../../tools/bench/workspace';
 import { aLambdaContext } from '../support/events';
@@ -29,8 +29,9 @@ const webhookNames = {
 };
 
 beforeAll(async () => {
-  // As the bench's cold starts have it: the redeliver function reads it on import.
+  // As the bench's cold starts have them: the redeliver function and the export routes read them on import.
   process.env.DELIVERY_QUEUE_URL ??= benchDeliveryQueueUrl;
+  process.env.EXPORT_BUCKET_NAME ??= benchExportBucketName;
   for (const [variable, name] of Object.entries(webhookNames)) process.env[variable] ??= name;
   await createBenchPeople(poolIdentityProvider(), runs);
   api = await startLocalApi();

@@ -619,6 +619,28 @@ async function callsOf(routeId: string): Promise<Call[]> {
         { method: 'GET', path, query: { email: planted.email, name: planted.lastName }, headers: member },
       ];
     }
+    case 'exportWorkspaceProspect':
+    case 'exportWorkspaceCandidate': {
+      const member = await memberHeader();
+      // A record of its own carrying the planted values, exported whole: the document holds them, no log line may.
+      const prospects = routeId === 'exportWorkspaceProspect';
+      const created = await api.request('POST', `/webhooks/${prospects ? 'ingest-lead' : 'recruitment'}`, {
+        query: webhookQuery(),
+        headers: bearer(ws.webhook?.token),
+        body: {
+          email: `export.${planted.email}`,
+          name: `${planted.firstName} ${planted.lastName}`,
+          first_name: planted.firstName,
+          phone: planted.nationalPhone,
+        },
+      });
+      const { prospect_id: prospectId, talent_id: talentId } = created.body as Record<string, string>;
+      const path = `/workspaces/${ws.workspace_id}/${prospects ? 'prospects' : 'candidates'}`;
+      return [
+        { method: 'GET', path: `${path}/${prospectId ?? talentId}/export`, headers: member },
+        { method: 'GET', path: `${path}/${encodeURIComponent(planted.email)}/export`, headers: member },
+      ];
+    }
     case 'undoChange': {
       const member = await memberHeader();
       // A change of the key's to undo, on a prospect of its own.

@@ -829,6 +829,8 @@ describe("a person's rights answer as documented", () => {
     ['POST', under(`/prospects/${unknownId}/erase`), {}],
     ['POST', under(`/candidates/${unknownId}/erase`), {}],
     ['GET', under('/candidates'), { query: { email: 'personne@candidat.test' } }],
+    ['GET', under(`/prospects/${unknownId}/export`), {}],
+    ['GET', under(`/candidates/${unknownId}/export`), {}],
   ];
 
   test("a person's candidates found by e-mail, or none; a missing or unreadable e-mail refused", async () => {
@@ -844,6 +846,18 @@ describe("a person's rights answer as documented", () => {
     });
     await call(api, 'GET', under('/candidates'), { ...member, query: { email: `autre-${email}` } });
     await call(api, 'GET', under('/candidates'), { ...member, query: { email: 'pas-une-adresse' } });
+  });
+
+  test('exported; a member, an unknown or erased record refused', async () => {
+    for (const [kind, id] of [
+      ['prospects', await lead({ email: `${randomUUID()}@acme.test` })],
+      ['candidates', await candidate()],
+    ] as const) {
+      await call(api, 'GET', under(`/${kind}/${id}/export`), { headers: bearer(people.member) });
+      expect((await call(api, 'GET', under(`/${kind}/${id}/export`), admin())).status).toBe(200);
+      expect((await call(api, 'POST', under(`/${kind}/${id}/erase`), admin())).status).toBe(200);
+      expect((await call(api, 'GET', under(`/${kind}/${id}/export`), admin())).status).toBe(404);
+    }
   });
 
   test('erased; a body, a member, an unknown or erased record refused', async () => {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { withNewField } from '../../lib/domain/fields/field-definitions';
-import type { CandidateExport, ProspectExport } from '../../tools/admin/use-cases/person-exports';
+import type { CandidateExport, ProspectExport } from '../../lib/domain/export/person-exports';
 import { readAuditPage } from '../../lib/storage/audit-log';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
-import { eventItems, type DeliveryItem } from '../../lib/storage/event-items';
-import { keys, type WebhookCallItem } from '../../lib/storage/table-items';
-import type { Delivery } from '../../lib/domain/model';
+import { keys } from '../../lib/storage/table-items';
+import { copiesInTable, plantDelivery, readPartition } from '../support/deliveries';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { useSeededApi } from '../support/seeded-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
@@ -27,65 +25,10 @@ let candidateId: string;
 
 const secondsFromNow = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 
-/** A delivery as the stream handler writes one: its event about `record` (`data.prospect` or `data.candidate`). */
-async function plantDelivery(
-  type: string,
-  data: Record<string, unknown>,
-  expiresAt: number = secondsFromNow(86_400),
-): Promise<string> {
-  const id = randomUUID();
-  const delivery: Delivery = {
-    id,
-    workspace_id: ws(),
-    subscription_id: randomUUID(),
-    event_id: randomUUID(),
-    event_type: type,
-    payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
-    status: 'delivered',
-    step: 0,
-    attempts: 1,
-    last_status_code: 204,
-    last_error: null,
-    next_attempt_at: null,
-    created_at: new Date().toISOString(),
-    expires_at: expiresAt,
-  };
-  await world.deps.db.send(new PutCommand({ TableName: world.deps.tableName, Item: eventItems.delivery(delivery) }));
-  return id;
-}
-
-/** Every item of one partition, oldest first by sort key, read from the table itself. */
-async function partition<T>(pk: string): Promise<T[]> {
-  const found: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await world.deps.db.send(
-      new QueryCommand({
-        TableName: world.deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((page.Items ?? []) as T[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return found;
-}
-
-/** What the table keeps outside the record's partition that names it: calls by `record_id`, deliveries by subject. */
-async function copiesInTable(kind: 'prospect' | 'candidate', id: string) {
-  const now = Math.floor(Date.now() / 1000);
-  const calls = (await partition<WebhookCallItem>(keys.webhookCallsPk(ws()))).filter(
-    (call) => call.record_id === id && call.expires_at > now,
-  );
-  const deliveries = (await partition<DeliveryItem>(keys.deliveriesPk(ws()))).filter((delivery) => {
-    const { data } = JSON.parse(delivery.payload) as { data: Record<string, { id: string } | undefined> };
-    return data[kind]?.id === id && delivery.expires_at > now;
-  });
-  return { calls, deliveries };
-}
+const plant = (type: string, data: Record<string, unknown>, expiresAt?: number) =>
+  plantDelivery(world.deps, ws(), { type, data, ...(expiresAt === undefined ? {} : { expiresAt }) });
+const partition = <T>(pk: string) => readPartition<T>(world.deps, pk);
+const copiesOfProspect = () => copiesInTable(world.deps, ws(), { kind: 'prospect', id: prospectId, contacts: [email] });
 
 const exportOf = async (kind: 'prospect' | 'candidate', workspaceId: string, id: string) =>
   runAdminInProcess(world.deps, kind, 'export', '--workspace', workspaceId, '--id', id, '--json');
@@ -112,14 +55,11 @@ beforeAll(async () => {
   expect((await world.call('POST', `${onProspect}/notes`, { content: 'Rappel prévu.' })).status).toBe(201);
   expect((await world.call('POST', `${onProspect}/tags`, { tag: 'VIP' })).status).toBe(201);
 
-  await plantDelivery('prospect.note_added', { prospect: { id: prospectId }, note: { content: 'Premier appel.' } });
+  await plant('prospect.note_added', { prospect: { id: prospectId }, note: { content: 'Premier appel.' } });
   // About another prospect, though its note quotes this one's id: not this prospect's.
-  await plantDelivery('prospect.note_added', {
-    prospect: { id: otherProspectId },
-    note: { content: `voir ${prospectId}` },
-  });
+  await plant('prospect.note_added', { prospect: { id: otherProspectId }, note: { content: `voir ${prospectId}` } });
   // Past its 30 days, not yet removed by TTL: no longer kept.
-  await plantDelivery('prospect.updated', { prospect: { id: prospectId } }, secondsFromNow(-60));
+  await plant('prospect.updated', { prospect: { id: prospectId } }, secondsFromNow(-60));
 
   const application = { email: `candidat-${randomUUID()}@exemple.test`, name: 'Camille Durand', position: 'Dev' };
   const recruit = (body: object) =>
@@ -132,7 +72,7 @@ beforeAll(async () => {
     (await recruit({ ...application, answers: { Disponibilité: 'immédiate' } })).body as { talent_id: string }
   ).talent_id;
   expect((await recruit({ ...application, answers: { Prétentions: '38 k€' } })).status).toBe(200);
-  await plantDelivery('candidate.created', { candidate: { id: candidateId } });
+  await plant('candidate.created', { candidate: { id: candidateId } });
 });
 
 describe('prospect export', () => {
@@ -164,11 +104,11 @@ describe('prospect export', () => {
     );
   });
 
-  test('the journaled calls that name it and the deliveries about it that are still kept, as the table holds them', async () => {
-    const { calls, deliveries } = await copiesInTable('prospect', prospectId);
+  test('the journaled calls that name it or carry its e-mail, the deliveries about it still kept, as the table holds them', async () => {
+    const { calls, deliveries } = await copiesOfProspect();
     expect(document.webhook_calls.map(({ call }) => call.id)).toEqual(calls.map((call) => call.id));
-    expect(document.webhook_calls.map(({ call }) => call.outcome)).toEqual(['created', 'existing']);
-    expect(document.webhook_calls.map(({ body }) => body)).toEqual([null, null]);
+    expect(document.webhook_calls.map(({ call }) => call.outcome)).toEqual(['created', 'existing', 'invalid_payload']);
+    expect(document.webhook_calls.map(({ body }) => body)).toEqual([null, null, { raw: `{"email":"${email}",` }]);
     expect(document.deliveries.map((delivery) => delivery.id)).toEqual(deliveries.map((delivery) => delivery.id));
     expect(document.deliveries).toEqual([
       expect.objectContaining({
@@ -229,7 +169,11 @@ describe('candidate export', () => {
       items.filter((item) => item.type === 'note').map((item) => item.id),
     );
     expect(document.notes).toHaveLength(2);
-    const { calls, deliveries } = await copiesInTable('candidate', candidateId);
+    const { calls, deliveries } = await copiesInTable(world.deps, ws(), {
+      kind: 'candidate',
+      id: candidateId,
+      contacts: [],
+    });
     expect(document.webhook_calls.map(({ call }) => call.id)).toEqual(calls.map((call) => call.id));
     expect(document.webhook_calls).toHaveLength(2);
     expect(document.deliveries.map((delivery) => delivery.id)).toEqual(deliveries.map((delivery) => delivery.id));

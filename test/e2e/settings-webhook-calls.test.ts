@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { messages } from '../../lib/messages';
 import { listAudit } from '../../lib/settings/audit';
-import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import type { WebhookCallView } from '../../lib/domain/webhook-call-view';
 import { productionDeps } from '../../lib/storage/client';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import type { WebhookCallView } from '../../lib/domain/webhook-call-view';
 import { productionDeps, type Deps } from '../../lib/storage/client';
 import { derivedTimeOrderedId, keys } from '../../lib/storage/table-items';
 import { eventItems } from '../../lib/storage/event-items';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import type { WebhookCallView } from '../../lib/domain/webhook-call-view';
 import { productionDeps } from '../../lib/storage/client';
 import { listProspectPhones } from '../../tools/admin/storage/phone-index';
 import { runAdminInProcess } from '../support/admin-cli';

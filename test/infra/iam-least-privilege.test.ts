@@ -786,6 +786,34 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
   });
 });
 
+describe('export: everything kept about a prospect and a candidate, for an admin', () => {
+  test('the two exports, each reading the record, the workspace, its journal and deliveries; audited', async () => {
+    const identity = poolIdentityProvider();
+    const signedIn = await identity.signIn(person.email, person.password, undefined, { ipAddress: undefined });
+    if (signedIn.kind !== 'signed_in') throw new Error(`the admin could not sign in: ${signedIn.kind}`);
+    const asAdmin = (pathParameters: Record<string, string>): FunctionCall => ({
+      headers: bearer(signedIn.tokens.accessToken),
+      pathParameters: { workspace_id: ws.workspace_id, ...pathParameters },
+    });
+    const prospectId = await aLead('export-iam@test.fr');
+    expect(
+      (await functions.request('addNote', onProspect(prospectId, { body: { content: 'À exporter' } }))).status,
+    ).toBe(201);
+    const applied = await functions.request(
+      'recruitment',
+      webhookCall({ email: 'export-cand-iam@test.fr', name: 'Cam', answers: { Q: 'R' } }),
+    );
+    const candidateId = applied.body.talent_id as string;
+
+    const prospect = await functions.request('exportWorkspaceProspect', asAdmin({ prospect_id: prospectId }));
+    expect(prospect.status).toBe(200);
+    expect(prospect.body).toMatchObject({ prospect: { id: prospectId }, notes: [{ content: 'À exporter' }] });
+    const candidate = await functions.request('exportWorkspaceCandidate', asAdmin({ candidate_id: candidateId }));
+    expect(candidate.status).toBe(200);
+    expect(candidate.body).toMatchObject({ candidate: { id: candidateId } });
+  });
+});
+
 describe('erasure: a prospect and a candidate (found by e-mail) erased by an admin, their copies deleted by the background run', () => {
   test('the erasures, then the run that deletes every copy', async () => {
     const identity = poolIdentityProvider();

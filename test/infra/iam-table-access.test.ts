@@ -62,7 +62,10 @@ test('only the settings routes of API keys (gsi1), the undo (gsi2), the lists of
   expect(authorizerTableKeys.PutItem).toBeUndefined();
 });
 
-test('read routes (GET) are granted reads only, but for their own rate-limit counter', () => {
+/** GET routes that also write their audit entry (PutItem AUDIT#): a person's export (docs/api.md#exports). */
+const auditedReads: readonly string[] = ['exportWorkspaceProspect', 'exportWorkspaceCandidate'];
+
+test('read routes (GET) are granted reads only, but for their own rate-limit counter and an export’s audit entry', () => {
   const reads: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
   const readRoutes = routes.filter((route) => route.method === 'GET');
   expect(readRoutes.map((route) => route.id).sort()).toEqual(
@@ -75,16 +78,19 @@ test('read routes (GET) are granted reads only, but for their own rate-limit cou
       ...['findWorkspaceCandidates'],
       ...['listMembers', 'listAudit'],
       ...['listWebhookCalls', 'getWebhookCall', 'listSubscriptions', 'listDeliveries'],
+      ...auditedReads,
     ].sort(),
   );
   for (const route of readRoutes) {
     // A signed-in route without a workspace counts no requests; one under a workspace counts the member's
     // (lib/http/middleware/member-gate.ts).
     const counted = route.credential === 'api-key' || route.path.includes('{workspace_id}');
+    const audited = auditedReads.includes(route.id);
     expect([route.id, route.tableActions.filter((action) => !reads.includes(action))]).toEqual([
       route.id,
-      counted ? ['UpdateItem'] : [],
+      counted ? ['UpdateItem', ...(audited ? ['PutItem'] : [])] : [],
     ]);
+    expect([route.id, route.tableKeys?.PutItem]).toEqual([route.id, audited ? ['AUDIT#'] : undefined]);
     expect([route.id, route.tableKeys?.UpdateItem]).toEqual([route.id, counted ? ['RATE#'] : undefined]);
   }
 });

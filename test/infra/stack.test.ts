@@ -933,6 +933,65 @@ describe('least privilege', () => {
   });
 });
 
+/** The bucket of the exports too large to answer (infra/cdk/constructs/export-bucket.ts), by its lifecycle rule. */
+function exportBucketId(): string {
+  const found = ofType('AWS::S3::Bucket').filter(([, bucket]) =>
+    JSON.stringify(bucket.Properties.LifecycleConfiguration ?? {}).includes('ExpireExports'),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
+describe('the export bucket', () => {
+  test('private, encrypted, not versioned, its exports deleted a day after they are written', () => {
+    expect(resources[exportBucketId()]!.Properties).toEqual(
+      expect.objectContaining({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        LifecycleConfiguration: {
+          Rules: [expect.objectContaining({ Id: 'ExpireExports', ExpirationInDays: 1, Status: 'Enabled' })],
+        },
+      }),
+    );
+    expect(resources[exportBucketId()]!.Properties.VersioningConfiguration).toBeUndefined();
+  });
+
+  test('exactly PutObject and GetObject on its objects, for the two export functions alone', () => {
+    const onBucket = (statement: Json) => JSON.stringify(statement.Resource).includes(exportBucketId());
+    const granted = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Json[]).filter(onBucket).map((statement) => ({
+        roles: (policy.Properties.Roles as Json[]).map((role) => role.Ref as string),
+        statement,
+      })),
+    );
+    const exporting = routes.filter((route) => route.keepsExports);
+    expect(exporting.map((route) => route.id)).toEqual(['exportWorkspaceProspect', 'exportWorkspaceCandidate']);
+    const roleOf = (route: (typeof routes)[number]) =>
+      resources[functionIdByDescription(routeDescription(route))]!.Properties.Role['Fn::GetAtt'][0] as string;
+    expect(
+      granted
+        .map(({ roles }) => roles)
+        .flat()
+        .sort(),
+    ).toEqual(exporting.map(roleOf).sort());
+    for (const { statement } of granted) {
+      expect(statement).toEqual({
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [exportBucketId(), 'Arn'] }, '/*']] },
+      });
+    }
+  });
+});
+
 describe('operations', () => {
   test('alarms on API 5xx, on every function’s throttles and on table throttles', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/ApiGateway', MetricName: '5XXError' });
@@ -956,9 +1015,11 @@ describe('operations', () => {
     expect(queueIds).toContain(outputs.DeliveryQueueUrl.Value.Ref);
     const pageBuckets = [...pageBucketIds(resources)];
     expect(pageBuckets).toHaveLength(1);
+    // The export bucket has no output: only the export functions, which are given its name, use it.
     expect(ofType('AWS::S3::Bucket').map(([id]) => ({ Ref: id }))).toEqual([
       outputs.StreamFailureBucketName.Value,
       ...pageBuckets.map((id) => ({ Ref: id })),
+      { Ref: exportBucketId() },
     ]);
     expect(outputs.TableName.Value).toEqual({ Ref: tableId });
     expect(outputs.SecretsTableName.Value).toEqual({ Ref: secretsTableId });

@@ -18,12 +18,14 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /**
  * CloudFormation's quotas per template ("Understand CloudFormation quotas",
  * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html): 500 resources,
- * 200 outputs, 200 parameters. The stack keeps 80 resources free for what is not counted yet (a fifth until the
- * follow-up functions took 21: the main template holds 391 today, 403 with the probes below). The next wing of
- * background functions (erasure, retention) belongs in a nested stack of its own, as the settings functions are.
+ * 200 outputs, 200 parameters. The stack keeps 70 resources free for what is not counted yet (a fifth until the
+ * follow-up functions took 21: the main template holds 415 today, 427 with the probes below). Every method of the
+ * API, and its path's resource, lives in the main template whatever stack holds its function: a person's rights' five
+ * routes took the last 7 under 430. The next routes need the settings API's methods out of the main template (a
+ * nested stack of their own, deployed with the API's deployment), which this budget will say.
  */
 const quota = { resources: 500, outputs: 200, parameters: 200 } as const;
-const resourceBudget = 420;
+const resourceBudget = 430;
 /** docs/api.md#settings-api: about forty settings routes in all; the nested stack must still hold them. */
 const expectedSettingsRoutes = 40;
 const projectedCeiling = 450;
@@ -134,12 +136,15 @@ describe('the settings API’s functions live in the nested stack, every method 
     expect(inNested.size).toBe(probed.filter(isSettingsRoute).length);
   });
 
-  test('the nested stack holds functions, their roles, policies and log groups, and nothing of API Gateway', () => {
+  test('the nested stack holds functions, their roles, policies and log groups, the export bucket, nothing of API Gateway', () => {
     expect([...new Set(types(withTwo.nested))]).toEqual([
       'AWS::IAM::Policy',
       'AWS::IAM::Role',
       'AWS::Lambda::Function',
       'AWS::Logs::LogGroup',
+      // The export routes' bucket, beside them (infra/cdk/constructs/settings-functions.ts).
+      'AWS::S3::Bucket',
+      'AWS::S3::BucketPolicy',
     ]);
   });
 

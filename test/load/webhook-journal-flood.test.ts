@@ -1,6 +1,6 @@
 import { messages } from '../../lib/messages';
 import type { SeedOutput } from '../../tools/seed/seed';
-import type { WebhookCallView } from '../../lib/settings/webhook-call-reads';
+import type { WebhookCallView } from '../../lib/domain/webhook-call-view';
 import { productionDeps, type Deps } from '../../lib/storage/client';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api';

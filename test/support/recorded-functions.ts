@@ -50,7 +50,8 @@ export function recordedFunctions(clock?: () => Date) {
   /**
    * A route's function as the stack configures it (infra/cdk/route-functions.ts): the signing-secrets table's
    * name only to the routes that write secrets, the delivery queue only to those that queue, the webhooks'
-   * functions (run here as Lambda runs them, under their own records) only to the replay; the local network.
+   * functions (run here as Lambda runs them, under their own records) only to the replay, the export bucket only to the
+   * exports; the local network.
    */
   const routeDepsOf = (route: Route): Deps =>
     ({
@@ -66,6 +67,8 @@ export function recordedFunctions(clock?: () => Date) {
               (await handlerOf(webhook))(event, aLambdaContext()),
           }
         : {}),
+      // The export bucket: the flows export documents small enough to be answered, so nothing is kept there.
+      ...(route.keepsExports ? { exports: { keep: async (name: string) => `https://exports.test/${name}` } } : {}),
     }) as Deps;
   const identityOf = (route: Route): IdentityProvider => {
     const config = loadIdentityConfig();

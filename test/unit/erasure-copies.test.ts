@@ -1,4 +1,4 @@
-import { carriesContact, isAbout } from '../../lib/domain/erasure/continue-erasures';
+import { carriesContact, isAbout } from '../../lib/domain/erasure/person-copies';
 
 /*
  * What the erasures' background counts as a copy of the person (docs/adr/0019-erasure-in-the-background.md): a kept

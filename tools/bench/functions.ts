@@ -189,6 +189,8 @@ export async function settingsFirstEvents(send: Send, runs: number): Promise<Fir
 
 /** The event functions' `DELIVERY_QUEUE_URL` (read on import); no cold start sends to it. */
 export const benchDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-deliveries`;
+/** The export routes' `EXPORT_BUCKET_NAME` (read on import): a bench export is answered whole, never kept. */
+export const benchExportBucketName = 'crm-bench-exports';
 /** Their `FOLLOW_UP_QUEUE_URL`, the same way. */
 export const benchFollowUpQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-bench-follow-ups`;
 

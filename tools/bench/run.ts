@@ -10,6 +10,7 @@ import { startLocalIdentityProvider } from '../local/identity-provider';
 import { checkBudgets, describeEnvironment, readBaseline } from './figures';
 import {
   benchDeliveryQueueUrl,
+  benchExportBucketName,
   benchFollowUpQueueUrl,
   buildBundles,
   coldStartEvents,
@@ -67,11 +68,13 @@ async function bench() {
     const bundles = await buildBundles(bundleDir);
     log(`${bundles.length} bundles built; ${coldStartRuns} cold starts each…`);
     const events = await coldStartEvents(workspaces.empty, sender(server.url));
-    // The event functions read their queues' URLs on import (lib/event-deps.ts); the routes ignore it. The replay
+    // The event functions read their queues' URLs on import (lib/event-deps.ts), the export routes their bucket's name;
+    // the other routes ignore them. The replay
     // invokes the webhooks' functions through the Lambda API the local server serves (tools/local/lambda-runtime.ts).
     const outbound = {
       DELIVERY_QUEUE_URL: benchDeliveryQueueUrl,
       FOLLOW_UP_QUEUE_URL: benchFollowUpQueueUrl,
+      EXPORT_BUCKET_NAME: benchExportBucketName,
       LAMBDA_ENDPOINT: server.url,
     };
     const invoked = { INGEST_LEAD_FUNCTION_NAME: 'ingestLead', RECRUITMENT_FUNCTION_NAME: 'recruitment' };

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { deployedWebhooks, webhookFunctionVariables } from '../../lib/settings/webhook-functions';
 import type { Deps } from '../../lib/storage/client';
 import type { DeliveryQueue } from '../../lib/domain/events/ports';
+import type { ExportStore } from '../../lib/domain/export/export-store';
 import { errorFields, logger } from '../../lib/observability';
 import { functionTimeoutSeconds } from '../../lib/routes';
 import { authorizerEntry, type DeployedRoute as Route } from '../../infra/cdk/route-grants';
@@ -33,9 +34,15 @@ export function lambdaContext(functionName: string, timeoutMs: number = function
 
 /**
  * What the stack gives some route functions besides the table (infra/cdk/route-functions.ts): the secrets table's name,
- * the delivery queue (`npm start`'s, none when the table has no stream), the Lambda API once the server listens.
+ * the delivery queue (`npm start`'s, none when the table has no stream), the Lambda API once the server listens, and
+ * the exports the server keeps and serves in place of the export bucket.
  */
-export type LocalOutbound = { secretsTableName: string; queue?: DeliveryQueue | undefined; lambdaEndpoint?: string };
+export type LocalOutbound = {
+  secretsTableName: string;
+  queue?: DeliveryQueue | undefined;
+  lambdaEndpoint?: string;
+  exports: ExportStore;
+};
 
 /** Without a stream there is no delivery function to hand a message to: queuing fails, as SQS unreachable would. */
 const noDeliveryQueue: DeliveryQueue = {
@@ -47,6 +54,9 @@ export const localDeliveryQueueUrl = `https://sqs.${localStage.region}.amazonaws
 /** The follow-up queue's stand-in URL, which the follow-up functions' modules read on import (never called). */
 export const localFollowUpQueueUrl = `https://sqs.${localStage.region}.amazonaws.com/${localStage.accountId}/crm-local-follow-ups`;
 
+/** Where the export routes' modules, which build their AWS handlers on import, find the bucket: any name will do. */
+export const localExportBucketName = 'crm-local-exports';
+
 /** The webhooks' functions named by their route ids: the same wiring as deployed, on this server's Lambda API. */
 const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables).map(([id, name]) => [name, id]));
 
@@ -54,6 +64,7 @@ const webhookNames = Object.fromEntries(Object.entries(webhookFunctionVariables)
 function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined): Deps {
   if (route.queuesDeliveries) process.env.DELIVERY_QUEUE_URL ||= localDeliveryQueueUrl;
   if (route.invokesWebhooks) for (const [name, id] of Object.entries(webhookNames)) process.env[name] ||= id;
+  if (route.keepsExports) process.env.EXPORT_BUCKET_NAME ||= localExportBucketName;
   const webhookEnv = { ...webhookNames, LAMBDA_ENDPOINT: outbound?.lambdaEndpoint };
   return {
     ...deps,
@@ -61,6 +72,7 @@ function routeDeps(deps: Deps, route: Route, outbound: LocalOutbound | undefined
     ...(route.secretsTableActions && outbound ? { secretsTableName: outbound.secretsTableName } : {}),
     ...(route.queuesDeliveries ? { queue: outbound?.queue ?? noDeliveryQueue } : {}),
     ...(route.invokesWebhooks ? { webhooks: deployedWebhooks(webhookEnv, localStage.region) } : {}),
+    ...(route.keepsExports && outbound ? { exports: outbound.exports } : {}),
   } as Deps;
 }
 

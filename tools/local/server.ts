@@ -8,6 +8,7 @@ import { deployedRoutes as routes } from '../../infra/cdk/route-grants';
 import { localSettingsPage } from '../app/page';
 import { localReferencePage } from '../openapi/reference-pages';
 import { answer, integrationTimeoutMs, maxRequestBodyBytes, type GatewayReply } from './api-gateway';
+import { localExports } from './export-downloads';
 import { lambdaApiReply, lambdaInvocations, type LocalOutbound } from './lambda-runtime';
 
 export type LocalServer = { url: string; close: () => Promise<void> };
@@ -38,7 +39,8 @@ export const deployedTimeouts: LocalTimeouts = { functionMs, integrationMs: inte
 /**
  * The local stand-in for API Gateway on 127.0.0.1: the routes of lib/routes.ts through api-gateway.ts, the functions
  * run by lambda-runtime.ts. Also GET /health, the API's reference, the settings page under /app/ (tools/app/page.ts),
- * and the Lambda API's Invoke (`lambdaApiReply`).
+ * the Lambda API's Invoke (`lambdaApiReply`), and the downloads of the exports it keeps for the export routes
+ * (./export-downloads.ts), by `deps`' clock.
  * `outbound`: the secrets table (by default the local one beside `deps`' table) and the delivery queue.
  * `onPasswordReset`: told of every reset the API accepted (`npm start` prints its code).
  */
@@ -46,14 +48,15 @@ export async function startLocalServer(options: {
   deps: Deps;
   port: number;
   timeouts?: Partial<LocalTimeouts>;
-  outbound?: Partial<LocalOutbound>;
+  outbound?: Partial<Omit<LocalOutbound, 'exports'>>;
   onPasswordReset?: (asked: PasswordResetAsked) => void;
 }): Promise<LocalServer> {
   const timeouts = { ...deployedTimeouts, ...options.timeouts };
   const running = new Set<Promise<unknown>>();
   const localSecretsTable = () => loadSecretsTableName({ ...process.env, TABLE_NAME: options.deps.tableName });
   const secretsTableName = options.outbound?.secretsTableName ?? localSecretsTable();
-  const outbound: LocalOutbound = { secretsTableName, queue: options.outbound?.queue };
+  const exports = localExports(options.deps.clock);
+  const outbound: LocalOutbound = { secretsTableName, queue: options.outbound?.queue, exports };
   const invocations = lambdaInvocations(options.deps, timeouts.functionMs, running, outbound);
   const reply = async (req: IncomingMessage): Promise<GatewayReply> => {
     const [method, target, body] = [req.method ?? 'GET', req.url ?? '/', await readBody(req)];
@@ -66,7 +69,10 @@ export async function startLocalServer(options: {
       const [functionName, authorization] = [decodeURIComponent(invoked[1] ?? ''), req.headers.authorization];
       return lambdaApiReply(invocations, routes, { functionName, payload: body, authorization });
     }
-    const page = method === 'GET' ? ((await localReferencePage(path)) ?? (await localSettingsPage(path))) : undefined;
+    const page =
+      method === 'GET'
+        ? (exports.download(path) ?? (await localReferencePage(path)) ?? (await localSettingsPage(path)))
+        : undefined;
     if (page !== undefined) return page;
     const [{ rawHeaders, httpVersion }, sourceIp] = [req, req.socket.remoteAddress ?? '127.0.0.1'];
     const ids = { requestId: randomUUID(), extendedRequestId: randomUUID(), now: new Date() };
@@ -100,6 +106,7 @@ export async function startLocalServer(options: {
   );
   // Read by the functions on their first invocation, after this.
   const url = (outbound.lambdaEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  exports.baseUrl = url;
   return {
     url,
     // Once every invocation has ended, those the gateway stopped waiting for included.

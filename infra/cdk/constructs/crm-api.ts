@@ -122,6 +122,8 @@ const privacyRoutes: readonly string[] = [
   'eraseWorkspaceProspect',
   'eraseWorkspaceCandidate',
   'findWorkspaceCandidates',
+  'exportWorkspaceProspect',
+  'exportWorkspaceCandidate',
 ];
 const settingsEdits: readonly string[] = ['createField', 'changeField', 'deleteField', 'changeWorkspace'];
 

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import type { DeployedRoute } from '../route-grants';
 import { routeFunction, type RouteFunctionSettings } from '../route-functions';
 import { isSettingsRoute } from '../settings-routes';
+import { ExportBucket } from './export-bucket';
 import type { RouteFunction } from './route-function';
 
 export type SettingsFunctionsProps = RouteFunctionSettings & {
@@ -36,6 +37,14 @@ export class SettingsFunctions extends NestedStack {
     const outside = props.routes.filter((route) => !isSettingsRoute(route));
     if (outside.length > 0)
       throw new Error(`Routes outside the settings API: ${outside.map((route) => route.id).join(', ')}`);
-    this.functions = new Map(props.routes.map((route) => [route.id, routeFunction(this, route, props)]));
+    // The export bucket beside the only functions that use it: no reference crosses stacks, and the main template keeps
+    // its resource budget (test/infra/template-size.test.ts).
+    const exports = props.routes.some((route) => route.keepsExports) ? new ExportBucket(this, 'Exports') : undefined;
+    this.functions = new Map(
+      props.routes.map((route) => [
+        route.id,
+        routeFunction(this, route, { ...props, ...(exports ? { exports } : {}) }),
+      ]),
+    );
   }
 }

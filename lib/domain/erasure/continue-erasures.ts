@@ -14,7 +14,7 @@ import {
   type ErasureStep,
 } from '../../storage/erasure';
 import type { ItemKey } from '../../storage/table-items';
-import { phonesInText } from '../phone';
+import { carriesContact, isAbout, textOf } from './person-copies';
 
 /**
  * How much one run does (docs/adr/0019-erasure-in-the-background.md): jobs read from the index, pages of at most
@@ -152,33 +152,7 @@ async function stepOnce(
   }
 }
 
-/** A kept body as text: one that was not UTF-8 is kept in base64 (docs/api.md#webhook-call-journal). */
-const textOf = (body: string, base64: boolean): string =>
-  base64 ? Buffer.from(body, 'base64').toString('utf8') : body;
-
 const keyOf = (item: Record<string, unknown>): ItemKey => ({ pk: item.pk as string, sk: item.sk as string });
-
-/**
- * A kept body carries the person when it holds one of the e-mails (compared ignoring case) or one of the phones: as
- * stored, or as any number written in it that reads as the same E.164 number.
- */
-export function carriesContact(body: string, job: Pick<Erasure, 'contacts'>): boolean {
-  const lower = body.toLowerCase();
-  if (job.contacts.emails.some((email) => lower.includes(email.toLowerCase()))) return true;
-  if (job.contacts.phones.length === 0) return false;
-  if (job.contacts.phones.some((phone) => body.includes(phone))) return true;
-  return phonesInText(body, job.contacts.phone_region).some((found) => job.contacts.phones.includes(found));
-}
-
-/**
- * A delivery is a copy of the record when its event is about it (`data.prospect.id`, `data.candidate.id`), but for the
- * event that tells its erasure (`data.prospect_id`, `data.candidate_id`), which is kept.
- */
-export function isAbout(delivery: Record<string, unknown>, job: Pick<Erasure, 'kind' | 'record_id'>): boolean {
-  if (typeof delivery.payload !== 'string') return false;
-  const data = (JSON.parse(delivery.payload) as { data?: Record<string, { id?: unknown } | undefined> }).data ?? {};
-  return data[job.kind]?.id === job.record_id;
-}
 
 async function inBatches<T>(values: readonly T[], size: number, work: (value: T) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < values.length; start += size) {

@@ -12,6 +12,7 @@ import {
 } from '../../storage/erasure';
 import { getWorkspace } from '../../storage/workspace-config';
 import { e164Of } from '../phone';
+import { contactsOf } from './person-copies';
 import { ConflictError, NotFoundError, phoneSettingsOf } from '../model';
 import { messages } from '../../messages';
 
@@ -87,11 +88,7 @@ export async function eraseRecordOf(
         record_id: recordId,
         erased_at: now.toISOString(),
         member_id: input.memberId,
-        contacts: {
-          emails: contact.email ? [contact.email] : [],
-          phones: contact.phone ? [contact.phone, ...(e164 && e164 !== contact.phone ? [e164] : [])] : [],
-          phone_region: region,
-        },
+        contacts: contactsOf(contact, region),
         step: 'records',
       },
       version: record.version as number,

@@ -1,5 +1,6 @@
 import { showCandidate } from '../use-cases/candidates';
-import { exportCandidate } from '../use-cases/person-exports';
+import { exportPerson } from '../../../lib/domain/export/person-exports';
+import { commandLine } from '../../../lib/storage/audit-log';
 import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
@@ -31,14 +32,19 @@ export const candidateShowCommand = defineCommand({
   },
 });
 
-/** docs/api.md#exports: everything kept about the candidate, printed whole (the text is the document), audited. */
+/** docs/api.md#exports: everything kept about the candidate, as its export route answers it, printed whole; audited. */
 export const candidateExportCommand = defineCommand({
   words: ['candidate', 'export'],
   summary: 'exporte en un document JSON tout ce qui est gardé sur un candidat (droit d’accès)',
   options: { workspace: workspaceOption, id: idOption('required', 'candidate') },
   async run(target, options) {
     const document = await onRecord(target, options.workspace, { kind: 'candidate', id: options.id }, () =>
-      exportCandidate(target.deps, { workspaceId: options.workspace, candidateId: options.id }),
+      exportPerson(target.deps, {
+        workspaceId: options.workspace,
+        kind: 'candidate',
+        recordId: options.id,
+        memberId: commandLine,
+      }),
     );
     return { document, text: JSON.stringify(document, null, 2) };
   },

@@ -1,7 +1,8 @@
 import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { reindexProspects } from '../storage/list-index';
-import { exportProspect } from '../use-cases/person-exports';
+import { exportPerson } from '../../../lib/domain/export/person-exports';
+import { commandLine } from '../../../lib/storage/audit-log';
 import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, fieldValueText, shown } from '../render';
@@ -16,14 +17,19 @@ export const prospectShowCommand = defineCommand({
   },
 });
 
-/** docs/api.md#exports: everything kept about the prospect, printed whole (the text is the document), audited. */
+/** docs/api.md#exports: everything kept about the prospect, as its export route answers it, printed whole; audited. */
 export const prospectExportCommand = defineCommand({
   words: ['prospect', 'export'],
   summary: 'exporte en un document JSON tout ce qui est gardé sur un prospect (droit d’accès)',
   options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
   async run(target, options) {
     const document = await onRecord(target, options.workspace, { kind: 'prospect', id: options.id }, () =>
-      exportProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id }),
+      exportPerson(target.deps, {
+        workspaceId: options.workspace,
+        kind: 'prospect',
+        recordId: options.id,
+        memberId: commandLine,
+      }),
     );
     return { document, text: JSON.stringify(document, null, 2) };
   },

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { listCalls, showCall, type WebhookCallView } from '../../../lib/settings/webhook-call-reads';
+import { listCalls, showCall } from '../../../lib/settings/webhook-call-reads';
+import type { WebhookCallView } from '../../../lib/domain/webhook-call-view';
 import { replayCall, type WebhookInvoker } from '../../../lib/settings/webhook-call-replay';
 import type { Deps } from '../../../lib/storage/client';
 import type { Route } from '../../../lib/routes';

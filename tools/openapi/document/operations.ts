@@ -334,6 +334,102 @@ const pipelineListing: OperationText['success'] = {
   },
 };
 
+/** An export's examples (docs/api.md#erasure-export-and-retention): one lead's call, one delivery of its creation. */
+const exportedAt = '2026-11-22T08:00:00.000Z';
+const leadCall = {
+  id: '0193a0e8-6f1a-7b2c-8d3e-4f5a6b7c8d9e',
+  at: '2026-11-14T09:12:45.120Z',
+  route: 'ingest-lead',
+  status: 200,
+  outcome: 'created',
+  record_id: ids.prospect,
+  placement: 'demande',
+  pipeline_id: ids.salesPipeline,
+  stage_id: ids.newStage,
+  warnings: [],
+  message: null,
+  request_id: 'b7e6d5c4-a3b2-4190-8f7e-6d5c4b3a2910',
+  count: 1,
+  body_truncated: false,
+};
+const creationDelivery = {
+  id: '0193a0e8-7a1b-7c2d-8e3f-4a5b6c7d8e9f',
+  event_id: '0193a0e8-7a1b-7c2d-9e3f-4a5b6c7d8e90',
+  type: 'prospect.created',
+  status: 'delivered',
+  attempts: 1,
+  last_status_code: 204,
+  last_error: null,
+  next_attempt_at: null,
+  created_at: '2026-11-14T09:12:46.002Z',
+};
+const prospectExport = {
+  exported_at: exportedAt,
+  prospect,
+  notes: [
+    {
+      id: ids.note,
+      content: 'Rappelé, intéressé par l’offre annuelle.',
+      date: '2026-11-20T14:00:00.000Z',
+      created_at: '2026-11-21T10:04:12.345Z',
+    },
+  ],
+  changes: [stageChangeEntry(null)],
+  webhook_calls: [{ call: leadCall, body: null }],
+  deliveries: [
+    {
+      ...creationDelivery,
+      payload: {
+        type: 'prospect.created',
+        timestamp: '2026-11-14T09:12:45.120Z',
+        data: { prospect, actor: { kind: 'webhook', id: ids.endpoint } },
+      },
+    },
+  ],
+};
+const candidate = {
+  id: ids.talent,
+  pipeline_id: '5f0d2c8e-1b3a-4d6f-9e2c-7a8b9c0d1e2f',
+  first_name: 'Camille',
+  last_name: 'Durand',
+  email: 'camille.durand@exemple.test',
+  phone: '+33612345678',
+  position: 'Commerciale terrain',
+  source: 'Welcome to the Jungle',
+  created_at: '2026-11-10T16:20:00.000Z',
+};
+const candidateExport = {
+  exported_at: exportedAt,
+  candidate,
+  notes: [
+    {
+      id: ids.olderNote,
+      content: 'Disponibilité : immédiate\nPrétentions : 38 k€',
+      created_at: '2026-11-10T16:20:00.000Z',
+    },
+  ],
+  webhook_calls: [
+    {
+      call: {
+        ...leadCall,
+        at: candidate.created_at,
+        route: 'recruitment',
+        status: 200,
+        record_id: ids.talent,
+        placement: null,
+        pipeline_id: null,
+        stage_id: null,
+      },
+      body: null,
+    },
+  ],
+  deliveries: [],
+};
+const exportLink = {
+  exported_at: exportedAt,
+  download_url: `https://crm-prod-exports.s3.eu-west-3.amazonaws.com/${ids.workspace}/0193a0f2-1c2d-7e3f-8a4b-5c6d7e8f9a0b.json?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…`,
+};
+
 /** A prospect's answer, the Prospect API's and a member's alike. */
 const prospectAnswer: OperationText['success'] = {
   200: {
@@ -947,6 +1043,54 @@ export const operations: Record<string, OperationText> = {
             details: queryDetails('pipeline', messages.unknownCandidateParameter),
           },
         ],
+      },
+    },
+  },
+
+  exportWorkspaceProspect: {
+    summary: 'Export everything kept about a prospect',
+    description:
+      'One JSON document of everything the service keeps about the person (docs/api.md#erasure-export-and-retention): the prospect as ' +
+      '`GET …/prospects/{prospect_id}` shows it, its notes and change-log entries, the journaled webhook calls that ' +
+      'named it and the failed ones whose kept body carries its e-mail or phone, with their kept bodies, and the ' +
+      'outbound deliveries whose event is about it with that event; each list ' +
+      'oldest first. Past 5 MB of JSON, `{ exported_at, download_url }` instead: a link to the same document, valid 15 ' +
+      'minutes. Audited (`prospect.exported`, naming the prospect by id).',
+    success: {
+      200: {
+        description: 'The document, or the link to it.',
+        schema: 'ProspectExport',
+        examples: {
+          document: { summary: 'The document', value: prospectExport },
+          link: { summary: 'Past 5 MB: the link', value: exportLink },
+        },
+      },
+    },
+    errors: { 404: memberProspectNotFound },
+  },
+
+  exportWorkspaceCandidate: {
+    summary: 'Export everything kept about a candidate',
+    description:
+      "As a prospect's export (docs/api.md#erasure-export-and-retention): the candidate, its notes (the answers of its forms), the journaled " +
+      'recruitment calls that named it or whose kept body carries its e-mail or phone, and the deliveries about it; a ' +
+      'candidate has no change log. Past 5 MB, the ' +
+      'link. Audited (`candidate.exported`).',
+    success: {
+      200: {
+        description: 'The document, or the link to it.',
+        schema: 'CandidateExport',
+        examples: {
+          document: { summary: 'The document', value: candidateExport },
+          link: { summary: 'Past 5 MB: the link', value: exportLink },
+        },
+      },
+    },
+    errors: {
+      404: {
+        description:
+          "No such candidate in the workspace (also a `candidate_id` that is not a UUID, or another workspace's candidate).",
+        examples: [{ summary: 'Unknown candidate', message: catalogue.candidate.notFound }],
       },
     },
   },

@@ -41,6 +41,10 @@ import type {
 import type { listSubscriptions } from '../../../lib/settings/subscription-list';
 import type { pageOfDeliveries } from '../../../lib/settings/subscription-deliveries';
 import type { DeliveryView } from '../../../lib/domain/events/delivery-view';
+import { eventTypes } from '../../../lib/domain/events/event-types';
+import type { ExportLink } from '../../../lib/domain/export/export-store';
+import type { CandidateExport } from '../../../lib/domain/export/person-exports';
+import type { ProspectExport } from '../../../lib/domain/export/person-exports';
 
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
@@ -203,20 +207,17 @@ const nextCursor = z.string().nullable().meta({
 });
 
 /** GET /prospects/{prospect_id}/notes (docs/api.md#list-notes). */
-export const noteListSchema = describing<{ notes: NoteView[]; next_cursor: string | null }>()(
-  z.strictObject({
-    notes: z.array(
-      z.strictObject({
-        id,
-        content: z.string().meta({ description: 'Plain text, exactly as sent.' }),
-        date: timestamp.meta({
-          description: 'The date the note is about: backfilled, else the reception time. ISO 8601, UTC (Z).',
-        }),
-        created_at: timestamp.meta({ description: 'Reception time, ISO 8601, UTC (Z): the order of the list.' }),
-      }),
-    ),
-    next_cursor: nextCursor,
+const noteSchema = z.strictObject({
+  id,
+  content: z.string().meta({ description: 'Plain text, exactly as sent.' }),
+  date: timestamp.meta({
+    description: 'The date the note is about: backfilled, else the reception time. ISO 8601, UTC (Z).',
   }),
+  created_at: timestamp.meta({ description: 'Reception time, ISO 8601, UTC (Z): the order of the list.' }),
+});
+
+export const noteListSchema = describing<{ notes: NoteView[]; next_cursor: string | null }>()(
+  z.strictObject({ notes: z.array(noteSchema), next_cursor: nextCursor }),
 );
 
 /** One change-log entry (docs/api.md#change-log): of a list, and of an undo's answer. */
@@ -603,18 +604,18 @@ export const webhookCallPageSchema = describing<Awaited<ReturnType<typeof pageOf
 );
 
 /** GET /webhook/calls/{call_id}: the call and its kept body, as the webhook read it. */
-export const webhookCallDocumentSchema = describing<Awaited<ReturnType<typeof showCall>>>()(
-  z.strictObject({
-    call: webhookCall,
-    body: z
-      .union([z.strictObject({ raw: z.string() }), z.record(z.string(), z.unknown())])
-      .nullable()
-      .meta({
-        description:
-          'The kept body as the webhook reads it; `{ raw }`, its text, when it was cut at 64 KB or is unreadable; null when none was kept.',
-      }),
-  }),
-);
+const webhookCallDocument = z.strictObject({
+  call: webhookCall,
+  body: z
+    .union([z.strictObject({ raw: z.string() }), z.record(z.string(), z.unknown())])
+    .nullable()
+    .meta({
+      description:
+        'The kept body as the webhook reads it; `{ raw }`, its text, when it was cut at 64 KB or is unreadable; null when none was kept.',
+    }),
+});
+
+export const webhookCallDocumentSchema = describing<Awaited<ReturnType<typeof showCall>>>()(webhookCallDocument);
 
 /** POST /webhook/calls/{call_id}/replay. */
 export const webhookReplaySchema = describing<Awaited<ReturnType<typeof replayCall>>>()(
@@ -687,23 +688,80 @@ export const deliveryPageSchema = describing<Awaited<ReturnType<typeof pageOfDel
   z.strictObject({ deliveries: z.array(delivery), next_cursor: nextCursor }),
 );
 
+/** A candidate as its look-up and its export show it (`candidateRecordView`). */
+const candidateRecord = z.strictObject({
+  id,
+  pipeline_id: id.meta({ description: 'The recruitment pipeline applied to.' }),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().meta({ description: 'As the first application sent it (the look-up ignores its case).' }),
+  phone: z.string().nullable(),
+  position: z.string().nullable(),
+  source: z.string(),
+  created_at: timestamp,
+});
+
 /** GET /workspaces/{workspace_id}/candidates: a person's candidates, one per recruitment pipeline they applied to. */
 export const candidateListSchema = describing<Awaited<ReturnType<typeof findCandidates>>>()(
   z.strictObject({
-    candidates: z.array(
-      z.strictObject({
-        id,
-        pipeline_id: id.meta({ description: 'The recruitment pipeline applied to.' }),
-        first_name: z.string(),
-        last_name: z.string(),
-        email: z.string().meta({ description: 'As the first application sent it (the look-up ignores its case).' }),
-        phone: z.string().nullable(),
-        position: z.string().nullable(),
-        source: z.string(),
-        created_at: timestamp,
-      }),
-    ),
+    candidates: z.array(candidateRecord),
   }),
+);
+
+/** A delivery with the event it carries, as posted (docs/api.md#exports). */
+const deliveryWithPayload = delivery.extend({
+  payload: z
+    .strictObject({ type: z.enum(eventTypes), timestamp, data: z.record(z.string(), z.unknown()) })
+    .meta({ description: 'The event the delivery carries, as it was posted (docs/events.md).' }),
+});
+
+const exportedAt = timestamp.meta({ description: 'When the document was built, ISO 8601, UTC (Z).' });
+
+/** An export past 5 MB: the link to the same document (docs/api.md#exports). */
+const exportLink = z.strictObject({
+  exported_at: exportedAt,
+  download_url: z.string().meta({
+    description: 'Downloads the same document (`GET`, no credential) for 15 minutes; kept a day, then deleted.',
+  }),
+});
+
+const callsOfPerson = z.array(webhookCallDocument).meta({
+  description:
+    'Each journaled call (30 days) that named the record, or failed with a kept body carrying its e-mail or phone, with that body, oldest first.',
+});
+const deliveriesOfPerson = z.array(deliveryWithPayload).meta({
+  description: 'Each outbound delivery whose event is about the record (30 days), with its event, oldest first.',
+});
+
+/** GET …/prospects/{prospect_id}/export: everything kept about the prospect, or past 5 MB the link to it. */
+export const prospectExportSchema = describing<ProspectExport | ExportLink>()(
+  z.union([
+    z.strictObject({
+      exported_at: exportedAt,
+      prospect: prospectSchema,
+      notes: z.array(noteSchema).meta({ description: 'Every note, oldest first.' }),
+      changes: z.array(changeLogEntrySchema).meta({ description: 'Every change-log entry, oldest first.' }),
+      webhook_calls: callsOfPerson,
+      deliveries: deliveriesOfPerson,
+    }),
+    exportLink,
+  ]),
+);
+
+/** GET …/candidates/{candidate_id}/export: everything kept about the candidate, or past 5 MB the link to it. */
+export const candidateExportSchema = describing<CandidateExport | ExportLink>()(
+  z.union([
+    z.strictObject({
+      exported_at: exportedAt,
+      candidate: candidateRecord,
+      notes: z
+        .array(z.strictObject({ id, content: z.string(), created_at: timestamp }))
+        .meta({ description: "Every note (a form's answers), oldest first." }),
+      webhook_calls: callsOfPerson,
+      deliveries: deliveriesOfPerson,
+    }),
+    exportLink,
+  ]),
 );
 
 /** The success bodies, by component name. */
@@ -755,6 +813,8 @@ export const responseSchemas = {
   InvitedMember: invitedMemberSchema,
   RemovedMember: removedMemberSchema,
   AuditPage: auditPageSchema,
+  ProspectExport: prospectExportSchema,
+  CandidateExport: candidateExportSchema,
 } as const;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;
