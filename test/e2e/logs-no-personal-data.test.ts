@@ -165,6 +165,28 @@ async function memberHeader(): Promise<Record<string, string>> {
   return bearer(session.member);
 }
 
+/**
+ * A prospect (or a candidate) of its own carrying the planted values, made by the webhook, for a route that erases or
+ * exports it: its routes' path and its id.
+ */
+async function aPlantedRecord(prospects: boolean, prefix: string): Promise<{ path: string; id: string }> {
+  const created = await api.request('POST', `/webhooks/${prospects ? 'ingest-lead' : 'recruitment'}`, {
+    query: webhookQuery(),
+    headers: bearer(ws.webhook?.token),
+    body: {
+      email: `${prefix}.${planted.email}`,
+      name: `${planted.firstName} ${planted.lastName}`,
+      first_name: planted.firstName,
+      phone: planted.nationalPhone,
+    },
+  });
+  const { prospect_id: prospectId, talent_id: talentId } = created.body as Record<string, string>;
+  return {
+    path: `/workspaces/${ws.workspace_id}/${prospects ? 'prospects' : 'candidates'}`,
+    id: (prospectId ?? talentId) as string,
+  };
+}
+
 /** A sign-in route's call made to prepare the calls, checked against the OpenAPI document as every call here. */
 async function postJson(path: string, body: unknown): Promise<unknown> {
   return (await api.request('POST', path, { body })).body;
@@ -584,26 +606,14 @@ async function callsOf(routeId: string): Promise<Call[]> {
     case 'eraseWorkspaceCandidate': {
       const member = await memberHeader();
       // A record of its own carrying the planted values, erased; the planted values in the path and the body.
-      const prospects = routeId === 'eraseWorkspaceProspect';
-      const created = await api.request('POST', `/webhooks/${prospects ? 'ingest-lead' : 'recruitment'}`, {
-        query: webhookQuery(),
-        headers: bearer(ws.webhook?.token),
-        body: {
-          email: `efface.${planted.email}`,
-          name: `${planted.firstName} ${planted.lastName}`,
-          first_name: planted.firstName,
-          phone: planted.nationalPhone,
-        },
-      });
-      const { prospect_id: prospectId, talent_id: talentId } = created.body as Record<string, string>;
-      const path = `/workspaces/${ws.workspace_id}/${prospects ? 'prospects' : 'candidates'}`;
+      const { path, id } = await aPlantedRecord(routeId === 'eraseWorkspaceProspect', 'efface');
       return [
-        { method: 'POST', path: `${path}/${prospectId ?? talentId}/erase`, headers: member },
-        { method: 'POST', path: `${path}/${prospectId ?? talentId}/erase`, headers: member },
+        { method: 'POST', path: `${path}/${id}/erase`, headers: member },
+        { method: 'POST', path: `${path}/${id}/erase`, headers: member },
         { method: 'POST', path: `${path}/${encodeURIComponent(planted.email)}/erase`, headers: member },
         {
           method: 'POST',
-          path: `${path}/${prospectId ?? talentId}/erase`,
+          path: `${path}/${id}/erase`,
           headers: member,
           body: json({ raison: planted.note }),
         },
@@ -623,21 +633,9 @@ async function callsOf(routeId: string): Promise<Call[]> {
     case 'exportWorkspaceCandidate': {
       const member = await memberHeader();
       // A record of its own carrying the planted values, exported whole: the document holds them, no log line may.
-      const prospects = routeId === 'exportWorkspaceProspect';
-      const created = await api.request('POST', `/webhooks/${prospects ? 'ingest-lead' : 'recruitment'}`, {
-        query: webhookQuery(),
-        headers: bearer(ws.webhook?.token),
-        body: {
-          email: `export.${planted.email}`,
-          name: `${planted.firstName} ${planted.lastName}`,
-          first_name: planted.firstName,
-          phone: planted.nationalPhone,
-        },
-      });
-      const { prospect_id: prospectId, talent_id: talentId } = created.body as Record<string, string>;
-      const path = `/workspaces/${ws.workspace_id}/${prospects ? 'prospects' : 'candidates'}`;
+      const { path, id } = await aPlantedRecord(routeId === 'exportWorkspaceProspect', 'export');
       return [
-        { method: 'GET', path: `${path}/${prospectId ?? talentId}/export`, headers: member },
+        { method: 'GET', path: `${path}/${id}/export`, headers: member },
         { method: 'GET', path: `${path}/${encodeURIComponent(planted.email)}/export`, headers: member },
       ];
     }

@@ -786,15 +786,21 @@ describe('outbound events: a real fan-out and real deliveries, recorded per func
   });
 });
 
+/** The seeded admin (`person`) signed in: a settings call of theirs on the workspace, with the path's ids given. */
+async function signedInAdmin(): Promise<(pathParameters: Record<string, string>) => FunctionCall> {
+  const signedIn = await poolIdentityProvider().signIn(person.email, person.password, undefined, {
+    ipAddress: undefined,
+  });
+  if (signedIn.kind !== 'signed_in') throw new Error(`the admin could not sign in: ${signedIn.kind}`);
+  return (pathParameters) => ({
+    headers: bearer(signedIn.tokens.accessToken),
+    pathParameters: { workspace_id: ws.workspace_id, ...pathParameters },
+  });
+}
+
 describe('export: everything kept about a prospect and a candidate, for an admin', () => {
   test('the two exports, each reading the record, the workspace, its journal and deliveries; audited', async () => {
-    const identity = poolIdentityProvider();
-    const signedIn = await identity.signIn(person.email, person.password, undefined, { ipAddress: undefined });
-    if (signedIn.kind !== 'signed_in') throw new Error(`the admin could not sign in: ${signedIn.kind}`);
-    const asAdmin = (pathParameters: Record<string, string>): FunctionCall => ({
-      headers: bearer(signedIn.tokens.accessToken),
-      pathParameters: { workspace_id: ws.workspace_id, ...pathParameters },
-    });
+    const asAdmin = await signedInAdmin();
     const prospectId = await aLead('export-iam@test.fr');
     expect(
       (await functions.request('addNote', onProspect(prospectId, { body: { content: 'À exporter' } }))).status,
@@ -816,13 +822,7 @@ describe('export: everything kept about a prospect and a candidate, for an admin
 
 describe('erasure: a prospect and a candidate (found by e-mail) erased by an admin, their copies deleted by the background run', () => {
   test('the erasures, then the run that deletes every copy', async () => {
-    const identity = poolIdentityProvider();
-    const signedIn = await identity.signIn(person.email, person.password, undefined, { ipAddress: undefined });
-    if (signedIn.kind !== 'signed_in') throw new Error(`the admin could not sign in: ${signedIn.kind}`);
-    const asAdmin = (pathParameters: Record<string, string>): FunctionCall => ({
-      headers: bearer(signedIn.tokens.accessToken),
-      pathParameters: { workspace_id: ws.workspace_id, ...pathParameters },
-    });
+    const asAdmin = await signedInAdmin();
     const prospectId = await aLead('erase-iam@test.fr');
     const keyed = onProspect(prospectId, {
       body: { stage: 'Relance', follow_up_at: new Date(Date.now() + 86_400_000).toISOString() },
