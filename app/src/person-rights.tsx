@@ -66,9 +66,9 @@ export function PersonRights({
     if (!data) return setFailure(messageOf(error));
     setFailure(undefined);
     if ('download_url' in data) return setExported({ link: data.download_url });
-    const document = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+    const contents = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
     const name = texts.rights.fileName(person.kind === 'prospect' ? 'prospect' : 'candidat', person.id);
-    setExported({ file: { name, url: URL.createObjectURL(document) } });
+    setExported({ file: { name, url: URL.createObjectURL(contents) } });
   };
 
   const erase = async () => {

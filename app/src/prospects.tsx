@@ -383,7 +383,9 @@ function ProspectSearch({ workspace }: { workspace: Workspace }) {
   };
 
   const erased = (candidate: Candidate) => {
-    setFound((before) => before && { ...before, candidates: before.candidates.filter((each) => each !== candidate) });
+    setFound(
+      (before) => before && { ...before, candidates: before.candidates.filter((each) => each.id !== candidate.id) },
+    );
     setStatus(texts.rights.candidateErased);
   };
 
