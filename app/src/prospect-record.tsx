@@ -1,9 +1,11 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { leaveFor } from './arrival-notice';
 import { ChangeEntries } from './change-entries';
 import { ShownName } from './copyable-value';
 import { fieldValueText, type FieldValues } from './field-values';
+import { PersonRights } from './person-rights';
 import { prospectName } from './prospect-names';
 import { TagNames } from './prospects';
 import { hrefOf } from './routes';
@@ -20,7 +22,9 @@ type Prospect = components['schemas']['Prospect'] & { fields?: FieldValues };
  * phone) is shown at its own address (`…/prospects/<prospect id>`, a link a colleague of the workspace can open), with
  * its custom fields by label in the order they were created, and its « Modifications par l'API », each undone in one
  * action; after an undo the prospect is read again, so that every field shown (its tags too, which the undo's answer
- * does not carry) is the API's. « Tous les prospects » leads back to the list, its filters as they were.
+ * does not carry) is the API's. « Tous les prospects » leads back to the list, its filters as they were. An admin
+ * exports the prospect's data or erases it (`PersonRights`); once erased, the page is back on the list, saying so
+ * without naming the person.
  */
 export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace; prospectId: string }) {
   const [prospect, setProspect] = useState<Prospect>();
@@ -90,6 +94,16 @@ export function ProspectRecord({ workspace, prospectId }: { workspace: Workspace
               </Fragment>
             ))}
           </dl>
+          <PersonRights
+            workspace={workspace}
+            person={{
+              kind: 'prospect',
+              id: prospect.id,
+              name: prospectName(prospect),
+              contact: prospect.email ?? prospect.phone,
+            }}
+            onErased={() => leaveFor({ workspaceId: workspace.id, screen: 'prospects' }, texts.rights.prospectErased)}
+          />
           <h4>{texts.prospect.changes}</h4>
           <ChangeEntries
             key={prospect.id}

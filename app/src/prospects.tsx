@@ -1,6 +1,8 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, messageOf } from './api';
+import { takeArrivalNotice } from './arrival-notice';
+import { CandidatesFound, type Candidate } from './candidates-found';
 import { ShownName } from './copyable-value';
 import { usePages } from './pages';
 import { prospectName } from './prospect-names';
@@ -88,11 +90,14 @@ function queryOf(filters: Filters, cursor: string | null) {
  * « Prospects » (docs/api.md#settings-page): the workspace's prospects a page at a time (« Plus »), filtered by
  * pipeline, stage, setter, closer, tag and follow-up, in the order chosen, each line a link to its « Fiche prospect »;
  * « À relancer » shows the person's own prospects (setter or closer) whose follow-up is due, soonest first. A prospect
- * is also found by e-mail or phone, as the lead webhook would match it.
+ * is also found by e-mail or phone, as the lead webhook would match it, and a candidate by e-mail (`ProspectSearch`). A
+ * prospect erased from its record leaves for this screen, which says so once.
  */
 export function Prospects({ workspace }: { workspace: Workspace }) {
   const names = useWorkspaceNames(workspace);
   const [filters, setFilters] = useState(() => keptFilters(workspace.id));
+  // What the screen left said on leaving for this one (a prospect erased), shown once.
+  const [arrival] = useState(takeArrivalNotice);
 
   const choose = (next: Filters) => {
     sessionStorage.setItem(`${filtersKeyPrefix}${workspace.id}`, JSON.stringify(next));
@@ -118,6 +123,7 @@ export function Prospects({ workspace }: { workspace: Workspace }) {
   return (
     <section aria-labelledby="prospects-heading">
       <h2 id="prospects-heading">{texts.prospects.heading}</h2>
+      {arrival && <p role="status">{arrival}</p>}
       <ProspectSearch workspace={workspace} />
       <h3>{texts.prospects.listHeading}</h3>
       <div class="actions">
@@ -338,27 +344,49 @@ function FilterForm(props: { filters: Filters; names: WorkspaceNames; onChange: 
   );
 }
 
+/** What a search found: the prospect (none: the words for none) and, for an e-mail, the address's candidates. */
+type Found = { prospect: Prospect | undefined; candidates: Candidate[] };
+
 /**
- * A prospect found by e-mail or phone, as the lead webhook would match it: its record opened at its own address, or
- * the words for none.
+ * A prospect found by e-mail or phone, as the lead webhook would match it, and, by e-mail, the address's candidates
+ * (docs/api.md#erasure-export-and-retention): with no candidate, the prospect's record opened at its own address, or
+ * the words for none; with candidates, they are listed here beside a link to the prospect's record, so that neither
+ * hides the other. A phone finds no candidate (the API looks them up by e-mail only). A refusal of the candidates'
+ * look-up is shown beside the prospect found, rather than leaving for its record.
  */
 function ProspectSearch({ workspace }: { workspace: Workspace }) {
-  const [notFound, setNotFound] = useState(false);
+  const [found, setFound] = useState<Found>();
+  const [status, setStatus] = useState<string>();
   const [failure, setFailure] = useState<string>();
 
   const find = async (event: SubmitEvent) => {
     event.preventDefault();
     const fields = new FormData(event.currentTarget as HTMLFormElement);
     const marker = fields.get('marker') === 'phone' ? 'phone' : 'email';
-    const query: Partial<Record<Marker, string>> = { [marker]: String(fields.get('value')) };
-    const { data, error } = await api.GET('/workspaces/{workspace_id}/prospects', {
-      params: { path: { workspace_id: workspace.id }, query },
-    });
-    if (!data) return setFailure(messageOf(error));
-    setFailure(undefined);
-    const [found] = data.prospects;
-    if (found) goTo({ workspaceId: workspace.id, screen: 'prospects', item: found.id });
-    else setNotFound(true);
+    const value = String(fields.get('value'));
+    const query: Partial<Record<Marker, string>> = { [marker]: value };
+    const path = { workspace_id: workspace.id };
+    const [prospects, candidates] = await Promise.all([
+      api.GET('/workspaces/{workspace_id}/prospects', { params: { path, query } }),
+      marker === 'email'
+        ? api.GET('/workspaces/{workspace_id}/candidates', { params: { path, query: { email: value } } })
+        : undefined,
+    ]);
+    setStatus(undefined);
+    if (!prospects.data) return setFailure(messageOf(prospects.error));
+    const refused = candidates !== undefined && !candidates.data;
+    setFailure(refused ? messageOf(candidates.error) : undefined);
+    const next = { prospect: prospects.data.prospects[0], candidates: candidates?.data?.candidates ?? [] };
+    if (next.prospect && next.candidates.length === 0 && !refused)
+      return goTo({ workspaceId: workspace.id, screen: 'prospects', item: next.prospect.id });
+    setFound(next);
+  };
+
+  const erased = (candidate: Candidate) => {
+    setFound(
+      (before) => before && { ...before, candidates: before.candidates.filter((each) => each.id !== candidate.id) },
+    );
+    setStatus(texts.rights.candidateErased);
   };
 
   return (
@@ -375,11 +403,22 @@ function ProspectSearch({ workspace }: { workspace: Workspace }) {
           </label>
         </fieldset>
         <label for="prospect-value">{texts.prospect.value}</label>
-        <input id="prospect-value" name="value" required onInput={() => setNotFound(false)} />
+        <input id="prospect-value" name="value" required onInput={() => setFound(undefined)} />
         <button type="submit">{texts.prospect.find}</button>
       </form>
       {failure && <p role="alert">{failure}</p>}
-      {notFound && <p role="status">{texts.prospect.none}</p>}
+      {found && !found.prospect && <p role="status">{texts.prospect.none}</p>}
+      {found?.prospect && (
+        <p>
+          <a href={hrefOf({ workspaceId: workspace.id, screen: 'prospects', item: found.prospect.id })}>
+            {texts.candidates.openProspect(prospectName(found.prospect))}
+          </a>
+        </p>
+      )}
+      {found && found.candidates.length > 0 && (
+        <CandidatesFound workspace={workspace} candidates={found.candidates} onErased={erased} />
+      )}
+      <p role="status">{status}</p>
     </>
   );
 }

@@ -405,6 +405,42 @@ export const texts = {
     /** A stage as the page names it: its pipeline's name, then its own. */
     stageIn: (pipeline: string, stage: string) => `${pipeline} › ${stage}`,
   },
+  /**
+   * A person's rights on « Fiche prospect » and beside the candidates found by e-mail (docs/api.md#erasure-export-and-retention):
+   * their data exported as one file, or erased, an admin's only.
+   */
+  rights: {
+    export: 'Exporter',
+    exportOf: (who: string) => `Exporter les données de ${who}`,
+    erase: 'Effacer',
+    eraseOf: (who: string) => `Effacer ${who} et toutes ses données`,
+    /** The person as the confirmation names them: the name the page shows, and the e-mail or phone beside it. */
+    who: (name: string, contact: string | null) =>
+      contact === null || contact === name ? name : `${name} (${contact})`,
+    confirmErase: (what: string, who: string) =>
+      `Effacer ${what} ${who} ? Ses données, notes et copies seront supprimées de l’espace. C’est définitif : rien ne pourra être restauré.`,
+    prospect: 'le prospect',
+    candidate: 'le candidat',
+    /** The file the browser saves: the person's kind, then its id. */
+    fileName: (kind: 'prospect' | 'candidat', id: string) => `${kind}-${id}.json`,
+    exported: (file: string) => `Export prêt : votre navigateur enregistre le fichier ${file}.`,
+    saveAgain: (file: string) => `Enregistrer ${file} à nouveau`,
+    exportedAsLink:
+      'Export prêt : trop volumineux pour être enregistré directement, il se télécharge par le lien « Télécharger l’export », valable 15 minutes.',
+    download: 'Télécharger l’export',
+    prospectErased:
+      'Prospect effacé : il n’apparaît plus nulle part, et ses dernières copies sont supprimées dans les minutes qui suivent.',
+    candidateErased:
+      'Candidat effacé : il n’apparaît plus nulle part, et ses dernières copies sont supprimées dans les minutes qui suivent.',
+  },
+  /** The candidates found by the e-mail « Prospects » searches (docs/api.md#erasure-export-and-retention). */
+  candidates: {
+    heading: 'Candidats à cette adresse',
+    name: 'Candidat',
+    position: 'Poste',
+    received: 'Candidature reçue le',
+    openProspect: (name: string) => `Ouvrir la fiche prospect de ${name}`,
+  },
   members: {
     heading: 'Membres',
     none: "Cet espace n'a encore aucun membre.",
