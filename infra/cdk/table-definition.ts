@@ -54,7 +54,7 @@ export const tableDefinition = {
      * a follow-up is set, by follow-up.
      */
     {
-      indexName: indexes.prospectsOfStageByChange,
+      indexName: indexes.recordsByLastChange,
       partitionKey: 'gsi5pk',
       sortKey: 'gsi5sk',
       projection: { type: 'KEYS_ONLY' },
