@@ -224,14 +224,15 @@ export const routeGrants = {
   recruitment: {
     entry: 'functions/webhooks/recruitment.ts',
     /**
-     * The known candidate comes back with the refused transaction: no read but the configuration.
+     * The known candidate comes back with the refused transaction: no read but the configuration. Its new
+     * application moves its last write (UpdateItem CANDIDATE#: `updated_at`, its key in gsi5, for the retention).
      * UpdateItem on CALL# counts the calls refused for their token, per minute.
      */
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
     tableKeys: {
       GetItem: ['WS#'],
       PutItem: ['IDEM#', 'CANDIDATE#', 'UNIQ#', 'CALL#'],
-      UpdateItem: ['IDEM#', 'CALL#'],
+      UpdateItem: ['IDEM#', 'CANDIDATE#', 'CALL#'],
     },
   },
   /*
@@ -830,13 +831,14 @@ export const eventFunctions: readonly EventFunction[] = [
      * deliveries walked by Query (never a Scan); each copy deleted, a journaled call's record and kept body removed
      * (UpdateItem CALL#); the job deleted at the end. Once a day, the retention: the workspaces from index gsi1
      * (`WORKSPACES`: it projects whole items, the API keys' fingerprints of another partition included, which this
-     * function never queries), their prospects last written before the cutoff from gsi5, each erased by the erase
-     * routes' transaction (docs/adr/0019-erasure-in-the-background.md).
+     * function never queries, and each workspace's phone region: no GetItem on WS#), their prospects and candidates
+     * last written before the cutoff from gsi5, each read strongly (GetItem) and erased by the erase routes' transaction
+     * (docs/adr/0019-erasure-in-the-background.md).
      */
     tableActions: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'PutItem'],
     tableKeys: {
       Query: ['PROSPECT#', 'CANDIDATE#', 'CALL#', 'DELIVERY#'],
-      GetItem: ['ERASURE#', 'WS#', 'PROSPECT#'],
+      GetItem: ['ERASURE#', 'PROSPECT#', 'CANDIDATE#'],
       UpdateItem: ['ERASURE#', 'CALL#'],
       DeleteItem: ['PROSPECT#', 'CANDIDATE#', 'DELIVERY#', 'FOLLOWUP#', 'ERASURE#', 'IDEM#', 'UNIQ#'],
       PutItem: ['ERASURE#', 'AUDIT#'],

@@ -50,11 +50,12 @@ export const tableDefinition = {
     },
     /**
      * The lists of prospects (docs/adr/0017-lists-of-prospects.md), keys only: a list reads the prospects themselves,
-     * strongly, so an entry is rewritten only when its key moves. By stage, in the order of the last change; and, while
-     * a follow-up is set, by follow-up.
+     * strongly, so an entry is rewritten only when its key moves. By stage, in the order of the last change (where the
+     * candidates of each recruitment pipeline also stand, by their last application, for the retention: partitions of
+     * their own, which no list reads); and, while a follow-up is set, by follow-up.
      */
     {
-      indexName: indexes.prospectsOfStageByChange,
+      indexName: indexes.recordsByLastChange,
       partitionKey: 'gsi5pk',
       sortKey: 'gsi5sk',
       projection: { type: 'KEYS_ONLY' },

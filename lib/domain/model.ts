@@ -150,6 +150,10 @@ export type Candidate = {
   source: string;
   version: number;
   created_at: string;
+  /**
+   * Its last application: its creation, then each time the same e-mail applies to the same pipeline again (the
+   * retention counts from it: docs/data-model.md, "Candidate"). Shown in no answer.
+   */
   updated_at: string;
   /** The webhook endpoint that created it; absent on a candidate created before actors were stamped. */
   actor?: Actor;

@@ -11,7 +11,7 @@ export type ListIndex = 'creation' | 'change' | 'follow-up';
 
 const indexOf = {
   creation: { name: indexes.prospectPhonesOfWorkspace, pk: 'gsi3pk', sk: 'gsi3sk' },
-  change: { name: indexes.prospectsOfStageByChange, pk: 'gsi5pk', sk: 'gsi5sk' },
+  change: { name: indexes.recordsByLastChange, pk: 'gsi5pk', sk: 'gsi5sk' },
   'follow-up': { name: indexes.prospectsByFollowUp, pk: 'gsi6pk', sk: 'gsi6sk' },
 } as const;
 

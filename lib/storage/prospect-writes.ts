@@ -45,7 +45,7 @@ export function prospectUpdate(
     ':now': change.now,
     ':one': 1,
     ':actor': change.actor,
-    ':changeKey': keys.prospectByChange(change.now, target.prospectId),
+    ':changeKey': keys.recordByChange(change.now, target.prospectId),
     ...conditionValues,
   };
   // The lists' index keys move with what they hold (docs/adr/0017-lists-of-prospects.md): the last change always, the

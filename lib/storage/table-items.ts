@@ -55,10 +55,12 @@ export const indexes = {
    */
   pendingWorkByTime: 'gsi4',
   /**
-   * A workspace's prospects by stage, in the order of their last change (lists by last change, by stage, by pipeline:
-   * docs/adr/0017-lists-of-prospects.md).
+   * Records in the order of their last change, keys only: a workspace's prospects by stage (lists by last change, by
+   * stage, by pipeline: docs/adr/0017-lists-of-prospects.md; the retention), and its candidates by recruitment
+   * pipeline (the retention: docs/adr/0019-erasure-in-the-background.md). Their partitions never meet (`WS#…#STAGE#…`,
+   * `CANDIDATES#…`), so no list of prospects reads a candidate.
    */
-  prospectsOfStageByChange: 'gsi5',
+  recordsByLastChange: 'gsi5',
   /** A workspace's prospects with a follow-up, soonest first (lists by follow-up). */
   prospectsByFollowUp: 'gsi6',
 } as const;
@@ -114,10 +116,13 @@ export const keys = {
   /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>` (oldest first). */
   prospectsOfWorkspace: (workspaceId: string): string => `WS#${workspaceId}#PROSPECTS`,
   prospectInWorkspace: (createdAt: string, prospectId: string): string => `${createdAt}#${prospectId}`,
-  /** `indexes.prospectsOfStageByChange`: one partition per stage, `-` for a prospect without one. */
+  /** `indexes.recordsByLastChange`: one partition per stage, `-` for a prospect without one. */
   prospectsOfStage: (workspaceId: string, stageId: string | null): string =>
     `WS#${workspaceId}#STAGE#${stageId ?? '-'}`,
-  prospectByChange: (updatedAt: string, prospectId: string): string => `${updatedAt}#${prospectId}`,
+  /** `indexes.recordsByLastChange`: one partition per recruitment pipeline. */
+  candidatesOfPipeline: (workspaceId: string, pipelineId: string): string => `CANDIDATES#${workspaceId}#${pipelineId}`,
+  /** `indexes.recordsByLastChange`'s sort key, a prospect's or a candidate's: its `updated_at` first. */
+  recordByChange: (updatedAt: string, recordId: string): string => `${updatedAt}#${recordId}`,
   /** `indexes.prospectsByFollowUp`: one partition per workspace, only prospects with a follow-up. */
   prospectsByFollowUp: (workspaceId: string): string => `WS#${workspaceId}#FOLLOWUP`,
   prospectByFollowUp: (followUpAt: string, prospectId: string): string => `${followUpAt}#${prospectId}`,
@@ -272,7 +277,7 @@ export type ProspectItem = Prospect & {
   /** `indexes.prospectPhonesOfWorkspace`: `WS#<ws>#PROSPECTS`, `<created_at>#<id>`. */
   gsi3pk: string;
   gsi3sk: string;
-  /** `indexes.prospectsOfStageByChange`: `WS#<ws>#STAGE#<stage>`, `<updated_at>#<id>`. */
+  /** `indexes.recordsByLastChange`: `WS#<ws>#STAGE#<stage>`, `<updated_at>#<id>`. */
   gsi5pk: string;
   gsi5sk: string;
   /** `indexes.prospectsByFollowUp`, while a follow-up is set: `WS#<ws>#FOLLOWUP`, `<next_follow_up_at>#<id>`. */
@@ -280,7 +285,17 @@ export type ProspectItem = Prospect & {
   gsi6sk?: string;
 };
 
-export type CandidateItem = Candidate & { pk: string; sk: 'CANDIDATE'; type: 'candidate' };
+export type CandidateItem = Candidate & {
+  pk: string;
+  sk: 'CANDIDATE';
+  type: 'candidate';
+  /**
+   * `indexes.recordsByLastChange`: `CANDIDATES#<ws>#<pipeline>`, `<updated_at>#<id>`; absent on a candidate written
+   * before the index and not reindexed yet (admin `candidate reindex`).
+   */
+  gsi5pk?: string;
+  gsi5sk?: string;
+};
 
 /** In the prospect's (or candidate's) partition, sort key NOTE#<created_at>#<id>. */
 export type NoteItem = Note & { pk: string; sk: string; type: 'note' };
@@ -339,7 +354,7 @@ export function listIndexKeys(
 ): Pick<ProspectItem, 'gsi5pk' | 'gsi5sk' | 'gsi6pk' | 'gsi6sk'> {
   return {
     gsi5pk: keys.prospectsOfStage(prospect.workspace_id, prospect.stage_id),
-    gsi5sk: keys.prospectByChange(prospect.updated_at, prospect.id),
+    gsi5sk: keys.recordByChange(prospect.updated_at, prospect.id),
     ...(prospect.next_follow_up_at
       ? {
           gsi6pk: keys.prospectsByFollowUp(prospect.workspace_id),
@@ -348,6 +363,17 @@ export function listIndexKeys(
       : {}),
   };
 }
+
+/**
+ * A candidate's key in `indexes.recordsByLastChange`: its recruitment pipeline and its last application
+ * (`updated_at`, docs/data-model.md, "Candidate"), which the retention reads.
+ */
+export const candidateIndexKeys = (
+  candidate: Pick<Candidate, 'workspace_id' | 'pipeline_id' | 'id' | 'updated_at'>,
+): Required<Pick<CandidateItem, 'gsi5pk' | 'gsi5sk'>> => ({
+  gsi5pk: keys.candidatesOfPipeline(candidate.workspace_id, candidate.pipeline_id),
+  gsi5sk: keys.recordByChange(candidate.updated_at, candidate.id),
+});
 
 /** The one builder of each stored item kind: keys and item shapes are storage's alone. */
 export const items = {
@@ -365,6 +391,7 @@ export const items = {
     sk: 'CANDIDATE',
     type: 'candidate',
     ...candidate,
+    ...candidateIndexKeys(candidate),
   }),
   /** Notes live in the partition of the record they are on. */
   note: (owner: 'prospect' | 'candidate', note: Stamped<Note>): NoteItem => ({

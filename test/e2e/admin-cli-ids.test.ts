@@ -73,6 +73,7 @@ const invocations: Record<string, string[][]> = {
   'candidate show': [['workspace', 'id']],
   'candidate export': [['workspace', 'id']],
   'candidate erase': [['workspace', 'id']],
+  'candidate reindex': [['workspace']],
   'changelog list': [
     ['workspace', 'prospect'],
     ['workspace', 'key'],

@@ -60,6 +60,7 @@ async function candidatePartition(workspaceId: string, candidateId: string) {
   return {
     candidate: Items.find((item) => item.type === 'candidate'),
     notes: Items.filter((item) => item.type === 'note').map((item) => item.content as string),
+    againAt: Items.find((item) => item.type === 'note' && item.application === 'again')?.created_at as string,
   };
 }
 
@@ -264,9 +265,16 @@ describe('POST /webhooks/recruitment: candidates and answers', () => {
     });
     const id = (first.body as { talent_id: string }).talent_id;
     expect(second.body).toEqual({ ok: true, talent_id: id, action: 'existing' });
-    const { candidate, notes } = await candidatePartition(ws.workspace_id, id);
+    const { candidate, notes, againAt } = await candidatePartition(ws.workspace_id, id);
     expect(candidate).toMatchObject({ first_name: 'Paul', last_name: 'Martin', position: null });
     expect(notes.sort()).toEqual(['Q : deux', 'Q : un']);
+    // Its last application is its last write: the retention's index key moves with it (docs/data-model.md, "Candidate").
+    expect(candidate).toMatchObject({
+      version: 2,
+      updated_at: againAt,
+      gsi5pk: keys.candidatesOfPipeline(ws.workspace_id, ws.recruitment_pipelines.devs?.id as string),
+      gsi5sk: `${againAt}#${id}`,
+    });
   });
 
   it('treats the same e-mail in another recruitment pipeline as a new candidate', async () => {

@@ -67,6 +67,7 @@ import {
   storedItems,
 } from '../support/recorded-events';
 import { recordedEventFunctions, recordedFunctions, type FunctionCall } from '../support/recorded-functions';
+import { aCandidateItem } from '../support/candidate-items';
 import { aProspectItem } from '../support/prospect-items';
 import { aSalesPipeline, aWorkspace } from '../support/seed';
 import { settingsProbe, signInProbe } from '../support/settings-probes';
@@ -887,13 +888,20 @@ describe('erasure: a prospect and a candidate (found by e-mail) erased by an adm
     expect(await storedItem(reader, delivery)).toBeUndefined();
     expect(await storedItem(reader, keys.erasure(ws.workspace_id, 'prospect', prospectId))).toBeUndefined();
 
-    // The daily retention: a workspace keeping a month, one prospect last written long before.
-    const { workspace_id: keeping } = await seedWorkspace(reader, aWorkspace({ prospects: [] }));
+    // The daily retention: a workspace keeping a month, one prospect and one candidate last written long before.
+    const retaining = await seedWorkspace(reader, aWorkspace({ prospects: [] }));
+    const keeping = retaining.workspace_id;
     await changeWorkspace(reader, { workspaceId: keeping, change: { retention_months: 1 }, actingMemberId: null });
     const old = aProspectItem(keeping, { created_at: '2020-01-06T09:00:00.000Z', email: 'ancien-iam@test.fr' });
-    await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: old }));
+    const oldCandidate = aCandidateItem(keeping, retaining.recruitment_pipelines.devs?.id as string, {
+      created_at: '2020-01-06T09:00:00.000Z',
+    });
+    for (const item of [old, oldCandidate]) {
+      await reader.db.send(new PutCommand({ TableName: reader.tableName, Item: item }));
+    }
     await events.eraseRecords({ task: 'retention' });
     expect(await storedItem(reader, keys.prospect(keeping, old.id))).toBeUndefined();
+    expect(await storedItem(reader, keys.candidate(keeping, oldCandidate.id))).toBeUndefined();
   });
 });
 

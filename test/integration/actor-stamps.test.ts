@@ -193,8 +193,10 @@ describe('candidate and candidate notes', () => {
       actor: endpointActor(),
       content: expect.stringContaining('non'),
     });
-    // The known candidate's own item is not rewritten by a new application.
-    expect(await candidateItem(talentId)).toMatchObject({ actor: endpointActor(), version: 1 });
+    // A new application moves only the known candidate's last application (docs/data-model.md, "Candidate"): its
+    // `updated_at` and `version`; the actor stays the one that created it.
+    const againAt = notes.find((note) => note.application === 'again')?.created_at;
+    expect(await candidateItem(talentId)).toMatchObject({ actor: endpointActor(), version: 2, updated_at: againAt });
   });
 
   it('stamps a candidate created without answers (no note), and its resubmission note again', async () => {

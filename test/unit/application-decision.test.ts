@@ -89,19 +89,26 @@ describe('decideApplication', () => {
   });
 
   it('adds the submission as a note on the known candidate a refused creation named', () => {
-    const decision = decideApplication({ config: config(pipelines), knownCandidateId: 'cand-old' }, call());
+    const decision = decideApplication(
+      { config: config(pipelines), knownCandidate: { id: 'cand-old', pipelineId: 'r-1' } },
+      call(),
+    );
     expect(decision).toMatchObject({
       kind: 'write',
       write: {
         kind: 'add-note',
         note: { record_id: 'cand-old', content: messages.recruitment.resubmittedWithoutAnswers },
+        pipelineId: 'r-1',
         answer: { ok: true, talent_id: 'cand-old', action: 'existing' },
       },
     });
   });
 
   it("answers 'created' without writing when the known candidate is this request's own (a retry whose first attempt landed)", () => {
-    const decision = decideApplication({ config: config(pipelines), knownCandidateId: 'cand-new' }, call());
+    const decision = decideApplication(
+      { config: config(pipelines), knownCandidate: { id: 'cand-new', pipelineId: 'r-1' } },
+      call(),
+    );
     expect(decision).toEqual({ kind: 'answer', answer: { ok: true, talent_id: 'cand-new', action: 'created' } });
   });
 });

@@ -1,6 +1,6 @@
 import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
-import { candidateExportCommand, candidateShowCommand } from './commands/candidates';
+import { candidateExportCommand, candidateReindexCommand, candidateShowCommand } from './commands/candidates';
 import { candidateEraseCommand, prospectEraseCommand } from './commands/erasures';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { configCommands } from './commands/config';
@@ -29,6 +29,7 @@ export const commands: readonly Command[] = [
   candidateShowCommand,
   candidateExportCommand,
   candidateEraseCommand,
+  candidateReindexCommand,
   changelogListCommand,
   changelogUndoCommand,
 ];

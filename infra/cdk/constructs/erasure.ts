@@ -26,8 +26,9 @@ export class Erasure extends NestedStack {
       scheduleDescription: 'Effacement des copies des prospects et candidats effacés',
       intervalMinutes: erasureSettings.intervalMinutes,
       /**
-       * At most `pagesPerRun` pages of 100 items, each page one Query and its deletes 16 at a time: seconds. Less than
-       * the minute between two runs; a run cut short redoes one page at most.
+       * At most `recordPagesPerRun` pages of a record's own (a few items each) and `pagesPerRun` pages of 100 items of
+       * a workspace's journal or deliveries, each page one Query and its writes 16 at a time: seconds. Less than the
+       * minute between two runs; a run cut short redoes one page at most.
        */
       timeout: Duration.seconds(50),
       environment: {},
@@ -41,7 +42,8 @@ export class Erasure extends NestedStack {
      * event. A day's run that fails is the next day's work: what it would have erased is found again in the index.
      */
     const retention = new Rule(this, 'RetentionSchedule', {
-      description: 'Effacement quotidien des prospects que la durée de conservation de leur espace ne garde plus',
+      description:
+        'Effacement quotidien des prospects et candidats que la durée de conservation de leur espace ne garde plus',
       schedule: Schedule.rate(Duration.days(1)),
       targets: [
         new LambdaFunction(this.eraseRecords, {

@@ -46,6 +46,11 @@ export type ErasureInput = {
    * saying why. A record written since: `kept`, nothing erased.
    */
   retention?: { months: number; cutoff: Date };
+  /**
+   * The workspace's phone region when the caller read it already (the retention, from the workspaces it lists): the
+   * workspace's item is then not read again for each record.
+   */
+  phoneRegion?: string;
 };
 
 /**
@@ -70,15 +75,14 @@ export async function eraseRecordOf(
   const { workspaceId, kind, recordId } = input;
   const taken = new Set<string>();
   for (let round = 1; round <= maxRounds; round += 1) {
-    const [record, workspace, answers] = await Promise.all([
+    const [record, region, answers] = await Promise.all([
       readRecord(deps, workspaceId, kind, recordId),
-      getWorkspace(deps, workspaceId),
+      input.phoneRegion ?? getWorkspace(deps, workspaceId).then((workspace) => phoneSettingsOf(workspace).phone_region),
       readAnswersAbout(deps, { workspace_id: workspaceId, kind, record_id: recordId }, answersInTransaction),
     ]);
     if (!record) throw new NotFoundError(notFound(kind));
     if (input.retention && !(String(record.updated_at) < input.retention.cutoff.toISOString())) return 'kept';
     const contact = record as ContactValues;
-    const region = phoneSettingsOf(workspace).phone_region;
     const e164 = contact.phone ? e164Of(contact.phone, region) : undefined;
     const now = deps.clock();
     const plan: ErasurePlan = {

@@ -316,7 +316,7 @@ function holds(prospect: ProspectItem, entry: SourcedEntry): boolean {
     case 'change':
       return (
         keys.prospectsOfStage(prospect.workspace_id, prospect.stage_id) === entry.source.partition &&
-        keys.prospectByChange(prospect.updated_at, prospect.id) === entry.key
+        keys.recordByChange(prospect.updated_at, prospect.id) === entry.key
       );
     case 'follow-up':
       return (

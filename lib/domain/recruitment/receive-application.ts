@@ -19,13 +19,16 @@ import { successEntry, type CallOutcome, type WebhookAnswer, type WebhookCallCon
 
 export type ApplicationResult = { ok: true; talent_id: string; action: 'created' | 'existing' };
 
+/** A known candidate as a refused creation names it: its marker's owner, in the pipeline the marker is of. */
+export type KnownCandidate = { id: string; pipelineId: string };
+
 /** What a round knows: the configuration, and the known candidate a refused creation named. */
-export type ApplicationSnapshot = { config: WorkspaceConfig; knownCandidateId?: string };
+export type ApplicationSnapshot = { config: WorkspaceConfig; knownCandidate?: KnownCandidate };
 
 /** What the recruitment webhook writes, each with the answer it makes once written. */
 export type ApplicationWrite =
   | { kind: 'create'; candidate: Stamped<Candidate>; note: Stamped<Note> | undefined; answer: ApplicationResult }
-  | { kind: 'add-note'; note: Stamped<Note>; answer: ApplicationResult };
+  | { kind: 'add-note'; note: Stamped<Note>; pipelineId: string; answer: ApplicationResult };
 
 /** What the decision is taken with besides the snapshot: the application, this call's ids, actor and time. */
 export type ApplicationCall = {
@@ -76,13 +79,13 @@ export async function receiveApplication(
     ApplicationSnapshot,
     ApplicationWrite,
     ApplicationAnswered,
-    string
+    KnownCandidate
   >({
     read: async (previous) => {
       // A refused creation (strongly consistent, as every write) named the known candidate.
       if (previous?.reason === 'lost-race' && previous.learned !== undefined) {
         return {
-          snapshot: { config: previous.snapshot.config, knownCandidateId: previous.learned },
+          snapshot: { config: previous.snapshot.config, knownCandidate: previous.learned },
           consistent: true,
         };
       }
@@ -97,15 +100,19 @@ export async function receiveApplication(
     write: async (write) => {
       if (write.kind === 'create') {
         const outcome = await createCandidate(deps, write.candidate, write.note, journal(write.answer));
-        if (!outcome.created) return { kind: 'lost-race', learned: outcome.existingId };
+        if (!outcome.created) {
+          return { kind: 'lost-race', learned: { id: outcome.existingId, pipelineId: write.candidate.pipeline_id } };
+        }
         return { kind: 'written', answer: { result: write.answer, journaledWithChange: true } };
       }
+      const added = await addCandidateNote(deps, write, journal(write.answer));
+      // Erased since its marker named it: the next round reads afresh and finds the address free (a new candidate).
+      if (added === 'candidate_gone') return { kind: 'lost-race' };
       // A note already there with this very key was written by this request's first attempt
       // (same ids under an Idempotency-Key): nothing was written, the route journals the call.
-      const written = (await addCandidateNote(deps, write.note, journal(write.answer))) === 'written';
-      return { kind: 'written', answer: { result: write.answer, journaledWithChange: written } };
+      return { kind: 'written', answer: { result: write.answer, journaledWithChange: added === 'written' } };
     },
-    // Never reached: a refused creation names the known candidate, whose note cannot lose a race.
+    // Reached only if the known candidate were erased at every round (each then finds the address free again).
     contended: () => new StorageUnavailableError(messages.failure.internal),
   });
   return {
@@ -145,13 +152,20 @@ export function decideApplication(
     key_id: null,
     actor: call.actor,
   });
-  const known = snapshot.knownCandidateId;
-  if (known === candidateId) return { kind: 'answer', answer: { ok: true, talent_id: candidateId, action: 'created' } };
+  const known = snapshot.knownCandidate;
+  if (known?.id === candidateId) {
+    return { kind: 'answer', answer: { ok: true, talent_id: candidateId, action: 'created' } };
+  }
   if (known !== undefined) {
-    const note = noteOn(known, call.content ?? messages.recruitment.resubmittedWithoutAnswers);
+    const note = noteOn(known.id, call.content ?? messages.recruitment.resubmittedWithoutAnswers);
     return {
       kind: 'write',
-      write: { kind: 'add-note', note, answer: { ok: true, talent_id: known, action: 'existing' } },
+      write: {
+        kind: 'add-note',
+        note,
+        pipelineId: known.pipelineId,
+        answer: { ok: true, talent_id: known.id, action: 'existing' },
+      },
     };
   }
   const choice = chooseRecruitmentPipeline(snapshot.config.recruitmentPipelines, application);

@@ -1,6 +1,8 @@
 import { showCandidate } from '../use-cases/candidates';
 import { exportPerson } from '../../../lib/domain/export/person-exports';
 import { commandLine } from '../../../lib/storage/audit-log';
+import { requireWorkspace } from '../../../lib/settings/admin-input';
+import { reindexCandidates } from '../storage/candidate-index';
 import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
@@ -47,5 +49,24 @@ export const candidateExportCommand = defineCommand({
       }),
     );
     return { document, text: JSON.stringify(document, null, 2) };
+  },
+});
+
+/**
+ * docs/deploy.md#new-indexes: the candidates written before the index of their last write (the retention's) given its
+ * key, of one workspace or of every one; run again, nothing is written.
+ */
+export const candidateReindexCommand = defineCommand({
+  words: ['candidate', 'reindex'],
+  summary:
+    'écrit la date de dernière candidature et la clé d’index de la durée de conservation sur les candidats écrits avant elles',
+  options: { workspace: idOption('optional', 'workspace') },
+  async run(target, options) {
+    if (options.workspace) await requireWorkspace(target.deps, options.workspace);
+    const done = await reindexCandidates(target.deps, options.workspace);
+    return {
+      document: done,
+      text: `${done.walked} candidat(s) parcouru(s), ${done.written} mis à jour (dernière candidature et clé d’index).`,
+    };
   },
 });
