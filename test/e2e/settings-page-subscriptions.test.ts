@@ -155,8 +155,15 @@ browserTests('settings-page-subscriptions.test.ts')('the settings page’s « Ab
     const [redelivered] = await deliveries();
     expect(redelivered).toMatchObject({ type: 'prospect.created' });
     expect(redelivered?.attempts).toBeGreaterThan(attemptsBefore);
+    // Reloaded, the list shows that count, or one or two more: the retries go on (nothing listens) between the API's
+    // answer above and the page's reading.
+    const counted = redelivered?.attempts ?? 0;
     await card.getByRole('button', { name: 'Recharger les envois' }).click();
-    await delivery.getByRole('cell').nth(3).getByText(String(redelivered?.attempts), { exact: true }).waitFor();
+    await delivery
+      .getByRole('cell')
+      .nth(3)
+      .filter({ hasText: new RegExp(`^(${counted}|${counted + 1}|${counted + 2})$`) })
+      .waitFor();
 
     page.once('dialog', (dialog) => void dialog.accept());
     await remove.click();

@@ -70,9 +70,12 @@ async function listCandidates(store: Store, workspaceId: string | undefined): Pr
     { client: store.db },
     {
       TableName: store.tableName,
-      FilterExpression: workspaceId ? '#type = :candidate AND workspace_id = :workspace' : '#type = :candidate',
+      FilterExpression: workspaceId ? '#type = :candidate AND workspace_id = :workspace_id' : '#type = :candidate',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':candidate': 'candidate', ...(workspaceId ? { ':workspace': workspaceId } : {}) },
+      ExpressionAttributeValues: {
+        ':candidate': 'candidate',
+        ...(workspaceId ? { ':workspace_id': workspaceId } : {}),
+      },
       ProjectionExpression: 'pk, workspace_id, id, pipeline_id, version, created_at, updated_at, gsi5pk, gsi5sk',
       ConsistentRead: true,
     },
