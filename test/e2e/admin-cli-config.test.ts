@@ -1,36 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { jest } from '@jest/globals';
 import { createDynamoClient, productionDeps } from '../../lib/storage/client';
 import { main } from '../../tools/admin/main';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { listAudit } from '../../lib/settings/audit';
-import { runAdmin, runAdminInProcess, runAdminWithIdentity } from '../support/admin-cli';
+import { runAdminInProcess, runAdminWithIdentity } from '../support/admin-cli';
 import { recordingIdentityProvider } from '../support/recording-identity';
-import { timeoutForProcesses } from '../support/process-starts';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
-// Each test starts at most 2 processes of the command line: its time is counted from them.
-jest.setTimeout(timeoutForProcesses(2));
-
 /**
- * The configuration commands as a user runs them (docs/api.md#admin-command-line): one JSON document
- * with --json, a readable text otherwise, exit 2 and nothing written for a name already taken.
+ * The configuration commands of the admin command line (docs/api.md#admin-command-line), its `main` in process
+ * (the process around it is proven by test/e2e/admin-cli.test.ts): one JSON document with --json, a readable text
+ * otherwise, exit 2 and nothing written for a name already taken.
  */
 
 const deps = productionDeps();
 afterAll(() => deps.db.destroy());
 
 describe('admin command line: configuration edits', () => {
-  it('tag add --json prints the new tag as one document (real process); a second one of that name exits 2', async () => {
+  it('tag add --json prints the new tag as one document; a second one of that name exits 2', async () => {
     const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ prospects: [] }));
 
-    const added = await runAdmin('tag', 'add', '--workspace', workspaceId, '--name', 'Salon 2027', '--json');
+    const added = await runAdminInProcess(
+      deps,
+      'tag',
+      'add',
+      '--workspace',
+      workspaceId,
+      '--name',
+      'Salon 2027',
+      '--json',
+    );
     expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
     const tag = JSON.parse(added.stdout);
     expect(tag).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Salon 2027' });
 
-    const again = await runAdmin('tag', 'add', '--workspace', workspaceId, '--name', 'SALON 2027', '--json');
+    const again = await runAdminInProcess(
+      deps,
+      'tag',
+      'add',
+      '--workspace',
+      workspaceId,
+      '--name',
+      'SALON 2027',
+      '--json',
+    );
     expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 2, stdout: '' });
     expect(again.stderr).toBe(
       "Erreur : Un tag nommé « SALON 2027 » existe déjà (la casse ne compte pas) : rien n'a changé.\n",

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createSubscription } from '../../lib/settings/subscriptions';
@@ -6,29 +5,24 @@ import { productionSecretsDeps } from '../../lib/storage/client';
 import { eventTypes } from '../../lib/domain/events/event-types';
 import { derivedTimeOrderedId } from '../../lib/storage/table-items';
 import { eventItems } from '../../lib/storage/event-items';
-import { runAdmin, runAdminInProcess } from '../support/admin-cli';
-import { timeoutForProcesses } from '../support/process-starts';
+import { runAdminInProcess } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
-// Each test starts one process of the command line: its time is counted from it.
-jest.setTimeout(timeoutForProcesses(1));
-
 /**
- * `subscription …` as a user runs it (docs/api.md#outbound-events): each `--json` run prints exactly one JSON
- * document, each readable run its French text or table. One run of each test through the real
- * process (the document alone on stdout, the exit code), the others through the same `main` in
- * process: a process start takes seconds on a loaded machine (test/support/process-starts.ts).
+ * `subscription …` on the admin command line (docs/api.md#outbound-events), its `main` in process (the process
+ * around it, the document alone on stdout and the exit code, is proven by test/e2e/admin-cli.test.ts): each
+ * `--json` run prints exactly one JSON document, each readable run its French text or table.
  */
 
 const deps = productionSecretsDeps();
 afterAll(() => deps.db.destroy());
 const inProcess = (...args: string[]) => runAdminInProcess(deps, ...args);
 
-it('create, list, disable, enable, deliveries and delete print one document each (real process)', async () => {
+it('create, list, disable, enable, deliveries and delete print one document each', async () => {
   const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
   const workspace = ['--workspace', workspaceId];
 
-  const created = await runAdmin(
+  const created = await inProcess(
     'subscription',
     'create',
     ...workspace,
@@ -138,14 +132,14 @@ it('create, list, disable, enable, deliveries and delete print one document each
   });
 });
 
-it('rotate-secret prints the new secret once, list never shows one, migrate-secrets moves nothing new (real process)', async () => {
+it('rotate-secret prints the new secret once, list never shows one, migrate-secrets moves nothing new', async () => {
   const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
   const workspace = ['--workspace', workspaceId];
   const created = await createSubscription(deps, { workspaceId, url: 'https://exemple.fr/crm', network: 'local' });
   const byId = [...workspace, '--id', created.id];
 
   const [rotated, readable] = [
-    await runAdmin('subscription', 'rotate-secret', ...byId, '--json'),
+    await inProcess('subscription', 'rotate-secret', ...byId, '--json'),
     await inProcess('subscription', 'rotate-secret', ...byId),
   ];
   expect({ code: rotated.code, stderr: rotated.stderr }).toEqual({ code: 0, stderr: '' });
@@ -176,9 +170,9 @@ it('rotate-secret prints the new secret once, list never shows one, migrate-secr
   expect(JSON.parse(migrated.stdout)).toEqual({ migrated: [] });
 });
 
-it('refuses a bad URL with exit 2 and a French message (real process)', async () => {
+it('refuses a bad URL with exit 2 and a French message', async () => {
   const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ api_keys: [], prospects: [] }));
-  const run = await runAdmin(
+  const run = await inProcess(
     'subscription',
     'create',
     '--workspace',

@@ -1,18 +1,18 @@
-import { jest } from '@jest/globals';
-import { runAdmin } from '../support/admin-cli';
-import { timeoutForProcesses } from '../support/process-starts';
+import { productionDeps } from '../../lib/storage/client';
+import { runAdminInProcess } from '../support/admin-cli';
 import { startTestApi } from '../support/local-api';
 import { seedTestWorkspace } from '../support/seed';
 
-// Each test starts at most 4 processes of the command line: its time is counted from them.
-jest.setTimeout(timeoutForProcesses(4));
+const deps = productionDeps();
+afterAll(() => deps.db.destroy());
 
 /**
- * The webhook call journal as a user reads it (docs/api.md#webhook-call-journal), through the real process: a call
- * refused by the lead webhook, then `webhook calls --failed --json`, `webhook call --json` and
- * `webhook replay --json`, each exactly one JSON document on stdout.
+ * The webhook call journal through the admin command line (docs/api.md#webhook-call-journal), its `main` in
+ * process (the process around it is proven by test/e2e/admin-cli.test.ts): a call refused by the lead webhook,
+ * then `webhook calls --failed --json`, `webhook call --json` and `webhook replay --json`, each exactly one JSON
+ * document on stdout.
  */
-it('webhook calls, call and replay --json print one document each (real process)', async () => {
+it('webhook calls, call and replay --json print one document each', async () => {
   const seed = await seedTestWorkspace();
   const api = await startTestApi();
   try {
@@ -27,7 +27,7 @@ it('webhook calls, call and replay --json print one document each (real process)
   }
   const workspace = ['--workspace', seed.workspace_id];
 
-  const listed = await runAdmin('webhook', 'calls', ...workspace, '--failed', '--json');
+  const listed = await runAdminInProcess(deps, 'webhook', 'calls', ...workspace, '--failed', '--json');
   expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
   const { calls } = JSON.parse(listed.stdout);
   expect(calls).toEqual([
@@ -49,11 +49,11 @@ it('webhook calls, call and replay --json print one document each (real process)
     },
   ]);
 
-  const shown = await runAdmin('webhook', 'call', ...workspace, '--id', calls[0].id, '--json');
+  const shown = await runAdminInProcess(deps, 'webhook', 'call', ...workspace, '--id', calls[0].id, '--json');
   expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
   expect(JSON.parse(shown.stdout)).toEqual({ call: calls[0], body: { first_name: 'Sans contact' } });
 
-  const replayed = await runAdmin('webhook', 'replay', ...workspace, '--id', calls[0].id, '--json');
+  const replayed = await runAdminInProcess(deps, 'webhook', 'replay', ...workspace, '--id', calls[0].id, '--json');
   expect({ code: replayed.code, stderr: replayed.stderr }).toEqual({ code: 0, stderr: '' });
   const replay = JSON.parse(replayed.stdout);
   expect(replay).toEqual({
@@ -67,6 +67,6 @@ it('webhook calls, call and replay --json print one document each (real process)
   });
   expect(replay.call.id).not.toBe(calls[0].id);
 
-  const after = JSON.parse((await runAdmin('webhook', 'calls', ...workspace, '--json')).stdout);
+  const after = JSON.parse((await runAdminInProcess(deps, 'webhook', 'calls', ...workspace, '--json')).stdout);
   expect(after.calls.map((call: { id: string }) => call.id)).toEqual([replay.call.id, calls[0].id]);
 });

@@ -1,16 +1,15 @@
-import { jest } from '@jest/globals';
-import { runAdmin } from '../support/admin-cli';
-import { timeoutForProcesses } from '../support/process-starts';
+import { productionDeps } from '../../lib/storage/client';
+import { runAdminInProcess } from '../support/admin-cli';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';
 
-// Each test starts at most 3 processes of the command line: its time is counted from them.
-jest.setTimeout(timeoutForProcesses(3));
+const deps = productionDeps();
+afterAll(() => deps.db.destroy());
 
 describe('admin command line: workspaces', () => {
   it('prints the workspaces as one JSON document with --json, the one just seeded among them', async () => {
     const seed = await seedTestWorkspace(aWorkspace({ workspace: { name: 'Listé' }, prospects: [] }));
 
-    const run = await runAdmin('workspace', 'list', '--json');
+    const run = await runAdminInProcess(deps, 'workspace', 'list', '--json');
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const document = JSON.parse(run.stdout) as { workspaces: { id: string; name: string; created_at: string }[] };
     expect(Object.keys(document)).toEqual(['workspaces']);
@@ -33,7 +32,8 @@ describe('admin command line: workspaces', () => {
         ],
       }),
     );
-    const region = await runAdmin(
+    const region = await runAdminInProcess(
+      deps,
       'workspace',
       'set',
       '--workspace',
@@ -53,7 +53,8 @@ describe('admin command line: workspaces', () => {
       created_at: expect.any(String),
     });
 
-    const on = await runAdmin(
+    const on = await runAdminInProcess(
+      deps,
       'workspace',
       'set',
       '--workspace',
@@ -82,7 +83,15 @@ describe('admin command line: workspaces', () => {
       { phone_e164: '+33612345678', kept: expect.any(String), others: [expect.any(String)] },
     ]);
 
-    const refused = await runAdmin('workspace', 'set', '--workspace', seed.workspace_id, '--phone-region', 'XX');
+    const refused = await runAdminInProcess(
+      deps,
+      'workspace',
+      'set',
+      '--workspace',
+      seed.workspace_id,
+      '--phone-region',
+      'XX',
+    );
     expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 2, stdout: '' });
     expect(refused.stderr).toMatch(/^Erreur : Valeur de --phone-region invalide/);
   });

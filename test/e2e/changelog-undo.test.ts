@@ -1,16 +1,12 @@
-import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { changeLogEntries } from '../../tools/admin/use-cases/changelog';
 import { undoChangeLogEntry } from '../../lib/settings/changelog-undo';
 import { ConflictError, NotFoundError, UnknownReferenceError } from '../../lib/domain/model';
-import { runAdmin } from '../support/admin-cli';
-import { timeoutForProcesses } from '../support/process-starts';
+import { runAdminInProcess } from '../support/admin-cli';
 import { useSeededApi } from '../support/seeded-api';
 
-// Each test starts at most 3 processes of the command line: its time is counted from them.
-jest.setTimeout(timeoutForProcesses(3));
-
 const world = useSeededApi();
+const admin = (...args: string[]) => runAdminInProcess(world.deps, ...args);
 
 const { call, show, aProspect } = world;
 const undo = (entryId: string) => undoChangeLogEntry(world.deps, { workspaceId: world.ws.workspace_id, entryId });
@@ -122,24 +118,16 @@ describe('admin command line: changelog and candidate', () => {
     const id = await aProspect();
     await call('PATCH', `/prospects/${id}`, { stage: 'Relance' });
     const entry = await lastEntryId(id);
-    const done = await runAdmin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
+    const done = await admin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({
       entry: { id: entry, undone_at: expect.any(String) },
       prospect: { id },
     });
-    const again = await runAdmin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
+    const again = await admin('changelog', 'undo', '--workspace', world.ws.workspace_id, '--entry', entry, '--json');
     expect(again).toMatchObject({ code: 2, stdout: '' });
     expect(again.stderr).toMatch(/déjà été annulée/);
-    const listed = await runAdmin(
-      'changelog',
-      'list',
-      '--workspace',
-      world.ws.workspace_id,
-      '--prospect',
-      id,
-      '--json',
-    );
+    const listed = await admin('changelog', 'list', '--workspace', world.ws.workspace_id, '--prospect', id, '--json');
     expect(JSON.parse(listed.stdout)).toEqual({
       entries: [
         {
@@ -163,7 +151,7 @@ describe('admin command line: changelog and candidate', () => {
       body: { email: 'cand@test.fr', name: 'Nina Simone', position: 'Chanteuse', answers: { Style: 'Jazz' } },
     });
     const talentId = (applied.body as { talent_id: string }).talent_id;
-    const shown = await runAdmin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', talentId, '--json');
+    const shown = await admin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', talentId, '--json');
     expect(JSON.parse(shown.stdout)).toEqual({
       candidate: {
         id: talentId,
@@ -178,8 +166,6 @@ describe('admin command line: changelog and candidate', () => {
       },
       notes: [{ id: expect.any(String), content: 'Style : Jazz', created_at: expect.any(String) }],
     });
-    expect((await runAdmin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', randomUUID())).code).toBe(
-      2,
-    );
+    expect((await admin('candidate', 'show', '--workspace', world.ws.workspace_id, '--id', randomUUID())).code).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { listAudit } from '../../lib/settings/audit';
 import { productionDeps } from '../../lib/storage/client';
-import { runAdmin } from '../support/admin-cli';
+import { runAdminWithLocalIdentity } from '../support/admin-cli';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, signIn, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
 import { aWorkspace } from '../support/seed';
@@ -9,8 +9,9 @@ import { aWorkspace } from '../support/seed';
 /*
  * The members routes of the settings API over HTTP (docs/api.md#sign-in, #settings-api, #members), with real
  * sign-in against the run's cognito-local: every rule, the invited person's first sign-in, removal and demotion on
- * that person's next call, and `member add` through the real command line. Every request the service accepts is
- * checked against the OpenAPI document (startTestApi).
+ * that person's next call, and the command line's `member add` (its `main` in process, on the run's identity
+ * provider found through the table). Every request the service accepts is checked against the OpenAPI document
+ * (startTestApi).
  */
 
 const deps = productionDeps();
@@ -320,11 +321,12 @@ describe('DELETE /workspaces/{w}/members/{m}', () => {
   });
 });
 
-describe('member add, the real command line, on the run’s identity provider found through the table', () => {
+describe('member add, the command line in process, on the run’s identity provider found through the table', () => {
   it('adds a member with a permanent password (--password): the person signs in with it', async () => {
     const email = uniqueEmail('cli');
     const password = 'Ligne-de-commande-7!';
-    const run = await runAdmin(
+    const run = await runAdminWithLocalIdentity(
+      deps,
       'member',
       'add',
       '--workspace',
@@ -445,7 +447,8 @@ describe('a person of several workspaces: adding or inviting someone who chose a
 
   it('the command line adds P to a third workspace without inviting them, and refuses to give them a password', async () => {
     const c = await aFreshWorkspace();
-    const added = await runAdmin(
+    const added = await runAdminWithLocalIdentity(
+      deps,
       'member',
       'add',
       '--workspace',
@@ -466,7 +469,8 @@ describe('a person of several workspaces: adding or inviting someone who chose a
     });
     await signsInWithTheirPassword();
 
-    const refused = await runAdmin(
+    const refused = await runAdminWithLocalIdentity(
+      deps,
       'member',
       'add',
       '--workspace',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { main } from '../../tools/admin/main';
+import { main, type AdminIo } from '../../tools/admin/main';
 import type { Deps } from '../../lib/storage/client';
 import { recordingIdentityProvider, type RecordingIdentityProvider } from './recording-identity';
 
@@ -38,11 +38,22 @@ export async function runAdminWithIdentity(
   identity: RecordingIdentityProvider,
   ...args: string[]
 ): Promise<AdminRun> {
+  return runMain(args, { deps, identity });
+}
+
+/**
+ * In process, `member add` inviting with the identity provider the command line finds itself on local tables
+ * (tools/admin/target.ts): the run's, found through the table, with which the invited person really signs in.
+ */
+export async function runAdminWithLocalIdentity(deps: Deps, ...args: string[]): Promise<AdminRun> {
+  return runMain(args, { deps });
+}
+
+async function runMain(args: string[], io: Pick<AdminIo, 'deps' | 'identity'>): Promise<AdminRun> {
   const run: AdminRun = { code: 0, stdout: '', stderr: '' };
   run.code = await main(args, {
+    ...io,
     env,
-    deps,
-    identity,
     stdout: (text) => void (run.stdout += text),
     stderr: (text) => void (run.stderr += text),
   });
