@@ -25,8 +25,9 @@ export function runAdmin(...args: string[]): Promise<AdminRun> {
 
 /**
  * The same command line in this process, on the caller's table client: milliseconds instead of a
- * tsx start, for tables of cases. Only the process around `main` (cli.ts) is left out, and the
- * identity provider `member add` invites with is a recording test double (test/support/recording-identity.ts).
+ * tsx start, wherever the process itself is not what a test checks (test/e2e/admin-cli.test.ts checks it).
+ * Only the process around `main` (cli.ts) is left out, and the identity provider `member add` invites with
+ * is a recording test double (test/support/recording-identity.ts).
  */
 export async function runAdminInProcess(deps: Deps, ...args: string[]): Promise<AdminRun> {
   return runAdminWithIdentity(deps, recordingIdentityProvider(), ...args);
