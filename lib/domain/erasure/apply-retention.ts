@@ -3,7 +3,7 @@ import type { ErasedKind } from '../../storage/erasure';
 import { listRetainingWorkspaces, readWrittenBefore, type RetainingWorkspace } from '../../storage/retention';
 import { ConflictError, NotFoundError } from '../model';
 import { retentionCutoff } from '../retention';
-import { eraseRecordOf, type ErasureInput } from './erase-record';
+import { eraseForRetentionOf, type RetentionErasureInput } from './erase-record';
 
 /**
  * A run's bounds (docs/adr/0019-erasure-in-the-background.md, "Retention"): prospects, then candidates, read
@@ -92,10 +92,10 @@ async function eraseKind(
 
 async function eraseForRetention(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  input: ErasureInput & { retention: { months: number; cutoff: Date } },
+  input: RetentionErasureInput,
 ): Promise<'erased' | 'kept'> {
   try {
-    const outcome = await eraseRecordOf(deps, input);
+    const outcome = await eraseForRetentionOf(deps, input);
     return outcome === 'kept' ? 'kept' : 'erased';
   } catch (error) {
     // Erased meanwhile (by an admin, or a run before), or written under every round of the erasure: the next run decides.

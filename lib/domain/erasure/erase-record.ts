@@ -40,17 +40,17 @@ export type ErasureInput = {
   kind: ErasedKind;
   recordId: string;
   memberId: ActingMemberId;
-  /**
-   * The workspace's retention erases by no member (lib/domain/erasure/apply-retention.ts): only a record last written
-   * before `cutoff` (read strongly here, where the index that found it may lag a later change), its audit summary
-   * saying why. A record written since: `kept`, nothing erased.
-   */
-  retention?: { months: number; cutoff: Date };
-  /**
-   * The workspace's phone region when the caller read it already (the retention, from the workspaces it lists): the
-   * workspace's item is then not read again for each record.
-   */
-  phoneRegion?: string;
+};
+
+/**
+ * The workspace's retention erases by no member (lib/domain/erasure/apply-retention.ts): only a record last written
+ * before `cutoff` (read strongly here, where the index that found it may lag a later change), its audit summary saying
+ * why. `phoneRegion`: the workspace's, which the retention read already with the workspaces it lists, so that the
+ * workspace's item is not read again for each record.
+ */
+export type RetentionErasureInput = ErasureInput & {
+  retention: { months: number; cutoff: Date };
+  phoneRegion: string;
 };
 
 /**
@@ -62,15 +62,23 @@ export type ErasureInput = {
  */
 export async function eraseRecordOf(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  input: ErasureInput & { retention?: undefined },
-): Promise<ErasureAnswer>;
-export async function eraseRecordOf(
-  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
   input: ErasureInput,
-): Promise<ErasureAnswer | 'kept'>;
-export async function eraseRecordOf(
+): Promise<ErasureAnswer> {
+  // Without a retention's cutoff, nothing is kept: the record is erased, or the erasure refused.
+  return (await erase(deps, input)) as ErasureAnswer;
+}
+
+/** The retention's erasure of a record: as `eraseRecordOf`, or `kept` when the record was written since `cutoff`. */
+export function eraseForRetentionOf(
   deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
-  input: ErasureInput,
+  input: RetentionErasureInput,
+): Promise<ErasureAnswer | 'kept'> {
+  return erase(deps, input);
+}
+
+async function erase(
+  deps: Pick<Deps, 'db' | 'tableName' | 'clock'>,
+  input: ErasureInput & Partial<Pick<RetentionErasureInput, 'retention' | 'phoneRegion'>>,
 ): Promise<ErasureAnswer | 'kept'> {
   const { workspaceId, kind, recordId } = input;
   const taken = new Set<string>();
