@@ -21,30 +21,14 @@ describe('admin command line: configuration edits', () => {
   it('tag add --json prints the new tag as one document; a second one of that name exits 2', async () => {
     const { workspace_id: workspaceId } = await seedTestWorkspace(aWorkspace({ prospects: [] }));
 
-    const added = await runAdminInProcess(
-      deps,
-      'tag',
-      'add',
-      '--workspace',
-      workspaceId,
-      '--name',
-      'Salon 2027',
-      '--json',
-    );
+    const addTag = (name: string) =>
+      runAdminInProcess(deps, 'tag', 'add', '--workspace', workspaceId, '--name', name, '--json');
+    const added = await addTag('Salon 2027');
     expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
     const tag = JSON.parse(added.stdout);
     expect(tag).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Salon 2027' });
 
-    const again = await runAdminInProcess(
-      deps,
-      'tag',
-      'add',
-      '--workspace',
-      workspaceId,
-      '--name',
-      'SALON 2027',
-      '--json',
-    );
+    const again = await addTag('SALON 2027');
     expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 2, stdout: '' });
     expect(again.stderr).toBe(
       "Erreur : Un tag nommé « SALON 2027 » existe déjà (la casse ne compte pas) : rien n'a changé.\n",

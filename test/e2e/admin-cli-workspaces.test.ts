@@ -32,16 +32,9 @@ describe('admin command line: workspaces', () => {
         ],
       }),
     );
-    const region = await runAdminInProcess(
-      deps,
-      'workspace',
-      'set',
-      '--workspace',
-      seed.workspace_id,
-      '--phone-region',
-      'be',
-      '--json',
-    );
+    const setRegion = (region: string, ...json: string[]) =>
+      runAdminInProcess(deps, 'workspace', 'set', '--workspace', seed.workspace_id, '--phone-region', region, ...json);
+    const region = await setRegion('be', '--json');
     expect({ code: region.code, stderr: region.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(region.stdout)).toEqual({
       id: seed.workspace_id,
@@ -83,15 +76,7 @@ describe('admin command line: workspaces', () => {
       { phone_e164: '+33612345678', kept: expect.any(String), others: [expect.any(String)] },
     ]);
 
-    const refused = await runAdminInProcess(
-      deps,
-      'workspace',
-      'set',
-      '--workspace',
-      seed.workspace_id,
-      '--phone-region',
-      'XX',
-    );
+    const refused = await setRegion('XX');
     expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 2, stdout: '' });
     expect(refused.stderr).toMatch(/^Erreur : Valeur de --phone-region invalide/);
   });

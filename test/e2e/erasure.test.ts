@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { continueErasures, erasureSettings } from '../../lib/domain/erasure/continue-erasures';
 import { productionDeps, type Deps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { runAdminInProcess } from '../support/admin-cli';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { strongReads } from '../support/table-reads';
 
 /*
  * Erasure (docs/api.md#erasure-export-and-retention, docs/adr/0019-erasure-in-the-background.md) over HTTP through the
@@ -40,19 +41,7 @@ const withKey = (method: string, path: string, body?: unknown) =>
 const asAdmin = (method: string, path: string) =>
   api.request(method, `/workspaces/${ws()}${path}`, { headers: bearer(people.admin) });
 
-const partition = async (pk: string) =>
-  (
-    await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
-const item = async (key: { pk: string; sk: string }) =>
-  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }))).Item;
+const { item, partition } = strongReads(deps);
 
 /** The background run as the schedule makes it, its clock `seconds` after now. */
 const runLater = (seconds: number) =>

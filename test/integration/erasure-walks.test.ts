@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { continueErasures, erasureSettings, type ErasureSettings } from '../../lib/domain/erasure/continue-erasures';
 import { eraseRecordOf } from '../../lib/domain/erasure/erase-record';
@@ -7,6 +7,7 @@ import { keys } from '../../lib/storage/table-items';
 import { seedWorkspace } from '../../tools/seed/seed';
 import { aProspectItem } from '../support/prospect-items';
 import { aWorkspace } from '../support/seed';
+import { strongReads } from '../support/table-reads';
 
 /*
  * The background of many erasures of one workspace (docs/adr/0019-erasure-in-the-background.md, point 2): its journal
@@ -37,19 +38,7 @@ const run = (settings: Partial<ErasureSettings> = {}) =>
   continueErasures({ ...counted, clock: later }, { ...erasureSettings, ...settings });
 
 const put = (item: Record<string, unknown>) => deps.db.send(new PutCommand({ TableName: deps.tableName, Item: item }));
-const item = async (key: { pk: string; sk: string }) =>
-  (await deps.db.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }))).Item;
-const partition = async (pk: string) =>
-  (
-    await deps.db.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
+const { item, partition } = strongReads(deps);
 
 type Planted = { workspaceId: string; prospects: { id: string; email: string }[] };
 
