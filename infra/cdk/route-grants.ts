@@ -240,7 +240,7 @@ export const routeGrants = {
    * with the client secret need DescribeUserPoolClient only, to read that secret once per cold start.
    */
   signIn: {
-    entry: 'functions/settings/sign-in.ts',
+    entry: 'functions/settings/session/sign-in.ts',
     /**
      * The e-mail's attempt counted first, and taken back after a right password (RATE#); the session (SESSION#); the
      * person's workspaces and cut-off by one Query of their partition (PERSON#), a token of the cut-off's second
@@ -256,7 +256,7 @@ export const routeGrants = {
     identityActions: ['DescribeUserPoolClient'],
   },
   refreshSession: {
-    entry: 'functions/settings/refresh-session.ts',
+    entry: 'functions/settings/session/refresh-session.ts',
     /**
      * The session of the refresh token, then the person's cut-off: two consistent GetItems; then the session's new
      * access token recorded (SESSION#), and a token of the cut-off's second kept in it (PERSON#).
@@ -266,31 +266,31 @@ export const routeGrants = {
     identityActions: ['DescribeUserPoolClient'],
   },
   signOut: {
-    entry: 'functions/settings/sign-out.ts',
+    entry: 'functions/settings/session/sign-out.ts',
     /** The person's cut-off (PERSON# / SIGNOUT); GlobalSignOut is authorized by the access token itself. */
     tableActions: ['PutItem'],
     tableKeys: { PutItem: ['PERSON#'] },
   },
   changePassword: {
-    entry: 'functions/settings/change-password.ts',
+    entry: 'functions/settings/session/change-password.ts',
     /** ChangePassword is authorized by the access token itself; then the person's cut-off (PERSON# / SIGNOUT). */
     tableActions: ['PutItem'],
     tableKeys: { PutItem: ['PERSON#'] },
   },
   startPasswordReset: {
-    entry: 'functions/settings/start-password-reset.ts',
+    entry: 'functions/settings/session/start-password-reset.ts',
     tableActions: [],
     identityActions: ['DescribeUserPoolClient'],
   },
   confirmPasswordReset: {
-    entry: 'functions/settings/confirm-password-reset.ts',
+    entry: 'functions/settings/session/confirm-password-reset.ts',
     /** Once the provider has set the new password, the person's cut-off (PERSON# / SIGNOUT). */
     tableActions: ['PutItem'],
     tableKeys: { PutItem: ['PERSON#'] },
     identityActions: ['DescribeUserPoolClient'],
   },
   listMyWorkspaces: {
-    entry: 'functions/settings/list-my-workspaces.ts',
+    entry: 'functions/settings/session/list-my-workspaces.ts',
     /** One Query of the person's partition, one BatchGetItem of their workspaces' configuration items. */
     tableActions: ['Query', 'BatchGetItem'],
     tableKeys: { Query: ['PERSON#'], BatchGetItem: ['WS#'] },
@@ -300,19 +300,19 @@ export const routeGrants = {
    * route under a workspace counts its call on the member's rate-limit counter (RATE#, UpdateItem), after the authorizer's reads.
    */
   getWorkspace: {
-    entry: 'functions/settings/get-workspace.ts',
+    entry: 'functions/settings/workspace/get-workspace.ts',
     /** `workspace show`'s one GetItem of the configuration item. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   changeWorkspace: {
-    entry: 'functions/settings/change-workspace.ts',
+    entry: 'functions/settings/workspace/change-workspace.ts',
     /** As `createTag`: the configuration item read, then its settings updated with the audit entry in one transaction. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   listWorkspacePipelines: {
-    entry: 'functions/settings/list-workspace-pipelines.ts',
+    entry: 'functions/settings/workspace/list-workspace-pipelines.ts',
     /**
      * As listPipelines, for the settings page, which names stages with it (a prospect and its change log carry stage
      * ids): the configuration item, one GetItem. Beyond the settings API's list (docs/api.md#settings-api), which gives a member no other way to
@@ -322,43 +322,43 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   listTags: {
-    entry: 'functions/settings/list-tags.ts',
+    entry: 'functions/settings/workspace/list-tags.ts',
     /** The tags are in the configuration item: one GetItem. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   createTag: {
-    entry: 'functions/settings/create-tag.ts',
+    entry: 'functions/settings/workspace/create-tag.ts',
     /** `tag add`: the configuration item read, then updated in one transaction with the audit entry. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   renameTag: {
-    entry: 'functions/settings/rename-tag.ts',
+    entry: 'functions/settings/workspace/rename-tag.ts',
     /** As `createTag`: the configuration item read, then updated with the audit entry in one transaction. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   listFields: {
-    entry: 'functions/settings/list-fields.ts',
+    entry: 'functions/settings/fields/list-fields.ts',
     /** The custom fields are in the configuration item: one GetItem. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   createField: {
-    entry: 'functions/settings/create-field.ts',
+    entry: 'functions/settings/fields/create-field.ts',
     /** As `createTag`: the configuration item read, then updated in one transaction with the audit entry. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   changeField: {
-    entry: 'functions/settings/change-field.ts',
+    entry: 'functions/settings/fields/change-field.ts',
     /** As `createTag`: the configuration item read, then updated with the audit entry in one transaction. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   deleteField: {
-    entry: 'functions/settings/delete-field.ts',
+    entry: 'functions/settings/fields/delete-field.ts',
     /**
      * As `createTag`: the definition becomes its tombstone by the same update of the configuration item, with the
      * audit entry; no value is touched (the purge removes them later, docs/adr/0016-custom-fields-storage.md).
@@ -367,13 +367,13 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['WS#', 'RATE#'], PutItem: ['AUDIT#'] },
   },
   listApiKeys: {
-    entry: 'functions/settings/list-api-keys.ts',
+    entry: 'functions/settings/api-keys/list-api-keys.ts',
     /** `apikey list`: the workspace item, and its keys by gsi1 (keys are stored under their fingerprints). */
     tableActions: ['GetItem', 'Query', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], indexes: ['gsi1'] },
   },
   createApiKey: {
-    entry: 'functions/settings/create-api-key.ts',
+    entry: 'functions/settings/api-keys/create-api-key.ts',
     /** `apikey create`: the workspace read, then one transaction: its check, the new key, the audit entry. */
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'],
     tableKeys: {
@@ -384,13 +384,13 @@ export const routeGrants = {
     },
   },
   revokeApiKey: {
-    entry: 'functions/settings/revoke-api-key.ts',
+    entry: 'functions/settings/api-keys/revoke-api-key.ts',
     /** `apikey revoke`: the workspace read, its keys by gsi1, then the key's update and the audit entry in one transaction. */
     tableActions: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['APIKEY#', 'RATE#'], PutItem: ['AUDIT#'], indexes: ['gsi1'] },
   },
   listApiKeyChanges: {
-    entry: 'functions/settings/list-api-key-changes.ts',
+    entry: 'functions/settings/api-keys/list-api-key-changes.ts',
     /**
      * The workspace's keys (to find this one) and a page of the key's change log, both on gsi1; a page holding a
      * custom field's entry reads the workspace's fields too (GetItem WS#).
@@ -399,13 +399,13 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'], indexes: ['gsi1'] },
   },
   getWebhook: {
-    entry: 'functions/settings/get-webhook.ts',
+    entry: 'functions/settings/webhook/get-webhook.ts',
     /** `webhook status`: the workspace item (its endpoint id), then the endpoint item. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['RATE#'] },
   },
   generateWebhookToken: {
-    entry: 'functions/settings/generate-webhook-token.ts',
+    entry: 'functions/settings/webhook/generate-webhook-token.ts',
     /**
      * `webhook generate`: the workspace read; the first time, one transaction creates the endpoint, records it on
      * the workspace item and writes the audit entry; later, one transaction replaces the endpoint's token with it.
@@ -414,7 +414,7 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], PutItem: ['ENDPOINT#', 'AUDIT#'], UpdateItem: ['WS#', 'ENDPOINT#', 'RATE#'] },
   },
   setWebhookActive: {
-    entry: 'functions/settings/set-webhook-active.ts',
+    entry: 'functions/settings/webhook/set-webhook-active.ts',
     /** `webhook enable` / `disable`: the workspace read, the endpoint's update with the audit entry, the endpoint read. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#', 'ENDPOINT#'], UpdateItem: ['ENDPOINT#', 'RATE#'], PutItem: ['AUDIT#'] },
@@ -424,7 +424,7 @@ export const routeGrants = {
    * workspace, and the change log's undo. UpdateItem on RATE#: the member's requests a minute (memberGate).
    */
   findWorkspaceProspects: {
-    entry: 'functions/settings/find-workspace-prospects.ts',
+    entry: 'functions/settings/prospects/find-workspace-prospects.ts',
     /** As findProspects: the look-up by contact, or the list. */
     tableActions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'],
     tableKeys: {
@@ -435,7 +435,7 @@ export const routeGrants = {
     },
   },
   getWorkspaceProspect: {
-    entry: 'functions/settings/get-workspace-prospect.ts',
+    entry: 'functions/settings/prospects/get-workspace-prospect.ts',
     /** As getProspect: the prospect with the configuration (tag names) in one BatchGetItem. */
     tableActions: ['BatchGetItem', 'UpdateItem'],
     tableKeys: { BatchGetItem: ['WS#', 'PROSPECT#'], UpdateItem: ['RATE#'] },
@@ -511,7 +511,7 @@ export const routeGrants = {
     keepsExports: true,
   },
   listWorkspaceProspectChanges: {
-    entry: 'functions/settings/list-workspace-prospect-changes.ts',
+    entry: 'functions/settings/prospects/list-workspace-prospect-changes.ts',
     /**
      * As listChanges: one Query on the prospect's partition reads the prospect and a page of its change log; a page
      * holding a custom field's entry reads the workspace's fields too (GetItem WS#).
@@ -520,7 +520,7 @@ export const routeGrants = {
     tableKeys: { Query: ['PROSPECT#'], GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   undoChange: {
-    entry: 'functions/settings/undo-change.ts',
+    entry: 'functions/settings/prospects/undo-change.ts',
     /**
      * The `changelog undo` use case: the workspace (GetItem WS#), the entry by its reference (index gsi2), the
      * prospect (GetItem PROSPECT#), then one transaction: the prospect and the entry marked undone (UpdateItem
@@ -544,13 +544,13 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], BatchGetItem: ['UNIQ#', 'CANDIDATE#'], UpdateItem: ['RATE#'] },
   },
   listMembers: {
-    entry: 'functions/settings/list-members.ts',
+    entry: 'functions/settings/members/list-members.ts',
     /** The configuration item (its members), one consistent GetItem; UpdateItem: the member's rate-limit counter. */
     tableActions: ['GetItem', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#'] },
   },
   addMember: {
-    entry: 'functions/settings/add-member.ts',
+    entry: 'functions/settings/members/add-member.ts',
     /**
      * The configuration read, then one transaction: the configuration updated on its version, the person's
      * membership and the audit entry put (lib/settings/members.ts addMember); the rate-limit counter.
@@ -569,26 +569,26 @@ export const routeGrants = {
     identityActions: ['AdminGetUser', 'AdminCreateUser'],
   },
   inviteMember: {
-    entry: 'functions/settings/invite-member.ts',
+    entry: 'functions/settings/members/invite-member.ts',
     /** As addMember: the membership written again with the audit entry, in one transaction on the version read. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
     identityActions: ['AdminGetUser', 'AdminCreateUser'],
   },
   changeMemberRole: {
-    entry: 'functions/settings/change-member-role.ts',
+    entry: 'functions/settings/members/change-member-role.ts',
     /** The configuration read, then one transaction: configuration, membership (its new role), audit entry. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['PERSON#', 'AUDIT#'] },
   },
   removeMember: {
-    entry: 'functions/settings/remove-member.ts',
+    entry: 'functions/settings/members/remove-member.ts',
     /** The configuration read, then one transaction: configuration, the membership deleted, the audit entry put. */
     tableActions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'TransactWriteItems'],
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'], DeleteItem: ['PERSON#'] },
   },
   listAudit: {
-    entry: 'functions/settings/list-audit.ts',
+    entry: 'functions/settings/workspace/list-audit.ts',
     /** One consistent Query of the workspace's audit partition per page; the rate-limit counter. */
     tableActions: ['Query', 'UpdateItem'],
     tableKeys: { Query: ['AUDIT#'], UpdateItem: ['RATE#'] },
@@ -599,19 +599,19 @@ export const routeGrants = {
    * writes its audit entry (AUDIT#).
    */
   listWebhookCalls: {
-    entry: 'functions/settings/list-webhook-calls.ts',
+    entry: 'functions/settings/webhook/list-webhook-calls.ts',
     /** The workspace, then one Query of its journal partition (more pages when `failed` filters). */
     tableActions: ['GetItem', 'Query', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], Query: ['CALL#'], UpdateItem: ['RATE#'] },
   },
   getWebhookCall: {
-    entry: 'functions/settings/get-webhook-call.ts',
+    entry: 'functions/settings/webhook/get-webhook-call.ts',
     /** The workspace and the call in one BatchGetItem. */
     tableActions: ['BatchGetItem', 'UpdateItem'],
     tableKeys: { BatchGetItem: ['WS#', 'CALL#'], UpdateItem: ['RATE#'] },
   },
   replayWebhookCall: {
-    entry: 'functions/settings/replay-webhook-call.ts',
+    entry: 'functions/settings/webhook/replay-webhook-call.ts',
     /**
      * The workspace and the call in one BatchGetItem; then the webhook's own function, invoked, writes what the
      * call writes and journals it; the audit entry, while one Query of the journal finds the replay's entry.
@@ -621,13 +621,13 @@ export const routeGrants = {
     invokesWebhooks: true,
   },
   listSubscriptions: {
-    entry: 'functions/settings/list-subscriptions.ts',
+    entry: 'functions/settings/subscriptions/list-subscriptions.ts',
     /** The workspace, then one Query of its configuration partition on `SUB#`. */
     tableActions: ['GetItem', 'Query', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], Query: ['WS#'], UpdateItem: ['RATE#'] },
   },
   createSubscription: {
-    entry: 'functions/settings/create-subscription.ts',
+    entry: 'functions/settings/subscriptions/create-subscription.ts',
     /**
      * The workspace; one transaction: the subscription (WS#, by an UpdateItem that creates it: no PutItem could then
      * replace the workspace's configuration), its secret (the secrets table), the audit entry.
@@ -637,7 +637,7 @@ export const routeGrants = {
     secretsTableActions: ['PutItem'],
   },
   updateSubscription: {
-    entry: 'functions/settings/update-subscription.ts',
+    entry: 'functions/settings/subscriptions/update-subscription.ts',
     /**
      * The workspace; one transaction: the conditional update of the subscription and its audit entries; the
      * subscription read again (GetItem), to answer its event types as stored.
@@ -646,7 +646,7 @@ export const routeGrants = {
     tableKeys: { GetItem: ['WS#'], UpdateItem: ['RATE#', 'WS#'], PutItem: ['AUDIT#'] },
   },
   deleteSubscription: {
-    entry: 'functions/settings/delete-subscription.ts',
+    entry: 'functions/settings/subscriptions/delete-subscription.ts',
     /**
      * The workspace; one transaction: the subscription marked deleted and expiring (an update: no function may
      * delete from WS#), its secret deleted from the secrets table, the audit entry. Deleting the secret is a
@@ -657,7 +657,7 @@ export const routeGrants = {
     secretsTableActions: ['DeleteItem'],
   },
   rotateSubscriptionSecret: {
-    entry: 'functions/settings/rotate-subscription-secret.ts',
+    entry: 'functions/settings/subscriptions/rotate-subscription-secret.ts',
     /**
      * The workspace; one transaction: the secrets item updated from itself (no read) and the audit entry; when
      * it finds no secrets item, the subscription read (WS#) to tell an unknown one from one not yet migrated.
@@ -667,13 +667,13 @@ export const routeGrants = {
     secretsTableActions: ['UpdateItem'],
   },
   listDeliveries: {
-    entry: 'functions/settings/list-deliveries.ts',
+    entry: 'functions/settings/subscriptions/list-deliveries.ts',
     /** The workspace and the subscription, then the Query of the workspace's delivery partition. */
     tableActions: ['GetItem', 'Query', 'UpdateItem'],
     tableKeys: { GetItem: ['WS#'], Query: ['DELIVERY#'], UpdateItem: ['RATE#'] },
   },
   redeliverDelivery: {
-    entry: 'functions/settings/redeliver-delivery.ts',
+    entry: 'functions/settings/subscriptions/redeliver-delivery.ts',
     /**
      * The workspace, the delivery and its subscription (no signing secret: the delivery function signs); the
      * attempt queued on the delivery queue; the audit entry.

@@ -5,7 +5,7 @@ import {
   GlobalSignOutCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createHandler } from '../../functions/settings/sign-out';
+import { createHandler } from '../../functions/settings/session/sign-out';
 import { productionDeps } from '../../lib/storage/client';
 import { createCognitoIdentityProvider } from '../../lib/identity/cognito';
 import { readSignOut } from '../../lib/storage/people';

@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createHandler as confirmPasswordResetHandler } from '../../functions/settings/confirm-password-reset';
-import { createHandler as startPasswordResetHandler } from '../../functions/settings/start-password-reset';
+import { createHandler as confirmPasswordResetHandler } from '../../functions/settings/session/confirm-password-reset';
+import { createHandler as startPasswordResetHandler } from '../../functions/settings/session/start-password-reset';
 import { accessClaims, aSigningKey, signedToken } from '../support/access-tokens';
 import { aLambdaContext, aProxyEvent } from '../support/events';
 import { recordingMetrics } from '../support/recording-metrics';

@@ -33,38 +33,38 @@ const budgets: Record<string, number> = {
   'functions/webhooks/ingest-lead.ts': 23,
   'functions/webhooks/recruitment.ts': 22,
   'functions/authorizer.ts': 12,
-  'functions/settings/sign-in.ts': 15,
-  'functions/settings/refresh-session.ts': 15,
-  'functions/settings/sign-out.ts': 18,
-  'functions/settings/change-password.ts': 18,
-  'functions/settings/start-password-reset.ts': 15,
-  'functions/settings/confirm-password-reset.ts': 15,
-  'functions/settings/list-my-workspaces.ts': 15,
-  'functions/settings/get-workspace.ts': 14,
+  'functions/settings/session/sign-in.ts': 15,
+  'functions/settings/session/refresh-session.ts': 15,
+  'functions/settings/session/sign-out.ts': 18,
+  'functions/settings/session/change-password.ts': 18,
+  'functions/settings/session/start-password-reset.ts': 15,
+  'functions/settings/session/confirm-password-reset.ts': 15,
+  'functions/settings/session/list-my-workspaces.ts': 15,
+  'functions/settings/workspace/get-workspace.ts': 14,
   // As the tags' edits, with the time zones' rules (lib/domain/time-zone.ts, which reads timestamps with
   // lib/domain/timestamps.ts), the retention's (lib/domain/retention.ts) and the workspace's view, which the answer is.
-  'functions/settings/change-workspace.ts': 24,
-  'functions/settings/list-workspace-pipelines.ts': 12,
-  'functions/settings/list-tags.ts': 14,
-  'functions/settings/create-tag.ts': 20,
-  'functions/settings/rename-tag.ts': 20,
-  'functions/settings/list-fields.ts': 15,
+  'functions/settings/workspace/change-workspace.ts': 24,
+  'functions/settings/workspace/list-workspace-pipelines.ts': 12,
+  'functions/settings/workspace/list-tags.ts': 14,
+  'functions/settings/workspace/create-tag.ts': 20,
+  'functions/settings/workspace/rename-tag.ts': 20,
+  'functions/settings/fields/list-fields.ts': 15,
   // As the tags' edits, with the custom fields' rules (lib/domain/fields/field-definitions.ts) and their use cases.
-  'functions/settings/create-field.ts': 21,
-  'functions/settings/change-field.ts': 21,
-  'functions/settings/delete-field.ts': 21,
-  'functions/settings/list-api-keys.ts': 15,
-  'functions/settings/create-api-key.ts': 22,
-  'functions/settings/revoke-api-key.ts': 21,
-  'functions/settings/list-api-key-changes.ts': 21,
-  'functions/settings/get-webhook.ts': 16,
-  'functions/settings/generate-webhook-token.ts': 22,
-  'functions/settings/set-webhook-active.ts': 22,
+  'functions/settings/fields/create-field.ts': 21,
+  'functions/settings/fields/change-field.ts': 21,
+  'functions/settings/fields/delete-field.ts': 21,
+  'functions/settings/api-keys/list-api-keys.ts': 15,
+  'functions/settings/api-keys/create-api-key.ts': 22,
+  'functions/settings/api-keys/revoke-api-key.ts': 21,
+  'functions/settings/api-keys/list-api-key-changes.ts': 21,
+  'functions/settings/webhook/get-webhook.ts': 16,
+  'functions/settings/webhook/generate-webhook-token.ts': 22,
+  'functions/settings/webhook/set-webhook-active.ts': 22,
   // As `GET /prospects`: two uses on one route, the look-up by contact and the list.
-  'functions/settings/find-workspace-prospects.ts': 29,
-  'functions/settings/get-workspace-prospect.ts': 18,
-  'functions/settings/list-workspace-prospect-changes.ts': 19,
-  'functions/settings/undo-change.ts': 25,
+  'functions/settings/prospects/find-workspace-prospects.ts': 29,
+  'functions/settings/prospects/get-workspace-prospect.ts': 18,
+  'functions/settings/prospects/list-workspace-prospect-changes.ts': 19,
+  'functions/settings/prospects/undo-change.ts': 25,
   // A person's rights (docs/adr/0019-erasure-in-the-background.md): the record, its markers and the phone's E.164 form.
   // With how a copy of the person is told apart (lib/domain/erasure/person-copies.ts), shared with the export.
   'functions/privacy/erase-prospect.ts': 19,
@@ -75,26 +75,26 @@ const budgets: Record<string, number> = {
   // (its port and S3), the audit entry. Above the 25 of any function: a named ceiling.
   'functions/privacy/export-prospect.ts': 33,
   'functions/privacy/export-candidate.ts': 33,
-  'functions/settings/list-members.ts': 14,
+  'functions/settings/members/list-members.ts': 14,
   // The configuration's recruitment pipelines, then one e-mail's markers and candidates (lib/storage/candidate-lookup.ts).
   'functions/privacy/find-candidates.ts': 17,
-  'functions/settings/add-member.ts': 24,
-  'functions/settings/invite-member.ts': 24,
-  'functions/settings/change-member-role.ts': 22,
-  'functions/settings/remove-member.ts': 22,
-  'functions/settings/list-audit.ts': 18,
+  'functions/settings/members/add-member.ts': 24,
+  'functions/settings/members/invite-member.ts': 24,
+  'functions/settings/members/change-member-role.ts': 22,
+  'functions/settings/members/remove-member.ts': 22,
+  'functions/settings/workspace/list-audit.ts': 18,
   // The replay invokes the webhooks' own functions (lib/settings/webhook-functions.ts) and records its audit entry.
   // The view of a journaled call in its own module (lib/domain/webhook-call-view.ts), which the export shows too.
-  'functions/settings/list-webhook-calls.ts': 20,
-  'functions/settings/get-webhook-call.ts': 20,
-  'functions/settings/replay-webhook-call.ts': 25,
-  'functions/settings/list-subscriptions.ts': 16,
-  'functions/settings/create-subscription.ts': 24,
-  'functions/settings/update-subscription.ts': 24,
-  'functions/settings/delete-subscription.ts': 24,
-  'functions/settings/rotate-subscription-secret.ts': 24,
-  'functions/settings/list-deliveries.ts': 21,
-  'functions/settings/redeliver-delivery.ts': 24,
+  'functions/settings/webhook/list-webhook-calls.ts': 20,
+  'functions/settings/webhook/get-webhook-call.ts': 20,
+  'functions/settings/webhook/replay-webhook-call.ts': 25,
+  'functions/settings/subscriptions/list-subscriptions.ts': 16,
+  'functions/settings/subscriptions/create-subscription.ts': 24,
+  'functions/settings/subscriptions/update-subscription.ts': 24,
+  'functions/settings/subscriptions/delete-subscription.ts': 24,
+  'functions/settings/subscriptions/rotate-subscription-secret.ts': 24,
+  'functions/settings/subscriptions/list-deliveries.ts': 21,
+  'functions/settings/subscriptions/redeliver-delivery.ts': 24,
   // Two steps of one batch: the events' fan-out, and the follow-up schedules kept in step (lib/domain/follow-ups/).
   'functions/events/stream-handler.ts': 30,
   // The settings API's redelivery is one more kind of message, sent by the same attempt as `subscription
@@ -124,7 +124,7 @@ const ceilings = {
     'functions/authorizer.ts': 12,
     // Two uses on one route: the look-up by contact and the list.
     'functions/prospect-api/find-prospects.ts': 29,
-    'functions/settings/find-workspace-prospects.ts': 29,
+    'functions/settings/prospects/find-workspace-prospects.ts': 29,
     // The fan-out and the follow-up schedules: two steps of one stream batch.
     'functions/events/stream-handler.ts': 30,
     // Everything kept about a person: the record and its partition, its copies in the journal and the deliveries.
@@ -218,7 +218,7 @@ describe('what each function imports', () => {
   );
 
   test('listing subscriptions reaches no delivery, redelivery or address policy', () => {
-    const files = closureOf('functions/settings/list-subscriptions.ts');
+    const files = closureOf('functions/settings/subscriptions/list-subscriptions.ts');
     for (const file of [
       'lib/outbound/address-policy.ts',
       'lib/domain/events/deliver.ts',

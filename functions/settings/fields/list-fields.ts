@@ -1,0 +1,12 @@
+import { listFields } from '../../../lib/settings/field-list';
+import { productionDeps, type Deps } from '../../../lib/storage/client';
+import { membershipOf, settingsRoute } from '../../../lib/http/middleware/member-gate';
+import { json } from '../../../lib/http/middleware/route';
+import { routeById } from '../../../lib/routes';
+
+export const createHandler = (deps: Deps) =>
+  settingsRoute(routeById('listFields'), deps, async (_event, { principal }) =>
+    json(200, await listFields(deps, membershipOf(principal).workspaceId)),
+  );
+
+export const handler = createHandler(productionDeps());
