@@ -1,11 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { listAudit } from '../../lib/settings/audit';
 import { messages } from '../../lib/messages';
 import { productionDeps } from '../../lib/storage/client';
-import { keys } from '../../lib/storage/table-items';
 import { runAdminInProcess } from '../support/admin-cli';
 import { startLocalApi, type TestApi } from '../support/local-api';
-import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
+import { workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { workspaceSettingsCalls } from '../support/workspace-settings';
 
 /*
  * The workspace's retention over the settings API and the command line (docs/api.md#workspaces), through the local
@@ -28,21 +26,9 @@ afterAll(async () => {
   deps.db.destroy();
 });
 
-const under = (workspaceId = ws.seed.workspace_id) => `/workspaces/${workspaceId}`;
-const show = (person: Person = ws.member, workspaceId?: string) =>
-  api.request('GET', under(workspaceId), { headers: bearer(person) });
-const change = (body: unknown, person: Person = ws.admin, workspaceId?: string) =>
-  api.request('PATCH', under(workspaceId), { headers: bearer(person), body });
-const storedItem = async (workspaceId = ws.seed.workspace_id) =>
-  (
-    await deps.db.send(
-      new GetCommand({ TableName: deps.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
-    )
-  ).Item as Record<string, unknown>;
-const summaries = async (workspaceId = ws.seed.workspace_id) =>
-  (await listAudit(deps, { workspaceId, limit: 100 })).entries
-    .filter((entry) => entry.action.startsWith('workspace.'))
-    .map(({ member_id, action, summary }) => ({ member_id, action, summary }));
+const { under, show, change, storedItem, workspaceAudit } = workspaceSettingsCalls(deps, () => ({ api, ws }));
+const summaries = async (workspaceId?: string) =>
+  (await workspaceAudit(workspaceId)).map(({ member_id, action, summary }) => ({ member_id, action, summary }));
 const retentionChange = (before: number | null, after: number | null) => ({
   action: 'workspace.retention_changed',
   summary: messages.audit.workspaceSettingChanged(

@@ -1,11 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { listAudit } from '../../lib/settings/audit';
 import { productionDeps } from '../../lib/storage/client';
-import { keys } from '../../lib/storage/table-items';
 import { loadWorkspaceConfig } from '../../lib/storage/workspace-config';
 import { startLocalApi, type TestApi } from '../support/local-api';
 import { countRoundTrips, type RoundTripCounter } from '../support/round-trips';
-import { bearer, workspaceWithPeople, type PeopleWorkspace, type Person } from '../support/people';
+import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
+import { workspaceSettingsCalls } from '../support/workspace-settings';
 
 /*
  * The workspace's time zone over the settings API (docs/api.md#workspaces), through the local server with real
@@ -29,26 +27,14 @@ afterAll(async () => {
   deps.db.destroy();
 });
 
-const under = (workspaceId = ws.seed.workspace_id) => `/workspaces/${workspaceId}`;
-const show = (person: Person = ws.member, workspaceId?: string) =>
-  api.request('GET', under(workspaceId), { headers: bearer(person) });
-const change = (body: unknown, person: Person = ws.admin, workspaceId?: string) =>
-  api.request('PATCH', under(workspaceId), { headers: bearer(person), body });
-const storedItem = async (workspaceId = ws.seed.workspace_id) =>
-  (
-    await deps.db.send(
-      new GetCommand({ TableName: deps.tableName, Key: keys.workspace(workspaceId), ConsistentRead: true }),
-    )
-  ).Item as Record<string, unknown>;
-const workspaceChanges = async (workspaceId = ws.seed.workspace_id) =>
-  (await listAudit(deps, { workspaceId, limit: 100 })).entries.filter((entry) => entry.action.startsWith('workspace.'));
+const { under, show, change, storedItem, workspaceAudit } = workspaceSettingsCalls(deps, () => ({ api, ws }));
 
 /** What a refused PATCH must leave: the configuration item as it was, and no audit entry. */
 async function expectNothingWritten(write: () => Promise<unknown>, workspaceId = ws.seed.workspace_id) {
-  const [item, entries] = [await storedItem(workspaceId), await workspaceChanges(workspaceId)];
+  const [item, entries] = [await storedItem(workspaceId), await workspaceAudit(workspaceId)];
   await write();
   expect(await storedItem(workspaceId)).toEqual(item);
-  expect(await workspaceChanges(workspaceId)).toEqual(entries);
+  expect(await workspaceAudit(workspaceId)).toEqual(entries);
 }
 
 // The tests below run in order: the first sees the workspace as seeded, the next ones the zone it set.
@@ -77,7 +63,7 @@ test('PATCH: 200 with the document GET answers, the zone stored on the configura
   expect(shown.body).toMatchObject({ time_zone: 'America/Montreal', role: 'admin' });
   expect((await show(ws.member)).body).toMatchObject({ time_zone: 'America/Montreal', role: 'member' });
   expect(await storedItem()).toMatchObject({ time_zone: 'America/Montreal', config_version: version + 1 });
-  expect(await workspaceChanges()).toEqual([
+  expect(await workspaceAudit()).toEqual([
     {
       id: expect.any(String),
       at: expect.any(String),
