@@ -1,10 +1,15 @@
 import type { Command } from './command';
 import { apiKeyCommands } from './commands/api-keys';
-import { candidateExportCommand, candidateReindexCommand, candidateShowCommand } from './commands/candidates';
-import { candidateEraseCommand, prospectEraseCommand } from './commands/erasures';
+import { candidateReindexCommand, candidateShowCommand } from './commands/candidates';
+import {
+  candidateEraseCommand,
+  candidateExportCommand,
+  prospectEraseCommand,
+  prospectExportCommand,
+} from './commands/person-rights';
 import { changelogListCommand, changelogUndoCommand } from './commands/changelog';
 import { configCommands } from './commands/config';
-import { prospectExportCommand, prospectReindexCommand, prospectShowCommand } from './commands/prospects';
+import { prospectReindexCommand, prospectShowCommand } from './commands/prospects';
 import { seedCommand } from './commands/seed';
 import { streamReplayCommand } from './commands/stream-replay';
 import { subscriptionCommands } from './commands/subscriptions';

@@ -1,9 +1,7 @@
 import { showCandidate } from '../use-cases/candidates';
-import { exportPerson } from '../../../lib/domain/export/person-exports';
-import { commandLine } from '../../../lib/storage/audit-log';
 import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { reindexCandidates } from '../storage/candidate-index';
-import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { fields, shown } from '../render';
 
 export const candidateShowCommand = defineCommand({
@@ -31,24 +29,6 @@ export const candidateShowCommand = defineCommand({
         : shown(null),
     ].join('\n\n');
     return { document, text };
-  },
-});
-
-/** docs/api.md#exports: everything kept about the candidate, as its export route answers it, printed whole; audited. */
-export const candidateExportCommand = defineCommand({
-  words: ['candidate', 'export'],
-  summary: 'exporte en un document JSON tout ce qui est gardé sur un candidat (droit d’accès)',
-  options: { workspace: workspaceOption, id: idOption('required', 'candidate') },
-  async run(target, options) {
-    const document = await onRecord(target, options.workspace, { kind: 'candidate', id: options.id }, () =>
-      exportPerson(target.deps, {
-        workspaceId: options.workspace,
-        kind: 'candidate',
-        recordId: options.id,
-        memberId: commandLine,
-      }),
-    );
-    return { document, text: JSON.stringify(document, null, 2) };
   },
 });
 

@@ -1,9 +1,7 @@
 import { requireWorkspace } from '../../../lib/settings/admin-input';
 import { showProspect, type ProspectDetails } from '../../../lib/settings/prospects';
 import { reindexProspects } from '../storage/list-index';
-import { exportPerson } from '../../../lib/domain/export/person-exports';
-import { commandLine } from '../../../lib/storage/audit-log';
-import { defineCommand, idOption, onRecord, workspaceOption } from '../command';
+import { defineCommand, idOption, workspaceOption } from '../command';
 import { changeLogTable } from '../changelog-table';
 import { fields, fieldValueText, shown } from '../render';
 
@@ -14,24 +12,6 @@ export const prospectShowCommand = defineCommand({
   async run(target, options) {
     const details = await showProspect(target.deps, { workspaceId: options.workspace, prospectId: options.id });
     return { document: details, text: prospectText(details) };
-  },
-});
-
-/** docs/api.md#exports: everything kept about the prospect, as its export route answers it, printed whole; audited. */
-export const prospectExportCommand = defineCommand({
-  words: ['prospect', 'export'],
-  summary: 'exporte en un document JSON tout ce qui est gardé sur un prospect (droit d’accès)',
-  options: { workspace: workspaceOption, id: idOption('required', 'prospect') },
-  async run(target, options) {
-    const document = await onRecord(target, options.workspace, { kind: 'prospect', id: options.id }, () =>
-      exportPerson(target.deps, {
-        workspaceId: options.workspace,
-        kind: 'prospect',
-        recordId: options.id,
-        memberId: commandLine,
-      }),
-    );
-    return { document, text: JSON.stringify(document, null, 2) };
   },
 });
 
