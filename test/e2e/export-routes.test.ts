@@ -5,7 +5,8 @@ import { messages } from '../../lib/messages';
 import { readAuditPage } from '../../lib/storage/audit-log';
 import { productionDeps } from '../../lib/storage/client';
 import { keys } from '../../lib/storage/table-items';
-import { copiesInTable, plantDelivery, readPartition } from '../support/deliveries';
+import { copiesInTable, plantDelivery } from '../support/deliveries';
+import { readPartition } from '../support/table-reads';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { bearer, workspaceWithPeople, type PeopleWorkspace } from '../support/people';
 

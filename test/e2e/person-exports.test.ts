@@ -4,7 +4,8 @@ import type { CandidateExport, ProspectExport } from '../../lib/domain/export/pe
 import { readAuditPage } from '../../lib/storage/audit-log';
 import { editWorkspaceConfig, partsOf } from '../../lib/storage/config-edits';
 import { keys } from '../../lib/storage/table-items';
-import { copiesInTable, plantDelivery, readPartition } from '../support/deliveries';
+import { copiesInTable, plantDelivery } from '../support/deliveries';
+import { readPartition } from '../support/table-reads';
 import { runAdmin, runAdminInProcess } from '../support/admin-cli';
 import { useSeededApi } from '../support/seeded-api';
 import { aWorkspace, seedTestWorkspace } from '../support/seed';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Delivery } from '../../lib/domain/model';
 import { productionDeps, type Store } from '../../lib/storage/client';
 import { eventItems, type DeliveryItem } from '../../lib/storage/event-items';
 import { keys, type WebhookCallItem } from '../../lib/storage/table-items';
+import { readPartition } from './table-reads';
 
 /**
  * A delivery of a subscription given up after its eighth attempt (503), as the stream handler and the delivery
@@ -65,26 +66,6 @@ export async function plantDelivery(
   };
   await store.db.send(new PutCommand({ TableName: store.tableName, Item: eventItems.delivery(delivery) }));
   return id;
-}
-
-/** Every item of one partition, in sort-key order, read from the table itself. */
-export async function readPartition<T>(store: Store, pk: string): Promise<T[]> {
-  const found: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((page.Items ?? []) as T[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return found;
 }
 
 /**
