@@ -122,6 +122,8 @@ describe('cold-start answers of batch functions', () => {
     expect(succeeded({ statusCode: 429 })).toBe(false);
     expect(succeeded({ swept: 0 })).toBe(true);
     expect(succeeded({ walked: 0 })).toBe(true);
+    expect(succeeded({ queued: 0 })).toBe(true);
+    expect(succeeded({ jobs: 0 })).toBe(true);
   });
 
   it('takes a batch function that logged an error for one that skipped its work; a route is judged on its answer', () => {

@@ -64,17 +64,27 @@ type FirstEvents = Map<string, (run: number) => unknown>;
 
 /**
  * A first answer: a route's status, the authorizer's outcome, an event batch's failed records, the sweep's due
- * deliveries, the field purge's prospects walked.
+ * deliveries, the field purge's prospects walked, the follow-up sweep's follow-ups queued, the erasures' jobs read.
  */
-type Answer = { statusCode?: number; outcome?: string; batchItemFailures?: number; swept?: number; walked?: number };
+type Answer = {
+  statusCode?: number;
+  outcome?: string;
+  batchItemFailures?: number;
+  swept?: number;
+  walked?: number;
+  queued?: number;
+  jobs?: number;
+};
 type ProbeReport = { times: ColdStart; answer: Answer };
 
 /** A first answer that did the work (a refused call would time the wrong code path). */
-export const succeeded = ({ outcome, batchItemFailures, swept, walked, statusCode = 0 }: Answer) =>
+export const succeeded = ({ outcome, batchItemFailures, swept, walked, queued, jobs, statusCode = 0 }: Answer) =>
   outcome === 'allowed' ||
   batchItemFailures === 0 ||
   swept !== undefined ||
   walked !== undefined ||
+  queued !== undefined ||
+  jobs !== undefined ||
   (statusCode >= 200 && statusCode < 300);
 
 /** An event function that skipped a record answers no failure but logs at level ERROR (lib/observability.ts). */
@@ -96,7 +106,7 @@ const context = {
 };
 const result = await handler(JSON.parse(eventJson), context);
 const [answered, cpu] = [performance.now(), process.cpuUsage()];
-const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due, walked: result?.prospects };
+const answer = { statusCode: result?.statusCode, outcome: result?.context?.outcome, batchItemFailures: result?.batchItemFailures?.length, swept: result?.due, walked: result?.prospects, queued: result?.queued, jobs: result?.jobs };
 const times = { totalMs: answered, nodeStartMs: started, loadMs: loaded - started, firstAnswerMs: answered - loaded, cpuMs: (cpu.user + cpu.system) / 1000 };
 process.stdout.write(JSON.stringify({ times, answer }) + '\\n');
 process.exit(0);
