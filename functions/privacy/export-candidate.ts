@@ -1,5 +1,5 @@
 import { answerPersonExport, type ExportDeps } from '../../lib/domain/export/person-exports';
-import { createS3ExportStore, loadExportBucketName } from '../../lib/exports/s3-export-store';
+import { createS3Client, createS3ExportStore, loadExportBucketName } from '../../lib/exports/s3-export-store';
 import { loadConfig, productionDeps } from '../../lib/storage/client';
 import { membershipOf, settingsRoute } from '../../lib/http/middleware/member-gate';
 import { json } from '../../lib/http/middleware/route';
@@ -17,5 +17,5 @@ export const createHandler = (deps: ExportDeps) =>
 const config = loadConfig();
 export const handler = createHandler({
   ...productionDeps(config),
-  exports: createS3ExportStore(config.region, loadExportBucketName()),
+  exports: createS3ExportStore(createS3Client(config.region), loadExportBucketName()),
 });

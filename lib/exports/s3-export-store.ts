@@ -1,3 +1,5 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as z from 'zod/mini';
 import { exportLinkSeconds, type ExportStore } from '../domain/export/export-store';
 
@@ -14,20 +16,15 @@ export function loadExportBucketName(env: NodeJS.ProcessEnv = process.env): stri
 }
 
 /**
- * The S3 client and the presigner, loaded on the first export too large to answer: most exports are answered whole,
- * and the two modules are about a third of the export functions' bundle, which the bench found 1.7 times the
- * reference function's cold start with them loaded up front (docs/performance.md). One client per cold start, with
- * explicit timeouts like the DynamoDB one (lib/storage/client.ts): a 5 MB upload within the region takes well under a
- * second, and a stalled one must fail inside the function's 10 s.
+ * One client per cold start, with explicit timeouts like the DynamoDB one (lib/storage/client.ts): a 5 MB upload
+ * within the region takes well under a second, and a stalled one must fail inside the function's 10 s.
  */
-async function loadS3(region: string | undefined) {
-  const [s3, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
-  const client = new s3.S3Client({
+export function createS3Client(region: string | undefined): S3Client {
+  return new S3Client({
     region,
     maxAttempts: 3,
     requestHandler: { connectionTimeout: 1000, requestTimeout: 3000, throwOnRequestTimeout: true },
   });
-  return { s3, client, getSignedUrl: presigner.getSignedUrl };
 }
 
 /**
@@ -38,13 +35,11 @@ async function loadS3(region: string | undefined) {
  * if the role's session credentials expire first (the same page, "Expiration time for presigned URLs"). The bucket
  * deletes the object a day later (its lifecycle rule).
  */
-export function createS3ExportStore(region: string | undefined, bucket: string): ExportStore {
-  let loaded: ReturnType<typeof loadS3> | undefined;
+export function createS3ExportStore(client: S3Client, bucket: string): ExportStore {
   return {
     async keep(name, document) {
-      const { s3, client, getSignedUrl } = await (loaded ??= loadS3(region));
       await client.send(
-        new s3.PutObjectCommand({
+        new PutObjectCommand({
           Bucket: bucket,
           Key: name,
           Body: document,
@@ -52,7 +47,7 @@ export function createS3ExportStore(region: string | undefined, bucket: string):
           ContentDisposition: 'attachment; filename="export.json"',
         }),
       );
-      return getSignedUrl(client, new s3.GetObjectCommand({ Bucket: bucket, Key: name }), {
+      return getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: name }), {
         expiresIn: exportLinkSeconds,
       });
     },

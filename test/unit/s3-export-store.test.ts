@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { exportLinkSeconds } from '../../lib/domain/export/export-store';
-import { createS3ExportStore } from '../../lib/exports/s3-export-store';
+import { createS3Client, createS3ExportStore } from '../../lib/exports/s3-export-store';
 
 /*
  * The bucket an export too large to answer goes to (lib/exports/s3-export-store.ts), S3 faked at the SDK's client (no
@@ -19,7 +19,7 @@ afterAll(() => {
 
 test('keeps the document under its name, then answers a GetObject link of that object valid 15 minutes', async () => {
   s3.on(PutObjectCommand).resolves({});
-  const store = createS3ExportStore('eu-west-3', 'crm-exports-test');
+  const store = createS3ExportStore(createS3Client('eu-west-3'), 'crm-exports-test');
   const link = new URL(await store.keep('ws/prospect-1.json', '{"prospect":{}}'));
 
   expect(s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input)).toEqual([
@@ -42,6 +42,6 @@ test('keeps the document under its name, then answers a GetObject link of that o
 test('a failed upload answers no link', async () => {
   s3.reset();
   s3.on(PutObjectCommand).rejects(new Error('AccessDenied'));
-  const store = createS3ExportStore('eu-west-3', 'crm-exports-test');
+  const store = createS3ExportStore(createS3Client('eu-west-3'), 'crm-exports-test');
   await expect(store.keep('ws/prospect-2.json', '{}')).rejects.toThrow('AccessDenied');
 });
